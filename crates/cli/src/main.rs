@@ -1,0 +1,65 @@
+//! `converge`: GPU convergence semantics, computable. Each subcommand lives in its own module and reads
+//! one `.ll` file. Exit codes: 0 success, 1 analysed and found invalid, 2 unreadable input or bad usage.
+
+mod cmd_cycles;
+mod cmd_simulate;
+mod cmd_stats;
+mod cmd_uniformity;
+mod cmd_verify;
+mod common;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "converge",
+    version,
+    about = "GPU convergence semantics, computable: cycles, uniformity, convergence tokens, dynamic instances"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Functions, blocks, instructions and cycles of a module (the smoke test).
+    Stats(cmd_stats::Args),
+    /// The cycle hierarchy of each function (LLVM's CycleInfo).
+    Cycles(cmd_cycles::Args),
+    /// Uniform and divergent values of each function (LLVM's UniformityInfo).
+    Uniformity(cmd_uniformity::Args),
+    /// Check the static rules of convergence control tokens.
+    Verify(cmd_verify::Args),
+    /// Run a function for a group of threads and show which dynamic instances are converged.
+    Simulate(cmd_simulate::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let r = match &cli.cmd {
+        Cmd::Stats(a) => cmd_stats::run(a),
+        Cmd::Cycles(a) => cmd_cycles::run(a),
+        Cmd::Uniformity(a) => cmd_uniformity::run(a),
+        Cmd::Verify(a) => cmd_verify::run(a),
+        Cmd::Simulate(a) => cmd_simulate::run(a),
+    };
+    match r {
+        Ok(code) => code,
+        Err(e) => {
+            eprint!("{e}");
+            if !e.ends_with('\n') {
+                eprintln!();
+            }
+            ExitCode::from(2)
+        }
+    }
+}

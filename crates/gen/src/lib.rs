@@ -1,0 +1,6 @@
+//! Random program generators and the plumbing to run the reference LLVM tools.
+//!
+//! The generators emit LLVM textual IR so the same program can be fed to `converge` and to `opt`.
+
+pub mod reference;
+pub mod rng;

@@ -1,0 +1,112 @@
+//! Where the reference tools are, and what a test does when one is missing.
+//!
+//! Locations come from environment variables (set by `scripts/test.sh`) with the documented defaults:
+//! - `CONVERGE_OPT19` (default `/usr/lib/llvm-19/bin/opt`)
+//! - `CONVERGE_FILECHECK` (default `/usr/lib/llvm-19/bin/FileCheck`)
+//! - `CONVERGE_OPT22` (default `<repo>/build/venv/lib/python3.11/site-packages/llvm/bin/opt`)
+//! - `CONVERGE_CORPUS` (default `<repo>/../shared/corpus/llvm-tests`)
+//!
+//! A missing tool fails the test when `CI=true` and otherwise prints a clear `SKIPPED` line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The repository root (two levels above this crate).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repo root")
+}
+
+fn from_env(var: &str, default: PathBuf) -> PathBuf {
+    std::env::var_os(var).map(PathBuf::from).unwrap_or(default)
+}
+
+pub fn opt19_path() -> PathBuf {
+    from_env("CONVERGE_OPT19", "/usr/lib/llvm-19/bin/opt".into())
+}
+pub fn filecheck_path() -> PathBuf {
+    from_env(
+        "CONVERGE_FILECHECK",
+        "/usr/lib/llvm-19/bin/FileCheck".into(),
+    )
+}
+pub fn opt22_path() -> PathBuf {
+    from_env(
+        "CONVERGE_OPT22",
+        repo_root().join("build/venv/lib/python3.11/site-packages/llvm/bin/opt"),
+    )
+}
+pub fn corpus_path() -> PathBuf {
+    from_env(
+        "CONVERGE_CORPUS",
+        repo_root().join("../shared/corpus/llvm-tests"),
+    )
+}
+
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// Returns the path if it exists. Otherwise fails the calling test in CI and prints a skip notice
+/// elsewhere; `what` names the test for the notice.
+pub fn require(path: PathBuf, what: &str) -> Option<PathBuf> {
+    if path.exists() {
+        return Some(path);
+    }
+    let msg = format!(
+        "{what}: reference {} is missing (run scripts/test.sh to install it)",
+        path.display()
+    );
+    if in_ci() {
+        panic!("{msg}; CI=true, so this is a failure");
+    }
+    eprintln!("SKIPPED {msg}");
+    None
+}
+
+pub fn opt19(what: &str) -> Option<PathBuf> {
+    require(opt19_path(), what)
+}
+pub fn opt22(what: &str) -> Option<PathBuf> {
+    require(opt22_path(), what)
+}
+pub fn filecheck(what: &str) -> Option<PathBuf> {
+    require(filecheck_path(), what)
+}
+pub fn corpus(what: &str) -> Option<PathBuf> {
+    require(corpus_path(), what)
+}
+
+/// The output of one `opt` run.
+pub struct OptOutput {
+    pub success: bool,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `opt` with `args` on a module given as text (through stdin).
+pub fn run_opt(opt: &Path, args: &[&str], module_text: &str) -> OptOutput {
+    use std::io::Write;
+    let mut child = Command::new(opt)
+        .args(args)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", opt.display()));
+    let mut stdin = child.stdin.take().unwrap();
+    let text = module_text.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(text.as_bytes());
+    });
+    let out = child.wait_with_output().expect("opt output");
+    let _ = writer.join();
+    OptOutput {
+        success: out.status.success(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}

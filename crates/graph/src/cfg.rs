@@ -1,0 +1,106 @@
+use crate::{Block, Graph};
+
+/// A compact CSR control-flow graph: successor and predecessor lists in two flat arrays.
+#[derive(Clone, Debug, Default)]
+pub struct Cfg {
+    entry: Block,
+    succ_start: Vec<u32>,
+    succ: Vec<Block>,
+    pred_start: Vec<u32>,
+    pred: Vec<Block>,
+}
+
+impl Cfg {
+    /// Builds a CFG from per-block successor lists (in operand order, duplicates kept).
+    ///
+    /// Predecessors get LLVM's use-list order for a parsed `.ll` file: sources in reverse block
+    /// order, and within one source its successor slots in reverse operand order.
+    pub fn from_succs<I, S>(entry: Block, num_blocks: usize, succs: I) -> Cfg
+    where
+        I: IntoIterator<Item = S>,
+        S: IntoIterator<Item = Block>,
+    {
+        let mut succ_start = Vec::with_capacity(num_blocks + 1);
+        let mut succ = Vec::new();
+        succ_start.push(0);
+        for s in succs {
+            succ.extend(s);
+            succ_start.push(succ.len() as u32);
+        }
+        assert_eq!(
+            succ_start.len(),
+            num_blocks + 1,
+            "one successor list per block"
+        );
+        let mut count = vec![0u32; num_blocks + 1];
+        for s in &succ {
+            count[s.index() + 1] += 1;
+        }
+        for i in 0..num_blocks {
+            count[i + 1] += count[i];
+        }
+        let pred_start = count.clone();
+        let mut fill = count;
+        let mut pred = vec![Block(0); succ.len()];
+        // Reverse block order, reverse slot order: the last-created use is first in the list.
+        for b in (0..num_blocks).rev() {
+            let (lo, hi) = (succ_start[b] as usize, succ_start[b + 1] as usize);
+            for s in succ[lo..hi].iter().rev() {
+                let slot = &mut fill[s.index()];
+                pred[*slot as usize] = Block(b as u32);
+                *slot += 1;
+            }
+        }
+        Cfg {
+            entry,
+            succ_start,
+            succ,
+            pred_start,
+            pred,
+        }
+    }
+
+    pub fn num_edges(&self) -> usize {
+        self.succ.len()
+    }
+}
+
+impl Graph for Cfg {
+    #[inline]
+    fn num_blocks(&self) -> usize {
+        self.succ_start.len() - 1
+    }
+    #[inline]
+    fn entry(&self) -> Block {
+        self.entry
+    }
+    #[inline]
+    fn succs(&self, b: Block) -> &[Block] {
+        &self.succ[self.succ_start[b.index()] as usize..self.succ_start[b.index() + 1] as usize]
+    }
+    #[inline]
+    fn preds(&self, b: Block) -> &[Block] {
+        &self.pred[self.pred_start[b.index()] as usize..self.pred_start[b.index() + 1] as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preds_follow_llvm_use_list_order() {
+        // 0 -> 1, 2 ; 1 -> 2, 2 ; 2 -> 0
+        let cfg = Cfg::from_succs(
+            Block(0),
+            3,
+            vec![
+                vec![Block(1), Block(2)],
+                vec![Block(2), Block(2)],
+                vec![Block(0)],
+            ],
+        );
+        assert_eq!(cfg.preds(Block(2)), &[Block(1), Block(1), Block(0)]);
+        assert_eq!(cfg.preds(Block(0)), &[Block(2)]);
+    }
+}

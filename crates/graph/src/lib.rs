@@ -1,0 +1,32 @@
+//! Generic control-flow graph algorithms.
+//!
+//! Everything here works on the small [`Graph`] trait (blocks, successors, predecessors) so any IR can
+//! use it; `converge-ir` is one implementation. All algorithms are iterative: a million-block CFG must
+//! not overflow the stack.
+
+mod cfg;
+pub use cfg::Cfg;
+
+/// A basic block, as a dense index into its function's block list.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Block(pub u32);
+
+impl Block {
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The view of a control-flow graph the analyses need.
+///
+/// Order matters: LLVM's cycle discovery explores the *last* successor first and reads predecessors in
+/// use-list order, so implementations must give successors in terminator operand order (duplicates
+/// kept) and predecessors in the order the reference compiler would (for LLVM text: terminators in
+/// reverse textual order, and within one terminator its successor slots in reverse operand order).
+pub trait Graph {
+    fn num_blocks(&self) -> usize;
+    fn entry(&self) -> Block;
+    fn succs(&self, b: Block) -> &[Block];
+    fn preds(&self, b: Block) -> &[Block];
+}

@@ -1,0 +1,579 @@
+//! The IR data model. Entity indices are `u32`; variable-length parts (operands, block references,
+//! attributes, bundles) live in per-function or per-module pools and are referenced by [`Range32`].
+
+use converge_graph::Block;
+
+/// A byte range into the module's source text.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+/// A half-open index range into one of the pools.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Range32 {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Range32 {
+    #[inline]
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+    #[inline]
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// An interned string (names, attribute keys and values, metadata strings) in [`Module::strings`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sym(pub u32);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TypeId(pub u32);
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InstId(pub u32);
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ConstId(pub u32);
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GlobalId(pub u32);
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FuncId(pub u32);
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MdId(pub u32);
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AsmId(pub u32);
+
+/// An operand: what an instruction uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// A function argument, by position.
+    Arg(u32),
+    /// An instruction of the same function.
+    Inst(InstId),
+    /// A constant (including `undef`, `poison`, `none`, constant expressions).
+    Const(ConstId),
+    Global(GlobalId),
+    Func(FuncId),
+    /// A metadata operand (`metadata !0`, `metadata i32 %x`, …), kept opaque.
+    Meta(MdId),
+    /// The callee of an inline-asm call.
+    Asm(AsmId),
+    /// A basic block used as a value (`blockaddress` targets are constants; this is for `label %b`
+    /// operands that are not successors, e.g. in `indirectbr` address lists it is not used).
+    Block(Block),
+}
+
+/// A local name: `%foo`, `%"quoted name"` or an unnamed/numbered value `%7`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum LocalName {
+    #[default]
+    None,
+    Named(Sym),
+    /// The slot number LLVM gives an unnamed value or block (`%7`, `7:`).
+    Slot(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Void,
+    Int(u32),
+    Half,
+    BFloat,
+    Float,
+    Double,
+    X86Fp80,
+    Fp128,
+    PpcFp128,
+    X86Amx,
+    Ptr(u32),
+    Label,
+    Token,
+    Metadata,
+    Vector {
+        len: u32,
+        scalable: bool,
+        elem: TypeId,
+    },
+    Array {
+        len: u64,
+        elem: TypeId,
+    },
+    /// A literal struct; `fields` indexes [`Types::lists`].
+    Struct {
+        fields: Range32,
+        packed: bool,
+    },
+    /// A named (identified) struct `%T`; its body, if any, is in [`Types::named`].
+    Named(u32),
+    Func {
+        ret: TypeId,
+        params: Range32,
+        vararg: bool,
+    },
+    /// `target("name", types..., ints...)`.
+    TargetExt(Sym),
+}
+
+/// The type arena of a module. Types are hash-consed: equal types have equal ids.
+#[derive(Clone, Debug, Default)]
+pub struct Types {
+    pub types: Vec<Type>,
+    /// Element-type lists of structs and function types.
+    pub lists: Vec<TypeId>,
+    /// Named struct types: name and body (`None` for opaque).
+    pub named: Vec<(Sym, Option<TypeId>)>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Opcode {
+    // Terminators.
+    Ret,
+    Br,
+    Switch,
+    IndirectBr,
+    Invoke,
+    Resume,
+    Unreachable,
+    CleanupRet,
+    CatchRet,
+    CatchSwitch,
+    CallBr,
+    // Unary and binary.
+    FNeg,
+    Add,
+    FAdd,
+    Sub,
+    FSub,
+    Mul,
+    FMul,
+    UDiv,
+    SDiv,
+    FDiv,
+    URem,
+    SRem,
+    FRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
+    // Vector and aggregate.
+    ExtractElement,
+    InsertElement,
+    ShuffleVector,
+    ExtractValue,
+    InsertValue,
+    // Memory.
+    Alloca,
+    Load,
+    Store,
+    Fence,
+    CmpXchg,
+    AtomicRmw,
+    GetElementPtr,
+    // Casts.
+    Trunc,
+    ZExt,
+    SExt,
+    FpTrunc,
+    FpExt,
+    FpToUi,
+    FpToSi,
+    UiToFp,
+    SiToFp,
+    PtrToInt,
+    PtrToAddr,
+    IntToPtr,
+    BitCast,
+    AddrSpaceCast,
+    // Other.
+    ICmp,
+    FCmp,
+    Phi,
+    Select,
+    Freeze,
+    Call,
+    VaArg,
+    LandingPad,
+    CatchPad,
+    CleanupPad,
+}
+
+impl Opcode {
+    pub fn is_terminator(self) -> bool {
+        matches!(
+            self,
+            Opcode::Ret
+                | Opcode::Br
+                | Opcode::Switch
+                | Opcode::IndirectBr
+                | Opcode::Invoke
+                | Opcode::Resume
+                | Opcode::Unreachable
+                | Opcode::CleanupRet
+                | Opcode::CatchRet
+                | Opcode::CatchSwitch
+                | Opcode::CallBr
+        )
+    }
+    /// `call`, `invoke` and `callbr`: instructions with a [`CallInfo`].
+    pub fn is_call_like(self) -> bool {
+        matches!(self, Opcode::Call | Opcode::Invoke | Opcode::CallBr)
+    }
+}
+
+/// Atomic ordering of `load atomic`, `store atomic`, `atomicrmw`, `cmpxchg` (success), `fence`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Ordering {
+    #[default]
+    NotAtomic,
+    Unordered,
+    Monotonic,
+    Acquire,
+    Release,
+    AcqRel,
+    SeqCst,
+}
+
+/// Instruction flags (bit set in [`Inst::flags`]).
+pub mod flags {
+    pub const NUW: u32 = 1 << 0;
+    pub const NSW: u32 = 1 << 1;
+    pub const EXACT: u32 = 1 << 2;
+    pub const DISJOINT: u32 = 1 << 3;
+    pub const VOLATILE: u32 = 1 << 4;
+    pub const INBOUNDS: u32 = 1 << 5;
+    pub const SAMESIGN: u32 = 1 << 6;
+    pub const NNEG: u32 = 1 << 7;
+    pub const WEAK: u32 = 1 << 8;
+    pub const TAIL: u32 = 1 << 9;
+    pub const MUSTTAIL: u32 = 1 << 10;
+    pub const NOTAIL: u32 = 1 << 11;
+    /// Any fast-math flag is present.
+    pub const FAST_MATH: u32 = 1 << 12;
+}
+
+/// One instruction. Fixed size; variable parts are pool ranges.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    pub op: Opcode,
+    /// Result type (`void` for stores, void calls, terminators without a value, …).
+    pub ty: TypeId,
+    pub name: LocalName,
+    pub block: Block,
+    /// Operands into [`Function::operands`], in LLVM operand order, except that successor blocks of
+    /// terminators and phi incoming blocks are in `blocks` instead:
+    /// - `br i1 %c, ...`: `[%c]`; `switch`: `[cond, case values...]`; `indirectbr`: `[address]`;
+    /// - `phi`: incoming values, parallel to `blocks`;
+    /// - calls (`call`/`invoke`/`callbr`): the arguments only (callee and bundles are in [`CallInfo`]);
+    /// - `store`: `[value, pointer]`; `load`: `[pointer]`; `getelementptr`: `[base, indices...]`;
+    /// - `extractvalue`/`insertvalue`: the aggregate (and inserted value); indices are in `aux_list`.
+    pub operands: Range32,
+    /// Block references into [`Function::block_refs`]: successors of a terminator in operand order
+    /// (duplicates kept; `switch`: default first; `invoke`: normal, unwind; `callbr`: default, then
+    /// indirect), or a phi's incoming blocks.
+    pub blocks: Range32,
+    /// Integer side data into [`Function::aux`]: `extractvalue`/`insertvalue` indices, `shufflevector`
+    /// mask, `alloca` count/alignment, `landingpad` clause kinds.
+    pub aux_list: Range32,
+    /// Set of [`flags`].
+    pub flags: u32,
+    /// Opcode-specific small datum: the `icmp`/`fcmp` predicate ([`IPred`]/[`FPred`] as u8); the
+    /// `atomicrmw` operation ([`RmwOp`] as u8); the pointer address space of `load`, `store`,
+    /// `atomicrmw`, `cmpxchg` and `alloca`; the index into [`Function::calls`] for call-likes; the
+    /// source element type for `getelementptr` and `alloca` (a `TypeId`).
+    pub aux: u32,
+    /// Second opcode-specific datum: the element type of `getelementptr` and `alloca`, the loaded type
+    /// of `load`.
+    pub aux2: u32,
+    pub ordering: Ordering,
+    /// Syncscope, if any (`syncscope("agent")`).
+    pub syncscope: Option<Sym>,
+    /// Metadata attachments (`!dbg !3`, …) into [`Function::md_attachments`].
+    pub md: Range32,
+    pub span: Span,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum IPred {
+    Eq,
+    Ne,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Sgt,
+    Sge,
+    Slt,
+    Sle,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum FPred {
+    False,
+    Oeq,
+    Ogt,
+    Oge,
+    Olt,
+    Ole,
+    One,
+    Ord,
+    Ueq,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Une,
+    Uno,
+    True,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum RmwOp {
+    Xchg,
+    Add,
+    Sub,
+    And,
+    Nand,
+    Or,
+    Xor,
+    Max,
+    Min,
+    UMax,
+    UMin,
+    FAdd,
+    FSub,
+    FMax,
+    FMin,
+    FMaximum,
+    FMinimum,
+    UIncWrap,
+    UDecWrap,
+    USubCond,
+    USubSat,
+}
+
+/// Call-site data for `call`, `invoke`, `callbr`.
+#[derive(Clone, Debug)]
+pub struct CallInfo {
+    /// `Value::Func` for direct calls, `Value::Asm` for inline asm, anything else for indirect calls.
+    pub callee: Value,
+    /// The function type at the call site.
+    pub fn_ty: TypeId,
+    pub cc: CallConv,
+    /// Call-site function attributes (inline and from `#N` groups), into [`Module::attrs`].
+    pub fn_attrs: Range32,
+    /// Per-argument attributes: one `Range32` into [`Module::attrs`] per argument, into
+    /// [`Function::arg_attr_lists`].
+    pub arg_attrs: Range32,
+    /// Operand bundles into [`Function::bundles`].
+    pub bundles: Range32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Bundle {
+    pub tag: Sym,
+    /// Into [`Function::operands`].
+    pub operands: Range32,
+}
+
+/// An attribute: `convergent`, `align 4`, `"amdgpu-flat-work-group-size"="1,256"`, `byval(i32)`, …
+/// `value` holds the textual argument if any (`4`, `1,256`, the type text of `byval(...)`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Attr {
+    pub key: Sym,
+    pub value: Option<Sym>,
+}
+
+/// Calling convention, kept as LLVM spells it (`amdgpu_kernel`, `ptx_kernel`, `cc 91`, …).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum CallConv {
+    #[default]
+    C,
+    /// Any other convention, by its keyword (or `cc N` text).
+    Named(Sym),
+}
+
+#[derive(Copy, Clone, Debug)]
+pub struct BlockData {
+    pub name: LocalName,
+    /// Instructions of the block, a contiguous range of [`Function::insts`]; the last is the
+    /// terminator.
+    pub insts: Range32,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub ty: TypeId,
+    pub name: LocalName,
+    /// Into [`Module::attrs`].
+    pub attrs: Range32,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Raw name (no `@`, no quotes).
+    pub name: Sym,
+    pub ret_ty: TypeId,
+    pub params: Vec<Param>,
+    pub vararg: bool,
+    pub cc: CallConv,
+    pub linkage: Option<Sym>,
+    /// Function attributes, inline and from `#N` groups, into [`Module::attrs`].
+    pub attrs: Range32,
+    /// Function metadata attachments (`!reqd_work_group_size !0`), into `md_attachments`.
+    pub md: Range32,
+    pub is_declaration: bool,
+    pub blocks: Vec<BlockData>,
+    pub insts: Vec<Inst>,
+    pub operands: Vec<Value>,
+    pub block_refs: Vec<Block>,
+    pub aux: Vec<u64>,
+    pub calls: Vec<CallInfo>,
+    pub bundles: Vec<Bundle>,
+    pub arg_attr_lists: Vec<Range32>,
+    /// (kind, node) pairs.
+    pub md_attachments: Vec<(Sym, MdId)>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub name: Sym,
+    pub ty: TypeId,
+    pub addrspace: u32,
+    pub is_constant: bool,
+    pub init: Option<ConstId>,
+    pub span: Span,
+}
+
+/// Constants are module-wide and not deduplicated.
+#[derive(Clone, Debug)]
+pub struct Const {
+    pub ty: TypeId,
+    pub kind: ConstKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum ConstKind {
+    /// Integer of up to 128 bits (wider integers keep the low 128 bits; `wide` is set).
+    Int {
+        value: u128,
+        wide: bool,
+    },
+    /// IEEE bits of `half`/`bfloat`/`float`/`double` (other float types: low 64 bits, raw).
+    Float(u64),
+    Null,
+    Undef,
+    Poison,
+    Zero,
+    /// `none` of type token.
+    NoneToken,
+    /// Struct, array or vector literal; elements into [`Module::const_lists`].
+    Aggregate(Range32),
+    /// `c"..."` bytes, into [`Module::bytes`].
+    Bytes(Range32),
+    Global(GlobalId),
+    Func(FuncId),
+    /// `blockaddress(@f, %b)`.
+    BlockAddress(FuncId, Block),
+    /// A constant expression: opcode, operands into `const_lists`, flags, predicate/aux.
+    Expr {
+        op: Opcode,
+        operands: Range32,
+        aux: u32,
+        flags: u32,
+    },
+    /// Anything else kept opaque (`dso_local_equivalent`, `no_cfi`, `ptrauth`, …).
+    Other,
+}
+
+#[derive(Clone, Debug)]
+pub struct InlineAsm {
+    pub asm: Sym,
+    pub constraints: Sym,
+    pub side_effect: bool,
+}
+
+/// A metadata node or operand, kept opaque beyond what the analyses read.
+#[derive(Clone, Debug)]
+pub enum Metadata {
+    /// `!{...}` / `distinct !{...}`; operands into [`Module::md_lists`].
+    Tuple(Range32),
+    /// `!DILocation(...)` and other specialised nodes.
+    Special(Sym),
+    String(Sym),
+    /// A value wrapped as metadata (`i32 1`, `ptr @f`). Function-local values keep their function.
+    Value(Option<FuncId>, Value),
+    /// A reference to a numbered node `!7`, resolved to its definition's id.
+    Node(MdId),
+    Null,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    /// The file name used in diagnostics.
+    pub source_name: String,
+    /// The whole source text; spans index into it.
+    pub source: String,
+    pub triple: Option<String>,
+    pub datalayout: Option<String>,
+    pub strings: Strings,
+    pub types: Types,
+    pub globals: Vec<Global>,
+    pub functions: Vec<Function>,
+    pub consts: Vec<Const>,
+    pub const_lists: Vec<ConstId>,
+    pub bytes: Vec<u8>,
+    pub asms: Vec<InlineAsm>,
+    pub attrs: Vec<Attr>,
+    /// Numbered metadata `!N` by number (index = id); also holds anonymous inline nodes.
+    pub metadata: Vec<Metadata>,
+    pub md_lists: Vec<MdId>,
+    /// `!name = !{...}`.
+    pub named_metadata: Vec<(Sym, Range32)>,
+}
+
+/// A string interner backed by one buffer: no allocation per string.
+#[derive(Clone, Debug, Default)]
+pub struct Strings {
+    pub buf: String,
+    pub spans: Vec<(u32, u32)>,
+    pub map: std::collections::HashMap<Box<str>, Sym>,
+}
+
+impl Strings {
+    pub fn intern(&mut self, s: &str) -> Sym {
+        if let Some(&sym) = self.map.get(s) {
+            return sym;
+        }
+        let start = self.buf.len() as u32;
+        self.buf.push_str(s);
+        let sym = Sym(self.spans.len() as u32);
+        self.spans.push((start, self.buf.len() as u32));
+        self.map.insert(s.into(), sym);
+        sym
+    }
+    pub fn get(&self, s: &str) -> Option<Sym> {
+        self.map.get(s).copied()
+    }
+    #[inline]
+    pub fn resolve(&self, sym: Sym) -> &str {
+        let (a, b) = self.spans[sym.0 as usize];
+        &self.buf[a as usize..b as usize]
+    }
+}

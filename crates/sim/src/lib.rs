@@ -1,0 +1,1 @@
+//! converge-sim (under construction).

@@ -1,0 +1,1 @@
+//! converge-uniformity (under construction).

