@@ -1,4 +1,16 @@
-use crate::common::{CliError, Format};
+//! `converge simulate`: run one function for a group of threads and show its dynamic instances, the
+//! converged-with relation (maximal for a chosen cycle hierarchy, controlled where tokens are used),
+//! the groups of communicating operations, and per static instruction whether converged instances
+//! produced equal values. `--all-hierarchies` repeats the run under every distinct hierarchy of the
+//! CFG and reports which blocks are m-converged.
+
+use crate::common::{CliError, Format, TargetArg};
+use converge_ir::{Function, Module};
+use converge_sim::hierarchy::{Hierarchy, enumerate};
+use converge_sim::interp::{self, ArgValue, Options, Program, Run, Status, Target};
+use converge_sim::report::{Verdict, block_name, inst_name, m_converged, table, value_uniformity};
+use serde_json::{Value as Json, json};
+use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -6,13 +18,506 @@ use std::process::ExitCode;
 pub struct Args {
     /// The LLVM textual IR file (.ll).
     pub file: PathBuf,
+    /// The function to run (may be omitted when the module defines exactly one).
+    #[arg(long)]
+    pub function: Option<String>,
+    /// Number of threads in the group.
+    #[arg(long, default_value_t = 4)]
+    pub threads: u32,
+    /// Kernel arguments, comma-separated, in parameter order (integers, floats, `_` for random).
+    /// Missing arguments are drawn from `--seed`; they are the same in every thread.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub args: Vec<String>,
+    /// Seed for missing arguments and for the values of unknown calls and divergent loads.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The cycle hierarchy for maximal convergence: `llvm` (default, LLVM's CycleInfo), `reversed`
+    /// (each block's successors explored in the other order), or an index into the list that
+    /// `--all-hierarchies` prints.
+    #[arg(long, default_value = "llvm")]
+    pub hierarchy: String,
+    /// Run under every distinct cycle hierarchy of the CFG and report the m-converged blocks.
+    #[arg(long)]
+    pub all_hierarchies: bool,
+    /// Instructions per thread before the thread is stopped.
+    #[arg(long, default_value_t = 100_000)]
+    pub step_limit: u64,
+    /// Target whose id intrinsics and wave size apply.
+    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    pub target: TargetArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
 
+/// Successor orders tried at most when enumerating hierarchies.
+const ENUMERATION_CAP: u64 = 20_000;
+
+pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
+    if args.threads == 0 || args.threads > 1024 {
+        return Err(format!(
+            "error: --threads must be between 1 and 1024 (got {})",
+            args.threads
+        ));
+    }
+    let m = crate::common::load_module(&args.file)?;
+    let f = pick_function(&m, args.function.as_deref())?;
+    let target = match args.target {
+        TargetArg::Auto => Target::from_triple(m.triple.as_deref()),
+        TargetArg::Amdgpu => Target::Amdgpu,
+        TargetArg::Nvptx => Target::Nvptx,
+        TargetArg::None => Target::Generic,
+    };
+    let mut argv = Vec::new();
+    for (k, a) in args.args.iter().enumerate() {
+        let a = a.trim();
+        argv.push(if a == "_" || a.is_empty() {
+            None
+        } else if let Ok(x) = a.parse::<i128>() {
+            Some(ArgValue::Int(x))
+        } else if let Ok(x) = a.parse::<f64>() {
+            Some(ArgValue::Float(x))
+        } else if let Some(h) = a.strip_prefix("0x") {
+            Some(ArgValue::Int(i128::from_str_radix(h, 16).map_err(
+                |_| format!("error: --args: argument {} (`{a}`) is not a number", k + 1),
+            )?))
+        } else {
+            return Err(format!(
+                "error: --args: argument {} (`{a}`) is not a number",
+                k + 1
+            ));
+        });
+    }
+    if argv.len() > f.params.len() {
+        return Err(format!(
+            "error: --args: {} values given, @{} has {} parameters",
+            argv.len(),
+            m.strings.resolve(f.name),
+            f.params.len()
+        ));
+    }
+    let opts = Options {
+        threads: args.threads,
+        args: argv,
+        seed: args.seed,
+        step_limit: args.step_limit,
+        target,
+    };
+    let prog = Program::new(&m, f, target);
+    let name = |b| block_name(&m, f, b);
+
+    let (hierarchies, exhaustive, chosen) = if args.all_hierarchies {
+        let e = enumerate(&prog.cfg, ENUMERATION_CAP);
+        (e.hierarchies, e.exhaustive, 0)
+    } else {
+        let h = match args.hierarchy.as_str() {
+            "llvm" => Hierarchy::llvm(&prog.cfg),
+            "reversed" => Hierarchy::reversed(&prog.cfg),
+            s => {
+                let k: usize = s.parse().map_err(|_| {
+                    format!(
+                        "error: --hierarchy: expected `llvm`, `reversed` or an index, got `{s}`"
+                    )
+                })?;
+                let e = enumerate(&prog.cfg, ENUMERATION_CAP);
+                let n = e.hierarchies.len();
+                e.hierarchies.into_iter().nth(k).ok_or_else(|| {
+                    format!("error: --hierarchy {k}: the CFG has {n} distinct hierarchies (0..{n})")
+                })?
+            }
+        };
+        (vec![h], true, 0)
+    };
+    let runs: Vec<Run> = hierarchies
+        .iter()
+        .map(|h| interp::run(&prog, h, &opts))
+        .collect();
+    let main = &runs[chosen];
+    let fname = m.strings.resolve(f.name).to_string();
+
+    match args.format {
+        Format::Json => {
+            let mut j = json!({
+                "function": fname,
+                "threads": args.threads,
+                "target": format!("{target:?}").to_lowercase(),
+                "controlled": main.controlled,
+                "arguments": main.args.iter().map(|v| v.render()).collect::<Vec<_>>(),
+                "hierarchy": hierarchy_json(&hierarchies[chosen], &name),
+                "run": run_json(&m, f, main, &name)?,
+            });
+            if args.all_hierarchies {
+                let pairs: Vec<(&Hierarchy, &Run)> = hierarchies.iter().zip(runs.iter()).collect();
+                let mc = m_converged(&pairs, f.blocks.len());
+                j["all_hierarchies"] = json!({
+                    "exhaustive": exhaustive,
+                    "hierarchies": hierarchies.iter().map(|h| hierarchy_json(h, &name)).collect::<Vec<_>>(),
+                    "m_converged": (0..f.blocks.len()).filter(|&b| mc[b]).map(|b| name(converge_graph::Block(b as u32))).collect::<Vec<_>>(),
+                    "not_m_converged": (0..f.blocks.len()).filter(|&b| !mc[b]).map(|b| name(converge_graph::Block(b as u32))).collect::<Vec<_>>(),
+                    "uniform_under_every_hierarchy": uniform_everywhere(&m, f, &runs),
+                    "runs": runs.iter().map(|r| run_json(&m, f, r, &name)).collect::<Result<Vec<_>, _>>()?,
+                });
+            }
+            let mut s = serde_json::to_string_pretty(&j).unwrap_or_default();
+            s.push('\n');
+            crate::common::emit(&s);
+        }
+        Format::None => {}
+        Format::Text | Format::Llvm => {
+            let mut out = String::new();
+            let _ = writeln!(
+                out,
+                "function @{fname}: {} threads, target {}, {} convergence",
+                args.threads,
+                format!("{target:?}").to_lowercase(),
+                if main.controlled {
+                    "controlled (tokens)"
+                } else {
+                    "maximal"
+                }
+            );
+            if !main.args.is_empty() {
+                let a: Vec<String> = main.args.iter().map(|v| v.render()).collect();
+                let _ = writeln!(out, "arguments: {}", a.join(", "));
+            }
+            let _ = writeln!(
+                out,
+                "hierarchy {}: {}",
+                if args.all_hierarchies {
+                    "0 (LLVM's)".to_string()
+                } else {
+                    args.hierarchy.clone()
+                },
+                hierarchies[chosen].describe(&name)
+            );
+            render_run(&mut out, &m, f, main, &name)?;
+            if args.all_hierarchies {
+                let _ = writeln!(
+                    out,
+                    "\n{} distinct cycle hierarch{} ({}):",
+                    hierarchies.len(),
+                    if hierarchies.len() == 1 { "y" } else { "ies" },
+                    if exhaustive {
+                        "every DFS successor order tried"
+                    } else {
+                        "sampled DFS successor orders; more may exist"
+                    }
+                );
+                for (k, h) in hierarchies.iter().enumerate() {
+                    let _ = writeln!(out, "  [{k}] {}", h.describe(&name));
+                }
+                let pairs: Vec<(&Hierarchy, &Run)> = hierarchies.iter().zip(runs.iter()).collect();
+                let mc = m_converged(&pairs, f.blocks.len());
+                let yes: Vec<String> = (0..f.blocks.len())
+                    .filter(|&b| mc[b])
+                    .map(|b| name(converge_graph::Block(b as u32)))
+                    .collect();
+                let no: Vec<String> = (0..f.blocks.len())
+                    .filter(|&b| !mc[b])
+                    .map(|b| name(converge_graph::Block(b as u32)))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "m-converged blocks (same converged-with relation under every hierarchy): {}",
+                    list(&yes)
+                );
+                let _ = writeln!(out, "not m-converged: {}", list(&no));
+                let u = uniform_everywhere(&m, f, &runs);
+                let _ = writeln!(out, "values uniform under every hierarchy: {}", list(&u));
+                for (k, r) in runs.iter().enumerate().skip(1) {
+                    let _ = writeln!(out, "\n-- under hierarchy [{k}]:");
+                    render_run(&mut out, &m, f, r, &name)?;
+                }
+            }
+            crate::common::emit(&out);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
-    let _module = crate::common::load_module(&args.file)?;
-    let _ = args.format;
-    Err("error: `converge simulate` is not implemented yet".to_string())
+    run_cmd(args)
+}
+
+fn list(xs: &[String]) -> String {
+    if xs.is_empty() {
+        "(none)".to_string()
+    } else {
+        xs.join(" ")
+    }
+}
+
+fn pick_function<'m>(m: &'m Module, want: Option<&str>) -> Result<&'m Function, CliError> {
+    let defined: Vec<&Function> = m.functions.iter().filter(|f| !f.is_declaration).collect();
+    match want {
+        Some(w) => {
+            let w = w.trim_start_matches('@');
+            m.functions
+                .iter()
+                .find(|f| m.strings.resolve(f.name) == w)
+                .filter(|f| !f.is_declaration)
+                .ok_or_else(|| {
+                    let names: Vec<String> = defined
+                        .iter()
+                        .map(|f| format!("@{}", m.strings.resolve(f.name)))
+                        .collect();
+                    format!(
+                        "error: no function @{w} with a body in this module (defined: {})",
+                        list(&names)
+                    )
+                })
+        }
+        None => match defined.as_slice() {
+            [f] => Ok(f),
+            [] => Err("error: the module defines no function".to_string()),
+            _ => {
+                let names: Vec<String> = defined
+                    .iter()
+                    .map(|f| format!("@{}", m.strings.resolve(f.name)))
+                    .collect();
+                Err(format!(
+                    "error: the module defines several functions; pick one with --function ({})",
+                    names.join(" ")
+                ))
+            }
+        },
+    }
+}
+
+fn status_text(s: &Status) -> String {
+    match s {
+        Status::Returned(None) => "returned".to_string(),
+        Status::Returned(Some(v)) => format!("returned {v}"),
+        Status::StepLimit => "STOPPED: step limit reached".to_string(),
+        Status::Unreachable => "reached `unreachable`".to_string(),
+        Status::Error(e) => format!("error: {e}"),
+    }
+}
+
+fn render_run(
+    out: &mut String,
+    m: &Module,
+    f: &Function,
+    r: &Run,
+    name: &dyn Fn(converge_graph::Block) -> String,
+) -> Result<(), CliError> {
+    let t = table(r).map_err(|e| format!("error: {e}"))?;
+    let _ = writeln!(
+        out,
+        "\ndynamic instances (one row per thread; converged block instances share a column):"
+    );
+    // Cell text: block name and the thread's execution count of it.
+    let texts: Vec<Vec<String>> = r
+        .threads
+        .iter()
+        .zip(&t.cells)
+        .map(|(th, row)| {
+            let mut count = std::collections::HashMap::new();
+            let labels: Vec<String> = th
+                .blocks
+                .iter()
+                .map(|&(b, _)| {
+                    let c = count.entry(b).or_insert(0u32);
+                    *c += 1;
+                    format!("{}{}", name(b), c)
+                })
+                .collect();
+            row.iter()
+                .map(|c| c.map_or(".".to_string(), |k| labels[k].clone()))
+                .collect()
+        })
+        .collect();
+    let ncol = t.columns.len();
+    let widths: Vec<usize> = (0..ncol)
+        .map(|c| {
+            texts
+                .iter()
+                .map(|r| r[c].len())
+                .max()
+                .unwrap_or(1)
+                .max((c + 1).to_string().len())
+        })
+        .collect();
+    let lw = format!("thread {}", r.threads.len().saturating_sub(1)).len();
+    let mut line = format!("{:lw$}", "");
+    for (c, w) in widths.iter().enumerate() {
+        let _ = write!(line, "  {:>w$}", c + 1);
+    }
+    let _ = writeln!(out, "{}", line.trim_end());
+    for (k, row) in texts.iter().enumerate() {
+        let mut line = format!("{:lw$}", format!("thread {}", r.threads[k].tid));
+        for (c, w) in widths.iter().enumerate() {
+            let _ = write!(line, "  {:>w$}", row[c]);
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    for th in &r.threads {
+        if !matches!(th.status, Status::Returned(_)) || th.steps == 0 {
+            let _ = writeln!(
+                out,
+                "thread {}: {} after {} steps",
+                th.tid,
+                status_text(&th.status),
+                th.steps
+            );
+        }
+    }
+    let rets: Vec<String> = r
+        .threads
+        .iter()
+        .filter_map(|th| match &th.status {
+            Status::Returned(Some(v)) => Some(format!("{}={v}", th.tid)),
+            _ => None,
+        })
+        .collect();
+    if !rets.is_empty() {
+        let _ = writeln!(out, "returned: {}", rets.join(" "));
+    }
+    if !r.groups.is_empty() {
+        let _ = writeln!(
+            out,
+            "\ncommunicating operations (threads of each converged instance, in execution order):"
+        );
+        let mut order: Vec<converge_ir::InstId> = Vec::new();
+        for g in &r.groups {
+            if !order.contains(&g.inst) {
+                order.push(g.inst);
+            }
+        }
+        for i in order {
+            let gs: Vec<String> = r
+                .groups
+                .iter()
+                .filter(|g| g.inst == i)
+                .map(|g| {
+                    format!(
+                        "[{}]",
+                        g.threads
+                            .iter()
+                            .map(|t| t.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "  {} (@{} in {}): {}",
+                inst_name(m, f, i),
+                converge_sim::interp::callee_name_of(m, f, i),
+                name(f.insts[i.0 as usize].block),
+                gs.join(" ")
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nvalues of converged instances, per static instruction:"
+    );
+    for (i, v) in value_uniformity(r, f.insts.len()) {
+        let n = inst_name(m, f, i);
+        match v {
+            Verdict::NotExecuted => {}
+            Verdict::Uniform { classes, shared: 0 } => {
+                let _ = writeln!(
+                    out,
+                    "  unshared   {n}  ({classes} instance(s), none converged with another thread's)"
+                );
+            }
+            Verdict::Uniform { classes, shared } => {
+                let _ = writeln!(
+                    out,
+                    "  uniform    {n}  ({classes} converged instance(s), {shared} shared by several threads)"
+                );
+            }
+            Verdict::Divergent { a, b } => {
+                let _ = writeln!(
+                    out,
+                    "  divergent  {n}  (thread {}: {}, thread {}: {})",
+                    a.0, a.1, b.0, b.1
+                );
+            }
+        }
+    }
+    for note in &r.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    Ok(())
+}
+
+fn uniform_everywhere(m: &Module, f: &Function, runs: &[Run]) -> Vec<String> {
+    let mut ok: Vec<Option<bool>> = vec![None; f.insts.len()];
+    for r in runs {
+        for (i, v) in value_uniformity(r, f.insts.len()) {
+            let u = matches!(v, Verdict::Uniform { .. });
+            let e = &mut ok[i.0 as usize];
+            *e = Some(e.unwrap_or(true) && u);
+        }
+    }
+    ok.iter()
+        .enumerate()
+        .filter(|(_, v)| **v == Some(true))
+        .map(|(i, _)| inst_name(m, f, converge_ir::InstId(i as u32)))
+        .collect()
+}
+
+fn hierarchy_json(h: &Hierarchy, name: &dyn Fn(converge_graph::Block) -> String) -> Json {
+    Json::Array(
+        h.cycles
+            .iter()
+            .map(|c| {
+                json!({
+                    "header": name(c.header),
+                    "depth": c.depth,
+                    "blocks": c.blocks.iter().map(|&b| name(b)).collect::<Vec<_>>(),
+                })
+            })
+            .collect(),
+    )
+}
+
+fn run_json(
+    m: &Module,
+    f: &Function,
+    r: &Run,
+    name: &dyn Fn(converge_graph::Block) -> String,
+) -> Result<Json, CliError> {
+    let t = table(r).map_err(|e| format!("error: {e}"))?;
+    let threads: Vec<Json> = r
+        .threads
+        .iter()
+        .zip(&t.cells)
+        .map(|(th, row)| {
+            json!({
+                "thread": th.tid,
+                "status": status_text(&th.status),
+                "steps": th.steps,
+                "instances": th.blocks.iter().map(|&(b, c)| json!({"block": name(b), "class": c})).collect::<Vec<_>>(),
+                "columns": row,
+            })
+        })
+        .collect();
+    let groups: Vec<Json> = r
+        .groups
+        .iter()
+        .map(|g| json!({"instruction": inst_name(m, f, g.inst), "block": name(f.insts[g.inst.0 as usize].block), "threads": g.threads}))
+        .collect();
+    let values: Vec<Json> = value_uniformity(r, f.insts.len())
+        .into_iter()
+        .map(|(i, v)| {
+            let n = inst_name(m, f, i);
+            match v {
+                Verdict::NotExecuted => json!({"instruction": n, "verdict": "not executed"}),
+                Verdict::Uniform { classes, shared } => json!({"instruction": n, "verdict": "uniform", "classes": classes, "shared": shared}),
+                Verdict::Divergent { a, b } => json!({"instruction": n, "verdict": "divergent", "witness": [{"thread": a.0, "value": a.1}, {"thread": b.0, "value": b.1}]}),
+            }
+        })
+        .collect();
+    Ok(json!({
+        "threads": threads,
+        "columns": t.columns.len(),
+        "communicating": groups,
+        "values": values,
+        "notes": r.notes,
+    }))
 }

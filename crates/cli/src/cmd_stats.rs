@@ -1,18 +1,202 @@
+//! `converge stats FILE`: the smoke test. Functions (defined and declared), blocks, instructions and
+//! cycles (LLVM's `CycleInfo`, from `converge_graph`), for the module and per defined function.
+//!
+//! - `--format text` (default): totals, then one line per defined function;
+//! - `--format json`: the same as one JSON object;
+//! - `--format none`: read the module and count, print nothing (cycles are not computed): the
+//!   whole-process timing of the reader that `scripts/bench-parse.sh` uses.
+//!
+//! `--time` reports the time spent reading on stderr.
+
 use crate::common::{CliError, Format};
+use converge_graph::{CycleInfo, Graph};
+use converge_ir::{CallConv, FuncId, Module};
+use rayon::prelude::*;
+use serde_json::json;
+use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The LLVM textual IR file (.ll).
     pub file: PathBuf,
-    /// Output format.
+    /// Output format (`none`: read and count only, for timing the reader).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Report the time spent reading the module on stderr.
+    #[arg(long)]
+    pub time: bool,
+}
+
+/// Counts of one defined function.
+struct FnStats {
+    id: FuncId,
+    blocks: usize,
+    insts: usize,
+    /// Cycles (all depths), top-level cycles, irreducible cycles, deepest nesting.
+    cycles: Option<CycleCounts>,
+}
+
+#[derive(Copy, Clone, Default)]
+struct CycleCounts {
+    total: usize,
+    top_level: usize,
+    irreducible: usize,
+    max_depth: u32,
+}
+
+fn cycle_counts(m: &Module, f: FuncId) -> CycleCounts {
+    let cfg = m.func(f).cfg();
+    if cfg.num_blocks() == 0 {
+        return CycleCounts::default();
+    }
+    let ci = CycleInfo::new(&cfg);
+    let mut c = CycleCounts {
+        total: ci.len(),
+        top_level: ci.num_top_level(),
+        ..CycleCounts::default()
+    };
+    for cy in ci.cycles() {
+        if !ci.is_reducible(cy) {
+            c.irreducible += 1;
+        }
+        c.max_depth = c.max_depth.max(ci.depth(cy));
+    }
+    c
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
-    let _module = crate::common::load_module(&args.file)?;
-    let _ = args.format;
-    Err("error: `converge stats` is not implemented yet".to_string())
+    let t0 = Instant::now();
+    let m = crate::common::load_module(&args.file)?;
+    if args.time {
+        eprintln!("read: {:.1} ms", t0.elapsed().as_secs_f64() * 1e3);
+    }
+    if args.format == Format::Llvm {
+        return Err("error: `converge stats` has no `llvm` format (opt has no such printer); use text or json".into());
+    }
+    let with_cycles = args.format != Format::None;
+    let defined: Vec<FuncId> = m
+        .func_ids()
+        .filter(|f| !m.func(*f).is_declaration)
+        .collect();
+    let stats: Vec<FnStats> = defined
+        .par_iter()
+        .map(|&f| FnStats {
+            id: f,
+            blocks: m.func(f).num_blocks(),
+            insts: m.func(f).num_insts(),
+            cycles: with_cycles.then(|| cycle_counts(&m, f)),
+        })
+        .collect();
+    let declared = m.functions.len() - defined.len();
+    let blocks: usize = stats.iter().map(|s| s.blocks).sum();
+    let insts: usize = stats.iter().map(|s| s.insts).sum();
+    let total = |sel: fn(&CycleCounts) -> usize| -> usize {
+        stats
+            .iter()
+            .filter_map(|s| s.cycles.as_ref())
+            .map(sel)
+            .sum()
+    };
+    let file = args.file.display().to_string();
+    // `Module::is_kernel` scans `!nvvm.annotations`; do that once for the whole module.
+    let nvvm = m.nvvm_kernels();
+    let is_kernel = |f: FuncId| {
+        nvvm.contains(&f)
+            || matches!(m.func(f).cc, CallConv::Named(s) if matches!(m.str(s), "amdgpu_kernel" | "ptx_kernel" | "spir_kernel"))
+    };
+    match args.format {
+        Format::None | Format::Llvm => {}
+        Format::Json => {
+            let per: Vec<serde_json::Value> = stats
+                .iter()
+                .map(|s| {
+                    let c = s.cycles.unwrap_or_default();
+                    json!({
+                        "name": m.str(m.func(s.id).name),
+                        "calling_convention": cc_name(&m, s.id),
+                        "kernel": is_kernel(s.id),
+                        "params": m.func(s.id).params.len(),
+                        "blocks": s.blocks,
+                        "instructions": s.insts,
+                        "cycles": c.total,
+                        "top_level_cycles": c.top_level,
+                        "irreducible_cycles": c.irreducible,
+                        "max_cycle_depth": c.max_depth,
+                    })
+                })
+                .collect();
+            let v = json!({
+                "file": file,
+                "source_filename": m.source_filename,
+                "target_triple": m.triple,
+                "functions": { "total": m.functions.len(), "defined": defined.len(), "declared": declared },
+                "globals": m.globals.len(),
+                "blocks": blocks,
+                "instructions": insts,
+                "cycles": total(|c| c.total),
+                "irreducible_cycles": total(|c| c.irreducible),
+                "named_metadata": m.named_metadata.len(),
+                "per_function": per,
+            });
+            let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+            s.push('\n');
+            crate::common::emit(&s);
+        }
+        Format::Text => {
+            let mut out = String::new();
+            let _ = writeln!(out, "module {file}");
+            if let Some(t) = &m.triple {
+                let _ = writeln!(out, "  target triple   {t}");
+            }
+            let _ = writeln!(
+                out,
+                "  functions       {} ({} defined, {} declared)",
+                m.functions.len(),
+                defined.len(),
+                declared
+            );
+            let _ = writeln!(out, "  globals         {}", m.globals.len());
+            let _ = writeln!(out, "  blocks          {blocks}");
+            let _ = writeln!(out, "  instructions    {insts}");
+            let _ = writeln!(
+                out,
+                "  cycles          {} ({} irreducible)",
+                total(|c| c.total),
+                total(|c| c.irreducible)
+            );
+            if !stats.is_empty() {
+                let _ = writeln!(out);
+                let _ = writeln!(
+                    out,
+                    "  {:>7} {:>8} {:>7} {:>6}  function",
+                    "blocks", "insts", "cycles", "depth"
+                );
+                for s in &stats {
+                    let c = s.cycles.unwrap_or_default();
+                    let kernel = if is_kernel(s.id) { "  (kernel)" } else { "" };
+                    let _ = writeln!(
+                        out,
+                        "  {:>7} {:>8} {:>7} {:>6}  @{}{kernel}",
+                        s.blocks,
+                        s.insts,
+                        c.total,
+                        c.max_depth,
+                        m.str(m.func(s.id).name)
+                    );
+                }
+            }
+            crate::common::emit(&out);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cc_name(m: &Module, f: FuncId) -> String {
+    match m.func(f).cc {
+        CallConv::C => "ccc".to_string(),
+        CallConv::Named(s) => m.str(s).to_string(),
+    }
 }

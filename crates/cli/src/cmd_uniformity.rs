@@ -1,6 +1,18 @@
-use crate::common::{CliError, Format};
+//! `converge uniformity FILE`: uniform and divergent values of every function (LLVM's
+//! `UniformityInfo`), as readable text, `opt`'s `print<uniformity>` layout (LLVM 22), JSON, or
+//! nothing (`--format none`, with `--time` for per-phase timings). Functions are analysed in
+//! parallel; output is assembled in function order, so it does not depend on the thread count.
+
+use crate::common::{CliError, Format, TargetArg};
+use converge_graph::{Block, Cycle};
+use converge_ir::{Function, LocalName, Module, Type, TypeId};
+use converge_uniformity::llvm::{Amdgpu, LlvmFunction, Nvptx, Target};
+use converge_uniformity::{LlvmVersion, Structure, Uniformity, analyze_as};
+use rayon::prelude::*;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -9,10 +21,594 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Target model (`auto` reads the module's target triple).
+    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    pub target: TargetArg,
+    /// Processor (AMDGPU: decides the wave size, wave32 from gfx10 on); overrides "target-cpu".
+    #[arg(long)]
+    pub mcpu: Option<String>,
+    /// Print per-phase times to stderr.
+    #[arg(long)]
+    pub time: bool,
+    /// Reproduce this LLVM release (22, the reference; or 19, with its join-detection early stop,
+    /// unreachable predecessors as cycle entries, no temporal-divergence list and the `ASSSUMED`
+    /// spelling).
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(19..=22))]
+    pub llvm_version: u32,
+}
+
+#[derive(Default, Clone, Copy)]
+struct Times {
+    cfg: Duration,
+    structure: Duration,
+    analysis: Duration,
+    render: Duration,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
-    let _module = crate::common::load_module(&args.file)?;
-    let _ = args.format;
-    Err("error: `converge uniformity` is not implemented yet".to_string())
+    let t0 = Instant::now();
+    let module = crate::common::load_module(&args.file)?;
+    let t_parse = t0.elapsed();
+    let target = match args.target {
+        TargetArg::Auto => Target::from_triple(module.triple.as_deref(), args.mcpu.as_deref()),
+        TargetArg::Amdgpu => Target::Amdgpu(Amdgpu::new(args.mcpu.as_deref())),
+        TargetArg::Nvptx => Target::Nvptx(Nvptx),
+        TargetArg::None => Target::Uniform,
+    };
+    let t1 = Instant::now();
+    let defined: Vec<usize> = (0..module.functions.len())
+        .filter(|&i| !module.functions[i].is_declaration)
+        .collect();
+    let results: Vec<(String, Times)> = defined
+        .par_iter()
+        .map(|&fi| analyse_one(&module, fi, &target, args.format, args.llvm_version < 22))
+        .collect();
+    let t_analyse = t1.elapsed();
+    let t2 = Instant::now();
+    let mut out = String::new();
+    match args.format {
+        Format::Json => {
+            out.push_str("{\"functions\":[");
+            for (k, (s, _)) in results.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
+                }
+                out.push_str(s);
+            }
+            out.push_str("]}\n");
+        }
+        Format::None => {}
+        _ => {
+            for (s, _) in &results {
+                out.push_str(s);
+            }
+        }
+    }
+    crate::common::emit(&out);
+    if args.time {
+        let mut sum = Times::default();
+        for (_, t) in &results {
+            sum.cfg += t.cfg;
+            sum.structure += t.structure;
+            sum.analysis += t.analysis;
+            sum.render += t.render;
+        }
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        eprintln!(
+            "time: parse {:.2} ms; {} functions in {:.2} ms wall on {} threads (summed: cfg+uses {:.2} ms, dominators+cycles {:.2} ms, uniformity {:.2} ms, render {:.2} ms); output {:.2} ms; total {:.2} ms",
+            ms(t_parse),
+            results.len(),
+            ms(t_analyse),
+            rayon::current_num_threads(),
+            ms(sum.cfg),
+            ms(sum.structure),
+            ms(sum.analysis),
+            ms(sum.render),
+            ms(t2.elapsed()),
+            ms(t0.elapsed()),
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn analyse_one(
+    module: &Module,
+    fi: usize,
+    target: &Target,
+    format: Format,
+    llvm19: bool,
+) -> (String, Times) {
+    let mut t = Times::default();
+    let func = &module.functions[fi];
+    let a = Instant::now();
+    let lf = LlvmFunction::new(module, func);
+    t.cfg = a.elapsed();
+    let a = Instant::now();
+    let g = converge_uniformity::SsaFunction::cfg(&lf);
+    let s = if llvm19 {
+        Structure::new_llvm19(g)
+    } else {
+        Structure::new(g)
+    };
+    t.structure = a.elapsed();
+    let a = Instant::now();
+    let version = if llvm19 {
+        LlvmVersion::V19
+    } else {
+        LlvmVersion::V22
+    };
+    let u = analyze_as(&lf, target, &s, version);
+    t.analysis = a.elapsed();
+    let a = Instant::now();
+    let text = match format {
+        Format::Llvm => render_llvm(&lf, &s, &u, llvm19),
+        Format::Json => render_json(&lf, &s, &u),
+        Format::Text => render_text(&lf, &s, &u),
+        Format::None => String::new(),
+    };
+    t.render = a.elapsed();
+    (text, t)
+}
+
+// ---- names and text ------------------------------------------------------------------------------
+
+fn needs_quotes(s: &str) -> bool {
+    s.is_empty()
+        || s.starts_with(|c: char| c.is_ascii_digit())
+        || !s
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'$' | b'.' | b'_'))
+}
+
+/// `%name`, `%"a b"` or `%7` for a value.
+fn value_name(m: &Module, n: LocalName) -> String {
+    match n {
+        LocalName::Named(s) => {
+            let s = m.strings.resolve(s);
+            if needs_quotes(s) {
+                format!("%\"{s}\"")
+            } else {
+                format!("%{s}")
+            }
+        }
+        LocalName::Slot(k) => format!("%{k}"),
+        LocalName::None => String::new(),
+    }
+}
+
+/// A block's name as the printers show it: raw, no `%`, no quotes; unnamed blocks by slot number.
+fn block_name(m: &Module, f: &Function, b: Block) -> String {
+    match f.blocks[b.index()].name {
+        LocalName::Named(s) => m.strings.resolve(s).to_string(),
+        LocalName::Slot(k) => k.to_string(),
+        LocalName::None => b.0.to_string(),
+    }
+}
+
+fn type_text(m: &Module, ty: TypeId, out: &mut String) {
+    let tys = &m.types;
+    match &tys.types[ty.0 as usize] {
+        Type::Void => out.push_str("void"),
+        Type::Int(n) => {
+            let _ = write!(out, "i{n}");
+        }
+        Type::Half => out.push_str("half"),
+        Type::BFloat => out.push_str("bfloat"),
+        Type::Float => out.push_str("float"),
+        Type::Double => out.push_str("double"),
+        Type::X86Fp80 => out.push_str("x86_fp80"),
+        Type::Fp128 => out.push_str("fp128"),
+        Type::PpcFp128 => out.push_str("ppc_fp128"),
+        Type::X86Amx => out.push_str("x86_amx"),
+        Type::Ptr(0) => out.push_str("ptr"),
+        Type::Ptr(a) => {
+            let _ = write!(out, "ptr addrspace({a})");
+        }
+        Type::Label => out.push_str("label"),
+        Type::Token => out.push_str("token"),
+        Type::Metadata => out.push_str("metadata"),
+        Type::Vector {
+            len,
+            scalable,
+            elem,
+        } => {
+            out.push('<');
+            if *scalable {
+                out.push_str("vscale x ");
+            }
+            let _ = write!(out, "{len} x ");
+            type_text(m, *elem, out);
+            out.push('>');
+        }
+        Type::Array { len, elem } => {
+            let _ = write!(out, "[{len} x ");
+            type_text(m, *elem, out);
+            out.push(']');
+        }
+        Type::Struct { fields, packed } => {
+            if *packed {
+                out.push('<');
+            }
+            if fields.is_empty() {
+                out.push_str("{}");
+            } else {
+                out.push_str("{ ");
+                for (k, &e) in tys.lists[fields.range()].iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    type_text(m, e, out);
+                }
+                out.push_str(" }");
+            }
+            if *packed {
+                out.push('>');
+            }
+        }
+        Type::Named(k) => {
+            let name = m.strings.resolve(tys.named[*k as usize].0);
+            if needs_quotes(name) {
+                let _ = write!(out, "%\"{name}\"");
+            } else {
+                let _ = write!(out, "%{name}");
+            }
+        }
+        Type::Func {
+            ret,
+            params,
+            vararg,
+        } => {
+            type_text(m, *ret, out);
+            out.push_str(" (");
+            for (k, &p) in tys.lists[params.range()].iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                type_text(m, p, out);
+            }
+            if *vararg {
+                out.push_str(if params.is_empty() { "..." } else { ", ..." });
+            }
+            out.push(')');
+        }
+        Type::TargetExt(s) => {
+            let _ = write!(out, "target(\"{}\")", m.strings.resolve(*s));
+        }
+    }
+}
+
+/// An instruction as `Value::print` renders it (two leading spaces). Until the IR crate offers its
+/// printer, this is the instruction's source text with whitespace runs collapsed and continuation
+/// lines (`switch` cases, `invoke` labels) indented as LLVM indents them.
+fn inst_text(m: &Module, f: &Function, i: u32) -> String {
+    let sp = f.insts[i as usize].span;
+    let src = m
+        .source
+        .get(sp.start as usize..sp.end as usize)
+        .unwrap_or("");
+    let mut out = String::from("  ");
+    for (k, line) in src.trim().lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if k > 0 {
+            out.push('\n');
+            out.push_str(if line.starts_with(']') {
+                "  "
+            } else if line.starts_with("to ") || line.starts_with("unwind ") {
+                "          "
+            } else {
+                "    "
+            });
+        }
+        let mut space = false;
+        for ch in line.chars() {
+            if ch == ' ' || ch == '\t' {
+                space = true;
+                continue;
+            }
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(ch);
+        }
+    }
+    out
+}
+
+fn cycle_text(m: &Module, f: &Function, s: &Structure, c: u32) -> String {
+    let ci = &s.cycles;
+    let cy = Cycle(c);
+    let mut out = format!("depth={}: entries(", ci.depth(cy));
+    for (k, &e) in ci.entries(cy).iter().enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        out.push_str(&block_name(m, f, e));
+    }
+    out.push(')');
+    for &b in ci.blocks(cy) {
+        if !ci.is_entry(cy, b) {
+            out.push(' ');
+            out.push_str(&block_name(m, f, b));
+        }
+    }
+    out
+}
+
+// ---- formats -------------------------------------------------------------------------------------
+
+/// `opt -passes='print<uniformity>'` as LLVM 22 prints it.
+fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: bool) -> String {
+    let (m, f) = (lf.module, lf.func);
+    let mut out = format!("UniformityInfo for function '{}':\n", lf.name());
+    if !u.has_divergence() {
+        out.push_str("ALL VALUES UNIFORM\n");
+        return out;
+    }
+    if u.divergent_args.iter().any(|&d| d) {
+        out.push_str("DIVERGENT ARGUMENTS:\n");
+        for (a, p) in f.params.iter().enumerate() {
+            if u.divergent_args[a] {
+                out.push_str("  DIVERGENT: ");
+                type_text(m, p.ty, &mut out);
+                out.push(' ');
+                out.push_str(&value_name(m, p.name));
+                out.push('\n');
+            }
+        }
+    }
+    if !u.assumed_divergent.is_empty() {
+        out.push_str(if llvm19 {
+            "CYCLES ASSSUMED DIVERGENT:\n"
+        } else {
+            "CYCLES ASSUMED DIVERGENT:\n"
+        });
+        for &c in &u.assumed_divergent {
+            let _ = writeln!(out, "  {}", cycle_text(m, f, s, c));
+        }
+    }
+    if !u.divergent_exit_cycles.is_empty() {
+        out.push_str("CYCLES WITH DIVERGENT EXIT:\n");
+        for &c in &u.divergent_exit_cycles {
+            let _ = writeln!(out, "  {}", cycle_text(m, f, s, c));
+        }
+    }
+    if !llvm19 && !u.temporal_divergence.is_empty() {
+        out.push_str("\nTEMPORAL DIVERGENCE LIST:\n");
+        for t in &u.temporal_divergence {
+            let _ = write!(
+                out,
+                "Value         :{}\nUsed by       :{}\nOutside cycle :{}\n\n",
+                inst_text(m, f, t.value),
+                inst_text(m, f, t.user),
+                cycle_text(m, f, s, t.cycle)
+            );
+        }
+    }
+    for (b, bd) in f.blocks.iter().enumerate() {
+        let _ = write!(
+            out,
+            "\nBLOCK {}\nDEFINITIONS\n",
+            block_name(m, f, Block(b as u32))
+        );
+        let r = bd.insts.range();
+        for i in r.clone() {
+            if f.insts[i].op.is_terminator() {
+                continue;
+            }
+            out.push_str(if u.divergent_insts[i] {
+                "  DIVERGENT: "
+            } else {
+                "             "
+            });
+            out.push_str(&inst_text(m, f, i as u32));
+            out.push('\n');
+        }
+        out.push_str("TERMINATORS\n");
+        for i in r {
+            if !f.insts[i].op.is_terminator() {
+                continue;
+            }
+            out.push_str(if u.divergent_terminators[b] {
+                "  DIVERGENT: "
+            } else {
+                "             "
+            });
+            out.push_str(&inst_text(m, f, i as u32));
+            out.push('\n');
+        }
+        out.push_str("END BLOCK\n");
+    }
+    out
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn cycle_json(m: &Module, f: &Function, s: &Structure, c: u32) -> String {
+    let ci = &s.cycles;
+    let cy = Cycle(c);
+    let list = |bs: &[Block]| -> String {
+        let v: Vec<String> = bs.iter().map(|&b| json_str(&block_name(m, f, b))).collect();
+        format!("[{}]", v.join(","))
+    };
+    format!(
+        "{{\"depth\":{},\"header\":{},\"entries\":{},\"blocks\":{}}}",
+        ci.depth(cy),
+        json_str(&block_name(m, f, ci.header(cy))),
+        list(ci.entries(cy)),
+        list(ci.blocks(cy))
+    )
+}
+
+/// One JSON object per function.
+fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
+    let (m, f) = (lf.module, lf.func);
+    let mut out = format!(
+        "{{\"name\":{},\"analysed\":{},\"arguments\":[",
+        json_str(lf.name()),
+        u.analysed
+    );
+    for (a, p) in f.params.iter().enumerate() {
+        if a > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "{{\"index\":{a},\"name\":{},\"divergent\":{}}}",
+            json_str(&value_name(m, p.name)),
+            u.divergent_args[a]
+        );
+    }
+    out.push_str("],\"blocks\":[");
+    for (b, bd) in f.blocks.iter().enumerate() {
+        if b > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "{{\"name\":{},\"reachable\":{},\"instructions\":[",
+            json_str(&block_name(m, f, Block(b as u32))),
+            s.is_reachable(Block(b as u32))
+        );
+        for (k, i) in bd.insts.range().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            let inst = &f.insts[i];
+            let term = inst.op.is_terminator();
+            let div = if term {
+                u.divergent_terminators[b]
+            } else {
+                u.divergent_insts[i]
+            };
+            let name = value_name(m, inst.name);
+            let _ = write!(
+                out,
+                "{{\"position\":{k},\"name\":{},\"text\":{},\"terminator\":{term},\"divergent\":{div},\"always_uniform\":{}}}",
+                if name.is_empty() {
+                    "null".to_string()
+                } else {
+                    json_str(&name)
+                },
+                json_str(inst_text(m, f, i as u32).trim_start()),
+                u.always_uniform[i]
+            );
+        }
+        out.push_str("]}");
+    }
+    let cycles = |cs: &[u32]| -> String {
+        let v: Vec<String> = cs.iter().map(|&c| cycle_json(m, f, s, c)).collect();
+        format!("[{}]", v.join(","))
+    };
+    let _ = write!(
+        out,
+        "],\"cycles_assumed_divergent\":{},\"cycles_with_divergent_exit\":{},\"temporal_divergence\":[",
+        cycles(&u.assumed_divergent),
+        cycles(&u.divergent_exit_cycles)
+    );
+    for (k, t) in u.temporal_divergence.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "{{\"value\":{},\"user\":{},\"cycle\":{}}}",
+            json_str(inst_text(m, f, t.value).trim_start()),
+            json_str(inst_text(m, f, t.user).trim_start()),
+            cycle_json(m, f, s, t.cycle)
+        );
+    }
+    out.push_str("]}");
+    out
+}
+
+/// The readable default: the function with each divergent item flagged, then the cycle facts.
+fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
+    let (m, f) = (lf.module, lf.func);
+    let nd = u.divergent_insts.iter().filter(|&&d| d).count()
+        + u.divergent_args.iter().filter(|&&d| d).count();
+    let mut out = format!("function @{}", lf.name());
+    if !u.analysed {
+        out.push_str(": no branch divergence on this target; every value is uniform\n\n");
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        ": {nd} divergent values, {} divergent terminators",
+        u.divergent_terminators.iter().filter(|&&d| d).count()
+    );
+    for (a, p) in f.params.iter().enumerate() {
+        let mut ty = String::new();
+        type_text(m, p.ty, &mut ty);
+        let _ = writeln!(
+            out,
+            "  {} arg {ty} {}",
+            if u.divergent_args[a] {
+                "divergent"
+            } else {
+                "uniform  "
+            },
+            value_name(m, p.name)
+        );
+    }
+    for &c in &u.assumed_divergent {
+        let _ = writeln!(
+            out,
+            "  cycle assumed divergent (diverged entry): {}",
+            cycle_text(m, f, s, c)
+        );
+    }
+    for &c in &u.divergent_exit_cycles {
+        let _ = writeln!(
+            out,
+            "  cycle with divergent exit: {}",
+            cycle_text(m, f, s, c)
+        );
+    }
+    for t in &u.temporal_divergence {
+        let _ = writeln!(
+            out,
+            "  temporal divergence: {} used by {} outside {}",
+            inst_text(m, f, t.value).trim(),
+            inst_text(m, f, t.user).trim(),
+            cycle_text(m, f, s, t.cycle)
+        );
+    }
+    for (b, bd) in f.blocks.iter().enumerate() {
+        let blk = Block(b as u32);
+        let _ = write!(out, "{}:", block_name(m, f, blk));
+        if !s.is_reachable(blk) {
+            out.push_str("  ; unreachable");
+        } else if let Some(c) = s.cycle_of(blk) {
+            let _ = write!(out, "  ; in cycle {}", cycle_text(m, f, s, c));
+        }
+        out.push('\n');
+        for i in bd.insts.range() {
+            let inst = &f.insts[i];
+            let div = if inst.op.is_terminator() {
+                u.divergent_terminators[b]
+            } else {
+                u.divergent_insts[i]
+            };
+            let mark = if div {
+                "divergent"
+            } else if u.always_uniform[i] {
+                "always-uniform"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "  {mark:>14} {}",
+                inst_text(m, f, i as u32).trim_start()
+            );
+        }
+    }
+    out.push('\n');
+    out
 }

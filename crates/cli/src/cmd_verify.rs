@@ -1,6 +1,24 @@
+//! `converge verify FILE`: the static rules of convergence control tokens, as LLVM's verifier applies
+//! them, with rustc-style diagnostics (`text`), LLVM's own messages (`llvm`, what `opt -passes=verify`
+//! and `llvm-as` print) or JSON. Exit 0 valid, 1 invalid, 2 unreadable.
+
 use crate::common::{CliError, Format};
+use converge_verify::Rule;
+use converge_verify::llvm::{self, Finding, Flavor};
+use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum LlvmVersion {
+    /// LLVM 22 (the reference).
+    #[default]
+    #[value(name = "22")]
+    V22,
+    /// LLVM 19: a predecessor unreachable from the entry makes a cycle irreducible.
+    #[value(name = "19")]
+    V19,
+}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -9,10 +27,136 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Which LLVM's verifier to reproduce where LLVM versions differ.
+    #[arg(long = "llvm", value_enum, default_value_t = LlvmVersion::V22)]
+    pub llvm: LlvmVersion,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
-    let _module = crate::common::load_module(&args.file)?;
-    let _ = args.format;
-    Err("error: `converge verify` is not implemented yet".to_string())
+    let module = crate::common::load_module(&args.file)?;
+    let flavor = match args.llvm {
+        LlvmVersion::V22 => Flavor::Llvm22,
+        LlvmVersion::V19 => Flavor::Llvm19,
+    };
+    let findings = llvm::verify_module(&module, flavor);
+    let name = args.file.display().to_string();
+    let out = match args.format {
+        Format::None => String::new(),
+        Format::Llvm => {
+            let mut s = llvm::llvm_report(&module, &findings);
+            if !findings.is_empty() {
+                s.push_str(&format!(
+                    "converge: {name}: error: input module is broken!\n"
+                ));
+            }
+            s
+        }
+        Format::Json => json_report(&module, &name, &findings),
+        Format::Text => text_report(&module, &name, &findings),
+    };
+    crate::common::emit(&out);
+    Ok(ExitCode::from(if findings.is_empty() { 0 } else { 1 }))
+}
+
+fn text_report(m: &converge_ir::Module, name: &str, findings: &[Finding]) -> String {
+    let mut s = String::new();
+    for fd in findings {
+        s.push_str(&llvm::diagnostic(m, fd).render(name, &m.source));
+        s.push('\n');
+    }
+    let defined = m.functions.iter().filter(|f| !f.is_declaration).count();
+    if findings.is_empty() {
+        s.push_str(&format!(
+            "{name}: convergence control is valid ({defined} function{} checked)\n",
+            if defined == 1 { "" } else { "s" }
+        ));
+    } else {
+        let mut fns: Vec<u32> = findings.iter().map(|f| f.func.0).collect();
+        fns.dedup();
+        s.push_str(&format!(
+            "error: {} violation{} of the convergence-control rules in {} function{}\n",
+            findings.len(),
+            if findings.len() == 1 { "" } else { "s" },
+            fns.len(),
+            if fns.len() == 1 { "" } else { "s" }
+        ));
+    }
+    s
+}
+
+fn loc(m: &converge_ir::Module, span: converge_ir::Span) -> serde_json::Value {
+    let (line, col) = converge_ir::diag::line_col(&m.source, span.start);
+    json!({ "line": line, "col": col })
+}
+
+fn json_report(m: &converge_ir::Module, name: &str, findings: &[Finding]) -> String {
+    let items: Vec<serde_json::Value> = findings
+        .iter()
+        .map(|fd| {
+            let f = &m.functions[fd.func.0 as usize];
+            let rule: Rule = fd.rule;
+            let mut obj = json!({
+                "function": m.strings.resolve(f.name),
+                "rule": rule.id(),
+                "catalogue": rule.catalogue(),
+                "message": rule.sentence(),
+                "llvm_message": rule.llvm_message(),
+                "llvm_lines": llvm::llvm_lines(m, fd),
+            });
+            let (line, col) = converge_ir::diag::line_col(&m.source, f.span.start);
+            obj["line"] = json!(line);
+            obj["col"] = json!(col);
+            if let Some(v) = &fd.violation {
+                let inst = |i: u32, role: &str| {
+                    let mut o = loc(m, f.insts[i as usize].span);
+                    o["role"] = json!(role);
+                    o["text"] = json!(llvm::inst_text(m, f, i).trim_start());
+                    o
+                };
+                let mut insts = vec![inst(v.inst, "primary")];
+                if let Some(r) = v.related {
+                    let role = match rule {
+                        Rule::OneHeartPerCycle => "first-heart",
+                        Rule::EntryFirst | Rule::LoopFirst => "earlier-convergent",
+                        Rule::NoMixing => "decided-kind",
+                        _ => "definition",
+                    };
+                    insts.push(inst(r, role));
+                }
+                let p = loc(m, f.insts[v.inst as usize].span);
+                obj["line"] = p["line"].clone();
+                obj["col"] = p["col"].clone();
+                obj["instructions"] = json!(insts);
+                if let Some(c) = &v.cycle {
+                    let names = |bs: &[converge_graph::Block]| {
+                        bs.iter()
+                            .map(|&b| llvm::block_raw_name(m, f, b))
+                            .collect::<Vec<_>>()
+                    };
+                    obj["cycle"] = json!({
+                        "depth": c.depth,
+                        "entries": names(&c.entries),
+                        "blocks": names(&c.others),
+                    });
+                }
+                if !v.witness.is_empty() {
+                    obj["witness"] = json!(
+                        v.witness
+                            .iter()
+                            .map(|&b| llvm::block_raw_name(m, f, b))
+                            .collect::<Vec<_>>()
+                    );
+                }
+            }
+            obj
+        })
+        .collect();
+    let report = json!({
+        "file": name,
+        "valid": findings.is_empty(),
+        "findings": items,
+    });
+    let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+    s.push('\n');
+    s
 }

@@ -5,6 +5,7 @@
 //! - `CONVERGE_FILECHECK` (default `/usr/lib/llvm-19/bin/FileCheck`)
 //! - `CONVERGE_OPT22` (default `<repo>/build/venv/lib/python3.11/site-packages/llvm/bin/opt`)
 //! - `CONVERGE_CORPUS` (default `<repo>/../shared/corpus/llvm-tests`)
+//! - `CONVERGE_CLANG19` (default `/usr/lib/llvm-19/bin/clang`)
 //!
 //! A missing tool fails the test when `CI=true` and otherwise prints a clear `SKIPPED` line.
 
@@ -45,6 +46,10 @@ pub fn corpus_path() -> PathBuf {
     )
 }
 
+pub fn clang19_path() -> PathBuf {
+    from_env("CONVERGE_CLANG19", "/usr/lib/llvm-19/bin/clang".into())
+}
+
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
@@ -77,6 +82,9 @@ pub fn filecheck(what: &str) -> Option<PathBuf> {
 }
 pub fn corpus(what: &str) -> Option<PathBuf> {
     require(corpus_path(), what)
+}
+pub fn clang19(what: &str) -> Option<PathBuf> {
+    require(clang19_path(), what)
 }
 
 /// The output of one `opt` run.

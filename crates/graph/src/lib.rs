@@ -5,7 +5,17 @@
 //! not overflow the stack.
 
 mod cfg;
+mod cycles;
+mod dfs;
+mod dom;
+mod postdom;
+mod rpo;
 pub use cfg::Cfg;
+pub use cycles::{Cycle, CycleInfo, UnreachablePreds};
+pub use dfs::CycleDfs;
+pub use dom::DominatorTree;
+pub use postdom::PostDominatorTree;
+pub use rpo::{Rpo, reverse_post_order};
 
 /// A basic block, as a dense index into its function's block list.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

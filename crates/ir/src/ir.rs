@@ -449,6 +449,8 @@ pub struct Function {
     /// (kind, node) pairs.
     pub md_attachments: Vec<(Sym, MdId)>,
     pub span: Span,
+    /// Added by the reader: return-value attributes, into [`Module::attrs`].
+    pub ret_attrs: Range32,
 }
 
 #[derive(Clone, Debug)]
@@ -457,11 +459,26 @@ pub struct Global {
     pub ty: TypeId,
     pub addrspace: u32,
     pub is_constant: bool,
+    /// The initializer; for an alias or ifunc, the aliasee/resolver.
     pub init: Option<ConstId>,
     pub span: Span,
+    /// Added by the reader: variable, alias or ifunc.
+    pub kind: GlobalKind,
+    /// Added by the reader: `internal`, `private`, … (`None` = external).
+    pub linkage: Option<Sym>,
 }
 
-/// Constants are module-wide and not deduplicated.
+/// What a [`Global`] entry is (`@g = global …`, `@a = alias …`, `@i = ifunc …`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum GlobalKind {
+    #[default]
+    Variable,
+    Alias,
+    IFunc,
+}
+
+/// Constants are module-wide. The reader shares simple scalar constants (integers, `null`, `undef`,
+/// `poison`, `zeroinitializer`, globals) of the same type; compare constants by content, not id.
 #[derive(Clone, Debug)]
 pub struct Const {
     pub ty: TypeId,
@@ -544,8 +561,18 @@ pub struct Module {
     /// Numbered metadata `!N` by number (index = id); also holds anonymous inline nodes.
     pub metadata: Vec<Metadata>,
     pub md_lists: Vec<MdId>,
-    /// `!name = !{...}`.
+    /// `!name = !{...}`; the range indexes [`Module::md_lists`].
     pub named_metadata: Vec<(Sym, Range32)>,
+    /// Added by the reader: `source_filename = "..."`.
+    pub source_filename: Option<String>,
+    /// Added by the reader: `$name = comdat <kind>` as (name, kind).
+    pub comdats: Vec<(Sym, Sym)>,
+    /// Added by the reader: `attributes #N = { ... }` as (N, range into [`Module::attrs`]).
+    pub attr_groups: Vec<(u32, Range32)>,
+    /// Added by the reader: index of the first anonymous (inline) metadata node in
+    /// [`Module::metadata`]; entries below it are the numbered nodes `!N` at index N (numbers that
+    /// were never defined hold `Metadata::Null`).
+    pub first_inline_md: u32,
 }
 
 /// A string interner backed by one buffer: no allocation per string.

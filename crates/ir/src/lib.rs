@@ -9,14 +9,17 @@ pub mod ir;
 pub use ir::*;
 pub mod diag;
 pub use diag::Diagnostic;
+mod api;
+mod fx;
+mod lexer;
+mod parser;
+pub mod print;
 
 /// Reads a module from LLVM textual IR. `source_name` is used in diagnostics.
 ///
 /// Errors carry the location of the first problem; `Diagnostic::render` shows it with an excerpt.
 pub fn parse(source_name: &str, source: String) -> Result<Module, Diagnostic> {
-    let _ = (source_name, source);
-    Err(Diagnostic::error(
-        "the IR reader is not implemented yet",
-        Span::default(),
-    ))
+    let mut m = parser::Parser::new(source_name, &source).parse_module()?;
+    m.source = source;
+    Ok(m)
 }

@@ -1,0 +1,343 @@
+//! Small accessors the analyses use: CFG construction, names, call-site queries, type queries.
+
+use crate::*;
+use converge_graph::{Block, Cfg};
+
+impl Types {
+    #[inline]
+    pub fn get(&self, t: TypeId) -> &Type {
+        &self.types[t.0 as usize]
+    }
+    pub fn is_void(&self, t: TypeId) -> bool {
+        matches!(self.get(t), Type::Void)
+    }
+    pub fn is_token(&self, t: TypeId) -> bool {
+        matches!(self.get(t), Type::Token)
+    }
+    /// Width of an integer type (of the element type for integer vectors).
+    pub fn int_width(&self, t: TypeId) -> Option<u32> {
+        match self.get(t) {
+            Type::Int(n) => Some(*n),
+            Type::Vector { elem, .. } => self.int_width(*elem),
+            _ => None,
+        }
+    }
+    /// Address space of a pointer type (of the element type for pointer vectors).
+    pub fn ptr_addrspace(&self, t: TypeId) -> Option<u32> {
+        match self.get(t) {
+            Type::Ptr(a) => Some(*a),
+            Type::Vector { elem, .. } => self.ptr_addrspace(*elem),
+            _ => None,
+        }
+    }
+    pub fn is_float(&self, t: TypeId) -> bool {
+        matches!(
+            self.get(t),
+            Type::Half
+                | Type::BFloat
+                | Type::Float
+                | Type::Double
+                | Type::X86Fp80
+                | Type::Fp128
+                | Type::PpcFp128
+        )
+    }
+    /// Struct field / parameter list of a type stored in [`Types::lists`].
+    pub fn list(&self, r: Range32) -> &[TypeId] {
+        &self.lists[r.range()]
+    }
+}
+
+impl Function {
+    #[inline]
+    pub fn inst(&self, i: InstId) -> &Inst {
+        &self.insts[i.0 as usize]
+    }
+    #[inline]
+    pub fn block(&self, b: Block) -> &BlockData {
+        &self.blocks[b.index()]
+    }
+    pub fn num_blocks(&self) -> usize {
+        self.blocks.len()
+    }
+    pub fn num_insts(&self) -> usize {
+        self.insts.len()
+    }
+    /// Operands of an instruction (see [`Inst::operands`] for the layout per opcode).
+    #[inline]
+    pub fn operands(&self, i: InstId) -> &[Value] {
+        &self.operands[self.inst(i).operands.range()]
+    }
+    /// Block references of an instruction: successors of a terminator, incoming blocks of a phi.
+    #[inline]
+    pub fn inst_blocks(&self, i: InstId) -> &[Block] {
+        &self.block_refs[self.inst(i).blocks.range()]
+    }
+    /// The instructions of a block, in order.
+    pub fn block_insts(&self, b: Block) -> impl DoubleEndedIterator<Item = InstId> + use<> {
+        self.block(b).insts.range().map(|i| InstId(i as u32))
+    }
+    /// The terminator of a block (the parser guarantees every block has one).
+    pub fn terminator(&self, b: Block) -> InstId {
+        InstId(self.block(b).insts.end - 1)
+    }
+    /// Successors of a block in terminator operand order (duplicates kept).
+    pub fn succs(&self, b: Block) -> &[Block] {
+        let bd = self.block(b);
+        if bd.insts.is_empty() {
+            return &[];
+        }
+        self.inst_blocks(InstId(bd.insts.end - 1))
+    }
+    /// The control-flow graph: successors in operand order, predecessors in LLVM's use-list order.
+    pub fn cfg(&self) -> Cfg {
+        Cfg::from_succs(
+            Block(0),
+            self.blocks.len(),
+            (0..self.blocks.len()).map(|b| self.succs(Block(b as u32)).iter().copied()),
+        )
+    }
+    /// Call-site data of a `call`/`invoke`/`callbr`.
+    pub fn call(&self, i: InstId) -> Option<&CallInfo> {
+        let inst = self.inst(i);
+        if inst.op.is_call_like() {
+            self.calls.get(inst.aux as usize)
+        } else {
+            None
+        }
+    }
+    /// The called value of a call-like instruction.
+    pub fn callee(&self, i: InstId) -> Option<Value> {
+        self.call(i).map(|c| c.callee)
+    }
+    /// Operand bundles of a call-like instruction.
+    pub fn bundles(&self, i: InstId) -> &[Bundle] {
+        match self.call(i) {
+            Some(c) => &self.bundles[c.bundles.range()],
+            None => &[],
+        }
+    }
+    pub fn bundle_operands(&self, b: &Bundle) -> &[Value] {
+        &self.operands[b.operands.range()]
+    }
+    /// Per-argument attribute ranges (into [`Module::attrs`]) of a call-like instruction.
+    pub fn call_arg_attrs(&self, i: InstId) -> &[Range32] {
+        match self.call(i) {
+            Some(c) => &self.arg_attr_lists[c.arg_attrs.range()],
+            None => &[],
+        }
+    }
+    /// `(value, block)` pairs of a phi.
+    pub fn phi_incoming(&self, i: InstId) -> impl Iterator<Item = (Value, Block)> + '_ {
+        self.operands(i)
+            .iter()
+            .copied()
+            .zip(self.inst_blocks(i).iter().copied())
+    }
+    /// Metadata attachments of an instruction.
+    pub fn inst_md(&self, i: InstId) -> &[(Sym, MdId)] {
+        &self.md_attachments[self.inst(i).md.range()]
+    }
+    /// The type of a function-local value (`Arg`/`Inst`); `None` for other values.
+    pub fn local_type(&self, v: Value) -> Option<TypeId> {
+        match v {
+            Value::Arg(a) => self.params.get(a as usize).map(|p| p.ty),
+            Value::Inst(i) => self.insts.get(i.0 as usize).map(|x| x.ty),
+            _ => None,
+        }
+    }
+}
+
+impl Module {
+    /// The text of an interned string.
+    #[inline]
+    pub fn str(&self, s: Sym) -> &str {
+        self.strings.resolve(s)
+    }
+    #[inline]
+    pub fn func(&self, f: FuncId) -> &Function {
+        &self.functions[f.0 as usize]
+    }
+    pub fn func_ids(&self) -> impl Iterator<Item = FuncId> + use<> {
+        (0..self.functions.len() as u32).map(FuncId)
+    }
+    /// A function by raw name (no `@`).
+    pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
+        let sym = self.strings.get(name)?;
+        self.functions
+            .iter()
+            .position(|f| f.name == sym)
+            .map(|i| FuncId(i as u32))
+    }
+    pub fn global_by_name(&self, name: &str) -> Option<GlobalId> {
+        let sym = self.strings.get(name)?;
+        self.globals
+            .iter()
+            .position(|g| g.name == sym)
+            .map(|i| GlobalId(i as u32))
+    }
+    pub fn attrs(&self, r: Range32) -> &[Attr] {
+        &self.attrs[r.range()]
+    }
+    /// Whether an attribute range holds `name` (an enum attribute like `convergent` or a string key).
+    pub fn has_attr(&self, r: Range32, name: &str) -> bool {
+        match self.strings.get(name) {
+            Some(sym) => self.attrs(r).iter().any(|a| a.key == sym),
+            None => false,
+        }
+    }
+    /// The value of attribute `name` in a range (`"1,256"`, `4`, the type text of `byval(T)`).
+    pub fn attr_value(&self, r: Range32, name: &str) -> Option<&str> {
+        let sym = self.strings.get(name)?;
+        self.attrs(r)
+            .iter()
+            .find(|a| a.key == sym)
+            .and_then(|a| a.value)
+            .map(|v| self.str(v))
+    }
+    /// Function attribute `name` (inline or from `#N` groups).
+    pub fn has_fn_attr(&self, f: FuncId, name: &str) -> bool {
+        self.has_attr(self.func(f).attrs, name)
+    }
+    /// Parameter attribute `name` of argument `arg` of function `f` (`inreg`, `byval`, …).
+    pub fn has_param_attr(&self, f: FuncId, arg: u32, name: &str) -> bool {
+        self.func(f)
+            .params
+            .get(arg as usize)
+            .is_some_and(|p| self.has_attr(p.attrs, name))
+    }
+    /// The directly called function of a call-like instruction.
+    pub fn called_function(&self, f: FuncId, i: InstId) -> Option<FuncId> {
+        match self.func(f).callee(i)? {
+            Value::Func(g) => Some(g),
+            _ => None,
+        }
+    }
+    /// The name of the directly called function (`llvm.amdgcn.workitem.id.x`, `foo`).
+    pub fn callee_name(&self, f: FuncId, i: InstId) -> Option<&str> {
+        self.called_function(f, i)
+            .map(|g| self.str(self.func(g).name))
+    }
+    /// The intrinsic a call calls (`llvm.` prefix kept), if any.
+    pub fn intrinsic_name(&self, f: FuncId, i: InstId) -> Option<&str> {
+        self.callee_name(f, i).filter(|n| n.starts_with("llvm."))
+    }
+    /// Call-site function attribute `name`, or the same attribute on the called function.
+    pub fn call_has_fn_attr(&self, f: FuncId, i: InstId, name: &str) -> bool {
+        let Some(c) = self.func(f).call(i) else {
+            return false;
+        };
+        self.has_attr(c.fn_attrs, name)
+            || self
+                .called_function(f, i)
+                .is_some_and(|g| self.has_fn_attr(g, name))
+    }
+    /// Whether a call is convergent: call-site `convergent` or a `convergent` callee.
+    pub fn is_convergent_call(&self, f: FuncId, i: InstId) -> bool {
+        self.call_has_fn_attr(f, i, "convergent")
+    }
+    /// The operand bundle with tag `tag` of a call-like instruction.
+    pub fn bundle(&self, f: FuncId, i: InstId, tag: &str) -> Option<&Bundle> {
+        let sym = self.strings.get(tag)?;
+        self.func(f).bundles(i).iter().find(|b| b.tag == sym)
+    }
+    /// The token operand of a `"convergencectrl"` bundle.
+    pub fn convergence_token(&self, f: FuncId, i: InstId) -> Option<Value> {
+        let b = self.bundle(f, i, "convergencectrl")?;
+        self.func(f).bundle_operands(b).first().copied()
+    }
+    /// Operands of named metadata `!name` (`!nvvm.annotations`, …).
+    pub fn named_metadata(&self, name: &str) -> Option<&[MdId]> {
+        let sym = self.strings.get(name)?;
+        self.named_metadata
+            .iter()
+            .find(|(n, _)| *n == sym)
+            .map(|(_, r)| &self.md_lists[r.range()])
+    }
+    #[inline]
+    pub fn md(&self, m: MdId) -> &Metadata {
+        &self.metadata[m.0 as usize]
+    }
+    /// Operands of a metadata tuple (following `Node` references), or empty.
+    pub fn md_operands(&self, m: MdId) -> &[MdId] {
+        let mut m = m;
+        for _ in 0..64 {
+            match self.md(m) {
+                Metadata::Tuple(r) => return &self.md_lists[r.range()],
+                Metadata::Node(n) => m = *n,
+                _ => return &[],
+            }
+        }
+        &[]
+    }
+    /// A metadata string's text (following `Node` references).
+    pub fn md_string(&self, m: MdId) -> Option<&str> {
+        match self.md(m) {
+            Metadata::String(s) => Some(self.str(*s)),
+            Metadata::Node(n) if *n != m => self.md_string(*n),
+            _ => None,
+        }
+    }
+    /// Functions marked as kernels by `!nvvm.annotations = !{!{ptr @f, !"kernel", i32 1}, …}`.
+    pub fn nvvm_kernels(&self) -> Vec<FuncId> {
+        let mut out = Vec::new();
+        for &node in self.named_metadata("nvvm.annotations").unwrap_or(&[]) {
+            let ops = self.md_operands(node);
+            for pair in ops.windows(3).step_by(1) {
+                let (Metadata::Value(_, Value::Func(f)), Some("kernel"), Metadata::Value(_, v)) =
+                    (self.md(pair[0]), self.md_string(pair[1]), self.md(pair[2]))
+                else {
+                    continue;
+                };
+                let one = match v {
+                    Value::Const(c) => {
+                        matches!(
+                            self.consts[c.0 as usize].kind,
+                            ConstKind::Int { value: 1, .. }
+                        )
+                    }
+                    _ => false,
+                };
+                if one && !out.contains(f) {
+                    out.push(*f);
+                }
+            }
+        }
+        out
+    }
+    /// Whether `f` is a GPU kernel entry: `amdgpu_kernel`/`ptx_kernel`/`spir_kernel` calling
+    /// convention or an `!nvvm.annotations` kernel marker.
+    pub fn is_kernel(&self, f: FuncId) -> bool {
+        match self.func(f).cc {
+            CallConv::Named(s)
+                if matches!(self.str(s), "amdgpu_kernel" | "ptx_kernel" | "spir_kernel") =>
+            {
+                true
+            }
+            _ => self.nvvm_kernels().contains(&f),
+        }
+    }
+    /// The type of any value used in function `f`.
+    pub fn value_type(&self, f: FuncId, v: Value) -> TypeId {
+        let func = self.func(f);
+        match v {
+            Value::Arg(_) | Value::Inst(_) => func.local_type(v).unwrap_or(TypeId(0)),
+            Value::Const(c) => self.consts[c.0 as usize].ty,
+            Value::Global(g) => self.ptr_type(self.globals[g.0 as usize].addrspace),
+            Value::Func(_) | Value::Asm(_) => self.ptr_type(0),
+            Value::Meta(_) => self.find_type(&Type::Metadata),
+            Value::Block(_) => self.find_type(&Type::Label),
+        }
+    }
+    fn ptr_type(&self, asp: u32) -> TypeId {
+        self.find_type(&Type::Ptr(asp))
+    }
+    /// The id of a scalar type if the module uses it (`TypeId(0)` otherwise).
+    pub fn find_type(&self, t: &Type) -> TypeId {
+        self.types
+            .types
+            .iter()
+            .position(|x| x == t)
+            .map_or(TypeId(0), |i| TypeId(i as u32))
+    }
+}

@@ -1,0 +1,452 @@
+//! Byte-level lexer for LLVM textual IR, following the token classes of LLVM's `LLLexer`.
+//!
+//! Tokens carry only a kind and a byte range; no allocation happens per token. The parser reads the
+//! text of a token from the source when it needs it (keywords are compared as byte slices).
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Tok {
+    Eof,
+    /// A byte that starts no token, or an unterminated string/comment.
+    Error,
+    Equal,
+    Comma,
+    Star,
+    LSquare,
+    RSquare,
+    LBrace,
+    RBrace,
+    Less,
+    Greater,
+    LParen,
+    RParen,
+    /// `!` not followed by a name (`!0`, `!{`, `!"s"`).
+    Exclaim,
+    Bar,
+    Colon,
+    DotDotDot,
+    /// `%name` or `%"quoted"`.
+    LocalVar,
+    /// `%12`.
+    LocalId,
+    GlobalVar,
+    GlobalId,
+    /// `$name`.
+    ComdatVar,
+    /// `!name` (named metadata, attachment kinds, specialised node names).
+    MetadataVar,
+    /// `#12`.
+    AttrGrpId,
+    /// `#dbg_value` and other debug records.
+    DbgRecord,
+    /// `^12` (summary entries).
+    SummaryId,
+    /// `foo:` or `"foo":`.
+    LabelStr,
+    /// `12:`.
+    LabelId,
+    /// A bare word: keywords, `i32`, `c` of `c"..."`.
+    Ident,
+    /// `123`, `-5`, `u0x1F`, `s0xFF`.
+    Integer,
+    /// `1.5e3`, `0x3FF0000000000000`, `0xK…` etc.
+    Float,
+    /// `"..."`, escapes kept.
+    Str,
+}
+
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Token {
+    pub kind: Tok,
+    pub start: u32,
+    pub end: u32,
+}
+
+pub(crate) struct Lexer<'s> {
+    b: &'s [u8],
+    pos: usize,
+}
+
+#[inline]
+fn is_ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || matches!(c, b'$' | b'.' | b'_')
+}
+#[inline]
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_')
+}
+#[inline]
+fn is_label(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')
+}
+
+impl<'s> Lexer<'s> {
+    pub fn new(b: &'s [u8]) -> Self {
+        Lexer { b, pos: 0 }
+    }
+
+    #[inline]
+    fn at(&self, i: usize) -> u8 {
+        self.b.get(i).copied().unwrap_or(0)
+    }
+
+    /// Skips a `"..."` string starting at `i` (the opening quote); returns the index after the
+    /// closing quote, or `None` if unterminated.
+    fn skip_string(&self, i: usize) -> Option<usize> {
+        let rest = &self.b[i + 1..];
+        rest.iter().position(|&c| c == b'"').map(|p| i + 1 + p + 1)
+    }
+
+    /// Skips a name after a sigil (`%`, `@`, `$`): quoted, numeric or plain. Returns (end, is_id,
+    /// ok).
+    fn name_after_sigil(&self, i: usize) -> (usize, bool, bool) {
+        let c = self.at(i);
+        if c == b'"' {
+            return match self.skip_string(i) {
+                Some(e) => (e, false, true),
+                None => (self.b.len(), false, false),
+            };
+        }
+        if c.is_ascii_digit() {
+            let mut j = i;
+            while self.at(j).is_ascii_digit() {
+                j += 1;
+            }
+            return (j, true, true);
+        }
+        if is_label(c) && !c.is_ascii_digit() {
+            let mut j = i;
+            while is_label(self.at(j)) {
+                j += 1;
+            }
+            return (j, false, true);
+        }
+        (i, false, false)
+    }
+
+    pub fn next(&mut self) -> Token {
+        let b = self.b;
+        let mut i = self.pos;
+        // Whitespace and comments.
+        loop {
+            match b.get(i) {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => i += 1,
+                Some(b';') => {
+                    i = match memchr_nl(&b[i..]) {
+                        Some(p) => i + p,
+                        None => b.len(),
+                    }
+                }
+                Some(b'/') if self.at(i + 1) == b'*' => {
+                    match b[i + 2..].windows(2).position(|w| w == b"*/") {
+                        Some(p) => i = i + 2 + p + 2,
+                        None => {
+                            self.pos = b.len();
+                            return Token {
+                                kind: Tok::Error,
+                                start: i as u32,
+                                end: b.len() as u32,
+                            };
+                        }
+                    }
+                }
+                _ => break,
+            }
+        }
+        let start = i;
+        let Some(&c) = b.get(i) else {
+            self.pos = i;
+            return Token {
+                kind: Tok::Eof,
+                start: i as u32,
+                end: i as u32,
+            };
+        };
+        let (kind, end) = match c {
+            b'=' => (Tok::Equal, i + 1),
+            b',' => (Tok::Comma, i + 1),
+            b'*' => (Tok::Star, i + 1),
+            b'[' => (Tok::LSquare, i + 1),
+            b']' => (Tok::RSquare, i + 1),
+            b'{' => (Tok::LBrace, i + 1),
+            b'}' => (Tok::RBrace, i + 1),
+            b'<' => (Tok::Less, i + 1),
+            b'>' => (Tok::Greater, i + 1),
+            b'(' => (Tok::LParen, i + 1),
+            b')' => (Tok::RParen, i + 1),
+            b'|' => (Tok::Bar, i + 1),
+            b':' => (Tok::Colon, i + 1),
+            b'%' | b'@' => {
+                let (e, is_id, ok) = self.name_after_sigil(i + 1);
+                let kind = match (c, ok, is_id) {
+                    (_, false, _) => Tok::Error,
+                    (b'%', _, true) => Tok::LocalId,
+                    (b'%', _, false) => Tok::LocalVar,
+                    (_, _, true) => Tok::GlobalId,
+                    _ => Tok::GlobalVar,
+                };
+                (kind, e.max(i + 1))
+            }
+            b'$' => {
+                // `$name` comdat; `$` alone may start an identifier.
+                let (e, _, ok) = self.name_after_sigil(i + 1);
+                if ok {
+                    (Tok::ComdatVar, e)
+                } else {
+                    self.word(i)
+                }
+            }
+            b'!' => {
+                let n = self.at(i + 1);
+                if is_ident_start(n) || n == b'-' || n == b'\\' {
+                    let mut j = i + 1;
+                    while is_label(self.at(j)) || self.at(j) == b'\\' {
+                        j += 1;
+                    }
+                    (Tok::MetadataVar, j)
+                } else {
+                    (Tok::Exclaim, i + 1)
+                }
+            }
+            b'#' => {
+                if self.at(i + 1).is_ascii_digit() {
+                    let mut j = i + 1;
+                    while self.at(j).is_ascii_digit() {
+                        j += 1;
+                    }
+                    (Tok::AttrGrpId, j)
+                } else if is_ident_start(self.at(i + 1)) {
+                    let mut j = i + 1;
+                    while is_ident(self.at(j)) {
+                        j += 1;
+                    }
+                    (Tok::DbgRecord, j)
+                } else {
+                    (Tok::Error, i + 1)
+                }
+            }
+            b'^' => {
+                let mut j = i + 1;
+                while self.at(j).is_ascii_digit() {
+                    j += 1;
+                }
+                if j == i + 1 {
+                    (Tok::Error, j)
+                } else {
+                    (Tok::SummaryId, j)
+                }
+            }
+            b'"' => match self.skip_string(i) {
+                Some(e) => {
+                    if self.at(e) == b':' {
+                        (Tok::LabelStr, e + 1)
+                    } else {
+                        (Tok::Str, e)
+                    }
+                }
+                None => (Tok::Error, b.len()),
+            },
+            b'.' if self.at(i + 1) == b'.' && self.at(i + 2) == b'.' => (Tok::DotDotDot, i + 3),
+            b'+' => {
+                // `+1.0`-style floats.
+                let (k, e) = self.number(i + 1);
+                if k == Tok::Float {
+                    (Tok::Float, e)
+                } else {
+                    (Tok::Error, i + 1)
+                }
+            }
+            _ if is_label(c) => self.word(i),
+            _ => {
+                // Skip a whole UTF-8 character so spans stay on char boundaries.
+                let mut j = i + 1;
+                while j < b.len() && (b[j] & 0xC0) == 0x80 {
+                    j += 1;
+                }
+                (Tok::Error, j)
+            }
+        };
+        self.pos = end;
+        Token {
+            kind,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// A word starting with a label character: label, identifier/keyword or number.
+    fn word(&self, i: usize) -> (Tok, usize) {
+        let mut j = i;
+        while is_label(self.at(j)) {
+            j += 1;
+        }
+        if self.at(j) == b':' {
+            let all_digits = self.b[i..j].iter().all(u8::is_ascii_digit);
+            return (
+                if all_digits {
+                    Tok::LabelId
+                } else {
+                    Tok::LabelStr
+                },
+                j + 1,
+            );
+        }
+        let c = self.b[i];
+        if is_ident_start(c) {
+            // `u0x…` / `s0x…` hex integers.
+            if (c == b'u' || c == b's') && self.at(i + 1) == b'0' && self.at(i + 2) == b'x' {
+                let mut k = i + 3;
+                while self.at(k).is_ascii_hexdigit() {
+                    k += 1;
+                }
+                if k > i + 3 {
+                    return (Tok::Integer, k);
+                }
+            }
+            let mut k = i + 1;
+            while is_ident(self.at(k)) {
+                k += 1;
+            }
+            return (Tok::Ident, k);
+        }
+        self.number(i)
+    }
+
+    /// `-?[0-9]+`, optionally a float; `0x…` hex floats.
+    fn number(&self, i: usize) -> (Tok, usize) {
+        let mut j = i;
+        if self.at(j) == b'-' {
+            j += 1;
+        }
+        if !self.at(j).is_ascii_digit() {
+            return (Tok::Error, j.max(i + 1));
+        }
+        if self.at(j) == b'0' && self.at(j + 1) == b'x' {
+            let mut k = j + 2;
+            if matches!(self.at(k), b'K' | b'L' | b'M' | b'H' | b'R') {
+                k += 1;
+            }
+            let s = k;
+            while self.at(k).is_ascii_hexdigit() {
+                k += 1;
+            }
+            return if k > s {
+                (Tok::Float, k)
+            } else {
+                (Tok::Error, k)
+            };
+        }
+        while self.at(j).is_ascii_digit() {
+            j += 1;
+        }
+        if self.at(j) != b'.' {
+            return (Tok::Integer, j);
+        }
+        j += 1;
+        while self.at(j).is_ascii_digit() {
+            j += 1;
+        }
+        if matches!(self.at(j), b'e' | b'E') {
+            let mut k = j + 1;
+            if matches!(self.at(k), b'+' | b'-') {
+                k += 1;
+            }
+            if self.at(k).is_ascii_digit() {
+                while self.at(k).is_ascii_digit() {
+                    k += 1;
+                }
+                j = k;
+            }
+        }
+        (Tok::Float, j)
+    }
+}
+
+#[inline]
+fn memchr_nl(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == b'\n')
+}
+
+/// Decodes LLVM's string escapes (`\\` and `\XX` hex) into `out`. Invalid escapes are kept as is.
+pub(crate) fn unescape_into(raw: &[u8], out: &mut Vec<u8>) {
+    let mut i = 0;
+    while i < raw.len() {
+        let c = raw[i];
+        if c == b'\\' {
+            if raw.get(i + 1) == Some(&b'\\') {
+                out.push(b'\\');
+                i += 2;
+                continue;
+            }
+            if let (Some(h), Some(l)) = (raw.get(i + 1), raw.get(i + 2))
+                && let (Some(h), Some(l)) = (hex(*h), hex(*l))
+            {
+                out.push(h * 16 + l);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+}
+
+#[inline]
+fn hex(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(s: &str) -> Vec<Tok> {
+        let mut l = Lexer::new(s.as_bytes());
+        let mut v = Vec::new();
+        loop {
+            let t = l.next();
+            if t.kind == Tok::Eof {
+                break;
+            }
+            v.push(t.kind);
+        }
+        v
+    }
+
+    #[test]
+    fn token_classes() {
+        use Tok::*;
+        assert_eq!(
+            kinds("%x = add i32 %0, -5 ; c\nbb.1: 12: \"q q\": !dbg !12 #0 #dbg_value ..."),
+            vec![
+                LocalVar,
+                Equal,
+                Ident,
+                Ident,
+                LocalId,
+                Comma,
+                Integer,
+                LabelStr,
+                LabelId,
+                LabelStr,
+                MetadataVar,
+                Exclaim,
+                Integer,
+                AttrGrpId,
+                DbgRecord,
+                DotDotDot
+            ]
+        );
+        assert_eq!(
+            kinds("1.5e3 0x3FF0 0xK4000 u0x1F @\"a b\" @3 $c c\"x\\00\""),
+            vec![
+                Float, Float, Float, Integer, GlobalVar, GlobalId, ComdatVar, Ident, Str
+            ]
+        );
+        assert_eq!(kinds("\"unterminated"), vec![Error]);
+    }
+}

@@ -1,0 +1,956 @@
+//! Instructions: one function per syntactic family, operands laid out as documented on [`Inst`].
+
+use super::*;
+
+fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> Inst {
+    let o = f.operands.len() as u32;
+    let b = f.block_refs.len() as u32;
+    let a = f.aux.len() as u32;
+    let m = f.md_attachments.len() as u32;
+    Inst {
+        op,
+        ty: void,
+        name: LocalName::None,
+        block: Block(block),
+        operands: Range32 { start: o, end: o },
+        blocks: Range32 { start: b, end: b },
+        aux_list: Range32 { start: a, end: a },
+        flags: 0,
+        aux: 0,
+        aux2: 0,
+        ordering: Ordering::NotAtomic,
+        syncscope: None,
+        md: Range32 { start: m, end: m },
+        span: Span::default(),
+    }
+}
+
+fn simple_opcode(w: &[u8]) -> Option<Opcode> {
+    Some(match w {
+        b"ret" => Opcode::Ret,
+        b"br" => Opcode::Br,
+        b"switch" => Opcode::Switch,
+        b"indirectbr" => Opcode::IndirectBr,
+        b"invoke" => Opcode::Invoke,
+        b"resume" => Opcode::Resume,
+        b"unreachable" => Opcode::Unreachable,
+        b"cleanupret" => Opcode::CleanupRet,
+        b"catchret" => Opcode::CatchRet,
+        b"catchswitch" => Opcode::CatchSwitch,
+        b"callbr" => Opcode::CallBr,
+        b"fneg" => Opcode::FNeg,
+        b"extractelement" => Opcode::ExtractElement,
+        b"insertelement" => Opcode::InsertElement,
+        b"shufflevector" => Opcode::ShuffleVector,
+        b"extractvalue" => Opcode::ExtractValue,
+        b"insertvalue" => Opcode::InsertValue,
+        b"alloca" => Opcode::Alloca,
+        b"load" => Opcode::Load,
+        b"store" => Opcode::Store,
+        b"fence" => Opcode::Fence,
+        b"cmpxchg" => Opcode::CmpXchg,
+        b"atomicrmw" => Opcode::AtomicRmw,
+        b"getelementptr" => Opcode::GetElementPtr,
+        b"icmp" => Opcode::ICmp,
+        b"fcmp" => Opcode::FCmp,
+        b"phi" => Opcode::Phi,
+        b"select" => Opcode::Select,
+        b"freeze" => Opcode::Freeze,
+        b"call" | b"tail" | b"musttail" | b"notail" => Opcode::Call,
+        b"va_arg" => Opcode::VaArg,
+        b"landingpad" => Opcode::LandingPad,
+        b"catchpad" => Opcode::CatchPad,
+        b"cleanuppad" => Opcode::CleanupPad,
+        _ => return bin_op(w).or_else(|| cast_op(w)),
+    })
+}
+
+impl<'s> Parser<'s> {
+    pub(super) fn parse_inst(&mut self, f: &mut Function, bidx: u32) -> PResult<Opcode> {
+        let start = self.tok.start;
+        let mut result: Option<Token> = None;
+        if matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
+            result = Some(self.bump());
+            self.expect(Tok::Equal, "`=` after the result name")?;
+        }
+        if !self.is(Tok::Ident) {
+            return self.err("expected an instruction opcode");
+        }
+        let Some(op) = simple_opcode(self.cur()) else {
+            return self.err("expected an instruction opcode");
+        };
+        let mut inst = new_inst(op, self.ty_void, bidx, f);
+        let id = f.insts.len() as u32;
+        self.parse_inst_body(f, &mut inst)?;
+        // Trailing `, !kind !N` attachments and `, align N` where the opcode allows them.
+        while self.is(Tok::Comma) {
+            self.bump();
+            match self.tok.kind {
+                Tok::MetadataVar => self.md_attachment(f)?,
+                Tok::Ident if self.cur() == b"align" => {
+                    self.bump();
+                    let a = self.expect_u32()?;
+                    f.aux.push(a as u64);
+                }
+                _ => return self.err("expected a metadata attachment `!kind !N` after `,`"),
+            }
+        }
+        if !op.is_call_like() {
+            inst.operands.end = f.operands.len() as u32;
+        }
+        inst.blocks.end = f.block_refs.len() as u32;
+        inst.aux_list.end = f.aux.len() as u32;
+        inst.md.end = f.md_attachments.len() as u32;
+        inst.span = Span {
+            start,
+            end: self.prev_end,
+        };
+        let is_void = inst.ty == self.ty_void;
+        inst.name = match result {
+            Some(t) => {
+                if is_void {
+                    return Err(Diagnostic::error(
+                        "an instruction that returns `void` cannot have a name",
+                        Self::span(t),
+                    )
+                    .with_code("E-parse"));
+                }
+                match t.kind {
+                    Tok::LocalVar => {
+                        let s = self.name_sym(t);
+                        if self.locals.insert(s, Local::Inst(id)).is_some() {
+                            return Err(Diagnostic::error(
+                                "redefinition of a local name",
+                                Self::span(t),
+                            )
+                            .with_code("E-parse"));
+                        }
+                        LocalName::Named(s)
+                    }
+                    _ => {
+                        let n = self.u32_of(Token {
+                            start: t.start + 1,
+                            ..t
+                        })?;
+                        self.define_num(n, Local::Inst(id), Self::span(t))?;
+                        self.slot()
+                    }
+                }
+            }
+            None if !is_void => {
+                let n = self.next_src_num;
+                self.local_nums.insert(n, Local::Inst(id));
+                self.next_src_num += 1;
+                self.slot()
+            }
+            None => LocalName::None,
+        };
+        f.insts.push(inst);
+        Ok(op)
+    }
+
+    fn comma(&mut self) -> PResult<()> {
+        self.expect(Tok::Comma, "`,`").map(|_| ())
+    }
+
+    fn fast_math(&mut self) -> u32 {
+        let mut fl = 0;
+        while self.is(Tok::Ident) && is_fmf(self.cur()) {
+            self.bump();
+            fl |= flags::FAST_MATH;
+        }
+        fl
+    }
+
+    fn syncscope_and_ordering(&mut self, inst: &mut Inst) -> PResult<()> {
+        if self.eat_word("syncscope") {
+            self.expect(Tok::LParen, "`(` after `syncscope`")?;
+            inst.syncscope = Some(self.expect_str()?);
+            self.expect(Tok::RParen, "`)`")?;
+        }
+        inst.ordering = self.expect_ordering()?;
+        Ok(())
+    }
+
+    fn expect_ordering(&mut self) -> PResult<Ordering> {
+        match ordering(self.cur()) {
+            Some(o) if self.is(Tok::Ident) => {
+                self.bump();
+                Ok(o)
+            }
+            _ => self.err("expected an atomic ordering"),
+        }
+    }
+
+    fn ptr_addrspace(&self, ty: TypeId) -> u32 {
+        match self.ty(ty) {
+            Type::Ptr(a) => *a,
+            Type::Vector { elem, .. } => self.ptr_addrspace(*elem),
+            _ => 0,
+        }
+    }
+
+    fn vector_of(&mut self, like: TypeId, elem: TypeId) -> TypeId {
+        match *self.ty(like) {
+            Type::Vector { len, scalable, .. } => self.simple_type(Type::Vector {
+                len,
+                scalable,
+                elem,
+            }),
+            _ => elem,
+        }
+    }
+
+    fn elem_type(&self, ty: TypeId) -> TypeId {
+        match self.ty(ty) {
+            Type::Vector { elem, .. } | Type::Array { elem, .. } => *elem,
+            _ => ty,
+        }
+    }
+
+    /// The type reached by `extractvalue` indices.
+    fn indexed_type(&self, mut ty: TypeId, idx: &[u64]) -> TypeId {
+        for &i in idx {
+            ty = match self.ty(ty) {
+                Type::Array { elem, .. } | Type::Vector { elem, .. } => *elem,
+                Type::Struct { fields, .. } => {
+                    match self.m.types.lists[fields.range()].get(i as usize) {
+                        Some(t) => *t,
+                        None => return ty,
+                    }
+                }
+                Type::Named(n) => match self.m.types.named[*n as usize].1 {
+                    Some(body) => {
+                        return self.indexed_type(body, &[i]);
+                    }
+                    None => return ty,
+                },
+                _ => return ty,
+            };
+        }
+        ty
+    }
+
+    fn parse_inst_body(&mut self, f: &mut Function, inst: &mut Inst) -> PResult<()> {
+        let w = self.cur();
+        let op = inst.op;
+        match op {
+            Opcode::Ret => {
+                self.bump();
+                if !self.eat_word("void") {
+                    self.typed_operand(f)?;
+                }
+            }
+            Opcode::Br => {
+                self.bump();
+                if self.is_word("label") {
+                    self.block_ref(f)?;
+                } else {
+                    self.typed_operand(f)?;
+                    self.comma()?;
+                    self.block_ref(f)?;
+                    self.comma()?;
+                    self.block_ref(f)?;
+                }
+            }
+            Opcode::Switch => {
+                self.bump();
+                self.typed_operand(f)?;
+                self.comma()?;
+                self.block_ref(f)?;
+                self.expect(Tok::LSquare, "`[` before the switch cases")?;
+                while !self.is(Tok::RSquare) {
+                    self.typed_operand(f)?;
+                    self.comma()?;
+                    self.block_ref(f)?;
+                }
+                self.bump();
+            }
+            Opcode::IndirectBr => {
+                self.bump();
+                self.typed_operand(f)?;
+                self.comma()?;
+                self.expect(Tok::LSquare, "`[` before the destinations")?;
+                if !self.is(Tok::RSquare) {
+                    loop {
+                        self.block_ref(f)?;
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RSquare, "`]` after the destinations")?;
+            }
+            Opcode::Invoke | Opcode::CallBr | Opcode::Call => self.parse_call(f, inst)?,
+            Opcode::Resume => {
+                self.bump();
+                self.typed_operand(f)?;
+            }
+            Opcode::Unreachable => {
+                self.bump();
+            }
+            Opcode::CleanupRet => {
+                self.bump();
+                self.expect_word("from")?;
+                self.operand(f, self.ty_token)?;
+                self.expect_word("unwind")?;
+                if self.eat_word("to") {
+                    self.expect_word("caller")?;
+                } else {
+                    self.block_ref(f)?;
+                }
+            }
+            Opcode::CatchRet => {
+                self.bump();
+                self.expect_word("from")?;
+                self.operand(f, self.ty_token)?;
+                self.expect_word("to")?;
+                self.block_ref(f)?;
+            }
+            Opcode::CatchSwitch => {
+                self.bump();
+                inst.ty = self.ty_token;
+                self.expect_word("within")?;
+                self.operand(f, self.ty_token)?;
+                let start = f.block_refs.len();
+                self.expect(Tok::LSquare, "`[` before the handlers")?;
+                loop {
+                    self.block_ref(f)?;
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+                self.expect(Tok::RSquare, "`]` after the handlers")?;
+                self.expect_word("unwind")?;
+                if self.eat_word("to") {
+                    self.expect_word("caller")?;
+                } else {
+                    // LLVM's successor order puts the unwind destination first.
+                    self.block_ref(f)?;
+                    let end = f.block_refs.len();
+                    f.block_refs[start..end].rotate_right(1);
+                    for fx in self.fixups.iter_mut().rev() {
+                        if let FixTarget::BlockRef(i) = &mut fx.target {
+                            let iu = *i as usize;
+                            if iu < start {
+                                break;
+                            }
+                            *i = if iu + 1 == end { start as u32 } else { *i + 1 };
+                        }
+                    }
+                }
+            }
+            Opcode::FNeg => {
+                self.bump();
+                inst.flags |= self.fast_math();
+                inst.ty = self.typed_operand(f)?;
+            }
+            Opcode::Add
+            | Opcode::Sub
+            | Opcode::Mul
+            | Opcode::Shl
+            | Opcode::UDiv
+            | Opcode::SDiv
+            | Opcode::URem
+            | Opcode::SRem
+            | Opcode::LShr
+            | Opcode::AShr
+            | Opcode::And
+            | Opcode::Or
+            | Opcode::Xor
+            | Opcode::FAdd
+            | Opcode::FSub
+            | Opcode::FMul
+            | Opcode::FDiv
+            | Opcode::FRem => {
+                self.bump();
+                loop {
+                    if !self.is(Tok::Ident) {
+                        break;
+                    }
+                    let fw = self.cur();
+                    inst.flags |= match fw {
+                        b"nuw" => flags::NUW,
+                        b"nsw" => flags::NSW,
+                        b"exact" => flags::EXACT,
+                        b"disjoint" => flags::DISJOINT,
+                        _ if is_fmf(fw) => flags::FAST_MATH,
+                        _ => break,
+                    };
+                    self.bump();
+                }
+                let ty = self.typed_operand(f)?;
+                self.comma()?;
+                self.operand(f, ty)?;
+                inst.ty = ty;
+            }
+            Opcode::ExtractElement => {
+                self.bump();
+                let vt = self.typed_operand(f)?;
+                self.comma()?;
+                self.typed_operand(f)?;
+                inst.ty = self.elem_type(vt);
+            }
+            Opcode::InsertElement => {
+                self.bump();
+                let vt = self.typed_operand(f)?;
+                self.comma()?;
+                self.typed_operand(f)?;
+                self.comma()?;
+                self.typed_operand(f)?;
+                inst.ty = vt;
+            }
+            Opcode::ShuffleVector => {
+                self.bump();
+                let vt = self.typed_operand(f)?;
+                self.comma()?;
+                self.typed_operand(f)?;
+                self.comma()?;
+                let mt = self.typed_operand(f)?;
+                let elem = self.elem_type(vt);
+                inst.ty = self.vector_of(mt, elem);
+                // The mask as integers (`u64::MAX` for undef/poison lanes).
+                if let Some(Value::Const(c)) = f.operands.last().copied() {
+                    match &self.m.consts[c.0 as usize].kind {
+                        ConstKind::Aggregate(r) => {
+                            for i in r.range() {
+                                let e = self.m.const_lists[i];
+                                f.aux.push(match self.m.consts[e.0 as usize].kind {
+                                    ConstKind::Int { value, .. } => value as u64,
+                                    _ => u64::MAX,
+                                });
+                            }
+                        }
+                        ConstKind::Zero => {
+                            if let Type::Vector { len, .. } = *self.ty(mt) {
+                                f.aux
+                                    .extend(std::iter::repeat_n(0, len.min(1 << 16) as usize));
+                            }
+                        }
+                        _ => {
+                            if let Type::Vector { len, .. } = *self.ty(mt) {
+                                f.aux.extend(std::iter::repeat_n(
+                                    u64::MAX,
+                                    len.min(1 << 16) as usize,
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            Opcode::ExtractValue | Opcode::InsertValue => {
+                self.bump();
+                let at = self.typed_operand(f)?;
+                if op == Opcode::InsertValue {
+                    self.comma()?;
+                    self.typed_operand(f)?;
+                }
+                let mark = f.aux.len();
+                while self.is(Tok::Comma) {
+                    self.bump();
+                    // Indices are integers; an attachment ends the list.
+                    if self.is(Tok::MetadataVar) {
+                        self.md_attachment(f)?;
+                        break;
+                    }
+                    let n = self.expect_u32()?;
+                    f.aux.push(n as u64);
+                }
+                if f.aux.len() == mark {
+                    return self.err("expected at least one aggregate index");
+                }
+                inst.ty = if op == Opcode::ExtractValue {
+                    let idx: Vec<u64> = f.aux[mark..].to_vec();
+                    self.indexed_type(at, &idx)
+                } else {
+                    at
+                };
+            }
+            Opcode::Alloca => {
+                self.bump();
+                while self.eat_word("inalloca") || self.eat_word("swifterror") {}
+                let t = self.parse_type()?;
+                inst.aux2 = t.0;
+                let mut has_count = 0u64;
+                let mut align = 0u64;
+                let mut asp = 0u32;
+                while self.is(Tok::Comma) {
+                    self.bump();
+                    match self.tok.kind {
+                        Tok::MetadataVar => {
+                            self.md_attachment(f)?;
+                        }
+                        Tok::Ident if self.cur() == b"align" => {
+                            self.bump();
+                            align = self.expect_u32()? as u64;
+                        }
+                        Tok::Ident if self.cur() == b"addrspace" => {
+                            asp = self.opt_addrspace()?;
+                        }
+                        _ => {
+                            self.typed_operand(f)?;
+                            has_count = 1;
+                        }
+                    }
+                }
+                f.aux.push(has_count);
+                f.aux.push(align);
+                inst.aux = asp;
+                inst.ty = self.simple_type(Type::Ptr(asp));
+            }
+            Opcode::Load => {
+                self.bump();
+                let atomic = self.eat_word("atomic");
+                if self.eat_word("volatile") {
+                    inst.flags |= flags::VOLATILE;
+                }
+                let t = self.parse_type()?;
+                self.comma()?;
+                let pt = self.typed_operand(f)?;
+                inst.aux = self.ptr_addrspace(pt);
+                inst.aux2 = t.0;
+                inst.ty = t;
+                if atomic {
+                    self.syncscope_and_ordering(inst)?;
+                }
+            }
+            Opcode::Store => {
+                self.bump();
+                let atomic = self.eat_word("atomic");
+                if self.eat_word("volatile") {
+                    inst.flags |= flags::VOLATILE;
+                }
+                self.typed_operand(f)?;
+                self.comma()?;
+                let pt = self.typed_operand(f)?;
+                inst.aux = self.ptr_addrspace(pt);
+                if atomic {
+                    self.syncscope_and_ordering(inst)?;
+                }
+            }
+            Opcode::Fence => {
+                self.bump();
+                self.syncscope_and_ordering(inst)?;
+            }
+            Opcode::CmpXchg => {
+                self.bump();
+                if self.eat_word("weak") {
+                    inst.flags |= flags::WEAK;
+                }
+                if self.eat_word("volatile") {
+                    inst.flags |= flags::VOLATILE;
+                }
+                let pt = self.typed_operand(f)?;
+                inst.aux = self.ptr_addrspace(pt);
+                self.comma()?;
+                let vt = self.typed_operand(f)?;
+                self.comma()?;
+                self.typed_operand(f)?;
+                self.syncscope_and_ordering(inst)?;
+                let fail = self.expect_ordering()?;
+                f.aux.push(fail as u64);
+                let i1 = self.ty_i1;
+                inst.ty = self.intern_type(
+                    Type::Struct {
+                        fields: Range32::default(),
+                        packed: false,
+                    },
+                    &[vt, i1],
+                );
+            }
+            Opcode::AtomicRmw => {
+                self.bump();
+                if self.eat_word("volatile") {
+                    inst.flags |= flags::VOLATILE;
+                }
+                let Some(rop) = rmw_op(self.cur()).filter(|_| self.is(Tok::Ident)) else {
+                    return self.err("expected an atomicrmw operation");
+                };
+                self.bump();
+                inst.aux = rop as u32;
+                let pt = self.typed_operand(f)?;
+                inst.aux2 = self.ptr_addrspace(pt);
+                self.comma()?;
+                inst.ty = self.typed_operand(f)?;
+                self.syncscope_and_ordering(inst)?;
+            }
+            Opcode::GetElementPtr => {
+                self.bump();
+                loop {
+                    if !self.is(Tok::Ident) {
+                        break;
+                    }
+                    match self.cur() {
+                        b"inbounds" => inst.flags |= flags::INBOUNDS,
+                        b"nuw" => inst.flags |= flags::NUW,
+                        b"nusw" => {}
+                        b"inrange" => {
+                            self.bump();
+                            self.skip_parens()?;
+                            continue;
+                        }
+                        _ => break,
+                    }
+                    self.bump();
+                }
+                let st = self.parse_type()?;
+                inst.aux = st.0;
+                inst.aux2 = st.0;
+                self.comma()?;
+                let bt = self.typed_operand(f)?;
+                let mut rty = bt;
+                while self.is(Tok::Comma) {
+                    self.bump();
+                    if self.is(Tok::MetadataVar) {
+                        self.md_attachment(f)?;
+                        break;
+                    }
+                    let it = self.typed_operand(f)?;
+                    if matches!(self.ty(it), Type::Vector { .. })
+                        && !matches!(self.ty(rty), Type::Vector { .. })
+                    {
+                        rty = self.vector_of(it, bt);
+                    }
+                }
+                inst.ty = rty;
+            }
+            Opcode::Trunc
+            | Opcode::ZExt
+            | Opcode::SExt
+            | Opcode::FpTrunc
+            | Opcode::FpExt
+            | Opcode::FpToUi
+            | Opcode::FpToSi
+            | Opcode::UiToFp
+            | Opcode::SiToFp
+            | Opcode::PtrToInt
+            | Opcode::PtrToAddr
+            | Opcode::IntToPtr
+            | Opcode::BitCast
+            | Opcode::AddrSpaceCast => {
+                self.bump();
+                loop {
+                    if !self.is(Tok::Ident) {
+                        break;
+                    }
+                    let fw = self.cur();
+                    inst.flags |= match fw {
+                        b"nuw" => flags::NUW,
+                        b"nsw" => flags::NSW,
+                        b"nneg" => flags::NNEG,
+                        _ if is_fmf(fw) => flags::FAST_MATH,
+                        _ => break,
+                    };
+                    self.bump();
+                }
+                self.typed_operand(f)?;
+                self.expect_word("to")?;
+                inst.ty = self.parse_type()?;
+            }
+            Opcode::ICmp | Opcode::FCmp => {
+                self.bump();
+                if op == Opcode::ICmp {
+                    if self.eat_word("samesign") {
+                        inst.flags |= flags::SAMESIGN;
+                    }
+                    let Some(p) = ipred(self.cur()).filter(|_| self.is(Tok::Ident)) else {
+                        return self.err("expected an icmp predicate");
+                    };
+                    inst.aux = p as u32;
+                } else {
+                    inst.flags |= self.fast_math();
+                    let Some(p) = fpred(self.cur()).filter(|_| self.is(Tok::Ident)) else {
+                        return self.err("expected an fcmp predicate");
+                    };
+                    inst.aux = p as u32;
+                }
+                self.bump();
+                let ty = self.typed_operand(f)?;
+                self.comma()?;
+                self.operand(f, ty)?;
+                let i1 = self.ty_i1;
+                inst.ty = self.vector_of(ty, i1);
+            }
+            Opcode::Phi => {
+                self.bump();
+                inst.flags |= self.fast_math();
+                let ty = self.parse_type()?;
+                inst.ty = ty;
+                loop {
+                    self.expect(Tok::LSquare, "`[` before a phi incoming value")?;
+                    self.operand(f, ty)?;
+                    self.comma()?;
+                    if !matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
+                        return self.err("expected the incoming block `%name`");
+                    }
+                    // Reuse block_ref's lookup by faking the `label` keyword.
+                    self.phi_block(f)?;
+                    self.expect(Tok::RSquare, "`]` after a phi incoming block")?;
+                    if !self.is(Tok::Comma) {
+                        break;
+                    }
+                    // A comma followed by `!kind` starts the attachments.
+                    self.bump();
+                    if self.is(Tok::MetadataVar) {
+                        self.md_attachment(f)?;
+                        break;
+                    }
+                }
+            }
+            Opcode::Select => {
+                self.bump();
+                inst.flags |= self.fast_math();
+                self.typed_operand(f)?;
+                self.comma()?;
+                inst.ty = self.typed_operand(f)?;
+                self.comma()?;
+                self.typed_operand(f)?;
+            }
+            Opcode::Freeze => {
+                self.bump();
+                inst.ty = self.typed_operand(f)?;
+            }
+            Opcode::VaArg => {
+                self.bump();
+                self.typed_operand(f)?;
+                self.comma()?;
+                inst.ty = self.parse_type()?;
+            }
+            Opcode::LandingPad => {
+                self.bump();
+                inst.ty = self.parse_type()?;
+                if self.eat_word("cleanup") {
+                    inst.aux = 1;
+                }
+                loop {
+                    let kind = if self.is_word("catch") {
+                        0
+                    } else if self.is_word("filter") {
+                        1
+                    } else {
+                        break;
+                    };
+                    self.bump();
+                    self.typed_operand(f)?;
+                    f.aux.push(kind);
+                }
+            }
+            Opcode::CatchPad | Opcode::CleanupPad => {
+                self.bump();
+                inst.ty = self.ty_token;
+                self.expect_word("within")?;
+                self.operand(f, self.ty_token)?;
+                self.expect(Tok::LSquare, "`[` before the pad arguments")?;
+                if !self.is(Tok::RSquare) {
+                    loop {
+                        self.typed_operand(f)?;
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RSquare, "`]` after the pad arguments")?;
+            }
+        }
+        let _ = w;
+        Ok(())
+    }
+
+    fn phi_block(&mut self, f: &mut Function) -> PResult<()> {
+        let t = self.bump();
+        let key = self.local_key(t)?;
+        let l = match key {
+            LocalKey::Name(s) => self.locals.get(&s).copied(),
+            LocalKey::Num(n) => self.local_nums.get(&n).copied(),
+        };
+        let idx = f.block_refs.len() as u32;
+        match l {
+            Some(Local::Block(b)) => f.block_refs.push(Block(b)),
+            Some(_) => {
+                return Err(Diagnostic::error(
+                    "expected a basic block label, but this names a value",
+                    Self::span(t),
+                )
+                .with_code("E-parse"));
+            }
+            None => {
+                f.block_refs.push(Block(u32::MAX));
+                self.fixups.push(Fixup {
+                    key,
+                    target: FixTarget::BlockRef(idx),
+                    span: Self::span(t),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `call`, `invoke`, `callbr` (with `tail`/`musttail`/`notail` prefixes for `call`).
+    fn parse_call(&mut self, f: &mut Function, inst: &mut Inst) -> PResult<()> {
+        let op = inst.op;
+        let first = self.bump();
+        if op == Opcode::Call {
+            match self.text(first) {
+                b"tail" => inst.flags |= flags::TAIL,
+                b"musttail" => inst.flags |= flags::MUSTTAIL,
+                b"notail" => inst.flags |= flags::NOTAIL,
+                _ => {}
+            }
+            if self.text(first) != b"call" {
+                self.expect_word("call")?;
+            }
+            inst.flags |= self.fast_math();
+        }
+        let cc = self.parse_cc()?;
+        let gmark = self.group_refs.len();
+        self.parse_attrs()?;
+        self.group_refs.truncate(gmark);
+        self.opt_addrspace()?;
+        let ty = self.parse_type()?;
+        let (ret, explicit_fn) = match *self.ty(ty) {
+            Type::Func { ret, .. } => (ret, Some(ty)),
+            _ => (ty, None),
+        };
+        inst.ty = ret;
+        let callee = self.parse_value(f, self.ty_ptr)?;
+        self.expect(Tok::LParen, "`(` before the call arguments")?;
+        let tmark = self.type_scratch.len();
+        let arg_lists_start = f.arg_attr_lists.len() as u32;
+        if !self.is(Tok::RParen) {
+            loop {
+                if self.eat(Tok::DotDotDot) {
+                    break;
+                }
+                let at = self.parse_type()?;
+                let attrs = if at == self.ty_meta {
+                    let m = self.parse_md_operand(Some(f))?;
+                    f.operands.push(Value::Meta(m));
+                    Range32::default()
+                } else {
+                    let attrs = self.parse_attrs()?;
+                    self.operand(f, at)?;
+                    attrs
+                };
+                f.arg_attr_lists.push(attrs);
+                self.type_scratch.push(at);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "`)` after the call arguments")?;
+        let fn_ty = match explicit_fn {
+            Some(t) => {
+                self.type_scratch.truncate(tmark);
+                t
+            }
+            None => {
+                let list: Vec<TypeId> = self.type_scratch.drain(tmark..).collect();
+                self.intern_type(
+                    Type::Func {
+                        ret,
+                        params: Range32::default(),
+                        vararg: false,
+                    },
+                    &list,
+                )
+            }
+        };
+        let args_end = f.operands.len() as u32;
+        // Call-site function attributes.
+        let gmark = self.group_refs.len();
+        let fn_attrs = self.parse_attrs()?;
+        let call_idx = f.calls.len() as u32;
+        self.defer_attrs(AttrTarget::Call(self.cur_func, call_idx), fn_attrs, gmark);
+        // Operand bundles.
+        let bstart = f.bundles.len() as u32;
+        if self.eat(Tok::LSquare) {
+            loop {
+                let tag = self.expect_str()?;
+                self.expect(Tok::LParen, "`(` after the bundle tag")?;
+                let ostart = f.operands.len() as u32;
+                if !self.is(Tok::RParen) {
+                    loop {
+                        self.typed_operand(f)?;
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RParen, "`)` after the bundle operands")?;
+                f.bundles.push(Bundle {
+                    tag,
+                    operands: Range32 {
+                        start: ostart,
+                        end: f.operands.len() as u32,
+                    },
+                });
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RSquare, "`]` after the operand bundles")?;
+        }
+        let bend = f.bundles.len() as u32;
+        match op {
+            Opcode::Invoke => {
+                self.expect_word("to")?;
+                self.block_ref(f)?;
+                self.expect_word("unwind")?;
+                self.block_ref(f)?;
+            }
+            Opcode::CallBr => {
+                self.expect_word("to")?;
+                self.block_ref(f)?;
+                self.expect(Tok::LSquare, "`[` before the indirect destinations")?;
+                if !self.is(Tok::RSquare) {
+                    loop {
+                        self.block_ref(f)?;
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Tok::RSquare, "`]` after the indirect destinations")?;
+            }
+            _ => {}
+        }
+        let callee_v = match callee {
+            Val::Ready(v) => {
+                if let Value::Global(g) = v
+                    && g.0 & HIGH != 0
+                {
+                    let gs = &mut self.gsyms[(g.0 & !HIGH) as usize];
+                    gs.call_ty.get_or_insert(fn_ty);
+                }
+                v
+            }
+            Val::Fwd(key, span) => {
+                self.fixups.push(Fixup {
+                    key,
+                    target: FixTarget::Callee(call_idx),
+                    span,
+                });
+                PENDING
+            }
+        };
+        f.calls.push(CallInfo {
+            callee: callee_v,
+            fn_ty,
+            cc,
+            fn_attrs,
+            arg_attrs: Range32 {
+                start: arg_lists_start,
+                end: f.arg_attr_lists.len() as u32,
+            },
+            bundles: Range32 {
+                start: bstart,
+                end: bend,
+            },
+        });
+        inst.aux = call_idx;
+        // The instruction's operand range covers the arguments only.
+        inst.operands.end = args_end;
+        Ok(())
+    }
+}

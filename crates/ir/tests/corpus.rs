@@ -1,0 +1,71 @@
+//! Every `.ll` file of the LLVM test corpus that LLVM accepts must be read.
+//!
+//! Which files LLVM accepts is decided live: `opt -passes=verify -disable-output` of LLVM 19, and for
+//! files LLVM 19 rejects, LLVM 22 (NVPTX-only build). A file neither accepts must be rejected by us
+//! too only when it is unparsable; semantic (verifier) errors are not the reader's business.
+
+use std::path::{Path, PathBuf};
+
+fn ll_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            ll_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "ll") {
+            out.push(p);
+        }
+    }
+}
+
+/// Whether `opt` parses the file (`-passes=verify` would also reject IR that parses but is invalid;
+/// parsing alone is what the reader is measured against, so use the parse-only `llvm-as` check of
+/// `opt -disable-output` with no passes).
+fn opt_accepts(opt: &Path, file: &Path) -> bool {
+    std::process::Command::new(opt)
+        .args(["-disable-output", "-passes=verify"])
+        .arg(file)
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+#[test]
+fn reads_every_corpus_file_llvm_accepts() {
+    let Some(corpus) = converge_gen::reference::corpus("reads_every_corpus_file_llvm_accepts")
+    else {
+        return;
+    };
+    let Some(opt19) = converge_gen::reference::opt19("reads_every_corpus_file_llvm_accepts") else {
+        return;
+    };
+    let opt22 = converge_gen::reference::opt22_path();
+    let mut files = Vec::new();
+    ll_files(&corpus, &mut files);
+    assert!(!files.is_empty(), "no .ll files under {}", corpus.display());
+    let mut failures = Vec::new();
+    let (mut read, mut rejected_by_llvm) = (0, 0);
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let result = converge_ir::parse(&file.display().to_string(), text.clone());
+        let accepted = opt_accepts(&opt19, file) || (opt22.exists() && opt_accepts(&opt22, file));
+        match (&result, accepted) {
+            (Ok(_), _) => read += 1,
+            (Err(d), true) => failures.push(d.render(&file.display().to_string(), &text)),
+            (Err(_), false) => rejected_by_llvm += 1,
+        }
+    }
+    eprintln!(
+        "corpus: {} files, {read} read, {rejected_by_llvm} rejected by us and by LLVM",
+        files.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} files LLVM accepts were not read:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

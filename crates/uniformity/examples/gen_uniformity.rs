@@ -1,0 +1,32 @@
+//! Writes the benchmark inputs of `scripts/bench-uniformity.sh` to stdout:
+//! - `gen_uniformity module N SEED`: N random AMDGPU functions of 50-300 blocks, every CFG shape;
+//! - `gen_uniformity irreducible BLOCKS SEED`: one AMDGPU function whose CFG is one big irreducible
+//!   region (random forward and backward edges over a spanning tree).
+
+use converge_gen::program::{Flavor, Options, function_with_cfg, module, module_header, random_cfg};
+use converge_gen::rng::Rng;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let what = args.get(1).map(String::as_str).unwrap_or("module");
+    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(2000);
+    let seed: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let mut rng = Rng::new(seed);
+    let mut opts = Options::new(Flavor::Amdgpu);
+    let text = match what {
+        "irreducible" => {
+            opts.extra_edges_percent = 60;
+            let succs = random_cfg(&mut rng, n, &opts);
+            let mut t = module_header(Flavor::Amdgpu);
+            t.push_str(&function_with_cfg(&mut rng, "big", &opts, &succs));
+            t
+        }
+        _ => {
+            opts.min_blocks = 50;
+            opts.max_blocks = 300;
+            opts.max_insts = 5;
+            module(&mut rng, n, &opts)
+        }
+    };
+    print!("{text}");
+}

@@ -1,0 +1,380 @@
+//! Divergence propagation: LLVM's `GenericUniformityAnalysisImpl` (LLVM 22 behaviour).
+//!
+//! Sources are marked, then a LIFO worklist pushes divergence from definitions to users (data
+//! dependence) and from divergent terminators to the joins and divergent cycle exits found by the
+//! sync-dependence analysis (`sync.rs`). A join inside an irreducible cycle reached on diverged paths
+//! (the *diverged-entry* criterion of the seeds) makes the whole cycle *assumed divergent*; a cycle
+//! with a divergent exit makes uses outside it *temporally divergent*. Always-uniform instructions
+//! (target overrides) never become divergent.
+
+use crate::ssa::{DivergenceModel, SsaFunction, Val};
+use crate::structure::{NONE, Structure};
+use crate::sync::{JoinFinder, ModifiedPo};
+use converge_graph::{Block, Graph};
+
+/// One entry of the temporal-divergence list: `value`, defined in `cycle`, is used by `user` outside
+/// it, and the cycle has a divergent exit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TemporalDivergence {
+    pub value: u32,
+    pub user: u32,
+    pub cycle: u32,
+}
+
+/// The answer for one function.
+#[derive(Clone, Debug, Default)]
+pub struct Uniformity {
+    /// False when the target has no branch divergence (nothing is divergent).
+    pub analysed: bool,
+    pub divergent_args: Vec<bool>,
+    /// Per instruction (terminators are reported through `divergent_terminators`).
+    pub divergent_insts: Vec<bool>,
+    /// Per block: is its terminator divergent?
+    pub divergent_terminators: Vec<bool>,
+    /// Cycles assumed divergent, in the order they were assumed.
+    pub assumed_divergent: Vec<u32>,
+    /// Cycles with a divergent exit, in the order they were found.
+    pub divergent_exit_cycles: Vec<u32>,
+    pub temporal_divergence: Vec<TemporalDivergence>,
+    /// Instructions the target declared always uniform.
+    pub always_uniform: Vec<bool>,
+}
+
+impl Uniformity {
+    pub fn is_divergent(&self, v: Val) -> bool {
+        match v {
+            Val::Arg(a) => self.divergent_args.get(a as usize).copied().unwrap_or(false),
+            Val::Inst(i) => self.divergent_insts.get(i as usize).copied().unwrap_or(false),
+        }
+    }
+    /// Is anything divergent at all (the printer's "ALL VALUES UNIFORM" test)?
+    pub fn has_divergence(&self) -> bool {
+        self.divergent_args.iter().any(|&d| d)
+            || self.divergent_insts.iter().any(|&d| d)
+            || self.divergent_terminators.iter().any(|&d| d)
+            || !self.assumed_divergent.is_empty()
+            || !self.divergent_exit_cycles.is_empty()
+            || !self.temporal_divergence.is_empty()
+    }
+    /// LLVM's `isDivergentUse`: the value is divergent, or it is defined inside a cycle with a
+    /// divergent exit that does not contain the user's block.
+    pub fn is_divergent_use<F: SsaFunction>(
+        &self,
+        f: &F,
+        s: &Structure,
+        v: Val,
+        user: u32,
+    ) -> bool {
+        if self.is_divergent(v) {
+            return true;
+        }
+        let Val::Inst(d) = v else { return false };
+        let ub = f.inst_block(user);
+        let mut c = s.inner(f.inst_block(d));
+        while c != NONE && !s.contains(c, ub) {
+            if self.divergent_exit_cycles.contains(&c) {
+                return true;
+            }
+            c = s.parent_raw(c);
+        }
+        false
+    }
+}
+
+struct State<'a, F: SsaFunction> {
+    f: &'a F,
+    s: &'a Structure,
+    po: Option<ModifiedPo>,
+    joins: Option<JoinFinder>,
+    llvm19: bool,
+    out: Uniformity,
+    worklist: Vec<u32>,
+    exit_flag: Vec<bool>,
+    assumed_flag: Vec<bool>,
+    /// Per block: stamped with a cycle index when the block dominates an exit of that cycle.
+    dom_exit: Vec<u32>,
+}
+
+/// Which LLVM release's behaviour to reproduce.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum LlvmVersion {
+    /// LLVM 19: join detection with the `floorLabel` early stop (issue 137277).
+    V19,
+    /// LLVM 22 (the reference).
+    #[default]
+    V22,
+}
+
+/// Runs the analysis on `f` with the target `model`; `s` is `f`'s dominance and cycle structure.
+pub fn analyze<F: SsaFunction, M: DivergenceModel<F>>(
+    f: &F,
+    model: &M,
+    s: &Structure,
+) -> Uniformity {
+    analyze_as(f, model, s, LlvmVersion::V22)
+}
+
+/// [`analyze`], reproducing a given LLVM release.
+pub fn analyze_as<F: SsaFunction, M: DivergenceModel<F>>(
+    f: &F,
+    model: &M,
+    s: &Structure,
+    version: LlvmVersion,
+) -> Uniformity {
+    let nb = f.cfg().num_blocks();
+    let ni = f.num_insts() as usize;
+    let na = f.num_args() as usize;
+    let mut out = Uniformity {
+        analysed: false,
+        divergent_args: vec![false; na],
+        divergent_insts: vec![false; ni],
+        divergent_terminators: vec![false; nb],
+        always_uniform: vec![false; ni],
+        ..Default::default()
+    };
+    if !model.has_branch_divergence(f) {
+        return out;
+    }
+    out.analysed = true;
+    let mut st = State {
+        f,
+        s,
+        po: None,
+        joins: None,
+        llvm19: version == LlvmVersion::V19,
+        out,
+        worklist: Vec::new(),
+        exit_flag: vec![false; s.num_cycles()],
+        assumed_flag: vec![false; s.num_cycles()],
+        dom_exit: vec![NONE; nb],
+    };
+    for b in 0..nb {
+        for i in f.block_insts(Block(b as u32)) {
+            if model.is_source_inst(f, i) {
+                st.mark(i);
+            } else if model.is_always_uniform(f, i) {
+                st.out.always_uniform[i as usize] = true;
+            }
+        }
+    }
+    for a in 0..na as u32 {
+        if model.is_source_arg(f, a) {
+            st.out.divergent_args[a as usize] = true;
+        }
+    }
+    for a in 0..na as u32 {
+        if st.out.divergent_args[a as usize] {
+            st.push_users(Val::Arg(a));
+        }
+    }
+    while let Some(i) = st.worklist.pop() {
+        if f.is_terminator(i) {
+            st.analyze_control_divergence(i);
+        } else {
+            st.push_users(Val::Inst(i));
+        }
+    }
+    st.out
+}
+
+impl<F: SsaFunction> State<'_, F> {
+    fn mark(&mut self, i: u32) {
+        if self.out.always_uniform[i as usize] {
+            return;
+        }
+        let newly = if self.f.is_terminator(i) {
+            let b = self.f.inst_block(i).index();
+            !std::mem::replace(&mut self.out.divergent_terminators[b], true)
+        } else {
+            !std::mem::replace(&mut self.out.divergent_insts[i as usize], true)
+        };
+        if newly {
+            self.worklist.push(i);
+        }
+    }
+
+    fn push_users(&mut self, v: Val) {
+        let f = self.f;
+        for &u in f.users(v) {
+            self.mark(u);
+        }
+    }
+
+    /// Is `c` inside (or equal to) a cycle already assumed divergent?
+    fn inside_assumed(&self, mut c: u32) -> bool {
+        while c != NONE {
+            if self.assumed_flag[c as usize] {
+                return true;
+            }
+            c = self.s.parent_raw(c);
+        }
+        false
+    }
+
+    fn analyze_control_divergence(&mut self, term: u32) {
+        let (f, s) = (self.f, self.s);
+        let b = f.inst_block(term);
+        self.out.divergent_terminators[b.index()] = true;
+        // Control divergence never propagates out of unreachable code.
+        if !s.is_reachable(b) {
+            return;
+        }
+        if f.cfg().succs(b).len() <= 1 {
+            return;
+        }
+        let po = self
+            .po
+            .get_or_insert_with(|| ModifiedPo::compute(f.cfg(), s));
+        let finder = self
+            .joins
+            .get_or_insert_with(|| JoinFinder::new(f.cfg().num_blocks()));
+        let desc = finder.compute(f.cfg(), s, po, b, self.llvm19);
+
+        let mut div_cycles: Vec<u32> = Vec::new();
+        for &j in &desc.joins {
+            if let Some(c) = self.outermost_divergent_cycle(s.cycle_of(j), b, j) {
+                div_cycles.push(c);
+                continue;
+            }
+            // All phis of the join that are not constant-or-undef.
+            for i in f.block_insts(j) {
+                if !f.is_phi(i) {
+                    break;
+                }
+                if !f.phi_has_constant_or_undef_value(i) {
+                    self.mark(i);
+                }
+            }
+        }
+        // Deepest first, so that containing cycles found later skip re-marking nothing new.
+        div_cycles.sort_by_key(|&c| std::cmp::Reverse(s.depth(c)));
+        for c in div_cycles {
+            if self.inside_assumed(c) {
+                continue;
+            }
+            self.assumed_flag[c as usize] = true;
+            self.out.assumed_divergent.push(c);
+            for &cb in s.blocks(c) {
+                for i in f.block_insts(cb) {
+                    if !f.is_terminator(i) {
+                        self.mark(i);
+                    }
+                }
+            }
+        }
+        let branch_cycle = s.inner(b);
+        for &x in &desc.cycle_exits {
+            self.propagate_cycle_exit_divergence(x, branch_cycle);
+        }
+    }
+
+    /// The cycle a join makes divergent, if any: "Int" (diverged entry from inside) over "Ext"
+    /// (diverged paths entering an irreducible cycle from outside).
+    fn outermost_divergent_cycle(&self, c: Option<u32>, t: Block, j: Block) -> Option<u32> {
+        let s = self.s;
+        let c0 = c?;
+        let ext = if s.contains(c0, t) {
+            None
+        } else {
+            let mut c = c0;
+            while let Some(p) = s.parent(c) {
+                if s.contains(p, t) {
+                    break;
+                }
+                c = p;
+            }
+            (!s.is_reducible(c)).then_some(c)
+        };
+        let int = (|| {
+            if s.properly_dominates(t, j) {
+                return None;
+            }
+            let mut c = c0;
+            while !s.contains(c, t) {
+                c = s.parent(c)?;
+            }
+            if s.is_reducible(c) || s.properly_dominates(s.header(c), j) {
+                return None;
+            }
+            while let Some(p) = s.parent(c) {
+                if s.properly_dominates(s.header(p), j) {
+                    break;
+                }
+                c = p;
+            }
+            Some(c)
+        })();
+        int.or(ext)
+    }
+
+    fn propagate_cycle_exit_divergence(&mut self, exit: Block, inner: u32) {
+        let s = self.s;
+        if inner == NONE {
+            return;
+        }
+        let exit_depth = s.cycle_of(exit).map_or(0, |c| s.depth(c));
+        // The outermost cycle around the branch deeper than the exit (depths only, as LLVM does).
+        let mut c = inner;
+        let mut outer = inner;
+        while c != NONE && s.depth(c) > exit_depth {
+            outer = c;
+            c = s.parent_raw(c);
+        }
+        if self.exit_flag[outer as usize] {
+            return;
+        }
+        self.exit_flag[outer as usize] = true;
+        self.out.divergent_exit_cycles.push(outer);
+        if self.inside_assumed(outer) {
+            return;
+        }
+        self.analyze_cycle_exit_divergence(outer);
+    }
+
+    /// Marks exit phis that read values from the cycle and every outside user of a value defined in
+    /// a block that dominates an exit (LLVM's deliberate over-approximation).
+    fn analyze_cycle_exit_divergence(&mut self, o: u32) {
+        let (f, s) = (self.f, self.s);
+        for &x in s.exits(o) {
+            for i in f.block_insts(x) {
+                if !f.is_phi(i) {
+                    break;
+                }
+                let mut uses = false;
+                f.for_each_inst_operand(i, &mut |op| {
+                    uses |= s.contains(o, f.inst_block(op));
+                });
+                if uses {
+                    self.mark(i);
+                }
+            }
+        }
+        // Blocks of `o` dominating an exit: the in-cycle part of each exit's dominator chain is one
+        // contiguous run (cycles are strongly connected), so walk it and stop at marked blocks.
+        for &x in s.exits(o) {
+            let mut d = s.idom_raw(x);
+            while d != NONE && self.dom_exit[d as usize] != o && s.contains(o, Block(d)) {
+                self.dom_exit[d as usize] = o;
+                d = s.idom_raw(Block(d));
+            }
+        }
+        for &b in s.blocks(o) {
+            if self.dom_exit[b.index()] != o {
+                continue;
+            }
+            for i in f.block_insts(b) {
+                for &u in f.users(Val::Inst(i)) {
+                    if s.contains(o, f.inst_block(u)) {
+                        continue;
+                    }
+                    self.mark(u);
+                    self.out.temporal_divergence.push(TemporalDivergence {
+                        value: i,
+                        user: u,
+                        cycle: o,
+                    });
+                }
+            }
+        }
+    }
+}

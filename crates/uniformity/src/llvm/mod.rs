@@ -1,0 +1,391 @@
+//! The LLVM-text adapter: `converge_ir` functions seen through [`SsaFunction`], and the target
+//! models (AMDGPU, NVPTX, targets without divergence) as [`DivergenceModel`]s.
+
+mod amdgpu;
+mod nvptx;
+
+pub use amdgpu::Amdgpu;
+pub use nvptx::Nvptx;
+
+use crate::ssa::{DivergenceModel, SsaFunction, Val};
+use converge_graph::{Block, Cfg};
+use converge_ir::{ConstKind, Function, Metadata, Module, Opcode, Value};
+use std::ops::Range;
+
+/// One function of a parsed module, with its CFG and use lists.
+pub struct LlvmFunction<'m> {
+    pub module: &'m Module,
+    pub func: &'m Function,
+    cfg: Cfg,
+    /// Users, CSR over values: arguments first, then instructions.
+    user_start: Vec<u32>,
+    users: Vec<u32>,
+}
+
+impl<'m> LlvmFunction<'m> {
+    pub fn new(module: &'m Module, func: &'m Function) -> LlvmFunction<'m> {
+        let f = func;
+        let nb = f.blocks.len();
+        let cfg = Cfg::from_succs(
+            Block(0),
+            nb,
+            f.blocks.iter().map(|b| {
+                let blocks = if b.insts.is_empty() {
+                    Default::default()
+                } else {
+                    f.insts[b.insts.end as usize - 1].blocks
+                };
+                f.block_refs[blocks.range()].iter().copied()
+            }),
+        );
+        let na = f.params.len();
+        let ni = f.insts.len();
+        let slot = |v: Value| -> Option<usize> {
+            match v {
+                Value::Arg(a) => Some(a as usize),
+                Value::Inst(i) => Some(na + i.0 as usize),
+                _ => None,
+            }
+        };
+        // LLVM's use lists for parsed text: uses of already-defined values are prepended (newest
+        // first); forward references are moved over when the value is defined (oldest first) and
+        // end up behind every later backward use.
+        let mut count = vec![0u32; na + ni + 1];
+        for i in 0..ni {
+            for_each_operand(f, i as u32, &mut |v| {
+                if let Some(s) = slot(v) {
+                    count[s + 1] += 1;
+                }
+            });
+        }
+        for k in 0..na + ni {
+            count[k + 1] += count[k];
+        }
+        let user_start = count.clone();
+        let mut fill = count;
+        let mut users = vec![0u32; user_start[na + ni] as usize];
+        let forward = |s: usize, user: usize| s >= na && s - na >= user;
+        for i in (0..ni).rev() {
+            for_each_operand_rev(f, i as u32, &mut |v| {
+                if let Some(s) = slot(v)
+                    && !forward(s, i)
+                {
+                    users[fill[s] as usize] = i as u32;
+                    fill[s] += 1;
+                }
+            });
+        }
+        for i in 0..ni {
+            for_each_operand(f, i as u32, &mut |v| {
+                if let Some(s) = slot(v)
+                    && forward(s, i)
+                {
+                    users[fill[s] as usize] = i as u32;
+                    fill[s] += 1;
+                }
+            });
+        }
+        LlvmFunction {
+            module,
+            func,
+            cfg,
+            user_start,
+            users,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        self.module.strings.resolve(self.func.name)
+    }
+
+    /// The operands of instruction `i` (without callee and bundles).
+    pub fn operands(&self, i: u32) -> &[Value] {
+        &self.func.operands[self.func.insts[i as usize].operands.range()]
+    }
+
+    /// The called function's name for a direct call, `invoke` or `callbr`.
+    pub fn callee_name(&self, i: u32) -> Option<&'m str> {
+        let inst = &self.func.insts[i as usize];
+        if !inst.op.is_call_like() {
+            return None;
+        }
+        let callee = self.func.calls.get(inst.aux as usize)?.callee;
+        let fid = match callee {
+            Value::Func(fid) => fid,
+            Value::Const(c) => match self.module.consts[c.0 as usize].kind {
+                ConstKind::Func(fid) => fid,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(self.module.strings.resolve(self.module.functions[fid.0 as usize].name))
+    }
+
+    /// The inline-asm constraint string of an asm call.
+    pub fn asm_constraints(&self, i: u32) -> Option<&'m str> {
+        let inst = &self.func.insts[i as usize];
+        if !inst.op.is_call_like() {
+            return None;
+        }
+        match self.func.calls.get(inst.aux as usize)?.callee {
+            Value::Asm(a) => Some(
+                self.module
+                    .strings
+                    .resolve(self.module.asms[a.0 as usize].constraints),
+            ),
+            _ => None,
+        }
+    }
+
+    /// An integer constant operand's value.
+    pub fn const_int(&self, v: Value) -> Option<u128> {
+        match v {
+            Value::Const(c) => match self.module.consts[c.0 as usize].kind {
+                ConstKind::Int { value, .. } => Some(value),
+                ConstKind::Zero | ConstKind::Null => Some(0),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The value of a string function attribute (`"key"="value"`), if present.
+    pub fn fn_attr(&self, key: &str) -> Option<&'m str> {
+        let m = self.module;
+        m.attrs[self.func.attrs.range()].iter().find_map(|a| {
+            (unquote(m.strings.resolve(a.key)) == key)
+                .then(|| a.value.map_or("", |v| unquote(m.strings.resolve(v))))
+        })
+    }
+
+    pub fn param_has_attr(&self, arg: u32, key: &str) -> bool {
+        let m = self.module;
+        let p = &self.func.params[arg as usize];
+        m.attrs[p.attrs.range()]
+            .iter()
+            .any(|a| unquote(m.strings.resolve(a.key)) == key)
+    }
+
+    pub fn call_conv(&self) -> &'m str {
+        match self.func.cc {
+            converge_ir::CallConv::C => "ccc",
+            converge_ir::CallConv::Named(s) => self.module.strings.resolve(s),
+        }
+    }
+
+    /// The integer operands of a function metadata attachment (`!reqd_work_group_size !0`).
+    pub fn fn_md_ints(&self, kind: &str) -> Option<Vec<u128>> {
+        let m = self.module;
+        let &(_, md) = self.func.md_attachments[self.func.md.range()]
+            .iter()
+            .find(|(k, _)| m.strings.resolve(*k).trim_start_matches('!') == kind)?;
+        let ops = md_tuple(m, md.0)?;
+        Some(
+            ops.iter()
+                .filter_map(|&o| match resolve_md(m, o.0) {
+                    Metadata::Value(_, v) => self.const_int(*v),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+}
+
+fn unquote(s: &str) -> &str {
+    s.strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(s)
+}
+
+/// Follows `!N` references to the node itself.
+pub(crate) fn resolve_md(m: &Module, mut id: u32) -> &Metadata {
+    for _ in 0..64 {
+        match &m.metadata[id as usize] {
+            Metadata::Node(n) => id = n.0,
+            other => return other,
+        }
+    }
+    &Metadata::Null
+}
+
+pub(crate) fn md_tuple(m: &Module, id: u32) -> Option<&[converge_ir::MdId]> {
+    match resolve_md(m, id) {
+        Metadata::Tuple(r) => Some(&m.md_lists[r.range()]),
+        _ => None,
+    }
+}
+
+/// Every operand LLVM counts as a use: operands, bundle operands, then the callee.
+fn for_each_operand(f: &Function, i: u32, cb: &mut dyn FnMut(Value)) {
+    let inst = &f.insts[i as usize];
+    for &v in &f.operands[inst.operands.range()] {
+        cb(v);
+    }
+    if inst.op.is_call_like()
+        && let Some(call) = f.calls.get(inst.aux as usize)
+    {
+        for b in &f.bundles[call.bundles.range()] {
+            for &v in &f.operands[b.operands.range()] {
+                cb(v);
+            }
+        }
+        cb(call.callee);
+    }
+}
+
+fn for_each_operand_rev(f: &Function, i: u32, cb: &mut dyn FnMut(Value)) {
+    let inst = &f.insts[i as usize];
+    if inst.op.is_call_like()
+        && let Some(call) = f.calls.get(inst.aux as usize)
+    {
+        cb(call.callee);
+        for b in f.bundles[call.bundles.range()].iter().rev() {
+            for &v in f.operands[b.operands.range()].iter().rev() {
+                cb(v);
+            }
+        }
+    }
+    for &v in f.operands[inst.operands.range()].iter().rev() {
+        cb(v);
+    }
+}
+
+impl SsaFunction for LlvmFunction<'_> {
+    type Cfg = Cfg;
+    fn cfg(&self) -> &Cfg {
+        &self.cfg
+    }
+    fn num_args(&self) -> u32 {
+        self.func.params.len() as u32
+    }
+    fn num_insts(&self) -> u32 {
+        self.func.insts.len() as u32
+    }
+    fn block_insts(&self, b: Block) -> Range<u32> {
+        let r = self.func.blocks[b.index()].insts;
+        r.start..r.end
+    }
+    fn inst_block(&self, i: u32) -> Block {
+        self.func.insts[i as usize].block
+    }
+    fn is_terminator(&self, i: u32) -> bool {
+        self.func.insts[i as usize].op.is_terminator()
+    }
+    fn is_phi(&self, i: u32) -> bool {
+        self.func.insts[i as usize].op == Opcode::Phi
+    }
+    fn phi_has_constant_or_undef_value(&self, i: u32) -> bool {
+        let mut seen: Option<Value> = None;
+        for &v in self.operands(i) {
+            if v == Value::Inst(converge_ir::InstId(i)) {
+                continue;
+            }
+            if let Value::Const(c) = v
+                && matches!(
+                    self.module.consts[c.0 as usize].kind,
+                    ConstKind::Undef | ConstKind::Poison
+                )
+            {
+                continue;
+            }
+            match seen {
+                None => seen = Some(v),
+                Some(s) if same_value(self.module, s, v) => {}
+                Some(_) => return false,
+            }
+        }
+        true
+    }
+    fn users(&self, v: Val) -> &[u32] {
+        let s = match v {
+            Val::Arg(a) => a as usize,
+            Val::Inst(i) => self.func.params.len() + i as usize,
+        };
+        &self.users[self.user_start[s] as usize..self.user_start[s + 1] as usize]
+    }
+    fn for_each_inst_operand(&self, i: u32, f: &mut dyn FnMut(u32)) {
+        for_each_operand(self.func, i, &mut |v| {
+            if let Value::Inst(d) = v {
+                f(d.0)
+            }
+        });
+    }
+}
+
+/// LLVM uniques constants, so equal constants are the same value; the reader shares only simple
+/// ones, so compare by content.
+fn same_value(m: &Module, a: Value, b: Value) -> bool {
+    if a == b {
+        return true;
+    }
+    let (Value::Const(x), Value::Const(y)) = (a, b) else {
+        return false;
+    };
+    let (cx, cy) = (&m.consts[x.0 as usize], &m.consts[y.0 as usize]);
+    if cx.ty != cy.ty {
+        return false;
+    }
+    match (&cx.kind, &cy.kind) {
+        (ConstKind::Int { value: p, .. }, ConstKind::Int { value: q, .. }) => p == q,
+        (ConstKind::Float(p), ConstKind::Float(q)) => p == q,
+        (ConstKind::Null, ConstKind::Null) | (ConstKind::Zero, ConstKind::Zero) => true,
+        (ConstKind::Global(p), ConstKind::Global(q)) => p == q,
+        (ConstKind::Func(p), ConstKind::Func(q)) => p == q,
+        _ => false,
+    }
+}
+
+/// The target model chosen for a module.
+#[derive(Clone, Debug)]
+pub enum Target {
+    Amdgpu(Amdgpu),
+    Nvptx(Nvptx),
+    /// No branch divergence: every value is uniform.
+    Uniform,
+}
+
+impl Target {
+    /// From the module's target triple: `amdgcn*` → AMDGPU, `nvptx*` → NVPTX, anything else → none.
+    /// `mcpu` overrides the functions' `"target-cpu"` (it decides the wave size).
+    pub fn from_triple(triple: Option<&str>, mcpu: Option<&str>) -> Target {
+        let t = triple.unwrap_or("");
+        if t.starts_with("amdgcn") {
+            Target::Amdgpu(Amdgpu::new(mcpu))
+        } else if t.starts_with("nvptx") {
+            Target::Nvptx(Nvptx)
+        } else {
+            Target::Uniform
+        }
+    }
+}
+
+impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
+    fn has_branch_divergence(&self, f: &LlvmFunction<'m>) -> bool {
+        match self {
+            Target::Amdgpu(t) => t.has_branch_divergence(f),
+            Target::Nvptx(t) => t.has_branch_divergence(f),
+            Target::Uniform => false,
+        }
+    }
+    fn is_source_arg(&self, f: &LlvmFunction<'m>, arg: u32) -> bool {
+        match self {
+            Target::Amdgpu(t) => t.is_source_arg(f, arg),
+            Target::Nvptx(t) => t.is_source_arg(f, arg),
+            Target::Uniform => false,
+        }
+    }
+    fn is_source_inst(&self, f: &LlvmFunction<'m>, inst: u32) -> bool {
+        match self {
+            Target::Amdgpu(t) => t.is_source_inst(f, inst),
+            Target::Nvptx(t) => t.is_source_inst(f, inst),
+            Target::Uniform => false,
+        }
+    }
+    fn is_always_uniform(&self, f: &LlvmFunction<'m>, inst: u32) -> bool {
+        match self {
+            Target::Amdgpu(t) => t.is_always_uniform(f, inst),
+            Target::Nvptx(t) => t.is_always_uniform(f, inst),
+            Target::Uniform => false,
+        }
+    }
+}

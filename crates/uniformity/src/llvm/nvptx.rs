@@ -1,0 +1,76 @@
+//! NVPTX divergence model (LLVM's `NVPTXTTIImpl`, as LLVM 19 and 22 apply it):
+//! - arguments are divergent unless the function is a kernel (`ptx_kernel` calling convention, or
+//!   `!nvvm.annotations !{ptr @f, !"kernel", i32 1}`);
+//! - a load is divergent iff it reads generic (0) or local (5) memory; the load rule comes first;
+//! - every other atomic (`atomicrmw`, `cmpxchg`, `fence`, atomic `store`) and every `call` is a
+//!   source (intrinsics, inline asm and void calls included); `invoke` is not;
+//! - nothing is always uniform.
+
+use super::{LlvmFunction, md_tuple, resolve_md};
+use crate::ssa::DivergenceModel;
+use converge_ir::{Metadata, Opcode, Ordering, Value};
+
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Nvptx;
+
+impl Nvptx {
+    pub fn is_kernel(f: &LlvmFunction<'_>) -> bool {
+        if f.call_conv() == "ptx_kernel" {
+            return true;
+        }
+        let m = f.module;
+        let Some(&(_, list)) = m
+            .named_metadata
+            .iter()
+            .find(|(name, _)| m.strings.resolve(*name).trim_start_matches('!') == "nvvm.annotations")
+        else {
+            return false;
+        };
+        let me = f.func.name;
+        m.md_lists[list.range()].iter().any(|&node| {
+            let Some(ops) = md_tuple(m, node.0) else {
+                return false;
+            };
+            if ops.len() < 3 {
+                return false;
+            }
+            let is_me = match resolve_md(m, ops[0].0) {
+                Metadata::Value(_, Value::Func(fid)) => m.functions[fid.0 as usize].name == me,
+                Metadata::Value(_, Value::Const(c)) => match m.consts[c.0 as usize].kind {
+                    converge_ir::ConstKind::Func(fid) => m.functions[fid.0 as usize].name == me,
+                    _ => false,
+                },
+                _ => false,
+            };
+            let is_kernel = matches!(resolve_md(m, ops[1].0),
+                Metadata::String(s) if m.strings.resolve(*s) == "kernel");
+            let one = match resolve_md(m, ops[2].0) {
+                Metadata::Value(_, v) => f.const_int(*v) == Some(1),
+                _ => false,
+            };
+            is_me && is_kernel && one
+        })
+    }
+}
+
+impl<'m> DivergenceModel<LlvmFunction<'m>> for Nvptx {
+    fn has_branch_divergence(&self, _f: &LlvmFunction<'m>) -> bool {
+        true
+    }
+    fn is_source_arg(&self, f: &LlvmFunction<'m>, _arg: u32) -> bool {
+        !Nvptx::is_kernel(f)
+    }
+    fn is_source_inst(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
+        let inst = &f.func.insts[i as usize];
+        match inst.op {
+            Opcode::Load => inst.aux == 0 || inst.aux == 5,
+            Opcode::AtomicRmw | Opcode::CmpXchg | Opcode::Fence => true,
+            Opcode::Store => inst.ordering != Ordering::NotAtomic,
+            Opcode::Call => true,
+            _ => false,
+        }
+    }
+    fn is_always_uniform(&self, _f: &LlvmFunction<'m>, _i: u32) -> bool {
+        false
+    }
+}

@@ -1,0 +1,395 @@
+//! Sync dependence: which blocks are joins of disjoint paths from a divergent branch, and which cycle
+//! exits are divergent.
+//!
+//! This follows LLVM's `GenericSyncDependenceAnalysis` as of LLVM 22 (after the fix for issue 137277,
+//! PR 139667): the reduction to SSA construction of Rosemann, Moll and Hack ("An abstract
+//! interpretation for SPMD divergence on reducible control flow graphs", POPL 2021), extended to
+//! cycles. Each successor of the branch defines a label; labels flow along the *modified post-order*
+//! (a cycle's header stands in for the cycle and flows to its exits); a block reached by two labels is
+//! a join and relabels itself. Propagation stops when one fresh block is left outside the branch's
+//! irreducible ancestor (that block is the point where every path has met again); 19's `floorLabel`
+//! early stop, which misses joins, is not used.
+//!
+//! Cost per branch is proportional to the region the labels reach: scratch arrays are reused and
+//! reset by their touched lists, and the fresh set is a two-level bit set whose highest member is
+//! found in amortised O(1) word steps.
+
+use crate::structure::{NONE, Structure};
+use converge_graph::{Block, Graph};
+
+/// LLVM's `ModifiedPostOrder`: a post-order in which a cycle's exits come before its header, the
+/// header comes first among its cycle's blocks, and the cycle's blocks form a contiguous interval.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ModifiedPo {
+    pub order: Vec<Block>,
+    /// Position of each block in `order`, or `NONE` (unreachable).
+    pub index: Vec<u32>,
+    pub reducible_header: Vec<bool>,
+}
+
+impl ModifiedPo {
+    /// Iterative: one shared stack, one frame per cycle being laid out (LLVM recurses per nesting
+    /// level; the visiting order is the same: the last pushed block is explored first).
+    pub fn compute<G: Graph>(g: &G, s: &Structure) -> ModifiedPo {
+        let n = g.num_blocks();
+        let mut po = ModifiedPo {
+            order: Vec::with_capacity(n),
+            index: vec![NONE; n],
+            reducible_header: vec![false; n],
+        };
+        if n == 0 {
+            return po;
+        }
+        let mut finalized = vec![false; n];
+        let mut stack: Vec<Block> = vec![g.entry()];
+        // (cycle or NONE, base of its stack segment)
+        let mut frames: Vec<(u32, usize)> = vec![(NONE, 0)];
+        let inside = |cur: u32, b: Block| cur == NONE || s.contains(cur, b);
+        while let Some(&(cur, base)) = frames.last() {
+            if stack.len() == base {
+                frames.pop();
+                continue;
+            }
+            let nb = *stack.last().unwrap();
+            if finalized[nb.index()] {
+                stack.pop();
+                continue;
+            }
+            let nested = s.inner(nb);
+            if nested != NONE && nested != cur && (cur == NONE || s.contains_cycle(cur, nested)) {
+                let mut d = nested;
+                while s.parent_raw(d) != cur {
+                    d = s.parent_raw(d);
+                }
+                let mut pushed = false;
+                for &x in s.exits(d) {
+                    if inside(cur, x) && !finalized[x.index()] {
+                        stack.push(x);
+                        pushed = true;
+                    }
+                }
+                if !pushed {
+                    stack.pop();
+                    // cyclePO(d): the header is appended first, then the body.
+                    let h = s.header(d);
+                    finalized[h.index()] = true;
+                    po.append(h, s.is_reducible(d));
+                    let base = stack.len();
+                    for &x in g.succs(h) {
+                        if x != h && s.contains(d, x) && !finalized[x.index()] {
+                            stack.push(x);
+                        }
+                    }
+                    frames.push((d, base));
+                }
+                continue;
+            }
+            let mut pushed = false;
+            for &x in g.succs(nb) {
+                if inside(cur, x) && !finalized[x.index()] {
+                    stack.push(x);
+                    pushed = true;
+                }
+            }
+            if !pushed {
+                stack.pop();
+                finalized[nb.index()] = true;
+                po.append(nb, false);
+            }
+        }
+        po
+    }
+
+    fn append(&mut self, b: Block, reducible_header: bool) {
+        self.index[b.index()] = self.order.len() as u32;
+        self.order.push(b);
+        if reducible_header {
+            self.reducible_header[b.index()] = true;
+        }
+    }
+}
+
+/// A set of post-order indices with fast "largest member".
+#[derive(Clone, Debug, Default)]
+struct FreshSet {
+    words: Vec<u64>,
+    summary: Vec<u64>,
+    count: u32,
+    /// No summary word above this one is non-zero.
+    hi: usize,
+}
+
+impl FreshSet {
+    fn new(n: usize) -> FreshSet {
+        let nw = n.div_ceil(64);
+        FreshSet {
+            words: vec![0; nw],
+            summary: vec![0; nw.div_ceil(64)],
+            count: 0,
+            hi: 0,
+        }
+    }
+    #[inline]
+    fn set(&mut self, i: u32) {
+        let (w, bit) = (i as usize / 64, 1u64 << (i % 64));
+        if self.words[w] & bit == 0 {
+            self.words[w] |= bit;
+            self.summary[w / 64] |= 1 << (w % 64);
+            self.count += 1;
+            self.hi = self.hi.max(w / 64);
+        }
+    }
+    #[inline]
+    fn reset(&mut self, i: u32) {
+        let (w, bit) = (i as usize / 64, 1u64 << (i % 64));
+        if self.words[w] & bit != 0 {
+            self.words[w] &= !bit;
+            if self.words[w] == 0 {
+                self.summary[w / 64] &= !(1 << (w % 64));
+            }
+            self.count -= 1;
+        }
+    }
+    fn last(&mut self) -> Option<u32> {
+        if self.count == 0 {
+            return None;
+        }
+        loop {
+            let s = self.summary[self.hi];
+            if s != 0 {
+                let w = self.hi * 64 + 63 - s.leading_zeros() as usize;
+                let word = self.words[w];
+                return Some((w * 64 + 63 - word.leading_zeros() as usize) as u32);
+            }
+            self.hi -= 1;
+        }
+    }
+    fn clear(&mut self) {
+        while let Some(i) = self.last() {
+            self.reset(i);
+        }
+    }
+}
+
+/// Join blocks and divergent cycle exits of one divergent branch (insertion order, no duplicates).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Descriptor {
+    pub joins: Vec<Block>,
+    pub cycle_exits: Vec<Block>,
+}
+
+/// Scratch state for computing join points, reused across the branches of one function.
+pub(crate) struct JoinFinder {
+    labels: Vec<u32>,
+    touched: Vec<u32>,
+    fresh: FreshSet,
+    /// Stamps that deduplicate `joins` and `cycle_exits` per branch.
+    in_joins: Vec<u32>,
+    in_exits: Vec<u32>,
+    stamp: u32,
+}
+
+impl JoinFinder {
+    pub fn new(n: usize) -> JoinFinder {
+        JoinFinder {
+            labels: vec![NONE; n],
+            touched: Vec::new(),
+            fresh: FreshSet::new(n),
+            in_joins: vec![NONE; n],
+            in_exits: vec![NONE; n],
+            stamp: 0,
+        }
+    }
+
+    /// LLVM's `computeJoin`: push label `l` into `x`; true when this creates a new join.
+    #[inline]
+    fn push(&mut self, po: &ModifiedPo, x: Block, l: u32) -> bool {
+        let old = self.labels[x.index()];
+        if old == l {
+            return false;
+        }
+        if old != x.0 {
+            self.fresh.set(po.index[x.index()]);
+        }
+        if old == NONE {
+            self.labels[x.index()] = l;
+            self.touched.push(x.0);
+            return false;
+        }
+        self.labels[x.index()] = x.0;
+        true
+    }
+
+    fn add_join(&mut self, d: &mut Descriptor, x: Block) {
+        if self.in_joins[x.index()] != self.stamp {
+            self.in_joins[x.index()] = self.stamp;
+            d.joins.push(x);
+        }
+    }
+    fn add_exit(&mut self, d: &mut Descriptor, x: Block) {
+        if self.in_exits[x.index()] != self.stamp {
+            self.in_exits[x.index()] = self.stamp;
+            d.cycle_exits.push(x);
+        }
+    }
+
+    /// The joins and divergent cycle exits of the divergent terminator of reachable block `t`.
+    pub fn compute<G: Graph>(
+        &mut self,
+        g: &G,
+        s: &Structure,
+        po: &ModifiedPo,
+        t: Block,
+        llvm19: bool,
+    ) -> Descriptor {
+        let mut d = Descriptor::default();
+        if g.succs(t).len() <= 1 {
+            return d;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == NONE {
+            self.in_joins.fill(NONE);
+            self.in_exits.fill(NONE);
+            self.stamp = 0;
+        }
+        let t_idx = po.index[t.index()];
+        let t_cycle = s.inner(t);
+        // The largest irreducible ancestor of t's cycle with no reducible cycle in between.
+        let irreducible_ancestor = if t_cycle == NONE || s.is_reducible(t_cycle) {
+            NONE
+        } else {
+            let mut c = t_cycle;
+            loop {
+                let p = s.parent_raw(c);
+                if p == NONE || s.is_reducible(p) {
+                    break c;
+                }
+                c = p;
+            }
+        };
+        for &x in g.succs(t) {
+            if t_cycle != NONE && !s.contains(t_cycle, x) {
+                // An immediate exit: labels may never collide there, so record it now.
+                self.add_exit(&mut d, x);
+            }
+            if self.push(po, x, x.0) {
+                self.add_join(&mut d, x);
+            }
+        }
+        if llvm19 {
+            self.propagate_llvm19(g, s, po, t, t_idx, t_cycle, &mut d);
+        } else {
+            while let Some(i) = self.fresh.last() {
+                let b = po.order[i as usize];
+                if self.fresh.count == 1
+                    && (irreducible_ancestor == NONE || !s.contains(irreducible_ancestor, b))
+                {
+                    // Every path has met again at b.
+                    break;
+                }
+                self.fresh.reset(i);
+                if i == t_idx {
+                    continue;
+                }
+                let l = self.labels[b.index()];
+                if po.reducible_header[b.index()] {
+                    // The header stands in for its whole (reducible) cycle: labels go to the exits.
+                    let c = s.inner(b);
+                    let branch_inside = s.contains(c, t);
+                    for &x in s.exits(c) {
+                        if self.push(po, x, l) {
+                            if branch_inside {
+                                self.add_exit(&mut d, x);
+                            } else {
+                                self.add_join(&mut d, x);
+                            }
+                        }
+                    }
+                } else {
+                    for &x in g.succs(b) {
+                        if self.push(po, x, l) {
+                            self.add_join(&mut d, x);
+                        }
+                    }
+                }
+            }
+        }
+        // Irreducible cycles around t: an exit whose label differs from the header's is divergent.
+        let mut c = t_cycle;
+        while c != NONE {
+            if !s.is_reducible(c) {
+                let hl = self.labels[s.header(c).index()];
+                for &x in s.exits(c) {
+                    if self.labels[x.index()] != hl {
+                        self.add_exit(&mut d, x);
+                    }
+                }
+            }
+            c = s.parent_raw(c);
+        }
+        self.fresh.clear();
+        for &b in &self.touched {
+            self.labels[b as usize] = NONE;
+        }
+        self.touched.clear();
+        d
+    }
+
+    /// LLVM 19's propagation: stops once the largest fresh index falls below a floor that is only
+    /// lowered when a join is found or the label changes (misses joins: issue 137277), and walks
+    /// through reducible cycles that do not contain the branch.
+    #[allow(clippy::too_many_arguments)]
+    fn propagate_llvm19<G: Graph>(
+        &mut self,
+        g: &G,
+        s: &Structure,
+        po: &ModifiedPo,
+        t: Block,
+        t_idx: u32,
+        _t_cycle: u32,
+        d: &mut Descriptor,
+    ) {
+        let mut floor = po.order.len() as u32 - 1;
+        let mut floor_label = NONE;
+        for &x in g.succs(t) {
+            floor = floor.min(po.index[x.index()]);
+        }
+        while let Some(i) = self.fresh.last() {
+            if i < floor {
+                break;
+            }
+            self.fresh.reset(i);
+            if i == t_idx {
+                continue;
+            }
+            let b = po.order[i as usize];
+            let l = self.labels[b.index()];
+            let mut joined = false;
+            let mut low = floor;
+            let c = s.inner(b);
+            if po.reducible_header[b.index()] && s.contains(c, t) {
+                for &x in s.exits(c) {
+                    if self.push(po, x, l) {
+                        self.add_exit(d, x);
+                        joined = true;
+                    }
+                    low = low.min(po.index[x.index()]);
+                }
+            } else {
+                for &x in g.succs(b) {
+                    if self.push(po, x, l) {
+                        self.add_join(d, x);
+                        joined = true;
+                    }
+                    low = low.min(po.index[x.index()]);
+                }
+            }
+            if joined {
+                floor = low;
+            } else if l != floor_label {
+                floor = low;
+                floor_label = l;
+            }
+        }
+    }
+}

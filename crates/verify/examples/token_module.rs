@@ -1,0 +1,28 @@
+//! Writes a generated token-using module to stdout, for benchmarks and by-hand experiments.
+//!
+//! `token_module big MB [SEED]`: valid functions, at least MB megabytes;
+//! `token_module random COUNT [SEED]`: COUNT random placements (valid and invalid).
+
+use std::io::Write;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: token_module (big MB | random COUNT) [SEED]";
+    let (Some(kind), Some(n)) = (
+        args.get(1),
+        args.get(2).and_then(|v| v.parse::<usize>().ok()),
+    ) else {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    };
+    let seed = args.get(3).and_then(|v| v.parse().ok()).unwrap_or(42);
+    let text = match kind.as_str() {
+        "big" => converge_gen::tokens::big_module(seed, n << 20),
+        "random" => converge_gen::tokens::random_module(seed, n).0,
+        _ => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    };
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}

@@ -1,0 +1,646 @@
+//! The LLVM-text adapter: converge-ir's [`Module`] seen through [`TokenFunction`], dominance and
+//! cycles from converge-graph, and the two renderings of a finding: LLVM's verifier text (what
+//! `opt -passes=verify` / `llvm-as` print) and converge's own diagnostics.
+
+use crate::Rule;
+use crate::core::{Control, CycleSummary, Intrinsic, TokenFunction, Violation};
+use crate::structure::GraphStructure;
+use converge_graph::{Block, Cfg, UnreachablePreds};
+use converge_ir::diag::Diagnostic;
+use converge_ir::{
+    Attr, ConstKind, FuncId, Function, InstId, LocalName, Module, Range32, Span, Sym, Type, TypeId,
+    Value,
+};
+
+/// Interned names the adapter compares against (absent names mean "never present").
+#[derive(Copy, Clone)]
+struct Names {
+    convergent: Option<Sym>,
+    convergencectrl: Option<Sym>,
+}
+
+impl Names {
+    fn new(m: &Module) -> Names {
+        Names {
+            convergent: m.strings.get("convergent"),
+            convergencectrl: m.strings.get("convergencectrl"),
+        }
+    }
+}
+
+/// Which convergence-control intrinsic a function is, by name.
+fn intrinsic_of_name(name: &str) -> Intrinsic {
+    match name {
+        "llvm.experimental.convergence.entry" => Intrinsic::Entry,
+        "llvm.experimental.convergence.anchor" => Intrinsic::Anchor,
+        "llvm.experimental.convergence.loop" => Intrinsic::Loop,
+        _ => Intrinsic::None,
+    }
+}
+
+/// Target intrinsics LLVM's intrinsic table marks `convergent` (measured, see the file's header).
+const CONVERGENT_INTRINSICS: &str = include_str!("convergent_intrinsics.txt");
+
+/// Whether a mangled suffix (`.i32`, `.v4f32.p1`, …) is made of type components only.
+fn is_type_suffix(s: &str) -> bool {
+    s.split('.').all(|c| {
+        let b = c.as_bytes();
+        !c.is_empty()
+            && (matches!(c, "bf16" | "f80" | "f128" | "ppcf128" | "isVoid" | "x86amx")
+                || (matches!(b[0], b'i' | b'f' | b'v' | b'p' | b'a')
+                    && b.len() > 1
+                    && b[1].is_ascii_digit())
+                || c.starts_with("nxv")
+                || c.starts_with("s_")
+                || c.starts_with("sl_")
+                || c.starts_with("tx"))
+    })
+}
+
+/// Whether `name` (possibly with a type-mangling suffix) is a convergent target intrinsic. LLVM
+/// applies an intrinsic's table attributes whatever its declaration says.
+pub fn is_convergent_intrinsic(name: &str) -> bool {
+    if !name.starts_with("llvm.") {
+        return false;
+    }
+    CONVERGENT_INTRINSICS
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .any(|base| {
+            name == base
+                || name
+                    .strip_prefix(base)
+                    .and_then(|r| r.strip_prefix('.'))
+                    .is_some_and(is_type_suffix)
+        })
+}
+
+fn has_attr(m: &Module, r: Range32, key: Option<Sym>) -> bool {
+    let Some(key) = key else { return false };
+    m.attrs[r.range()].iter().any(|a: &Attr| a.key == key)
+}
+
+/// One function of a module, as the token rules see it.
+pub struct LlvmFunction<'m> {
+    m: &'m Module,
+    f: &'m Function,
+    cfg: Cfg,
+    names: Names,
+    /// Per callee function: its convergence intrinsic kind and whether it is convergent.
+    callee: &'m [(Intrinsic, bool)],
+}
+
+/// Per-module facts shared by all functions: each function's intrinsic kind and `convergent`-ness.
+pub struct ModuleFacts {
+    names: Names,
+    callee: Vec<(Intrinsic, bool)>,
+}
+
+impl ModuleFacts {
+    pub fn new(m: &Module) -> ModuleFacts {
+        let names = Names::new(m);
+        let callee = m
+            .functions
+            .iter()
+            .map(|f| {
+                let name = m.strings.resolve(f.name);
+                let k = intrinsic_of_name(name);
+                // Intrinsics are convergent as LLVM's table says, whatever their declaration says.
+                let conv = k != Intrinsic::None
+                    || has_attr(m, f.attrs, names.convergent)
+                    || is_convergent_intrinsic(name);
+                (k, conv)
+            })
+            .collect();
+        ModuleFacts { names, callee }
+    }
+}
+
+/// The control-flow graph of a function: successors of each block's terminator in operand order.
+pub fn function_cfg(f: &Function) -> Cfg {
+    Cfg::from_succs(
+        Block(0),
+        f.blocks.len(),
+        f.blocks.iter().map(|b| {
+            let refs: &[Block] = if b.insts.is_empty() {
+                &[]
+            } else {
+                let t = &f.insts[b.insts.end as usize - 1];
+                if t.op.is_terminator() {
+                    &f.block_refs[t.blocks.range()]
+                } else {
+                    &[]
+                }
+            };
+            refs.iter().copied()
+        }),
+    )
+}
+
+impl<'m> LlvmFunction<'m> {
+    pub fn new(m: &'m Module, facts: &'m ModuleFacts, f: &'m Function) -> LlvmFunction<'m> {
+        LlvmFunction {
+            m,
+            f,
+            cfg: function_cfg(f),
+            names: facts.names,
+            callee: &facts.callee,
+        }
+    }
+
+    fn callee_fn(&self, i: u32) -> Option<usize> {
+        let inst = &self.f.insts[i as usize];
+        if !inst.op.is_call_like() {
+            return None;
+        }
+        match self.f.calls[inst.aux as usize].callee {
+            Value::Func(FuncId(id)) => Some(id as usize),
+            _ => None,
+        }
+    }
+
+    fn type_of(&self, v: Value) -> Option<TypeId> {
+        match v {
+            Value::Arg(n) => self.f.params.get(n as usize).map(|p| p.ty),
+            Value::Inst(InstId(i)) => Some(self.f.insts[i as usize].ty),
+            Value::Const(c) => Some(self.m.consts[c.0 as usize].ty),
+            _ => None,
+        }
+    }
+
+    fn is_token(&self, v: Value) -> bool {
+        self.type_of(v)
+            .is_some_and(|t| matches!(self.m.types.types[t.0 as usize], Type::Token))
+    }
+}
+
+impl TokenFunction for LlvmFunction<'_> {
+    type G = Cfg;
+    fn graph(&self) -> &Cfg {
+        &self.cfg
+    }
+    fn block_insts(&self, b: Block) -> std::ops::Range<u32> {
+        let r = self.f.blocks[b.index()].insts;
+        r.start..r.end
+    }
+    fn inst_block(&self, i: u32) -> Block {
+        self.f.insts[i as usize].block
+    }
+    fn intrinsic(&self, i: u32) -> Intrinsic {
+        self.callee_fn(i)
+            .map_or(Intrinsic::None, |c| self.callee[c].0)
+    }
+    fn is_convergent(&self, i: u32) -> bool {
+        let inst = &self.f.insts[i as usize];
+        if !inst.op.is_call_like() {
+            return false;
+        }
+        let call = &self.f.calls[inst.aux as usize];
+        has_attr(self.m, call.fn_attrs, self.names.convergent)
+            || self.callee_fn(i).is_some_and(|c| self.callee[c].1)
+    }
+    fn control(&self, i: u32) -> Control {
+        let inst = &self.f.insts[i as usize];
+        if !inst.op.is_call_like() {
+            return Control::None;
+        }
+        let Some(tag) = self.names.convergencectrl else {
+            return Control::None;
+        };
+        let call = &self.f.calls[inst.aux as usize];
+        let mut found = None;
+        for b in &self.f.bundles[call.bundles.range()] {
+            if b.tag == tag {
+                if found.is_some() {
+                    return Control::Multiple;
+                }
+                found = Some(b.operands);
+            }
+        }
+        let Some(ops) = found else {
+            return Control::None;
+        };
+        let ops = &self.f.operands[ops.range()];
+        if ops.len() != 1 || !self.is_token(ops[0]) {
+            return Control::NotOneToken;
+        }
+        match ops[0] {
+            Value::Inst(InstId(d)) => Control::Token(Some(d)),
+            _ => Control::Token(None),
+        }
+    }
+    fn function_is_convergent(&self) -> bool {
+        has_attr(self.m, self.f.attrs, self.names.convergent)
+    }
+}
+
+/// Which LLVM to reproduce where they differ: LLVM 19's cycle analysis counts an unreachable
+/// predecessor as an extra cycle entry (so such a cycle is irreducible and cannot have a heart).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Flavor {
+    #[default]
+    Llvm22,
+    Llvm19,
+}
+
+impl Flavor {
+    /// How the cycle analysis treats predecessors unreachable from the entry.
+    pub fn unreachable_preds(self) -> UnreachablePreds {
+        match self {
+            Flavor::Llvm22 => UnreachablePreds::Ignore,
+            Flavor::Llvm19 => UnreachablePreds::AreEntries,
+        }
+    }
+}
+
+/// One finding of the module verifier.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub func: FuncId,
+    pub rule: Rule,
+    /// `None` for function-level rules (X1, X2).
+    pub violation: Option<Violation>,
+}
+
+/// Verifies every function of `m`; findings in LLVM's order: function by function in module order
+/// (declarations included), each function's signature checks, then its visit-phase findings, then
+/// its function-level ones. Functions are checked in parallel; the order does not depend on it.
+pub fn verify_module(m: &Module, flavor: Flavor) -> Vec<Finding> {
+    use rayon::prelude::*;
+    let facts = ModuleFacts::new(m);
+    let per_fn: Vec<Vec<Finding>> = (0..m.functions.len())
+        .into_par_iter()
+        .with_min_len(64)
+        .map(|fi| {
+            let f = &m.functions[fi];
+            let id = FuncId(fi as u32);
+            let mut out = signature_findings(m, f, id);
+            if !f.is_declaration {
+                out.extend(verify_function(m, &facts, id, flavor));
+            }
+            out
+        })
+        .collect();
+    per_fn.into_iter().flatten().collect()
+}
+
+/// The token rules of one defined function.
+pub fn verify_function(
+    m: &Module,
+    facts: &ModuleFacts,
+    id: FuncId,
+    flavor: Flavor,
+) -> Vec<Finding> {
+    let f = &m.functions[id.0 as usize];
+    if f.blocks.is_empty() {
+        return Vec::new();
+    }
+    let lf = LlvmFunction::new(m, facts, f);
+    let opts = crate::core::Options {
+        use_needs_convergent: flavor == Flavor::Llvm19,
+    };
+    crate::core::verify_function(&lf, opts, || GraphStructure::new(&lf.cfg, flavor.unreachable_preds()))
+        .into_iter()
+        .map(|v| Finding {
+            func: id,
+            rule: v.rule,
+            violation: Some(v),
+        })
+        .collect()
+}
+
+/// X1/X2: a non-intrinsic function returning or taking `token`.
+fn signature_findings(m: &Module, f: &Function, id: FuncId) -> Vec<Finding> {
+    let name = m.strings.resolve(f.name);
+    if name.starts_with("llvm.") {
+        return Vec::new();
+    }
+    let is_token = |t: TypeId| matches!(m.types.types[t.0 as usize], Type::Token);
+    let mut out = Vec::new();
+    if is_token(f.ret_ty) {
+        out.push(Finding {
+            func: id,
+            rule: Rule::TokenReturnNotIntrinsic,
+            violation: None,
+        });
+    }
+    if f.params.iter().any(|p| is_token(p.ty)) {
+        out.push(Finding {
+            func: id,
+            rule: Rule::TokenParamNotIntrinsic,
+            violation: None,
+        });
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering.
+
+/// Whether a local/global name can be printed without quotes (LLVM's rule: `[-a-zA-Z$._0-9]`, not
+/// starting with a digit unless all digits).
+fn needs_quotes(s: &str) -> bool {
+    s.is_empty()
+        || !s
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_'))
+}
+
+fn sigil_name(sigil: char, s: &str) -> String {
+    if needs_quotes(s) {
+        format!("{sigil}\"{s}\"")
+    } else {
+        format!("{sigil}{s}")
+    }
+}
+
+/// A block's name as `print<cycles>` shows it (raw, no `%`).
+pub fn block_raw_name(m: &Module, f: &Function, b: Block) -> String {
+    match f.blocks[b.index()].name {
+        LocalName::Named(s) => m.strings.resolve(s).to_string(),
+        LocalName::Slot(n) => n.to_string(),
+        LocalName::None => b.0.to_string(),
+    }
+}
+
+/// A block as an operand (`label %B`).
+pub fn block_operand(m: &Module, f: &Function, b: Block) -> String {
+    format!("label {}", sigil_name('%', &block_raw_name(m, f, b)))
+}
+
+/// An instruction's source text, one line, without comments and with runs of blanks folded, the
+/// way LLVM's printer lays it out (two leading spaces).
+pub fn inst_text(m: &Module, f: &Function, i: u32) -> String {
+    let span = f.insts[i as usize].span;
+    let raw = m
+        .source
+        .get(span.start as usize..span.end as usize)
+        .unwrap_or("");
+    let mut out = String::from("  ");
+    let mut in_quote = false;
+    let mut blank = false;
+    for c in raw.chars() {
+        if in_quote {
+            out.push(c);
+            if c == '"' {
+                in_quote = false;
+            }
+            continue;
+        }
+        match c {
+            ';' => break,
+            '"' => {
+                if blank {
+                    out.push(' ');
+                    blank = false;
+                }
+                in_quote = true;
+                out.push(c);
+            }
+            c if c.is_whitespace() => blank = true,
+            c => {
+                if blank && out.len() > 2 {
+                    out.push(' ');
+                }
+                blank = false;
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+fn cycle_text(m: &Module, f: &Function, c: &CycleSummary) -> String {
+    let names = |bs: &[Block]| {
+        bs.iter()
+            .map(|&b| block_raw_name(m, f, b))
+            .collect::<Vec<_>>()
+    };
+    let mut s = format!(
+        "depth={}: entries({})",
+        c.depth,
+        names(&c.entries).join(" ")
+    );
+    for n in names(&c.others) {
+        s.push(' ');
+        s.push_str(&n);
+    }
+    s
+}
+
+/// A token operand that is not an instruction, as LLVM prints a value (`token none`, `token %a`).
+fn token_operand_text(m: &Module, f: &Function, i: u32) -> String {
+    let inst = &f.insts[i as usize];
+    let call = &f.calls[inst.aux as usize];
+    let tag = m.strings.get("convergencectrl");
+    for b in &f.bundles[call.bundles.range()] {
+        if Some(b.tag) != tag {
+            continue;
+        }
+        if let Some(&v) = f.operands[b.operands.range()].first() {
+            return match v {
+                Value::Inst(InstId(d)) => inst_text(m, f, d),
+                Value::Arg(n) => match f.params.get(n as usize).map(|p| p.name) {
+                    Some(LocalName::Named(s)) => {
+                        format!("token {}", sigil_name('%', m.strings.resolve(s)))
+                    }
+                    Some(LocalName::Slot(k)) => format!("token %{k}"),
+                    _ => "token".into(),
+                },
+                Value::Const(c) => match m.consts[c.0 as usize].kind {
+                    ConstKind::NoneToken => "token none".into(),
+                    ConstKind::Poison => "token poison".into(),
+                    ConstKind::Undef => "token undef".into(),
+                    _ => "token <constant>".into(),
+                },
+                _ => "token <value>".into(),
+            };
+        }
+    }
+    "token <value>".into()
+}
+
+/// The lines LLVM's verifier prints for one finding: the message, then one line per dumped value.
+pub fn llvm_lines(m: &Module, finding: &Finding) -> Vec<String> {
+    let f = &m.functions[finding.func.0 as usize];
+    let mut lines = vec![finding.rule.llvm_message().to_string()];
+    let Some(v) = &finding.violation else {
+        lines.push(format!(
+            "ptr {}",
+            sigil_name('@', m.strings.resolve(f.name))
+        ));
+        return lines;
+    };
+    let it = |i: u32| inst_text(m, f, i);
+    match v.rule {
+        Rule::TokenSource => {
+            lines.push(token_operand_text(m, f, v.inst));
+            lines.push(it(v.inst));
+        }
+        Rule::Dominance | Rule::WellNested => {
+            lines.push(it(v.related.unwrap_or(v.inst)));
+            lines.push(it(v.inst));
+        }
+        Rule::CycleUseByHeartOnly => {
+            lines.push(it(v.inst));
+            if let Some(c) = &v.cycle {
+                lines.push(cycle_text(m, f, c));
+            }
+        }
+        Rule::HeartInHeader => {
+            lines.push(it(v.inst));
+            if let Some(b) = v.block {
+                lines.push(block_operand(m, f, b));
+            }
+            if let Some(c) = &v.cycle {
+                lines.push(cycle_text(m, f, c));
+            }
+        }
+        Rule::OneHeartPerCycle => {
+            lines.push(it(v.inst));
+            if let Some(r) = v.related {
+                lines.push(it(r));
+            }
+            if let Some(c) = &v.cycle {
+                lines.push(cycle_text(m, f, c));
+            }
+        }
+        _ => lines.push(it(v.inst)),
+    }
+    lines
+}
+
+/// The whole verifier report as LLVM prints it (without the final "input module is broken" line).
+pub fn llvm_report(m: &Module, findings: &[Finding]) -> String {
+    let mut s = String::new();
+    for fd in findings {
+        for l in llvm_lines(m, fd) {
+            s.push_str(&l);
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// The witness closed path as block names: `B -> C -> B`.
+pub fn witness_text(m: &Module, f: &Function, w: &[Block]) -> String {
+    let mut names: Vec<String> = w
+        .iter()
+        .map(|&b| sigil_name('%', &block_raw_name(m, f, b)))
+        .collect();
+    if let Some(first) = names.first().cloned() {
+        names.push(first);
+    }
+    names.join(" -> ")
+}
+
+fn inst_name(m: &Module, f: &Function, i: u32) -> String {
+    match f.insts[i as usize].name {
+        LocalName::Named(s) => sigil_name('%', m.strings.resolve(s)),
+        LocalName::Slot(n) => format!("%{n}"),
+        LocalName::None => "the call".to_string(),
+    }
+}
+
+/// converge's own diagnostic for a finding: the rule id and sentence, every instruction involved with
+/// its location, the cycle and a witness closed path for cycle rules, and LLVM's message as a note.
+pub fn diagnostic(m: &Module, finding: &Finding) -> Diagnostic {
+    let f = &m.functions[finding.func.0 as usize];
+    let fname = sigil_name('@', m.strings.resolve(f.name));
+    let rule = finding.rule;
+    let Some(v) = &finding.violation else {
+        return Diagnostic::error(format!("{} (in {fname})", rule.sentence()), f.span)
+            .with_code(rule.id())
+            .with_note(format!("LLVM: {}", rule.llvm_message()));
+    };
+    let span = |i: u32| f.insts[i as usize].span;
+    let primary = match rule {
+        Rule::BundleOnce | Rule::BundleOneToken => "this call's convergencectrl bundle".to_string(),
+        Rule::TokenSource => "this token is not from a convergence intrinsic".to_string(),
+        Rule::EntryInConvergentFunction => format!("{fname} is not `convergent`"),
+        Rule::EntryInEntryBlock => "this entry is not in the entry block".to_string(),
+        Rule::EntryFirst | Rule::LoopFirst => {
+            "a convergent operation comes earlier in this block".to_string()
+        }
+        Rule::NoOperandOnEntryOrAnchor => "this intrinsic has a token operand".to_string(),
+        Rule::LoopNeedsOperand => "this loop intrinsic has no token operand".to_string(),
+        Rule::UseByConvergentOnly => "this call is not convergent".to_string(),
+        Rule::NoMixing => "this convergent operation".to_string(),
+        Rule::Dominance => "this use is not dominated by the token's definition".to_string(),
+        Rule::WellNested => "the token is no longer live here".to_string(),
+        Rule::CycleUseByHeartOnly => {
+            "this use is inside a cycle that does not contain the definition".to_string()
+        }
+        Rule::HeartInHeader => "this heart is not in the header of a reducible cycle".to_string(),
+        Rule::OneHeartPerCycle => "a second heart of the cycle".to_string(),
+        Rule::TokenReturnNotIntrinsic | Rule::TokenParamNotIntrinsic => String::new(),
+    };
+    let mut d = Diagnostic::error(format!("{} (in {fname})", rule.sentence()), span(v.inst))
+        .with_code(rule.id());
+    d.labels[0].message = primary;
+    if let Some(r) = v.related {
+        d = d.with_label(span(r), related_role(m, f, rule, r));
+    } else if let Some((_, d0)) = token_def_of(f, m, v.inst)
+        && !matches!(rule, Rule::TokenSource)
+    {
+        d = d.with_label(
+            span(d0),
+            format!("the token {} is defined here", inst_name(m, f, d0)),
+        );
+    }
+    if let Some(c) = &v.cycle {
+        d = d.with_note(format!("cycle: {}", cycle_text(m, f, c)));
+    }
+    if !v.witness.is_empty() {
+        d = d.with_note(format!(
+            "witness closed path: {}",
+            witness_text(m, f, &v.witness)
+        ));
+    }
+    d.with_note(format!("LLVM: {}", rule.llvm_message()))
+}
+
+/// What the related instruction of a violation is, in words.
+pub fn related_role(m: &Module, f: &Function, rule: Rule, r: u32) -> String {
+    match rule {
+        Rule::OneHeartPerCycle => format!("the cycle's first heart {}", inst_name(m, f, r)),
+        Rule::EntryFirst | Rule::LoopFirst => "the earlier convergent operation".to_string(),
+        Rule::NoMixing => {
+            "the first convergent operation, which decided the function's kind".to_string()
+        }
+        _ => format!("the token {} is defined here", inst_name(m, f, r)),
+    }
+}
+
+/// The token definition used by `i`, if it is an instruction.
+fn token_def_of(f: &Function, m: &Module, i: u32) -> Option<(Span, u32)> {
+    let inst = &f.insts[i as usize];
+    if !inst.op.is_call_like() {
+        return None;
+    }
+    let tag = m.strings.get("convergencectrl")?;
+    let call = &f.calls[inst.aux as usize];
+    let b = f.bundles[call.bundles.range()]
+        .iter()
+        .find(|b| b.tag == tag)?;
+    match f.operands[b.operands.range()].first()? {
+        Value::Inst(InstId(d)) => Some((f.insts[*d as usize].span, *d)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn convergent_intrinsics_by_mangled_name() {
+        assert!(is_convergent_intrinsic("llvm.amdgcn.readfirstlane.i32"));
+        assert!(is_convergent_intrinsic("llvm.amdgcn.readfirstlane"));
+        assert!(is_convergent_intrinsic("llvm.nvvm.shfl.sync.idx.i32"));
+        assert!(is_convergent_intrinsic("llvm.amdgcn.ballot.i64"));
+        assert!(!is_convergent_intrinsic("llvm.amdgcn.workitem.id.x"));
+        assert!(!is_convergent_intrinsic("llvm.amdgcn.readfirstlanex"));
+        assert!(!is_convergent_intrinsic("f"));
+    }
+}
