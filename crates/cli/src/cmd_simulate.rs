@@ -39,6 +39,10 @@ pub struct Args {
     /// Run under every distinct cycle hierarchy of the CFG and report the m-converged blocks.
     #[arg(long)]
     pub all_hierarchies: bool,
+    /// DFS successor orders tried when enumerating hierarchies (beyond it, orders are sampled with
+    /// a fixed seed, so hierarchy indices depend on this value).
+    #[arg(long, default_value_t = 20_000)]
+    pub enumeration_cap: u64,
     /// Instructions per thread before the thread is stopped.
     #[arg(long, default_value_t = 100_000)]
     pub step_limit: u64,
@@ -49,9 +53,6 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
-
-/// Successor orders tried at most when enumerating hierarchies.
-const ENUMERATION_CAP: u64 = 20_000;
 
 pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
     if args.threads == 0 || args.threads > 1024 {
@@ -107,7 +108,7 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
     let name = |b| block_name(&m, f, b);
 
     let (hierarchies, exhaustive, chosen) = if args.all_hierarchies {
-        let e = enumerate(&prog.cfg, ENUMERATION_CAP);
+        let e = enumerate(&prog.cfg, args.enumeration_cap.max(1));
         (e.hierarchies, e.exhaustive, 0)
     } else {
         let h = match args.hierarchy.as_str() {
@@ -119,7 +120,7 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
                         "error: --hierarchy: expected `llvm`, `reversed` or an index, got `{s}`"
                     )
                 })?;
-                let e = enumerate(&prog.cfg, ENUMERATION_CAP);
+                let e = enumerate(&prog.cfg, args.enumeration_cap.max(1));
                 let n = e.hierarchies.len();
                 e.hierarchies.into_iter().nth(k).ok_or_else(|| {
                     format!("error: --hierarchy {k}: the CFG has {n} distinct hierarchies (0..{n})")
@@ -235,6 +236,9 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Columns of the text table; wider tables are cut (the JSON output has everything).
+const MAX_TEXT_COLUMNS: usize = 48;
+
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     run_cmd(args)
 }
@@ -319,7 +323,13 @@ fn render_run(
                 .map(|&(b, _)| {
                     let c = count.entry(b).or_insert(0u32);
                     *c += 1;
-                    format!("{}{}", name(b), c)
+                    let n = name(b);
+                    // `H1` as in the seeds; `b0.1` when the name itself ends in a digit.
+                    if n.ends_with(|ch: char| ch.is_ascii_digit()) {
+                        format!("{n}.{c}")
+                    } else {
+                        format!("{n}{c}")
+                    }
                 })
                 .collect();
             row.iter()
@@ -327,7 +337,8 @@ fn render_run(
                 .collect()
         })
         .collect();
-    let ncol = t.columns.len();
+    // Long runs: show the first columns; JSON has all of them.
+    let ncol = t.columns.len().min(MAX_TEXT_COLUMNS);
     let widths: Vec<usize> = (0..ncol)
         .map(|c| {
             texts
@@ -350,6 +361,13 @@ fn render_run(
             let _ = write!(line, "  {:>w$}", row[c]);
         }
         let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if t.columns.len() > ncol {
+        let _ = writeln!(
+            out,
+            "({} more columns not shown; --format json lists every instance)",
+            t.columns.len() - ncol
+        );
     }
     for th in &r.threads {
         if !matches!(th.status, Status::Returned(_)) || th.steps == 0 {

@@ -5,7 +5,7 @@
 
 use crate::common::{CliError, Format, TargetArg};
 use converge_graph::{Block, Cycle};
-use converge_ir::{Function, LocalName, Module, Type, TypeId};
+use converge_ir::{FuncId, InstId, Module, Value};
 use converge_uniformity::llvm::{Amdgpu, LlvmFunction, Nvptx, Target};
 use converge_uniformity::{LlvmVersion, Structure, Uniformity, analyze_as};
 use rayon::prelude::*;
@@ -119,9 +119,8 @@ fn analyse_one(
     llvm19: bool,
 ) -> (String, Times) {
     let mut t = Times::default();
-    let func = &module.functions[fi];
     let a = Instant::now();
-    let lf = LlvmFunction::new(module, func);
+    let lf = LlvmFunction::new(module, FuncId(fi as u32));
     t.cfg = a.elapsed();
     let a = Instant::now();
     let g = converge_uniformity::SsaFunction::cfg(&lf);
@@ -152,173 +151,19 @@ fn analyse_one(
 
 // ---- names and text ------------------------------------------------------------------------------
 
-fn needs_quotes(s: &str) -> bool {
-    s.is_empty()
-        || s.starts_with(|c: char| c.is_ascii_digit())
-        || !s
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'$' | b'.' | b'_'))
+fn value_name(m: &Module, f: FuncId, v: Value) -> String {
+    m.value_name(f, v)
 }
 
-/// `%name`, `%"a b"` or `%7` for a value.
-fn value_name(m: &Module, n: LocalName) -> String {
-    match n {
-        LocalName::Named(s) => {
-            let s = m.strings.resolve(s);
-            if needs_quotes(s) {
-                format!("%\"{s}\"")
-            } else {
-                format!("%{s}")
-            }
-        }
-        LocalName::Slot(k) => format!("%{k}"),
-        LocalName::None => String::new(),
-    }
+fn block_name(m: &Module, f: FuncId, b: Block) -> String {
+    m.block_name(f, b)
 }
 
-/// A block's name as the printers show it: raw, no `%`, no quotes; unnamed blocks by slot number.
-fn block_name(m: &Module, f: &Function, b: Block) -> String {
-    match f.blocks[b.index()].name {
-        LocalName::Named(s) => m.strings.resolve(s).to_string(),
-        LocalName::Slot(k) => k.to_string(),
-        LocalName::None => b.0.to_string(),
-    }
+fn inst_text(m: &Module, f: FuncId, i: u32) -> String {
+    m.inst_text(f, InstId(i))
 }
 
-fn type_text(m: &Module, ty: TypeId, out: &mut String) {
-    let tys = &m.types;
-    match &tys.types[ty.0 as usize] {
-        Type::Void => out.push_str("void"),
-        Type::Int(n) => {
-            let _ = write!(out, "i{n}");
-        }
-        Type::Half => out.push_str("half"),
-        Type::BFloat => out.push_str("bfloat"),
-        Type::Float => out.push_str("float"),
-        Type::Double => out.push_str("double"),
-        Type::X86Fp80 => out.push_str("x86_fp80"),
-        Type::Fp128 => out.push_str("fp128"),
-        Type::PpcFp128 => out.push_str("ppc_fp128"),
-        Type::X86Amx => out.push_str("x86_amx"),
-        Type::Ptr(0) => out.push_str("ptr"),
-        Type::Ptr(a) => {
-            let _ = write!(out, "ptr addrspace({a})");
-        }
-        Type::Label => out.push_str("label"),
-        Type::Token => out.push_str("token"),
-        Type::Metadata => out.push_str("metadata"),
-        Type::Vector {
-            len,
-            scalable,
-            elem,
-        } => {
-            out.push('<');
-            if *scalable {
-                out.push_str("vscale x ");
-            }
-            let _ = write!(out, "{len} x ");
-            type_text(m, *elem, out);
-            out.push('>');
-        }
-        Type::Array { len, elem } => {
-            let _ = write!(out, "[{len} x ");
-            type_text(m, *elem, out);
-            out.push(']');
-        }
-        Type::Struct { fields, packed } => {
-            if *packed {
-                out.push('<');
-            }
-            if fields.is_empty() {
-                out.push_str("{}");
-            } else {
-                out.push_str("{ ");
-                for (k, &e) in tys.lists[fields.range()].iter().enumerate() {
-                    if k > 0 {
-                        out.push_str(", ");
-                    }
-                    type_text(m, e, out);
-                }
-                out.push_str(" }");
-            }
-            if *packed {
-                out.push('>');
-            }
-        }
-        Type::Named(k) => {
-            let name = m.strings.resolve(tys.named[*k as usize].0);
-            if needs_quotes(name) {
-                let _ = write!(out, "%\"{name}\"");
-            } else {
-                let _ = write!(out, "%{name}");
-            }
-        }
-        Type::Func {
-            ret,
-            params,
-            vararg,
-        } => {
-            type_text(m, *ret, out);
-            out.push_str(" (");
-            for (k, &p) in tys.lists[params.range()].iter().enumerate() {
-                if k > 0 {
-                    out.push_str(", ");
-                }
-                type_text(m, p, out);
-            }
-            if *vararg {
-                out.push_str(if params.is_empty() { "..." } else { ", ..." });
-            }
-            out.push(')');
-        }
-        Type::TargetExt(s) => {
-            let _ = write!(out, "target(\"{}\")", m.strings.resolve(*s));
-        }
-    }
-}
-
-/// An instruction as `Value::print` renders it (two leading spaces). Until the IR crate offers its
-/// printer, this is the instruction's source text with whitespace runs collapsed and continuation
-/// lines (`switch` cases, `invoke` labels) indented as LLVM indents them.
-fn inst_text(m: &Module, f: &Function, i: u32) -> String {
-    let sp = f.insts[i as usize].span;
-    let src = m
-        .source
-        .get(sp.start as usize..sp.end as usize)
-        .unwrap_or("");
-    let mut out = String::from("  ");
-    for (k, line) in src.trim().lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if k > 0 {
-            out.push('\n');
-            out.push_str(if line.starts_with(']') {
-                "  "
-            } else if line.starts_with("to ") || line.starts_with("unwind ") {
-                "          "
-            } else {
-                "    "
-            });
-        }
-        let mut space = false;
-        for ch in line.chars() {
-            if ch == ' ' || ch == '\t' {
-                space = true;
-                continue;
-            }
-            if space {
-                out.push(' ');
-                space = false;
-            }
-            out.push(ch);
-        }
-    }
-    out
-}
-
-fn cycle_text(m: &Module, f: &Function, s: &Structure, c: u32) -> String {
+fn cycle_text(m: &Module, fid: FuncId, s: &Structure, c: u32) -> String {
     let ci = &s.cycles;
     let cy = Cycle(c);
     let mut out = format!("depth={}: entries(", ci.depth(cy));
@@ -326,13 +171,13 @@ fn cycle_text(m: &Module, f: &Function, s: &Structure, c: u32) -> String {
         if k > 0 {
             out.push(' ');
         }
-        out.push_str(&block_name(m, f, e));
+        out.push_str(&block_name(m, fid, e));
     }
     out.push(')');
     for &b in ci.blocks(cy) {
         if !ci.is_entry(cy, b) {
             out.push(' ');
-            out.push_str(&block_name(m, f, b));
+            out.push_str(&block_name(m, fid, b));
         }
     }
     out
@@ -342,7 +187,7 @@ fn cycle_text(m: &Module, f: &Function, s: &Structure, c: u32) -> String {
 
 /// `opt -passes='print<uniformity>'` as LLVM 22 prints it.
 fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: bool) -> String {
-    let (m, f) = (lf.module, lf.func);
+    let (m, f, fid) = (lf.module, lf.func, lf.fid);
     let mut out = format!("UniformityInfo for function '{}':\n", lf.name());
     if !u.has_divergence() {
         out.push_str("ALL VALUES UNIFORM\n");
@@ -353,9 +198,9 @@ fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: boo
         for (a, p) in f.params.iter().enumerate() {
             if u.divergent_args[a] {
                 out.push_str("  DIVERGENT: ");
-                type_text(m, p.ty, &mut out);
+                out.push_str(&m.type_text(p.ty));
                 out.push(' ');
-                out.push_str(&value_name(m, p.name));
+                out.push_str(&value_name(m, fid, Value::Arg(a as u32)));
                 out.push('\n');
             }
         }
@@ -367,13 +212,13 @@ fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: boo
             "CYCLES ASSUMED DIVERGENT:\n"
         });
         for &c in &u.assumed_divergent {
-            let _ = writeln!(out, "  {}", cycle_text(m, f, s, c));
+            let _ = writeln!(out, "  {}", cycle_text(m, fid, s, c));
         }
     }
     if !u.divergent_exit_cycles.is_empty() {
         out.push_str("CYCLES WITH DIVERGENT EXIT:\n");
         for &c in &u.divergent_exit_cycles {
-            let _ = writeln!(out, "  {}", cycle_text(m, f, s, c));
+            let _ = writeln!(out, "  {}", cycle_text(m, fid, s, c));
         }
     }
     if !llvm19 && !u.temporal_divergence.is_empty() {
@@ -382,9 +227,9 @@ fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: boo
             let _ = write!(
                 out,
                 "Value         :{}\nUsed by       :{}\nOutside cycle :{}\n\n",
-                inst_text(m, f, t.value),
-                inst_text(m, f, t.user),
-                cycle_text(m, f, s, t.cycle)
+                inst_text(m, fid, t.value),
+                inst_text(m, fid, t.user),
+                cycle_text(m, fid, s, t.cycle)
             );
         }
     }
@@ -392,7 +237,7 @@ fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: boo
         let _ = write!(
             out,
             "\nBLOCK {}\nDEFINITIONS\n",
-            block_name(m, f, Block(b as u32))
+            block_name(m, fid, Block(b as u32))
         );
         let r = bd.insts.range();
         for i in r.clone() {
@@ -404,7 +249,7 @@ fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: boo
             } else {
                 "             "
             });
-            out.push_str(&inst_text(m, f, i as u32));
+            out.push_str(&inst_text(m, fid, i as u32));
             out.push('\n');
         }
         out.push_str("TERMINATORS\n");
@@ -417,7 +262,7 @@ fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: boo
             } else {
                 "             "
             });
-            out.push_str(&inst_text(m, f, i as u32));
+            out.push_str(&inst_text(m, fid, i as u32));
             out.push('\n');
         }
         out.push_str("END BLOCK\n");
@@ -429,17 +274,20 @@ fn json_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
-fn cycle_json(m: &Module, f: &Function, s: &Structure, c: u32) -> String {
+fn cycle_json(m: &Module, fid: FuncId, s: &Structure, c: u32) -> String {
     let ci = &s.cycles;
     let cy = Cycle(c);
     let list = |bs: &[Block]| -> String {
-        let v: Vec<String> = bs.iter().map(|&b| json_str(&block_name(m, f, b))).collect();
+        let v: Vec<String> = bs
+            .iter()
+            .map(|&b| json_str(&block_name(m, fid, b)))
+            .collect();
         format!("[{}]", v.join(","))
     };
     format!(
         "{{\"depth\":{},\"header\":{},\"entries\":{},\"blocks\":{}}}",
         ci.depth(cy),
-        json_str(&block_name(m, f, ci.header(cy))),
+        json_str(&block_name(m, fid, ci.header(cy))),
         list(ci.entries(cy)),
         list(ci.blocks(cy))
     )
@@ -447,20 +295,20 @@ fn cycle_json(m: &Module, f: &Function, s: &Structure, c: u32) -> String {
 
 /// One JSON object per function.
 fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
-    let (m, f) = (lf.module, lf.func);
+    let (m, f, fid) = (lf.module, lf.func, lf.fid);
     let mut out = format!(
         "{{\"name\":{},\"analysed\":{},\"arguments\":[",
         json_str(lf.name()),
         u.analysed
     );
-    for (a, p) in f.params.iter().enumerate() {
+    for a in 0..f.params.len() {
         if a > 0 {
             out.push(',');
         }
         let _ = write!(
             out,
             "{{\"index\":{a},\"name\":{},\"divergent\":{}}}",
-            json_str(&value_name(m, p.name)),
+            json_str(&value_name(m, fid, Value::Arg(a as u32))),
             u.divergent_args[a]
         );
     }
@@ -472,7 +320,7 @@ fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
         let _ = write!(
             out,
             "{{\"name\":{},\"reachable\":{},\"instructions\":[",
-            json_str(&block_name(m, f, Block(b as u32))),
+            json_str(&block_name(m, fid, Block(b as u32))),
             s.is_reachable(Block(b as u32))
         );
         for (k, i) in bd.insts.range().enumerate() {
@@ -486,7 +334,11 @@ fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
             } else {
                 u.divergent_insts[i]
             };
-            let name = value_name(m, inst.name);
+            let name = if inst.name == converge_ir::LocalName::None {
+                String::new()
+            } else {
+                value_name(m, fid, Value::Inst(InstId(i as u32)))
+            };
             let _ = write!(
                 out,
                 "{{\"position\":{k},\"name\":{},\"text\":{},\"terminator\":{term},\"divergent\":{div},\"always_uniform\":{}}}",
@@ -495,14 +347,14 @@ fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
                 } else {
                     json_str(&name)
                 },
-                json_str(inst_text(m, f, i as u32).trim_start()),
+                json_str(inst_text(m, fid, i as u32).trim_start()),
                 u.always_uniform[i]
             );
         }
         out.push_str("]}");
     }
     let cycles = |cs: &[u32]| -> String {
-        let v: Vec<String> = cs.iter().map(|&c| cycle_json(m, f, s, c)).collect();
+        let v: Vec<String> = cs.iter().map(|&c| cycle_json(m, fid, s, c)).collect();
         format!("[{}]", v.join(","))
     };
     let _ = write!(
@@ -518,9 +370,9 @@ fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
         let _ = write!(
             out,
             "{{\"value\":{},\"user\":{},\"cycle\":{}}}",
-            json_str(inst_text(m, f, t.value).trim_start()),
-            json_str(inst_text(m, f, t.user).trim_start()),
-            cycle_json(m, f, s, t.cycle)
+            json_str(inst_text(m, fid, t.value).trim_start()),
+            json_str(inst_text(m, fid, t.user).trim_start()),
+            cycle_json(m, fid, s, t.cycle)
         );
     }
     out.push_str("]}");
@@ -529,7 +381,7 @@ fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
 
 /// The readable default: the function with each divergent item flagged, then the cycle facts.
 fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
-    let (m, f) = (lf.module, lf.func);
+    let (m, f, fid) = (lf.module, lf.func, lf.fid);
     let nd = u.divergent_insts.iter().filter(|&&d| d).count()
         + u.divergent_args.iter().filter(|&&d| d).count();
     let mut out = format!("function @{}", lf.name());
@@ -543,8 +395,7 @@ fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
         u.divergent_terminators.iter().filter(|&&d| d).count()
     );
     for (a, p) in f.params.iter().enumerate() {
-        let mut ty = String::new();
-        type_text(m, p.ty, &mut ty);
+        let ty = m.type_text(p.ty);
         let _ = writeln!(
             out,
             "  {} arg {ty} {}",
@@ -553,39 +404,39 @@ fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
             } else {
                 "uniform  "
             },
-            value_name(m, p.name)
+            value_name(m, fid, Value::Arg(a as u32))
         );
     }
     for &c in &u.assumed_divergent {
         let _ = writeln!(
             out,
             "  cycle assumed divergent (diverged entry): {}",
-            cycle_text(m, f, s, c)
+            cycle_text(m, fid, s, c)
         );
     }
     for &c in &u.divergent_exit_cycles {
         let _ = writeln!(
             out,
             "  cycle with divergent exit: {}",
-            cycle_text(m, f, s, c)
+            cycle_text(m, fid, s, c)
         );
     }
     for t in &u.temporal_divergence {
         let _ = writeln!(
             out,
             "  temporal divergence: {} used by {} outside {}",
-            inst_text(m, f, t.value).trim(),
-            inst_text(m, f, t.user).trim(),
-            cycle_text(m, f, s, t.cycle)
+            inst_text(m, fid, t.value).trim(),
+            inst_text(m, fid, t.user).trim(),
+            cycle_text(m, fid, s, t.cycle)
         );
     }
     for (b, bd) in f.blocks.iter().enumerate() {
         let blk = Block(b as u32);
-        let _ = write!(out, "{}:", block_name(m, f, blk));
+        let _ = write!(out, "{}:", block_name(m, fid, blk));
         if !s.is_reachable(blk) {
             out.push_str("  ; unreachable");
         } else if let Some(c) = s.cycle_of(blk) {
-            let _ = write!(out, "  ; in cycle {}", cycle_text(m, f, s, c));
+            let _ = write!(out, "  ; in cycle {}", cycle_text(m, fid, s, c));
         }
         out.push('\n');
         for i in bd.insts.range() {
@@ -605,7 +456,7 @@ fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
             let _ = writeln!(
                 out,
                 "  {mark:>14} {}",
-                inst_text(m, f, i as u32).trim_start()
+                inst_text(m, fid, i as u32).trim_start()
             );
         }
     }

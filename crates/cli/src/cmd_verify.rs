@@ -110,7 +110,7 @@ fn json_report(m: &converge_ir::Module, name: &str, findings: &[Finding]) -> Str
                 let inst = |i: u32, role: &str| {
                     let mut o = loc(m, f.insts[i as usize].span);
                     o["role"] = json!(role);
-                    o["text"] = json!(llvm::inst_text(m, f, i).trim_start());
+                    o["text"] = json!(llvm::inst_text(m, fd.func, i).trim_start());
                     o
                 };
                 let mut insts = vec![inst(v.inst, "primary")];
@@ -122,6 +122,10 @@ fn json_report(m: &converge_ir::Module, name: &str, findings: &[Finding]) -> Str
                         _ => "definition",
                     };
                     insts.push(inst(r, role));
+                } else if rule != Rule::TokenSource
+                    && let Some(d) = llvm::token_def(m, fd.func, v.inst)
+                {
+                    insts.push(inst(d, "definition"));
                 }
                 let p = loc(m, f.insts[v.inst as usize].span);
                 obj["line"] = p["line"].clone();

@@ -41,7 +41,7 @@ pub fn load_module(path: &std::path::Path) -> Result<Module, CliError> {
         let (l, c) = converge_ir::diag::line_col(&text, off as u32);
         format!("error: {name}:{l}:{c}: the file is not valid UTF-8")
     })?;
-    converge_ir::parse(&name, source.clone()).map_err(|d| d.render(&name, &source))
+    converge_ir::parse_rendered(&name, source)
 }
 
 /// Writes to stdout, treating a closed pipe as success.

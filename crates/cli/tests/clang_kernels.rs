@@ -2,6 +2,7 @@
 //! clang 19 for AMDGPU (gfx90a) and NVPTX (sm_70), at -O0 and -O3, then read by converge.
 //!
 //! - `converge stats` must read every module (exit 0).
+//! - `converge cycles --format llvm` must print what `opt -passes='print<cycles>'` prints.
 //! - `converge uniformity --format llvm` must agree with `opt -passes='print<uniformity>'` on the
 //!   divergent arguments and the divergent definitions and terminators of every function, compared
 //!   by position (function, block, index in the block). NVPTX modules are compared with LLVM 22
@@ -164,6 +165,59 @@ fn compare_uniformity(converge: &Path, ll: &Path, nvptx: bool, refs: &References
     }
 }
 
+/// `converge cycles --format llvm` against `opt -passes='print<cycles>'`, text for text (the
+/// cycle hierarchy does not depend on the target; LLVM 22 when present, it is the reference).
+fn compare_cycles(converge: &Path, ll: &Path, refs: &References) -> Compared {
+    let mut cmd = Command::new(converge);
+    cmd.args(["cycles", "--format", "llvm"]).arg(ll);
+    let ours = common::run(cmd, b"", LIMIT);
+    if ours.code == Some(2) && ours.stderr_str().contains("not implemented") {
+        return Compared::Pending(ours.stderr_str().trim().to_string());
+    }
+    if !ours.success() {
+        return Compared::Problem(format!(
+            "converge cycles {}: {}",
+            ours.describe_end(),
+            common::head(&ours.stderr_str(), 8)
+        ));
+    }
+    let Some((ref_name, reference)) = refs.pick(true) else {
+        return Compared::NoReference;
+    };
+    let mut cmd = Command::new(reference);
+    cmd.args(["-passes=print<cycles>", "-disable-output"])
+        .arg(ll);
+    let theirs = common::run(cmd, b"", LIMIT);
+    // LLVM 22 warns that it has no AMDGPU target; the warning is not part of the report.
+    let theirs_text: String = theirs
+        .stderr_str()
+        .lines()
+        .filter(|l| !l.contains("WARNING: failed to create target machine"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    if !theirs.success() {
+        return Compared::Problem(format!(
+            "{ref_name} opt {}: {theirs_text}",
+            theirs.describe_end()
+        ));
+    }
+    let ours_text = ours.stdout_str();
+    if ours_text == theirs_text {
+        return Compared::Same(0);
+    }
+    let first = ours_text
+        .lines()
+        .zip(theirs_text.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or(ours_text.lines().count().min(theirs_text.lines().count()));
+    Compared::Problem(format!(
+        "`converge cycles --format llvm` differs from {ref_name} at line {}: `{}` vs `{}`",
+        first + 1,
+        ours_text.lines().nth(first).unwrap_or("<end>"),
+        theirs_text.lines().nth(first).unwrap_or("<end>")
+    ))
+}
+
 #[test]
 fn clang_kernels() {
     let Some(clang) = converge_gen::reference::clang19("clang_kernels") else {
@@ -183,6 +237,7 @@ fn clang_kernels() {
     let mut compared = 0usize;
     let mut functions = 0usize;
     let mut uniformity_pending: Option<String> = None;
+    let mut cycles_compared = 0usize;
     let mut modules = 0usize;
     for src in &srcs {
         let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
@@ -217,15 +272,21 @@ fn clang_kernels() {
                     Compared::NoReference => {}
                     Compared::Problem(p) => failures.push(format!("{label}: {p}")),
                 }
+                match compare_cycles(&converge, &ll, &refs) {
+                    Compared::Same(_) => cycles_compared += 1,
+                    Compared::Pending(msg) => uniformity_pending = Some(msg),
+                    Compared::NoReference => {}
+                    Compared::Problem(p) => failures.push(format!("{label}: {p}")),
+                }
             }
         }
     }
     println!(
-        "clang kernels: {modules} modules compiled from {} files; uniformity compared on {compared} modules ({functions} functions)",
+        "clang kernels: {modules} modules compiled from {} files; uniformity compared on {compared} modules ({functions} functions), cycles on {cycles_compared}",
         srcs.len()
     );
     if let Some(msg) = &uniformity_pending {
-        println!("uniformity comparison skipped: `converge uniformity` says: {msg}");
+        println!("comparison skipped: converge says: {msg}");
     }
     assert!(
         failures.is_empty(),

@@ -22,6 +22,7 @@
 mod common;
 
 use common::lit::{self, LineStatus, Mode, Subst, Tools, Verdict};
+use common::printed;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -75,6 +76,8 @@ struct FileResult {
     llvm22: Option<Verdict>,
     /// What the translation dropped or emulated (the `note:` lines of the converge log).
     notes: Vec<String>,
+    /// For uniformity tests: converge's answer against LLVM's on the same input.
+    semantics: String,
 }
 
 fn collect_ll(root: &Path) -> Vec<PathBuf> {
@@ -140,6 +143,7 @@ fn run_file(path: &Path, name: &str, tools: &Tools, logs: &Path, tmp: &Path) -> 
     } else {
         None
     };
+    let semantics = compare_with_llvm(&rls, &subst, tools, amdgpu, &mut log);
     let _ = std::fs::write(logs.join(format!("{flat}.log")), log);
     FileResult {
         name: name.to_string(),
@@ -148,6 +152,7 @@ fn run_file(path: &Path, name: &str, tools: &Tools, logs: &Path, tmp: &Path) -> 
         llvm19_spelling,
         llvm22,
         notes,
+        semantics,
     }
 }
 
@@ -159,6 +164,70 @@ fn short(v: &Option<Verdict>) -> &'static str {
     match v {
         None => "n/a",
         Some(v) => v.label(),
+    }
+}
+
+/// Tells a printing difference from a different answer: on the first `print<uniformity>` RUN
+/// line, compares converge's divergent arguments, definitions and terminators, cycle lists and
+/// (against LLVM 22) temporal divergence with LLVM's own report on the same input and target:
+/// LLVM 22 where it can (no AMDGPU), else LLVM 19 with the triple rewrite.
+fn compare_with_llvm(
+    rls: &[lit::RunLine],
+    subst: &Subst,
+    tools: &Tools,
+    amdgpu: bool,
+    log: &mut String,
+) -> String {
+    let Some((stage, call)) = rls.iter().find_map(|rl| {
+        let p = lit::parse(&rl.text, subst).ok()?;
+        let st = p.first()?.first()?.clone();
+        let cs = lit::translate(&st).ok()?;
+        let call = cs.calls.into_iter().find(|c| c[0] == "uniformity")?;
+        Some((st, call))
+    }) else {
+        return String::new();
+    };
+    let (ver, opt, opts) = match (&tools.opt22, &tools.opt19) {
+        (Some(o22), _) if !amdgpu => ("LLVM 22", o22, lit::target_options(&stage.argv)),
+        (_, Some(o19)) => (
+            "LLVM 19",
+            o19,
+            lit::rewrite_triples_for_19(&lit::target_options(&stage.argv)),
+        ),
+        _ => return String::new(),
+    };
+    let input = call.last().expect("input file").clone();
+    let mut cmd = std::process::Command::new(&tools.converge);
+    cmd.args(&call);
+    let ours = common::run(cmd, b"", LIMIT);
+    let mut cmd = std::process::Command::new(opt);
+    cmd.args(&opts)
+        .args(["-passes=print<uniformity>", "-disable-output"])
+        .arg(&input);
+    let theirs = common::run(cmd, b"", LIMIT);
+    log.push_str(&format!(
+        "\n## converge vs {ver} (divergent sets, cycle lists)\n  {} {}\n",
+        opts.join(" "),
+        input
+    ));
+    if !ours.success() {
+        return format!("converge {}", ours.describe_end());
+    }
+    if !theirs.success() {
+        return format!("{ver} rejects the file");
+    }
+    let d = printed::diff(
+        &printed::parse_uniformity(&ours.stdout_str()),
+        &printed::parse_uniformity(&theirs.stderr_str()),
+        ver == "LLVM 22",
+    );
+    for x in &d {
+        log.push_str(&format!("  {x}\n"));
+    }
+    if d.is_empty() {
+        format!("same as {ver}")
+    } else {
+        format!("differs from {ver} ({} places)", d.len())
     }
 }
 
@@ -265,17 +334,18 @@ fn corpus_lit() {
         "converge: `{}`; logs per file in `build/corpus-logs/`.\n\n",
         tools.converge.display()
     ));
-    md.push_str("Columns: converge's verdict and reason; LLVM 19 run live on the same RUN lines (new-style AMDGPU triples rewritten), then again with `ASSSUMED` read as `ASSUMED`; LLVM 22 as written (n/a: AMDGPU, which that build lacks); target = passes with 19 + spelling (issue 4); expected = listed in `EXPECTED_PASS`.\n\n");
+    md.push_str("Columns: converge's verdict and reason; converge vs LLVM = its divergent sets and cycle lists against LLVM's own report on the same input (LLVM 22 without AMDGPU, else 19; so a FAIL with `same as` is a printing difference or a test expecting a newer LLVM); LLVM 19 run live on the same RUN lines (new-style AMDGPU triples rewritten), then again with `ASSSUMED` read as `ASSUMED`; LLVM 22 as written (n/a: AMDGPU, which that build lacks); target = passes with 19 + spelling (issue 4); expected = listed in `EXPECTED_PASS`.\n\n");
     md.push_str(
         "| file | converge | reason | LLVM 19 | 19 + spelling | LLVM 22 | target | expected |\n",
     );
     md.push_str("|---|---|---|---|---|---|---|---|\n");
     for r in &results {
         md.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             r.name,
             r.converge.label(),
             cell(&reason_and_notes(r)),
+            r.semantics,
             short(&r.llvm19),
             short(&r.llvm19_spelling),
             short(&r.llvm22),

@@ -73,3 +73,18 @@ fn cycles_deep_nest(b: Bencher, n: usize) {
     b.counter(blocks(&g))
         .bench_local(|| ci.compute(&g, UnreachablePreds::Ignore));
 }
+
+/// The DFS the cycle analysis starts with, alone (its share of `cycles`).
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn cycle_dfs(b: Bencher, n: usize) {
+    let g = build(n);
+    let mut d = converge_graph::CycleDfs::new(&g);
+    b.counter(blocks(&g)).bench_local(|| d.compute(&g));
+}
+
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn reverse_post_order(b: Bencher, n: usize) {
+    let g = build(n);
+    let mut r = converge_graph::Rpo::new(&g);
+    b.counter(blocks(&g)).bench_local(|| r.compute(&g));
+}

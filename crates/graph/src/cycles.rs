@@ -119,16 +119,16 @@ impl CycleInfo {
         let mut top: Vec<u32> = Vec::new();
 
         for idx in (0..s.dfs.preorder().len()).rev() {
-            let h = s.dfs.preorder()[idx];
-            s.worklist.clear();
-            for &p in g.preds(h) {
-                if s.dfs.is_ancestor(h, p) {
-                    s.worklist.push(p);
-                }
-            }
-            if s.worklist.is_empty() {
+            // The DFS flagged the targets of back edges; every other block is skipped without
+            // reading its predecessors.
+            if !s.dfs.is_back_edge_target_at(idx) {
                 continue;
             }
+            let h = s.dfs.preorder()[idx];
+            let preds = g.preds(h);
+            s.worklist.clear();
+            s.worklist
+                .extend(preds.iter().copied().filter(|&p| s.dfs.is_ancestor(h, p)));
             let c = s.disc.len() as u32;
             s.disc.push(CycleData {
                 parent: NONE,

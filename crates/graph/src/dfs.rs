@@ -13,7 +13,9 @@ pub struct CycleDfs {
     /// Per block `(start, end)`, together for locality: every ancestor test reads both.
     info: Vec<(u32, u32)>,
     preorder: Vec<Block>,
-    stack: Vec<(Block, u32)>,
+    /// Per preorder position: whether the block is the target of a DFS back edge (an edge from a
+    /// block of its own subtree, itself included), i.e. a cycle header.
+    back_edge_target: Vec<bool>,
 }
 
 impl CycleDfs {
@@ -29,41 +31,44 @@ impl CycleDfs {
         self.info.clear();
         self.info.resize(n, (0, 0));
         self.preorder.clear();
-        self.stack.clear();
+        self.back_edge_target.clear();
         if n == 0 {
             return;
         }
-        let mut counter = 0u32;
         let entry = g.entry();
-        counter += 1;
+        let mut counter = 1u32;
         self.info[entry.index()].0 = counter;
         self.preorder.push(entry);
-        // Each frame holds how many successors are still unexplored; they are taken from the back.
-        self.stack.push((entry, g.succs(entry).len() as u32));
-        while let Some(top) = self.stack.last_mut() {
-            let (b, left) = *top;
-            let succs = g.succs(b);
+        self.back_edge_target.push(false);
+        // Each frame holds the successors still unexplored; they are taken from the back. The
+        // slices borrow `g`, so the stack is local (one allocation per call).
+        let mut stack: Vec<(Block, &[Block])> = Vec::with_capacity(64);
+        stack.push((entry, g.succs(entry)));
+        while let Some((b, rest)) = stack.last_mut() {
             let mut next = None;
-            let mut i = left;
-            while i > 0 {
-                i -= 1;
-                let s = succs[i as usize];
-                if self.info[s.index()].0 == 0 {
+            while let Some((&s, r)) = rest.split_last() {
+                *rest = r;
+                let (start, end) = self.info[s.index()];
+                if start == 0 {
                     next = Some(s);
                     break;
                 }
+                // Started but not finished: `s` is on the DFS stack, an ancestor of `b`.
+                if end == 0 {
+                    self.back_edge_target[start as usize - 1] = true;
+                }
             }
-            top.1 = i;
             match next {
                 Some(s) => {
                     counter += 1;
                     self.info[s.index()].0 = counter;
                     self.preorder.push(s);
-                    self.stack.push((s, g.succs(s).len() as u32));
+                    self.back_edge_target.push(false);
+                    stack.push((s, g.succs(s)));
                 }
                 None => {
                     self.info[b.index()].1 = counter;
-                    self.stack.pop();
+                    stack.pop();
                 }
             }
         }
@@ -72,6 +77,12 @@ impl CycleDfs {
     /// Reached blocks in preorder.
     pub fn preorder(&self) -> &[Block] {
         &self.preorder
+    }
+    /// Whether the block at preorder position `i` (its preorder number minus one) is the target
+    /// of a back edge: exactly the blocks LLVM makes cycle headers.
+    #[inline]
+    pub fn is_back_edge_target_at(&self, i: usize) -> bool {
+        self.back_edge_target[i]
     }
     /// Preorder number, from 1; 0 for an unreachable block.
     #[inline]

@@ -20,20 +20,34 @@ pub struct DominatorTree {
     root: Block,
     /// Per block: DFS preorder number from 1; 0 when unreachable.
     num: Vec<u32>,
-    /// Per block: immediate dominator, `NONE` for the root and unreachable blocks.
-    idom: Vec<u32>,
-    /// Per block: position in a preorder of the dominator tree, and its subtree's size.
-    tin: Vec<u32>,
-    size: Vec<u32>,
-    level: Vec<u32>,
+    /// Per block: its place in the dominator tree.
+    tree: Vec<TreeInfo>,
     /// The reachable blocks in dominator-tree preorder (indexed by `tin`).
     preorder: Vec<Block>,
     // Scratch, indexed by DFS number (slot 0 unused).
     vertex: Vec<Block>,
     nodes: Vec<Node>,
-    stack: Vec<(Block, u32)>,
     path: Vec<u32>,
 }
+
+/// A block's place in the dominator tree, kept together: `dominates` reads `tin` and `size`.
+#[derive(Copy, Clone, Debug)]
+struct TreeInfo {
+    /// Immediate dominator, `NONE` for the root and unreachable blocks.
+    idom: u32,
+    /// Position in a preorder of the dominator tree, and the size of the subtree.
+    tin: u32,
+    size: u32,
+    /// Depth in the tree.
+    level: u32,
+}
+
+const NO_TREE: TreeInfo = TreeInfo {
+    idom: NONE,
+    tin: 0,
+    size: 0,
+    level: 0,
+};
 
 /// Semi-NCA state of one DFS number, kept together for locality.
 #[derive(Copy, Clone, Debug, Default)]
@@ -57,17 +71,10 @@ impl DominatorTree {
     pub fn compute<G: Graph + ?Sized>(&mut self, g: &G) {
         let n = g.num_blocks();
         self.root = g.entry();
-        for v in [
-            &mut self.num,
-            &mut self.tin,
-            &mut self.size,
-            &mut self.level,
-        ] {
-            v.clear();
-            v.resize(n, 0);
-        }
-        self.idom.clear();
-        self.idom.resize(n, NONE);
+        self.num.clear();
+        self.num.resize(n, 0);
+        self.tree.clear();
+        self.tree.resize(n, NO_TREE);
         self.preorder.clear();
         self.nodes.clear();
         self.nodes.push(Node::default());
@@ -86,36 +93,32 @@ impl DominatorTree {
     fn dfs<G: Graph + ?Sized>(&mut self, g: &G) {
         let root = self.root;
         self.visit(root, 0);
-        self.stack.clear();
-        self.stack.push((root, 0));
-        while let Some(top) = self.stack.last_mut() {
-            let (b, next) = *top;
-            let succs = g.succs(b);
-            let mut i = next as usize;
+        // Frames hold the successors still to explore; they borrow `g`, so the stack is local.
+        let mut stack: Vec<(u32, &[Block])> = Vec::with_capacity(64);
+        stack.push((1, g.succs(root)));
+        while let Some((pn, rest)) = stack.last_mut() {
             let mut found = None;
-            while i < succs.len() {
-                let s = succs[i];
-                i += 1;
+            while let Some((&s, r)) = rest.split_first() {
+                *rest = r;
                 if self.num[s.index()] == 0 {
                     found = Some(s);
                     break;
                 }
             }
-            top.1 = i as u32;
             match found {
                 Some(s) => {
-                    let p = self.num[b.index()];
-                    self.visit(s, p);
-                    self.stack.push((s, 0));
+                    let k = self.visit(s, *pn);
+                    stack.push((k, g.succs(s)));
                 }
                 None => {
-                    self.stack.pop();
+                    stack.pop();
                 }
             }
         }
     }
 
-    fn visit(&mut self, b: Block, parent: u32) {
+    #[inline]
+    fn visit(&mut self, b: Block, parent: u32) -> u32 {
         let k = self.vertex.len() as u32;
         self.num[b.index()] = k;
         self.vertex.push(b);
@@ -126,15 +129,23 @@ impl DominatorTree {
             label: k,
             idom: parent,
         });
+        k
     }
 
     /// Link-eval with path compression: the vertex of minimal semidominator on the path from `v` up
     /// to (excluding) the first ancestor that is not yet linked (numbers `< linked` are unlinked).
+    #[inline]
     fn eval(&mut self, v: u32, linked: u32) -> u32 {
-        let nodes = &mut self.nodes;
-        if nodes[v as usize].anc < linked {
-            return nodes[v as usize].label;
+        let n = self.nodes[v as usize];
+        if n.anc < linked {
+            return n.label;
         }
+        self.eval_compress(v, linked)
+    }
+
+    #[inline(never)]
+    fn eval_compress(&mut self, v: u32, linked: u32) -> u32 {
+        let nodes = &mut self.nodes;
         self.path.clear();
         let mut x = v;
         loop {
@@ -186,19 +197,24 @@ impl DominatorTree {
 
     fn build_tree(&mut self, count: u32) {
         // Subtree sizes by DFS number (a child's number exceeds its idom's); `label` is free now.
-        for w in 1..=count {
-            self.nodes[w as usize].label = 1;
+        let nodes = &mut self.nodes[..=count as usize];
+        for node in &mut nodes[1..] {
+            node.label = 1;
         }
-        for w in (2..=count).rev() {
-            let d = self.nodes[w as usize].idom as usize;
-            self.nodes[d].label += self.nodes[w as usize].label;
+        for w in (2..nodes.len()).rev() {
+            let Node { idom, label, .. } = nodes[w];
+            nodes[idom as usize].label += label;
         }
         // Nested intervals: each vertex's children take consecutive slots after it, in DFS-number
         // order. `semi` becomes the next free slot.
         self.preorder.resize(count as usize, Block(0));
         let root = self.root.index();
-        self.tin[root] = 0;
-        self.size[root] = count;
+        self.tree[root] = TreeInfo {
+            idom: NONE,
+            tin: 0,
+            size: count,
+            level: 0,
+        };
         self.preorder[0] = self.root;
         self.nodes[1].semi = 1;
         for w in 2..=count {
@@ -209,10 +225,13 @@ impl DominatorTree {
             self.nodes[node.idom as usize].semi = slot + node.label;
             self.nodes[w as usize].semi = slot + 1;
             let bi = b.index();
-            self.tin[bi] = slot;
-            self.size[bi] = node.label;
-            self.level[bi] = self.level[d.index()] + 1;
-            self.idom[bi] = d.0;
+            let level = self.tree[d.index()].level + 1;
+            self.tree[bi] = TreeInfo {
+                idom: d.0,
+                tin: slot,
+                size: node.label,
+                level,
+            };
             self.preorder[slot as usize] = b;
         }
     }
@@ -228,14 +247,14 @@ impl DominatorTree {
     /// The immediate dominator; `None` for the root and for unreachable blocks.
     #[inline]
     pub fn idom(&self, b: Block) -> Option<Block> {
-        let d = self.idom[b.index()];
+        let d = self.tree[b.index()].idom;
         (d != NONE).then_some(Block(d))
     }
     /// Children of `b` in the dominator tree (none for an unreachable block).
     pub fn children(&self, b: Block) -> impl Iterator<Item = Block> + '_ {
         let (start, end) = if self.is_reachable(b) {
-            let t = self.tin[b.index()];
-            (t + 1, t + self.size[b.index()])
+            let t = self.tree[b.index()];
+            (t.tin + 1, t.tin + t.size)
         } else {
             (0, 0)
         };
@@ -245,7 +264,7 @@ impl DominatorTree {
                 return None;
             }
             let c = self.preorder[pos as usize];
-            pos += self.size[c.index()];
+            pos += self.tree[c.index()].size;
             Some(c)
         })
     }
@@ -256,7 +275,7 @@ impl DominatorTree {
     /// Depth in the dominator tree (the root is 0; 0 for unreachable blocks too).
     #[inline]
     pub fn level(&self, b: Block) -> u32 {
-        self.level[b.index()]
+        self.tree[b.index()].level
     }
     /// Whether every path from the root to `b` goes through `a` (reflexive). LLVM's convention for
     /// unreachable blocks: `b` unreachable → true; else `a` unreachable → false.
@@ -268,8 +287,8 @@ impl DominatorTree {
         if !self.is_reachable(a) {
             return false;
         }
-        let (ta, tb) = (self.tin[a.index()], self.tin[b.index()]);
-        ta <= tb && tb < ta + self.size[a.index()]
+        let (ta, tb) = (self.tree[a.index()], self.tree[b.index()].tin);
+        ta.tin <= tb && tb < ta.tin + ta.size
     }
     #[inline]
     pub fn properly_dominates(&self, a: Block, b: Block) -> bool {
@@ -281,14 +300,14 @@ impl DominatorTree {
             return None;
         }
         while self.level(a) > self.level(b) {
-            a = Block(self.idom[a.index()]);
+            a = Block(self.tree[a.index()].idom);
         }
         while self.level(b) > self.level(a) {
-            b = Block(self.idom[b.index()]);
+            b = Block(self.tree[b.index()].idom);
         }
         while a != b {
-            a = Block(self.idom[a.index()]);
-            b = Block(self.idom[b.index()]);
+            a = Block(self.tree[a.index()].idom);
+            b = Block(self.tree[b.index()].idom);
         }
         Some(a)
     }

@@ -2,13 +2,13 @@
 //! CFG extended with a **virtual exit** whose predecessors are the roots, as LLVM's
 //! `PostDominatorTree` does:
 //! - trivial roots: blocks without successors (`ret`, `unreachable`), in block order;
-//! - for regions that reach no such block (infinite loops, no-return regions), LLVM's `FindRoots`
-//!   idea: from the first block (in block order) not yet reverse-reached, follow successors by an
-//!   iterative DFS and take the furthest block reached as an extra root, then reverse-reach from it.
+//! - for regions that reach no such block (infinite loops, no-return regions), LLVM's `FindRoots`:
+//!   from the first block (in block order) not yet reverse-reached, a forward DFS picks the
+//!   "furthest away" block as an extra root; redundant extra roots are then pruned.
 //!
-//! The non-trivial root chosen inside an infinite loop can differ from LLVM's (which also sorts and
-//! prunes redundant roots); post-dominance between blocks that reach a trivial root does not depend
-//! on that choice. Every block, reachable from the entry or not, is in the tree.
+//! The roots are chosen exactly as LLVM does (see [`find_roots`]), so even inside infinite loops
+//! the tree matches `opt -passes='print<postdomtree>'`. Every block, reachable from the entry or
+//! not, is in the tree. Block indices must follow the function's block order.
 
 use crate::{Block, Cfg, DominatorTree, Graph};
 
@@ -71,6 +71,15 @@ impl PostDominatorTree {
     }
 }
 
+/// LLVM's `SemiNCAInfo::FindRoots` for post-dominators, step by step (block index = position in
+/// the function):
+/// 1. every block without successors, in block order, is a root; each is reverse-searched;
+/// 2. for each block (in order) still not reverse-reached: a forward DFS from it over unreached
+///    blocks, successors taken in **descending** block order (LLVM sorts them by function position
+///    and pushes them on a LIFO stack); the last block it numbers ("furthest away") becomes a
+///    root and is reverse-searched;
+/// 3. `RemoveRedundantRoots`: a non-trivial root that can reach another root is dropped, the last
+///    root taking its place (swap-remove).
 fn find_roots<G: Graph + ?Sized>(g: &G) -> Vec<Block> {
     let n = g.num_blocks();
     let mut roots: Vec<Block> = (0..n as u32)
@@ -78,64 +87,98 @@ fn find_roots<G: Graph + ?Sized>(g: &G) -> Vec<Block> {
         .filter(|&b| g.succs(b).is_empty())
         .collect();
     let mut seen = vec![false; n];
-    let mut stack = Vec::new();
+    let mut stack: Vec<Block> = Vec::new();
     let reverse_reach = |from: Block, seen: &mut Vec<bool>, stack: &mut Vec<Block>| {
-        if seen[from.index()] {
-            return;
-        }
-        seen[from.index()] = true;
         stack.push(from);
         while let Some(b) = stack.pop() {
-            for &p in g.preds(b) {
-                if !seen[p.index()] {
-                    seen[p.index()] = true;
-                    stack.push(p);
-                }
+            if seen[b.index()] {
+                continue;
             }
+            seen[b.index()] = true;
+            stack.extend(g.preds(b).iter().filter(|p| !seen[p.index()]));
         }
     };
     for &r in &roots {
         reverse_reach(r, &mut seen, &mut stack);
     }
-    // Forward DFS marks, kept apart from `seen` so one region's search does not hide another.
+    let trivial = roots.len();
     let mut fwd = vec![false; n];
-    let mut dfs: Vec<(Block, u32)> = Vec::new();
+    let mut marked: Vec<Block> = Vec::new();
+    let mut sorted: Vec<Block> = Vec::new();
     for i in 0..n {
-        let b = Block(i as u32);
         if seen[i] {
             continue;
         }
-        // The last block the forward DFS (first successor first) reaches is the furthest.
-        let mut furthest = b;
-        fwd[i] = true;
-        dfs.push((b, 0));
-        while let Some(top) = dfs.last_mut() {
-            let (x, next) = *top;
-            let succs = g.succs(x);
-            let mut k = next as usize;
-            let mut found = None;
-            while k < succs.len() {
-                let s = succs[k];
-                k += 1;
-                if !seen[s.index()] && !fwd[s.index()] {
-                    found = Some(s);
-                    break;
-                }
+        // Forward DFS with lazy visited checks, exactly as LLVM's `runDFS` numbers blocks.
+        let mut furthest = Block(i as u32);
+        stack.push(furthest);
+        while let Some(b) = stack.pop() {
+            if seen[b.index()] || fwd[b.index()] {
+                continue;
             }
-            top.1 = k as u32;
-            match found {
-                Some(s) => {
-                    fwd[s.index()] = true;
-                    furthest = s;
-                    dfs.push((s, 0));
-                }
-                None => {
-                    dfs.pop();
-                }
-            }
+            fwd[b.index()] = true;
+            marked.push(b);
+            furthest = b;
+            sorted.clear();
+            sorted.extend_from_slice(g.succs(b));
+            sorted.sort_unstable();
+            stack.extend_from_slice(&sorted);
+        }
+        for b in marked.drain(..) {
+            fwd[b.index()] = false;
         }
         roots.push(furthest);
         reverse_reach(furthest, &mut seen, &mut stack);
     }
+    if roots.len() > trivial {
+        remove_redundant_roots(g, &mut roots, &mut fwd, &mut stack);
+    }
     roots
+}
+
+/// Drops every non-trivial root from which another root is reachable (LLVM's
+/// `RemoveRedundantRoots`, including its swap-remove order).
+fn remove_redundant_roots<G: Graph + ?Sized>(
+    g: &G,
+    roots: &mut Vec<Block>,
+    mark: &mut [bool],
+    stack: &mut Vec<Block>,
+) {
+    let mut is_root = vec![false; mark.len()];
+    for r in roots.iter() {
+        is_root[r.index()] = true;
+    }
+    let mut visited: Vec<Block> = Vec::new();
+    let mut i = 0;
+    while i < roots.len() {
+        let root = roots[i];
+        if g.succs(root).is_empty() {
+            i += 1;
+            continue;
+        }
+        let mut redundant = false;
+        stack.clear();
+        stack.push(root);
+        while let Some(b) = stack.pop() {
+            if mark[b.index()] {
+                continue;
+            }
+            mark[b.index()] = true;
+            visited.push(b);
+            if b != root && is_root[b.index()] {
+                redundant = true;
+                break;
+            }
+            stack.extend(g.succs(b).iter().filter(|s| !mark[s.index()]));
+        }
+        for b in visited.drain(..) {
+            mark[b.index()] = false;
+        }
+        if redundant {
+            is_root[root.index()] = false;
+            roots.swap_remove(i);
+        } else {
+            i += 1;
+        }
+    }
 }

@@ -272,11 +272,15 @@ impl Module {
     }
     /// A metadata string's text (following `Node` references).
     pub fn md_string(&self, m: MdId) -> Option<&str> {
-        match self.md(m) {
-            Metadata::String(s) => Some(self.str(*s)),
-            Metadata::Node(n) if *n != m => self.md_string(*n),
-            _ => None,
+        let mut m = m;
+        for _ in 0..64 {
+            match self.md(m) {
+                Metadata::String(s) => return Some(self.str(*s)),
+                Metadata::Node(n) => m = *n,
+                _ => return None,
+            }
         }
+        None
     }
     /// Functions marked as kernels by `!nvvm.annotations = !{!{ptr @f, !"kernel", i32 1}, …}`.
     pub fn nvvm_kernels(&self) -> Vec<FuncId> {

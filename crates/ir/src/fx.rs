@@ -1,5 +1,10 @@
-//! A small multiplicative hasher (the "FxHash" of rustc) for the parser's internal maps: keys are
-//! short names and integers, where SipHash's DoS resistance is not needed and its cost shows.
+//! A small fast hasher for the parser's internal maps: keys are short names and integers, where
+//! SipHash's DoS resistance is not needed and its cost shows.
+//!
+//! Each 8-byte word is mixed with a folded 64x64->128-bit multiply (the mixing step of wyhash /
+//! foldhash). Plain FxHash (`rotate ^ word, * K`) is not used: its state difference after one word
+//! sits in the top bits, which the rotation moves onto the next word's low bits, so names such as
+//! `x289`/`x202` of the same length collide outright.
 
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -8,12 +13,19 @@ pub struct FxHasher {
     hash: u64,
 }
 
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+const SEED2: u64 = 0x243f_6a88_85a3_08d3;
+
+#[inline]
+fn fold_mul(a: u64, b: u64) -> u64 {
+    let p = (a as u128).wrapping_mul(b as u128);
+    (p as u64) ^ ((p >> 64) as u64)
+}
 
 impl FxHasher {
     #[inline]
     fn add(&mut self, w: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ w).wrapping_mul(SEED);
+        self.hash = fold_mul(self.hash ^ w ^ SEED2, SEED);
     }
 }
 
@@ -55,3 +67,26 @@ impl Hasher for FxHasher {
 
 pub type FxBuild = BuildHasherDefault<FxHasher>;
 pub type FxHashMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
+
+/// For maps keyed by a hash that is already well mixed: passes it through.
+#[derive(Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub type IdHashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<IdHasher>>;

@@ -277,13 +277,27 @@ pub struct Inst {
     /// - calls (`call`/`invoke`/`callbr`): the arguments only (callee and bundles are in [`CallInfo`]);
     /// - `store`: `[value, pointer]`; `load`: `[pointer]`; `getelementptr`: `[base, indices...]`;
     /// - `extractvalue`/`insertvalue`: the aggregate (and inserted value); indices are in `aux_list`.
+    ///
+    /// The reader's layout for the other opcodes: `cmpxchg`: `[pointer, compare, new]`; `atomicrmw`:
+    /// `[pointer, value]`; `shufflevector`: `[v1, v2, mask]`; `alloca`: `[count]` if a count is
+    /// written; `select`: `[cond, a, b]`; casts, `fneg`, `freeze`, `va_arg`: `[value]`;
+    /// `cleanupret`/`catchret`: `[pad]`; `catchswitch`: `[parent]` (`none` is a `NoneToken`
+    /// constant); `catchpad`/`cleanuppad`: `[parent, args...]`; `landingpad`: the clause values.
     pub operands: Range32,
     /// Block references into [`Function::block_refs`]: successors of a terminator in operand order
     /// (duplicates kept; `switch`: default first; `invoke`: normal, unwind; `callbr`: default, then
-    /// indirect), or a phi's incoming blocks.
+    /// indirect), or a phi's incoming blocks. `catchswitch`: the unwind destination (if any) first,
+    /// then the handlers, as LLVM's `getSuccessor` numbers them; `cleanupret`: its unwind block, if
+    /// any; `catchret`: its target.
     pub blocks: Range32,
     /// Integer side data into [`Function::aux`]: `extractvalue`/`insertvalue` indices, `shufflevector`
     /// mask, `alloca` count/alignment, `landingpad` clause kinds.
+    ///
+    /// The reader's layout: `extractvalue`/`insertvalue`: the indices; `shufflevector`: the mask
+    /// (`u64::MAX` for undef/poison lanes); `alloca`: `[has_count (0/1), align (0 = none)]`;
+    /// `load`/`store`/`atomicrmw`: `[align]` when an alignment is written; `cmpxchg`: `[failure
+    /// ordering (Ordering as u64), align?]`; `landingpad`: clause kinds (0 = catch, 1 = filter),
+    /// parallel to the operands.
     pub aux_list: Range32,
     /// Set of [`flags`].
     pub flags: u32,
@@ -291,9 +305,13 @@ pub struct Inst {
     /// `atomicrmw` operation ([`RmwOp`] as u8); the pointer address space of `load`, `store`,
     /// `atomicrmw`, `cmpxchg` and `alloca`; the index into [`Function::calls`] for call-likes; the
     /// source element type for `getelementptr` and `alloca` (a `TypeId`).
+    ///
+    /// Where these overlap the reader uses: `atomicrmw`: the operation (its address space is in
+    /// `aux2`); `alloca`: the address space (its allocated type is in `aux2`); `getelementptr`: the
+    /// source element type; `landingpad`: 1 if it has `cleanup`.
     pub aux: u32,
     /// Second opcode-specific datum: the element type of `getelementptr` and `alloca`, the loaded type
-    /// of `load`.
+    /// of `load`; the pointer address space of `atomicrmw` (reader convention, see `aux`).
     pub aux2: u32,
     pub ordering: Ordering,
     /// Syncscope, if any (`syncscope("agent")`).

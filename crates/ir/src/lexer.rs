@@ -66,17 +66,40 @@ pub(crate) struct Lexer<'s> {
     pos: usize,
 }
 
+/// Character classes, one table lookup per byte: identifier start, identifier, label.
+const START: u8 = 1;
+const IDENT: u8 = 2;
+const LABEL: u8 = 4;
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        let alpha = b.is_ascii_alphabetic() || b == b'$' || b == b'.' || b == b'_';
+        let digit = b.is_ascii_digit();
+        if alpha {
+            t[c] = START | IDENT | LABEL;
+        } else if digit {
+            t[c] = IDENT | LABEL;
+        } else if b == b'-' {
+            t[c] = LABEL;
+        }
+        c += 1;
+    }
+    t
+};
+
 #[inline]
 fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || matches!(c, b'$' | b'.' | b'_')
+    CLASS[c as usize] & START != 0
 }
 #[inline]
 fn is_ident(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_')
+    CLASS[c as usize] & IDENT != 0
 }
 #[inline]
 fn is_label(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')
+    CLASS[c as usize] & LABEL != 0
 }
 
 impl<'s> Lexer<'s> {
@@ -302,10 +325,11 @@ impl<'s> Lexer<'s> {
                     return (Tok::Integer, k);
                 }
             }
-            let mut k = i + 1;
-            while is_ident(self.at(k)) {
-                k += 1;
-            }
+            // The identifier is the label-character run up to its first `-` (usually all of it).
+            let k = match self.b[i..j].iter().position(|&c| c == b'-') {
+                Some(p) => i + p,
+                None => j,
+            };
             return (Tok::Ident, k);
         }
         self.number(i)

@@ -23,3 +23,16 @@ pub fn parse(source_name: &str, source: String) -> Result<Module, Diagnostic> {
     m.source = source;
     Ok(m)
 }
+
+/// Like [`parse`], but an error comes back already rendered (`Diagnostic::render` with the source
+/// text), so callers need not keep a second copy of a large source around just for the message.
+pub fn parse_rendered(source_name: &str, source: String) -> Result<Module, String> {
+    let r = parser::Parser::new(source_name, &source).parse_module();
+    match r {
+        Ok(mut m) => {
+            m.source = source;
+            Ok(m)
+        }
+        Err(d) => Err(d.render(source_name, &source)),
+    }
+}

@@ -15,6 +15,9 @@ mod inst;
 
 /// Deepest nesting of types, constants and metadata accepted.
 const MAX_DEPTH: u32 = 200;
+/// `splat` constants and shuffle masks of longer vectors keep only this many elements (bounds the
+/// memory hostile input can claim; real GPU vectors are far shorter).
+const MAX_SPLAT: u32 = 4096;
 /// Provisional ids (globals not yet defined, inline metadata) carry this bit until the final pass.
 const HIGH: u32 = 1 << 31;
 /// Placeholder operand before a forward reference is patched.
@@ -23,8 +26,11 @@ const PENDING: Value = Value::Arg(u32::MAX);
 type PResult<T> = Result<T, Diagnostic>;
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-enum LocalKey {
+enum LocalKey<'s> {
     Name(Sym),
+    /// A function-local name by its source text (plain or quoted without escapes): locals are
+    /// looked up without touching the module-wide interner.
+    Src(&'s str),
     Num(u32),
 }
 
@@ -45,17 +51,17 @@ enum FixTarget {
 }
 
 #[derive(Copy, Clone, Debug)]
-struct Fixup {
-    key: LocalKey,
+struct Fixup<'s> {
+    key: LocalKey<'s>,
     target: FixTarget,
     span: Span,
 }
 
 /// A parsed operand: resolved, or a forward reference to a local name.
 #[derive(Copy, Clone, Debug)]
-enum Val {
+enum Val<'s> {
     Ready(Value),
-    Fwd(LocalKey, Span),
+    Fwd(LocalKey<'s>, Span),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -66,9 +72,9 @@ enum GDef {
 }
 
 #[derive(Copy, Clone, Debug)]
-struct GSym {
+struct GSym<'s> {
     def: GDef,
-    key: LocalKey,
+    key: LocalKey<'s>,
     /// The function type of the first direct call, for implicitly declared intrinsics.
     call_ty: Option<TypeId>,
     first_use: Span,
@@ -90,7 +96,16 @@ struct DeferredAttrs {
 }
 
 pub(crate) struct Parser<'s> {
+    src: &'s str,
     b: &'s [u8],
+    /// Plain (unquoted) names and keywords already interned, keyed by a 64-bit hash of their text.
+    /// The key is stored inline (no pointer into the source, whose pages would be cold by the time a
+    /// name repeats); a hit is confirmed against the interner's compact buffer.
+    name_cache: crate::fx::IdHashMap<u64, Sym>,
+    /// Types written as one word (`i32`, `float`), keyed by the word.
+    word_types: FxHashMap<&'s [u8], TypeId>,
+    /// Words that end an attribute list (values, types, instruction opcodes, keywords).
+    not_attr: FxHashMap<&'static [u8], ()>,
     lex: Lexer<'s>,
     tok: Token,
     prev_end: u32,
@@ -98,17 +113,20 @@ pub(crate) struct Parser<'s> {
     m: Module,
     // Types.
     type_map: FxHashMap<u64, TypeId>,
-    named_types: FxHashMap<LocalKey, u32>,
+    named_types: FxHashMap<LocalKey<'s>, u32>,
     named_type_use: Vec<Span>,
     ty_void: TypeId,
     ty_ptr: TypeId,
     ty_i1: TypeId,
+    ty_i32: TypeId,
+    ty_i64: TypeId,
+    ty_float: TypeId,
     ty_label: TypeId,
     ty_token: TypeId,
     ty_meta: TypeId,
     // Globals and functions.
-    gnames: FxHashMap<LocalKey, u32>,
-    gsyms: Vec<GSym>,
+    gnames: FxHashMap<LocalKey<'s>, u32>,
+    gsyms: Vec<GSym<'s>>,
     // Metadata.
     md_state: Vec<u8>,
     md_first_use: FxHashMap<u32, Span>,
@@ -123,18 +141,56 @@ pub(crate) struct Parser<'s> {
     simple_consts: FxHashMap<(TypeId, u8), ConstId>,
     const_scratch: Vec<ConstId>,
     type_scratch: Vec<TypeId>,
-    blockaddrs: Vec<(ConstId, u32, LocalKey, Span)>,
+    blockaddrs: Vec<(ConstId, u32, LocalKey<'s>, Span)>,
     str_buf: Vec<u8>,
     remap: bool,
     /// `external` was written in the last linkage prefix.
     saw_external: bool,
     // The function being read.
-    locals: FxHashMap<Sym, Local>,
-    local_nums: FxHashMap<u32, Local>,
-    fixups: Vec<Fixup>,
+    locals: FxHashMap<LocalKey<'s>, Local>,
+    fixups: Vec<Fixup<'s>>,
     next_src_num: u32,
     next_slot: u32,
     cur_func: u32,
+    /// Pools reused across function bodies.
+    scratch: Function,
+}
+
+fn swap_pools(a: &mut Function, b: &mut Function) {
+    std::mem::swap(&mut a.blocks, &mut b.blocks);
+    std::mem::swap(&mut a.insts, &mut b.insts);
+    std::mem::swap(&mut a.operands, &mut b.operands);
+    std::mem::swap(&mut a.block_refs, &mut b.block_refs);
+    std::mem::swap(&mut a.aux, &mut b.aux);
+    std::mem::swap(&mut a.calls, &mut b.calls);
+    std::mem::swap(&mut a.bundles, &mut b.bundles);
+    std::mem::swap(&mut a.arg_attr_lists, &mut b.arg_attr_lists);
+    std::mem::swap(&mut a.md_attachments, &mut b.md_attachments);
+}
+
+/// Exact-size copies of `from`'s pools into `to`.
+fn copy_pools(from: &Function, to: &mut Function) {
+    to.blocks = from.blocks.clone();
+    to.insts = from.insts.clone();
+    to.operands = from.operands.clone();
+    to.block_refs = from.block_refs.clone();
+    to.aux = from.aux.clone();
+    to.calls = from.calls.clone();
+    to.bundles = from.bundles.clone();
+    to.arg_attr_lists = from.arg_attr_lists.clone();
+    to.md_attachments = from.md_attachments.clone();
+}
+
+fn clear_pools(f: &mut Function) {
+    f.blocks.clear();
+    f.insts.clear();
+    f.operands.clear();
+    f.block_refs.clear();
+    f.aux.clear();
+    f.calls.clear();
+    f.bundles.clear();
+    f.arg_attr_lists.clear();
+    f.md_attachments.clear();
 }
 
 fn empty_function(name: Sym, void: TypeId) -> Function {
@@ -509,8 +565,16 @@ impl<'s> Parser<'s> {
             source_name: source_name.to_string(),
             ..Module::default()
         };
+        let mut not_attr = FxHashMap::default();
+        for w in VALUE_WORDS.iter().chain(NOT_ATTRS) {
+            not_attr.insert(w.as_bytes(), ());
+        }
         let mut p = Parser {
+            src,
             b,
+            name_cache: Default::default(),
+            word_types: FxHashMap::default(),
+            not_attr,
             lex,
             tok,
             prev_end: 0,
@@ -522,6 +586,9 @@ impl<'s> Parser<'s> {
             ty_void: TypeId(0),
             ty_ptr: TypeId(0),
             ty_i1: TypeId(0),
+            ty_i32: TypeId(0),
+            ty_i64: TypeId(0),
+            ty_float: TypeId(0),
             ty_label: TypeId(0),
             ty_token: TypeId(0),
             ty_meta: TypeId(0),
@@ -543,15 +610,18 @@ impl<'s> Parser<'s> {
             remap: false,
             saw_external: false,
             locals: FxHashMap::default(),
-            local_nums: FxHashMap::default(),
             fixups: Vec::new(),
             next_src_num: 0,
             next_slot: 0,
             cur_func: 0,
+            scratch: empty_function(Sym(0), TypeId(0)),
         };
         p.ty_void = p.simple_type(Type::Void);
         p.ty_ptr = p.simple_type(Type::Ptr(0));
         p.ty_i1 = p.simple_type(Type::Int(1));
+        p.ty_i32 = p.simple_type(Type::Int(32));
+        p.ty_i64 = p.simple_type(Type::Int(64));
+        p.ty_float = p.simple_type(Type::Float);
         p.ty_label = p.simple_type(Type::Label);
         p.ty_token = p.simple_type(Type::Token);
         p.ty_meta = p.simple_type(Type::Metadata);
@@ -692,11 +762,31 @@ impl<'s> Parser<'s> {
         if raw.len() >= 2 && raw[0] == b'"' {
             self.intern_str_body(&raw[1..raw.len() - 1])
         } else {
-            // Plain names are ASCII (lexer character classes).
-            self.m
-                .strings
-                .intern(std::str::from_utf8(raw).unwrap_or(""))
+            let start = raw.as_ptr() as usize - self.b.as_ptr() as usize;
+            let text = self.src.get(start..start + raw.len()).unwrap_or("");
+            self.intern_plain(text)
         }
+    }
+
+    /// Interns source text (plain names, keywords, attribute words) through the per-parse cache.
+    fn intern_plain(&mut self, text: &'s str) -> Sym {
+        use std::hash::BuildHasher;
+        let h = crate::fx::FxBuild::default().hash_one(text);
+        if let Some(&s) = self.name_cache.get(&h) {
+            if self.m.strings.resolve(s) == text {
+                return s;
+            }
+            // A 64-bit hash collision: correct but uncached.
+            return self.m.strings.intern(text);
+        }
+        let s = self.m.strings.intern(text);
+        self.name_cache.insert(h, s);
+        s
+    }
+
+    /// The source text of a token.
+    fn tok_str(&self, t: Token) -> &'s str {
+        self.src.get(t.start as usize..t.end as usize).unwrap_or("")
     }
 
     /// Interns the body of a string literal (escapes decoded; invalid UTF-8 replaced).
@@ -871,12 +961,13 @@ impl<'s> Parser<'s> {
         &self.m.types.types[id.0 as usize]
     }
 
-    fn named_type_ref(&mut self, key: LocalKey, span: Span) -> TypeId {
+    fn named_type_ref(&mut self, key: LocalKey<'s>, span: Span) -> TypeId {
         let idx = match self.named_types.get(&key) {
             Some(&i) => i,
             None => {
                 let name = match key {
                     LocalKey::Name(s) => s,
+                    LocalKey::Src(s) => self.intern_plain(s),
                     LocalKey::Num(n) => self.m.strings.intern(&n.to_string()),
                 };
                 let i = self.m.types.named.len() as u32;
@@ -889,7 +980,48 @@ impl<'s> Parser<'s> {
         self.simple_type(Type::Named(idx))
     }
 
-    fn local_key(&mut self, t: Token) -> PResult<LocalKey> {
+    /// The key of a function-local name token (`%x`, `%"x y"`, `%7`, or a label `x:`/`"x":`).
+    fn lkey(&mut self, t: Token) -> PResult<LocalKey<'s>> {
+        if t.kind == Tok::LocalId {
+            return Ok(LocalKey::Num(self.u32_of(Token {
+                start: t.start + 1,
+                ..t
+            })?));
+        }
+        let (mut a, mut e) = (t.start as usize, t.end as usize);
+        match t.kind {
+            Tok::LabelStr => e -= 1,
+            _ => a += 1,
+        }
+        if e >= a + 2 && self.b[a] == b'"' {
+            let body = &self.b[a + 1..e - 1];
+            if body.contains(&b'\\') {
+                return Ok(LocalKey::Name(self.intern_str_body(body)));
+            }
+            a += 1;
+            e -= 1;
+        }
+        Ok(LocalKey::Src(self.src.get(a..e).unwrap_or("")))
+    }
+
+    /// The interned name of a local key (for `LocalName::Named`).
+    fn key_sym(&mut self, k: LocalKey<'s>) -> Sym {
+        match k {
+            LocalKey::Name(s) => s,
+            LocalKey::Src(s) => self.intern_plain(s),
+            LocalKey::Num(n) => self.m.strings.intern(&n.to_string()),
+        }
+    }
+
+    fn key_text(&self, k: LocalKey<'s>) -> String {
+        match k {
+            LocalKey::Name(s) => self.m.strings.resolve(s).to_string(),
+            LocalKey::Src(s) => s.to_string(),
+            LocalKey::Num(n) => n.to_string(),
+        }
+    }
+
+    fn local_key(&mut self, t: Token) -> PResult<LocalKey<'s>> {
         Ok(match t.kind {
             Tok::LocalId | Tok::GlobalId => LocalKey::Num(self.u32_of(Token {
                 start: t.start + 1,
@@ -911,6 +1043,30 @@ impl<'s> Parser<'s> {
         let mut id = match t.kind {
             Tok::Ident => {
                 let w = self.cur();
+                // The commonest words without hashing.
+                let common = match w {
+                    b"i32" => Some(self.ty_i32),
+                    b"i64" => Some(self.ty_i64),
+                    b"i1" => Some(self.ty_i1),
+                    b"float" => Some(self.ty_float),
+                    b"void" => Some(self.ty_void),
+                    _ => None,
+                };
+                if let Some(id) = common {
+                    self.bump();
+                    return if self.is(Tok::LParen)
+                        || self.is(Tok::Star)
+                        || self.is_word("addrspace")
+                    {
+                        self.type_suffix(id)
+                    } else {
+                        Ok(id)
+                    };
+                }
+                if let Some(&id) = self.word_types.get(w) {
+                    self.bump();
+                    return self.type_suffix(id);
+                }
                 let ty = match w {
                     b"void" => Type::Void,
                     b"half" => Type::Half,
@@ -947,7 +1103,9 @@ impl<'s> Parser<'s> {
                     _ => return self.err("expected a type"),
                 };
                 self.bump();
-                self.simple_type(ty)
+                let id = self.simple_type(ty);
+                self.word_types.insert(w, id);
+                id
             }
             Tok::LocalVar | Tok::LocalId => {
                 self.bump();
@@ -1122,9 +1280,7 @@ impl<'s> Parser<'s> {
             Tok::Str | Tok::AttrGrpId => true,
             Tok::Ident => {
                 let w = self.cur();
-                !is_type_word(w)
-                    && !VALUE_WORDS.iter().any(|v| v.as_bytes() == w)
-                    && !NOT_ATTRS.iter().any(|v| v.as_bytes() == w)
+                !self.not_attr.contains_key(w) && !is_type_word(w)
             }
             _ => false,
         }
@@ -1155,10 +1311,7 @@ impl<'s> Parser<'s> {
                 self.m.attrs.push(Attr { key, value });
             }
             _ => {
-                let key = self
-                    .m
-                    .strings
-                    .intern(std::str::from_utf8(self.text(t)).unwrap_or(""));
+                let key = self.intern_plain(self.tok_str(t));
                 let value = if self.is(Tok::LParen) {
                     let inner = self.skip_parens()?;
                     let s = std::str::from_utf8(&self.b[inner.start as usize..inner.end as usize])
@@ -1168,19 +1321,11 @@ impl<'s> Parser<'s> {
                 } else if in_group && self.is(Tok::Equal) {
                     self.bump();
                     let v = self.bump();
-                    Some(
-                        self.m
-                            .strings
-                            .intern(std::str::from_utf8(self.text(v)).unwrap_or("")),
-                    )
+                    Some(self.intern_plain(self.tok_str(v)))
                 } else if matches!(self.text(t), b"align" | b"alignstack") && self.is(Tok::Integer)
                 {
                     let v = self.bump();
-                    Some(
-                        self.m
-                            .strings
-                            .intern(std::str::from_utf8(self.text(v)).unwrap_or("")),
-                    )
+                    Some(self.intern_plain(self.tok_str(v)))
                 } else {
                     None
                 };
@@ -1224,7 +1369,7 @@ impl<'s> Parser<'s> {
 
     // ---------------------------------------------------------------- globals
 
-    fn gsym(&mut self, key: LocalKey, span: Span) -> u32 {
+    fn gsym(&mut self, key: LocalKey<'s>, span: Span) -> u32 {
         if let Some(&i) = self.gnames.get(&key) {
             return i;
         }
@@ -1428,10 +1573,7 @@ impl<'s> Parser<'s> {
             // Inside groups some words that end lists elsewhere are attributes.
             if self.is(Tok::Ident) && !self.is_attr_start() {
                 let t = self.bump();
-                let key = self
-                    .m
-                    .strings
-                    .intern(std::str::from_utf8(self.text(t)).unwrap_or(""));
+                let key = self.intern_plain(self.tok_str(t));
                 let value = if self.is(Tok::LParen) {
                     let inner = self.skip_parens()?;
                     let s = std::str::from_utf8(&self.b[inner.start as usize..inner.end as usize])
@@ -1678,7 +1820,6 @@ impl<'s> Parser<'s> {
         self.cur_func = fid;
         // Parameters.
         self.locals.clear();
-        self.local_nums.clear();
         self.fixups.clear();
         self.next_src_num = 0;
         self.next_slot = 0;
@@ -1696,8 +1837,9 @@ impl<'s> Parser<'s> {
                 let name = match self.tok.kind {
                     Tok::LocalVar => {
                         let t = self.bump();
-                        let s = self.name_sym(t);
-                        if self.locals.insert(s, Local::Arg(idx)).is_some() {
+                        let k = self.lkey(t)?;
+                        let s = self.key_sym(k);
+                        if self.locals.insert(k, Local::Arg(idx)).is_some() {
                             return Err(Diagnostic::error(
                                 "redefinition of a parameter name",
                                 Self::span(t),
@@ -1717,7 +1859,7 @@ impl<'s> Parser<'s> {
                     }
                     _ => {
                         let n = self.next_src_num;
-                        self.local_nums.insert(n, Local::Arg(idx));
+                        self.locals.insert(LocalKey::Num(n), Local::Arg(idx));
                         self.next_src_num += 1;
                         self.slot()
                     }
@@ -1822,7 +1964,7 @@ impl<'s> Parser<'s> {
             .with_code("E-parse"));
         }
         self.next_src_num = n + 1;
-        self.local_nums.insert(n, l);
+        self.locals.insert(LocalKey::Num(n), l);
         Ok(())
     }
 
@@ -1832,20 +1974,19 @@ impl<'s> Parser<'s> {
             &mut self.m.functions[fid as usize],
             empty_function(Sym(0), self.ty_void),
         );
-        let r = self.parse_blocks(&mut f);
-        self.m.functions[fid as usize] = f;
-        r?;
-        self.expect(Tok::RBrace, "`}` at the end of the function body")?;
-        let mut f = std::mem::replace(
-            &mut self.m.functions[fid as usize],
-            empty_function(Sym(0), self.ty_void),
-        );
-        let r = self.resolve_fixups(&mut f);
-        f.insts.shrink_to_fit();
-        f.operands.shrink_to_fit();
-        f.block_refs.shrink_to_fit();
-        f.blocks.shrink_to_fit();
-        f.aux.shrink_to_fit();
+        // Parse into the reusable scratch pools (no growth reallocations after the first large
+        // function), then copy them out at their exact size.
+        let mut s = std::mem::replace(&mut self.scratch, empty_function(Sym(0), self.ty_void));
+        s.md_attachments.append(&mut f.md_attachments);
+        swap_pools(&mut f, &mut s);
+        let r = self.parse_blocks(&mut f).and_then(|()| {
+            self.expect(Tok::RBrace, "`}` at the end of the function body")?;
+            self.resolve_fixups(&mut f)
+        });
+        swap_pools(&mut f, &mut s);
+        copy_pools(&s, &mut f);
+        clear_pools(&mut s);
+        self.scratch = s;
         self.m.functions[fid as usize] = f;
         r
     }
@@ -1860,9 +2001,9 @@ impl<'s> Parser<'s> {
             let name = match self.tok.kind {
                 Tok::LabelStr => {
                     let t = self.bump();
-                    let raw = &self.b[t.start as usize..t.end as usize - 1];
-                    let s = self.intern_maybe_quoted(raw);
-                    if self.locals.insert(s, Local::Block(bidx)).is_some() {
+                    let k = self.lkey(t)?;
+                    let s = self.key_sym(k);
+                    if self.locals.insert(k, Local::Block(bidx)).is_some() {
                         return Err(Diagnostic::error(
                             "redefinition of a local name",
                             Self::span(t),
@@ -1882,7 +2023,7 @@ impl<'s> Parser<'s> {
                 }
                 _ => {
                     let n = self.next_src_num;
-                    self.local_nums.insert(n, Local::Block(bidx));
+                    self.locals.insert(LocalKey::Num(n), Local::Block(bidx));
                     self.next_src_num += 1;
                     self.slot()
                 }
@@ -1929,15 +2070,9 @@ impl<'s> Parser<'s> {
 
     fn resolve_fixups(&mut self, f: &mut Function) -> PResult<()> {
         for fx in std::mem::take(&mut self.fixups) {
-            let l = match fx.key {
-                LocalKey::Name(s) => self.locals.get(&s).copied(),
-                LocalKey::Num(n) => self.local_nums.get(&n).copied(),
-            };
+            let l = self.locals.get(&fx.key).copied();
             let Some(l) = l else {
-                let name = match fx.key {
-                    LocalKey::Name(s) => self.m.strings.resolve(s).to_string(),
-                    LocalKey::Num(n) => n.to_string(),
-                };
+                let name = self.key_text(fx.key);
                 return Err(Diagnostic::error(
                     format!("use of undefined value `%{name}`"),
                     fx.span,
@@ -1973,13 +2108,10 @@ impl<'s> Parser<'s> {
 
     // ---------------------------------------------------------------- values
 
-    fn parse_local_ref(&mut self) -> PResult<Val> {
+    fn parse_local_ref(&mut self) -> PResult<Val<'s>> {
         let t = self.bump();
-        let key = self.local_key(t)?;
-        let l = match key {
-            LocalKey::Name(s) => self.locals.get(&s).copied(),
-            LocalKey::Num(n) => self.local_nums.get(&n).copied(),
-        };
+        let key = self.lkey(t)?;
+        let l = self.locals.get(&key).copied();
         Ok(match l {
             Some(Local::Arg(a)) => Val::Ready(Value::Arg(a)),
             Some(Local::Inst(i)) => Val::Ready(Value::Inst(InstId(i))),
@@ -1989,7 +2121,7 @@ impl<'s> Parser<'s> {
     }
 
     /// A value of type `ty` inside a function: locals, globals, constants, inline asm, metadata.
-    fn parse_value(&mut self, f: &mut Function, ty: TypeId) -> PResult<Val> {
+    fn parse_value(&mut self, f: &mut Function, ty: TypeId) -> PResult<Val<'s>> {
         match self.tok.kind {
             Tok::LocalVar | Tok::LocalId => self.parse_local_ref(),
             Tok::GlobalVar | Tok::GlobalId => {
@@ -2030,7 +2162,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn push_operand(&mut self, f: &mut Function, v: Val) {
+    fn push_operand(&mut self, f: &mut Function, v: Val<'s>) {
         let idx = f.operands.len() as u32;
         match v {
             Val::Ready(v) => f.operands.push(v),
@@ -2066,11 +2198,8 @@ impl<'s> Parser<'s> {
             return self.err("expected a block name `%name`");
         }
         let t = self.bump();
-        let key = self.local_key(t)?;
-        let l = match key {
-            LocalKey::Name(s) => self.locals.get(&s).copied(),
-            LocalKey::Num(n) => self.local_nums.get(&n).copied(),
-        };
+        let key = self.lkey(t)?;
+        let l = self.locals.get(&key).copied();
         let idx = f.block_refs.len() as u32;
         match l {
             Some(Local::Block(b)) => f.block_refs.push(Block(b)),
@@ -2395,7 +2524,7 @@ impl<'s> Parser<'s> {
                     _ => 1,
                 };
                 let start = self.m.const_lists.len() as u32;
-                for _ in 0..len.min(1 << 16) {
+                for _ in 0..len.min(MAX_SPLAT) {
                     self.m.const_lists.push(c);
                 }
                 let r = Range32 {
@@ -2787,7 +2916,7 @@ impl<'s> Parser<'s> {
             // LLVM declares intrinsics that are called but never declared.
             let name = match g.key {
                 LocalKey::Name(s) => Some(s),
-                LocalKey::Num(_) => None,
+                LocalKey::Src(_) | LocalKey::Num(_) => None,
             };
             let is_intrinsic = name.is_some_and(|s| self.m.strings.resolve(s).starts_with("llvm."));
             match (is_intrinsic, g.call_ty, name) {
@@ -2820,10 +2949,7 @@ impl<'s> Parser<'s> {
                     }
                 }
                 _ => {
-                    let name = match g.key {
-                        LocalKey::Name(s) => self.m.strings.resolve(s).to_string(),
-                        LocalKey::Num(n) => n.to_string(),
-                    };
+                    let name = self.key_text(g.key);
                     return Err(Diagnostic::error(
                         format!("use of undefined global value `@{name}`"),
                         g.first_use,

@@ -341,7 +341,8 @@ impl Module {
                             | ConstKind::Zero
                     )
                 };
-                let scalar = |c: &Const| matches!(c.kind, ConstKind::Int { .. } | ConstKind::Float(_));
+                let scalar =
+                    |c: &Const| matches!(c.kind, ConstKind::Int { .. } | ConstKind::Float(_));
                 let same = |a: &Const, b: &Const| match (&a.kind, &b.kind) {
                     (ConstKind::Int { value: x, .. }, ConstKind::Int { value: y, .. }) => x == y,
                     (ConstKind::Float(x), ConstKind::Float(y)) => x == y,

@@ -1,6 +1,7 @@
 //! Differential tests of the reader against LLVM, live, on every input we have: the LLVM test
-//! corpus, our own feature modules (`tests/data/*.ll`), and the OpenCL C kernels of
-//! `examples/kernels/` compiled by clang 19 for AMDGPU and NVPTX at -O0 and -O3.
+//! corpus, our own feature modules (`tests/data/*.ll`), the OpenCL C kernels of
+//! `examples/kernels/` compiled by clang 19 for AMDGPU and NVPTX at -O0 and -O3, and two modules
+//! of the benchmark generator (`converge_gen::module`).
 //!
 //! - `counts_match_llvm_instcount`: defined functions, basic blocks and instructions of each opcode
 //!   equal LLVM 22's `opt -passes=instcount -stats` counts.
@@ -38,10 +39,20 @@ fn clang19() -> Option<PathBuf> {
 }
 
 const CLANG_TARGETS: &[(&str, &[&str])] = &[
-    ("amdgcn", &["--target=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-nogpulib"]),
+    (
+        "amdgcn",
+        &["--target=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-nogpulib"],
+    ),
     (
         "nvptx64",
-        &["--target=nvptx64-nvidia-cuda", "-march=sm_70", "-Xclang", "-target-feature", "-Xclang", "+ptx70"],
+        &[
+            "--target=nvptx64-nvidia-cuda",
+            "-march=sm_70",
+            "-Xclang",
+            "-target-feature",
+            "-Xclang",
+            "+ptx70",
+        ],
     ),
 ];
 
@@ -81,9 +92,36 @@ fn clang_outputs() -> Vec<PathBuf> {
                 if ok {
                     out.push(dst);
                 } else {
-                    eprintln!("note: clang could not compile {} for {tname} {level}", src.display());
+                    eprintln!(
+                        "note: clang could not compile {} for {tname} {level}",
+                        src.display()
+                    );
                 }
             }
+        }
+    }
+    out
+}
+
+/// Two ~1 MB modules from the benchmark generator (`converge_gen::module`), one per target.
+fn generated() -> Vec<PathBuf> {
+    use converge_gen::module::{GpuTarget, ModuleSpec, generate};
+    let dir = converge_gen::reference::repo_root().join("build/ir-tests/gen");
+    let _ = std::fs::create_dir_all(&dir);
+    let mut out = Vec::new();
+    for (seed, target, name) in [
+        (11, GpuTarget::Amdgpu, "gen-amdgpu.ll"),
+        (12, GpuTarget::Nvptx, "gen-nvptx.ll"),
+    ] {
+        let text = generate(&ModuleSpec {
+            seed,
+            target,
+            bytes: 1 << 20,
+            regions: 24,
+        });
+        let p = dir.join(name);
+        if std::fs::write(&p, text).is_ok() {
+            out.push(p);
         }
     }
     out
@@ -93,11 +131,15 @@ fn inputs() -> &'static [PathBuf] {
     static INPUTS: OnceLock<Vec<PathBuf>> = OnceLock::new();
     INPUTS.get_or_init(|| {
         let mut v = Vec::new();
-        ll_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"), &mut v);
+        ll_files(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
+            &mut v,
+        );
         if let Some(c) = converge_gen::reference::corpus("reader differential tests") {
             ll_files(&c, &mut v);
         }
         v.extend(clang_outputs());
+        v.extend(generated());
         v
     })
 }
@@ -187,7 +229,8 @@ fn our_counts(m: &Module) -> BTreeMap<String, u64> {
         for i in &f.insts {
             *c.entry(format!("{} insts", llvm_opcode_name(i.op)))
                 .or_default() += 1;
-            *c.entry("instructions (of all types)".to_string()).or_default() += 1;
+            *c.entry("instructions (of all types)".to_string())
+                .or_default() += 1;
         }
     }
     c
@@ -195,7 +238,11 @@ fn our_counts(m: &Module) -> BTreeMap<String, u64> {
 
 /// `opt -passes=instcount -stats` counts of a module text, or `None` if opt rejects it.
 fn llvm_counts(opt: &Path, text: &str) -> Option<BTreeMap<String, u64>> {
-    let o = converge_gen::reference::run_opt(opt, &["-passes=instcount", "-stats", "-disable-output"], text);
+    let o = converge_gen::reference::run_opt(
+        opt,
+        &["-passes=instcount", "-stats", "-disable-output"],
+        text,
+    );
     if !o.success {
         return None;
     }
@@ -217,7 +264,9 @@ fn canonical(opt: &Path, file: &Path) -> Option<String> {
         .arg(file)
         .output()
         .ok()?;
-    o.status.success().then(|| String::from_utf8_lossy(&o.stdout).into_owned())
+    o.status
+        .success()
+        .then(|| String::from_utf8_lossy(&o.stdout).into_owned())
 }
 
 /// The `; preds = %a, %b` comment of each block label line, in block order (`None` for no comment).
@@ -260,7 +309,10 @@ fn check_file(opt: &Path, file: &Path, failures: &mut Vec<String>) -> bool {
     let m: Module = match converge_ir::parse(&name, canon.clone()) {
         Ok(m) => m,
         Err(d) => {
-            failures.push(format!("canonical text not read:\n{}", d.render(&name, &canon)));
+            failures.push(format!(
+                "canonical text not read:\n{}",
+                d.render(&name, &canon)
+            ));
             return true;
         }
     };
@@ -269,11 +321,15 @@ fn check_file(opt: &Path, file: &Path, failures: &mut Vec<String>) -> bool {
         let func = m.func(f);
         for (i, inst) in func.insts.iter().enumerate() {
             let i = converge_ir::InstId(i as u32);
-            let start = canon[..inst.span.start as usize].rfind('\n').map_or(0, |p| p + 1);
+            let start = canon[..inst.span.start as usize]
+                .rfind('\n')
+                .map_or(0, |p| p + 1);
             let expected = &canon[start..inst.span.end as usize];
             let got = m.inst_text(f, i);
             if got != expected {
-                failures.push(format!("{name}: inst_text\n  got:      {got:?}\n  expected: {expected:?}"));
+                failures.push(format!(
+                    "{name}: inst_text\n  got:      {got:?}\n  expected: {expected:?}"
+                ));
             }
             if inst.name != LocalName::None {
                 let vn = m.value_name(f, converge_ir::Value::Inst(i));
@@ -302,15 +358,27 @@ fn check_file(opt: &Path, file: &Path, failures: &mut Vec<String>) -> bool {
         }
     };
     let printed = printed_preds(&canon);
-    let defs: Vec<_> = orig.func_ids().filter(|f| !orig.func(*f).is_declaration).collect();
+    let defs: Vec<_> = orig
+        .func_ids()
+        .filter(|f| !orig.func(*f).is_declaration)
+        .collect();
     if defs.len() != printed.len() {
-        failures.push(format!("{name}: {} definitions, opt printed {}", defs.len(), printed.len()));
+        failures.push(format!(
+            "{name}: {} definitions, opt printed {}",
+            defs.len(),
+            printed.len()
+        ));
         return true;
     }
     for (f, blocks) in defs.into_iter().zip(printed) {
         let cfg = orig.func(f).cfg();
         if cfg.num_blocks() != blocks.len() {
-            failures.push(format!("{name}: @{}: {} blocks, opt printed {}", orig.str(orig.func(f).name), cfg.num_blocks(), blocks.len()));
+            failures.push(format!(
+                "{name}: @{}: {} blocks, opt printed {}",
+                orig.str(orig.func(f).name),
+                cfg.num_blocks(),
+                blocks.len()
+            ));
             continue;
         }
         for (b, want) in blocks.iter().enumerate() {
@@ -331,17 +399,22 @@ fn check_file(opt: &Path, file: &Path, failures: &mut Vec<String>) -> bool {
     true
 }
 
-
 #[test]
 fn counts_match_llvm_instcount() {
     let what = "counts_match_llvm_instcount";
-    let Some(opt) = converge_gen::reference::opt22(what) else { return };
+    let Some(opt) = converge_gen::reference::opt22(what) else {
+        return;
+    };
     let mut failures = Vec::new();
     let mut checked = 0;
     for file in inputs() {
         // `instcount` skips `optnone` functions (clang -O0 output): count them too.
-        let text = std::fs::read_to_string(file).unwrap().replace(" optnone", "");
-        let Some(want) = llvm_counts(&opt, &text) else { continue };
+        let text = std::fs::read_to_string(file)
+            .unwrap()
+            .replace(" optnone", "");
+        let Some(want) = llvm_counts(&opt, &text) else {
+            continue;
+        };
         let name = file.display().to_string();
         match converge_ir::parse(&name, text.clone()) {
             Ok(m) => {
@@ -354,7 +427,10 @@ fn counts_match_llvm_instcount() {
             Err(d) => failures.push(d.render(&name, &text)),
         }
     }
-    eprintln!("instcount: {checked} of {} inputs compared with LLVM 22", inputs().len());
+    eprintln!(
+        "instcount: {checked} of {} inputs compared with LLVM 22",
+        inputs().len()
+    );
     assert!(checked > 40, "only {checked} inputs compared");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -362,7 +438,9 @@ fn counts_match_llvm_instcount() {
 #[test]
 fn printing_and_predecessor_order_match_opt() {
     let what = "printing_and_predecessor_order_match_opt";
-    let Some(opt) = converge_gen::reference::opt22(what) else { return };
+    let Some(opt) = converge_gen::reference::opt22(what) else {
+        return;
+    };
     let mut failures = Vec::new();
     let mut checked = 0;
     for f in inputs() {
@@ -370,7 +448,15 @@ fn printing_and_predecessor_order_match_opt() {
             checked += 1;
         }
     }
-    eprintln!("print: {checked} of {} inputs checked against opt -S", inputs().len());
+    eprintln!(
+        "print: {checked} of {} inputs checked against opt -S",
+        inputs().len()
+    );
     assert!(checked > 40, "only {checked} inputs could be checked");
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -207,7 +207,9 @@ pub fn enumerate<G: Graph + ?Sized>(g: &G, cap: u64) -> Enumeration {
         };
     }
     add(
-        base.iter().map(|s| s.iter().rev().copied().collect()).collect(),
+        base.iter()
+            .map(|s| s.iter().rev().copied().collect())
+            .collect(),
         &mut out,
     );
     let mut state = 0x5EED_u64;
@@ -278,11 +280,7 @@ mod tests {
         let g = cfg(&[&[1, 2], &[2], &[1, 3], &[]]);
         let e = enumerate(&g, 1000);
         assert!(e.exhaustive);
-        let headers: BTreeSet<Block> = e
-            .hierarchies
-            .iter()
-            .map(|h| h.cycles[0].header)
-            .collect();
+        let headers: BTreeSet<Block> = e.hierarchies.iter().map(|h| h.cycles[0].header).collect();
         assert_eq!(headers, [Block(1), Block(2)].into_iter().collect());
     }
 

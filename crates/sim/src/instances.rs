@@ -130,9 +130,7 @@ pub fn classify_traces(h: &Hierarchy, traces: &[Vec<Block>]) -> (Classes, Vec<Ve
         .iter()
         .map(|t| {
             let mut tr = Tracker::new(h.num_blocks());
-            t.iter()
-                .map(|&b| tr.enter(h, &mut classes, b))
-                .collect()
+            t.iter().map(|&b| tr.enter(h, &mut classes, b)).collect()
         })
         .collect();
     (classes, out)
@@ -301,8 +299,8 @@ pub fn check_definition(
                     for &hd in h.relevant_headers(x) {
                         for (a, ta, ia, ib) in [(nc + 1, t1, i1, t2), (nc, t2, i2, t1)] {
                             let _ = ib;
-                            for j in 0..ia {
-                                if traces[ta][j] == hd && !before(node(ta, j), a) {
+                            for (j, &blk) in traces[ta].iter().enumerate().take(ia) {
+                                if blk == hd && !before(node(ta, j), a) {
                                     def = false;
                                 }
                             }

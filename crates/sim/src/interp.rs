@@ -112,6 +112,9 @@ pub struct ThreadRun {
     /// Block instances with their maximal classes.
     pub blocks: Vec<(Block, ClassId)>,
     pub records: Vec<Record>,
+    /// The communicating and shared-memory instances the thread waited at: (instruction, key of
+    /// its group).
+    pub waits: Vec<(InstId, ClassId)>,
     pub status: Status,
     pub steps: u64,
 }
@@ -247,7 +250,10 @@ fn classify_callee(name: &str, convergent: bool, target: Target) -> CallKind {
         "subgroupShuffle" => return Comm(self::Comm::SgShuffle),
         "llvm.nvvm.activemask" => return Comm(self::Comm::NvActiveMask),
         "llvm.amdgcn.inverse.ballot" => return InverseBallot,
-        "llvm.amdgcn.wwm" | "llvm.amdgcn.strict.wwm" | "llvm.amdgcn.wqm" | "llvm.amdgcn.set.inactive" => {
+        "llvm.amdgcn.wwm"
+        | "llvm.amdgcn.strict.wwm"
+        | "llvm.amdgcn.wqm"
+        | "llvm.amdgcn.set.inactive" => {
             return Identity;
         }
         _ => {}
@@ -276,14 +282,15 @@ fn classify_callee(name: &str, convergent: bool, target: Target) -> CallKind {
     }
     if matches!(
         base,
-        "llvm.amdgcn.wwm" | "llvm.amdgcn.strict.wwm" | "llvm.amdgcn.wqm" | "llvm.amdgcn.set.inactive"
+        "llvm.amdgcn.wwm"
+            | "llvm.amdgcn.strict.wwm"
+            | "llvm.amdgcn.wqm"
+            | "llvm.amdgcn.set.inactive"
     ) {
         return Identity;
     }
-    if let Some(op) = base.strip_prefix("llvm.amdgcn.wave.reduce.") {
-        if let Some(r) = red(op) {
-            return Comm(self::Comm::Reduce(r));
-        }
+    if let Some(r) = base.strip_prefix("llvm.amdgcn.wave.reduce.").and_then(red) {
+        return Comm(self::Comm::Reduce(r));
     }
     if let Some(rest) = name.strip_prefix("llvm.nvvm.vote.") {
         return Comm(match rest {
@@ -305,10 +312,11 @@ fn classify_callee(name: &str, convergent: bool, target: Target) -> CallKind {
         };
         return Comm(self::Comm::NvShfl(m));
     }
-    if let Some(rest) = name.strip_prefix("llvm.nvvm.redux.sync.") {
-        if let Some(r) = red(rest.split('.').next().unwrap_or("")) {
-            return Comm(self::Comm::Reduce(r));
-        }
+    if let Some(r) = name
+        .strip_prefix("llvm.nvvm.redux.sync.")
+        .and_then(|rest| red(rest.split('.').next().unwrap_or("")))
+    {
+        return Comm(self::Comm::Reduce(r));
     }
     if base == "llvm.ctpop" {
         return Ctpop;
@@ -364,9 +372,16 @@ fn classify_callee(name: &str, convergent: bool, target: Target) -> CallKind {
 fn strip_type_suffix(name: &str) -> &str {
     let mut s = name;
     while let Some((head, last)) = s.rsplit_once('.') {
-        let is_ty = last.starts_with('i') && last[1..].chars().all(|c| c.is_ascii_digit()) && last.len() > 1
-            || matches!(last, "f16" | "f32" | "f64" | "bf16" | "p0" | "p1" | "p3" | "p5")
-            || (last.starts_with('v') && last.len() > 1 && last[1..2].chars().all(|c| c.is_ascii_digit()));
+        let is_ty = last.starts_with('i')
+            && last[1..].chars().all(|c| c.is_ascii_digit())
+            && last.len() > 1
+            || matches!(
+                last,
+                "f16" | "f32" | "f64" | "bf16" | "p0" | "p1" | "p3" | "p5"
+            )
+            || (last.starts_with('v')
+                && last.len() > 1
+                && last[1..2].chars().all(|c| c.is_ascii_digit()));
         if !is_ty {
             break;
         }
@@ -444,7 +459,7 @@ impl Program<'_> {
     }
 }
 
-fn sym<'a>(m: &'a Module, s: converge_ir::Sym) -> &'a str {
+fn sym(m: &Module, s: converge_ir::Sym) -> &str {
     m.strings.resolve(s)
 }
 
@@ -525,9 +540,13 @@ impl<'m> Program<'m> {
                 }
                 _ => (String::new(), false),
             };
-            let convergent = callee_conv || has_attr(ci.fn_attrs, "convergent") || ctrl[i].is_some();
+            let convergent =
+                callee_conv || has_attr(ci.fn_attrs, "convergent") || ctrl[i].is_some();
             let kind = classify_callee(&name, convergent, target);
-            if matches!(kind, CallKind::TokEntry | CallKind::TokAnchor | CallKind::TokLoop) {
+            if matches!(
+                kind,
+                CallKind::TokEntry | CallKind::TokAnchor | CallKind::TokLoop
+            ) {
                 controlled = true;
             }
             kinds[i] = Kind::Call(kind);
@@ -588,8 +607,7 @@ impl<'m> Program<'m> {
                     let a = self.align_of(ft);
                     off = off.div_ceil(a) * a + self.size_of(ft);
                 }
-                off.div_ceil(self.align_of(t))
-                    * self.align_of(t)
+                off.div_ceil(self.align_of(t)) * self.align_of(t)
             }
             Type::Named(i) => match self.m.types.named.get(*i as usize).and_then(|x| x.1) {
                 Some(b) => self.size_of(b),
@@ -618,7 +636,9 @@ impl<'m> Program<'m> {
     /// Byte offset and type of field `idx` of aggregate type `t`.
     fn field(&self, t: TypeId, idx: u64) -> (u64, TypeId) {
         match self.ty(t) {
-            Type::Array { elem, .. } | Type::Vector { elem, .. } => (idx * self.size_of(*elem), *elem),
+            Type::Array { elem, .. } | Type::Vector { elem, .. } => {
+                (idx * self.size_of(*elem), *elem)
+            }
             Type::Struct { fields, .. } => {
                 let fs = &self.m.types.lists[fields.range()];
                 let mut off = 0u64;
@@ -755,6 +775,7 @@ struct Thread {
     pending: Option<(u32, ClassId, Vec<Val>)>,
     blocks: Vec<(Block, ClassId)>,
     records: Vec<Record>,
+    waits: Vec<(InstId, ClassId)>,
 }
 
 const PRIVATE_BASE: u64 = 0x00A0_0000_0000_0000;
@@ -767,6 +788,8 @@ fn global_addr(g: u32) -> u64 {
 /// Runs `prog` for a group of threads under hierarchy `h`.
 pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
     let f = prog.f;
+    // Reachability that avoids headers depends on the hierarchy.
+    prog.reach.borrow_mut().clear();
     let mut classes = Classes::default();
     let mut notes = Vec::new();
     // Arguments: uniform across the group.
@@ -820,6 +843,7 @@ pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
             pending: None,
             blocks: Vec::new(),
             records: Vec::new(),
+            waits: Vec::new(),
         })
         .collect();
     let mut ex = Exec {
@@ -846,10 +870,10 @@ pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
         // Everyone waits or is done: release the groups nobody else can still join.
         let mut keys: Vec<(u32, ClassId)> = Vec::new();
         for t in &threads {
-            if let (TState::Waiting, Some((i, c, _))) = (&t.state, &t.pending) {
-                if !keys.contains(&(*i, *c)) {
-                    keys.push((*i, *c));
-                }
+            if let (TState::Waiting, Some((i, c, _))) = (&t.state, &t.pending)
+                && !keys.contains(&(*i, *c))
+            {
+                keys.push((*i, *c));
             }
         }
         if keys.is_empty() {
@@ -924,6 +948,7 @@ pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
             tid: t.tid,
             blocks: t.blocks,
             records: t.records,
+            waits: t.waits,
             status: t.status.unwrap_or(Status::Error("did not finish".into())),
             steps: t.steps,
         })
@@ -1079,8 +1104,13 @@ impl Exec<'_, '_> {
                 self.finish(t, Status::Returned(v));
             }
             Opcode::Unreachable => self.finish(t, Status::Unreachable),
-            Opcode::IndirectBr | Opcode::Invoke | Opcode::CallBr | Opcode::Resume
-            | Opcode::CleanupRet | Opcode::CatchRet | Opcode::CatchSwitch => {
+            Opcode::IndirectBr
+            | Opcode::Invoke
+            | Opcode::CallBr
+            | Opcode::Resume
+            | Opcode::CleanupRet
+            | Opcode::CatchRet
+            | Opcode::CatchSwitch => {
                 self.finish(
                     t,
                     Status::Error(format!("`{:?}` is not simulated", inst.op).to_lowercase()),
@@ -1091,6 +1121,7 @@ impl Exec<'_, '_> {
                 let vals: Vec<Val> = ops.iter().map(|&o| self.value(t, o, inst.ty)).collect();
                 let key = self.classes.intern(Key::Use(i as u32, t.bclass));
                 t.pending = Some((i as u32, key, vals));
+                t.waits.push((InstId(i as u32), key));
                 t.state = TState::Waiting;
             }
             _ => {
@@ -1110,7 +1141,7 @@ impl Exec<'_, '_> {
             mix2(mix2(self.opts.seed, t.tid as u64 + 1), i as u64),
             t.occurrence,
         );
-        self.from_bits(x as u128 | ((mix(x) as u128) << 64), ty)
+        self.value_of_bits(x as u128 | ((mix(x) as u128) << 64), ty)
     }
 
     fn pure_hash(&self, i: usize, vals: &[Val], ty: TypeId) -> Val {
@@ -1119,19 +1150,21 @@ impl Exec<'_, '_> {
             let b = v.bits();
             x = mix2(mix2(x, b as u64), (b >> 64) as u64);
         }
-        self.from_bits(x as u128 | ((mix(x) as u128) << 64), ty)
+        self.value_of_bits(x as u128 | ((mix(x) as u128) << 64), ty)
     }
 
-    fn from_bits(&self, x: u128, ty: TypeId) -> Val {
+    fn value_of_bits(&self, x: u128, ty: TypeId) -> Val {
         match self.p.ty(ty) {
             Type::Void => Val::Undef,
             Type::Ptr(_) => Val::P(x as u64 & 0x0000_FFFF_FFFF_FFF8),
-            Type::Float | Type::Half | Type::BFloat => Val::F(((x % 1_000_000) as f64 / 64.0) as f32 as f64),
+            Type::Float | Type::Half | Type::BFloat => {
+                Val::F(((x % 1_000_000) as f64 / 64.0) as f32 as f64)
+            }
             Type::Double => Val::F((x % 1_000_000) as f64 / 64.0),
             Type::Vector { len, elem, .. } => {
                 let e = *elem;
                 let xs: Vec<Val> = (0..*len)
-                    .map(|k| self.from_bits(mix2(x as u64, k as u64) as u128, e))
+                    .map(|k| self.value_of_bits(mix2(x as u64, k as u64) as u128, e))
                     .collect();
                 Val::Agg(Rc::from(xs))
             }
@@ -1177,6 +1210,7 @@ impl Exec<'_, '_> {
                     _ => self.classes.intern(Key::Use(i as u32, t.bclass)),
                 };
                 t.pending = Some((i as u32, key, vals));
+                t.waits.push((InstId(i as u32), key));
                 t.state = TState::Waiting;
                 return;
             }
@@ -1186,7 +1220,11 @@ impl Exec<'_, '_> {
                 let lane = t.tid % 64;
                 let (m, acc) = (vals[0].bits() as u64 & 0xFFFF_FFFF, vals[1].bits());
                 let below = if kind == CallKind::MbcntLo {
-                    if lane >= 32 { m } else { m & ((1u64 << lane) - 1) }
+                    if lane >= 32 {
+                        m
+                    } else {
+                        m & ((1u64 << lane) - 1)
+                    }
                 } else if lane <= 32 {
                     0
                 } else {
@@ -1202,14 +1240,26 @@ impl Exec<'_, '_> {
             CallKind::InverseBallot => Val::I((vals[0].bits() >> (t.tid % 64)) & 1),
             CallKind::Identity => vals.first().cloned().unwrap_or(Val::Undef),
             CallKind::Ctpop => lanewise1(&vals[0], &|x| Val::I(x.count_ones() as u128)),
-            CallKind::Abs => lanewise1(&vals[0], &|x| {
-                Val::I((sext(x, w).unsigned_abs()) & mask(w))
-            }),
+            CallKind::Abs => {
+                lanewise1(&vals[0], &|x| Val::I((sext(x, w).unsigned_abs()) & mask(w)))
+            }
             CallKind::MinMax(r) => lanewise2(&vals[0], &vals[1], |a, b| {
                 let (sa, sb) = (sext(a, w), sext(b, w));
                 Val::I(match r {
-                    Red::Min => if sa <= sb { a } else { b },
-                    Red::Max => if sa >= sb { a } else { b },
+                    Red::Min => {
+                        if sa <= sb {
+                            a
+                        } else {
+                            b
+                        }
+                    }
+                    Red::Max => {
+                        if sa >= sb {
+                            a
+                        } else {
+                            b
+                        }
+                    }
                     Red::UMin => a.min(b),
                     _ => a.max(b),
                 })
@@ -1298,7 +1348,11 @@ impl Exec<'_, '_> {
                     let float = self.p.is_f32(ty) || matches!(self.p.ty(ty), Type::Double);
                     if float {
                         let s: f64 = members.iter().map(|&j| fval(&arg(j, 0))).sum();
-                        Val::F(if self.p.is_f32(ty) { s as f32 as f64 } else { s })
+                        Val::F(if self.p.is_f32(ty) {
+                            s as f32 as f64
+                        } else {
+                            s
+                        })
                     } else {
                         for &j in members {
                             let x = arg(j, 0).bits() & mask(w);
@@ -1307,10 +1361,18 @@ impl Exec<'_, '_> {
                                 Some(a) => match r {
                                     Red::Add => a.wrapping_add(x),
                                     Red::Min => {
-                                        if sext(a, w) <= sext(x, w) { a } else { x }
+                                        if sext(a, w) <= sext(x, w) {
+                                            a
+                                        } else {
+                                            x
+                                        }
                                     }
                                     Red::Max => {
-                                        if sext(a, w) >= sext(x, w) { a } else { x }
+                                        if sext(a, w) >= sext(x, w) {
+                                            a
+                                        } else {
+                                            x
+                                        }
                                     }
                                     Red::UMin => a.min(x),
                                     Red::UMax => a.max(x),
@@ -1345,12 +1407,8 @@ impl Exec<'_, '_> {
                         .map_or(Val::Undef, |&j| arg(j, 0))
                 }
                 Comm::NvBallot => Val::I(ballot(&|j| arg(j, 1).bits() & 1 == 1) & mask(w)),
-                Comm::NvAny => Val::I(
-                    members.iter().any(|&j| arg(j, 1).bits() & 1 == 1) as u128,
-                ),
-                Comm::NvAll => Val::I(
-                    members.iter().all(|&j| arg(j, 1).bits() & 1 == 1) as u128,
-                ),
+                Comm::NvAny => Val::I(members.iter().any(|&j| arg(j, 1).bits() & 1 == 1) as u128),
+                Comm::NvAll => Val::I(members.iter().all(|&j| arg(j, 1).bits() & 1 == 1) as u128),
                 Comm::NvUni => {
                     let b0 = arg(first, 1).bits() & 1;
                     Val::I(members.iter().all(|&j| arg(j, 1).bits() & 1 == b0) as u128)
@@ -1379,17 +1437,26 @@ impl Exec<'_, '_> {
                     for &tid in &tids {
                         x = mix2(x, tid as u64);
                     }
-                    self.from_bits(x as u128 | ((mix(x) as u128) << 64), ty)
+                    self.value_of_bits(x as u128 | ((mix(x) as u128) << 64), ty)
                 }
             };
             results.push(v);
         }
         for (n, &k) in members.iter().enumerate() {
             let t = &mut threads[k];
-            t.pending = None;
+            let key = t.pending.take().map(|p| p.1);
             t.state = TState::Running;
             let v = results[n].clone();
-            self.done_call(t, i, v);
+            // The converged instances of a communicating operation are its group.
+            t.regs[i] = v.clone();
+            t.pos += 1;
+            if !matches!(self.p.ty(inst.ty), Type::Void) {
+                t.records.push(Record {
+                    inst: InstId(i as u32),
+                    class: key.unwrap_or(NONE),
+                    val: v,
+                });
+            }
         }
     }
 
@@ -1465,25 +1532,23 @@ impl Exec<'_, '_> {
     /// Whether `t` can still reach instruction `u` (later in its block, or along some path), without
     /// executing instruction `avoid` first.
     fn reaches_inst(&self, t: &Thread, u: usize, avoid: Option<usize>) -> bool {
-        self.from_reaches(t.block, t.pos, u, avoid)
+        self.reaches_from(t.block, t.pos, u, avoid)
     }
 
     /// Whether instruction `u` can be reached after instruction `from`, without executing `avoid`
     /// again.
     fn inst_reaches_inst(&self, from: usize, u: usize, avoid: usize) -> bool {
         let b = self.p.f.insts[from].block;
-        self.from_reaches(b, self.p.pos[from] + 1, u, Some(avoid))
+        self.reaches_from(b, self.p.pos[from] + 1, u, Some(avoid))
     }
 
-    fn from_reaches(&self, b: Block, pos: u32, u: usize, avoid: Option<usize>) -> bool {
+    fn reaches_from(&self, b: Block, pos: u32, u: usize, avoid: Option<usize>) -> bool {
         let f = self.p.f;
         let ub = f.insts[u].block;
         let up = self.p.pos[u];
         // `avoid` at a position in [lo, hi) of its block blocks a straight-line walk over it.
         let blocks_walk = |blk: Block, lo: u32, hi: u32| {
-            avoid.is_some_and(|a| {
-                f.insts[a].block == blk && (lo..hi).contains(&self.p.pos[a])
-            })
+            avoid.is_some_and(|a| f.insts[a].block == blk && (lo..hi).contains(&self.p.pos[a]))
         };
         if ub == b && up >= pos && !blocks_walk(b, pos, up) {
             return true;
@@ -1596,7 +1661,9 @@ impl Exec<'_, '_> {
             }
             ConstKind::Global(g) => Val::P(global_addr(g.0)),
             ConstKind::Func(fid) => Val::P(0x0F00_0000_0000 + fid.0 as u64 * 16),
-            ConstKind::Expr { op, operands, aux, .. } => {
+            ConstKind::Expr {
+                op, operands, aux, ..
+            } => {
                 let xs: Vec<Val> = self.p.m.const_lists[operands.range()]
                     .iter()
                     .map(|&e| self.constant(e))
@@ -1607,19 +1674,27 @@ impl Exec<'_, '_> {
                     .collect();
                 match op {
                     Opcode::GetElementPtr => self.gep(TypeId(*aux), &xs, &tys),
-                    Opcode::PtrToInt | Opcode::IntToPtr | Opcode::BitCast | Opcode::AddrSpaceCast
-                    | Opcode::Trunc | Opcode::ZExt | Opcode::SExt => self.cast(
+                    Opcode::PtrToInt
+                    | Opcode::IntToPtr
+                    | Opcode::BitCast
+                    | Opcode::AddrSpaceCast
+                    | Opcode::Trunc
+                    | Opcode::ZExt
+                    | Opcode::SExt => self.cast(*op, &xs[0], tys[0], k.ty),
+                    _ if xs.len() == 2 => binop(
                         *op,
                         &xs[0],
-                        tys[0],
-                        k.ty,
-                    ),
-                    _ if xs.len() == 2 => binop(*op, &xs[0], &xs[1], self.p.int_width(k.ty), self.p.is_f32(k.ty), 0)
-                        .unwrap_or_else(|| self.pure_hash(usize::MAX, &xs, k.ty)),
+                        &xs[1],
+                        self.p.int_width(k.ty),
+                        self.p.is_f32(k.ty),
+                    )
+                    .unwrap_or_else(|| self.pure_hash(usize::MAX, &xs, k.ty)),
                     _ => self.pure_hash(usize::MAX, &xs, k.ty),
                 }
             }
-            ConstKind::BlockAddress(..) | ConstKind::Other => self.pure_hash(c.0 as usize, &[], k.ty),
+            ConstKind::BlockAddress(..) | ConstKind::Other => {
+                self.pure_hash(c.0 as usize, &[], k.ty)
+            }
         }
     }
 
@@ -1629,15 +1704,21 @@ impl Exec<'_, '_> {
             Type::Float | Type::Half | Type::BFloat | Type::Double => Val::F(0.0),
             Type::Vector { len, elem, .. } => {
                 let e = *elem;
-                Val::Agg(Rc::from((0..*len).map(|_| self.zero(e)).collect::<Vec<_>>()))
+                Val::Agg(Rc::from(
+                    (0..*len).map(|_| self.zero(e)).collect::<Vec<_>>(),
+                ))
             }
             Type::Array { len, elem } if *len <= 4096 => {
                 let e = *elem;
-                Val::Agg(Rc::from((0..*len).map(|_| self.zero(e)).collect::<Vec<_>>()))
+                Val::Agg(Rc::from(
+                    (0..*len).map(|_| self.zero(e)).collect::<Vec<_>>(),
+                ))
             }
             Type::Struct { fields, .. } => {
                 let fs: Vec<TypeId> = self.p.m.types.lists[fields.range()].to_vec();
-                Val::Agg(Rc::from(fs.iter().map(|&f| self.zero(f)).collect::<Vec<_>>()))
+                Val::Agg(Rc::from(
+                    fs.iter().map(|&f| self.zero(f)).collect::<Vec<_>>(),
+                ))
             }
             _ => Val::I(0),
         }
@@ -1752,8 +1833,7 @@ impl Exec<'_, '_> {
             | Opcode::FDiv
             | Opcode::FRem) => {
                 let (a, b) = (v(self, 0), v(self, 1));
-                binop(op, &a, &b, self.p.int_width(ty), self.p.is_f32(ty), 0)
-                    .unwrap_or(Val::Undef)
+                binop(op, &a, &b, self.p.int_width(ty), self.p.is_f32(ty)).unwrap_or(Val::Undef)
             }
             Opcode::ICmp => {
                 let (a, b) = (v(self, 0), v(self, 1));
@@ -2012,13 +2092,13 @@ impl Exec<'_, '_> {
         if addr >= base {
             let g = ((addr - base) / 0x1_0000_0000) as usize;
             let off = (addr - base) % 0x1_0000_0000;
-            if let Some(gl) = self.p.m.globals.get(g) {
-                if let Some(init) = gl.init {
-                    let mut buf = Vec::new();
-                    self.serialize(&self.constant(init), gl.ty, &mut buf);
-                    if (off as usize) < buf.len() {
-                        return buf[off as usize];
-                    }
+            if let Some(gl) = self.p.m.globals.get(g)
+                && let Some(init) = gl.init
+            {
+                let mut buf = Vec::new();
+                self.serialize(&self.constant(init), gl.ty, &mut buf);
+                if (off as usize) < buf.len() {
+                    return buf[off as usize];
                 }
             }
         }
@@ -2054,7 +2134,9 @@ impl Exec<'_, '_> {
 
     fn deserialize(&self, bytes: &[u8], ty: TypeId) -> Val {
         match self.p.ty(ty) {
-            Type::Float => Val::F(f32::from_le_bytes(bytes[..4].try_into().unwrap_or([0; 4])) as f64),
+            Type::Float => {
+                Val::F(f32::from_le_bytes(bytes[..4].try_into().unwrap_or([0; 4])) as f64)
+            }
             Type::Double => Val::F(f64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8]))),
             Type::Ptr(_) => Val::P(u64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8]))),
             Type::Int(w) => {
@@ -2094,7 +2176,8 @@ impl Exec<'_, '_> {
         if size > 1 << 16 {
             return Val::Undef;
         }
-        let div = matches!(self.opts.target, Target::Amdgpu | Target::Nvptx) && (aspace == 0 || aspace == 5);
+        let div = matches!(self.opts.target, Target::Amdgpu | Target::Nvptx)
+            && (aspace == 0 || aspace == 5);
         let bytes: Vec<u8> = (0..size as u64)
             .map(|k| self.load_byte(t, addr.wrapping_add(k), div))
             .collect();
@@ -2149,7 +2232,9 @@ fn fval(v: &Val) -> f64 {
 
 fn lanewise1(a: &Val, f: &dyn Fn(u128) -> Val) -> Val {
     match a {
-        Val::Agg(xs) => Val::Agg(Rc::from(xs.iter().map(|x| lanewise1(x, f)).collect::<Vec<_>>())),
+        Val::Agg(xs) => Val::Agg(Rc::from(
+            xs.iter().map(|x| lanewise1(x, f)).collect::<Vec<_>>(),
+        )),
         Val::Undef => Val::Undef,
         x => f(x.bits()),
     }
@@ -2170,7 +2255,9 @@ fn lanewise2(a: &Val, b: &Val, f: impl Fn(u128, u128) -> Val + Copy) -> Val {
 
 fn lanewise_f(a: &Val, f: impl Fn(f64) -> f64 + Copy) -> Val {
     match a {
-        Val::Agg(xs) => Val::Agg(Rc::from(xs.iter().map(|x| lanewise_f(x, f)).collect::<Vec<_>>())),
+        Val::Agg(xs) => Val::Agg(Rc::from(
+            xs.iter().map(|x| lanewise_f(x, f)).collect::<Vec<_>>(),
+        )),
         Val::F(x) => Val::F(f(*x)),
         _ => Val::Undef,
     }
@@ -2218,12 +2305,12 @@ fn rmw(op: u8, old: &Val, x: &Val, w: u32) -> Val {
 }
 
 /// Integer and float binary operators; `None` for an opcode that is not one.
-fn binop(op: Opcode, a: &Val, b: &Val, w: u32, f32t: bool, depth: u32) -> Option<Val> {
+fn binop(op: Opcode, a: &Val, b: &Val, w: u32, f32t: bool) -> Option<Val> {
     if let (Val::Agg(xs), Val::Agg(ys)) = (a, b) {
         return Some(Val::Agg(Rc::from(
             xs.iter()
                 .zip(ys.iter())
-                .map(|(x, y)| binop(op, x, y, w, f32t, depth + 1).unwrap_or(Val::Undef))
+                .map(|(x, y)| binop(op, x, y, w, f32t).unwrap_or(Val::Undef))
                 .collect::<Vec<_>>(),
         )));
     }
@@ -2237,20 +2324,8 @@ fn binop(op: Opcode, a: &Val, b: &Val, w: u32, f32t: bool, depth: u32) -> Option
         Opcode::Add => Val::I(x.wrapping_add(y) & m),
         Opcode::Sub => Val::I(x.wrapping_sub(y) & m),
         Opcode::Mul => Val::I(x.wrapping_mul(y) & m),
-        Opcode::UDiv => {
-            if y == 0 {
-                Val::Undef
-            } else {
-                Val::I(x / y)
-            }
-        }
-        Opcode::URem => {
-            if y == 0 {
-                Val::Undef
-            } else {
-                Val::I(x % y)
-            }
-        }
+        Opcode::UDiv => x.checked_div(y).map_or(Val::Undef, Val::I),
+        Opcode::URem => x.checked_rem(y).map_or(Val::Undef, Val::I),
         Opcode::SDiv | Opcode::SRem => {
             let (sx, sy) = (sext(x, w), sext(y, w));
             if sy == 0 || (sy == -1 && sx == sext(1u128 << (w.min(128) - 1), w)) {

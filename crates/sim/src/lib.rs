@@ -10,5 +10,5 @@
 pub mod hierarchy;
 pub mod instances;
 pub mod interp;
-pub mod value;
 pub mod report;
+pub mod value;

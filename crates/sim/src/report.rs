@@ -72,9 +72,15 @@ pub enum Verdict {
     NotExecuted,
     /// Every class of converged instances agrees; `classes` classes with `shared` of them executed
     /// by more than one thread.
-    Uniform { classes: usize, shared: usize },
+    Uniform {
+        classes: usize,
+        shared: usize,
+    },
     /// Two converged instances differ: (thread, value) twice.
-    Divergent { a: (u32, String), b: (u32, String) },
+    Divergent {
+        a: (u32, String),
+        b: (u32, String),
+    },
 }
 
 /// Per executed static instruction with a value, in instruction order.
@@ -124,9 +130,12 @@ pub fn value_uniformity(run: &Run, num_insts: usize) -> Vec<(InstId, Verdict)> {
         .collect()
 }
 
+/// Per block, a partition of its dynamic instances `(thread, k-th execution)`.
+pub type Partitions = Vec<Vec<Vec<(u32, u32)>>>;
+
 /// For each block, the partition of its dynamic instances `(thread, k-th execution)` into
 /// converged classes, canonically ordered: comparable across runs under different hierarchies.
-pub fn block_partitions(run: &Run, num_blocks: usize) -> Vec<Vec<Vec<(u32, u32)>>> {
+pub fn block_partitions(run: &Run, num_blocks: usize) -> Partitions {
     let mut by: Vec<HashMap<ClassId, Vec<(u32, u32)>>> = vec![HashMap::new(); num_blocks];
     for t in &run.threads {
         let mut count = vec![0u32; num_blocks];
@@ -153,11 +162,49 @@ pub fn block_partitions(run: &Run, num_blocks: usize) -> Vec<Vec<Vec<(u32, u32)>
 /// Blocks whose converged-with relation is the same under every hierarchy of `runs` (one run per
 /// hierarchy, same inputs): the m-converged static instances, as far as this execution shows.
 pub fn m_converged(runs: &[(&Hierarchy, &Run)], num_blocks: usize) -> Vec<bool> {
-    let parts: Vec<Vec<Vec<Vec<(u32, u32)>>>> = runs
+    let parts: Vec<Partitions> = runs
         .iter()
         .map(|(_, r)| block_partitions(r, num_blocks))
         .collect();
     (0..num_blocks)
         .map(|b| parts.iter().all(|p| p[b] == parts[0][b]))
         .collect()
+}
+
+/// Consistency of a run's scheduling: every released group is exactly the set of threads that
+/// waited at that instance (no thread joined an instance after its group was released, and no
+/// instance was released twice).
+pub fn check_groups(run: &Run) -> Result<(), String> {
+    let mut released: HashMap<(u32, ClassId), Vec<u32>> = HashMap::new();
+    for g in &run.groups {
+        let mut ts = g.threads.clone();
+        ts.sort();
+        if released.insert((g.inst.0, g.class), ts).is_some() {
+            return Err(format!(
+                "instruction #{} class {} was released twice",
+                g.inst.0, g.class
+            ));
+        }
+    }
+    let mut waited: HashMap<(u32, ClassId), Vec<u32>> = HashMap::new();
+    for t in &run.threads {
+        for &(i, c) in &t.waits {
+            waited.entry((i.0, c)).or_default().push(t.tid);
+        }
+    }
+    for (k, mut ts) in waited {
+        ts.sort();
+        match released.get(&k) {
+            Some(r) if *r == ts => {}
+            Some(r) => {
+                return Err(format!(
+                    "instruction #{} class {}: released with threads {r:?}, waited by {ts:?}",
+                    k.0, k.1
+                ));
+            }
+            // Threads stopped (step limit) while waiting are never released.
+            None => {}
+        }
+    }
+    Ok(())
 }

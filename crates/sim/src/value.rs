@@ -42,9 +42,7 @@ impl Val {
             Val::F(f) => f.to_bits() as u128,
             Val::Tok(t) => *t as u128,
             Val::Undef => 0,
-            Val::Agg(xs) => xs
-                .iter()
-                .fold(0u128, |a, x| a.rotate_left(17) ^ x.bits()),
+            Val::Agg(xs) => xs.iter().fold(0u128, |a, x| a.rotate_left(17) ^ x.bits()),
         }
     }
 
@@ -70,7 +68,11 @@ impl Val {
 
 #[inline]
 pub fn mask(w: u32) -> u128 {
-    if w >= 128 { u128::MAX } else { (1u128 << w) - 1 }
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    }
 }
 
 /// Sign-extends the low `w` bits of `x` to i128.

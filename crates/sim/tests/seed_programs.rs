@@ -156,10 +156,7 @@ fn closed_path_programs_under_both_hierarchies() {
     check_rows(
         &m,
         &["P"],
-        &[
-            "Entry P Q R S P Q R S Exit",
-            "Entry P Q . S P Q R S Exit",
-        ],
+        &["Entry P Q R S P Q R S Exit", "Entry P Q . S P Q R S Exit"],
     );
 }
 
@@ -191,12 +188,19 @@ fn default_hierarchy_is_llvms() {
     let m = load("closed_path.ll");
     let f = m.functions.iter().find(|f| !f.is_declaration).unwrap();
     let h = Hierarchy::llvm(&function_cfg(f));
-    let headers: BTreeSet<String> = h.cycles.iter().map(|c| block_name(&m, f, c.header)).collect();
+    let headers: BTreeSet<String> = h
+        .cycles
+        .iter()
+        .map(|c| block_name(&m, f, c.header))
+        .collect();
     assert_eq!(headers, ["R", "S"].iter().map(|s| s.to_string()).collect());
     if let Some(opt) = converge_gen::reference::opt19("sim default hierarchy") {
         let out = std::process::Command::new(opt)
             .args(["-passes=print<cycles>", "-disable-output"])
-            .arg(format!("{}/tests/seeds/closed_path.ll", env!("CARGO_MANIFEST_DIR")))
+            .arg(format!(
+                "{}/tests/seeds/closed_path.ll",
+                env!("CARGO_MANIFEST_DIR")
+            ))
             .output()
             .expect("run opt");
         let text = String::from_utf8_lossy(&out.stderr);
@@ -238,7 +242,11 @@ fn run_fn(m: &Module, name: &str, threads: u32) -> Run {
     for t in &r.threads {
         assert!(matches!(t.status, Status::Returned(_)), "{:?}", t.status);
     }
-    assert!(r.notes.iter().all(|n| !n.contains("anyway")), "{:?}", r.notes);
+    assert!(
+        r.notes.iter().all(|n| !n.contains("anyway")),
+        "{:?}",
+        r.notes
+    );
     r
 }
 
@@ -272,11 +280,20 @@ fn loop_heart_break_groups_per_iteration() {
     let m = load("loop_heart_break.ll");
     let r = run_fn(&m, "controlled", 4);
     assert!(r.controlled);
-    assert_eq!(groups(&m, "controlled", &r, "who"), vec![vec![0, 1], vec![2, 3]]);
-    assert_eq!(values(&m, "controlled", &r, "who")[2], vec!["12".to_string()]);
+    assert_eq!(
+        groups(&m, "controlled", &r, "who"),
+        vec![vec![0, 1], vec![2, 3]]
+    );
+    assert_eq!(
+        values(&m, "controlled", &r, "who")[2],
+        vec!["12".to_string()]
+    );
     let r = run_fn(&m, "uncontrolled", 4);
     assert!(!r.controlled);
-    assert_eq!(groups(&m, "uncontrolled", &r, "who"), vec![vec![0, 1, 2, 3]]);
+    assert_eq!(
+        groups(&m, "uncontrolled", &r, "who"),
+        vec![vec![0, 1, 2, 3]]
+    );
 }
 
 #[test]
@@ -341,7 +358,10 @@ fn loop_unrolling_with_remainder_breaks_the_third_iteration() {
 fn ballot_if_else_communicates_within_each_arm() {
     let m = load("ballot_if_else.ll");
     let r = run_fn(&m, "example_kernel", 4);
-    assert_eq!(groups(&m, "example_kernel", &r, "total_gains"), vec![vec![3]]);
+    assert_eq!(
+        groups(&m, "example_kernel", &r, "total_gains"),
+        vec![vec![3]]
+    );
     assert_eq!(
         groups(&m, "example_kernel", &r, "total_losses"),
         vec![vec![0, 1, 2]]
@@ -352,7 +372,10 @@ fn ballot_if_else_communicates_within_each_arm() {
     assert_eq!(l[0], vec![((-3i32) as u32).to_string()]);
     // The AMDGPU ballot version: arms see their own threads, the join sees all of them.
     let r = run_fn(&m, "amdgpu", 4);
-    assert_eq!(values(&m, "amdgpu", &r, "b.then")[1], vec!["10".to_string()]);
+    assert_eq!(
+        values(&m, "amdgpu", &r, "b.then")[1],
+        vec!["10".to_string()]
+    );
     assert_eq!(values(&m, "amdgpu", &r, "b.else")[0], vec!["5".to_string()]);
     assert_eq!(values(&m, "amdgpu", &r, "all")[0], vec!["15".to_string()]);
 }

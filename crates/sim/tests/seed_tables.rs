@@ -24,11 +24,7 @@ fn graph(spec: &str) -> Graph {
     for part in spec.split(';') {
         let (b, s) = part.split_once(':').expect("block: succs");
         names.push(b.trim().to_string());
-        succ_names.push(
-            s.split_whitespace()
-                .map(str::to_string)
-                .collect::<Vec<_>>(),
-        );
+        succ_names.push(s.split_whitespace().map(str::to_string).collect::<Vec<_>>());
     }
     let id = |n: &str| Block(names.iter().position(|x| x == n).expect(n) as u32);
     let succs: Vec<Vec<Block>> = succ_names
@@ -104,7 +100,8 @@ fn check_table(g: &Graph, h: &Hierarchy, rows: &[&str]) {
                     let table = c1.column == c2.column;
                     let ours = cls[t1][i1] == cls[t2][i2];
                     assert_eq!(
-                        table, ours,
+                        table,
+                        ours,
                         "{}: thread {} column {} vs thread {} column {}: table says converged={}",
                         g.names[c1.block.index()],
                         t1 + 1,
@@ -201,10 +198,7 @@ fn closed_path_without_header_r_table() {
     check_table(
         &g,
         &h,
-        &[
-            "Entry P Q R S P Q R S Exit",
-            "Entry P Q . S P Q R S Exit",
-        ],
+        &["Entry P Q R S P Q R S Exit", "Entry P Q . S P Q R S Exit"],
     );
 }
 
@@ -244,10 +238,7 @@ fn divergent_inside_depends_on_the_hierarchy() {
     let g = graph(CLOSED_PATH);
     let traces: Vec<Vec<Block>> = parse_rows(
         &g,
-        &[
-            "Entry P Q R S P Q R S Exit",
-            "Entry P Q . S P Q R S Exit",
-        ],
+        &["Entry P Q R S P Q R S Exit", "Entry P Q . S P Q R S Exit"],
     )
     .iter()
     .map(|r| r.iter().map(|c| c.block).collect())

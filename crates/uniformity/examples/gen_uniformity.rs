@@ -24,7 +24,7 @@ fn main() {
         _ => {
             opts.min_blocks = 50;
             opts.max_blocks = 300;
-            opts.max_insts = 5;
+            opts.max_insts = 4;
             module(&mut rng, n, &opts)
         }
     };

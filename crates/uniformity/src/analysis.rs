@@ -90,6 +90,8 @@ struct State<'a, F: SsaFunction> {
     out: Uniformity,
     worklist: Vec<u32>,
     exit_flag: Vec<bool>,
+    /// Blocks whose phis were already tainted as a join.
+    phis_tainted: Vec<bool>,
     assumed_flag: Vec<bool>,
     /// Per block: stamped with a cycle index when the block dominates an exit of that cycle.
     dom_exit: Vec<u32>,
@@ -145,6 +147,7 @@ pub fn analyze_as<F: SsaFunction, M: DivergenceModel<F>>(
         out,
         worklist: Vec::new(),
         exit_flag: vec![false; s.num_cycles()],
+        phis_tainted: vec![false; nb],
         assumed_flag: vec![false; s.num_cycles()],
         dom_exit: vec![NONE; nb],
     };
@@ -201,14 +204,23 @@ impl<F: SsaFunction> State<'_, F> {
     }
 
     /// Is `c` inside (or equal to) a cycle already assumed divergent?
-    fn inside_assumed(&self, mut c: u32) -> bool {
-        while c != NONE {
-            if self.assumed_flag[c as usize] {
-                return true;
+    fn inside_assumed(&self, c: u32) -> bool {
+        self.assumed_flag[c as usize]
+    }
+
+    /// Records that `c` and all its descendants are inside an assumed-divergent cycle; subtrees
+    /// already covered are skipped whole, so each cycle is visited once overall.
+    fn cover_assumed(&mut self, c: u32) {
+        let end = self.s.subtree_end(c);
+        let mut i = c;
+        while i < end {
+            if self.assumed_flag[i as usize] {
+                i = self.s.subtree_end(i);
+            } else {
+                self.assumed_flag[i as usize] = true;
+                i += 1;
             }
-            c = self.s.parent_raw(c);
         }
-        false
     }
 
     fn analyze_control_divergence(&mut self, term: u32) {
@@ -222,21 +234,42 @@ impl<F: SsaFunction> State<'_, F> {
         if f.cfg().succs(b).len() <= 1 {
             return;
         }
-        let po = self
-            .po
-            .get_or_insert_with(|| ModifiedPo::compute(f.cfg(), s));
-        let finder = self
-            .joins
-            .get_or_insert_with(|| JoinFinder::new(f.cfg().num_blocks()));
-        let desc = finder.compute(f.cfg(), s, po, b, self.llvm19);
+        if self.po.is_none() {
+            self.po = Some(ModifiedPo::compute(f.cfg(), s));
+            self.joins = Some(JoinFinder::new(f.cfg().num_blocks()));
+        }
+        // Divergent cycle exits only matter through the cycles around the branch that are not yet
+        // known to have a divergent exit.
+        let finder = self.joins.as_mut().unwrap();
+        let desc = finder.compute(
+            f.cfg(),
+            s,
+            self.po.as_ref().unwrap(),
+            b,
+            self.llvm19,
+            &self.exit_flag,
+        );
 
         let mut div_cycles: Vec<u32> = Vec::new();
+        // A top-level cycle already assumed divergent that contains the branch: joins inside it add
+        // nothing (their phis are tainted, and any cycle they make divergent lies inside it).
+        let branch_top = s.cycle_of(b).map(|c| s.top(c));
+        let covered_top = branch_top.filter(|&c| self.inside_assumed(c));
         for &j in &desc.joins {
+            if let Some(a) = covered_top
+                && s.contains(a, j)
+            {
+                continue;
+            }
             if let Some(c) = self.outermost_divergent_cycle(s.cycle_of(j), b, j) {
                 div_cycles.push(c);
                 continue;
             }
-            // All phis of the join that are not constant-or-undef.
+            // All phis of the join that are not constant-or-undef (once per block: marking is
+            // idempotent, and a join recurs for many branches).
+            if std::mem::replace(&mut self.phis_tainted[j.index()], true) {
+                continue;
+            }
             for i in f.block_insts(j) {
                 if !f.is_phi(i) {
                     break;
@@ -252,7 +285,7 @@ impl<F: SsaFunction> State<'_, F> {
             if self.inside_assumed(c) {
                 continue;
             }
-            self.assumed_flag[c as usize] = true;
+            self.cover_assumed(c);
             self.out.assumed_divergent.push(c);
             for &cb in s.blocks(c) {
                 for i in f.block_insts(cb) {
@@ -273,26 +306,21 @@ impl<F: SsaFunction> State<'_, F> {
     fn outermost_divergent_cycle(&self, c: Option<u32>, t: Block, j: Block) -> Option<u32> {
         let s = self.s;
         let c0 = c?;
-        let ext = if s.contains(c0, t) {
+        // The smallest cycle containing both the join's cycle and the branch.
+        let common = s.common_cycle(c0, s.inner(t));
+        let ext = if common == c0 {
             None
         } else {
-            let mut c = c0;
-            while let Some(p) = s.parent(c) {
-                if s.contains(p, t) {
-                    break;
-                }
-                c = p;
-            }
-            (!s.is_reducible(c)).then_some(c)
+            // The outermost ancestor of c0 that does not contain the branch.
+            let d = if common == NONE { 1 } else { s.depth(common) + 1 };
+            let e = s.ancestor_at_depth(c0, d);
+            (!s.is_reducible(e)).then_some(e)
         };
         let int = (|| {
-            if s.properly_dominates(t, j) {
+            if s.properly_dominates(t, j) || common == NONE {
                 return None;
             }
-            let mut c = c0;
-            while !s.contains(c, t) {
-                c = s.parent(c)?;
-            }
+            let mut c = common;
             if s.is_reducible(c) || s.properly_dominates(s.header(c), j) {
                 return None;
             }
@@ -314,12 +342,11 @@ impl<F: SsaFunction> State<'_, F> {
         }
         let exit_depth = s.cycle_of(exit).map_or(0, |c| s.depth(c));
         // The outermost cycle around the branch deeper than the exit (depths only, as LLVM does).
-        let mut c = inner;
-        let mut outer = inner;
-        while c != NONE && s.depth(c) > exit_depth {
-            outer = c;
-            c = s.parent_raw(c);
-        }
+        let outer = if s.depth(inner) > exit_depth {
+            s.ancestor_at_depth(inner, exit_depth + 1)
+        } else {
+            inner
+        };
         if self.exit_flag[outer as usize] {
             return;
         }

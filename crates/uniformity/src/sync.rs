@@ -241,6 +241,7 @@ impl JoinFinder {
         po: &ModifiedPo,
         t: Block,
         llvm19: bool,
+        exit_known: &[bool],
     ) -> Descriptor {
         let mut d = Descriptor::default();
         if g.succs(t).len() <= 1 {
@@ -315,12 +316,25 @@ impl JoinFinder {
             }
         }
         // Irreducible cycles around t: an exit whose label differs from the header's is divergent.
+        // An exit only matters through the cycle around t it makes exit-divergent, which depends on
+        // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): so exits
+        // are scanned in groups of equal depth, groups whose cycle already has a divergent exit are
+        // skipped, and one divergent exit per group is enough.
+        let t_depth = if t_cycle == NONE { 0 } else { s.depth(t_cycle) };
         let mut c = t_cycle;
         while c != NONE {
             if !s.is_reducible(c) {
                 let hl = self.labels[s.header(c).index()];
-                for &x in s.exits(c) {
-                    if self.labels[x.index()] != hl {
+                for (dep, xs) in s.exit_groups(c) {
+                    let o = if t_depth > dep {
+                        s.ancestor_at_depth(t_cycle, dep + 1)
+                    } else {
+                        t_cycle
+                    };
+                    if exit_known[o as usize] {
+                        continue;
+                    }
+                    if let Some(&x) = xs.iter().find(|x| self.labels[x.index()] != hl) {
                         self.add_exit(&mut d, x);
                     }
                 }

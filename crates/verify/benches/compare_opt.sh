@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-process comparison on a big generated module with tokens (default 60 MB):
+# Whole-process comparison on the benchmark GPU module with tokens inserted (default 60 MB):
 #   converge verify (parse + token rules) vs. converge stats (parse + CFG + cycles) vs. LLVM's
 #   llvm-as (parse + verifier) and opt -passes=verify.
 # Usage: crates/verify/benches/compare_opt.sh [MB]
@@ -11,7 +11,7 @@ opt22=${CONVERGE_OPT22:-build/venv/lib/python3.11/site-packages/llvm/bin/opt}
 cargo build --release -q -p converge-cli -p converge-verify --examples --bins
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-target/release/examples/token_module big "$mb" > "$tmp/big.ll"
+target/release/examples/token_module gpu "$mb" > "$tmp/big.ll"
 ls -l "$tmp/big.ll" | awk '{printf "module: %.1f MB\n", $5/1048576}'
 t() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s.%N); echo "$e - $s" | bc; }
 best() { local b=999999 x; for _ in 1 2 3; do x=$(t "$@"); b=$(echo "if ($x < $b) $x else $b" | bc); done; echo "$b"; }

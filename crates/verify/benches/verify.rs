@@ -1,9 +1,8 @@
 //! How much verifying convergence-control tokens costs compared with reading the module.
 //!
-//! The module is `converge_gen::tokens::big_module`: valid token-using functions (entry, loop hearts
-//! in every loop header, anchors, controlled convergent calls) up to the size given by
-//! `CONVERGE_BENCH_MB` (default 8 MB; the 60 MB figure comes from
-//! `crates/verify/benches/compare_opt.sh`). Three measurements:
+//! The module is the benchmark GPU module (`converge_gen::module`, AMDGPU, `CONVERGE_BENCH_MB`
+//! megabytes, default 60) with tokens inserted by `converge_verify::insert` (an entry or anchor per
+//! function, a heart per loop header, a bundle on every convergent call). Three measurements:
 //! - `read`: parse the text (converge-ir);
 //! - `verify`: the token rules on the parsed module (everything: CFG, dominators, cycles, stacks);
 //! - `read_and_verify`: both, what `converge verify` does.
@@ -24,8 +23,22 @@ fn text() -> &'static String {
         let mb: usize = std::env::var("CONVERGE_BENCH_MB")
             .ok()
             .and_then(|v| v.parse().ok())
-            .unwrap_or(8);
-        converge_gen::tokens::big_module(42, mb << 20)
+            .unwrap_or(60);
+        let spec = converge_gen::module::ModuleSpec {
+            bytes: mb << 20,
+            ..Default::default()
+        };
+        let plain =
+            converge_ir::parse("gpu.ll", converge_gen::module::generate(&spec)).expect("parse");
+        let (text, stats) = converge_verify::insert::insert_tokens(&plain);
+        eprintln!(
+            "module: {:.1} MB with tokens, {} functions, {} hearts, {} bundles",
+            text.len() as f64 / (1 << 20) as f64,
+            stats.functions,
+            stats.hearts,
+            stats.bundles
+        );
+        text
     })
 }
 

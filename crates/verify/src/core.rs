@@ -39,8 +39,9 @@ pub enum Control {
 }
 
 /// What the rules need to know about a function. Instructions are `u32` ids; the instructions of a
-/// block are a contiguous id range in layout order, and blocks are numbered in layout order (the
-/// entry block is the graph's entry, block 0 in LLVM).
+/// block are a contiguous id range in layout order, blocks are numbered in layout order (the entry
+/// block is the graph's entry, block 0 in LLVM), and ids grow along the layout (block `b + 1`'s range
+/// starts after block `b`'s).
 pub trait TokenFunction {
     type G: Graph;
     fn graph(&self) -> &Self::G;
@@ -273,7 +274,8 @@ pub fn check_function<F: TokenFunction, S: Structure>(
     let n = g.num_blocks();
     // Uses sorted by instruction id: instruction ids grow along a block, so a cursor per block works.
     let mut live_in: Vec<Option<Vec<u32>>> = vec![None; n];
-    let mut hearts: Vec<(u32, u32)> = Vec::new(); // (cycle, heart)
+    // cycle -> its heart
+    let mut hearts: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
     let mut live: Vec<u32> = Vec::new();
     for &b in s.rpo() {
         live.clear();
@@ -370,7 +372,7 @@ fn check_use<F: TokenFunction, S: Structure>(
     def: u32,
     user: u32,
     live: &mut Vec<u32>,
-    hearts: &mut Vec<(u32, u32)>,
+    hearts: &mut std::collections::HashMap<u32, u32>,
     out: &mut Vec<Violation>,
 ) {
     let def_bb = f.inst_block(def);
@@ -418,7 +420,7 @@ fn check_use<F: TokenFunction, S: Structure>(
         out.push(v);
         return;
     }
-    if let Some(&(_, earlier)) = hearts.iter().find(|&&(hc, _)| hc == c) {
+    if let Some(&earlier) = hearts.get(&c) {
         let mut v = Violation::new(Rule::OneHeartPerCycle, user);
         v.related = Some(earlier);
         v.witness = closed_path(f.graph(), s, c, bb, Some(f.inst_block(earlier)));
@@ -426,7 +428,7 @@ fn check_use<F: TokenFunction, S: Structure>(
         out.push(v);
         return;
     }
-    hearts.push((c, user));
+    hearts.insert(c, user);
 }
 
 /// A closed path inside cycle `c` that starts at `from`, passes through `via` (if given and different)

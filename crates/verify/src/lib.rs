@@ -6,9 +6,10 @@
 //! [`Structure`] (dominance, cycle hierarchy); [`llvm`] adapts converge-ir's LLVM-text IR.
 
 pub mod core;
+pub mod insert;
 pub mod llvm;
-pub mod structure;
 mod rules;
+pub mod structure;
 
 pub use crate::core::{
     Control, CycleSummary, Intrinsic, Structure, TokenFunction, Violation, verify_function,

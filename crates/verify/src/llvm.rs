@@ -299,14 +299,16 @@ pub fn verify_function(
     let opts = crate::core::Options {
         use_needs_convergent: flavor == Flavor::Llvm19,
     };
-    crate::core::verify_function(&lf, opts, || GraphStructure::new(&lf.cfg, flavor.unreachable_preds()))
-        .into_iter()
-        .map(|v| Finding {
-            func: id,
-            rule: v.rule,
-            violation: Some(v),
-        })
-        .collect()
+    crate::core::verify_function(&lf, opts, || {
+        GraphStructure::new(&lf.cfg, flavor.unreachable_preds())
+    })
+    .into_iter()
+    .map(|v| Finding {
+        func: id,
+        rule: v.rule,
+        violation: Some(v),
+    })
+    .collect()
 }
 
 /// X1/X2: a non-intrinsic function returning or taking `token`.
@@ -368,46 +370,9 @@ pub fn block_operand(m: &Module, f: &Function, b: Block) -> String {
     format!("label {}", sigil_name('%', &block_raw_name(m, f, b)))
 }
 
-/// An instruction's source text, one line, without comments and with runs of blanks folded, the
-/// way LLVM's printer lays it out (two leading spaces).
-pub fn inst_text(m: &Module, f: &Function, i: u32) -> String {
-    let span = f.insts[i as usize].span;
-    let raw = m
-        .source
-        .get(span.start as usize..span.end as usize)
-        .unwrap_or("");
-    let mut out = String::from("  ");
-    let mut in_quote = false;
-    let mut blank = false;
-    for c in raw.chars() {
-        if in_quote {
-            out.push(c);
-            if c == '"' {
-                in_quote = false;
-            }
-            continue;
-        }
-        match c {
-            ';' => break,
-            '"' => {
-                if blank {
-                    out.push(' ');
-                    blank = false;
-                }
-                in_quote = true;
-                out.push(c);
-            }
-            c if c.is_whitespace() => blank = true,
-            c => {
-                if blank && out.len() > 2 {
-                    out.push(' ');
-                }
-                blank = false;
-                out.push(c);
-            }
-        }
-    }
-    out
+/// An instruction as LLVM's printer writes it (two leading spaces), by converge-ir's printer.
+pub fn inst_text(m: &Module, f: FuncId, i: u32) -> String {
+    m.inst_text(f, InstId(i))
 }
 
 fn cycle_text(m: &Module, f: &Function, c: &CycleSummary) -> String {
@@ -429,7 +394,8 @@ fn cycle_text(m: &Module, f: &Function, c: &CycleSummary) -> String {
 }
 
 /// A token operand that is not an instruction, as LLVM prints a value (`token none`, `token %a`).
-fn token_operand_text(m: &Module, f: &Function, i: u32) -> String {
+fn token_operand_text(m: &Module, fid: FuncId, i: u32) -> String {
+    let f = &m.functions[fid.0 as usize];
     let inst = &f.insts[i as usize];
     let call = &f.calls[inst.aux as usize];
     let tag = m.strings.get("convergencectrl");
@@ -439,7 +405,7 @@ fn token_operand_text(m: &Module, f: &Function, i: u32) -> String {
         }
         if let Some(&v) = f.operands[b.operands.range()].first() {
             return match v {
-                Value::Inst(InstId(d)) => inst_text(m, f, d),
+                Value::Inst(InstId(d)) => inst_text(m, fid, d),
                 Value::Arg(n) => match f.params.get(n as usize).map(|p| p.name) {
                     Some(LocalName::Named(s)) => {
                         format!("token {}", sigil_name('%', m.strings.resolve(s)))
@@ -471,10 +437,10 @@ pub fn llvm_lines(m: &Module, finding: &Finding) -> Vec<String> {
         ));
         return lines;
     };
-    let it = |i: u32| inst_text(m, f, i);
+    let it = |i: u32| inst_text(m, finding.func, i);
     match v.rule {
         Rule::TokenSource => {
-            lines.push(token_operand_text(m, f, v.inst));
+            lines.push(token_operand_text(m, finding.func, v.inst));
             lines.push(it(v.inst));
         }
         Rule::Dominance | Rule::WellNested => {
@@ -610,6 +576,11 @@ pub fn related_role(m: &Module, f: &Function, rule: Rule, r: u32) -> String {
         }
         _ => format!("the token {} is defined here", inst_name(m, f, r)),
     }
+}
+
+/// The token definition used by instruction `i` of function `f`, if it is an instruction.
+pub fn token_def(m: &Module, f: FuncId, i: u32) -> Option<u32> {
+    token_def_of(&m.functions[f.0 as usize], m, i).map(|(_, d)| d)
 }
 
 /// The token definition used by `i`, if it is an instruction.

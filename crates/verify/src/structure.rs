@@ -47,4 +47,3 @@ impl Structure for GraphStructure {
         self.cycles.depth(Cycle(c))
     }
 }
-

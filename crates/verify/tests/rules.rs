@@ -541,3 +541,27 @@ fn target_intrinsics_are_convergent_as_llvm_says() {
         "both convergent and non-convergent intrinsics"
     );
 }
+
+/// `--format llvm` prints instructions as LLVM's printer does, not as they were spelled.
+#[test]
+fn llvm_text_is_canonical_for_unusual_spelling() {
+    let Some(opt) = converge_gen::reference::opt22("llvm_text_is_canonical_for_unusual_spelling")
+    else {
+        return;
+    };
+    let text = module(
+        "define void @t() {\n  %a   =  call token @llvm.experimental.convergence.anchor( )   ; c\n  \
+         %b = call token @llvm.experimental.convergence.anchor()\n  \
+         call void @f() [\"convergencectrl\"(token %a)]\n  \
+         call   void   @f()   [ \"convergencectrl\"(token   %b) ]\n  ret void\n}",
+    );
+    let (m, f) = converge_findings(&text, Flavor::Llvm22);
+    let ours: Vec<String> = f.iter().flat_map(|fd| llvm::llvm_lines(&m, fd)).collect();
+    let (_, report) = llvm_verify(&opt, &text);
+    let theirs: Vec<String> = report
+        .iter()
+        .flat_map(|x| std::iter::once(x.message.clone()).chain(x.values.iter().cloned()))
+        .collect();
+    assert!(!ours.is_empty());
+    assert_eq!(ours, theirs);
+}

@@ -825,6 +825,26 @@ fn log_streams(log: &mut String, o: &Outcome) {
     }
 }
 
+/// The `-mtriple`/`-mcpu` options of an `opt` command line, as `-mtriple=X`/`-mcpu=Y`.
+pub fn target_options(argv: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < argv.len() {
+        let a = argv[i].strip_prefix('-').unwrap_or(&argv[i]);
+        let a = a.strip_prefix('-').unwrap_or(a);
+        for name in ["mtriple", "mcpu"] {
+            if let Some(v) = a.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
+                out.push(format!("-{name}={v}"));
+            } else if a == name && i + 1 < argv.len() {
+                i += 1;
+                out.push(format!("-{name}={}", argv[i]));
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
 /// `-mtriple X`/`-mtriple=X` with a new-style AMDGPU triple becomes `amdgcn` plus `-mcpu=gfxXYY`
 /// (unless `-mcpu` is given), which is how LLVM 19 spells it.
 pub fn rewrite_triples_for_19(argv: &[String]) -> Vec<String> {

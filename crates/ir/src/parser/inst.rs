@@ -117,8 +117,9 @@ impl<'s> Parser<'s> {
                 }
                 match t.kind {
                     Tok::LocalVar => {
-                        let s = self.name_sym(t);
-                        if self.locals.insert(s, Local::Inst(id)).is_some() {
+                        let k = self.lkey(t)?;
+                        let s = self.key_sym(k);
+                        if self.locals.insert(k, Local::Inst(id)).is_some() {
                             return Err(Diagnostic::error(
                                 "redefinition of a local name",
                                 Self::span(t),
@@ -139,7 +140,7 @@ impl<'s> Parser<'s> {
             }
             None if !is_void => {
                 let n = self.next_src_num;
-                self.local_nums.insert(n, Local::Inst(id));
+                self.locals.insert(LocalKey::Num(n), Local::Inst(id));
                 self.next_src_num += 1;
                 self.slot()
             }
@@ -208,9 +209,18 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// The type reached by `extractvalue` indices.
+    /// The type reached by `extractvalue` indices (named types followed a bounded number of steps,
+    /// so a recursive alias cannot loop).
     fn indexed_type(&self, mut ty: TypeId, idx: &[u64]) -> TypeId {
         for &i in idx {
+            let mut steps = 0;
+            while let Type::Named(n) = self.ty(ty) {
+                match self.m.types.named[*n as usize].1 {
+                    Some(body) if steps < 64 => ty = body,
+                    _ => return ty,
+                }
+                steps += 1;
+            }
             ty = match self.ty(ty) {
                 Type::Array { elem, .. } | Type::Vector { elem, .. } => *elem,
                 Type::Struct { fields, .. } => {
@@ -219,12 +229,6 @@ impl<'s> Parser<'s> {
                         None => return ty,
                     }
                 }
-                Type::Named(n) => match self.m.types.named[*n as usize].1 {
-                    Some(body) => {
-                        return self.indexed_type(body, &[i]);
-                    }
-                    None => return ty,
-                },
                 _ => return ty,
             };
         }
@@ -424,14 +428,14 @@ impl<'s> Parser<'s> {
                         ConstKind::Zero => {
                             if let Type::Vector { len, .. } = *self.ty(mt) {
                                 f.aux
-                                    .extend(std::iter::repeat_n(0, len.min(1 << 16) as usize));
+                                    .extend(std::iter::repeat_n(0, len.min(MAX_SPLAT) as usize));
                             }
                         }
                         _ => {
                             if let Type::Vector { len, .. } = *self.ty(mt) {
                                 f.aux.extend(std::iter::repeat_n(
                                     u64::MAX,
-                                    len.min(1 << 16) as usize,
+                                    len.min(MAX_SPLAT) as usize,
                                 ));
                             }
                         }
@@ -758,11 +762,8 @@ impl<'s> Parser<'s> {
 
     fn phi_block(&mut self, f: &mut Function) -> PResult<()> {
         let t = self.bump();
-        let key = self.local_key(t)?;
-        let l = match key {
-            LocalKey::Name(s) => self.locals.get(&s).copied(),
-            LocalKey::Num(n) => self.local_nums.get(&n).copied(),
-        };
+        let key = self.lkey(t)?;
+        let l = self.locals.get(&key).copied();
         let idx = f.block_refs.len() as u32;
         match l {
             Some(Local::Block(b)) => f.block_refs.push(Block(b)),

@@ -80,7 +80,17 @@ const BUFFER_ATOMICS: &[&str] = &[
     "xor",
 ];
 
-const ALWAYS_UNIFORM: &[&str] = &["readfirstlane", "readlane", "icmp", "fcmp", "ballot", "if.break"];
+const ALWAYS_UNIFORM: &[&str] = &[
+    "readfirstlane",
+    "readlane",
+    "icmp",
+    "fcmp",
+    "ballot",
+    "if.break",
+    // Newer than LLVM 19.
+    "s.mov.from.global",
+    "s.swap.to.global",
+];
 
 fn is_source_intrinsic(name: &str) -> bool {
     if let Some(r) = name.strip_prefix("llvm.r600.read.tidig.") {
@@ -90,6 +100,10 @@ fn is_source_intrinsic(name: &str) -> bool {
         return false;
     };
     if SOURCES.contains(&n) {
+        return true;
+    }
+    // Newer than LLVM 19 (ray-tracing stack and shader work-reordering intrinsics).
+    if n.starts_with("swc.") || (n.starts_with("rts.") && n != "rts.trace.ray.nonblock") {
         return true;
     }
     if let Some(op) = n
@@ -271,7 +285,8 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
     fn is_source_inst(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
         let inst = &f.func.insts[i as usize];
         match inst.op {
-            Opcode::Load => inst.aux == 0 || inst.aux == 5,
+            // Flat (0), private (5), and the VGPR address space 13 of newer LLVM.
+            Opcode::Load => matches!(inst.aux, 0 | 5 | 13),
             Opcode::AtomicRmw | Opcode::CmpXchg => true,
             Opcode::Invoke => true,
             Opcode::Call => {
@@ -320,7 +335,9 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
                     return false;
                 }
                 match f.callee_name(src.0) {
-                    Some("llvm.amdgcn.if" | "llvm.amdgcn.else") => idx[0] == 1,
+                    Some(n) if lookup(n, |n| n == "llvm.amdgcn.if" || n == "llvm.amdgcn.else") => {
+                        idx[0] == 1
+                    }
                     _ => f.asm_constraints(src.0).is_some_and(|c| {
                         asm_outputs_sgpr(c)
                             .get(idx[0] as usize)

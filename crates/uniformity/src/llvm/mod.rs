@@ -15,6 +15,7 @@ use std::ops::Range;
 /// One function of a parsed module, with its CFG and use lists.
 pub struct LlvmFunction<'m> {
     pub module: &'m Module,
+    pub fid: converge_ir::FuncId,
     pub func: &'m Function,
     cfg: Cfg,
     /// Users, CSR over values: arguments first, then instructions.
@@ -23,7 +24,8 @@ pub struct LlvmFunction<'m> {
 }
 
 impl<'m> LlvmFunction<'m> {
-    pub fn new(module: &'m Module, func: &'m Function) -> LlvmFunction<'m> {
+    pub fn new(module: &'m Module, fid: converge_ir::FuncId) -> LlvmFunction<'m> {
+        let func = &module.functions[fid.0 as usize];
         let f = func;
         let nb = f.blocks.len();
         let cfg = Cfg::from_succs(
@@ -87,6 +89,7 @@ impl<'m> LlvmFunction<'m> {
         }
         LlvmFunction {
             module,
+            fid,
             func,
             cfg,
             user_start,
@@ -351,6 +354,13 @@ impl Target {
         let t = triple.unwrap_or("");
         if t.starts_with("amdgcn") {
             Target::Amdgpu(Amdgpu::new(mcpu))
+        } else if let Some(rest) = t.strip_prefix("amdgpu") {
+            // New-style triples: `amdgpu9.08-…` names the processor (gfx908), `amdgpu-…` does not.
+            let version = rest.split('-').next().unwrap_or("");
+            let cpu = version
+                .split_once('.')
+                .map(|(major, minor)| format!("gfx{major}{minor}"));
+            Target::Amdgpu(Amdgpu::new(mcpu.or(cpu.as_deref())))
         } else if t.starts_with("nvptx") {
             Target::Nvptx(Nvptx)
         } else {

@@ -2,7 +2,7 @@
 //! `functions` functions of about `blocks` blocks each, every one a chain of random structured and
 //! irreducible pieces (`converge_gen::cfg::chain_cfg`, shape `Mixed`), deterministic.
 //!
-//! Usage: `cargo run --release -p converge-graph --example big_module -- OUT.ll [functions] [blocks]`
+//! Usage: `cargo run --release -p converge-graph --example cfg_module -- OUT.ll [functions] [blocks]`
 //! (defaults: 640 functions x 2,000 blocks, about 60 MB).
 
 use converge_gen::cfg::{Shape, chain_cfg, to_ll};
@@ -13,7 +13,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let out = args
         .next()
-        .expect("usage: big_module OUT.ll [functions] [blocks]");
+        .expect("usage: cfg_module OUT.ll [functions] [blocks]");
     let functions: usize = args.next().map_or(640, |s| s.parse().expect("functions"));
     let blocks: usize = args.next().map_or(2000, |s| s.parse().expect("blocks"));
     let mut rng = Rng::new(0xB16);

@@ -1,0 +1,54 @@
+//! In-process benchmarks of the uniformity analysis (dominators + cycles + analysis, parse
+//! excluded): a module of random AMDGPU functions of 50-300 blocks, and single irreducible functions
+//! of growing size. `scripts/bench-uniformity.sh` compares whole processes with `opt`.
+
+use converge_gen::program::{Flavor, Options, function_with_cfg, module, module_header, random_cfg};
+use converge_gen::rng::Rng;
+use converge_ir::{FuncId, Module};
+use converge_uniformity::llvm::{LlvmFunction, Target};
+use converge_uniformity::{SsaFunction, Structure, analyze};
+
+fn main() {
+    divan::main();
+}
+
+fn analyse_all(m: &Module) -> usize {
+    let target = Target::from_triple(m.triple.as_deref(), None);
+    let mut divergent = 0;
+    for (k, f) in m.functions.iter().enumerate() {
+        if f.is_declaration {
+            continue;
+        }
+        let lf = LlvmFunction::new(m, FuncId(k as u32));
+        let s = Structure::new(lf.cfg());
+        let u = analyze(&lf, &target, &s);
+        divergent += u.divergent_insts.iter().filter(|&&d| d).count();
+    }
+    divergent
+}
+
+fn parse(text: String) -> Module {
+    converge_ir::parse("bench.ll", text).expect("generated module parses")
+}
+
+#[divan::bench(sample_count = 5)]
+fn random_module_200_functions(b: divan::Bencher) {
+    let mut rng = Rng::new(7);
+    let mut opts = Options::new(Flavor::Amdgpu);
+    opts.min_blocks = 50;
+    opts.max_blocks = 300;
+    let m = parse(module(&mut rng, 200, &opts));
+    b.bench(|| analyse_all(divan::black_box(&m)));
+}
+
+#[divan::bench(args = [500, 1000, 2000, 4000], sample_count = 3)]
+fn irreducible_function(b: divan::Bencher, blocks: usize) {
+    let mut rng = Rng::new(1);
+    let mut opts = Options::new(Flavor::Amdgpu);
+    opts.extra_edges_percent = 60;
+    let succs = random_cfg(&mut rng, blocks, &opts);
+    let mut text = module_header(Flavor::Amdgpu);
+    text.push_str(&function_with_cfg(&mut rng, "big", &opts, &succs));
+    let m = parse(text);
+    b.bench(|| analyse_all(divan::black_box(&m)));
+}
