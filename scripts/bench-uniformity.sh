@@ -2,7 +2,7 @@
 # Whole-process comparison of `converge uniformity --format none` (single-threaded) with LLVM 19's
 # `opt -passes='require<uniformity>' -disable-output` on
 #   (a) a ~60 MB module of 2,000 random AMDGPU functions (50-300 blocks, every CFG shape);
-#   (b) one irreducible function of 500 .. 64,000 blocks.
+#   (b) one irreducible function of 500 .. MAX_BLOCKS blocks (default 16,000; 64,000 takes minutes).
 # opt is only run up to OPT_MAX_BLOCKS (default 2000; it needs ~40 s there and grows ~8x per doubling).
 # Usage: scripts/bench-uniformity.sh [outdir]
 set -euo pipefail
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 OUT=${1:-build/bench-uniformity}
 OPT19=${CONVERGE_OPT19:-/usr/lib/llvm-19/bin/opt}
 OPT_MAX_BLOCKS=${OPT_MAX_BLOCKS:-2000}
-MAX_BLOCKS=${MAX_BLOCKS:-64000}
+MAX_BLOCKS=${MAX_BLOCKS:-16000}
 mkdir -p "$OUT"
 cargo build --release -q -p converge-cli -p converge-uniformity --example gen_uniformity
 GEN=target/release/examples/gen_uniformity

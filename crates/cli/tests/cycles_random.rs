@@ -126,7 +126,7 @@ fn converge_cycles_matches_llvm22_on_random_cfgs() {
     let Some(opt) = opt22("converge_cycles_matches_llvm22_on_random_cfgs") else {
         return;
     };
-    let cycles = differential(&opt, "llvm22", 0xC22, 2000, &Shape::ALL, true, &[]);
+    let cycles = differential(&opt, "llvm22", 0xC22, 3000, &Shape::ALL, true, &[]);
     assert!(cycles > 2000, "{cycles} cycles");
 }
 
@@ -135,7 +135,7 @@ fn converge_cycles_matches_llvm19_on_reachable_random_cfgs() {
     let Some(opt) = opt19("converge_cycles_matches_llvm19_on_reachable_random_cfgs") else {
         return;
     };
-    let cycles = differential(&opt, "llvm19", 0xC19, 2000, &Shape::ALL, false, &[]);
+    let cycles = differential(&opt, "llvm19", 0xC19, 3000, &Shape::ALL, false, &[]);
     assert!(cycles > 2000, "{cycles} cycles");
 }
 

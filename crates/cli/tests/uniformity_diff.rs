@@ -140,3 +140,26 @@ fn uniformity_matches_llvm19_amdgpu_and_nvptx() {
         assert!(a + n >= 3000);
     }
 }
+
+/// Larger functions with many cross edges: deep nests of irreducible cycles, where the shortcuts of
+/// the implementation (assumed-divergent regions, exit groups) matter.
+#[test]
+fn uniformity_matches_llvm22_on_large_irreducible_functions() {
+    let Some(opt) = converge_gen::reference::opt22("uniformity_diff large irreducible") else {
+        return;
+    };
+    let file = scratch("llvm22-large.ll");
+    let mut total = 0;
+    for batch in 0..3u64 {
+        let seed = 0x2230_0000 + batch;
+        let mut rng = Rng::new(seed);
+        let mut opts = Options::new(Flavor::Nvptx);
+        opts.unreachable = batch == 2;
+        opts.min_blocks = 60;
+        opts.max_blocks = 160;
+        opts.extra_edges_percent = 30 + 15 * batch as u32;
+        let text = module(&mut rng, 40, &opts);
+        total += check_batch(&opt, &text, &file, &[], seed, "LLVM 22 NVPTX large");
+    }
+    eprintln!("uniformity vs LLVM 22, large irreducible: {total} functions, 0 mismatches");
+}

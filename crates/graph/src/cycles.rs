@@ -48,7 +48,7 @@ pub enum UnreachablePreds {
     AreEntries,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Copy, Clone, Debug, Default)]
 struct CycleData {
     parent: u32,
     depth: u32,
@@ -72,9 +72,11 @@ struct Scratch {
     items_range: Vec<(u32, u32)>,
     items: Vec<u32>,
     entries: Vec<Block>,
-    children: Vec<u32>,
+    children: Vec<Cycle>,
     stack: Vec<(u32, u32)>,
     renumber: Vec<u32>,
+    /// Discovery ids in print order.
+    order: Vec<u32>,
 }
 
 /// The cycle hierarchy of one function. See the module documentation.
@@ -155,7 +157,7 @@ impl CycleInfo {
                         continue;
                     }
                     // Adopt the outermost cycle `t` containing x as a child of `c`.
-                    s.children.push(t);
+                    s.children.push(Cycle(t));
                     s.items.push(CHILD | t);
                     let pos = s.top_pos[t as usize] as usize;
                     let last = top.pop().expect("adopted cycle is top-level");
@@ -192,19 +194,17 @@ impl CycleInfo {
         let s = &mut self.scratch;
         let count = s.disc.len();
         self.cycles.clear();
-        self.entries.clear();
-        self.children.clear();
         self.layout.clear();
         self.num_top_level = top.len() as u32;
         s.renumber.clear();
         s.renumber.resize(count, NONE);
+        s.order.clear();
         // Preorder over the forest (top-level in vector order, children in adoption order),
         // expanding each cycle's items: blocks are emitted, children are entered.
-        let mut order: Vec<u32> = Vec::with_capacity(count);
         for &t in top {
             s.disc[t as usize].parent = NONE;
             s.disc[t as usize].depth = 1;
-            enter(s, t, &mut order, self.layout.len());
+            enter(s, t, self.layout.len());
             while let Some(frame) = s.stack.last_mut() {
                 let (c, k) = *frame;
                 let end = s.items_range[c as usize].1;
@@ -218,38 +218,33 @@ impl CycleInfo {
                 if item & CHILD != 0 {
                     let child = item & !CHILD;
                     s.disc[child as usize].depth = s.disc[c as usize].depth + 1;
-                    enter(s, child, &mut order, self.layout.len());
+                    enter(s, child, self.layout.len());
                 } else {
                     self.layout.push(Block(item));
                 }
             }
         }
-        for (new, &old) in order.iter().enumerate() {
+        for (new, &old) in s.order.iter().enumerate() {
             s.renumber[old as usize] = new as u32;
         }
-        for &old in &order {
+        // Entry and child lists keep their discovery-order storage (each cycle has a range);
+        // only the ids in them and the per-cycle records follow the new numbering.
+        std::mem::swap(&mut self.entries, &mut s.entries);
+        for ch in s.children.iter_mut() {
+            ch.0 = s.renumber[ch.index()];
+        }
+        std::mem::swap(&mut self.children, &mut s.children);
+        self.cycles.extend(s.order.iter().map(|&old| {
             let d = &s.disc[old as usize];
-            let e0 = self.entries.len() as u32;
-            self.entries
-                .extend_from_slice(&s.entries[d.entries.0 as usize..d.entries.1 as usize]);
-            let c0 = self.children.len() as u32;
-            self.children.extend(
-                s.children[d.children.0 as usize..d.children.1 as usize]
-                    .iter()
-                    .map(|&ch| Cycle(s.renumber[ch as usize])),
-            );
-            self.cycles.push(CycleData {
+            CycleData {
                 parent: if d.parent == NONE {
                     NONE
                 } else {
                     s.renumber[d.parent as usize]
                 },
-                depth: d.depth,
-                entries: (e0, self.entries.len() as u32),
-                children: (c0, self.children.len() as u32),
-                blocks: d.blocks,
-            });
-        }
+                ..*d
+            }
+        }));
         for c in self.innermost.iter_mut() {
             if *c != NONE {
                 *c = s.renumber[*c as usize];
@@ -414,8 +409,8 @@ impl CycleInfo {
     }
 }
 
-fn enter(s: &mut Scratch, c: u32, order: &mut Vec<u32>, layout_len: usize) {
-    order.push(c);
+fn enter(s: &mut Scratch, c: u32, layout_len: usize) {
+    s.order.push(c);
     s.disc[c as usize].blocks.0 = layout_len as u32;
     s.stack.push((c, s.items_range[c as usize].0));
 }

@@ -3,6 +3,13 @@
 //! Everything here works on the small [`Graph`] trait (blocks, successors, predecessors) so any IR can
 //! use it; `converge-ir` is one implementation. All algorithms are iterative: a million-block CFG must
 //! not overflow the stack.
+//!
+//! - [`Rpo`]: LLVM's reverse post-order (DFS taking the first successor first);
+//! - [`CycleDfs`]: the DFS of LLVM's cycle analysis (last successor first) with preorder intervals;
+//! - [`DominatorTree`] (Semi-NCA, O(1) `dominates`) and [`PostDominatorTree`] (virtual exit, roots
+//!   chosen as LLVM chooses them, infinite loops included);
+//! - [`CycleInfo`]: LLVM's `CycleInfo` (headers, entries, nesting and print orders as LLVM 22; LLVM
+//!   19's treatment of unreachable predecessors on request).
 
 mod cfg;
 mod cycles;

@@ -68,7 +68,9 @@ fn differential(
         for i in 0..k {
             let shape = shapes[(done + i) % shapes.len()];
             // Mostly small functions, one in ten larger (deeper nests).
-            let size = if rng.chance(1, 10) {
+            let size = if rng.chance(1, 50) {
+                300 + rng.below(700)
+            } else if rng.chance(1, 10) {
                 60 + rng.below(200)
             } else {
                 4 + rng.below(40)
@@ -148,7 +150,7 @@ fn random_cfgs_match_llvm22() {
     let o = differential(
         &opt,
         0x22,
-        4000,
+        10_000,
         &Shape::ALL,
         true,
         UnreachablePreds::Ignore,
@@ -166,7 +168,7 @@ fn random_reachable_cfgs_match_llvm19() {
     let o = differential(
         &opt,
         0x19,
-        3000,
+        5000,
         &Shape::ALL,
         false,
         UnreachablePreds::Ignore,
@@ -183,7 +185,7 @@ fn unreachable_predecessors_as_entries_match_llvm19() {
     let o = differential(
         &opt,
         0x1919,
-        1000,
+        2000,
         &[Shape::Unreachable, Shape::Mixed],
         true,
         UnreachablePreds::AreEntries,

@@ -84,7 +84,7 @@ fn dominator_trees_match_llvm22() {
     };
     let mut rng = Rng::new(0xD0D0);
     let (mut functions, mut checked, mut pdom_checked, mut pdom_other) = (0, 0, 0, 0);
-    for batch in 0..20 {
+    for batch in 0..40 {
         let mut module = String::new();
         let mut cfgs = Vec::new();
         for i in 0..100 {

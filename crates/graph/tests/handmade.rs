@@ -151,3 +151,24 @@ fn post_dominators_with_two_exits_and_an_infinite_loop() {
     assert!(!pdt.post_dominates(Block(3), Block(1)));
     assert_eq!(g.num_blocks(), 6);
 }
+
+#[test]
+fn post_dominator_roots_follow_llvm_find_roots() {
+    // 0 ret; 1 -> {2, 3}; 2 -> 2; 3 -> 3 (1, 2, 3 never reach an exit). LLVM's forward search
+    // from 1 takes successors in descending block order, so it numbers 3 and then 2: 2 is the
+    // furthest and the first extra root; 3 stays unreached and becomes the next one. (An earlier
+    // version explored the first successor first and picked 3 before 2.)
+    let g = cfg(&[&[], &[2, 3], &[2], &[3]]);
+    let pdt = PostDominatorTree::new(&g);
+    assert_eq!(nums(pdt.roots()), vec![0, 2, 3]);
+    assert_eq!(pdt.ipdom(Block(1)), None);
+
+    // A redundant extra root is dropped. 0 ret; 1 -> {2, 3}; 2 -> 4; 3 -> 4; 4 -> 4. From 1 the
+    // search numbers 1, 3, 4, then 2: root 2, which reverse-reaches only 1. From 3: root 4. Then
+    // 2 reaches the root 4, so 2 is removed.
+    let g = cfg(&[&[], &[2, 3], &[4], &[4], &[4]]);
+    let pdt = PostDominatorTree::new(&g);
+    assert_eq!(nums(pdt.roots()), vec![0, 4]);
+    assert_eq!(pdt.ipdom(Block(2)), Some(Block(4)));
+    assert_eq!(pdt.ipdom(Block(1)), Some(Block(4)));
+}

@@ -4,6 +4,18 @@
 //! block-reference pools, `u32` indices everywhere, a source [`Span`] on every item). The analyses do
 //! not see this crate directly: they go through small traits (`converge_graph::Graph`, the SSA trait of
 //! `converge-uniformity`, …), and this crate provides the implementations.
+//!
+//! Modules: `lexer` (byte-level tokens, no allocation), `parser` (recursive descent after LLVM's
+//! `LLParser`, forward references patched per function and per module), `api` (CFG, names, call
+//! and type queries on [`Module`], [`Function`], [`Types`]), [`print`](mod@print) (operand names, types,
+//! constants and instruction text as LLVM prints them).
+//!
+//! Accepted language: LLVM 19-22 textual IR with opaque pointers (typed pointers `T*` read as
+//! `ptr`, as LLVM 17+ does). Not modelled: `uselistorder` directives (skipped; predecessor order
+//! follows the text), summary entries `^N` (skipped), debug records `#dbg_*` (skipped, not
+//! instructions, as in LLVM), the operands of specialised metadata nodes (`!DILocation(...)` is
+//! parsed but kept as its name). Type checking is structural only: ill-typed operands that LLVM
+//! rejects may be accepted.
 
 pub mod ir;
 pub use ir::*;
@@ -19,7 +31,9 @@ pub mod print;
 ///
 /// Errors carry the location of the first problem; `Diagnostic::render` shows it with an excerpt.
 pub fn parse(source_name: &str, source: String) -> Result<Module, Diagnostic> {
-    let mut m = parser::Parser::new(source_name, &source).parse_module()?;
+    let mut m = parser::Parser::new(source_name, &source)
+        .parse_module()
+        .map_err(|d| *d)?;
     m.source = source;
     Ok(m)
 }

@@ -23,15 +23,28 @@ const HIGH: u32 = 1 << 31;
 /// Placeholder operand before a forward reference is patched.
 const PENDING: Value = Value::Arg(u32::MAX);
 
-type PResult<T> = Result<T, Diagnostic>;
+/// Errors are boxed: a `Result` the size of two words keeps the hot paths from moving a whole
+/// `Diagnostic` through every return.
+type PResult<T> = Result<T, Box<Diagnostic>>;
 
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum LocalKey<'s> {
     Name(Sym),
     /// A function-local name by its source text (plain or quoted without escapes): locals are
     /// looked up without touching the module-wide interner.
     Src(&'s str),
     Num(u32),
+}
+
+/// One mixing step per key (the derived `Hash` would also hash the discriminant and a terminator).
+impl std::hash::Hash for LocalKey<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        match self {
+            LocalKey::Src(s) => state.write(s.as_bytes()),
+            LocalKey::Name(s) => state.write_u64(0x5a00_0000_0000_0000 | s.0 as u64),
+            LocalKey::Num(n) => state.write_u64(0xa500_0000_0000_0000 | *n as u64),
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -101,7 +114,7 @@ pub(crate) struct Parser<'s> {
     /// Plain (unquoted) names and keywords already interned, keyed by a 64-bit hash of their text.
     /// The key is stored inline (no pointer into the source, whose pages would be cold by the time a
     /// name repeats); a hit is confirmed against the interner's compact buffer.
-    name_cache: crate::fx::IdHashMap<u64, Sym>,
+    name_cache: NameTable,
     /// Types written as one word (`i32`, `float`), keyed by the word.
     word_types: FxHashMap<&'s [u8], TypeId>,
     /// Words that end an attribute list (values, types, instruction opcodes, keywords).
@@ -118,6 +131,8 @@ pub(crate) struct Parser<'s> {
     ty_void: TypeId,
     ty_ptr: TypeId,
     ty_i1: TypeId,
+    /// `ptr addrspace(N)` for small N.
+    ptr_types: [Option<TypeId>; 16],
     ty_i32: TypeId,
     ty_i64: TypeId,
     ty_float: TypeId,
@@ -154,6 +169,91 @@ pub(crate) struct Parser<'s> {
     cur_func: u32,
     /// Pools reused across function bodies.
     scratch: Function,
+}
+
+/// The parser's name cache: open addressing over 32-byte slots that hold the 64-bit hash, the
+/// symbol, the length and (for names of up to 16 bytes) the text itself, so a hit is confirmed
+/// within one cache line. Longer names are confirmed against the interner. Names repeat across a
+/// module in no particular order, so the probe is a cache miss either way; this keeps it to one.
+struct NameTable {
+    slots: Vec<NameSlot>,
+    len: usize,
+}
+
+#[derive(Copy, Clone)]
+struct NameSlot {
+    hash: u64,
+    /// `u32::MAX` marks an empty slot.
+    sym: u32,
+    len: u32,
+    inline: [u8; 16],
+}
+
+const EMPTY_SLOT: NameSlot = NameSlot {
+    hash: 0,
+    sym: u32::MAX,
+    len: 0,
+    inline: [0; 16],
+};
+
+impl NameTable {
+    fn new() -> Self {
+        NameTable {
+            slots: vec![EMPTY_SLOT; 1024],
+            len: 0,
+        }
+    }
+
+    fn get_or_insert(&mut self, h: u64, text: &str, strings: &mut Strings) -> Sym {
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let s = &self.slots[i];
+            if s.sym == u32::MAX {
+                break;
+            }
+            if s.hash == h && s.len as usize == text.len() {
+                let same = if text.len() <= 16 {
+                    &s.inline[..text.len()] == text.as_bytes()
+                } else {
+                    strings.resolve(Sym(s.sym)) == text
+                };
+                if same {
+                    return Sym(s.sym);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        let sym = strings.intern(text);
+        let mut slot = NameSlot {
+            hash: h,
+            sym: sym.0,
+            len: text.len() as u32,
+            inline: [0; 16],
+        };
+        if text.len() <= 16 {
+            slot.inline[..text.len()].copy_from_slice(text.as_bytes());
+        }
+        self.slots[i] = slot;
+        self.len += 1;
+        if self.len * 4 > self.slots.len() * 3 {
+            self.grow();
+        }
+        sym
+    }
+
+    fn grow(&mut self) {
+        let n = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![EMPTY_SLOT; n]);
+        let mask = self.slots.len() - 1;
+        for s in old.into_iter().filter(|s| s.sym != u32::MAX) {
+            let mut i = s.hash as usize & mask;
+            while self.slots[i].sym != u32::MAX {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = s;
+        }
+    }
 }
 
 fn swap_pools(a: &mut Function, b: &mut Function) {
@@ -572,7 +672,7 @@ impl<'s> Parser<'s> {
         let mut p = Parser {
             src,
             b,
-            name_cache: Default::default(),
+            name_cache: NameTable::new(),
             word_types: FxHashMap::default(),
             not_attr,
             lex,
@@ -586,6 +686,7 @@ impl<'s> Parser<'s> {
             ty_void: TypeId(0),
             ty_ptr: TypeId(0),
             ty_i1: TypeId(0),
+            ptr_types: [None; 16],
             ty_i32: TypeId(0),
             ty_i64: TypeId(0),
             ty_float: TypeId(0),
@@ -680,7 +781,7 @@ impl<'s> Parser<'s> {
     }
 
     fn err<T>(&self, msg: impl Into<String>) -> PResult<T> {
-        Err(self.diag(msg))
+        Err(Box::new(self.diag(msg)))
     }
 
     fn diag(&self, msg: impl Into<String>) -> Diagnostic {
@@ -730,15 +831,15 @@ impl<'s> Parser<'s> {
         let mut v: u64 = 0;
         for &c in s {
             if !c.is_ascii_digit() {
-                return Err(
-                    Diagnostic::error("expected a number", Self::span(t)).with_code("E-parse")
-                );
+                return Err(Box::new(
+                    Diagnostic::error("expected a number", Self::span(t)).with_code("E-parse"),
+                ));
             }
             v = v * 10 + (c - b'0') as u64;
             if v > u32::MAX as u64 {
-                return Err(
-                    Diagnostic::error("number too large", Self::span(t)).with_code("E-parse")
-                );
+                return Err(Box::new(
+                    Diagnostic::error("number too large", Self::span(t)).with_code("E-parse"),
+                ));
             }
         }
         Ok(v as u32)
@@ -770,18 +871,11 @@ impl<'s> Parser<'s> {
 
     /// Interns source text (plain names, keywords, attribute words) through the per-parse cache.
     fn intern_plain(&mut self, text: &'s str) -> Sym {
-        use std::hash::BuildHasher;
-        let h = crate::fx::FxBuild::default().hash_one(text);
-        if let Some(&s) = self.name_cache.get(&h) {
-            if self.m.strings.resolve(s) == text {
-                return s;
-            }
-            // A 64-bit hash collision: correct but uncached.
-            return self.m.strings.intern(text);
-        }
-        let s = self.m.strings.intern(text);
-        self.name_cache.insert(h, s);
-        s
+        use std::hash::Hasher;
+        let mut hasher = crate::fx::FxHasher::default();
+        hasher.write(text.as_bytes());
+        self.name_cache
+            .get_or_insert(hasher.finish(), text, &mut self.m.strings)
     }
 
     /// The source text of a token.
@@ -792,6 +886,11 @@ impl<'s> Parser<'s> {
     /// Interns the body of a string literal (escapes decoded; invalid UTF-8 replaced).
     fn intern_str_body(&mut self, body: &[u8]) -> Sym {
         if !body.contains(&b'\\') {
+            // A slice of the (valid UTF-8) source: no validation, through the name cache.
+            let start = body.as_ptr() as usize - self.b.as_ptr() as usize;
+            if let Some(text) = self.src.get(start..start + body.len()) {
+                return self.intern_plain(text);
+            }
             let s = String::from_utf8_lossy(body);
             return self.m.strings.intern(&s);
         }
@@ -1083,7 +1182,16 @@ impl<'s> Parser<'s> {
                     b"ptr" => {
                         self.bump();
                         let asp = self.opt_addrspace()?;
-                        let p = self.simple_type(Type::Ptr(asp));
+                        let p = match self.ptr_types.get(asp as usize) {
+                            Some(&Some(id)) => id,
+                            _ => {
+                                let id = self.simple_type(Type::Ptr(asp));
+                                if let Some(slot) = self.ptr_types.get_mut(asp as usize) {
+                                    *slot = Some(id);
+                                }
+                                id
+                            }
+                        };
                         return self.type_suffix(p);
                     }
                     b"target" => {
@@ -1422,14 +1530,16 @@ impl<'s> Parser<'s> {
         let key = self.local_key(t)?;
         let i = self.gsym(key, Self::span(t));
         if self.gsyms[i as usize].def != GDef::None {
-            return Err(Diagnostic::error(
-                format!(
-                    "redefinition of global `{}`",
-                    String::from_utf8_lossy(self.text(t))
-                ),
-                Self::span(t),
-            )
-            .with_code("E-parse"));
+            return Err(Box::new(
+                Diagnostic::error(
+                    format!(
+                        "redefinition of global `{}`",
+                        String::from_utf8_lossy(self.text(t))
+                    ),
+                    Self::span(t),
+                )
+                .with_code("E-parse"),
+            ));
         }
         self.gsyms[i as usize].def = def;
         if self.gsyms[i as usize].konst != u32::MAX {
@@ -1514,11 +1624,10 @@ impl<'s> Parser<'s> {
             b"triple" => self.m.triple = Some(s),
             b"datalayout" => self.m.datalayout = Some(s),
             _ => {
-                return Err(Diagnostic::error(
-                    "expected `triple` or `datalayout`",
-                    Self::span(which),
-                )
-                .with_code("E-parse"));
+                return Err(Box::new(
+                    Diagnostic::error("expected `triple` or `datalayout`", Self::span(which))
+                        .with_code("E-parse"),
+                ));
             }
         }
         Ok(())
@@ -1547,10 +1656,10 @@ impl<'s> Parser<'s> {
         }
         let body = self.parse_type()?;
         if self.m.types.named[idx as usize].1.is_some() {
-            return Err(
+            return Err(Box::new(
                 Diagnostic::error("redefinition of a named type", Self::span(t))
                     .with_code("E-parse"),
-            );
+            ));
         }
         self.m.types.named[idx as usize].1 = Some(body);
         Ok(())
@@ -1750,11 +1859,13 @@ impl<'s> Parser<'s> {
                         | b"sanitize_memtag"
                         | b"sanitize_address_dyninit" => {}
                         _ => {
-                            return Err(Diagnostic::error(
-                                "expected `section`, `align`, `comdat` or metadata after `,`",
-                                Self::span(t),
-                            )
-                            .with_code("E-parse"));
+                            return Err(Box::new(
+                                Diagnostic::error(
+                                    "expected `section`, `align`, `comdat` or metadata after `,`",
+                                    Self::span(t),
+                                )
+                                .with_code("E-parse"),
+                            ));
                         }
                     }
                 }
@@ -1840,11 +1951,13 @@ impl<'s> Parser<'s> {
                         let k = self.lkey(t)?;
                         let s = self.key_sym(k);
                         if self.locals.insert(k, Local::Arg(idx)).is_some() {
-                            return Err(Diagnostic::error(
-                                "redefinition of a parameter name",
-                                Self::span(t),
-                            )
-                            .with_code("E-parse"));
+                            return Err(Box::new(
+                                Diagnostic::error(
+                                    "redefinition of a parameter name",
+                                    Self::span(t),
+                                )
+                                .with_code("E-parse"),
+                            ));
                         }
                         LocalName::Named(s)
                     }
@@ -1954,14 +2067,16 @@ impl<'s> Parser<'s> {
     fn define_num(&mut self, n: u32, l: Local, span: Span) -> PResult<()> {
         // LLVM 20+ accepts gaps in the numbering; numbers must still increase.
         if n < self.next_src_num {
-            return Err(Diagnostic::error(
-                format!(
-                    "numbered value `%{n}` out of order: expected %{} or greater",
-                    self.next_src_num
-                ),
-                span,
-            )
-            .with_code("E-parse"));
+            return Err(Box::new(
+                Diagnostic::error(
+                    format!(
+                        "numbered value `%{n}` out of order: expected %{} or greater",
+                        self.next_src_num
+                    ),
+                    span,
+                )
+                .with_code("E-parse"),
+            ));
         }
         self.next_src_num = n + 1;
         self.locals.insert(LocalKey::Num(n), l);
@@ -2004,11 +2119,10 @@ impl<'s> Parser<'s> {
                     let k = self.lkey(t)?;
                     let s = self.key_sym(k);
                     if self.locals.insert(k, Local::Block(bidx)).is_some() {
-                        return Err(Diagnostic::error(
-                            "redefinition of a local name",
-                            Self::span(t),
-                        )
-                        .with_code("E-parse"));
+                        return Err(Box::new(
+                            Diagnostic::error("redefinition of a local name", Self::span(t))
+                                .with_code("E-parse"),
+                        ));
                     }
                     LocalName::Named(s)
                 }
@@ -2073,11 +2187,10 @@ impl<'s> Parser<'s> {
             let l = self.locals.get(&fx.key).copied();
             let Some(l) = l else {
                 let name = self.key_text(fx.key);
-                return Err(Diagnostic::error(
-                    format!("use of undefined value `%{name}`"),
-                    fx.span,
-                )
-                .with_code("E-parse"));
+                return Err(Box::new(
+                    Diagnostic::error(format!("use of undefined value `%{name}`"), fx.span)
+                        .with_code("E-parse"),
+                ));
             };
             let v = match l {
                 Local::Arg(a) => Value::Arg(a),
@@ -2094,11 +2207,13 @@ impl<'s> Parser<'s> {
                 FixTarget::BlockRef(i) => match l {
                     Local::Block(b) => f.block_refs[i as usize] = Block(b),
                     _ => {
-                        return Err(Diagnostic::error(
-                            "expected a basic block label, but this names a value",
-                            fx.span,
-                        )
-                        .with_code("E-parse"));
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "expected a basic block label, but this names a value",
+                                fx.span,
+                            )
+                            .with_code("E-parse"),
+                        ));
                     }
                 },
             }
@@ -2204,11 +2319,13 @@ impl<'s> Parser<'s> {
         match l {
             Some(Local::Block(b)) => f.block_refs.push(Block(b)),
             Some(_) => {
-                return Err(Diagnostic::error(
-                    "expected a basic block label, but this names a value",
-                    Self::span(t),
-                )
-                .with_code("E-parse"));
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "expected a basic block label, but this names a value",
+                        Self::span(t),
+                    )
+                    .with_code("E-parse"),
+                ));
             }
             None => {
                 f.block_refs.push(Block(u32::MAX));
@@ -2281,7 +2398,7 @@ impl<'s> Parser<'s> {
             neg = n;
             for &c in digits {
                 if !c.is_ascii_digit() {
-                    return Err(bad());
+                    return Err(Box::new(bad()));
                 }
                 let (m, o1) = v.overflowing_mul(10);
                 let (a, o2) = m.overflowing_add((c - b'0') as u128);
@@ -2628,14 +2745,16 @@ impl<'s> Parser<'s> {
             let ops: Vec<ConstId> = self.const_scratch.drain(mark..).collect();
             return Ok(self.expr_const(ty, op, &ops, aux, flags));
         }
-        Err(Diagnostic::error(
-            format!(
-                "expected a constant value, found `{}`",
-                String::from_utf8_lossy(self.text(t))
-            ),
-            Self::span(t),
-        )
-        .with_code("E-parse"))
+        Err(Box::new(
+            Diagnostic::error(
+                format!(
+                    "expected a constant value, found `{}`",
+                    String::from_utf8_lossy(self.text(t))
+                ),
+                Self::span(t),
+            )
+            .with_code("E-parse"),
+        ))
     }
 
     fn expr_const(
@@ -2668,11 +2787,10 @@ impl<'s> Parser<'s> {
     fn md_number(&mut self, t: Token) -> PResult<u32> {
         let n = self.u32_of(t)?;
         if n as usize > self.b.len() + 4096 || n >= HIGH {
-            return Err(Diagnostic::error(
-                "metadata number too large for this reader",
-                Self::span(t),
-            )
-            .with_code("E-parse"));
+            return Err(Box::new(
+                Diagnostic::error("metadata number too large for this reader", Self::span(t))
+                    .with_code("E-parse"),
+            ));
         }
         if self.md_state.len() <= n as usize {
             self.md_state.resize(n as usize + 1, 0);
@@ -2741,11 +2859,13 @@ impl<'s> Parser<'s> {
                 let t = self.bump();
                 let name = self.name_sym(t);
                 if !self.is(Tok::LParen) {
-                    return Err(Diagnostic::error(
-                        "expected `(` after a specialised metadata node name",
-                        Self::span(self.tok),
-                    )
-                    .with_code("E-parse"));
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "expected `(` after a specialised metadata node name",
+                            Self::span(self.tok),
+                        )
+                        .with_code("E-parse"),
+                    ));
                 }
                 self.skip_parens()?;
                 Ok(self.inline_node(Metadata::Special(name)))
@@ -2825,11 +2945,10 @@ impl<'s> Parser<'s> {
         let n = self.md_number(t)?;
         self.expect(Tok::Equal, "`=` after metadata number")?;
         if self.md_state[n as usize] == 2 {
-            return Err(Diagnostic::error(
-                format!("redefinition of metadata `!{n}`"),
-                Self::span(t),
-            )
-            .with_code("E-parse"));
+            return Err(Box::new(
+                Diagnostic::error(format!("redefinition of metadata `!{n}`"), Self::span(t))
+                    .with_code("E-parse"),
+            ));
         }
         self.eat_word("distinct");
         let node = match self.tok.kind {
@@ -2950,11 +3069,13 @@ impl<'s> Parser<'s> {
                 }
                 _ => {
                     let name = self.key_text(g.key);
-                    return Err(Diagnostic::error(
-                        format!("use of undefined global value `@{name}`"),
-                        g.first_use,
-                    )
-                    .with_code("E-parse"));
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            format!("use of undefined global value `@{name}`"),
+                            g.first_use,
+                        )
+                        .with_code("E-parse"),
+                    ));
                 }
             }
         }
@@ -2969,10 +3090,10 @@ impl<'s> Parser<'s> {
             .collect();
         undefined.sort_by_key(|(_, s)| s.start);
         if let Some((n, span)) = undefined.first() {
-            return Err(
+            return Err(Box::new(
                 Diagnostic::error(format!("use of undefined metadata `!{n}`"), *span)
                     .with_code("E-parse"),
-            );
+            ));
         }
         // Attribute groups.
         for d in std::mem::take(&mut self.deferred) {
@@ -3007,10 +3128,10 @@ impl<'s> Parser<'s> {
         // Block addresses.
         for (c, g, key, span) in std::mem::take(&mut self.blockaddrs) {
             let GDef::Func(fid) = self.gsyms[g as usize].def else {
-                return Err(
+                return Err(Box::new(
                     Diagnostic::error("`blockaddress` must name a function", span)
                         .with_code("E-parse"),
-                );
+                ));
             };
             let f = &self.m.functions[fid as usize];
             let found = f.blocks.iter().position(|b| match (key, b.name) {
@@ -3019,11 +3140,13 @@ impl<'s> Parser<'s> {
                 _ => false,
             });
             let Some(b) = found else {
-                return Err(Diagnostic::error(
-                    "`blockaddress` names a block that the function does not have",
-                    span,
-                )
-                .with_code("E-parse"));
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "`blockaddress` names a block that the function does not have",
+                        span,
+                    )
+                    .with_code("E-parse"),
+                ));
             };
             self.m.consts[c.0 as usize].kind =
                 ConstKind::BlockAddress(FuncId(fid), Block(b as u32));
@@ -3135,4 +3258,44 @@ fn f32_to_bf16(x: f32) -> u16 {
     }
     let r = b.wrapping_add(0x7fff + ((b >> 16) & 1));
     (r >> 16) as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::Hasher;
+
+    fn h(s: &str) -> u64 {
+        let mut x = crate::fx::FxHasher::default();
+        x.write(s.as_bytes());
+        x.finish()
+    }
+
+    #[test]
+    fn name_table_dedups_across_growth() {
+        let mut strings = Strings::default();
+        let mut t = NameTable::new();
+        let names: Vec<String> = (0..10_000)
+            .map(|i| {
+                if i % 3 == 0 {
+                    format!("a_rather_long_name_beyond_sixteen_bytes.{i}")
+                } else {
+                    format!("x{i}")
+                }
+            })
+            .collect();
+        let syms: Vec<Sym> = names
+            .iter()
+            .map(|n| t.get_or_insert(h(n), n, &mut strings))
+            .collect();
+        for (n, s) in names.iter().zip(&syms) {
+            assert_eq!(t.get_or_insert(h(n), n, &mut strings), *s);
+            assert_eq!(strings.resolve(*s), n);
+        }
+        // A forced hash collision between different names must not alias them.
+        let a = t.get_or_insert(42, "collide-a", &mut strings);
+        let b = t.get_or_insert(42, "collide-b", &mut strings);
+        assert_ne!(a, b);
+        assert_eq!(t.get_or_insert(42, "collide-a", &mut strings), a);
+    }
 }

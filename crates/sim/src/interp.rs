@@ -451,6 +451,8 @@ pub struct Program<'m> {
     pos: Vec<u32>,
     target: Target,
     reach: std::cell::RefCell<HashMap<(u32, u32, bool), bool>>,
+    /// Functions of the module called from here, prepared on first use.
+    callees: std::cell::RefCell<HashMap<u32, Rc<Program<'m>>>>,
 }
 
 impl Program<'_> {
@@ -567,7 +569,18 @@ impl<'m> Program<'m> {
             pos,
             target,
             reach: Default::default(),
+            callees: Default::default(),
         }
+    }
+
+    /// Whether calls to this function can be executed inline, as one step of the caller: no
+    /// communicating operations, no shared-memory accesses, no tokens.
+    fn is_self_contained(&self) -> bool {
+        !self.controlled
+            && self.kinds.iter().all(|k| {
+                matches!(k, Kind::Plain)
+                    || matches!(k, Kind::Call(c) if !matches!(c, CallKind::Comm(_)))
+            })
     }
 
     fn ty(&self, t: TypeId) -> &Type {
@@ -776,6 +789,8 @@ struct Thread {
     blocks: Vec<(Block, ClassId)>,
     records: Vec<Record>,
     waits: Vec<(InstId, ClassId)>,
+    /// The value returned by `ret`, for calls into functions of the module.
+    ret: Option<Val>,
 }
 
 const PRIVATE_BASE: u64 = 0x00A0_0000_0000_0000;
@@ -844,6 +859,7 @@ pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
             blocks: Vec::new(),
             records: Vec::new(),
             waits: Vec::new(),
+            ret: None,
         })
         .collect();
     let mut ex = Exec {
@@ -854,6 +870,7 @@ pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
         classes: &mut classes,
         notes: &mut notes,
         shared: HashMap::new(),
+        depth: 0,
     };
     for t in threads.iter_mut() {
         ex.enter(t, Block(0), None);
@@ -972,6 +989,8 @@ struct Exec<'a, 'm> {
     notes: &'a mut Vec<String>,
     /// Bytes written to memory shared by the group.
     shared: HashMap<u64, u8>,
+    /// Call nesting (calls into functions of the module are executed inline).
+    depth: u32,
 }
 
 impl Exec<'_, '_> {
@@ -1100,8 +1119,10 @@ impl Exec<'_, '_> {
                 self.enter(t, target, Some(from));
             }
             Opcode::Ret => {
-                let v = ops.first().map(|&o| self.value(t, o, inst.ty).render());
-                self.finish(t, Status::Returned(v));
+                let v = ops.first().map(|&o| self.value(t, o, inst.ty));
+                let text = v.as_ref().map(Val::render);
+                t.ret = v;
+                self.finish(t, Status::Returned(text));
             }
             Opcode::Unreachable => self.finish(t, Status::Unreachable),
             Opcode::IndirectBr
@@ -1182,6 +1203,11 @@ impl Exec<'_, '_> {
             let v = self.per_thread(t, i, inst.ty);
             return self.done_call(t, i, v);
         };
+        if kind == CallKind::PerThread
+            && let Some(v) = self.call_defined(t, i, &vals)
+        {
+            return self.done_call(t, i, v);
+        }
         let w = self.p.int_width(inst.ty);
         let v = match kind {
             CallKind::TokEntry => {
@@ -1206,7 +1232,27 @@ impl Exec<'_, '_> {
             CallKind::Comm(_) => {
                 // Wait for the converged threads.
                 let key = match self.p.ctrl[i].map(|v| self.value(t, v, inst.ty)) {
-                    Some(Val::Tok(tok)) => self.classes.intern(Key::Use(i as u32, tok)),
+                    Some(Val::Tok(tok)) => {
+                        // A valid program never executes a controlled operation twice with the
+                        // same token value (the static rules on cycles); an invalid one would make
+                        // converged-with contradictory. Count such executions like a heart does
+                        // and say so.
+                        let n = t.heart_count.entry((i as u32, tok)).or_insert(0);
+                        *n += 1;
+                        let n = *n;
+                        let tok = if n == 1 {
+                            tok
+                        } else {
+                            self.note(format!(
+                                "@{} was executed twice with the same token value: the function \
+                                 breaks the static rules on cycles; the n-th executions are taken \
+                                 as converged",
+                                callee_name_of(self.p.m, self.p.f, InstId(i as u32))
+                            ));
+                            self.classes.intern(Key::Heart(i as u32, tok, n))
+                        };
+                        self.classes.intern(Key::Use(i as u32, tok))
+                    }
                     _ => self.classes.intern(Key::Use(i as u32, t.bclass)),
                 };
                 t.pending = Some((i as u32, key, vals));
@@ -1266,6 +1312,86 @@ impl Exec<'_, '_> {
             }),
         };
         self.done_call(t, i, v);
+    }
+
+    /// Executes a call to a function of the module inline, when the callee is self-contained
+    /// (see [`Program::is_self_contained`]); its dynamic instances are not recorded. `None` when the
+    /// callee has no body, is not self-contained, or the call nesting is too deep.
+    fn call_defined(&mut self, t: &mut Thread, i: usize, vals: &[Val]) -> Option<Val> {
+        const MAX_DEPTH: u32 = 32;
+        let ci = &self.p.f.calls[self.p.f.insts[i].aux as usize];
+        let Value::Func(fid) = ci.callee else {
+            return None;
+        };
+        let m = self.p.m;
+        let callee_f = &m.functions[fid.0 as usize];
+        if callee_f.is_declaration || callee_f.blocks.is_empty() || self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let prog = {
+            let mut cache = self.p.callees.borrow_mut();
+            cache
+                .entry(fid.0)
+                .or_insert_with(|| Rc::new(Program::new(m, callee_f, self.p.target)))
+                .clone()
+        };
+        if !prog.is_self_contained() {
+            self.note(format!(
+                "calls to @{} are not entered (it communicates, accesses shared memory or uses \
+                 tokens): their results are per-thread values",
+                sym(m, callee_f.name)
+            ));
+            return None;
+        }
+        let h = Hierarchy::llvm(&prog.cfg);
+        let mut sub = Thread {
+            tid: t.tid,
+            block: Block(0),
+            pos: 0,
+            regs: vec![Val::Undef; callee_f.insts.len()],
+            tracker: Tracker::new(callee_f.blocks.len()),
+            bclass: NONE,
+            state: TState::Running,
+            status: None,
+            steps: t.steps,
+            private: std::mem::take(&mut t.private),
+            alloca_next: t.alloca_next,
+            produced: HashSet::new(),
+            token_last: HashMap::new(),
+            heart_count: HashMap::new(),
+            occurrence: t.occurrence,
+            pending: None,
+            blocks: Vec::new(),
+            records: Vec::new(),
+            waits: Vec::new(),
+            ret: None,
+        };
+        let shared = std::mem::take(&mut self.shared);
+        let mut ex = Exec {
+            p: &prog,
+            h: &h,
+            opts: self.opts,
+            args: vals,
+            classes: &mut *self.classes,
+            notes: &mut *self.notes,
+            shared,
+            depth: self.depth + 1,
+        };
+        ex.enter(&mut sub, Block(0), None);
+        ex.run_thread(&mut sub);
+        self.shared = std::mem::take(&mut ex.shared);
+        t.private = std::mem::take(&mut sub.private);
+        t.alloca_next = sub.alloca_next;
+        t.occurrence = sub.occurrence;
+        t.steps = sub.steps;
+        match sub.status {
+            Some(Status::Returned(_)) => Some(sub.ret.unwrap_or(Val::Undef)),
+            Some(Status::StepLimit) => {
+                // The caller stops at its next step.
+                Some(Val::Undef)
+            }
+            _ => Some(Val::Undef),
+        }
     }
 
     fn token(&mut self, t: &mut Thread, i: usize, c: ClassId) -> Val {
@@ -1521,6 +1647,10 @@ impl Exec<'_, '_> {
             Key::Anchor(a, _) | Key::Heart(a, _, _) => a as usize,
             _ => return false,
         };
+        if d == u {
+            // The n-th execution of an operation that reuses its token (invalid programs).
+            return self.could_produce_token(t, c);
+        }
         if t.token_last.get(&(d as u32)) == Some(&c) {
             // T holds this token value: it must reach U before redefining it.
             self.reaches_inst(t, u, Some(d))
@@ -1879,8 +2009,9 @@ impl Exec<'_, '_> {
                         }
                     }
                     _ => {
+                        // An undef condition: only a value both arms agree on survives.
                         let (a, b) = (v(self, 1), v(self, 2));
-                        if a.same(&b) { a } else { Val::Undef }
+                        if a.identical(&b) { a } else { Val::Undef }
                     }
                 }
             }

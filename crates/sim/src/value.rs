@@ -34,6 +34,18 @@ impl Val {
         }
     }
 
+    /// Strict equality: `undef` equals only `undef`.
+    pub fn identical(&self, o: &Val) -> bool {
+        match (self, o) {
+            (Val::Undef, Val::Undef) => true,
+            (Val::Undef, _) | (_, Val::Undef) => false,
+            (Val::Agg(a), Val::Agg(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.identical(y))
+            }
+            _ => self.same(o),
+        }
+    }
+
     /// The value as an unsigned integer (pointers by address, floats by bits, undef as 0).
     pub fn bits(&self) -> u128 {
         match self {

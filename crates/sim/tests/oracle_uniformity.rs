@@ -3,10 +3,13 @@
 //! dynamic instances must produce equal values, under every cycle hierarchy of the CFG.
 //!
 //! Cases: `CONVERGE_ORACLE_CASES` (default 3000, about 15 s in release mode; a full run sets it to
-//! 10000 or more: 10000 take about 50 s). Seed base: `CONVERGE_ORACLE_SEED` (default 1). A violation is
-//! shrunk (instruction lines deleted or replaced by constants while it persists) and printed as a
-//! `.ll` with its seed; when `opt` is available, the shrunk program is run through LLVM 22 (and 19)
-//! to tell whether LLVM makes the same claim (an LLVM bug we reproduce) or only we do (our bug).
+//! 10000 or more: 10000 took about 50 s). Seed base: `CONVERGE_ORACLE_SEED` (default 1). Program
+//! size: `CONVERGE_ORACLE_BLOCKS` (default 9 blocks). A violation is shrunk (instruction lines
+//! deleted or replaced by constants while it persists) and printed as a `.ll` with its seed and the
+//! `converge simulate` command that shows it; when `opt` is available, the shrunk program is run
+//! through LLVM (22 for NVPTX, 19 for AMDGPU) to tell whether LLVM makes the same claim (an LLVM
+//! bug we reproduce) or only we do (our bug). A violation can also be a simulator bug: each one
+//! found so far was examined by hand (docs/llvm-differences.md).
 //!
 //! Known LLVM bugs that the oracle finds are recorded in docs/llvm-differences.md and checked
 //! separately below; the main test fails on any violation that is not one of them.
@@ -196,7 +199,7 @@ fn case_text(seed: u64) -> (String, u32) {
         Flavor::Amdgpu
     };
     let mut o = program::Options::new(flavor);
-    o.max_blocks = 9;
+    o.max_blocks = env_u64("CONVERGE_ORACLE_BLOCKS", 9).max(3) as usize;
     o.max_insts = 4;
     let text = program::module_header(flavor) + &program::function(&mut rng, "f", &o);
     let threads = 2 + rng.below(7) as u32;
@@ -411,5 +414,53 @@ fn llvm_misses_an_exit_phi_with_constant_incomings() {
                 "LLVM {tool}"
             );
         }
+    }
+}
+
+/// docs/llvm-differences.md (3): an always-uniform value (readfirstlane) defined in a cycle that
+/// is assumed divergent; its user outside the cycle is not marked (LLVM 19; LLVM 22 here has no
+/// AMDGPU backend). Under LLVM's own hierarchy the simulator shows the user divergent.
+const ALWAYS_UNIFORM_IN_ASSUMED_DIVERGENT_CYCLE: &str = r#"target triple = "amdgcn-amd-amdhsa"
+
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+
+define amdgpu_kernel void @f(i1 %again) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %c = icmp eq i32 %tid, 0
+  br i1 %c, label %A, label %B
+A:
+  %r = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %tid)
+  br i1 %again, label %B, label %X
+B:
+  br label %A
+X:
+  %u = add i32 %r, 0
+  ret void
+}
+"#;
+
+#[test]
+fn always_uniform_value_leaving_an_assumed_divergent_cycle() {
+    let text = ALWAYS_UNIFORM_IN_ASSUMED_DIVERGENT_CYCLE;
+    let m = converge_ir::parse("au.ll", text.to_string()).unwrap();
+    let fi = m.functions.iter().position(|f| !f.is_declaration).unwrap();
+    let f = &m.functions[fi];
+    let lf = LlvmFunction::new(&m, converge_ir::FuncId(fi as u32));
+    let u = analyze(
+        &lf,
+        &UTarget::from_triple(m.triple.as_deref(), None),
+        &Structure::new(lf.cfg()),
+    );
+    let add = f.insts.iter().position(|i| i.op == Opcode::Add).unwrap() as u32;
+    assert!(!u.is_divergent(Val::Inst(add)));
+    // Seeds whose random `%again` is false leave the cycle at once.
+    let hit = (0..16)
+        .find_map(|s| check(text, 4, s).and_then(|v| v.into_iter().find(|x| x.inst == "%u")))
+        .expect("%u divergent for some input");
+    assert_eq!(hit.hierarchy, 0, "already under LLVM's own hierarchy");
+    if let Some(opt) = converge_gen::reference::opt19("always-uniform in assumed-divergent cycle") {
+        assert_eq!(llvm_says_divergent(&opt, text, "%u"), Some(false));
     }
 }

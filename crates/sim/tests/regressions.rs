@@ -45,3 +45,96 @@ fn reachability_is_recomputed_per_hierarchy() {
         }
     }
 }
+
+/// The LLVM corpus's `use_in_cycle` shape (a token from outside a cycle used inside it, which the
+/// static rules forbid): the scheduler released the same (operation, token) instance once per
+/// iteration. Now the n-th executions with one token value are taken as converged, with a note.
+#[test]
+fn token_reused_in_a_cycle_is_counted_and_reported() {
+    let text = r#"target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare token @llvm.experimental.convergence.anchor()
+declare i64 @subgroupBallot(i1) convergent
+
+define void @reuse() {
+A:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %tok = call token @llvm.experimental.convergence.anchor()
+  br label %B
+B:
+  %i = phi i32 [ 0, %A ], [ %i.next, %B ]
+  %b = call i64 @subgroupBallot(i1 true) [ "convergencectrl"(token %tok) ]
+  %i.next = add i32 %i, 1
+  %more = icmp ule i32 %i.next, %tid
+  br i1 %more, label %B, label %C
+C:
+  ret void
+}
+"#;
+    let m = converge_ir::parse("reuse.ll", text.to_string()).unwrap();
+    let f = m.functions.iter().find(|f| !f.is_declaration).unwrap();
+    let prog = Program::new(&m, f, Target::Amdgpu);
+    let h = converge_sim::hierarchy::Hierarchy::llvm(&prog.cfg);
+    let r = run(
+        &prog,
+        &h,
+        &Options {
+            threads: 3,
+            target: Target::Amdgpu,
+            ..Options::default()
+        },
+    );
+    check_groups(&r).unwrap();
+    let groups: Vec<Vec<u32>> = r.groups.iter().map(|g| g.threads.clone()).collect();
+    assert_eq!(groups, vec![vec![0, 1, 2], vec![1, 2], vec![2]]);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.contains("breaks the static rules on cycles")),
+        "{:?}",
+        r.notes
+    );
+}
+
+/// Oracle seed 113299 (14-block run): `select` on an undef condition returned one arm when the
+/// other was undef, turning "any value" into a concrete per-thread choice; `%v8` then looked
+/// divergent although every refinement may pick the same value. LLVM (and we) call it uniform.
+#[test]
+fn select_on_undef_keeps_undef() {
+    let text = r#"target triple = "amdgcn-amd-amdhsa"
+
+define amdgpu_kernel void @f(i32 %a0, i32 %a1, ptr %q) {
+b0:
+  %v2 = load i32, ptr %q, align 4
+  %c4 = icmp slt i32 %a0, %v2
+  br i1 %c4, label %b1, label %b3
+b1:
+  br label %b3
+b3:
+  %v7 = phi i32 [ 0, %b1 ], [ undef, %b0 ]
+  %c9 = icmp ult i32 %v7, %v7
+  %v8 = select i1 %c9, i32 %a1, i32 %v7
+  ret void
+}
+"#;
+    let m = converge_ir::parse("undef.ll", text.to_string()).unwrap();
+    let f = &m.functions[0];
+    let prog = Program::new(&m, f, Target::Amdgpu);
+    let h = converge_sim::hierarchy::Hierarchy::llvm(&prog.cfg);
+    let r = run(
+        &prog,
+        &h,
+        &Options {
+            threads: 6,
+            args: vec![Some(ArgValue::Int(2)), Some(ArgValue::Int(-1))],
+            seed: 113299,
+            target: Target::Amdgpu,
+            ..Options::default()
+        },
+    );
+    let v = value_uniformity(&r, f.insts.len());
+    let c4 = &v.iter().find(|(i, _)| i.0 == 1).unwrap().1;
+    assert!(matches!(c4, Verdict::Divergent { .. }), "both paths taken");
+    let v8 = &v.last().unwrap().1;
+    assert!(matches!(v8, Verdict::Uniform { .. }), "{v8:?}");
+}

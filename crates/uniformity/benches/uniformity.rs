@@ -2,7 +2,9 @@
 //! excluded): a module of random AMDGPU functions of 50-300 blocks, and single irreducible functions
 //! of growing size. `scripts/bench-uniformity.sh` compares whole processes with `opt`.
 
-use converge_gen::program::{Flavor, Options, function_with_cfg, module, module_header, random_cfg};
+use converge_gen::program::{
+    Flavor, Options, function_with_cfg, module, module_header, random_cfg,
+};
 use converge_gen::rng::Rng;
 use converge_ir::{FuncId, Module};
 use converge_uniformity::llvm::{LlvmFunction, Target};

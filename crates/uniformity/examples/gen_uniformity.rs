@@ -3,7 +3,9 @@
 //! - `gen_uniformity irreducible BLOCKS SEED`: one AMDGPU function whose CFG is one big irreducible
 //!   region (random forward and backward edges over a spanning tree).
 
-use converge_gen::program::{Flavor, Options, function_with_cfg, module, module_header, random_cfg};
+use converge_gen::program::{
+    Flavor, Options, function_with_cfg, module, module_header, random_cfg,
+};
 use converge_gen::rng::Rng;
 
 fn main() {

@@ -43,8 +43,16 @@ pub struct Uniformity {
 impl Uniformity {
     pub fn is_divergent(&self, v: Val) -> bool {
         match v {
-            Val::Arg(a) => self.divergent_args.get(a as usize).copied().unwrap_or(false),
-            Val::Inst(i) => self.divergent_insts.get(i as usize).copied().unwrap_or(false),
+            Val::Arg(a) => self
+                .divergent_args
+                .get(a as usize)
+                .copied()
+                .unwrap_or(false),
+            Val::Inst(i) => self
+                .divergent_insts
+                .get(i as usize)
+                .copied()
+                .unwrap_or(false),
         }
     }
     /// Is anything divergent at all (the printer's "ALL VALUES UNIFORM" test)?
@@ -312,7 +320,11 @@ impl<F: SsaFunction> State<'_, F> {
             None
         } else {
             // The outermost ancestor of c0 that does not contain the branch.
-            let d = if common == NONE { 1 } else { s.depth(common) + 1 };
+            let d = if common == NONE {
+                1
+            } else {
+                s.depth(common) + 1
+            };
             let e = s.ancestor_at_depth(c0, d);
             (!s.is_reducible(e)).then_some(e)
         };

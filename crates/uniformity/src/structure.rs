@@ -97,9 +97,14 @@ impl Structure {
         }
         let mut top = vec![0u32; nc];
         for c in 0..nc {
-            top[c] = cycles.parent(Cycle(c as u32)).map_or(c as u32, |p| top[p.index()]);
+            top[c] = cycles
+                .parent(Cycle(c as u32))
+                .map_or(c as u32, |p| top[p.index()]);
         }
-        let max_depth = (0..nc as u32).map(|c| cycles.depth(Cycle(c))).max().unwrap_or(0);
+        let max_depth = (0..nc as u32)
+            .map(|c| cycles.depth(Cycle(c)))
+            .max()
+            .unwrap_or(0);
         let mut up: Vec<Vec<u32>> = Vec::new();
         if nc > 0 {
             up.push(
@@ -230,7 +235,8 @@ impl Structure {
     }
     #[inline]
     pub fn exits(&self, c: u32) -> &[Block] {
-        &self.exit_pool[self.exit_start[c as usize] as usize..self.exit_start[c as usize + 1] as usize]
+        &self.exit_pool
+            [self.exit_start[c as usize] as usize..self.exit_start[c as usize + 1] as usize]
     }
     /// `(depth of the exits' innermost cycle, exits)` groups of cycle `c`.
     pub(crate) fn exit_groups(&self, c: u32) -> impl Iterator<Item = (u32, &[Block])> + '_ {

@@ -150,6 +150,7 @@ impl FreshSet {
             self.count -= 1;
         }
     }
+    #[inline]
     fn last(&mut self) -> Option<u32> {
         if self.count == 0 {
             return None;
@@ -187,6 +188,8 @@ pub(crate) struct JoinFinder {
     in_joins: Vec<u32>,
     in_exits: Vec<u32>,
     stamp: u32,
+    /// The cycles around the branch, outermost first (scratch).
+    chain: Vec<u32>,
 }
 
 impl JoinFinder {
@@ -198,11 +201,12 @@ impl JoinFinder {
             in_joins: vec![NONE; n],
             in_exits: vec![NONE; n],
             stamp: 0,
+            chain: Vec::new(),
         }
     }
 
     /// LLVM's `computeJoin`: push label `l` into `x`; true when this creates a new join.
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, po: &ModifiedPo, x: Block, l: u32) -> bool {
         let old = self.labels[x.index()];
         if old == l {
@@ -220,12 +224,14 @@ impl JoinFinder {
         true
     }
 
+    #[inline(always)]
     fn add_join(&mut self, d: &mut Descriptor, x: Block) {
         if self.in_joins[x.index()] != self.stamp {
             self.in_joins[x.index()] = self.stamp;
             d.joins.push(x);
         }
     }
+    #[inline(always)]
     fn add_exit(&mut self, d: &mut Descriptor, x: Block) {
         if self.in_exits[x.index()] != self.stamp {
             self.in_exits[x.index()] = self.stamp;
@@ -320,17 +326,27 @@ impl JoinFinder {
         // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): so exits
         // are scanned in groups of equal depth, groups whose cycle already has a divergent exit are
         // skipped, and one divergent exit per group is enough.
-        let t_depth = if t_cycle == NONE { 0 } else { s.depth(t_cycle) };
+        // `chain[k]` is the cycle around t at depth k; nothing to do when all have divergent exits.
+        self.chain.clear();
         let mut c = t_cycle;
+        let mut all_known = true;
         while c != NONE {
-            if !s.is_reducible(c) {
+            all_known &= exit_known[c as usize];
+            self.chain.push(c);
+            c = s.parent_raw(c);
+        }
+        if !all_known {
+            self.chain.push(NONE);
+            self.chain.reverse();
+            let t_depth = self.chain.len() - 1;
+            for k in (1..=t_depth).rev() {
+                let c = self.chain[k];
+                if s.is_reducible(c) {
+                    continue;
+                }
                 let hl = self.labels[s.header(c).index()];
                 for (dep, xs) in s.exit_groups(c) {
-                    let o = if t_depth > dep {
-                        s.ancestor_at_depth(t_cycle, dep + 1)
-                    } else {
-                        t_cycle
-                    };
+                    let o = self.chain[(dep as usize + 1).min(t_depth)];
                     if exit_known[o as usize] {
                         continue;
                     }
@@ -339,7 +355,6 @@ impl JoinFinder {
                     }
                 }
             }
-            c = s.parent_raw(c);
         }
         self.fresh.clear();
         for &b in &self.touched {
@@ -405,5 +420,88 @@ impl JoinFinder {
                 floor_label = l;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use converge_gen::cfg::{CfgParams, Shape, random_cfg};
+    use converge_gen::rng::Rng;
+    use converge_graph::Cfg;
+
+    /// The properties LLVM's `ModifiedPostOrder` promises, on random CFGs of every shape: each
+    /// cycle is a contiguous interval starting at its header, its exits come before the header, and
+    /// every other edge goes from a larger index to a smaller one (a topological order but for the
+    /// edges back to a header, out of a header into its body, and inside irreducible cycles).
+    #[test]
+    fn modified_post_order_properties() {
+        let mut rng = Rng::new(5);
+        for k in 0..400 {
+            let shape = Shape::ALL[k % Shape::ALL.len()];
+            let rc = random_cfg(&mut rng, &CfgParams::new(shape, 4 + k % 40));
+            let n = rc.succs.len();
+            let g = Cfg::from_succs(
+                Block(0),
+                n,
+                rc.succs.iter().map(|s| s.iter().map(|&b| Block(b))),
+            );
+            let s = Structure::new(&g);
+            let po = ModifiedPo::compute(&g, &s);
+            let reachable = (0..n).filter(|&b| s.is_reachable(Block(b as u32))).count();
+            assert_eq!(po.order.len(), reachable, "case {k}");
+            for c in 0..s.num_cycles() as u32 {
+                let idx: Vec<u32> = s.blocks(c).iter().map(|b| po.index[b.index()]).collect();
+                let h = po.index[s.header(c).index()];
+                let (lo, hi) = (*idx.iter().min().unwrap(), *idx.iter().max().unwrap());
+                assert_eq!(lo, h, "case {k}: header first in its cycle");
+                assert_eq!((hi - lo + 1) as usize, idx.len(), "case {k}: contiguous");
+                for x in s.exits(c) {
+                    assert!(po.index[x.index()] < h, "case {k}: exits before the header");
+                }
+            }
+            for u in 0..n as u32 {
+                if !s.is_reachable(Block(u)) {
+                    continue;
+                }
+                for &v in g.succs(Block(u)) {
+                    let back = s
+                        .cycle_of(v)
+                        .is_some_and(|c| s.header(c) == v && s.contains(c, Block(u)))
+                        || (0..s.num_cycles() as u32)
+                            .any(|c| s.header(c) == v && s.contains(c, Block(u)));
+                    let inside_irreducible = (0..s.num_cycles() as u32)
+                        .any(|c| !s.is_reducible(c) && s.contains(c, Block(u)) && s.contains(c, v));
+                    // The header stands for its cycle: its edges into the body are not ordered.
+                    let from_header = (0..s.num_cycles() as u32)
+                        .any(|c| s.header(c) == Block(u) && s.contains(c, v));
+                    if !back && !inside_irreducible && !from_header {
+                        assert!(
+                            po.index[u as usize] > po.index[v.index()],
+                            "case {k}: edge {u}->{} goes forward in the order; cfg {:?} order {:?}",
+                            v.0,
+                            rc.succs,
+                            po.order
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fresh_set_finds_the_largest_member() {
+        let mut f = FreshSet::new(10_000);
+        for i in [5u32, 9_999, 64, 4_096, 4_095] {
+            f.set(i);
+        }
+        f.set(64);
+        assert_eq!(f.count, 5);
+        let mut got = Vec::new();
+        while let Some(i) = f.last() {
+            got.push(i);
+            f.reset(i);
+        }
+        assert_eq!(got, vec![9_999, 4_096, 4_095, 64, 5]);
     }
 }

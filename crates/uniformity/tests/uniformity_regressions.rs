@@ -3,10 +3,11 @@
 
 use converge_ir::{FuncId, LocalName, Module};
 use converge_uniformity::llvm::{LlvmFunction, Target};
-use converge_uniformity::{LlvmVersion, Structure, SsaFunction, Uniformity, Val, analyze_as};
+use converge_uniformity::{LlvmVersion, SsaFunction, Structure, Uniformity, Val, analyze_as};
 
 fn parse(text: &str) -> Module {
-    converge_ir::parse("test.ll", text.to_string()).unwrap_or_else(|d| panic!("{}", d.render("test.ll", text)))
+    converge_ir::parse("test.ll", text.to_string())
+        .unwrap_or_else(|d| panic!("{}", d.render("test.ll", text)))
 }
 
 fn run(m: &Module, name: &str, version: LlvmVersion) -> (Uniformity, Vec<String>) {
@@ -61,10 +62,16 @@ entry:
     );
     let (u, n) = run(&m, "f", LlvmVersion::V22);
     assert!(divergent(&u, &n, "t"));
-    assert!(!divergent(&u, &n, "r"), "readfirstlane.i32 is always uniform");
+    assert!(
+        !divergent(&u, &n, "r"),
+        "readfirstlane.i32 is always uniform"
+    );
     assert!(!divergent(&u, &n, "b"), "ballot.i64 is always uniform");
     assert!(divergent(&u, &n, "if"), "llvm.amdgcn.if.i64 is a source");
-    assert!(!divergent(&u, &n, "mask"), "the mask of llvm.amdgcn.if.i64 is uniform");
+    assert!(
+        !divergent(&u, &n, "mask"),
+        "the mask of llvm.amdgcn.if.i64 is uniform"
+    );
     assert!(divergent(&u, &n, "cond"));
 }
 
@@ -104,7 +111,10 @@ B8:
 "#,
     );
     let (u22, n) = run(&m, "f", LlvmVersion::V22);
-    assert!(divergent(&u22, &n, "x"), "the phi at the join of the two chains is divergent");
+    assert!(
+        divergent(&u22, &n, "x"),
+        "the phi at the join of the two chains is divergent"
+    );
     let (u19, n19) = run(&m, "f", LlvmVersion::V19);
     assert!(
         !divergent(&u19, &n19, "x"),

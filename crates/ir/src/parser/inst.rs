@@ -109,22 +109,23 @@ impl<'s> Parser<'s> {
         inst.name = match result {
             Some(t) => {
                 if is_void {
-                    return Err(Diagnostic::error(
-                        "an instruction that returns `void` cannot have a name",
-                        Self::span(t),
-                    )
-                    .with_code("E-parse"));
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "an instruction that returns `void` cannot have a name",
+                            Self::span(t),
+                        )
+                        .with_code("E-parse"),
+                    ));
                 }
                 match t.kind {
                     Tok::LocalVar => {
                         let k = self.lkey(t)?;
                         let s = self.key_sym(k);
                         if self.locals.insert(k, Local::Inst(id)).is_some() {
-                            return Err(Diagnostic::error(
-                                "redefinition of a local name",
-                                Self::span(t),
-                            )
-                            .with_code("E-parse"));
+                            return Err(Box::new(
+                                Diagnostic::error("redefinition of a local name", Self::span(t))
+                                    .with_code("E-parse"),
+                            ));
                         }
                         LocalName::Named(s)
                     }
@@ -768,11 +769,13 @@ impl<'s> Parser<'s> {
         match l {
             Some(Local::Block(b)) => f.block_refs.push(Block(b)),
             Some(_) => {
-                return Err(Diagnostic::error(
-                    "expected a basic block label, but this names a value",
-                    Self::span(t),
-                )
-                .with_code("E-parse"));
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "expected a basic block label, but this names a value",
+                        Self::span(t),
+                    )
+                    .with_code("E-parse"),
+                ));
             }
             None => {
                 f.block_refs.push(Block(u32::MAX));

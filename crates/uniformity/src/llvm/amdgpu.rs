@@ -58,7 +58,14 @@ const SOURCES: &[&str] = &[
     "global.load.tr.b128",
 ];
 
-const FP_ATOMICS: &[&str] = &["fadd", "fadd.v2bf16", "fmin", "fmax", "fmin.num", "fmax.num"];
+const FP_ATOMICS: &[&str] = &[
+    "fadd",
+    "fadd.v2bf16",
+    "fmin",
+    "fmax",
+    "fmin.num",
+    "fmax.num",
+];
 
 const BUFFER_ATOMICS: &[&str] = &[
     "add",
@@ -142,7 +149,10 @@ fn is_type_component(c: &str) -> bool {
         || c.starts_with("nxv")
         || c.starts_with("s_")
         || c.starts_with("sl_")
-        || matches!(c, "bf16" | "isVoid" | "ppcf128" | "x86mmx" | "x86amx" | "f80" | "Metadata")
+        || matches!(
+            c,
+            "bf16" | "isVoid" | "ppcf128" | "x86mmx" | "x86amx" | "f80" | "Metadata"
+        )
 }
 
 /// Looks `name` up with `pred`, first as written, then with trailing type-mangling components of
@@ -274,8 +284,16 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
         let cc = f.call_conv();
         match cc {
             "amdgpu_kernel" | "spir_kernel" => false,
-            "amdgpu_vs" | "amdgpu_ls" | "amdgpu_hs" | "amdgpu_es" | "amdgpu_gs" | "amdgpu_ps"
-            | "amdgpu_cs" | "amdgpu_gfx" | "amdgpu_cs_chain" | "amdgpu_cs_chain_preserve" => {
+            "amdgpu_vs"
+            | "amdgpu_ls"
+            | "amdgpu_hs"
+            | "amdgpu_es"
+            | "amdgpu_gs"
+            | "amdgpu_ps"
+            | "amdgpu_cs"
+            | "amdgpu_gfx"
+            | "amdgpu_cs_chain"
+            | "amdgpu_cs_chain_preserve" => {
                 !(f.param_has_attr(arg, "inreg") || f.param_has_attr(arg, "byval"))
             }
             _ => !f.param_has_attr(arg, "inreg"),
@@ -295,10 +313,7 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
                 }
                 match f.callee_name(i) {
                     Some(n) if lookup(n, |n| n == "llvm.read_register") => {
-                        if matches!(
-                            f.module.types.types[inst.ty.0 as usize],
-                            Type::Int(1)
-                        ) {
+                        if matches!(f.module.types.types[inst.ty.0 as usize], Type::Int(1)) {
                             return true;
                         }
                         let reg = read_register_name(f, i).unwrap_or_default();

@@ -121,7 +121,11 @@ impl<'m> LlvmFunction<'m> {
             },
             _ => return None,
         };
-        Some(self.module.strings.resolve(self.module.functions[fid.0 as usize].name))
+        Some(
+            self.module
+                .strings
+                .resolve(self.module.functions[fid.0 as usize].name),
+        )
     }
 
     /// The inline-asm constraint string of an asm call.

@@ -19,11 +19,9 @@ impl Nvptx {
             return true;
         }
         let m = f.module;
-        let Some(&(_, list)) = m
-            .named_metadata
-            .iter()
-            .find(|(name, _)| m.strings.resolve(*name).trim_start_matches('!') == "nvvm.annotations")
-        else {
+        let Some(&(_, list)) = m.named_metadata.iter().find(|(name, _)| {
+            m.strings.resolve(*name).trim_start_matches('!') == "nvvm.annotations"
+        }) else {
             return false;
         };
         let me = f.func.name;
