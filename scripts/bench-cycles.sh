@@ -5,8 +5,8 @@
 # times of the DominatorTreeAnalysis and CycleAnalysis lines of the analysis timing report (the
 # analyses `print<cycles>` needs, without the printing).
 # converge side: `converge cycles --format none --time-passes` on one thread (RAYON_NUM_THREADS=1),
-# the "dominators+cycles" line (time in DominatorTree::compute + CycleInfo::compute, summed over
-# functions). Neither side counts parsing. Whole-process wall times are printed too. Each side runs
+# the "dominators+cycles" line (time in CycleInfo::compute + DominatorTree::compute_from_dfs, which
+# reuses the cycle analysis's DFS, summed over functions). Neither side counts parsing. Whole-process wall times are printed too. Each side runs
 # REPS times (default 3) and the minimum is kept: the machine is shared.
 #
 # Usage: scripts/bench-cycles.sh [MODULE.ll ...]

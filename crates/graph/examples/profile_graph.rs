@@ -1,6 +1,7 @@
 //! A fixed workload for instruction-level profiling (the shared machine makes wall-clock timing
 //! noisy; `valgrind --tool=callgrind` counts are exact): dominators and cycles of 40 generated
-//! functions of ~2,000 blocks, each computed once.
+//! functions of ~2,000 blocks, each computed once (`--shared-dfs`: dominators from the cycle
+//! analysis's DFS, as `converge cycles --time-passes` does).
 //!
 //! `valgrind --tool=callgrind target/release/examples/profile_graph`, then
 //! `callgrind_annotate --inclusive=yes callgrind.out.*`.
@@ -25,9 +26,15 @@ fn main() {
     let mut dt = DominatorTree::default();
     let mut ci = CycleInfo::default();
     let mut checksum = 0usize;
+    let shared = std::env::args().any(|a| a == "--shared-dfs");
     for g in &graphs {
-        dt.compute(g);
-        ci.compute(g, UnreachablePreds::Ignore);
+        if shared {
+            ci.compute(g, UnreachablePreds::Ignore);
+            dt.compute_from_dfs(g, ci.dfs());
+        } else {
+            dt.compute(g);
+            ci.compute(g, UnreachablePreds::Ignore);
+        }
         checksum += ci.len() + dt.level(Block(g.num_blocks() as u32 - 1)) as usize;
     }
     println!(

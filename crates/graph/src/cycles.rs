@@ -252,6 +252,11 @@ impl CycleInfo {
         }
     }
 
+    /// The DFS the cycles were computed from (LLVM's: last successor first); valid until the next
+    /// `compute`. [`crate::DominatorTree::compute_from_dfs`] can reuse it.
+    pub fn dfs(&self) -> &CycleDfs {
+        &self.scratch.dfs
+    }
     /// Number of cycles.
     pub fn len(&self) -> usize {
         self.cycles.len()

@@ -16,6 +16,8 @@ pub struct CycleDfs {
     /// Per preorder position: whether the block is the target of a DFS back edge (an edge from a
     /// block of its own subtree, itself included), i.e. a cycle header.
     back_edge_target: Vec<bool>,
+    /// Per preorder position: the preorder number (from 1) of the DFS-tree parent, 0 for the entry.
+    parent: Vec<u32>,
 }
 
 impl CycleDfs {
@@ -32,6 +34,7 @@ impl CycleDfs {
         self.info.resize(n, (0, 0));
         self.preorder.clear();
         self.back_edge_target.clear();
+        self.parent.clear();
         if n == 0 {
             return;
         }
@@ -40,6 +43,7 @@ impl CycleDfs {
         self.info[entry.index()].0 = counter;
         self.preorder.push(entry);
         self.back_edge_target.push(false);
+        self.parent.push(0);
         // Each frame holds the successors still unexplored; they are taken from the back. The
         // slices borrow `g`, so the stack is local (one allocation per call).
         let mut stack: Vec<(Block, &[Block])> = Vec::with_capacity(64);
@@ -64,6 +68,7 @@ impl CycleDfs {
                     self.info[s.index()].0 = counter;
                     self.preorder.push(s);
                     self.back_edge_target.push(false);
+                    self.parent.push(self.info[b.index()].0);
                     stack.push((s, g.succs(s)));
                 }
                 None => {
@@ -83,6 +88,12 @@ impl CycleDfs {
     #[inline]
     pub fn is_back_edge_target_at(&self, i: usize) -> bool {
         self.back_edge_target[i]
+    }
+    /// The DFS-tree parent of the block at preorder position `i`, as a preorder number (from 1);
+    /// 0 for the entry.
+    #[inline]
+    pub fn parent_at(&self, i: usize) -> u32 {
+        self.parent[i]
     }
     /// Preorder number, from 1; 0 for an unreachable block.
     #[inline]

@@ -89,6 +89,43 @@ impl DominatorTree {
         self.build_tree(count);
     }
 
+    /// Like [`DominatorTree::compute`], but takes the DFS spanning tree from `dfs` (which must
+    /// have been computed on `g`) instead of walking the graph again: Semi-NCA works with any DFS
+    /// tree. The tree is the same; only the order of [`DominatorTree::children`] follows `dfs`'s
+    /// numbering. Used when cycles and dominators are both needed.
+    pub fn compute_from_dfs<G: Graph + ?Sized>(&mut self, g: &G, dfs: &crate::CycleDfs) {
+        let n = g.num_blocks();
+        self.root = g.entry();
+        self.num.clear();
+        self.num.resize(n, 0);
+        self.tree.clear();
+        self.tree.resize(n, NO_TREE);
+        self.preorder.clear();
+        self.nodes.clear();
+        self.nodes.push(Node::default());
+        self.vertex.clear();
+        self.vertex.push(Block(0));
+        if n == 0 {
+            return;
+        }
+        for (i, &b) in dfs.preorder().iter().enumerate() {
+            let k = i as u32 + 1;
+            let parent = dfs.parent_at(i);
+            self.num[b.index()] = k;
+            self.vertex.push(b);
+            self.nodes.push(Node {
+                parent,
+                anc: parent,
+                semi: k,
+                label: k,
+                idom: parent,
+            });
+        }
+        let count = self.vertex.len() as u32 - 1;
+        self.semi_nca(g, count);
+        self.build_tree(count);
+    }
+
     /// Iterative preorder numbering from the root (first successor first).
     fn dfs<G: Graph + ?Sized>(&mut self, g: &G) {
         let root = self.root;

@@ -170,6 +170,20 @@ fn dominators_match_dataflow() {
         let preds = |b: usize| g.preds(Block(b as u32)).iter().map(|p| p.index()).collect();
         let dom = naive_dom(n, &[g.entry().index()], &preds, &live);
         let dt = DominatorTree::new(&g);
+        // The same tree from the cycle analysis's DFS (another spanning tree).
+        let cycles = CycleInfo::new(&g);
+        let mut shared = DominatorTree::default();
+        shared.compute_from_dfs(&g, cycles.dfs());
+        for b in 0..n as u32 {
+            assert_eq!(shared.idom(Block(b)), dt.idom(Block(b)));
+            assert_eq!(shared.level(Block(b)), dt.level(Block(b)));
+            for a in 0..n as u32 {
+                assert_eq!(
+                    shared.dominates(Block(a), Block(b)),
+                    dt.dominates(Block(a), Block(b))
+                );
+            }
+        }
         for b in 0..n {
             let bb = Block(b as u32);
             assert_eq!(dt.is_reachable(bb), live[b]);

@@ -100,6 +100,12 @@ struct State<'a, F: SsaFunction> {
     exit_flag: Vec<bool>,
     /// Blocks whose phis were already tainted as a join.
     phis_tainted: Vec<bool>,
+    /// Memo of `all_exits_known`.
+    exits_known_up: Vec<bool>,
+    /// Per top-level cycle: blocks after it not yet settled (see `downstream_settled`).
+    pending: Vec<Option<Vec<u32>>>,
+    seen: Vec<u32>,
+    scratch: Vec<u32>,
     assumed_flag: Vec<bool>,
     /// Per block: stamped with a cycle index when the block dominates an exit of that cycle.
     dom_exit: Vec<u32>,
@@ -156,6 +162,10 @@ pub fn analyze_as<F: SsaFunction, M: DivergenceModel<F>>(
         worklist: Vec::new(),
         exit_flag: vec![false; s.num_cycles()],
         phis_tainted: vec![false; nb],
+        exits_known_up: vec![false; s.num_cycles()],
+        pending: vec![None; s.num_cycles()],
+        seen: Vec::new(),
+        scratch: Vec::new(),
         assumed_flag: vec![false; s.num_cycles()],
         dom_exit: vec![NONE; nb],
     };
@@ -212,6 +222,78 @@ impl<F: SsaFunction> State<'_, F> {
     }
 
     /// Is `c` inside (or equal to) a cycle already assumed divergent?
+    /// Do `c` and all its ancestors already have a divergent exit? (Memoised: flags only grow.)
+    fn all_exits_known(&mut self, c: u32) -> bool {
+        let mut x = c;
+        let mut chain = std::mem::take(&mut self.scratch);
+        chain.clear();
+        let mut ok = true;
+        while x != NONE && !self.exits_known_up[x as usize] {
+            if !self.exit_flag[x as usize] {
+                ok = false;
+                break;
+            }
+            chain.push(x);
+            x = self.s.parent_raw(x);
+        }
+        if ok {
+            for &y in &chain {
+                self.exits_known_up[y as usize] = true;
+            }
+        }
+        self.scratch = chain;
+        ok
+    }
+
+    /// Would no block after top-level cycle `a` change if it became a join of a branch inside `a`?
+    /// Such a join either taints its phis (settled once tainted, or when it has none that count)
+    /// or, inside another irreducible top-level cycle, makes that cycle assumed divergent (settled
+    /// once it is). Settledness only grows, so each block leaves the pending list once.
+    fn downstream_settled(&mut self, a: u32) -> bool {
+        let (f, s) = (self.f, self.s);
+        if self.pending[a as usize].is_none() {
+            // Blocks reachable from the exits of `a` (none of them is in `a`: it is top-level).
+            let mut seen = std::mem::take(&mut self.seen);
+            seen.resize(f.cfg().num_blocks(), NONE);
+            let mut list = Vec::new();
+            let mut stack: Vec<Block> = s.exits(a).to_vec();
+            while let Some(x) = stack.pop() {
+                if seen[x.index()] == a {
+                    continue;
+                }
+                seen[x.index()] = a;
+                list.push(x.0);
+                stack.extend_from_slice(f.cfg().succs(x));
+            }
+            self.seen = seen;
+            self.pending[a as usize] = Some(list);
+        }
+        let mut list = self.pending[a as usize].take().unwrap();
+        while let Some(&j) = list.last() {
+            if !self.settled(Block(j)) {
+                break;
+            }
+            list.pop();
+        }
+        let done = list.is_empty();
+        self.pending[a as usize] = Some(list);
+        done
+    }
+
+    fn settled(&self, j: Block) -> bool {
+        let (f, s) = (self.f, self.s);
+        if let Some(c) = s.cycle_of(j) {
+            let t = s.top(c);
+            if !s.is_reducible(t) {
+                return self.inside_assumed(t);
+            }
+        }
+        self.phis_tainted[j.index()]
+            || f.block_insts(j)
+                .take_while(|&i| f.is_phi(i))
+                .all(|i| f.phi_has_constant_or_undef_value(i))
+    }
+
     fn inside_assumed(&self, c: u32) -> bool {
         self.assumed_flag[c as usize]
     }
@@ -242,6 +324,22 @@ impl<F: SsaFunction> State<'_, F> {
         if f.cfg().succs(b).len() <= 1 {
             return;
         }
+        // A branch inside a top-level cycle that is already assumed divergent, where every cycle
+        // around the branch already has a divergent exit, can only matter through joins after the
+        // cycle; once every block there is settled, its join computation cannot change anything.
+        let branch_top = s.cycle_of(b).map(|c| s.top(c));
+        let covered_top = branch_top.filter(|&c| self.inside_assumed(c));
+        let dbg = std::env::var_os("UCOUNT").is_some();
+        if let Some(a) = covered_top
+            && self.all_exits_known(s.inner(b))
+            && self.downstream_settled(a)
+        {
+            if dbg { eprintln!("skip"); }
+            return;
+        }
+        if dbg {
+            eprintln!("compute covered={} exits_known={} settled={}", covered_top.is_some(), self.all_exits_known(s.inner(b)), covered_top.map(|a| self.downstream_settled(a)).unwrap_or(false));
+        }
         if self.po.is_none() {
             self.po = Some(ModifiedPo::compute(f.cfg(), s));
             self.joins = Some(JoinFinder::new(f.cfg().num_blocks()));
@@ -261,8 +359,6 @@ impl<F: SsaFunction> State<'_, F> {
         let mut div_cycles: Vec<u32> = Vec::new();
         // A top-level cycle already assumed divergent that contains the branch: joins inside it add
         // nothing (their phis are tainted, and any cycle they make divergent lies inside it).
-        let branch_top = s.cycle_of(b).map(|c| s.top(c));
-        let covered_top = branch_top.filter(|&c| self.inside_assumed(c));
         for &j in &desc.joins {
             if let Some(a) = covered_top
                 && s.contains(a, j)
