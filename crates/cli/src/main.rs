@@ -2,6 +2,8 @@
 //! one `.ll` file. Exit codes: 0 success, 1 analysed and found invalid, 2 unreadable input or bad usage.
 
 mod cmd_cycles;
+mod cmd_dot;
+mod cmd_explain;
 mod cmd_simulate;
 mod cmd_stats;
 mod cmd_uniformity;
@@ -34,6 +36,10 @@ enum Cmd {
     Verify(cmd_verify::Args),
     /// Run a function for a group of threads and show which dynamic instances are converged.
     Simulate(cmd_simulate::Args),
+    /// Explain why a value is divergent (or uniform): the chain of reasons back to a source.
+    Explain(cmd_explain::Args),
+    /// Draw a function's CFG with its cycles and divergence as Graphviz DOT.
+    Dot(cmd_dot::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +57,8 @@ fn main() -> ExitCode {
         Cmd::Uniformity(a) => cmd_uniformity::run(a),
         Cmd::Verify(a) => cmd_verify::run(a),
         Cmd::Simulate(a) => cmd_simulate::run(a),
+        Cmd::Explain(a) => cmd_explain::run(a),
+        Cmd::Dot(a) => cmd_dot::run(a),
     };
     match r {
         Ok(code) => code,

@@ -77,6 +77,7 @@ struct Scratch {
     renumber: Vec<u32>,
     /// Discovery ids in print order.
     order: Vec<u32>,
+    top: Vec<u32>,
 }
 
 /// The cycle hierarchy of one function. See the module documentation.
@@ -118,7 +119,9 @@ impl CycleInfo {
         s.items.clear();
         s.entries.clear();
         s.children.clear();
-        let mut top: Vec<u32> = Vec::new();
+        // The top-level cycles, in LLVM's (swap-reordered) order.
+        let mut top = std::mem::take(&mut s.top);
+        top.clear();
 
         for idx in (0..s.dfs.preorder().len()).rev() {
             // The DFS flagged the targets of back edges; every other block is skipped without
@@ -187,6 +190,7 @@ impl CycleInfo {
             top.push(c);
         }
         self.finish(&top);
+        self.scratch.top = top;
     }
 
     /// Numbers cycles in print order, assigns depths and lays out the block lists.

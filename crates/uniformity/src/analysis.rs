@@ -289,9 +289,9 @@ impl<F: SsaFunction> State<'_, F> {
             }
         }
         self.phis_tainted[j.index()]
-            || f.block_insts(j)
-                .take_while(|&i| f.is_phi(i))
-                .all(|i| f.phi_has_constant_or_undef_value(i))
+            || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
+                self.out.divergent_insts[i as usize] || f.phi_has_constant_or_undef_value(i)
+            })
     }
 
     fn inside_assumed(&self, c: u32) -> bool {
@@ -329,16 +329,11 @@ impl<F: SsaFunction> State<'_, F> {
         // cycle; once every block there is settled, its join computation cannot change anything.
         let branch_top = s.cycle_of(b).map(|c| s.top(c));
         let covered_top = branch_top.filter(|&c| self.inside_assumed(c));
-        let dbg = std::env::var_os("UCOUNT").is_some();
         if let Some(a) = covered_top
             && self.all_exits_known(s.inner(b))
             && self.downstream_settled(a)
         {
-            if dbg { eprintln!("skip"); }
             return;
-        }
-        if dbg {
-            eprintln!("compute covered={} exits_known={} settled={}", covered_top.is_some(), self.all_exits_known(s.inner(b)), covered_top.map(|a| self.downstream_settled(a)).unwrap_or(false));
         }
         if self.po.is_none() {
             self.po = Some(ModifiedPo::compute(f.cfg(), s));

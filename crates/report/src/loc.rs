@@ -1,0 +1,74 @@
+//! Source locations: byte offsets to `file:line:col`, with a line-start index so that many
+//! lookups stay logarithmic (the `diag` helper rescans the text on every call).
+
+use converge_graph::Block;
+use converge_ir::{FuncId, Module, Value};
+
+/// 1-based line and column of a byte offset.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Loc {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Line starts of one module's source text.
+pub struct LineIndex {
+    starts: Vec<u32>,
+}
+
+impl LineIndex {
+    pub fn new(source: &str) -> LineIndex {
+        let mut starts = vec![0u32];
+        for (i, b) in source.bytes().enumerate() {
+            if b == b'\n' {
+                starts.push(i as u32 + 1);
+            }
+        }
+        LineIndex { starts }
+    }
+
+    /// Columns count characters, as `converge_ir::diag` does.
+    pub fn loc(&self, source: &str, offset: u32) -> Loc {
+        let off = (offset as usize).min(source.len()) as u32;
+        let line = self.starts.partition_point(|&s| s <= off) - 1;
+        let start = self.starts[line] as usize;
+        let col = source
+            .get(start..off as usize)
+            .map_or(off as usize - start, |s| s.chars().count());
+        Loc {
+            line: line as u32 + 1,
+            col: col as u32 + 1,
+        }
+    }
+
+    /// Where a value (argument or instruction) is written.
+    pub fn value_loc(&self, m: &Module, f: FuncId, v: Value) -> Loc {
+        let func = m.func(f);
+        let start = match v {
+            Value::Arg(a) => func.params.get(a as usize).map_or(func.span.start, |p| p.span.start),
+            Value::Inst(i) => func
+                .insts
+                .get(i.0 as usize)
+                .map_or(func.span.start, |x| x.span.start),
+            _ => func.span.start,
+        };
+        self.loc(&m.source, start)
+    }
+
+    /// Where a block starts (its label, or its first instruction for an unnamed entry block).
+    pub fn block_loc(&self, m: &Module, f: FuncId, b: Block) -> Loc {
+        let func = m.func(f);
+        let bd = &func.blocks[b.index()];
+        let mut start = bd.span.start;
+        if start == 0 && bd.span.end == 0 && !bd.insts.is_empty() {
+            start = func.insts[bd.insts.start as usize].span.start;
+        }
+        self.loc(&m.source, start)
+    }
+}
+
+impl std::fmt::Display for Loc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
