@@ -5,7 +5,8 @@
 # Parsing" section (parsing only), plus whole-process wall time and peak RSS.
 # converge side: whole-process `converge stats --format none` (read the file, parse, count; no
 # analysis), wall time and peak RSS (`/usr/bin/time -v`), and the in-process read time (`--time`).
-# Each side runs REPS times (default 3) and the minimum is kept: the machine is shared.
+# Each side runs REPS times (default 3) and the minimum is kept: the machine is shared (the load
+# average before and after is printed with the result).
 #
 # Usage: scripts/bench-parse.sh [MODULE.ll ...]
 # Default module, generated once: build/bench/gpu-60mb.ll (`converge_gen::module`, ~3,000
@@ -38,6 +39,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for module in "${modules[@]}"; do
   bytes=$(stat -c %s "$module")
+  load0=$(cut -d' ' -f1-3 /proc/loadavg)
   l_parse=(); l_wall=(); l_rss=(); c_read=(); c_wall=(); c_rss=()
   for _ in $(seq "$reps"); do
     /usr/bin/time -v "$opt19" -passes=verify -disable-output -time-passes "$module" \
@@ -53,7 +55,7 @@ for module in "${modules[@]}"; do
   lp=$(min "${l_parse[@]}"); lw=$(min "${l_wall[@]}"); lr=$(min "${l_rss[@]}")
   cr=$(min "${c_read[@]}"); cw=$(min "${c_wall[@]}"); crss=$(min "${c_rss[@]}")
   mb=$(calc "$bytes / 1048576")
-  echo "== $module ($mb MiB, best of $reps)"
+  echo "== $module ($mb MiB, best of $reps; load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg) after)"
   printf '  %-44s %8s s   peak RSS %7.1f MiB\n' "LLVM 19 opt: LLVM IR Parsing (wall)" "$lp" "$(calc "$lr / 1024")"
   printf '  %-44s %8s s\n' "LLVM 19 opt: whole process (parse + verify)" "$lw"
   printf '  %-44s %8s s   peak RSS %7.1f MiB\n' "converge stats --format none: whole process" "$cw" "$(calc "$crss / 1024")"

@@ -1,14 +1,186 @@
-use crate::common::CliError;
+//! `converge explain FILE`: why a value is divergent (the shortest chain of reasons back to a
+//! divergence source, each step with file:line:col) or why it is uniform; without `--value` or
+//! `--block`, a per-function summary of the divergent branches with their joins and divergent
+//! exits. The explanations are computed from the same analysis result `converge uniformity`
+//! prints (LLVM 22 behaviour), so they cannot disagree with it.
+
+use crate::common::{CliError, TargetArg};
+use converge_ir::{FuncId, Module};
+use converge_report::explain::{Analysed, Explainer, Node, find_block, find_value};
+use converge_report::render::Ctx;
+use converge_report::LineIndex;
+use converge_uniformity::llvm::{Amdgpu, Nvptx, Target};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum ExplainFormat {
+    /// Readable text.
+    #[default]
+    Text,
+    /// Machine-readable JSON.
+    Json,
+}
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The LLVM textual IR file (.ll).
     pub file: PathBuf,
+    /// Only this function (name with or without `@`); required with `--value`/`--block` when the
+    /// name occurs in several functions.
+    #[arg(long)]
+    pub function: Option<String>,
+    /// Explain this value (`%x`, `x`, `%3`).
+    #[arg(long, conflicts_with = "block")]
+    pub value: Option<String>,
+    /// Explain the terminator (branch) of this block (`%bb`, `bb`).
+    #[arg(long)]
+    pub block: Option<String>,
+    /// Target model (`auto` reads the module's target triple).
+    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    pub target: TargetArg,
+    /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
+    #[arg(long)]
+    pub mcpu: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    pub format: ExplainFormat,
+}
+
+pub fn target_of(module: &Module, t: TargetArg, mcpu: Option<&str>) -> Target {
+    match t {
+        TargetArg::Auto => Target::from_triple(module.triple.as_deref(), mcpu),
+        TargetArg::Amdgpu => Target::Amdgpu(Amdgpu::new(mcpu)),
+        TargetArg::Nvptx => Target::Nvptx(Nvptx),
+        TargetArg::None => Target::Uniform,
+    }
+}
+
+/// The defined functions to look at: one by name, or all.
+pub fn select_functions(module: &Module, name: Option<&str>) -> Result<Vec<FuncId>, CliError> {
+    let defined: Vec<FuncId> = module
+        .func_ids()
+        .filter(|&f| !module.func(f).is_declaration)
+        .collect();
+    match name {
+        None => Ok(defined),
+        Some(n) => {
+            let n = n.strip_prefix('@').unwrap_or(n);
+            let n = n
+                .strip_prefix('"')
+                .and_then(|x| x.strip_suffix('"'))
+                .unwrap_or(n);
+            match defined
+                .iter()
+                .find(|&&f| module.str(module.func(f).name) == n)
+            {
+                Some(&f) => Ok(vec![f]),
+                None => {
+                    let names: Vec<String> = defined
+                        .iter()
+                        .map(|&f| format!("@{}", module.str(module.func(f).name)))
+                        .collect();
+                    Err(format!(
+                        "error: no function @{n} defined in {} (defined: {})",
+                        module.source_name,
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ))
+                }
+            }
+        }
+    }
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
-    let _module = crate::common::load_module(&args.file)?;
-    Err("error: `converge explain` is not implemented yet".to_string())
+    let module = crate::common::load_module(&args.file)?;
+    let target = target_of(&module, args.target, args.mcpu.as_deref());
+    let funcs = select_functions(&module, args.function.as_deref())?;
+    let lines = LineIndex::new(&module.source);
+    let json = args.format == ExplainFormat::Json;
+
+    if args.value.is_some() || args.block.is_some() {
+        // Find the function(s) holding the name.
+        let mut hits: Vec<(FuncId, Node)> = Vec::new();
+        for &f in &funcs {
+            let node = if let Some(v) = &args.value {
+                find_value(&module, f, v)
+            } else {
+                let b = args.block.as_deref().unwrap_or_default();
+                find_block(&module, f, b).map(|b| {
+                    Node::Inst(module.func(f).blocks[b.index()].insts.end.saturating_sub(1))
+                })
+            };
+            if let Some(n) = node
+                && !(matches!(n, Node::Inst(_)) && module.func(f).insts.is_empty())
+            {
+                hits.push((f, n));
+            }
+        }
+        let what = args
+            .value
+            .as_deref()
+            .map(|v| format!("value {v}"))
+            .unwrap_or_else(|| format!("block {}", args.block.as_deref().unwrap_or_default()));
+        let (f, n) = match hits.as_slice() {
+            [] => {
+                return Err(format!(
+                    "error: no {what} in {}{}",
+                    if args.function.is_some() {
+                        "function "
+                    } else {
+                        "any function of "
+                    },
+                    args.function.as_deref().unwrap_or(&module.source_name)
+                ));
+            }
+            [one] => *one,
+            many => {
+                let names: Vec<String> = many
+                    .iter()
+                    .map(|&(f, _)| format!("@{}", module.str(module.func(f).name)))
+                    .collect();
+                return Err(format!(
+                    "error: {what} occurs in several functions ({}); choose one with --function",
+                    names.join(", ")
+                ));
+            }
+        };
+        let a = Analysed::new(&module, f, &target);
+        let ex = Explainer::new(&a);
+        let e = ex.explain(n);
+        let ctx = Ctx { a: &a, lines: &lines };
+        let out = if json {
+            let mut s = ctx.explanation_json(n, &e).to_string();
+            s.push('\n');
+            s
+        } else {
+            ctx.explanation_text(n, &e)
+        };
+        crate::common::emit(&out);
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let mut text = String::new();
+    let mut objs = Vec::new();
+    for &f in &funcs {
+        let a = Analysed::new(&module, f, &target);
+        let ex = Explainer::new(&a);
+        let ctx = Ctx { a: &a, lines: &lines };
+        let (t, j) = ctx.summary(&ex, json);
+        if json {
+            objs.push(j);
+        } else {
+            text.push_str(&t);
+        }
+    }
+    if json {
+        text = serde_json::json!({ "functions": objs }).to_string();
+        text.push('\n');
+    }
+    crate::common::emit(&text);
+    Ok(ExitCode::SUCCESS)
 }

@@ -112,6 +112,17 @@ impl<'s> Lexer<'s> {
         self.b.get(i).copied().unwrap_or(0)
     }
 
+    /// The end of the run of bytes from `i` that satisfy `pred` (one pass over a slice, no
+    /// per-byte bounds checks).
+    #[inline]
+    fn run(&self, i: usize, pred: impl Fn(u8) -> bool) -> usize {
+        let rest = self.b.get(i..).unwrap_or(&[]);
+        match rest.iter().position(|&c| !pred(c)) {
+            Some(p) => i + p,
+            None => i + rest.len(),
+        }
+    }
+
     /// Skips a `"..."` string starting at `i` (the opening quote); returns the index after the
     /// closing quote, or `None` if unterminated.
     fn skip_string(&self, i: usize) -> Option<usize> {
@@ -130,18 +141,10 @@ impl<'s> Lexer<'s> {
             };
         }
         if c.is_ascii_digit() {
-            let mut j = i;
-            while self.at(j).is_ascii_digit() {
-                j += 1;
-            }
-            return (j, true, true);
+            return (self.run(i, |c| c.is_ascii_digit()), true, true);
         }
-        if is_label(c) && !c.is_ascii_digit() {
-            let mut j = i;
-            while is_label(self.at(j)) {
-                j += 1;
-            }
-            return (j, false, true);
+        if is_label(c) {
+            return (self.run(i, is_label), false, true);
         }
         (i, false, false)
     }
@@ -298,10 +301,14 @@ impl<'s> Lexer<'s> {
 
     /// A word starting with a label character: label, identifier/keyword or number.
     fn word(&self, i: usize) -> (Tok, usize) {
-        let mut j = i;
-        while is_label(self.at(j)) {
-            j += 1;
-        }
+        // Label characters are the identifier characters plus `-`: the identifier ends at `k`,
+        // the first non-identifier byte, and the label run continues only if that byte is `-`.
+        let k = self.run(i, is_ident);
+        let j = if self.at(k) == b'-' {
+            self.run(k, is_label)
+        } else {
+            k
+        };
         if self.at(j) == b':' {
             let all_digits = self.b[i..j].iter().all(u8::is_ascii_digit);
             return (
@@ -326,10 +333,6 @@ impl<'s> Lexer<'s> {
                 }
             }
             // The identifier is the label-character run up to its first `-` (usually all of it).
-            let k = match self.b[i..j].iter().position(|&c| c == b'-') {
-                Some(p) => i + p,
-                None => j,
-            };
             return (Tok::Ident, k);
         }
         self.number(i)

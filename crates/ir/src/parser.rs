@@ -12,6 +12,7 @@ use crate::*;
 use converge_graph::Block;
 
 mod inst;
+mod locals;
 
 /// Deepest nesting of types, constants and metadata accepted.
 const MAX_DEPTH: u32 = 200;
@@ -162,7 +163,7 @@ pub(crate) struct Parser<'s> {
     /// `external` was written in the last linkage prefix.
     saw_external: bool,
     // The function being read.
-    locals: FxHashMap<LocalKey<'s>, Local>,
+    locals: locals::LocalMap<'s>,
     fixups: Vec<Fixup<'s>>,
     next_src_num: u32,
     next_slot: u32,
@@ -178,8 +179,6 @@ pub(crate) struct Parser<'s> {
 struct NameTable {
     slots: Vec<NameSlot>,
     len: usize,
-    /// Sink of [`NameTable::touch`] loads (kept so the load is not optimised away).
-    touched: u64,
 }
 
 #[derive(Copy, Clone)]
@@ -203,15 +202,7 @@ impl NameTable {
         NameTable {
             slots: vec![EMPTY_SLOT; 1024],
             len: 0,
-            touched: 0,
         }
-    }
-
-    /// Loads the first slot `h` probes, so that a later [`Self::get_or_insert`] finds it in cache.
-    #[inline]
-    fn touch(&mut self, h: u64) {
-        let i = h as usize & (self.slots.len() - 1);
-        self.touched = self.touched.wrapping_add(self.slots[i].hash);
     }
 
     fn get_or_insert(&mut self, h: u64, text: &str, strings: &mut Strings) -> Sym {
@@ -264,15 +255,6 @@ impl NameTable {
             self.slots[i] = s;
         }
     }
-}
-
-/// The name cache's hash of a name's text.
-#[inline]
-fn name_hash(text: &[u8]) -> u64 {
-    use std::hash::Hasher;
-    let mut hasher = crate::fx::FxHasher::default();
-    hasher.write(text);
-    hasher.finish()
 }
 
 fn swap_pools(a: &mut Function, b: &mut Function) {
@@ -729,7 +711,7 @@ impl<'s> Parser<'s> {
             str_buf: Vec::new(),
             remap: false,
             saw_external: false,
-            locals: FxHashMap::default(),
+            locals: locals::LocalMap::new(),
             fixups: Vec::new(),
             next_src_num: 0,
             next_slot: 0,
@@ -890,8 +872,11 @@ impl<'s> Parser<'s> {
 
     /// Interns source text (plain names, keywords, attribute words) through the per-parse cache.
     fn intern_plain(&mut self, text: &'s str) -> Sym {
+        use std::hash::Hasher;
+        let mut hasher = crate::fx::FxHasher::default();
+        hasher.write(text.as_bytes());
         self.name_cache
-            .get_or_insert(name_hash(text.as_bytes()), text, &mut self.m.strings)
+            .get_or_insert(hasher.finish(), text, &mut self.m.strings)
     }
 
     /// The source text of a token.

@@ -195,6 +195,7 @@ pub fn analyze_as<F: SsaFunction, M: DivergenceModel<F>>(
             st.push_users(Val::Inst(i));
         }
     }
+    for k in 0..8 { eprintln!("cnt{k} {}", crate::sync::CNT[k].load(std::sync::atomic::Ordering::Relaxed)); }
     st.out
 }
 
@@ -276,6 +277,10 @@ impl<F: SsaFunction> State<'_, F> {
             list.pop();
         }
         let done = list.is_empty();
+        if !done && std::env::var_os("UDBG").is_some() {
+            let j = Block(*list.last().unwrap());
+            eprintln!("unsettled b{} len {} cyc {:?} phis {} preds {}", j.0, list.len(), s.cycle_of(j), f.block_insts(j).take_while(|&i| f.is_phi(i)).count(), f.cfg().preds(j).len());
+        }
         self.pending[a as usize] = Some(list);
         done
     }
@@ -315,6 +320,7 @@ impl<F: SsaFunction> State<'_, F> {
 
     fn analyze_control_divergence(&mut self, term: u32) {
         let (f, s) = (self.f, self.s);
+        crate::sync::bump(4, 1);
         let b = f.inst_block(term);
         self.out.divergent_terminators[b.index()] = true;
         // Control divergence never propagates out of unreachable code.
@@ -335,6 +341,8 @@ impl<F: SsaFunction> State<'_, F> {
         {
             return;
         }
+        crate::sync::bump(5, 1);
+        if covered_top.is_some() { crate::sync::bump(6,1); if self.all_exits_known(s.inner(b)) { crate::sync::bump(7,1);} }
         if self.po.is_none() {
             self.po = Some(ModifiedPo::compute(f.cfg(), s));
             self.joins = Some(JoinFinder::new(f.cfg().num_blocks()));
@@ -481,17 +489,21 @@ impl<F: SsaFunction> State<'_, F> {
         }
         // Blocks of `o` dominating an exit: the in-cycle part of each exit's dominator chain is one
         // contiguous run (cycles are strongly connected), so walk it and stop at marked blocks.
+        // They are visited in the cycle's block order (a sort by layout position), not by a scan
+        // of all its blocks: nested cycles with divergent exits would make that blocks × depth.
+        let mut doms = std::mem::take(&mut self.scratch);
+        doms.clear();
         for &x in s.exits(o) {
             let mut d = s.idom_raw(x);
             while d != NONE && self.dom_exit[d as usize] != o && s.contains(o, Block(d)) {
                 self.dom_exit[d as usize] = o;
+                doms.push(d);
                 d = s.idom_raw(Block(d));
             }
         }
-        for &b in s.blocks(o) {
-            if self.dom_exit[b.index()] != o {
-                continue;
-            }
+        doms.sort_unstable_by_key(|&b| s.pos(Block(b)));
+        for &b in &doms {
+            let b = Block(b);
             for i in f.block_insts(b) {
                 for &u in f.users(Val::Inst(i)) {
                     if s.contains(o, f.inst_block(u)) {
@@ -506,5 +518,6 @@ impl<F: SsaFunction> State<'_, F> {
                 }
             }
         }
+        self.scratch = doms;
     }
 }

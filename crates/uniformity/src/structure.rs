@@ -1,8 +1,18 @@
 //! The CFG structure the analysis queries: reachability and dominance (`converge_graph`'s
 //! `DominatorTree`) and the cycle hierarchy (`converge_graph`'s LLVM-exact `CycleInfo`), plus each
-//! cycle's exit blocks in LLVM's `getExitBlocks` order, computed once for all cycles.
+//! cycle's exit blocks in LLVM's `getExitBlocks` order.
+//!
+//! Exit lists are never materialised for every cycle: in a deep nest their total size is
+//! blocks × depth. Instead every edge leaving a cycle block is stored once, in the cycles' block
+//! layout order (each cycle's blocks are one contiguous slice of it), with `m` = the depth of the
+//! smallest cycle containing both ends. The edge exits exactly the cycles around its source deeper
+//! than `m`, so a cycle's exit edges are the edges of its slice with `m` below its depth: a
+//! sparse-table range-minimum over `m` reports them in time proportional to their number.
+//! Full exit lists are built on first use and cached; the modified post-order only needs the
+//! exits into the parent cycle ("local" exits), which partition the edges and are kept for all.
 
 use converge_graph::{Block, Cycle, CycleInfo, DominatorTree, Graph};
+use std::sync::OnceLock;
 
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -11,14 +21,22 @@ pub(crate) const NONE: u32 = u32::MAX;
 pub struct Structure {
     pub dom: DominatorTree,
     pub cycles: CycleInfo,
-    exit_start: Vec<u32>,
-    exit_pool: Vec<Block>,
-    /// Each cycle's exits again, grouped by the depth of the exit's innermost cycle (all exits of
-    /// one group make the same cycle around a branch "exit-divergent"): per cycle a range of
-    /// `groups`, each group `(depth, start, end)` into `grouped_exits`.
-    group_start: Vec<u32>,
-    groups: Vec<(u32, u32, u32)>,
-    grouped_exits: Vec<Block>,
+    /// Position of each block in the cycle block layout (`NONE` outside every cycle).
+    pos: Vec<u32>,
+    /// Per cycle, its slice `[start, end)` of the layout.
+    range: Vec<(u32, u32)>,
+    /// Edges out of cycle blocks, grouped by the source's layout position (CSR over positions),
+    /// in successor order: target and depth of the smallest cycle containing both ends.
+    edge_start: Vec<u32>,
+    edge_dst: Vec<Block>,
+    edge_m: Vec<u32>,
+    /// Sparse table: `rmq[k][i]` = index of a minimal `edge_m` in `i..i + 2^k`.
+    rmq: Vec<Vec<u32>>,
+    /// Per cycle, its exits inside its parent (all exits for a top-level cycle), in
+    /// `getExitBlocks` order: CSR into `local_exits`.
+    local_start: Vec<u32>,
+    local_exits: Vec<Block>,
+    exits_cache: Vec<OnceLock<Box<[Block]>>>,
     /// Cycles are numbered in preorder (parents before children), so a cycle's descendants are the
     /// ids `c+1..subtree_end[c]`.
     subtree_end: Vec<u32>,
@@ -45,49 +63,8 @@ impl Structure {
     }
 
     pub fn from_parts<G: Graph>(g: &G, dom: DominatorTree, cycles: CycleInfo) -> Structure {
-        // Exit lists: an edge b→x exits every cycle on the chain from b's innermost cycle up to (not
-        // including) the first one containing x. Visiting each cycle's blocks in its own order gives
-        // `getExitBlocks` order; a stamp per block deduplicates within one cycle.
         let nc = cycles.len();
-        let mut exit_start = Vec::with_capacity(nc + 1);
-        let mut exit_pool = Vec::new();
-        let mut seen = vec![NONE; g.num_blocks()];
-        exit_start.push(0);
-        for c in cycles.cycles() {
-            for &b in cycles.blocks(c) {
-                // Only edges leaving a block's own innermost chain can exit c.
-                for &x in g.succs(b) {
-                    if seen[x.index()] != c.0 && !cycles.contains(c, x) {
-                        seen[x.index()] = c.0;
-                        exit_pool.push(x);
-                    }
-                }
-            }
-            exit_start.push(exit_pool.len() as u32);
-        }
-        let mut group_start = Vec::with_capacity(nc + 1);
-        let mut groups = Vec::new();
-        let mut grouped_exits = Vec::with_capacity(exit_pool.len());
-        group_start.push(0);
-        let mut scratch: Vec<(u32, Block)> = Vec::new();
-        for c in 0..nc {
-            scratch.clear();
-            for &x in &exit_pool[exit_start[c] as usize..exit_start[c + 1] as usize] {
-                scratch.push((cycles.cycle_depth(x), x));
-            }
-            scratch.sort_by_key(|&(d, _)| d);
-            let mut k = 0;
-            while k < scratch.len() {
-                let d = scratch[k].0;
-                let start = grouped_exits.len() as u32;
-                while k < scratch.len() && scratch[k].0 == d {
-                    grouped_exits.push(scratch[k].1);
-                    k += 1;
-                }
-                groups.push((d, start, grouped_exits.len() as u32));
-            }
-            group_start.push(groups.len() as u32);
-        }
+        let n = g.num_blocks();
         let mut subtree_end: Vec<u32> = (1..=nc as u32).collect();
         for c in (0..nc).rev() {
             if let Some(p) = cycles.parent(Cycle(c as u32)) {
@@ -121,18 +98,172 @@ impl Structure {
                 up.push(next);
             }
         }
-        Structure {
+        let mut s = Structure {
             dom,
             cycles,
-            exit_start,
-            exit_pool,
-            group_start,
-            groups,
-            grouped_exits,
+            pos: vec![NONE; n],
+            range: Vec::with_capacity(nc),
+            edge_start: Vec::new(),
+            edge_dst: Vec::new(),
+            edge_m: Vec::new(),
+            rmq: Vec::new(),
+            local_start: Vec::new(),
+            local_exits: Vec::new(),
+            exits_cache: (0..nc).map(|_| OnceLock::new()).collect(),
             subtree_end,
             top,
             up,
+        };
+        // The layout: top-level cycles' slices, in cycle order, cover it.
+        let mut layout: Vec<Block> = Vec::new();
+        for c in 0..nc as u32 {
+            if s.parent_raw(c) == NONE {
+                layout.extend_from_slice(s.cycles.blocks(Cycle(c)));
+            }
         }
+        for (p, &b) in layout.iter().enumerate() {
+            s.pos[b.index()] = p as u32;
+        }
+        for c in 0..nc as u32 {
+            let bl = s.cycles.blocks(Cycle(c));
+            let start = s.pos[bl[0].index()];
+            s.range.push((start, start + bl.len() as u32));
+        }
+        s.edge_start.reserve(layout.len() + 1);
+        for &b in &layout {
+            s.edge_start.push(s.edge_dst.len() as u32);
+            let cb = s.inner(b);
+            for &x in g.succs(b) {
+                let common = s.common_cycle(cb, s.inner(x));
+                s.edge_dst.push(x);
+                s.edge_m.push(if common == NONE { 0 } else { s.depth(common) });
+            }
+        }
+        s.edge_start.push(s.edge_dst.len() as u32);
+        let ne = s.edge_m.len();
+        if ne > 0 {
+            s.rmq.push((0..ne as u32).collect());
+            let mut k = 1;
+            while (1usize << k) <= ne {
+                let prev = &s.rmq[k - 1];
+                let half = 1usize << (k - 1);
+                let next: Vec<u32> = (0..=ne - (1 << k))
+                    .map(|i| {
+                        let (a, b) = (prev[i], prev[i + half]);
+                        if s.edge_m[b as usize] < s.edge_m[a as usize] {
+                            b
+                        } else {
+                            a
+                        }
+                    })
+                    .collect();
+                s.rmq.push(next);
+                k += 1;
+            }
+        }
+        // Local exits: each exit edge belongs to the outermost cycle it leaves (the child of the
+        // smallest common cycle on the source's chain); a stable counting sort keeps edge order.
+        let mut owner = vec![NONE; ne];
+        let mut count = vec![0u32; nc + 1];
+        for p in 0..layout.len() {
+            let cb = s.inner(layout[p]);
+            for e in s.edge_start[p]..s.edge_start[p + 1] {
+                let m = s.edge_m[e as usize];
+                if s.depth(cb) > m {
+                    let d = s.ancestor_at_depth(cb, m + 1);
+                    owner[e as usize] = d;
+                    count[d as usize + 1] += 1;
+                }
+            }
+        }
+        for c in 0..nc {
+            count[c + 1] += count[c];
+        }
+        let mut fill = count.clone();
+        let mut list = vec![Block(0); count[nc] as usize];
+        for e in 0..ne {
+            let d = owner[e];
+            if d != NONE {
+                list[fill[d as usize] as usize] = s.edge_dst[e];
+                fill[d as usize] += 1;
+            }
+        }
+        // Deduplicate within each cycle, keeping first occurrences.
+        let mut seen = vec![NONE; n];
+        s.local_start.reserve(nc + 1);
+        for c in 0..nc {
+            s.local_start.push(s.local_exits.len() as u32);
+            for &x in &list[count[c] as usize..count[c + 1] as usize] {
+                if seen[x.index()] != c as u32 {
+                    seen[x.index()] = c as u32;
+                    s.local_exits.push(x);
+                }
+            }
+        }
+        s.local_start.push(s.local_exits.len() as u32);
+        s
+    }
+
+    /// Index of a minimal `edge_m` in `lo..=hi`.
+    #[inline]
+    fn argmin(&self, lo: usize, hi: usize) -> u32 {
+        let k = (usize::BITS - 1 - (hi - lo + 1).leading_zeros()) as usize;
+        let (a, b) = (self.rmq[k][lo], self.rmq[k][hi + 1 - (1 << k)]);
+        if self.edge_m[b as usize] < self.edge_m[a as usize] {
+            b
+        } else {
+            a
+        }
+    }
+
+    /// Appends to `out` (unordered) the edges with source at layout positions `lo..hi` whose ends
+    /// have no common cycle of depth `d` or more, i.e. the edges that leave the depth-`d` cycle
+    /// around their source.
+    pub(crate) fn edges_leaving(&self, lo: u32, hi: u32, d: u32, out: &mut Vec<u32>) {
+        let (a, b) = (self.edge_start[lo as usize], self.edge_start[hi as usize]);
+        if a == b {
+            return;
+        }
+        let mut stack = vec![(a, b)];
+        while let Some((a, b)) = stack.pop() {
+            let i = self.argmin(a as usize, b as usize - 1);
+            if self.edge_m[i as usize] >= d {
+                continue;
+            }
+            out.push(i);
+            if a < i {
+                stack.push((a, i));
+            }
+            if i + 1 < b {
+                stack.push((i + 1, b));
+            }
+        }
+    }
+    #[inline]
+    pub(crate) fn edge_dst(&self, e: u32) -> Block {
+        self.edge_dst[e as usize]
+    }
+    #[inline]
+    pub(crate) fn edge_m(&self, e: u32) -> u32 {
+        self.edge_m[e as usize]
+    }
+    /// The slice `[start, end)` of the cycle block layout holding `c`'s blocks.
+    #[inline]
+    pub(crate) fn range(&self, c: u32) -> (u32, u32) {
+        self.range[c as usize]
+    }
+    /// Position of `b` in the cycle block layout (the order of `blocks(c)` for every cycle `c`
+    /// containing `b`), or `NONE`.
+    #[inline]
+    pub(crate) fn pos(&self, b: Block) -> u32 {
+        self.pos[b.index()]
+    }
+    /// Exits of `c` that lie inside its parent (all exits of a top-level cycle), in
+    /// `getExitBlocks` order.
+    #[inline]
+    pub(crate) fn local_exits(&self, c: u32) -> &[Block] {
+        &self.local_exits
+            [self.local_start[c as usize] as usize..self.local_start[c as usize + 1] as usize]
     }
 
     /// One past the last descendant of `c` in the cycle numbering.
@@ -233,17 +364,24 @@ impl Structure {
     pub fn blocks(&self, c: u32) -> &[Block] {
         self.cycles.blocks(Cycle(c))
     }
-    #[inline]
+    /// Exit blocks of `c` (successors of its blocks outside it), unique, in LLVM's
+    /// `getExitBlocks` order; computed on first use in time proportional to the exit edges.
     pub fn exits(&self, c: u32) -> &[Block] {
-        &self.exit_pool
-            [self.exit_start[c as usize] as usize..self.exit_start[c as usize + 1] as usize]
-    }
-    /// `(depth of the exits' innermost cycle, exits)` groups of cycle `c`.
-    pub(crate) fn exit_groups(&self, c: u32) -> impl Iterator<Item = (u32, &[Block])> + '_ {
-        let r = self.group_start[c as usize] as usize..self.group_start[c as usize + 1] as usize;
-        self.groups[r]
-            .iter()
-            .map(|&(d, a, b)| (d, &self.grouped_exits[a as usize..b as usize]))
+        self.exits_cache[c as usize].get_or_init(|| {
+            let (lo, hi) = self.range(c);
+            let mut edges = Vec::new();
+            self.edges_leaving(lo, hi, self.depth(c), &mut edges);
+            edges.sort_unstable();
+            let mut keyed: Vec<(Block, u32)> = edges
+                .iter()
+                .enumerate()
+                .map(|(k, &e)| (self.edge_dst(e), k as u32))
+                .collect();
+            keyed.sort_unstable();
+            keyed.dedup_by_key(|x| x.0);
+            keyed.sort_unstable_by_key(|x| x.1);
+            keyed.iter().map(|x| x.0).collect()
+        })
     }
 
     #[inline]

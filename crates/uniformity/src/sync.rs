@@ -62,8 +62,9 @@ impl ModifiedPo {
                     d = s.parent_raw(d);
                 }
                 let mut pushed = false;
-                for &x in s.exits(d) {
-                    if inside(cur, x) && !finalized[x.index()] {
+                // d's exits inside `cur` (d is a child of `cur`, or top-level): its local exits.
+                for &x in s.local_exits(d) {
+                    if !finalized[x.index()] {
                         stack.push(x);
                         pushed = true;
                     }
@@ -109,6 +110,8 @@ impl ModifiedPo {
     }
 }
 
+pub static CNT: [std::sync::atomic::AtomicU64; 8] = [const { std::sync::atomic::AtomicU64::new(0) }; 8];
+pub fn bump(k: usize, n: u64) { CNT[k].fetch_add(n, std::sync::atomic::Ordering::Relaxed); }
 /// A set of post-order indices with fast "largest member".
 #[derive(Clone, Debug, Default)]
 struct FreshSet {
@@ -190,6 +193,13 @@ pub(crate) struct JoinFinder {
     stamp: u32,
     /// The cycles around the branch, outermost first (scratch).
     chain: Vec<u32>,
+    /// Per level of `chain` (scratch of `irreducible_exits`): header label of an irreducible
+    /// cycle, next irreducible level, end of the run of equal header labels, target found.
+    hl: Vec<u32>,
+    nxt: Vec<u32>,
+    run_end: Vec<u32>,
+    found: Vec<bool>,
+    edges: Vec<u32>,
 }
 
 impl JoinFinder {
@@ -202,6 +212,11 @@ impl JoinFinder {
             in_exits: vec![NONE; n],
             stamp: 0,
             chain: Vec::new(),
+            hl: Vec::new(),
+            nxt: Vec::new(),
+            run_end: Vec::new(),
+            found: Vec::new(),
+            edges: Vec::new(),
         }
     }
 
@@ -259,6 +274,7 @@ impl JoinFinder {
             self.in_exits.fill(NONE);
             self.stamp = 0;
         }
+        bump(0,1);
         let t_idx = po.index[t.index()];
         let t_cycle = s.inner(t);
         // The largest irreducible ancestor of t's cycle with no reducible cycle in between.
@@ -295,6 +311,7 @@ impl JoinFinder {
                     break;
                 }
                 self.fresh.reset(i);
+                bump(1,1);
                 if i == t_idx {
                     continue;
                 }
@@ -323,10 +340,9 @@ impl JoinFinder {
         }
         // Irreducible cycles around t: an exit whose label differs from the header's is divergent.
         // An exit only matters through the cycle around t it makes exit-divergent, which depends on
-        // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): so exits
-        // are scanned in groups of equal depth, groups whose cycle already has a divergent exit are
-        // skipped, and one divergent exit per group is enough.
-        // `chain[k]` is the cycle around t at depth k; nothing to do when all have divergent exits.
+        // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): that cycle
+        // is the *target* of the exit, and one divergent exit per target is enough. Nothing to do
+        // when every cycle around t already has a divergent exit.
         self.chain.clear();
         let mut c = t_cycle;
         let mut all_known = true;
@@ -336,25 +352,10 @@ impl JoinFinder {
             c = s.parent_raw(c);
         }
         if !all_known {
+            bump(3,1);
             self.chain.push(NONE);
             self.chain.reverse();
-            let t_depth = self.chain.len() - 1;
-            for k in (1..=t_depth).rev() {
-                let c = self.chain[k];
-                if s.is_reducible(c) {
-                    continue;
-                }
-                let hl = self.labels[s.header(c).index()];
-                for (dep, xs) in s.exit_groups(c) {
-                    let o = self.chain[(dep as usize + 1).min(t_depth)];
-                    if exit_known[o as usize] {
-                        continue;
-                    }
-                    if let Some(&x) = xs.iter().find(|x| self.labels[x.index()] != hl) {
-                        self.add_exit(&mut d, x);
-                    }
-                }
-            }
+            self.irreducible_exits(s, exit_known, &mut d);
         }
         self.fresh.clear();
         for &b in &self.touched {
@@ -362,6 +363,86 @@ impl JoinFinder {
         }
         self.touched.clear();
         d
+    }
+
+    /// The exit check over the irreducible cycles around the branch, `chain[k]` being the one at
+    /// depth k. An edge b→x out of the cycle slice leaves `chain[k]` exactly for k in
+    /// `(m, a]`, where m is the depth of the smallest cycle holding both ends and a the depth of
+    /// the deepest chain cycle holding b; it is a divergent exit when some irreducible `chain[k]`
+    /// there has a header label other than x's. Per level, run-length tables over the header
+    /// labels answer that in O(1), and the range-minimum over edges reports only leaving edges,
+    /// so the cost is the number of exit edges, not cycles × exits.
+    fn irreducible_exits(&mut self, s: &Structure, exit_known: &[bool], d: &mut Descriptor) {
+        let t_depth = self.chain.len() - 1;
+        let top = t_depth + 1;
+        self.hl.clear();
+        self.hl.resize(top + 1, NONE);
+        self.nxt.clear();
+        self.nxt.resize(top + 1, top as u32);
+        self.run_end.clear();
+        self.run_end.resize(top + 1, 0);
+        self.found.clear();
+        self.found.resize(top + 1, false);
+        let mut unknown = 0usize;
+        for k in (1..=t_depth).rev() {
+            let c = self.chain[k];
+            if !exit_known[c as usize] {
+                unknown += 1;
+            }
+            if s.is_reducible(c) {
+                self.nxt[k] = self.nxt[k + 1];
+                continue;
+            }
+            self.nxt[k] = k as u32;
+            self.hl[k] = self.labels[s.header(c).index()];
+            let n = self.nxt[k + 1] as usize;
+            self.run_end[k] = if n > t_depth {
+                t_depth as u32
+            } else if self.hl[n] == self.hl[k] {
+                self.run_end[n]
+            } else {
+                n as u32 - 1
+            };
+        }
+        let kmin = self.nxt[1] as usize;
+        if kmin > t_depth {
+            return;
+        }
+        let mut edges = std::mem::take(&mut self.edges);
+        // Levels from the innermost out: the blocks of chain[k] not in chain[k+1] have a = k.
+        'levels: for k in (kmin..=t_depth).rev() {
+            let (lo, hi) = s.range(self.chain[k]);
+            edges.clear();
+            if k == t_depth {
+                s.edges_leaving(lo, hi, k as u32, &mut edges);
+            } else {
+                let (ilo, ihi) = s.range(self.chain[k + 1]);
+                s.edges_leaving(lo, ilo, k as u32, &mut edges);
+                s.edges_leaving(ihi, hi, k as u32, &mut edges);
+            }
+            bump(2, edges.len() as u64);
+            edges.sort_unstable();
+            for &e in &edges {
+                let x = s.edge_dst(e);
+                let g = (s.cycles.cycle_depth(x) as usize + 1).min(t_depth);
+                if self.found[g] || exit_known[self.chain[g] as usize] {
+                    continue;
+                }
+                let lo = s.edge_m(e) as usize + 1;
+                let k0 = self.nxt[lo] as usize;
+                if k0 <= k
+                    && (self.hl[k0] != self.labels[x.index()] || (self.run_end[k0] as usize) < k)
+                {
+                    self.found[g] = true;
+                    self.add_exit(d, x);
+                    unknown -= 1;
+                    if unknown == 0 {
+                        break 'levels;
+                    }
+                }
+            }
+        }
+        self.edges = edges;
     }
 
     /// LLVM 19's propagation: stops once the largest fresh index falls below a floor that is only

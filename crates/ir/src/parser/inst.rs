@@ -70,14 +70,7 @@ impl<'s> Parser<'s> {
         let start = self.tok.start;
         let mut result: Option<Token> = None;
         if matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
-            let t = self.bump();
-            result = Some(t);
-            if t.kind == Tok::LocalVar {
-                // The name is interned after the operands are read; its probe is a cache miss
-                // (names repeat across the module in no order), so start that load now.
-                let text = &self.b[t.start as usize + 1..t.end as usize];
-                self.name_cache.touch(name_hash(text));
-            }
+            result = Some(self.bump());
             self.expect(Tok::Equal, "`=` after the result name")?;
         }
         if !self.is(Tok::Ident) {

@@ -1,0 +1,184 @@
+//! Path witnesses on the CFG: two disjoint paths from a branch to a join (unit-capacity max-flow
+//! with vertex splitting, two BFS augmentations, so O(E) per query), and shortest paths by BFS.
+//! Everything is iterative.
+
+use converge_graph::{Block, Graph};
+
+/// Two paths `b → s1 → … → j` and `b → s2 → … → j` that share only `b` and `j` (the seeds'
+/// definition of disjoint paths, starting at distinct successors), or `None`. Blocks for which
+/// `forbidden` holds are not used (the branch itself is never an inner block).
+pub fn disjoint_paths<G: Graph>(
+    g: &G,
+    b: Block,
+    j: Block,
+    forbidden: &dyn Fn(Block) -> bool,
+) -> Option<[Vec<Block>; 2]> {
+    if j == b || forbidden(j) {
+        return None;
+    }
+    let n = g.num_blocks();
+    let src = 2 * n;
+    let mut fl = Flow::new(2 * n + 1);
+    let allowed = |v: Block| v != b && !forbidden(v);
+    let mut firsts: Vec<Block> = Vec::new();
+    for &s in g.succs(b) {
+        if allowed(s) && !firsts.contains(&s) {
+            firsts.push(s);
+            fl.add(src, 2 * s.index(), 1);
+        }
+    }
+    if firsts.len() < 2 {
+        return None;
+    }
+    for v in 0..n {
+        let bv = Block(v as u32);
+        if !allowed(bv) || bv == j {
+            continue;
+        }
+        fl.add(2 * v, 2 * v + 1, 1);
+        for &w in g.succs(bv) {
+            if allowed(w) {
+                fl.add(2 * v + 1, 2 * w.index(), 1);
+            }
+        }
+    }
+    let sink = 2 * j.index();
+    for _ in 0..2 {
+        if !fl.augment(src, sink) {
+            return None;
+        }
+    }
+    // Decompose: follow saturated forward edges from the source.
+    let mut paths: [Vec<Block>; 2] = [Vec::new(), Vec::new()];
+    let mut used = vec![false; fl.to.len()];
+    for p in &mut paths {
+        p.push(b);
+        let mut at = src;
+        let mut steps = 0;
+        while at != sink {
+            let mut e = fl.head[at];
+            let mut next = None;
+            while e != NIL {
+                let k = e as usize;
+                if k % 2 == 0 && fl.cap[k] == 0 && !used[k] {
+                    used[k] = true;
+                    next = Some(fl.to[k]);
+                    break;
+                }
+                e = fl.next[k];
+            }
+            let nx = next?;
+            if nx % 2 == 0 {
+                p.push(Block((nx / 2) as u32));
+            }
+            at = nx;
+            steps += 1;
+            if steps > 2 * n + 2 {
+                return None;
+            }
+        }
+    }
+    Some(paths)
+}
+
+const NIL: u32 = u32::MAX;
+
+/// A residual graph: edge `k` and its reverse `k ^ 1`.
+struct Flow {
+    head: Vec<u32>,
+    next: Vec<u32>,
+    to: Vec<usize>,
+    cap: Vec<u8>,
+}
+
+impl Flow {
+    fn new(n: usize) -> Flow {
+        Flow {
+            head: vec![NIL; n],
+            next: Vec::new(),
+            to: Vec::new(),
+            cap: Vec::new(),
+        }
+    }
+    fn add(&mut self, a: usize, b: usize, c: u8) {
+        for (x, y, c) in [(a, b, c), (b, a, 0)] {
+            self.to.push(y);
+            self.cap.push(c);
+            self.next.push(self.head[x]);
+            self.head[x] = (self.to.len() - 1) as u32;
+        }
+    }
+    fn augment(&mut self, s: usize, t: usize) -> bool {
+        let mut via = vec![NIL; self.head.len()];
+        let mut seen = vec![false; self.head.len()];
+        let mut queue = std::collections::VecDeque::from([s]);
+        seen[s] = true;
+        while let Some(x) = queue.pop_front() {
+            if x == t {
+                break;
+            }
+            let mut e = self.head[x];
+            while e != NIL {
+                let k = e as usize;
+                let y = self.to[k];
+                if self.cap[k] > 0 && !seen[y] {
+                    seen[y] = true;
+                    via[y] = e;
+                    queue.push_back(y);
+                }
+                e = self.next[k];
+            }
+        }
+        if !seen[t] {
+            return false;
+        }
+        let mut y = t;
+        while y != s {
+            let k = via[y] as usize;
+            self.cap[k] -= 1;
+            self.cap[k ^ 1] += 1;
+            y = self.to[k ^ 1];
+        }
+        true
+    }
+}
+
+/// The shortest path from one of `starts` to a block satisfying `target`, using only blocks for
+/// which `allowed` holds (the start blocks must be allowed too).
+pub fn shortest_path<G: Graph>(
+    g: &G,
+    starts: &[Block],
+    target: &dyn Fn(Block) -> bool,
+    allowed: &dyn Fn(Block) -> bool,
+) -> Option<Vec<Block>> {
+    let n = g.num_blocks();
+    let mut via = vec![NIL; n];
+    let mut seen = vec![false; n];
+    let mut queue = std::collections::VecDeque::new();
+    for &s in starts {
+        if allowed(s) && !seen[s.index()] {
+            seen[s.index()] = true;
+            queue.push_back(s);
+        }
+    }
+    while let Some(x) = queue.pop_front() {
+        if target(x) {
+            let mut path = vec![x];
+            let mut y = x;
+            while via[y.index()] != NIL {
+                y = Block(via[y.index()]);
+                path.push(y);
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for &w in g.succs(x) {
+            if allowed(w) && !seen[w.index()] {
+                seen[w.index()] = true;
+                via[w.index()] = x.0;
+                queue.push_back(w);
+            }
+        }
+    }
+    None
+}

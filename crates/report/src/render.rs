@@ -1,0 +1,550 @@
+//! Text and JSON renderings of explanations and of the per-function divergence summary. Every
+//! step carries `file:line:col` of the value it talks about.
+
+use crate::explain::{Analysed, Explainer, Explanation, Node, Reason, Step, UniformFact};
+use crate::loc::LineIndex;
+use crate::paths::shortest_path;
+use converge_graph::Block;
+use converge_ir::InstId;
+use converge_uniformity::SsaFunction;
+use serde_json::{Value as Json, json};
+use std::fmt::Write as _;
+
+/// What renderers need besides the analysis: the line index of the module's source.
+pub struct Ctx<'a, 'm> {
+    pub a: &'a Analysed<'m>,
+    pub lines: &'a LineIndex,
+}
+
+impl Ctx<'_, '_> {
+    fn file(&self) -> &str {
+        &self.a.module().source_name
+    }
+    pub fn node_loc(&self, n: Node) -> String {
+        let l = self
+            .lines
+            .value_loc(self.a.module(), self.a.fid(), n.value());
+        format!("{}:{l}", self.file())
+    }
+    pub fn block_loc(&self, b: Block) -> String {
+        let l = self.lines.block_loc(self.a.module(), self.a.fid(), b);
+        format!("{}:{l}", self.file())
+    }
+    /// How a node is called in prose: `%x`, or `the terminator of %bb` / `argument %a`.
+    pub fn node_name(&self, n: Node) -> String {
+        match n {
+            Node::Arg(_) => format!("argument {}", self.a.name(n)),
+            Node::Inst(i) if self.a.is_terminator(i) => {
+                let b = self.a.lf.func.insts[i as usize].block;
+                format!("the terminator of {}", self.a.block_name(b))
+            }
+            Node::Inst(i) => {
+                if self.a.lf.func.insts[i as usize].name == converge_ir::LocalName::None {
+                    format!("`{}`", self.node_text(n))
+                } else {
+                    self.a.name(n)
+                }
+            }
+        }
+    }
+    pub fn node_text(&self, n: Node) -> String {
+        let (m, fid) = (self.a.module(), self.a.fid());
+        match n {
+            Node::Arg(a) => {
+                let p = &m.func(fid).params[a as usize];
+                format!("{} {}", m.type_text(p.ty), m.value_name(fid, n.value()))
+            }
+            Node::Inst(i) => m.inst_text(fid, InstId(i)).trim().to_string(),
+        }
+    }
+    fn path_text(&self, p: &[Block]) -> String {
+        let v: Vec<String> = p.iter().map(|&b| self.a.block_name(b)).collect();
+        v.join(" -> ")
+    }
+    pub fn cycle_text(&self, c: u32) -> String {
+        let s = &self.a.s;
+        let entries: Vec<String> = s
+            .entries(c)
+            .iter()
+            .map(|&b| self.a.block_name(b))
+            .collect();
+        let mut t = format!(
+            "cycle {} (depth {}",
+            self.a.block_name(s.header(c)),
+            s.depth(c)
+        );
+        if !s.is_reducible(c) {
+            let _ = write!(t, ", irreducible, entries {}", entries.join(" "));
+        }
+        t.push(')');
+        t
+    }
+    fn cycle_json(&self, c: u32) -> Json {
+        let s = &self.a.s;
+        let names = |bs: &[Block]| -> Vec<String> {
+            bs.iter().map(|&b| self.a.block_name(b)).collect()
+        };
+        json!({
+            "header": self.a.block_name(s.header(c)),
+            "depth": s.depth(c),
+            "reducible": s.is_reducible(c),
+            "entries": names(s.entries(c)),
+            "blocks": names(s.blocks(c)),
+            "location": self.block_loc(s.header(c)),
+        })
+    }
+    fn path_json(&self, p: &[Block]) -> Json {
+        Json::from(
+            p.iter()
+                .map(|&b| self.a.block_name(b))
+                .collect::<Vec<String>>(),
+        )
+    }
+
+    /// One sentence for a reason.
+    pub fn reason_text(&self, r: &Reason) -> String {
+        let a = self.a;
+        match r {
+            Reason::Source { rule, detail } => {
+                format!("divergence source ({}): {detail}", rule.id())
+            }
+            Reason::Data { operand } => {
+                format!("data dependence on divergent {}", self.node_name(*operand))
+            }
+            Reason::Sync {
+                branch,
+                join,
+                paths,
+            } => format!(
+                "sync dependence: phi at {}, a join of the divergent branch in {} ({}); disjoint paths: {} | {}",
+                a.block_name(*join),
+                a.block_name(*branch),
+                self.block_loc(*branch),
+                self.path_text(&paths[0]),
+                self.path_text(&paths[1])
+            ),
+            Reason::Temporal {
+                operand,
+                cycle,
+                branch,
+                exit,
+                path,
+            } => format!(
+                "temporal divergence: uses {} defined in {}, outside the cycle; its exit {} is divergent because of the divergent branch in {} ({}; path {}): threads leave in different iterations and see different values",
+                self.node_name(Node::Inst(*operand)),
+                self.cycle_text(*cycle),
+                a.block_name(*exit),
+                a.block_name(*branch),
+                self.block_loc(*branch),
+                self.path_text(path)
+            ),
+            Reason::AssumedCycle {
+                cycle,
+                branch,
+                entries,
+                paths,
+            } => {
+                let mut t = format!(
+                    "defined in {}, assumed divergent: diverged paths from the branch in {} ({})",
+                    self.cycle_text(*cycle),
+                    a.block_name(*branch),
+                    self.block_loc(*branch)
+                );
+                if !entries.is_empty() {
+                    let e: Vec<String> = entries.iter().map(|&b| a.block_name(b)).collect();
+                    let _ = write!(t, " enter it at different entries {}", e.join(" and "));
+                } else if paths.len() == 2 {
+                    let _ = write!(
+                        t,
+                        " meet inside it at {}, which the branch does not dominate",
+                        a.block_name(*paths[0].last().unwrap())
+                    );
+                } else {
+                    t.push_str(" reach it");
+                }
+                if paths.len() == 2 {
+                    let _ = write!(
+                        t,
+                        "; paths: {} | {}",
+                        self.path_text(&paths[0]),
+                        self.path_text(&paths[1])
+                    );
+                }
+                t
+            }
+        }
+    }
+
+    fn reason_json(&self, r: &Reason) -> Json {
+        let a = self.a;
+        let mut o = json!({"kind": r.kind(), "message": self.reason_text(r)});
+        let extra = match r {
+            Reason::Source { rule, detail } => json!({"rule": rule.id(), "detail": detail}),
+            Reason::Data { operand } => json!({
+                "operand": a.name(*operand),
+                "operand_location": self.node_loc(*operand),
+            }),
+            Reason::Sync {
+                branch,
+                join,
+                paths,
+            } => json!({
+                "branch": a.block_name(*branch),
+                "branch_location": self.block_loc(*branch),
+                "join": a.block_name(*join),
+                "join_location": self.block_loc(*join),
+                "paths": [self.path_json(&paths[0]), self.path_json(&paths[1])],
+            }),
+            Reason::Temporal {
+                operand,
+                cycle,
+                branch,
+                exit,
+                path,
+            } => json!({
+                "operand": a.name(Node::Inst(*operand)),
+                "operand_location": self.node_loc(Node::Inst(*operand)),
+                "cycle": self.cycle_json(*cycle),
+                "branch": a.block_name(*branch),
+                "branch_location": self.block_loc(*branch),
+                "exit": a.block_name(*exit),
+                "path": self.path_json(path),
+            }),
+            Reason::AssumedCycle {
+                cycle,
+                branch,
+                entries,
+                paths,
+            } => json!({
+                "cycle": self.cycle_json(*cycle),
+                "branch": a.block_name(*branch),
+                "branch_location": self.block_loc(*branch),
+                "entries": entries.iter().map(|&b| a.block_name(b)).collect::<Vec<_>>(),
+                "paths": paths.iter().map(|p| self.path_json(p)).collect::<Vec<_>>(),
+            }),
+        };
+        if let (Json::Object(o), Json::Object(e)) = (&mut o, extra) {
+            o.extend(e);
+        }
+        o
+    }
+
+    pub fn uniform_text(&self, fact: &UniformFact) -> String {
+        let a = self.a;
+        match fact {
+            UniformFact::NotAnalysed => {
+                "the target has no branch divergence for this function: every value is uniform"
+                    .to_string()
+            }
+            UniformFact::UniformArgument => {
+                "the calling convention passes this argument uniformly (not a divergence source)"
+                    .to_string()
+            }
+            UniformFact::AlwaysUniform => {
+                "the target declares this instruction always uniform (override)".to_string()
+            }
+            UniformFact::NoDivergentOperand { operands } => {
+                if operands.is_empty() {
+                    "not a divergence source, and no operand is a value of this function".to_string()
+                } else {
+                    let v: Vec<String> = operands.iter().map(|&o| a.name(o)).collect();
+                    format!(
+                        "not a divergence source, and no operand is divergent ({} uniform)",
+                        v.join(", ")
+                    )
+                }
+            }
+            UniformFact::ConstantPhi { join, branch } => format!(
+                "{} is a join of the divergent branch in {}, but every incoming value is the same (ignoring undef and the phi itself), so the phi stays uniform",
+                a.block_name(*join),
+                a.block_name(*branch)
+            ),
+            UniformFact::HeaderNotJoin { cycle, branch } => format!(
+                "the divergent branch in {} is inside {}, but does not reach this header along two disjoint paths within one iteration (going around again is temporal divergence, not a join)",
+                a.block_name(*branch),
+                self.cycle_text(*cycle)
+            ),
+            UniformFact::NotAJoin => "its block is not a join of any divergent branch".to_string(),
+            UniformFact::TemporalOutside { cycle, users } => {
+                let v: Vec<String> = users
+                    .iter()
+                    .map(|&u| {
+                        format!(
+                            "{} ({})",
+                            self.node_name(Node::Inst(u)),
+                            self.node_loc(Node::Inst(u))
+                        )
+                    })
+                    .collect();
+                format!(
+                    "uniform within each iteration of {}, which has a divergent exit: its uses outside the cycle are temporally divergent: {}",
+                    self.cycle_text(*cycle),
+                    v.join(", ")
+                )
+            }
+        }
+    }
+
+    fn uniform_kind(fact: &UniformFact) -> &'static str {
+        match fact {
+            UniformFact::NotAnalysed => "no-divergence-on-target",
+            UniformFact::UniformArgument => "uniform-argument",
+            UniformFact::AlwaysUniform => "always-uniform",
+            UniformFact::NoDivergentOperand { .. } => "no-divergent-operand",
+            UniformFact::ConstantPhi { .. } => "constant-phi",
+            UniformFact::HeaderNotJoin { .. } => "header-not-join",
+            UniformFact::NotAJoin => "not-a-join",
+            UniformFact::TemporalOutside { .. } => "temporal-divergence-outside",
+        }
+    }
+
+    fn step_json(&self, s: &Step) -> Json {
+        json!({
+            "value": self.a.name(s.node),
+            "text": self.node_text(s.node),
+            "location": self.node_loc(s.node),
+            "reason": self.reason_json(&s.reason),
+        })
+    }
+
+    /// `converge explain --value`: text.
+    pub fn explanation_text(&self, n: Node, e: &Explanation) -> String {
+        let mut out = format!(
+            "{} in @{} ({}): `{}`\n",
+            self.node_name(n),
+            self.a.lf.name(),
+            self.node_loc(n),
+            self.node_text(n)
+        );
+        match e {
+            Explanation::Divergent(chain) => {
+                let _ = writeln!(
+                    out,
+                    "is divergent; chain of {} step{} back to a divergence source:",
+                    chain.len(),
+                    if chain.len() == 1 { "" } else { "s" }
+                );
+                for (k, s) in chain.iter().enumerate() {
+                    let _ = writeln!(
+                        out,
+                        "  {}. {}  {}\n       {}",
+                        k + 1,
+                        self.node_loc(s.node),
+                        self.node_text(s.node),
+                        self.reason_text(&s.reason)
+                    );
+                }
+            }
+            Explanation::Uniform(facts) => {
+                out.push_str("is uniform:\n");
+                for f in facts {
+                    let _ = writeln!(out, "  - {}", self.uniform_text(f));
+                }
+            }
+            Explanation::Unexplained => {
+                out.push_str("is divergent, but no chain to a source was reconstructed (please report this)\n");
+            }
+        }
+        out
+    }
+
+    /// `converge explain --value --format json`: one object.
+    pub fn explanation_json(&self, n: Node, e: &Explanation) -> Json {
+        let mut o = json!({
+            "function": self.a.lf.name(),
+            "value": self.a.name(n),
+            "text": self.node_text(n),
+            "location": self.node_loc(n),
+        });
+        let extra = match e {
+            Explanation::Divergent(chain) => json!({
+                "divergent": true,
+                "chain": chain.iter().map(|s| self.step_json(s)).collect::<Vec<_>>(),
+            }),
+            Explanation::Uniform(facts) => json!({
+                "divergent": false,
+                "uniform_because": facts.iter().map(|f| json!({
+                    "kind": Self::uniform_kind(f),
+                    "message": self.uniform_text(f),
+                })).collect::<Vec<_>>(),
+            }),
+            Explanation::Unexplained => json!({"divergent": true, "chain": null}),
+        };
+        if let (Json::Object(o), Json::Object(e)) = (&mut o, extra) {
+            o.extend(e);
+        }
+        o
+    }
+
+    /// The compact form of a chain: `%c <- %tid (thread-id-intrinsic)`.
+    fn chain_short(&self, e: &Explanation) -> String {
+        match e {
+            Explanation::Divergent(chain) => {
+                let v: Vec<String> = chain
+                    .iter()
+                    .map(|s| match &s.reason {
+                        Reason::Source { rule, .. } => {
+                            format!("{} [source: {}]", self.node_name(s.node), rule.id())
+                        }
+                        r => format!("{} [{}]", self.node_name(s.node), r.kind()),
+                    })
+                    .collect();
+                v.join(" <- ")
+            }
+            _ => "(no chain)".to_string(),
+        }
+    }
+
+    /// Divergent exits a branch causes: for each cycle around it with a divergent exit, the
+    /// shortest path from the branch out of the cycle.
+    fn branch_exits(&self, b: Block) -> Vec<(u32, Vec<Block>)> {
+        let (s, g) = (&self.a.s, self.a.lf.cfg());
+        let mut out = Vec::new();
+        let mut c = s.cycle_of(b);
+        while let Some(x) = c {
+            if self.a.u.divergent_exit_cycles.contains(&x)
+                && let Some(mut p) = shortest_path(
+                    g,
+                    converge_graph::Graph::succs(g, b),
+                    &|y| !s.contains(x, y),
+                    &|y| y != b,
+                )
+            {
+                p.insert(0, b);
+                out.push((x, p));
+            }
+            c = s.parent(x);
+        }
+        out
+    }
+
+    /// `converge explain` without `--value`: each divergent branch with its joins and divergent
+    /// exits, then the cycles assumed divergent and the temporal-divergence list.
+    pub fn summary(&self, ex: &Explainer<'_, '_>, json_out: bool) -> (String, Json) {
+        let a = self.a;
+        let u = &a.u;
+        let nvals = u.divergent_args.iter().filter(|&&d| d).count()
+            + u.divergent_insts.iter().filter(|&&d| d).count();
+        let branches: Vec<Block> = (0..a.num_blocks() as u32)
+            .map(Block)
+            .filter(|&b| a.is_divergent_branch(b))
+            .collect();
+        let mut out = format!(
+            "function @{} ({}): ",
+            a.lf.name(),
+            self.lines_fn_loc()
+        );
+        if !u.analysed {
+            out.push_str("no branch divergence on this target; every value is uniform\n");
+            let j = json!({"function": a.lf.name(), "analysed": false});
+            return (out, j);
+        }
+        let _ = writeln!(
+            out,
+            "{nvals} divergent value{}, {} divergent branch{}",
+            if nvals == 1 { "" } else { "s" },
+            branches.len(),
+            if branches.len() == 1 { "" } else { "es" }
+        );
+        let mut jb = Vec::new();
+        for &b in &branches {
+            let term = Node::Inst(a.terminator(b));
+            let e = ex.explain(term);
+            let joins = a.joins_of(b);
+            let exits = self.branch_exits(b);
+            if !json_out {
+                let _ = writeln!(
+                    out,
+                    "  divergent branch in {} ({}): {}",
+                    a.block_name(b),
+                    self.block_loc(b),
+                    self.node_text(term)
+                );
+                let _ = writeln!(out, "    because: {}", self.chain_short(&e));
+                if joins.is_empty() {
+                    out.push_str("    joins: none\n");
+                }
+                for (j, p) in &joins {
+                    let _ = writeln!(
+                        out,
+                        "    join {} ({}): {} | {}",
+                        a.block_name(*j),
+                        self.block_loc(*j),
+                        self.path_text(&p[0]),
+                        self.path_text(&p[1])
+                    );
+                }
+                for (c, p) in &exits {
+                    let _ = writeln!(
+                        out,
+                        "    divergent exit of {} at {}: {}",
+                        self.cycle_text(*c),
+                        a.block_name(*p.last().unwrap()),
+                        self.path_text(p)
+                    );
+                }
+            } else {
+                jb.push(json!({
+                    "block": a.block_name(b),
+                    "location": self.block_loc(b),
+                    "text": self.node_text(term),
+                    "explanation": self.explanation_json(term, &e),
+                    "joins": joins.iter().map(|(j, p)| json!({
+                        "block": a.block_name(*j),
+                        "location": self.block_loc(*j),
+                        "paths": [self.path_json(&p[0]), self.path_json(&p[1])],
+                    })).collect::<Vec<_>>(),
+                    "divergent_exits": exits.iter().map(|(c, p)| json!({
+                        "cycle": self.cycle_json(*c),
+                        "exit": a.block_name(*p.last().unwrap()),
+                        "path": self.path_json(p),
+                    })).collect::<Vec<_>>(),
+                }));
+            }
+        }
+        let mut ja = Vec::new();
+        for &c in &u.assumed_divergent {
+            let _ = writeln!(
+                out,
+                "  {} is assumed divergent (entered on diverged paths)",
+                self.cycle_text(c)
+            );
+            ja.push(self.cycle_json(c));
+        }
+        let mut jt = Vec::new();
+        for t in &u.temporal_divergence {
+            let (v, us) = (Node::Inst(t.value), Node::Inst(t.user));
+            let _ = writeln!(
+                out,
+                "  temporal divergence: {} ({}) used by {} ({}) outside {}",
+                self.node_name(v),
+                self.node_loc(v),
+                self.node_name(us),
+                self.node_loc(us),
+                self.cycle_text(t.cycle)
+            );
+            jt.push(json!({
+                "value": a.name(v),
+                "location": self.node_loc(v),
+                "user": self.node_text(us),
+                "user_location": self.node_loc(us),
+                "cycle": self.cycle_json(t.cycle),
+            }));
+        }
+        let j = json!({
+            "function": a.lf.name(),
+            "analysed": true,
+            "divergent_values": nvals,
+            "divergent_branches": jb,
+            "cycles_assumed_divergent": ja,
+            "temporal_divergence": jt,
+        });
+        (out, j)
+    }
+
+    fn lines_fn_loc(&self) -> String {
+        let m = self.a.module();
+        let l = self.lines.loc(&m.source, self.a.lf.func.span.start);
+        format!("{}:{l}", self.file())
+    }
+}

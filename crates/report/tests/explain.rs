@@ -1,0 +1,402 @@
+//! Explanations on hand-written examples (one per reason kind, checked for the reason and for a
+//! chain that ends at a real source), and the consistency property over the examples and random
+//! programs: every divergent value has a well-formed chain to a source, no uniform value gets one.
+
+use converge_graph::{Block, Graph};
+use converge_ir::{FuncId, Module, Value};
+use converge_report::explain::{Analysed, Explainer, Explanation, Node, Reason, SourceRule};
+use converge_report::explain::{UniformFact, find_block, find_value};
+use converge_uniformity::SsaFunction;
+use converge_uniformity::llvm::Target;
+
+fn data(name: &str) -> String {
+    let p = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+fn parse(name: &str, text: String) -> Module {
+    converge_ir::parse(name, text).unwrap_or_else(|e| panic!("{name}: {}", e.message))
+}
+
+fn func(m: &Module, name: &str) -> FuncId {
+    m.function_by_name(name).expect("function")
+}
+
+fn target(m: &Module) -> Target {
+    Target::from_triple(m.triple.as_deref(), None)
+}
+
+fn explain(m: &Module, f: &str, value: &str) -> Explanation {
+    let fid = func(m, f);
+    let a = Analysed::new(m, fid, &target(m));
+    let n = find_value(m, fid, value).unwrap_or_else(|| panic!("no {value}"));
+    Explainer::new(&a).explain(n)
+}
+
+fn chain(e: Explanation) -> Vec<converge_report::Step> {
+    match e {
+        Explanation::Divergent(c) => c,
+        other => panic!("expected a divergence chain, got {other:?}"),
+    }
+}
+
+fn facts(e: Explanation) -> Vec<UniformFact> {
+    match e {
+        Explanation::Uniform(f) => f,
+        other => panic!("expected uniform, got {other:?}"),
+    }
+}
+
+fn last_rule(c: &[converge_report::Step]) -> SourceRule {
+    match &c.last().unwrap().reason {
+        Reason::Source { rule, .. } => *rule,
+        r => panic!("chain ends with {r:?}"),
+    }
+}
+
+#[test]
+fn sync_dependence_at_a_join() {
+    let m = parse("sync.ll", data("sync.ll"));
+    let fid = func(&m, "diamond");
+    let c = chain(explain(&m, "diamond", "%p"));
+    let Reason::Sync {
+        branch,
+        join,
+        paths,
+    } = &c[0].reason
+    else {
+        panic!("{:?}", c[0].reason)
+    };
+    assert_eq!(*branch, find_block(&m, fid, "entry").unwrap());
+    assert_eq!(*join, find_block(&m, fid, "join").unwrap());
+    let mut seconds = vec![paths[0][1], paths[1][1]];
+    seconds.sort();
+    let mut want = vec![
+        find_block(&m, fid, "then").unwrap(),
+        find_block(&m, fid, "else").unwrap(),
+    ];
+    want.sort();
+    assert_eq!(seconds, want);
+    assert_eq!(last_rule(&c), SourceRule::ThreadId);
+    // %q depends on %p by data.
+    let c = chain(explain(&m, "diamond", "%q"));
+    assert_eq!(
+        c[0].reason,
+        Reason::Data {
+            operand: find_value(&m, fid, "%p").unwrap()
+        }
+    );
+    assert_eq!(c.len(), 5, "q <- p <- br <- c <- tid");
+}
+
+#[test]
+fn constant_phi_at_a_join_is_uniform() {
+    let m = parse("sync.ll", data("sync.ll"));
+    let f = facts(explain(&m, "diamond", "%same"));
+    assert!(
+        f.iter()
+            .any(|x| matches!(x, UniformFact::ConstantPhi { .. })),
+        "{f:?}"
+    );
+    let f = facts(explain(&m, "diamond", "%u"));
+    assert!(matches!(f[0], UniformFact::NoDivergentOperand { .. }));
+}
+
+#[test]
+fn temporal_divergence_after_a_divergent_exit() {
+    let m = parse("temporal.ll", data("temporal.ll"));
+    let fid = func(&m, "loop");
+    let c = chain(explain(&m, "loop", "%after"));
+    let Reason::Temporal {
+        operand,
+        branch,
+        exit,
+        path,
+        ..
+    } = &c[0].reason
+    else {
+        panic!("{:?}", c[0].reason)
+    };
+    assert_eq!(Node::Inst(*operand), find_value(&m, fid, "%i").unwrap());
+    assert_eq!(*branch, find_block(&m, fid, "header").unwrap());
+    assert_eq!(*exit, find_block(&m, fid, "exit").unwrap());
+    assert_eq!(path.first(), Some(branch));
+    assert_eq!(last_rule(&c), SourceRule::ThreadId);
+    // %i itself is uniform: the header is not a join, but its uses outside are temporal.
+    let f = facts(explain(&m, "loop", "%i"));
+    assert!(f.iter().any(|x| matches!(x, UniformFact::HeaderNotJoin { .. })));
+    assert!(f.iter().any(|x| matches!(x, UniformFact::TemporalOutside { .. })));
+}
+
+#[test]
+fn divergent_cycle_exit_in_a_nest() {
+    let m = parse("nested.ll", data("nested.ll"));
+    let fid = func(&m, "nest");
+    for v in ["%kk", "%use"] {
+        let c = chain(explain(&m, "nest", v));
+        let Reason::Temporal { cycle, exit, .. } = &c[0].reason else {
+            panic!("{v}: {:?}", c[0].reason)
+        };
+        let a = Analysed::new(&m, fid, &target(&m));
+        assert_eq!(a.s.header(*cycle), find_block(&m, fid, "inner").unwrap());
+        assert_eq!(*exit, find_block(&m, fid, "inner.done").unwrap());
+        assert_eq!(last_rule(&c), SourceRule::ThreadId);
+    }
+    let f = facts(explain(&m, "nest", "%o"));
+    assert!(f.iter().any(|x| matches!(x, UniformFact::HeaderNotJoin { .. })), "{f:?}");
+}
+
+#[test]
+fn cycle_assumed_divergent_on_diverged_entries() {
+    let m = parse("irreducible.ll", data("irreducible.ll"));
+    let fid = func(&m, "irr");
+    for v in ["%x", "%y", "%lc"] {
+        let c = chain(explain(&m, "irr", v));
+        let Reason::AssumedCycle {
+            branch, entries, ..
+        } = &c[0].reason
+        else {
+            panic!("{v}: {:?}", c[0].reason)
+        };
+        assert_eq!(*branch, find_block(&m, fid, "entry").unwrap());
+        let mut e = entries.clone();
+        e.sort();
+        let mut want = vec![
+            find_block(&m, fid, "left").unwrap(),
+            find_block(&m, fid, "right").unwrap(),
+        ];
+        want.sort();
+        assert_eq!(e, want);
+        assert_eq!(last_rule(&c), SourceRule::ThreadId);
+    }
+}
+
+#[test]
+fn source_rules_of_the_amdgpu_model() {
+    let m = parse("sources.ll", data("sources.ll"));
+    let rule = |v: &str| {
+        let c = chain(explain(&m, "callee", v));
+        assert_eq!(c.len(), 1, "{v} is a source itself");
+        last_rule(&c)
+    };
+    assert_eq!(rule("%flatload"), SourceRule::Load);
+    assert_eq!(rule("%privload"), SourceRule::Load);
+    assert_eq!(rule("%rmw"), SourceRule::Atomic);
+    assert_eq!(rule("%call"), SourceRule::Call);
+    assert_eq!(rule("%asm"), SourceRule::InlineAsm);
+    assert_eq!(rule("%arg"), SourceRule::Argument);
+    let c = chain(explain(&m, "callee", "%sum"));
+    assert_eq!(last_rule(&c), SourceRule::Argument);
+    assert!(matches!(
+        facts(explain(&m, "callee", "%rfl"))[0],
+        UniformFact::AlwaysUniform
+    ));
+    assert!(matches!(
+        facts(explain(&m, "callee", "%sarg"))[0],
+        UniformFact::UniformArgument
+    ));
+    assert!(matches!(
+        facts(explain(&m, "callee", "%globload"))[0],
+        UniformFact::NoDivergentOperand { .. }
+    ));
+}
+
+#[test]
+fn no_divergence_on_a_target_without_it() {
+    let text = data("sync.ll").replace("amdgcn-amd-amdhsa", "x86_64-unknown-linux-gnu");
+    let m = parse("sync-x86.ll", text);
+    let f = facts(explain(&m, "diamond", "%tid"));
+    assert_eq!(f, vec![UniformFact::NotAnalysed]);
+}
+
+// ---- the consistency property ------------------------------------------------------------------
+
+/// Every value of every function: divergent ⇔ a chain; each chain well formed and ending at a
+/// source. Returns the number of divergent values checked.
+fn check_module(m: &Module, what: &str) -> usize {
+    let t = target(m);
+    let mut checked = 0;
+    for fid in m.func_ids() {
+        if m.func(fid).is_declaration {
+            continue;
+        }
+        let a = Analysed::new(m, fid, &t);
+        let ex = Explainer::new(&a);
+        let f = m.func(fid);
+        let nodes = (0..f.params.len() as u32)
+            .map(Node::Arg)
+            .chain((0..f.insts.len() as u32).map(Node::Inst));
+        for n in nodes {
+            let e = ex.explain(n);
+            let name = m.value_name(fid, n.value());
+            let ctx = || format!("{what} @{} {name} {n:?}", m.str(f.name));
+            if !a.is_divergent(n) {
+                assert!(matches!(e, Explanation::Uniform(_)), "{}: {e:?}", ctx());
+                continue;
+            }
+            checked += 1;
+            let Explanation::Divergent(c) = e else {
+                panic!("{}: divergent but {e:?}", ctx())
+            };
+            assert_eq!(c[0].node, n);
+            for (k, s) in c.iter().enumerate() {
+                assert!(a.is_divergent(s.node), "{}: step {k} is uniform", ctx());
+                check_step(&a, s, ctx);
+                let premise = match &s.reason {
+                    Reason::Source { .. } => {
+                        assert_eq!(k + 1, c.len(), "{}: source before the end", ctx());
+                        None
+                    }
+                    Reason::Data { operand } => Some(*operand),
+                    Reason::Sync { branch, .. }
+                    | Reason::Temporal { branch, .. }
+                    | Reason::AssumedCycle { branch, .. } => {
+                        Some(Node::Inst(a.terminator(*branch)))
+                    }
+                };
+                if let Some(p) = premise {
+                    assert_eq!(c.get(k + 1).map(|x| x.node), Some(p), "{}: step {k}", ctx());
+                }
+            }
+            assert!(
+                matches!(c.last().unwrap().reason, Reason::Source { .. }),
+                "{}: chain does not end at a source",
+                ctx()
+            );
+        }
+    }
+    checked
+}
+
+fn is_path(a: &Analysed<'_>, p: &[Block]) -> bool {
+    p.windows(2)
+        .all(|w| a.lf.cfg().succs(w[0]).contains(&w[1]))
+}
+
+/// Each reason checked against the IR and the analysis result it claims.
+fn check_step(a: &Analysed<'_>, s: &converge_report::Step, ctx: impl Fn() -> String) {
+    let f = a.lf.func;
+    let ub = a.block_of(s.node);
+    match &s.reason {
+        Reason::Source { .. } => {}
+        Reason::Data { operand } => {
+            let Node::Inst(i) = s.node else {
+                panic!("{}: argument with a data reason", ctx())
+            };
+            assert!(a.uses(i).contains(&operand.value()), "{}", ctx());
+        }
+        Reason::Sync {
+            branch,
+            join,
+            paths,
+        } => {
+            let Node::Inst(i) = s.node else { panic!() };
+            assert_eq!(f.insts[i as usize].op, converge_ir::Opcode::Phi, "{}", ctx());
+            assert_eq!(ub, Some(*join), "{}", ctx());
+            assert!(a.u.divergent_terminators[branch.index()], "{}", ctx());
+            for p in paths {
+                assert!(is_path(a, p), "{}: not a path {p:?}", ctx());
+                assert_eq!((p.first(), p.last()), (Some(branch), Some(join)), "{}", ctx());
+            }
+            let inner0 = &paths[0][1..paths[0].len() - 1];
+            assert!(
+                paths[1][1..paths[1].len() - 1]
+                    .iter()
+                    .all(|b| !inner0.contains(b)),
+                "{}: paths meet {paths:?}",
+                ctx()
+            );
+            assert_ne!(paths[0][1], paths[1][1], "{}", ctx());
+        }
+        Reason::Temporal {
+            operand,
+            cycle,
+            branch,
+            exit,
+            path,
+        } => {
+            let Node::Inst(i) = s.node else { panic!() };
+            assert!(
+                a.uses(i).contains(&Value::Inst(converge_ir::InstId(*operand))),
+                "{}",
+                ctx()
+            );
+            assert!(a.u.divergent_exit_cycles.contains(cycle), "{}", ctx());
+            assert!(a.s.contains(*cycle, f.insts[*operand as usize].block), "{}", ctx());
+            assert!(!a.s.contains(*cycle, ub.unwrap()), "{}", ctx());
+            assert!(a.s.contains(*cycle, *branch), "{}", ctx());
+            assert!(!a.s.contains(*cycle, *exit), "{}", ctx());
+            assert!(is_path(a, path), "{}", ctx());
+            assert_eq!((path.first(), path.last()), (Some(branch), Some(exit)));
+        }
+        Reason::AssumedCycle {
+            cycle,
+            branch,
+            entries,
+            paths,
+        } => {
+            assert!(a.u.assumed_divergent.contains(cycle), "{}", ctx());
+            assert!(a.s.contains(*cycle, ub.unwrap()), "{}", ctx());
+            assert!(a.u.divergent_terminators[branch.index()], "{}", ctx());
+            for e in entries {
+                assert!(a.s.entries(*cycle).contains(e), "{}: {e:?} not an entry", ctx());
+            }
+            for p in paths {
+                assert!(is_path(a, p), "{}", ctx());
+                assert_eq!(p.first(), Some(branch), "{}", ctx());
+            }
+        }
+    }
+}
+
+#[test]
+fn consistency_on_the_examples() {
+    let mut n = 0;
+    for f in ["sync.ll", "temporal.ll", "irreducible.ll", "sources.ll", "nested.ll"] {
+        n += check_module(&parse(f, data(f)), f);
+    }
+    assert!(n >= 20, "only {n} divergent values checked");
+}
+
+#[test]
+fn consistency_on_random_programs() {
+    use converge_gen::program::{Flavor, Options, module};
+    use converge_gen::rng::Rng;
+    // 2 flavours x 60 modules x 4 functions, up to 24 blocks each: a few seconds in release.
+    let mut checked = 0;
+    let mut kinds = std::collections::BTreeSet::new();
+    for flavor in [Flavor::Amdgpu, Flavor::Nvptx] {
+        for seed in 0..60u64 {
+            let mut rng = Rng::new(0x5eed_0000 + seed);
+            let mut opts = Options::new(flavor);
+            opts.unreachable = seed % 3 == 0;
+            let text = module(&mut rng, 4, &opts);
+            let m = parse("random.ll", text.clone());
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                check_module(&m, &format!("seed {seed} {flavor:?}"))
+            }));
+            match r {
+                Ok(k) => checked += k,
+                Err(e) => {
+                    eprintln!("seed {seed} ({flavor:?}) failed; module:\n{text}");
+                    std::panic::resume_unwind(e);
+                }
+            }
+            // Which reason kinds the random programs exercise (first steps).
+            let t = target(&m);
+            for fid in m.func_ids().filter(|&f| !m.func(f).is_declaration) {
+                let a = Analysed::new(&m, fid, &t);
+                let ex = Explainer::new(&a);
+                for i in 0..m.func(fid).insts.len() as u32 {
+                    if let Explanation::Divergent(c) = ex.explain(Node::Inst(i)) {
+                        kinds.insert(c[0].reason.kind());
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} divergent values");
+    for k in ["source", "data", "sync", "temporal", "assumed-divergent-cycle"] {
+        assert!(kinds.contains(k), "random programs never produced a {k} step: {kinds:?}");
+    }
+}
