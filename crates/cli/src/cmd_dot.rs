@@ -2,8 +2,8 @@
 //! cycles as nested clusters and, with `--uniformity`, divergent branches, joins, divergent cycle
 //! exits and temporal divergence highlighted. Render with `dot -Tpng`.
 
-use crate::common::{CliError, TargetArg};
 use crate::cmd_explain::{select_functions, target_of};
+use crate::common::{CliError, TargetArg};
 use converge_report::dot::{DotOptions, render};
 use converge_report::explain::Analysed;
 use converge_uniformity::llvm::Target;

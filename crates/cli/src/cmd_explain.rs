@@ -6,9 +6,9 @@
 
 use crate::common::{CliError, TargetArg};
 use converge_ir::{FuncId, Module};
+use converge_report::LineIndex;
 use converge_report::explain::{Analysed, Explainer, Node, find_block, find_value};
 use converge_report::render::Ctx;
-use converge_report::LineIndex;
 use converge_uniformity::llvm::{Amdgpu, Nvptx, Target};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -152,7 +152,10 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         let a = Analysed::new(&module, f, &target);
         let ex = Explainer::new(&a);
         let e = ex.explain(n);
-        let ctx = Ctx { a: &a, lines: &lines };
+        let ctx = Ctx {
+            a: &a,
+            lines: &lines,
+        };
         let out = if json {
             let mut s = ctx.explanation_json(n, &e).to_string();
             s.push('\n');
@@ -169,7 +172,10 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     for &f in &funcs {
         let a = Analysed::new(&module, f, &target);
         let ex = Explainer::new(&a);
-        let ctx = Ctx { a: &a, lines: &lines };
+        let ctx = Ctx {
+            a: &a,
+            lines: &lines,
+        };
         let (t, j) = ctx.summary(&ex, json);
         if json {
             objs.push(j);

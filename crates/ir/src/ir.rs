@@ -591,6 +591,9 @@ pub struct Module {
     /// [`Module::metadata`]; entries below it are the numbered nodes `!N` at index N (numbers that
     /// were never defined hold `Metadata::Null`).
     pub first_inline_md: u32,
+    /// Added by the printer: numbering tables built on first use (see `print::Tables`).
+    #[doc(hidden)]
+    pub print_tables: std::sync::OnceLock<crate::print::Tables>,
 }
 
 /// A string interner backed by one buffer: no allocation per string.

@@ -107,6 +107,12 @@ impl<'s> Lexer<'s> {
         Lexer { b, pos: 0 }
     }
 
+    /// Continues lexing at byte `pos` (after the parser consumed bytes itself on a fast path).
+    #[inline]
+    pub fn seek(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
     #[inline]
     fn at(&self, i: usize) -> u8 {
         self.b.get(i).copied().unwrap_or(0)

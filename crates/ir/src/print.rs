@@ -10,6 +10,9 @@
 
 use crate::lexer::{Lexer, Tok};
 use crate::*;
+
+mod writer;
+pub use writer::Tables;
 use converge_graph::Block;
 use std::fmt::Write;
 
@@ -507,9 +510,17 @@ impl Module {
         }
     }
 
-    /// An instruction as LLVM's `Value::print` writes it (two leading spaces, no newline). See the
-    /// module comment for deviations.
+    /// An instruction as LLVM's `Value::print` writes it (two leading spaces, no newline), printed
+    /// from the IR structure (see [`Module::inst_text_into`] and the `writer` module comment).
     pub fn inst_text(&self, f: FuncId, i: InstId) -> String {
+        let mut out = String::with_capacity(64);
+        self.inst_text_into(&mut out, f, i);
+        out
+    }
+
+    /// The instruction's source text with whitespace and comments normalised (the printer before
+    /// it printed from the IR structure; kept for diagnostics that want the text as written).
+    pub fn inst_source_text(&self, f: FuncId, i: InstId) -> String {
         let func = self.func(f);
         let inst = func.inst(i);
         let src = self

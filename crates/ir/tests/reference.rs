@@ -5,8 +5,8 @@
 //!
 //! - `counts_match_llvm_instcount`: defined functions, basic blocks and instructions of each opcode
 //!   equal LLVM 22's `opt -passes=instcount -stats` counts.
-//! - `printing_and_predecessor_order_match_opt`: on `opt -S` (LLVM 22) text, `inst_text` of every
-//!   instruction reproduces its lines exactly, result names match `value_name`, and every operand's
+//! - `printing_and_predecessor_order_match_opt`: on `opt -S` (LLVM 22) text, `inst_text_module_into`
+//!   (`inst_text` with whole-module numbering) of every instruction reproduces its lines exactly, result names match `value_name`, and every operand's
 //!   `value_name` appears in the line; on the original input, `Function::cfg()` gives each block the
 //!   predecessors (LLVM's use-list order) that opt prints in its `; preds = ...` comments.
 
@@ -325,7 +325,9 @@ fn check_file(opt: &Path, file: &Path, failures: &mut Vec<String>) -> bool {
                 .rfind('\n')
                 .map_or(0, |p| p + 1);
             let expected = &canon[start..inst.span.end as usize];
-            let got = m.inst_text(f, i);
+            // `opt -S` numbers attribute groups and metadata over the whole module.
+            let mut got = String::new();
+            m.inst_text_module_into(&mut got, f, i);
             if got != expected {
                 failures.push(format!(
                     "{name}: inst_text\n  got:      {got:?}\n  expected: {expected:?}"

@@ -71,7 +71,9 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
         for b in (0..nb as u32).map(Block) {
             if a.is_divergent_branch(b) {
                 divergent_branch[b.index()] = true;
-                for (j, _) in a.joins_of(b) {
+                let (joins, _) =
+                    a.joins_of_limited(b, crate::render::MAX_JOINS, crate::render::MAX_JOIN_TRIES);
+                for (j, _) in joins {
                     join_of[j.index()].push(b);
                 }
             }
@@ -326,12 +328,7 @@ fn open_cluster(out: &mut String, a: &Analysed<'_>, c: Cycle, depth: usize) {
         label.push_str(" — divergent exit");
     }
     let fill = CYCLE_FILLS[(ci.depth(c) as usize - 1).min(CYCLE_FILLS.len() - 1)];
-    let _ = writeln!(
-        out,
-        "{}subgraph \"cluster_cycle{}\" {{",
-        indent(depth),
-        c.0
-    );
+    let _ = writeln!(out, "{}subgraph \"cluster_cycle{}\" {{", indent(depth), c.0);
     let _ = writeln!(
         out,
         "{}graph [label=\"{}\", style=\"rounded,filled{}\", fillcolor=\"{fill}\", labeljust=l{extra}];",
@@ -351,7 +348,7 @@ fn legend(out: &mut String, divergence: bool) {
         let _ = write!(
             rows,
             "<tr><td bgcolor=\"{DIVERGENT_FILL}\">%bb</td><td align=\"left\">divergent branch (* marks divergent instructions)</td></tr>\
-             <tr><td bgcolor=\"{JOIN_FILL}\" color=\"{JOIN_COLOR}\" border=\"2\">%bb</td><td align=\"left\">join of a divergent branch</td></tr>\
+             <tr><td bgcolor=\"{JOIN_FILL}\" color=\"{JOIN_COLOR}\" border=\"2\">%bb</td><td align=\"left\">join of a divergent branch (at most 16 per branch)</td></tr>\
              <tr><td><font color=\"{EXIT_COLOR}\"><b>——&gt;</b></font></td><td align=\"left\">divergent cycle exit</td></tr>\
              <tr><td><font color=\"{TEMPORAL_COLOR}\">- - -&gt;</font></td><td align=\"left\">temporal divergence: definition in the cycle to its use outside</td></tr>"
         );

@@ -139,7 +139,18 @@ impl<'m> Analysed<'m> {
         disjoint_paths(self.lf.cfg(), b, j, &|x| x != j && hs.contains(&x))
     }
     /// Every join of branch `b`, in block order, with the witness paths.
-    pub fn joins_of(&self, b: Block) -> Vec<(Block, [Vec<Block>; 2])> {
+    pub fn joins_of(&self, b: Block) -> Vec<JoinWitness> {
+        self.joins_of_limited(b, usize::MAX, usize::MAX).0
+    }
+
+    /// The first `max_found` joins of `b` in block order, trying at most `max_tries` candidates
+    /// (each try is a max-flow, O(E)); the flag says whether the list may be incomplete.
+    pub fn joins_of_limited(
+        &self,
+        b: Block,
+        max_found: usize,
+        max_tries: usize,
+    ) -> (Vec<JoinWitness>, bool) {
         let g = self.lf.cfg();
         let n = g.num_blocks();
         // Blocks reachable from at least two distinct successors (a join must be).
@@ -159,13 +170,26 @@ impl<'m> Analysed<'m> {
                 stack.extend_from_slice(g.succs(x));
             }
         }
-        (0..n as u32)
-            .map(Block)
-            .filter(|&j| count[j.index()] >= 2)
-            .filter_map(|j| self.join_paths(b, j).map(|p| (j, p)))
-            .collect()
+        let mut out = Vec::new();
+        let mut tries = 0;
+        for j in (0..n as u32).map(Block) {
+            if !(count[j.index()] >= 2 || (j == b && g.preds(b).len() >= 2)) {
+                continue;
+            }
+            if out.len() >= max_found || tries >= max_tries {
+                return (out, true);
+            }
+            tries += 1;
+            if let Some(p) = self.join_paths(b, j) {
+                out.push((j, p));
+            }
+        }
+        (out, false)
     }
 }
+
+/// A join and the two paths to it from the branch (disjoint unless said otherwise).
+pub type JoinWitness = (Block, [Vec<Block>; 2]);
 
 /// A value of the function: an argument or an instruction (terminators included).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -229,11 +253,15 @@ pub enum Reason {
     Source { rule: SourceRule, detail: String },
     /// Uses the divergent `operand`.
     Data { operand: Node },
-    /// A phi at `join`, a join of the divergent branch in `branch`: `paths` are two disjoint paths.
+    /// A phi at `join`, a join of the divergent branch in `branch`: `paths` are two paths from
+    /// distinct successors, disjoint when `disjoint` (the seeds' join). Without two disjoint paths
+    /// the analysis can still find a join: its label propagation inside irreducible regions
+    /// over-approximates, and LLVM agrees; then `paths` are the shortest ones from two successors.
     Sync {
         branch: Block,
         join: Block,
         paths: [Vec<Block>; 2],
+        disjoint: bool,
     },
     /// Uses `operand`, defined in `cycle`, outside the cycle; the cycle has a divergent exit at
     /// `exit` because of the divergent branch in `branch` (`path`: branch → exit).
@@ -337,6 +365,9 @@ struct EntryWitness {
     paths: Vec<Vec<Block>>,
 }
 
+/// Per join block: the divergent branches it is a join of, with the two disjoint paths.
+type JoinMemo = HashMap<Block, Vec<JoinWitness>>;
+
 /// At most this many alternative premises per reason kind (enough for the shortest chain in
 /// practice, and bounded work on big functions).
 const MAX_ALTERNATIVES: usize = 8;
@@ -354,19 +385,17 @@ impl<'a, 'm> Explainer<'a, 'm> {
             .map(Block)
             .filter(|&b| a.is_divergent_branch(b))
             .collect();
-        let exit_w: HashMap<u32, Vec<ExitWitness>> = a
-            .u
-            .divergent_exit_cycles
-            .iter()
-            .map(|&c| (c, exit_witnesses(a, &branches, c)))
-            .collect();
-        let assumed_w: HashMap<u32, Vec<EntryWitness>> = a
-            .u
-            .assumed_divergent
-            .iter()
-            .map(|&c| (c, entry_witnesses(a, &branches, c)))
-            .collect();
-        let mut join_memo: HashMap<Block, Vec<(Block, [Vec<Block>; 2])>> = HashMap::new();
+        let exit_w: HashMap<u32, Vec<ExitWitness>> =
+            a.u.divergent_exit_cycles
+                .iter()
+                .map(|&c| (c, exit_witnesses(a, &branches, c)))
+                .collect();
+        let assumed_w: HashMap<u32, Vec<EntryWitness>> =
+            a.u.assumed_divergent
+                .iter()
+                .map(|&c| (c, entry_witnesses(a, &branches, c)))
+                .collect();
+        let mut join_memo: JoinMemo = HashMap::new();
 
         // Candidate reasons of every divergent node; edges premise → (node, reason).
         let mut dependents: Vec<Vec<(u32, Reason)>> = vec![Vec::new(); na + ni];
@@ -453,7 +482,7 @@ fn candidates(
     exit_w: &HashMap<u32, Vec<ExitWitness>>,
     assumed_w: &HashMap<u32, Vec<EntryWitness>>,
     branches: &[Block],
-    join_memo: &mut HashMap<Block, Vec<(Block, [Vec<Block>; 2])>>,
+    join_memo: &mut JoinMemo,
 ) -> Vec<Reason> {
     let (f, s, u) = (a.lf.func, &a.s, &a.u);
     let mut out = Vec::new();
@@ -522,7 +551,18 @@ fn candidates(
                 branch: *b,
                 join: ub,
                 paths: p.clone(),
+                disjoint: true,
             });
+        }
+        if joins.is_empty() {
+            for (b, p) in overlapping_joins(a, branches, ub) {
+                out.push(Reason::Sync {
+                    branch: b,
+                    join: ub,
+                    paths: p,
+                    disjoint: false,
+                });
+            }
         }
     }
     if !inst.op.is_terminator() {
@@ -537,6 +577,34 @@ fn candidates(
                     entries: w.entries.clone(),
                     paths: w.paths.clone(),
                 });
+            }
+        }
+    }
+    out
+}
+
+/// Divergent branches reaching `j` from two distinct successors, with the shortest such paths
+/// (not necessarily disjoint): the fallback witness for joins of the analysis's label propagation.
+fn overlapping_joins(a: &Analysed<'_>, branches: &[Block], j: Block) -> Vec<JoinWitness> {
+    let g = a.lf.cfg();
+    let mut out = Vec::new();
+    for &b in branches {
+        let mut firsts: Vec<Block> = g.succs(b).to_vec();
+        firsts.sort();
+        firsts.dedup();
+        let hits: Vec<Vec<Block>> = firsts
+            .iter()
+            .filter_map(|&x| shortest_path(g, &[x], &|y| y == j, &|y| y != b || y == j))
+            .take(2)
+            .collect();
+        if let [p, q] = hits.as_slice() {
+            let mut p = p.clone();
+            let mut q = q.clone();
+            p.insert(0, b);
+            q.insert(0, b);
+            out.push((b, [p, q]));
+            if out.len() >= MAX_ALTERNATIVES {
+                break;
             }
         }
     }
@@ -562,10 +630,7 @@ fn exit_witnesses(a: &Analysed<'_>, branches: &[Block], c: u32) -> Vec<ExitWitne
         });
         let (list, p) = match p {
             Some(p) => (&mut strict, Some(p)),
-            None => (
-                &mut loose,
-                shortest_path(g, starts, &outside, &|x| x != b),
-            ),
+            None => (&mut loose, shortest_path(g, starts, &outside, &|x| x != b)),
         };
         if let Some(mut p) = p {
             p.insert(0, b);
@@ -714,16 +779,19 @@ fn classify_source(a: &Analysed<'_>, i: u32) -> (SourceRule, String) {
                     SourceRule::ReadRegister,
                     format!("{n} reads a per-lane register"),
                 ),
-                Some(n) if n.starts_with("llvm.") && is_thread_id_intrinsic(n) => {
-                    (SourceRule::ThreadId, format!("{n} is a thread-id intrinsic"))
-                }
+                Some(n) if n.starts_with("llvm.") && is_thread_id_intrinsic(n) => (
+                    SourceRule::ThreadId,
+                    format!("{n} is a thread-id intrinsic"),
+                ),
                 Some(n) if n.starts_with("llvm.") => (
                     SourceRule::Intrinsic,
                     format!("{n} is a divergent intrinsic on this target"),
                 ),
                 Some(n) => (
                     SourceRule::Call,
-                    format!("call to @{n}: the result of an unknown function may differ per thread"),
+                    format!(
+                        "call to @{n}: the result of an unknown function may differ per thread"
+                    ),
                 ),
                 None => {
                     let callee = f
@@ -794,7 +862,10 @@ fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
             }
             None
         }) {
-            out.push(UniformFact::HeaderNotJoin { cycle: c, branch: b });
+            out.push(UniformFact::HeaderNotJoin {
+                cycle: c,
+                branch: b,
+            });
         } else {
             out.push(UniformFact::NotAJoin);
         }
@@ -803,13 +874,12 @@ fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
         let mut c = s.cycle_of(j);
         while let Some(x) = c {
             if u.divergent_exit_cycles.contains(&x) {
-                let users: Vec<u32> = a
-                    .lf
-                    .users(converge_uniformity::Val::Inst(i))
-                    .iter()
-                    .copied()
-                    .filter(|&us| !s.contains(x, f.insts[us as usize].block))
-                    .collect();
+                let users: Vec<u32> =
+                    a.lf.users(converge_uniformity::Val::Inst(i))
+                        .iter()
+                        .copied()
+                        .filter(|&us| !s.contains(x, f.insts[us as usize].block))
+                        .collect();
                 if !users.is_empty() {
                     out.push(UniformFact::TemporalOutside { cycle: x, users });
                     break;
@@ -853,7 +923,8 @@ fn normalize(name: &str) -> String {
         let quoted = !n
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '$' | '.' | '_'))
-            || n.starts_with(|c: char| c.is_ascii_digit()) && !n.chars().all(|c| c.is_ascii_digit());
+            || n.starts_with(|c: char| c.is_ascii_digit())
+                && !n.chars().all(|c| c.is_ascii_digit());
         if quoted {
             format!("%\"{n}\"")
         } else {

@@ -45,7 +45,10 @@ impl LineIndex {
     pub fn value_loc(&self, m: &Module, f: FuncId, v: Value) -> Loc {
         let func = m.func(f);
         let start = match v {
-            Value::Arg(a) => func.params.get(a as usize).map_or(func.span.start, |p| p.span.start),
+            Value::Arg(a) => func
+                .params
+                .get(a as usize)
+                .map_or(func.span.start, |p| p.span.start),
             Value::Inst(i) => func
                 .insts
                 .get(i.0 as usize)

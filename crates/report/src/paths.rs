@@ -6,20 +6,22 @@ use converge_graph::{Block, Graph};
 
 /// Two paths `b → s1 → … → j` and `b → s2 → … → j` that share only `b` and `j` (the seeds'
 /// definition of disjoint paths, starting at distinct successors), or `None`. Blocks for which
-/// `forbidden` holds are not used (the branch itself is never an inner block).
+/// `forbidden` holds are not used (the branch itself is never an inner block, but may be `j`).
 pub fn disjoint_paths<G: Graph>(
     g: &G,
     b: Block,
     j: Block,
     forbidden: &dyn Fn(Block) -> bool,
 ) -> Option<[Vec<Block>; 2]> {
-    if j == b || forbidden(j) {
+    // `j == b` is allowed: a branch can be a join of itself (a cycle header whose branch reaches
+    // it again along two latches).
+    if forbidden(j) {
         return None;
     }
     let n = g.num_blocks();
     let src = 2 * n;
     let mut fl = Flow::new(2 * n + 1);
-    let allowed = |v: Block| v != b && !forbidden(v);
+    let allowed = |v: Block| (v != b || v == j) && !forbidden(v);
     let mut firsts: Vec<Block> = Vec::new();
     for &s in g.succs(b) {
         if allowed(s) && !firsts.contains(&s) {
@@ -60,7 +62,7 @@ pub fn disjoint_paths<G: Graph>(
             let mut next = None;
             while e != NIL {
                 let k = e as usize;
-                if k % 2 == 0 && fl.cap[k] == 0 && !used[k] {
+                if k.is_multiple_of(2) && fl.cap[k] == 0 && !used[k] {
                     used[k] = true;
                     next = Some(fl.to[k]);
                     break;
@@ -68,7 +70,7 @@ pub fn disjoint_paths<G: Graph>(
                 e = fl.next[k];
             }
             let nx = next?;
-            if nx % 2 == 0 {
+            if nx.is_multiple_of(2) {
                 p.push(Block((nx / 2) as u32));
             }
             at = nx;

@@ -10,6 +10,11 @@ use converge_uniformity::SsaFunction;
 use serde_json::{Value as Json, json};
 use std::fmt::Write as _;
 
+/// The summary lists at most this many joins per branch, trying at most this many candidates
+/// (each a max-flow over the CFG), so big irreducible regions stay fast.
+pub const MAX_JOINS: usize = 16;
+pub const MAX_JOIN_TRIES: usize = 256;
+
 /// What renderers need besides the analysis: the line index of the module's source.
 pub struct Ctx<'a, 'm> {
     pub a: &'a Analysed<'m>,
@@ -63,11 +68,7 @@ impl Ctx<'_, '_> {
     }
     pub fn cycle_text(&self, c: u32) -> String {
         let s = &self.a.s;
-        let entries: Vec<String> = s
-            .entries(c)
-            .iter()
-            .map(|&b| self.a.block_name(b))
-            .collect();
+        let entries: Vec<String> = s.entries(c).iter().map(|&b| self.a.block_name(b)).collect();
         let mut t = format!(
             "cycle {} (depth {}",
             self.a.block_name(s.header(c)),
@@ -81,9 +82,8 @@ impl Ctx<'_, '_> {
     }
     fn cycle_json(&self, c: u32) -> Json {
         let s = &self.a.s;
-        let names = |bs: &[Block]| -> Vec<String> {
-            bs.iter().map(|&b| self.a.block_name(b)).collect()
-        };
+        let names =
+            |bs: &[Block]| -> Vec<String> { bs.iter().map(|&b| self.a.block_name(b)).collect() };
         json!({
             "header": self.a.block_name(s.header(c)),
             "depth": s.depth(c),
@@ -115,11 +115,17 @@ impl Ctx<'_, '_> {
                 branch,
                 join,
                 paths,
+                disjoint,
             } => format!(
-                "sync dependence: phi at {}, a join of the divergent branch in {} ({}); disjoint paths: {} | {}",
+                "sync dependence: phi at {}, a join of the divergent branch in {} ({}); {}: {} | {}",
                 a.block_name(*join),
                 a.block_name(*branch),
                 self.block_loc(*branch),
+                if *disjoint {
+                    "disjoint paths"
+                } else {
+                    "found by the analysis's label propagation, which over-approximates inside irreducible regions (LLVM agrees); no two disjoint paths exist, paths from two successors"
+                },
                 self.path_text(&paths[0]),
                 self.path_text(&paths[1])
             ),
@@ -188,7 +194,9 @@ impl Ctx<'_, '_> {
                 branch,
                 join,
                 paths,
+                disjoint,
             } => json!({
+                "disjoint": disjoint,
                 "branch": a.block_name(*branch),
                 "branch_location": self.block_loc(*branch),
                 "join": a.block_name(*join),
@@ -245,7 +253,8 @@ impl Ctx<'_, '_> {
             }
             UniformFact::NoDivergentOperand { operands } => {
                 if operands.is_empty() {
-                    "not a divergence source, and no operand is a value of this function".to_string()
+                    "not a divergence source, and no operand is a value of this function"
+                        .to_string()
                 } else {
                     let v: Vec<String> = operands.iter().map(|&o| a.name(o)).collect();
                     format!(
@@ -429,11 +438,7 @@ impl Ctx<'_, '_> {
             .map(Block)
             .filter(|&b| a.is_divergent_branch(b))
             .collect();
-        let mut out = format!(
-            "function @{} ({}): ",
-            a.lf.name(),
-            self.lines_fn_loc()
-        );
+        let mut out = format!("function @{} ({}): ", a.lf.name(), self.lines_fn_loc());
         if !u.analysed {
             out.push_str("no branch divergence on this target; every value is uniform\n");
             let j = json!({"function": a.lf.name(), "analysed": false});
@@ -450,7 +455,7 @@ impl Ctx<'_, '_> {
         for &b in &branches {
             let term = Node::Inst(a.terminator(b));
             let e = ex.explain(term);
-            let joins = a.joins_of(b);
+            let (joins, truncated) = a.joins_of_limited(b, MAX_JOINS, MAX_JOIN_TRIES);
             let exits = self.branch_exits(b);
             if !json_out {
                 let _ = writeln!(
@@ -461,7 +466,7 @@ impl Ctx<'_, '_> {
                     self.node_text(term)
                 );
                 let _ = writeln!(out, "    because: {}", self.chain_short(&e));
-                if joins.is_empty() {
+                if joins.is_empty() && !truncated {
                     out.push_str("    joins: none\n");
                 }
                 for (j, p) in &joins {
@@ -472,6 +477,12 @@ impl Ctx<'_, '_> {
                         self.block_loc(*j),
                         self.path_text(&p[0]),
                         self.path_text(&p[1])
+                    );
+                }
+                if truncated {
+                    let _ = writeln!(
+                        out,
+                        "    (more joins may exist: the list stops after {MAX_JOINS} joins or {MAX_JOIN_TRIES} candidates; use --value on a phi for its own reason)"
                     );
                 }
                 for (c, p) in &exits {
@@ -489,6 +500,7 @@ impl Ctx<'_, '_> {
                     "location": self.block_loc(b),
                     "text": self.node_text(term),
                     "explanation": self.explanation_json(term, &e),
+                    "joins_truncated": truncated,
                     "joins": joins.iter().map(|(j, p)| json!({
                         "block": a.block_name(*j),
                         "location": self.block_loc(*j),

@@ -100,13 +100,19 @@ struct State<'a, F: SsaFunction> {
     exit_flag: Vec<bool>,
     /// Blocks whose phis were already tainted as a join.
     phis_tainted: Vec<bool>,
-    /// Memo of `all_exits_known`.
+    /// Memo of `all_exits_known`: every possible target among the cycle and its ancestors
+    /// (as a strict ancestor of the branch's cycle) has a divergent exit.
     exits_known_up: Vec<bool>,
     /// Per top-level cycle: blocks after it not yet settled (see `downstream_settled`).
     pending: Vec<Option<Vec<u32>>>,
     seen: Vec<u32>,
     scratch: Vec<u32>,
     assumed_flag: Vec<bool>,
+    /// Branches postponed to the end (see `analyze_control_divergence`), and whether to.
+    deferred: Vec<Block>,
+    defer: bool,
+    /// Per top-level cycle: no block after it lies in a cycle (valid once `pending` is built).
+    downstream_acyclic: Vec<bool>,
     /// Per block: stamped with a cycle index when the block dominates an exit of that cycle.
     dom_exit: Vec<u32>,
 }
@@ -168,6 +174,9 @@ pub fn analyze_as<F: SsaFunction, M: DivergenceModel<F>>(
         scratch: Vec::new(),
         assumed_flag: vec![false; s.num_cycles()],
         dom_exit: vec![NONE; nb],
+        deferred: Vec::new(),
+        defer: s.num_cycles() > 16,
+        downstream_acyclic: vec![false; s.num_cycles()],
     };
     for b in 0..nb {
         for i in f.block_insts(Block(b as u32)) {
@@ -188,14 +197,27 @@ pub fn analyze_as<F: SsaFunction, M: DivergenceModel<F>>(
             st.push_users(Val::Arg(a));
         }
     }
-    while let Some(i) = st.worklist.pop() {
-        if f.is_terminator(i) {
-            st.analyze_control_divergence(i);
-        } else {
-            st.push_users(Val::Inst(i));
+    loop {
+        while let Some(i) = st.worklist.pop() {
+            if f.is_terminator(i) {
+                st.analyze_control_divergence(i);
+            } else {
+                st.push_users(Val::Inst(i));
+            }
+        }
+        if st.deferred.is_empty() {
+            break;
+        }
+        // Deferred branches can only add divergent exits to cycles inside assumed-divergent
+        // cycles (see `analyze_control_divergence`). The deepest first: a deep branch's exits
+        // often settle its ancestors too, and then the shallower ones are skipped.
+        let mut deferred = std::mem::take(&mut st.deferred);
+        deferred.sort_by_key(|&b| std::cmp::Reverse(s.depth(s.inner(b))));
+        st.defer = false;
+        for b in deferred {
+            st.analyze_control_divergence(f.block_insts(b).end - 1);
         }
     }
-    for k in 0..8 { eprintln!("cnt{k} {}", crate::sync::CNT[k].load(std::sync::atomic::Ordering::Relaxed)); }
     st.out
 }
 
@@ -222,20 +244,26 @@ impl<F: SsaFunction> State<'_, F> {
         }
     }
 
-    /// Is `c` inside (or equal to) a cycle already assumed divergent?
-    /// Do `c` and all its ancestors already have a divergent exit? (Memoised: flags only grow.)
+    /// Does every cycle that a divergent exit of a branch with innermost cycle `c` could make
+    /// exit-divergent already have a divergent exit? Only cycles of c's chain can be picked, and
+    /// statically not all of them (`Structure::may_be_exit_target`). Memoised for the strict
+    /// ancestors: flags only grow.
     fn all_exits_known(&mut self, c: u32) -> bool {
-        let mut x = c;
+        let s = self.s;
+        if s.may_be_exit_target(c, c) && !self.exit_flag[c as usize] {
+            return false;
+        }
+        let mut x = s.parent_raw(c);
         let mut chain = std::mem::take(&mut self.scratch);
         chain.clear();
         let mut ok = true;
         while x != NONE && !self.exits_known_up[x as usize] {
-            if !self.exit_flag[x as usize] {
+            if s.may_be_exit_target(x, c) && !self.exit_flag[x as usize] {
                 ok = false;
                 break;
             }
             chain.push(x);
-            x = self.s.parent_raw(x);
+            x = s.parent_raw(x);
         }
         if ok {
             for &y in &chain {
@@ -267,6 +295,8 @@ impl<F: SsaFunction> State<'_, F> {
                 stack.extend_from_slice(f.cfg().succs(x));
             }
             self.seen = seen;
+            self.downstream_acyclic[a as usize] =
+                list.iter().all(|&j| s.cycle_of(Block(j)).is_none());
             self.pending[a as usize] = Some(list);
         }
         let mut list = self.pending[a as usize].take().unwrap();
@@ -277,10 +307,6 @@ impl<F: SsaFunction> State<'_, F> {
             list.pop();
         }
         let done = list.is_empty();
-        if !done && std::env::var_os("UDBG").is_some() {
-            let j = Block(*list.last().unwrap());
-            eprintln!("unsettled b{} len {} cyc {:?} phis {} preds {}", j.0, list.len(), s.cycle_of(j), f.block_insts(j).take_while(|&i| f.is_phi(i)).count(), f.cfg().preds(j).len());
-        }
         self.pending[a as usize] = Some(list);
         done
     }
@@ -320,7 +346,6 @@ impl<F: SsaFunction> State<'_, F> {
 
     fn analyze_control_divergence(&mut self, term: u32) {
         let (f, s) = (self.f, self.s);
-        crate::sync::bump(4, 1);
         let b = f.inst_block(term);
         self.out.divergent_terminators[b.index()] = true;
         // Control divergence never propagates out of unreachable code.
@@ -335,14 +360,24 @@ impl<F: SsaFunction> State<'_, F> {
         // cycle; once every block there is settled, its join computation cannot change anything.
         let branch_top = s.cycle_of(b).map(|c| s.top(c));
         let covered_top = branch_top.filter(|&c| self.inside_assumed(c));
-        if let Some(a) = covered_top
-            && self.all_exits_known(s.inner(b))
-            && self.downstream_settled(a)
-        {
-            return;
+        if let Some(a) = covered_top {
+            let settled = self.downstream_settled(a);
+            if settled && self.all_exits_known(s.inner(b)) {
+                return;
+            }
+            // Otherwise the branch can only add divergent exits to cycles inside `a` (inside an
+            // assumed-divergent cycle those are only recorded: no exit analysis), and joins after
+            // `a`. When those are settled, or lie in acyclic code (whose divergence is a least
+            // fixed point of monotone rules, and touches nothing but code after `a`), the sets do
+            // not depend on when the branch is analysed: postpone it. In a deep nest most
+            // postponed branches then find nothing left to do. This reorders the printed list of
+            // cycles with divergent exit, so only functions with more than 16 cycles do it
+            // (beyond 16 entries LLVM prints that list in hash order).
+            if self.defer && (settled || self.downstream_acyclic[a as usize]) {
+                self.deferred.push(b);
+                return;
+            }
         }
-        crate::sync::bump(5, 1);
-        if covered_top.is_some() { crate::sync::bump(6,1); if self.all_exits_known(s.inner(b)) { crate::sync::bump(7,1);} }
         if self.po.is_none() {
             self.po = Some(ModifiedPo::compute(f.cfg(), s));
             self.joins = Some(JoinFinder::new(f.cfg().num_blocks()));
@@ -431,16 +466,11 @@ impl<F: SsaFunction> State<'_, F> {
             if s.properly_dominates(t, j) || common == NONE {
                 return None;
             }
-            let mut c = common;
+            let c = common;
             if s.is_reducible(c) || s.properly_dominates(s.header(c), j) {
                 return None;
             }
-            while let Some(p) = s.parent(c) {
-                if s.properly_dominates(s.header(p), j) {
-                    break;
-                }
-                c = p;
-            }
+            c = s.climb_while_header_not_dominating(c, j);
             Some(c)
         })();
         int.or(ext)

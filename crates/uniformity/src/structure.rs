@@ -15,6 +15,7 @@ use converge_graph::{Block, Cycle, CycleInfo, DominatorTree, Graph};
 use std::sync::OnceLock;
 
 pub(crate) const NONE: u32 = u32::MAX;
+const MULTI: u32 = u32::MAX - 1;
 
 /// Dominator tree and cycle forest of one function.
 #[derive(Clone, Debug)]
@@ -37,6 +38,12 @@ pub struct Structure {
     local_start: Vec<u32>,
     local_exits: Vec<Block>,
     exits_cache: Vec<OnceLock<Box<[Block]>>>,
+    /// Which cycles a divergent branch can make exit-divergent (see `exit_targets`): per cycle,
+    /// bit 0 = some cycle on its ancestor-or-self chain has an exit whose innermost cycle has
+    /// depth exactly `depth - 1`; bit 1 = one has an exit of depth `depth - 1` or more.
+    target_flags: Vec<u8>,
+    /// The cycle each block heads (`NONE`; `MULTI` if several do).
+    headed: Vec<u32>,
     /// Cycles are numbered in preorder (parents before children), so a cycle's descendants are the
     /// ids `c+1..subtree_end[c]`.
     subtree_end: Vec<u32>,
@@ -110,6 +117,8 @@ impl Structure {
             local_start: Vec::new(),
             local_exits: Vec::new(),
             exits_cache: (0..nc).map(|_| OnceLock::new()).collect(),
+            target_flags: vec![0; nc],
+            headed: vec![NONE; n],
             subtree_end,
             top,
             up,
@@ -201,7 +210,94 @@ impl Structure {
             }
         }
         s.local_start.push(s.local_exits.len() as u32);
+        s.compute_target_flags(max_depth as usize);
+        for c in 0..nc as u32 {
+            let h = s.header(c).index();
+            s.headed[h] = if s.headed[h] == NONE { c } else { MULTI };
+        }
         s
+    }
+
+    /// Starting from `c`, climbs while the parent's header does not properly dominate `j` and
+    /// returns the last cycle reached (the diverged-entry rule). Deep nests make the climb long;
+    /// when `j` has fewer dominators than `c` has ancestors, the deepest ancestor whose header
+    /// properly dominates `j` is found among j's dominators instead.
+    pub(crate) fn climb_while_header_not_dominating(&self, c: u32, j: Block) -> u32 {
+        let dc = self.depth(c);
+        if self.dom.level(j) < dc {
+            let mut best = NONE;
+            let mut d = self.dom.idom(j);
+            let mut ok = true;
+            while let Some(b) = d {
+                let p = self.headed[b.index()];
+                if p == MULTI {
+                    ok = false;
+                    break;
+                }
+                if p != NONE
+                    && p != c
+                    && self.contains_cycle(p, c)
+                    && (best == NONE || self.depth(p) > self.depth(best))
+                {
+                    best = p;
+                }
+                d = self.dom.idom(b);
+            }
+            if ok {
+                return self.ancestor_at_depth(c, if best == NONE { 1 } else { self.depth(best) + 1 });
+            }
+        }
+        let mut c = c;
+        while let Some(p) = self.parent(c) {
+            if self.properly_dominates(self.header(p), j) {
+                break;
+            }
+            c = p;
+        }
+        c
+    }
+
+    /// Every exit of a cycle on c's chain is a local exit of one of them, so a preorder walk of the
+    /// cycle tree that counts the local exits' depths along the current chain answers "is depth
+    /// d among the chain's exit depths" in O(1), in O(cycles + edges) overall.
+    fn compute_target_flags(&mut self, max_depth: usize) {
+        let nc = self.num_cycles();
+        let mut count = vec![0u32; max_depth + 1];
+        // Per open cycle: its id and the largest exit depth on its chain (`NONE`: no exits).
+        let mut open: Vec<(u32, u32)> = Vec::new();
+        for c in 0..nc as u32 {
+            while let Some(&(o, _)) = open.last() {
+                if c < self.subtree_end(o) {
+                    break;
+                }
+                open.pop();
+                for &x in self.local_exits(o) {
+                    count[self.cycles.cycle_depth(x) as usize] -= 1;
+                }
+            }
+            let mut max = open.last().map_or(NONE, |&(_, m)| m);
+            for &x in self.local_exits(c) {
+                let d = self.cycles.cycle_depth(x);
+                count[d as usize] += 1;
+                max = if max == NONE { d } else { max.max(d) };
+            }
+            let dc = self.depth(c);
+            let exact = count[dc as usize - 1] > 0;
+            let deep = max != NONE && (exact || max >= dc);
+            self.target_flags[c as usize] = exact as u8 | (deep as u8) << 1;
+            open.push((c, max));
+        }
+    }
+
+    /// Can a divergent exit found for a branch whose innermost cycle is `t` make `c` (an
+    /// ancestor-or-self of `t`) exit-divergent? `propagateCycleExitDivergence` picks the cycle of
+    /// t's chain at depth `min(exit depth + 1, depth(t))` for an exit of any cycle on the chain:
+    /// a strict ancestor is picked only through an exit of depth `depth(c) - 1`, `t` itself
+    /// through any exit of depth `depth(t) - 1` or more.
+    #[inline]
+    pub(crate) fn may_be_exit_target(&self, c: u32, t: u32) -> bool {
+        let f = self.target_flags[c as usize];
+        if c == t { f & 2 != 0 } else { f & 1 != 0 }
     }
 
     /// Index of a minimal `edge_m` in `lo..=hi`.

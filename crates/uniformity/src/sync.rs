@@ -110,8 +110,6 @@ impl ModifiedPo {
     }
 }
 
-pub static CNT: [std::sync::atomic::AtomicU64; 8] = [const { std::sync::atomic::AtomicU64::new(0) }; 8];
-pub fn bump(k: usize, n: u64) { CNT[k].fetch_add(n, std::sync::atomic::Ordering::Relaxed); }
 /// A set of post-order indices with fast "largest member".
 #[derive(Clone, Debug, Default)]
 struct FreshSet {
@@ -274,7 +272,6 @@ impl JoinFinder {
             self.in_exits.fill(NONE);
             self.stamp = 0;
         }
-        bump(0,1);
         let t_idx = po.index[t.index()];
         let t_cycle = s.inner(t);
         // The largest irreducible ancestor of t's cycle with no reducible cycle in between.
@@ -311,7 +308,6 @@ impl JoinFinder {
                     break;
                 }
                 self.fresh.reset(i);
-                bump(1,1);
                 if i == t_idx {
                     continue;
                 }
@@ -347,12 +343,11 @@ impl JoinFinder {
         let mut c = t_cycle;
         let mut all_known = true;
         while c != NONE {
-            all_known &= exit_known[c as usize];
+            all_known &= exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
             self.chain.push(c);
             c = s.parent_raw(c);
         }
         if !all_known {
-            bump(3,1);
             self.chain.push(NONE);
             self.chain.reverse();
             self.irreducible_exits(s, exit_known, &mut d);
@@ -386,7 +381,7 @@ impl JoinFinder {
         let mut unknown = 0usize;
         for k in (1..=t_depth).rev() {
             let c = self.chain[k];
-            if !exit_known[c as usize] {
+            if !exit_known[c as usize] && s.may_be_exit_target(c, self.chain[t_depth]) {
                 unknown += 1;
             }
             if s.is_reducible(c) {
@@ -420,7 +415,6 @@ impl JoinFinder {
                 s.edges_leaving(lo, ilo, k as u32, &mut edges);
                 s.edges_leaving(ihi, hi, k as u32, &mut edges);
             }
-            bump(2, edges.len() as u64);
             edges.sort_unstable();
             for &e in &edges {
                 let x = s.edge_dst(e);
@@ -428,6 +422,7 @@ impl JoinFinder {
                 if self.found[g] || exit_known[self.chain[g] as usize] {
                     continue;
                 }
+                debug_assert!(s.may_be_exit_target(self.chain[g], self.chain[t_depth]));
                 let lo = s.edge_m(e) as usize + 1;
                 let k0 = self.nxt[lo] as usize;
                 if k0 <= k

@@ -120,14 +120,20 @@ impl<'s> Parser<'s> {
                 match t.kind {
                     Tok::LocalVar => {
                         let k = self.lkey(t)?;
-                        let s = self.key_sym(k);
                         if self.locals.insert(k, Local::Inst(id)).is_some() {
                             return Err(Box::new(
                                 Diagnostic::error("redefinition of a local name", Self::span(t))
                                     .with_code("E-parse"),
                             ));
                         }
-                        LocalName::Named(s)
+                        match k {
+                            // Interned when the body ends (`Parser::name_insts`).
+                            LocalKey::Src(s) => {
+                                self.pending_names.push((id, s));
+                                LocalName::None
+                            }
+                            _ => LocalName::Named(self.key_sym(k)),
+                        }
                     }
                     _ => {
                         let n = self.u32_of(Token {

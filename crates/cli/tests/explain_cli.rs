@@ -1,0 +1,193 @@
+//! `converge explain` and `converge dot` as commands: summary, chains with locations, JSON, the
+//! agreement with `converge uniformity`, and usage errors.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn converge() -> Command {
+    Command::new(common::converge_bin())
+}
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../report/tests/data")
+        .join(name)
+}
+
+fn run(args: &[&str], file: &std::path::Path) -> Output {
+    converge().args(args).arg(file).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "exit {:?}: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn summary_lists_branches_joins_and_exits() {
+    let out = stdout(&run(&["explain"], &data("sync.ll")));
+    assert!(out.contains("function @diamond"), "{out}");
+    assert!(out.contains("divergent branch in %entry"), "{out}");
+    assert!(out.contains("sync.ll:7:1"), "{out}");
+    assert!(out.contains("join %join"), "{out}");
+    let out = stdout(&run(&["explain"], &data("temporal.ll")));
+    assert!(out.contains("divergent exit of cycle %header"), "{out}");
+    assert!(out.contains("temporal divergence: %i"), "{out}");
+    let out = stdout(&run(&["explain"], &data("irreducible.ll")));
+    assert!(out.contains("is assumed divergent"), "{out}");
+}
+
+#[test]
+fn value_chain_with_locations() {
+    let out = stdout(&run(
+        &["explain", "--value", "%p", "--function", "@diamond"],
+        &data("sync.ll"),
+    ));
+    assert!(out.contains("is divergent"), "{out}");
+    assert!(out.contains("sync.ll:21:3"), "{out}");
+    assert!(out.contains("sync dependence: phi at %join"), "{out}");
+    assert!(out.contains("disjoint paths"), "{out}");
+    assert!(out.contains("thread-id-intrinsic"), "{out}");
+    // A block's branch.
+    let out = stdout(&run(
+        &["explain", "--block", "header"],
+        &data("temporal.ll"),
+    ));
+    assert!(out.contains("the terminator of %header"), "{out}");
+    assert!(out.contains("data dependence on divergent %done"), "{out}");
+    // A uniform value.
+    let out = stdout(&run(&["explain", "--value", "same"], &data("sync.ll")));
+    assert!(out.contains("is uniform"), "{out}");
+    assert!(out.contains("every incoming value is the same"), "{out}");
+}
+
+#[test]
+fn json_chain_ends_at_a_source() {
+    let out = stdout(&run(
+        &["explain", "--value", "%after", "--format", "json"],
+        &data("temporal.ll"),
+    ));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["divergent"], true);
+    let chain = v["chain"].as_array().unwrap();
+    assert_eq!(chain[0]["reason"]["kind"], "temporal");
+    assert_eq!(chain[0]["reason"]["exit"], "%exit");
+    let last = chain.last().unwrap();
+    assert_eq!(last["reason"]["kind"], "source");
+    assert_eq!(last["reason"]["rule"], "thread-id-intrinsic");
+    assert!(
+        last["location"]
+            .as_str()
+            .unwrap()
+            .ends_with("temporal.ll:9:3")
+    );
+    let out = stdout(&run(
+        &["explain", "--format", "json"],
+        &data("irreducible.ll"),
+    ));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let f = &v["functions"][0];
+    assert_eq!(f["function"], "irr");
+    assert_eq!(f["cycles_assumed_divergent"][0]["reducible"], false);
+    assert!(!f["divergent_branches"].as_array().unwrap().is_empty());
+}
+
+/// Every named value of the examples: `explain` says divergent exactly when `uniformity` does.
+#[test]
+fn explain_agrees_with_uniformity() {
+    let mut compared = 0;
+    for name in [
+        "sync.ll",
+        "temporal.ll",
+        "irreducible.ll",
+        "sources.ll",
+        "nested.ll",
+    ] {
+        let file = data(name);
+        let u: serde_json::Value =
+            serde_json::from_str(&stdout(&run(&["uniformity", "--format", "json"], &file)))
+                .unwrap();
+        for f in u["functions"].as_array().unwrap() {
+            let fname = f["name"].as_str().unwrap();
+            let mut values: Vec<(String, bool)> = Vec::new();
+            for a in f["arguments"].as_array().unwrap() {
+                values.push((
+                    a["name"].as_str().unwrap().to_string(),
+                    a["divergent"].as_bool().unwrap(),
+                ));
+            }
+            for b in f["blocks"].as_array().unwrap() {
+                for i in b["instructions"].as_array().unwrap() {
+                    if let Some(n) = i["name"].as_str() {
+                        values.push((n.to_string(), i["divergent"].as_bool().unwrap()));
+                    }
+                }
+            }
+            for (v, div) in values {
+                let out = stdout(&run(
+                    &[
+                        "explain",
+                        "--function",
+                        fname,
+                        "--value",
+                        &v,
+                        "--format",
+                        "json",
+                    ],
+                    &file,
+                ));
+                let e: serde_json::Value = serde_json::from_str(&out).unwrap();
+                assert_eq!(e["divergent"], div, "{name} @{fname} {v}");
+                if div {
+                    let chain = e["chain"].as_array().expect("a chain");
+                    assert_eq!(chain.last().unwrap()["reason"]["kind"], "source");
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 40, "{compared}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let o = run(&["explain", "--value", "%nope"], &data("sync.ll"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no value %nope"));
+    let o = run(&["explain", "--function", "missing"], &data("sync.ll"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no function @missing"));
+    let o = run(&["dot", "--function", "missing"], &data("sync.ll"));
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(
+        &["explain", "--value", "%x", "--block", "b"],
+        &data("sync.ll"),
+    );
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn dot_command_output() {
+    let out = stdout(&run(&["dot", "--uniformity"], &data("nested.ll")));
+    assert!(out.starts_with("digraph \"@nest\" {"), "{out}");
+    assert!(out.contains("subgraph \"cluster_cycle0\""), "{out}");
+    assert!(out.contains("subgraph \"cluster_cycle1\""), "{out}");
+    assert!(out.contains("[divergent branch]"), "{out}");
+    assert!(out.contains("divergent exit"), "{out}");
+    assert_eq!(
+        out.matches('{').count(),
+        out.matches('}').count(),
+        "no braces inside labels here"
+    );
+    // Without --uniformity: structure only.
+    let out = stdout(&run(&["dot"], &data("nested.ll")));
+    assert!(!out.contains("divergent branch"), "{out}");
+    assert!(out.contains("header of cycle 1"), "{out}");
+}

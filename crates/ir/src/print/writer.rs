@@ -1,0 +1,1559 @@
+//! Instructions printed from the IR structure, after LLVM's `AssemblyWriter::printInstruction`.
+//!
+//! The per-module tables that LLVM's `SlotTracker` builds are computed once per module
+//! ([`Tables`], cached in [`Module::print_tables`]):
+//! - attribute-set numbers as `Value::print` of one instruction sees them: every function's
+//!   function-attribute set in module order (equal sets share a number), then the call-site
+//!   function-attribute sets of that instruction's function, in instruction order;
+//! - metadata numbers as `Value::print` sees them: the nodes reachable from named metadata (pre-order),
+//!   then the function's own attachments, then per instruction its metadata operands and its
+//!   attachments (sorted by kind id, as `getAllMetadata` returns them);
+//! - attachment-kind order: LLVM's fixed kinds by id, then custom kinds in order of first use;
+//! - ABI/preferred alignments from the datalayout, for `load`/`store`/`alloca`/atomics written
+//!   without `align` (LLVM's reader fills them in).
+//!
+//! Not modelled, taken from the instruction's source tokens instead: fast-math flags (the reader
+//! keeps one bit), call return attributes, `getelementptr nusw`/`inrange`, `alloca
+//! inalloca`/`swifterror`. Known deviations: intrinsic declarations get a function-attribute set of
+//! their own (LLVM adds each intrinsic's attributes; intrinsics with equal source attributes are
+//! assumed to share one set), specialised metadata nodes (`!DILocation`) are numbered but their
+//! operands are not, metadata nodes are not uniqued by content, parameter attributes print in source
+//! order, and attribute upgrades (`nocapture` → `captures(none)` in LLVM 21+) are not applied.
+
+use super::{escape_into, is_bare_name, opcode_name};
+use crate::fx::FxHashMap;
+use crate::lexer::{Lexer, Tok};
+use crate::*;
+use std::fmt::Write;
+
+/// Per-module numbering tables (see the module comment).
+#[derive(Clone, Debug, Default)]
+pub struct Tables {
+    /// Per function, per call index: the attribute-set number of its call-site function
+    /// attributes (`u32::MAX` = none).
+    call_attr: Vec<Vec<u32>>,
+    /// Per function: metadata id → printed number.
+    md_num: Vec<FxHashMap<u32, u32>>,
+    /// The same two tables as `opt -S` numbers them for the whole module: call-site sets and
+    /// metadata accumulate over the functions in order.
+    call_attr_module: Vec<Vec<u32>>,
+    md_num_module: FxHashMap<u32, u32>,
+    /// Attachment kind → sort rank.
+    kind_rank: FxHashMap<Sym, u32>,
+    layout: Layout,
+}
+
+/// The datalayout's alignment rules that matter for defaults (bytes).
+#[derive(Clone, Debug)]
+struct Layout {
+    /// (bit width, abi, pref), sorted by width.
+    ints: Vec<(u32, u32, u32)>,
+    floats: Vec<(u32, u32, u32)>,
+    vectors: Vec<(u32, u32, u32)>,
+    /// (address space, abi, pref); address space 0 is the default for the others.
+    ptrs: Vec<(u32, u32, u32)>,
+    agg_pref: u32,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout {
+            ints: vec![(1, 1, 1), (8, 1, 1), (16, 2, 2), (32, 4, 4), (64, 4, 8)],
+            floats: vec![(16, 2, 2), (32, 4, 4), (64, 8, 8), (128, 16, 16)],
+            vectors: vec![(64, 8, 8), (128, 16, 16)],
+            ptrs: vec![(0, 8, 8)],
+            agg_pref: 8,
+        }
+    }
+}
+
+fn set_spec(v: &mut Vec<(u32, u32, u32)>, key: u32, abi: u32, pref: u32) {
+    match v.iter_mut().find(|e| e.0 == key) {
+        Some(e) => *e = (key, abi, pref),
+        None => v.push((key, abi, pref)),
+    }
+    v.sort_unstable();
+}
+
+impl Layout {
+    fn parse(dl: &str) -> Layout {
+        let mut l = Layout::default();
+        for spec in dl.split('-') {
+            let (head, rest) = spec.split_at(spec.chars().next().map_or(0, |c| c.len_utf8()));
+            let nums: Vec<u32> = rest
+                .split(':')
+                .map(|x| x.parse::<u32>().unwrap_or(0))
+                .collect();
+            let bytes = |i: usize| nums.get(i).map(|b| (b / 8).max(1));
+            match head {
+                "i" | "f" | "v" if nums.len() >= 2 => {
+                    let abi = bytes(1).unwrap_or(1);
+                    let pref = bytes(2).unwrap_or(abi);
+                    let v = match head {
+                        "i" => &mut l.ints,
+                        "f" => &mut l.floats,
+                        _ => &mut l.vectors,
+                    };
+                    set_spec(v, nums[0], abi, pref);
+                }
+                "p" => {
+                    // `p[n]:size:abi[:pref[:idx]]`; `rest` starts with the address space digits.
+                    let (asp, tail) = match rest.split_once(':') {
+                        Some((a, t)) => (a.parse::<u32>().unwrap_or(0), t),
+                        None => continue,
+                    };
+                    let n: Vec<u32> = tail
+                        .split(':')
+                        .map(|x| x.parse::<u32>().unwrap_or(0))
+                        .collect();
+                    let abi = n.get(1).map_or(8, |b| (b / 8).max(1));
+                    let pref = n.get(2).map_or(abi, |b| (b / 8).max(1));
+                    set_spec(&mut l.ptrs, asp, abi, pref);
+                }
+                "a" => {
+                    if let Some(p) = nums.get(1).or(nums.first()) {
+                        l.agg_pref = (p / 8).max(1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        l
+    }
+}
+
+fn pow2_ceil(x: u64) -> u64 {
+    x.max(1).next_power_of_two()
+}
+
+/// LLVM's fixed metadata kinds, in id order.
+const FIXED_KINDS: &[&str] = &[
+    "dbg",
+    "tbaa",
+    "prof",
+    "fpmath",
+    "range",
+    "tbaa.struct",
+    "invariant.load",
+    "alias.scope",
+    "noalias",
+    "nontemporal",
+    "llvm.mem.parallel_loop_access",
+    "nonnull",
+    "dereferenceable",
+    "dereferenceable_or_null",
+    "make.implicit",
+    "unpredictable",
+    "invariant.group",
+    "align",
+    "llvm.loop",
+    "type",
+    "section_prefix",
+    "absolute_symbol",
+    "associated",
+    "callees",
+    "irr_loop",
+    "llvm.access.group",
+    "callback",
+    "llvm.preserve.access.index",
+    "vcall_visibility",
+    "noundef",
+    "annotation",
+    "nosanitize",
+    "func_sanitize",
+    "exclude",
+    "memprof",
+    "callsite",
+    "kcfi_type",
+    "pcsections",
+    "DIAssignID",
+    "coro.outside.frame",
+    "mmra",
+    "noalias.addrspace",
+];
+
+const FMF: [&str; 7] = ["reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"];
+
+fn fmf_bit(w: &str) -> u32 {
+    if w == "fast" {
+        return 0x7f;
+    }
+    FMF.iter().position(|x| *x == w).map_or(0, |i| 1 << i)
+}
+
+impl Tables {
+    pub(crate) fn build(m: &Module) -> Tables {
+        let mut t = Tables {
+            layout: m.datalayout.as_deref().map(Layout::parse).unwrap_or_default(),
+            ..Tables::default()
+        };
+        // Attachment kinds.
+        for (i, k) in FIXED_KINDS.iter().enumerate() {
+            if let Some(s) = m.strings.get(k) {
+                t.kind_rank.insert(s, i as u32);
+            }
+        }
+        let mut next_kind = FIXED_KINDS.len() as u32;
+        for func in &m.functions {
+            for (k, _) in &func.md_attachments {
+                t.kind_rank.entry(*k).or_insert_with(|| {
+                    next_kind += 1;
+                    next_kind
+                });
+            }
+        }
+        // Attribute sets: function attributes, module-wide.
+        let mut sets: FxHashMap<Vec<(u32, u32)>, u32> = FxHashMap::default();
+        let key = |r: Range32, extra: bool| -> Vec<(u32, u32)> {
+            let mut v: Vec<(u32, u32)> = m.attrs[r.range()]
+                .iter()
+                .map(|a| (a.key.0, a.value.map_or(u32::MAX, |s| s.0)))
+                .collect();
+            if extra {
+                v.push((u32::MAX, 0));
+            }
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        for func in &m.functions {
+            let intrinsic = func.is_declaration && m.str(func.name).starts_with("llvm.");
+            let k = key(func.attrs, intrinsic);
+            if !k.is_empty() {
+                let n = sets.len() as u32;
+                sets.entry(k).or_insert(n);
+            }
+        }
+        let base = sets.len() as u32;
+        let mut local: FxHashMap<Vec<(u32, u32)>, u32> = FxHashMap::default();
+        let mut all = sets.clone();
+        for func in &m.functions {
+            local.clear();
+            let mut nums = Vec::with_capacity(func.calls.len());
+            let mut nums_mod = Vec::with_capacity(func.calls.len());
+            for c in &func.calls {
+                let k = key(c.fn_attrs, false);
+                if k.is_empty() {
+                    nums.push(u32::MAX);
+                    nums_mod.push(u32::MAX);
+                    continue;
+                }
+                nums.push(match sets.get(&k) {
+                    Some(&n) => n,
+                    None => {
+                        let n = base + local.len() as u32;
+                        *local.entry(k.clone()).or_insert(n)
+                    }
+                });
+                let n = all.len() as u32;
+                nums_mod.push(*all.entry(k).or_insert(n));
+            }
+            t.call_attr.push(nums);
+            t.call_attr_module.push(nums_mod);
+        }
+        // Metadata: named metadata first (shared), then per function.
+        let special = special_children(m);
+        let has_records = m.source.contains("#dbg_");
+        let mut records: Vec<u32> = Vec::new();
+        let mut named: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut stack = Vec::new();
+        for (_, r) in &m.named_metadata {
+            for &md in &m.md_lists[r.range()] {
+                number_md(m, &special, md, &mut named, &mut stack);
+            }
+        }
+        let mut sorted: Vec<(u32, MdId)> = Vec::new();
+        let mut module = named.clone();
+        for func in &m.functions {
+            let mut map = named.clone();
+            let mut visit = |md: MdId, map: &mut FxHashMap<u32, u32>| {
+                number_md(m, &special, md, map, &mut stack);
+                number_md(m, &special, md, &mut module, &mut stack);
+            };
+            for (_, md) in &func.md_attachments[func.md.range()] {
+                visit(*md, &mut map);
+            }
+            let mut prev_end = func.span.start as usize;
+            for inst in &func.insts {
+                if has_records {
+                    // Debug records before the instruction: variable, assignment id, location.
+                    let gap = m
+                        .source
+                        .as_bytes()
+                        .get(prev_end..inst.span.start as usize)
+                        .unwrap_or(b"");
+                    records.clear();
+                    record_refs(gap, m.first_inline_md, &mut records);
+                    for &r in &records {
+                        visit(MdId(r), &mut map);
+                    }
+                }
+                prev_end = inst.span.end as usize;
+                if inst.op.is_call_like() {
+                    for v in &func.operands[inst.operands.range()] {
+                        if let Value::Meta(md) = v {
+                            visit(*md, &mut map);
+                        }
+                    }
+                }
+                sorted.clear();
+                sorted.extend(
+                    func.md_attachments[inst.md.range()]
+                        .iter()
+                        .map(|(k, md)| (t.kind_rank.get(k).copied().unwrap_or(u32::MAX), *md)),
+                );
+                sorted.sort_by_key(|x| x.0);
+                for (_, md) in &sorted {
+                    visit(*md, &mut map);
+                }
+            }
+            t.md_num.push(map);
+        }
+        t.md_num_module = module;
+        t
+    }
+}
+
+/// The numbering one printing call uses: `Value::print`'s (per function) or `opt -S`'s (module).
+struct Slots<'a> {
+    md: Option<&'a FxHashMap<u32, u32>>,
+    call_attr: &'a [u32],
+    kind_rank: &'a FxHashMap<Sym, u32>,
+    layout: &'a Layout,
+}
+
+/// The node a metadata reference stands for (`Node` links followed).
+fn md_resolve(m: &Module, mut md: MdId) -> MdId {
+    for _ in 0..64 {
+        match m.metadata.get(md.0 as usize) {
+            Some(Metadata::Node(n)) => md = *n,
+            _ => break,
+        }
+    }
+    md
+}
+
+/// Whether LLVM gives this metadata a slot (an `MDNode`, not a string or a wrapped value).
+fn md_is_node(m: &Module, md: MdId) -> bool {
+    matches!(
+        m.metadata.get(md.0 as usize),
+        Some(Metadata::Tuple(_) | Metadata::Special(_))
+    )
+}
+
+/// Pre-order numbering of `md` and the nodes it reaches (LLVM's `CreateMetadataSlot`), iterative.
+fn number_md(
+    m: &Module,
+    special: &FxHashMap<u32, Vec<u32>>,
+    md: MdId,
+    map: &mut FxHashMap<u32, u32>,
+    stack: &mut Vec<MdId>,
+) {
+    stack.clear();
+    stack.push(md);
+    while let Some(x) = stack.pop() {
+        let x = md_resolve(m, x);
+        if !md_is_node(m, x) || map.contains_key(&x.0) {
+            continue;
+        }
+        let n = map.len() as u32;
+        map.insert(x.0, n);
+        match m.metadata.get(x.0 as usize) {
+            Some(Metadata::Tuple(r)) => {
+                for &c in m.md_lists[r.range()].iter().rev() {
+                    stack.push(c);
+                }
+            }
+            Some(Metadata::Special(_)) => {
+                if let Some(cs) = special.get(&x.0) {
+                    stack.extend(cs.iter().rev().map(|&c| MdId(c)));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The `!N` operands of each specialised node definition (`!5 = !DILocation(scope: !3, ...)`),
+/// read from the source lines that define them (the reader keeps only the node's name).
+fn special_children(m: &Module) -> FxHashMap<u32, Vec<u32>> {
+    let mut out = FxHashMap::default();
+    if !m.metadata.iter().any(|x| matches!(x, Metadata::Special(_))) {
+        return out;
+    }
+    for line in m.source.lines() {
+        let b = line.as_bytes();
+        if b.len() < 2 || b[0] != b'!' || !b[1].is_ascii_digit() {
+            continue;
+        }
+        let mut lex = Lexer::new(b);
+        let _ = lex.next();
+        let n = lex.next();
+        let Ok(id) = line[n.start as usize..n.end as usize].parse::<u32>() else {
+            continue;
+        };
+        if !matches!(m.metadata.get(id as usize), Some(Metadata::Special(_))) {
+            continue;
+        }
+        let mut kids = Vec::new();
+        refs_until_end(&mut lex, b, m.first_inline_md, &mut kids, false);
+        out.insert(id, kids);
+    }
+    out
+}
+
+/// Appends the `!N` references the lexer meets (to the end, or to the end of the first
+/// parenthesised group if `one_group`).
+fn refs_until_end(lex: &mut Lexer, b: &[u8], limit: u32, out: &mut Vec<u32>, one_group: bool) {
+    let mut depth = 0i32;
+    let mut bang = false;
+    loop {
+        let t = lex.next();
+        match t.kind {
+            Tok::Eof | Tok::Error => break,
+            Tok::Exclaim => {
+                bang = true;
+                continue;
+            }
+            Tok::Integer if bang => {
+                if let Some(n) = std::str::from_utf8(&b[t.start as usize..t.end as usize])
+                    .ok()
+                    .and_then(|x| x.parse::<u32>().ok())
+                    .filter(|n| *n < limit)
+                {
+                    out.push(n);
+                }
+            }
+            Tok::LParen => depth += 1,
+            Tok::RParen => {
+                depth -= 1;
+                if one_group && depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        bang = false;
+    }
+}
+
+/// The metadata references of the debug records (`#dbg_value(...)`) in `gap`.
+fn record_refs(gap: &[u8], limit: u32, out: &mut Vec<u32>) {
+    if !gap.windows(5).any(|w| w == b"#dbg_") {
+        return;
+    }
+    let mut lex = Lexer::new(gap);
+    loop {
+        let t = lex.next();
+        match t.kind {
+            Tok::Eof | Tok::Error => break,
+            Tok::DbgRecord => refs_until_end(&mut lex, gap, limit, out, true),
+            _ => {}
+        }
+    }
+}
+
+/// Source tokens of an instruction, as text.
+fn src_tokens(src: &[u8]) -> Vec<(Tok, &str)> {
+    let mut lex = Lexer::new(src);
+    let mut v = Vec::new();
+    loop {
+        let t = lex.next();
+        if matches!(t.kind, Tok::Eof | Tok::Error) {
+            break;
+        }
+        v.push((
+            t.kind,
+            std::str::from_utf8(&src[t.start as usize..t.end as usize]).unwrap_or(""),
+        ));
+    }
+    v
+}
+
+fn is_type_word(w: &str) -> bool {
+    matches!(
+        w,
+        "void"
+            | "half"
+            | "bfloat"
+            | "float"
+            | "double"
+            | "x86_fp80"
+            | "fp128"
+            | "ppc_fp128"
+            | "x86_amx"
+            | "ptr"
+            | "label"
+            | "token"
+            | "metadata"
+            | "target"
+            | "addrspace"
+    ) || (w.len() > 1 && w.starts_with('i') && w[1..].bytes().all(|c| c.is_ascii_digit()))
+}
+
+fn ordering_text(o: Ordering) -> &'static str {
+    match o {
+        Ordering::NotAtomic => "",
+        Ordering::Unordered => "unordered",
+        Ordering::Monotonic => "monotonic",
+        Ordering::Acquire => "acquire",
+        Ordering::Release => "release",
+        Ordering::AcqRel => "acq_rel",
+        Ordering::SeqCst => "seq_cst",
+    }
+}
+
+fn ordering_from(x: u64) -> Ordering {
+    match x {
+        1 => Ordering::Unordered,
+        2 => Ordering::Monotonic,
+        3 => Ordering::Acquire,
+        4 => Ordering::Release,
+        5 => Ordering::AcqRel,
+        6 => Ordering::SeqCst,
+        _ => Ordering::NotAtomic,
+    }
+}
+
+const IPREDS: [&str; 10] = [
+    "eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle",
+];
+const FPREDS: [&str; 16] = [
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
+    "une", "uno", "true",
+];
+const RMW: [&str; 21] = [
+    "xchg",
+    "add",
+    "sub",
+    "and",
+    "nand",
+    "or",
+    "xor",
+    "max",
+    "min",
+    "umax",
+    "umin",
+    "fadd",
+    "fsub",
+    "fmax",
+    "fmin",
+    "fmaximum",
+    "fminimum",
+    "uinc_wrap",
+    "udec_wrap",
+    "usub_cond",
+    "usub_sat",
+];
+
+impl Module {
+    /// The printing tables of this module (built on first use; the module must not change after).
+    pub fn print_tables(&self) -> &Tables {
+        self.print_tables.get_or_init(|| Tables::build(self))
+    }
+
+    fn write_sigil(&self, out: &mut String, prefix: char, name: &str) {
+        out.push(prefix);
+        if is_bare_name(name) {
+            out.push_str(name);
+        } else {
+            out.push('"');
+            escape_into(out, name.as_bytes());
+            out.push('"');
+        }
+    }
+
+    fn write_local(&self, out: &mut String, n: LocalName) {
+        match n {
+            LocalName::Named(s) => self.write_sigil(out, '%', self.str(s)),
+            LocalName::Slot(k) => {
+                let _ = write!(out, "%{k}");
+            }
+            LocalName::None => out.push_str("<badref>"),
+        }
+    }
+
+    fn write_block_ref(&self, out: &mut String, f: FuncId, b: converge_graph::Block) {
+        out.push_str("label ");
+        match self.func(f).blocks.get(b.index()) {
+            Some(bd) => self.write_local(out, bd.name),
+            None => out.push_str("<badref>"),
+        }
+    }
+
+    fn write_md_ref(&self, out: &mut String, t: &Slots<'_>, f: FuncId, md: MdId) {
+        let r = md_resolve(self, md);
+        let _ = f;
+        match t.md.and_then(|m| m.get(&r.0)) {
+            Some(n) => {
+                let _ = write!(out, "!{n}");
+            }
+            None => self.write_md(out, r, 0),
+        }
+    }
+
+    fn write_operand(&self, out: &mut String, t: &Slots<'_>, f: FuncId, v: Value) {
+        let func = self.func(f);
+        match v {
+            Value::Arg(a) => match func.params.get(a as usize) {
+                Some(p) => self.write_local(out, p.name),
+                None => out.push_str("<badref>"),
+            },
+            Value::Inst(i) => match func.insts.get(i.0 as usize) {
+                Some(x) => self.write_local(out, x.name),
+                None => out.push_str("<badref>"),
+            },
+            Value::Global(g) => {
+                self.write_sigil(out, '@', self.str(self.globals[g.0 as usize].name))
+            }
+            Value::Func(g) => self.write_sigil(out, '@', self.str(self.func(g).name)),
+            Value::Const(c) => self.write_const(out, c, 0),
+            Value::Meta(m) => self.write_md_ref(out, t, f, m),
+            Value::Block(b) => match func.blocks.get(b.index()) {
+                Some(bd) => self.write_local(out, bd.name),
+                None => out.push_str("<badref>"),
+            },
+            Value::Asm(_) => out.push_str(&self.value_name(f, v)),
+        }
+    }
+
+    fn write_value_type(&self, out: &mut String, f: FuncId, v: Value) {
+        match v {
+            Value::Global(g) => match self.globals[g.0 as usize].addrspace {
+                0 => out.push_str("ptr"),
+                a => {
+                    let _ = write!(out, "ptr addrspace({a})");
+                }
+            },
+            Value::Func(_) | Value::Asm(_) => out.push_str("ptr"),
+            Value::Meta(_) => out.push_str("metadata"),
+            Value::Block(_) => out.push_str("label"),
+            _ => self.write_type(out, self.value_type(f, v)),
+        }
+    }
+
+    fn write_typed(&self, out: &mut String, t: &Slots<'_>, f: FuncId, v: Value) {
+        self.write_value_type(out, f, v);
+        out.push(' ');
+        self.write_operand(out, t, f, v);
+    }
+
+    fn same_type(&self, f: FuncId, a: Value, b: Value) -> bool {
+        let simple = |v: Value| matches!(v, Value::Global(_) | Value::Func(_) | Value::Asm(_));
+        if simple(a) || simple(b) {
+            let mut x = String::new();
+            let mut y = String::new();
+            self.write_value_type(&mut x, f, a);
+            self.write_value_type(&mut y, f, b);
+            return x == y;
+        }
+        self.value_type(f, a) == self.value_type(f, b)
+    }
+
+    /// (abi, pref) alignment in bytes.
+    fn type_align(&self, l: &Layout, ty: TypeId, depth: u32) -> (u64, u64) {
+        let pick = |v: &[(u32, u32, u32)], bits: u32| -> (u64, u64) {
+            let e = v
+                .iter()
+                .find(|e| e.0 >= bits)
+                .or(v.last())
+                .copied()
+                .unwrap_or((0, 1, 1));
+            (e.1 as u64, e.2 as u64)
+        };
+        if depth > 32 {
+            return (1, 1);
+        }
+        match self.types.get(ty) {
+            Type::Int(n) => pick(&l.ints, *n),
+            Type::Half | Type::BFloat => pick(&l.floats, 16),
+            Type::Float => pick(&l.floats, 32),
+            Type::Double => pick(&l.floats, 64),
+            Type::X86Fp80 | Type::Fp128 | Type::PpcFp128 => (16, 16),
+            Type::Ptr(a) => {
+                let e = l
+                    .ptrs
+                    .iter()
+                    .find(|e| e.0 == *a)
+                    .or_else(|| l.ptrs.iter().find(|e| e.0 == 0))
+                    .copied()
+                    .unwrap_or((0, 8, 8));
+                (e.1 as u64, e.2 as u64)
+            }
+            Type::Vector { len, elem, .. } => {
+                let bits = self.type_bits(*elem, depth + 1) * *len as u64;
+                if let Some(e) = l.vectors.iter().find(|e| e.0 as u64 == bits) {
+                    return (e.1 as u64, e.2 as u64);
+                }
+                let a = pow2_ceil(bits.div_ceil(8));
+                (a, a)
+            }
+            Type::Array { elem, .. } => self.type_align(l, *elem, depth + 1),
+            Type::Struct { fields, packed } => {
+                let mut a = 1;
+                if !packed {
+                    for fty in self.types.list(*fields) {
+                        a = a.max(self.type_align(l, *fty, depth + 1).0);
+                    }
+                }
+                (a, a.max(l.agg_pref as u64))
+            }
+            Type::Named(i) => match self.types.named[*i as usize].1 {
+                Some(b) => self.type_align(l, b, depth + 1),
+                None => (1, 1),
+            },
+            _ => (1, 1),
+        }
+    }
+
+    fn type_bits(&self, ty: TypeId, depth: u32) -> u64 {
+        match self.types.get(ty) {
+            Type::Int(n) => *n as u64,
+            Type::Half | Type::BFloat => 16,
+            Type::Float => 32,
+            Type::Double => 64,
+            Type::X86Fp80 => 80,
+            Type::Fp128 | Type::PpcFp128 => 128,
+            Type::Ptr(_) => 64,
+            Type::Vector { len, elem, .. } if depth < 32 => {
+                self.type_bits(*elem, depth + 1) * *len as u64
+            }
+            _ => 0,
+        }
+    }
+
+    /// Store size in bytes of a scalar or vector type (the default alignment of atomics).
+    fn store_size(&self, l: &Layout, ty: TypeId) -> u64 {
+        match self.types.get(ty) {
+            Type::Ptr(a) => {
+                let _ = (l, a);
+                8
+            }
+            _ => self.type_bits(ty, 0).div_ceil(8).max(1),
+        }
+    }
+
+    /// Writes the instruction as LLVM's `Value::print` does (two leading spaces, no newline) into
+    /// `out` (appended).
+    pub fn inst_text_into(&self, out: &mut String, f: FuncId, i: InstId) {
+        self.write_inst(out, f, i, false);
+    }
+
+    /// Like [`Module::inst_text_into`], but with attribute-group and metadata numbers as `opt -S`
+    /// prints them in a whole module (numbers accumulate over the functions).
+    pub fn inst_text_module_into(&self, out: &mut String, f: FuncId, i: InstId) {
+        self.write_inst(out, f, i, true);
+    }
+
+    fn write_inst(&self, out: &mut String, f: FuncId, i: InstId, module: bool) {
+        let tables = self.print_tables();
+        let fi = f.0 as usize;
+        let slots = Slots {
+            md: if module {
+                Some(&tables.md_num_module)
+            } else {
+                tables.md_num.get(fi)
+            },
+            call_attr: if module {
+                tables.call_attr_module.get(fi)
+            } else {
+                tables.call_attr.get(fi)
+            }
+            .map_or(&[], |v| v.as_slice()),
+            kind_rank: &tables.kind_rank,
+            layout: &tables.layout,
+        };
+        let t = &slots;
+        let func = self.func(f);
+        let inst = func.inst(i);
+        let ops = &func.operands[inst.operands.range()];
+        let blocks = &func.block_refs[inst.blocks.range()];
+        let aux = &func.aux[inst.aux_list.range()];
+        let src = self
+            .source
+            .as_bytes()
+            .get(inst.span.start as usize..inst.span.end as usize)
+            .unwrap_or(b"");
+        let toks = src_tokens(src);
+        // Words right after the opcode keyword (flags written in the source).
+        let op_pos = toks
+            .iter()
+            .position(|(k, w)| {
+                *k == Tok::Ident && (opcode_word(w) || matches!(*w, "tail" | "musttail" | "notail"))
+            })
+            .unwrap_or(0);
+        let fmf = {
+            let mut bits = 0;
+            for (k, w) in toks.iter().skip(op_pos + 1) {
+                if *k != Tok::Ident {
+                    break;
+                }
+                if *w == "call" {
+                    continue;
+                }
+                let b = fmf_bit(w);
+                if b == 0 && !matches!(*w, "nuw" | "nsw" | "exact" | "disjoint" | "nneg") {
+                    break;
+                }
+                bits |= b;
+            }
+            bits
+        };
+        let src_has = |w: &str| {
+            toks.iter()
+                .skip(op_pos + 1)
+                .take_while(|(k, _)| *k == Tok::Ident)
+                .any(|(_, x)| *x == w)
+        };
+        let write_fmf = |out: &mut String| {
+            if fmf == 0x7f {
+                out.push_str(" fast");
+            } else {
+                for (b, name) in FMF.iter().enumerate() {
+                    if fmf & (1 << b) != 0 {
+                        out.push(' ');
+                        out.push_str(name);
+                    }
+                }
+            }
+        };
+        out.push_str("  ");
+        if inst.name != LocalName::None {
+            self.write_local(out, inst.name);
+            out.push_str(" = ");
+        }
+        let fl = inst.flags;
+        if inst.op == Opcode::Call {
+            if fl & flags::TAIL != 0 {
+                out.push_str("tail ");
+            } else if fl & flags::MUSTTAIL != 0 {
+                out.push_str("musttail ");
+            } else if fl & flags::NOTAIL != 0 {
+                out.push_str("notail ");
+            }
+        }
+        out.push_str(opcode_name(inst.op));
+        // The generic operand list: the first operand's type once if all operands share it.
+        let generic = |out: &mut String, ops: &[Value], all: bool| {
+            let all = all || ops.iter().skip(1).any(|v| !self.same_type(f, ops[0], *v));
+            if ops.is_empty() {
+                return;
+            }
+            out.push(' ');
+            if !all {
+                self.write_value_type(out, f, ops[0]);
+                out.push(' ');
+            }
+            for (k, v) in ops.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                if all {
+                    self.write_typed(out, t, f, *v);
+                } else {
+                    self.write_operand(out, t, f, *v);
+                }
+            }
+        };
+        let write_align = |out: &mut String, a: u64| {
+            let _ = write!(out, ", align {a}");
+        };
+        let write_sync = |out: &mut String| {
+            if let Some(s) = inst.syncscope {
+                out.push_str(" syncscope(\"");
+                escape_into(out, self.str(s).as_bytes());
+                out.push_str("\")");
+            }
+        };
+        use Opcode::*;
+        match inst.op {
+            Add | Sub | Mul | Shl | UDiv | SDiv | URem | SRem | LShr | AShr | And | Or | Xor
+            | FAdd | FSub | FMul | FDiv | FRem | FNeg => {
+                if fl & flags::NUW != 0 {
+                    out.push_str(" nuw");
+                }
+                if fl & flags::NSW != 0 {
+                    out.push_str(" nsw");
+                }
+                if fl & flags::EXACT != 0 {
+                    out.push_str(" exact");
+                }
+                if fl & flags::DISJOINT != 0 {
+                    out.push_str(" disjoint");
+                }
+                write_fmf(out);
+                generic(out, ops, false);
+            }
+            ICmp | FCmp => {
+                if inst.op == ICmp {
+                    if fl & flags::SAMESIGN != 0 {
+                        out.push_str(" samesign");
+                    }
+                    out.push(' ');
+                    out.push_str(IPREDS.get(inst.aux as usize).unwrap_or(&"<pred>"));
+                } else {
+                    write_fmf(out);
+                    out.push(' ');
+                    out.push_str(FPREDS.get(inst.aux as usize).unwrap_or(&"<pred>"));
+                }
+                generic(out, ops, false);
+            }
+            Trunc | ZExt | SExt | FpTrunc | FpExt | FpToUi | FpToSi | UiToFp | SiToFp
+            | PtrToInt | PtrToAddr | IntToPtr | BitCast | AddrSpaceCast => {
+                if fl & flags::NNEG != 0 {
+                    out.push_str(" nneg");
+                }
+                if fl & flags::NUW != 0 {
+                    out.push_str(" nuw");
+                }
+                if fl & flags::NSW != 0 {
+                    out.push_str(" nsw");
+                }
+                write_fmf(out);
+                generic(out, ops, false);
+                out.push_str(" to ");
+                self.write_type(out, inst.ty);
+            }
+            Select => {
+                write_fmf(out);
+                generic(out, ops, true);
+            }
+            Freeze | ExtractElement | InsertElement | Resume => generic(out, ops, false),
+            ShuffleVector => {
+                generic(out, &ops[..ops.len().min(2)], true);
+                out.push_str(", ");
+                let n = aux.len();
+                let _ = write!(out, "<{n} x i32> ");
+                if !aux.is_empty() && aux.iter().all(|x| *x == 0) {
+                    out.push_str("zeroinitializer");
+                } else if aux.iter().all(|x| *x == u64::MAX) {
+                    out.push_str("poison");
+                } else {
+                    out.push('<');
+                    for (k, x) in aux.iter().enumerate() {
+                        if k > 0 {
+                            out.push_str(", ");
+                        }
+                        if *x == u64::MAX {
+                            out.push_str("i32 poison");
+                        } else {
+                            let _ = write!(out, "i32 {}", *x as u32 as i32);
+                        }
+                    }
+                    out.push('>');
+                }
+            }
+            ExtractValue | InsertValue => {
+                generic(out, ops, true);
+                for x in aux {
+                    let _ = write!(out, ", {x}");
+                }
+            }
+            VaArg => {
+                generic(out, ops, false);
+                out.push_str(", ");
+                self.write_type(out, inst.ty);
+            }
+            Phi => {
+                write_fmf(out);
+                out.push(' ');
+                self.write_type(out, inst.ty);
+                for (k, (v, b)) in ops.iter().zip(blocks).enumerate() {
+                    out.push_str(if k > 0 { ", [ " } else { " [ " });
+                    self.write_operand(out, t, f, *v);
+                    out.push_str(", ");
+                    match func.blocks.get(b.index()) {
+                        Some(bd) => self.write_local(out, bd.name),
+                        None => out.push_str("<badref>"),
+                    }
+                    out.push_str(" ]");
+                }
+            }
+            GetElementPtr => {
+                if fl & flags::INBOUNDS != 0 {
+                    out.push_str(" inbounds");
+                } else if src_has("nusw") {
+                    out.push_str(" nusw");
+                }
+                if fl & flags::NUW != 0 {
+                    out.push_str(" nuw");
+                }
+                out.push(' ');
+                self.write_type(out, TypeId(inst.aux));
+                out.push(',');
+                generic(out, ops, false);
+            }
+            Alloca => {
+                out.push(' ');
+                if src_has("inalloca") {
+                    out.push_str("inalloca ");
+                }
+                if src_has("swifterror") {
+                    out.push_str("swifterror ");
+                }
+                let ty = TypeId(inst.aux2);
+                self.write_type(out, ty);
+                if aux.first() == Some(&1)
+                    && let Some(&c) = ops.first()
+                {
+                    let one_i32 = matches!(c, Value::Const(k)
+                        if matches!(self.consts[k.0 as usize].kind, ConstKind::Int { value: 1, .. })
+                            && matches!(self.types.get(self.consts[k.0 as usize].ty), Type::Int(32)));
+                    if !one_i32 {
+                        out.push_str(", ");
+                        self.write_typed(out, t, f, c);
+                    }
+                }
+                let a = match aux.get(1) {
+                    Some(&a) if a != 0 => a,
+                    _ => self.type_align(t.layout, ty, 0).1,
+                };
+                write_align(out, a);
+                if inst.aux != 0 {
+                    let _ = write!(out, ", addrspace({})", inst.aux);
+                }
+            }
+            Load => {
+                let atomic = inst.ordering != Ordering::NotAtomic;
+                if atomic {
+                    out.push_str(" atomic");
+                }
+                if fl & flags::VOLATILE != 0 {
+                    out.push_str(" volatile");
+                }
+                out.push(' ');
+                self.write_type(out, inst.ty);
+                out.push(',');
+                generic(out, ops, false);
+                if atomic {
+                    write_sync(out);
+                    out.push(' ');
+                    out.push_str(ordering_text(inst.ordering));
+                }
+                let a = match aux.first() {
+                    Some(&a) => a,
+                    None => self.type_align(t.layout, inst.ty, 0).0,
+                };
+                write_align(out, a);
+            }
+            Store => {
+                let atomic = inst.ordering != Ordering::NotAtomic;
+                if atomic {
+                    out.push_str(" atomic");
+                }
+                if fl & flags::VOLATILE != 0 {
+                    out.push_str(" volatile");
+                }
+                generic(out, ops, true);
+                if atomic {
+                    write_sync(out);
+                    out.push(' ');
+                    out.push_str(ordering_text(inst.ordering));
+                }
+                let a = match aux.first() {
+                    Some(&a) => a,
+                    None => ops.first().map_or(1, |v| {
+                        self.type_align(t.layout, self.value_type(f, *v), 0).0
+                    }),
+                };
+                write_align(out, a);
+            }
+            Fence => {
+                write_sync(out);
+                out.push(' ');
+                out.push_str(ordering_text(inst.ordering));
+            }
+            CmpXchg => {
+                if fl & flags::WEAK != 0 {
+                    out.push_str(" weak");
+                }
+                if fl & flags::VOLATILE != 0 {
+                    out.push_str(" volatile");
+                }
+                generic(out, ops, true);
+                write_sync(out);
+                out.push(' ');
+                out.push_str(ordering_text(inst.ordering));
+                out.push(' ');
+                out.push_str(ordering_text(ordering_from(
+                    aux.first().copied().unwrap_or_default(),
+                )));
+                let a = match aux.get(1) {
+                    Some(&a) => a,
+                    None => ops
+                        .get(1)
+                        .map_or(1, |v| self.store_size(t.layout, self.value_type(f, *v))),
+                };
+                write_align(out, a);
+            }
+            AtomicRmw => {
+                if fl & flags::VOLATILE != 0 {
+                    out.push_str(" volatile");
+                }
+                out.push(' ');
+                out.push_str(RMW.get(inst.aux as usize).unwrap_or(&"<op>"));
+                generic(out, ops, true);
+                write_sync(out);
+                out.push(' ');
+                out.push_str(ordering_text(inst.ordering));
+                let a = match aux.first() {
+                    Some(&a) => a,
+                    None => self.store_size(t.layout, inst.ty),
+                };
+                write_align(out, a);
+            }
+            Ret => {
+                if ops.is_empty() {
+                    out.push_str(" void");
+                } else {
+                    generic(out, ops, true);
+                }
+            }
+            Br => {
+                out.push(' ');
+                if let Some(&c) = ops.first() {
+                    self.write_typed(out, t, f, c);
+                    out.push_str(", ");
+                }
+                for (k, b) in blocks.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write_block_ref(out, f, *b);
+                }
+            }
+            Switch => {
+                out.push(' ');
+                if let Some(&c) = ops.first() {
+                    self.write_typed(out, t, f, c);
+                }
+                if let Some(&d) = blocks.first() {
+                    out.push_str(", ");
+                    self.write_block_ref(out, f, d);
+                }
+                out.push_str(" [");
+                for (v, b) in ops.iter().skip(1).zip(blocks.iter().skip(1)) {
+                    out.push_str("\n    ");
+                    self.write_typed(out, t, f, *v);
+                    out.push_str(", ");
+                    self.write_block_ref(out, f, *b);
+                }
+                out.push_str("\n  ]");
+            }
+            IndirectBr => {
+                out.push(' ');
+                if let Some(&c) = ops.first() {
+                    self.write_typed(out, t, f, c);
+                }
+                out.push_str(", [");
+                for (k, b) in blocks.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write_block_ref(out, f, *b);
+                }
+                out.push(']');
+            }
+            Unreachable => {}
+            CleanupRet => {
+                out.push_str(" from ");
+                if let Some(&p) = ops.first() {
+                    self.write_operand(out, t, f, p);
+                }
+                out.push_str(" unwind ");
+                match blocks.first() {
+                    Some(&b) => self.write_block_ref(out, f, b),
+                    None => out.push_str("to caller"),
+                }
+            }
+            CatchRet => {
+                out.push_str(" from ");
+                if let Some(&p) = ops.first() {
+                    self.write_operand(out, t, f, p);
+                }
+                out.push_str(" to ");
+                if let Some(&b) = blocks.first() {
+                    self.write_block_ref(out, f, b);
+                }
+            }
+            CatchSwitch => {
+                out.push_str(" within ");
+                if let Some(&p) = ops.first() {
+                    self.write_operand(out, t, f, p);
+                }
+                // The reader puts the unwind destination first when there is one.
+                let has_unwind = toks
+                    .iter()
+                    .rev()
+                    .take(3)
+                    .all(|(_, w)| *w != "caller");
+                let (unwind, handlers) = if has_unwind && !blocks.is_empty() {
+                    (Some(blocks[0]), &blocks[1..])
+                } else {
+                    (None, blocks)
+                };
+                out.push_str(" [");
+                for (k, b) in handlers.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write_block_ref(out, f, *b);
+                }
+                out.push_str("] unwind ");
+                match unwind {
+                    Some(b) => self.write_block_ref(out, f, b),
+                    None => out.push_str("to caller"),
+                }
+            }
+            CatchPad | CleanupPad => {
+                out.push_str(" within ");
+                if let Some(&p) = ops.first() {
+                    self.write_operand(out, t, f, p);
+                }
+                out.push_str(" [");
+                for (k, v) in ops.iter().skip(1).enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write_typed(out, t, f, *v);
+                }
+                out.push(']');
+            }
+            LandingPad => {
+                out.push(' ');
+                self.write_type(out, inst.ty);
+                if inst.aux == 1 {
+                    out.push_str("\n          cleanup");
+                }
+                for (v, kind) in ops.iter().zip(aux) {
+                    out.push_str(if *kind == 0 {
+                        "\n          catch "
+                    } else {
+                        "\n          filter "
+                    });
+                    self.write_typed(out, t, f, *v);
+                }
+            }
+            Call | Invoke | CallBr => self.write_call(out, t, f, i, &toks, op_pos, &write_fmf),
+        }
+        // Attachments, sorted by kind id.
+        let mds = &func.md_attachments[inst.md.range()];
+        if !mds.is_empty() {
+            let mut sorted: Vec<(u32, usize)> = mds
+                .iter()
+                .enumerate()
+                .map(|(k, (kind, _))| (t.kind_rank.get(kind).copied().unwrap_or(u32::MAX), k))
+                .collect();
+            sorted.sort_unstable();
+            for (_, k) in sorted {
+                let (kind, md) = mds[k];
+                out.push_str(", ");
+                self.write_sigil(out, '!', self.str(kind));
+                out.push(' ');
+                self.write_md_ref(out, t, f, md);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write_call(
+        &self,
+        out: &mut String,
+        t: &Slots<'_>,
+        f: FuncId,
+        i: InstId,
+        toks: &[(Tok, &str)],
+        op_pos: usize,
+        write_fmf: &dyn Fn(&mut String),
+    ) {
+        let func = self.func(f);
+        let inst = func.inst(i);
+        let Some(call) = func.calls.get(inst.aux as usize) else {
+            return;
+        };
+        let ops = &func.operands[inst.operands.range()];
+        let blocks = &func.block_refs[inst.blocks.range()];
+        if inst.op == Opcode::Call {
+            write_fmf(out);
+        }
+        if let CallConv::Named(s) = call.cc {
+            out.push(' ');
+            out.push_str(self.str(s));
+        }
+        // Return attributes, from the source (the reader does not keep them).
+        let mut k = op_pos + 1;
+        while k < toks.len() && toks[k].0 == Tok::Ident {
+            let w = toks[k].1;
+            if w == "call" || fmf_bit(w) != 0 || call_conv_word(w) {
+                k += 1;
+                if w == "cc" {
+                    k += 1;
+                }
+                continue;
+            }
+            break;
+        }
+        let mut asp = None;
+        while k < toks.len() {
+            let (kind, w) = toks[k];
+            if kind == Tok::Ident && w == "addrspace" {
+                // `addrspace(N)` of the callee.
+                if let Some((_, n)) = toks.get(k + 2) {
+                    asp = Some(*n);
+                }
+                k += 4;
+                continue;
+            }
+            if kind != Tok::Ident || is_type_word(w) {
+                break;
+            }
+            out.push(' ');
+            out.push_str(w);
+            k += 1;
+            if toks.get(k).is_some_and(|x| x.0 == Tok::LParen) {
+                let mut depth = 0;
+                let mut prev_comma = false;
+                while k < toks.len() {
+                    let (tk, tw) = toks[k];
+                    match tk {
+                        Tok::LParen => depth += 1,
+                        Tok::RParen => depth -= 1,
+                        _ => {}
+                    }
+                    if tk != Tok::LParen && tk != Tok::RParen && tk != Tok::Comma {
+                        let prev = toks[k - 1].0;
+                        if prev != Tok::LParen && (prev_comma || prev != Tok::Comma) {
+                            out.push(' ');
+                        }
+                    }
+                    out.push_str(tw);
+                    if tk == Tok::Comma {
+                        prev_comma = true;
+                    }
+                    k += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+            } else if matches!(w, "align" | "dereferenceable" | "dereferenceable_or_null")
+                && toks.get(k).is_some_and(|x| x.0 == Tok::Integer)
+            {
+                out.push(' ');
+                out.push_str(toks[k].1);
+                k += 1;
+            }
+        }
+        if let Some(a) = asp
+            && a != "0"
+        {
+            let _ = write!(out, " addrspace({a})");
+        }
+        out.push(' ');
+        let (ret, vararg) = match self.types.get(call.fn_ty) {
+            Type::Func { ret, vararg, .. } => (*ret, *vararg),
+            _ => (inst.ty, false),
+        };
+        if vararg {
+            self.write_type(out, call.fn_ty);
+        } else {
+            self.write_type(out, ret);
+        }
+        out.push(' ');
+        self.write_operand(out, t, f, call.callee);
+        out.push('(');
+        let arg_attrs = &func.arg_attr_lists[call.arg_attrs.range()];
+        for (k, v) in ops.iter().enumerate() {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            self.write_value_type(out, f, *v);
+            if let Some(r) = arg_attrs.get(k) {
+                for a in &self.attrs[r.range()] {
+                    out.push(' ');
+                    self.write_attr(out, a);
+                }
+            }
+            out.push(' ');
+            self.write_operand(out, t, f, *v);
+        }
+        out.push(')');
+        if let Some(&n) = t.call_attr.get(inst.aux as usize)
+            && n != u32::MAX
+        {
+            let _ = write!(out, " #{n}");
+        }
+        let bundles = &func.bundles[call.bundles.range()];
+        if !bundles.is_empty() {
+            out.push_str(" [ ");
+            for (k, b) in bundles.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                out.push('"');
+                escape_into(out, self.str(b.tag).as_bytes());
+                out.push_str("\"(");
+                for (j, v) in func.operands[b.operands.range()].iter().enumerate() {
+                    if j > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write_typed(out, t, f, *v);
+                }
+                out.push(')');
+            }
+            out.push_str(" ]");
+        }
+        match inst.op {
+            Opcode::Invoke => {
+                out.push_str("\n          to ");
+                if let Some(&b) = blocks.first() {
+                    self.write_block_ref(out, f, b);
+                }
+                out.push_str(" unwind ");
+                if let Some(&b) = blocks.get(1) {
+                    self.write_block_ref(out, f, b);
+                }
+            }
+            Opcode::CallBr => {
+                out.push_str("\n          to ");
+                if let Some(&b) = blocks.first() {
+                    self.write_block_ref(out, f, b);
+                }
+                out.push_str(" [");
+                for (k, b) in blocks.iter().skip(1).enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    self.write_block_ref(out, f, *b);
+                }
+                out.push(']');
+            }
+            _ => {}
+        }
+    }
+
+    fn write_attr(&self, out: &mut String, a: &Attr) {
+        let key = self.str(a.key);
+        let keyword = !key.is_empty()
+            && key
+                .bytes()
+                .all(|c| c.is_ascii_lowercase() || c == b'_' || c.is_ascii_digit());
+        if !keyword {
+            out.push('"');
+            escape_into(out, key.as_bytes());
+            out.push('"');
+            if let Some(v) = a.value {
+                out.push_str("=\"");
+                escape_into(out, self.str(v).as_bytes());
+                out.push('"');
+            }
+            return;
+        }
+        out.push_str(key);
+        if let Some(v) = a.value {
+            if key == "align" {
+                out.push(' ');
+                out.push_str(self.str(v));
+            } else {
+                out.push('(');
+                out.push_str(self.str(v));
+                out.push(')');
+            }
+        }
+    }
+}
+
+fn call_conv_word(w: &str) -> bool {
+    w == "cc"
+        || w.ends_with("cc")
+        || w.ends_with("_kernel")
+        || w.ends_with("_func")
+        || w.starts_with("amdgpu_")
+        || w.starts_with("x86_")
+        || w.starts_with("arm_")
+        || w.starts_with("aarch64_")
+        || w.starts_with("ptx_")
+        || w.starts_with("spir_")
+        || w.starts_with("preserve_")
+        || w.starts_with("cxx_")
+        || w.starts_with("swift")
+        || w.starts_with("riscv_")
+        || w.starts_with("msp430_")
+        || w.starts_with("avr_")
+        || w.starts_with("win64cc")
+        || w.starts_with("anyregcc")
+        || w.starts_with("hhvm")
+        || w.starts_with("m68k_")
+        || matches!(w, "fastcc" | "coldcc" | "ghccc" | "tailcc" | "graalcc")
+}
+
+fn opcode_word(w: &str) -> bool {
+    matches!(
+        w,
+        "ret"
+            | "br"
+            | "switch"
+            | "indirectbr"
+            | "invoke"
+            | "resume"
+            | "unreachable"
+            | "cleanupret"
+            | "catchret"
+            | "catchswitch"
+            | "callbr"
+            | "fneg"
+            | "add"
+            | "fadd"
+            | "sub"
+            | "fsub"
+            | "mul"
+            | "fmul"
+            | "udiv"
+            | "sdiv"
+            | "fdiv"
+            | "urem"
+            | "srem"
+            | "frem"
+            | "shl"
+            | "lshr"
+            | "ashr"
+            | "and"
+            | "or"
+            | "xor"
+            | "extractelement"
+            | "insertelement"
+            | "shufflevector"
+            | "extractvalue"
+            | "insertvalue"
+            | "alloca"
+            | "load"
+            | "store"
+            | "fence"
+            | "cmpxchg"
+            | "atomicrmw"
+            | "getelementptr"
+            | "trunc"
+            | "zext"
+            | "sext"
+            | "fptrunc"
+            | "fpext"
+            | "fptoui"
+            | "fptosi"
+            | "uitofp"
+            | "sitofp"
+            | "ptrtoint"
+            | "ptrtoaddr"
+            | "inttoptr"
+            | "bitcast"
+            | "addrspacecast"
+            | "icmp"
+            | "fcmp"
+            | "phi"
+            | "select"
+            | "freeze"
+            | "call"
+            | "va_arg"
+            | "landingpad"
+            | "catchpad"
+            | "cleanuppad"
+    )
+}
