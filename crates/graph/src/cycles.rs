@@ -172,9 +172,13 @@ impl CycleInfo {
                     s.uf[t as usize] = c;
                     s.disc[t as usize].parent = c;
                     let (e0, e1) = s.disc[t as usize].entries;
+                    // Predecessors inside t's header's DFS subtree are all in t already (t's own
+                    // discovery queued them): queueing them again would only pop no-ops, and in
+                    // deep irreducible nests an entry is rescanned at every level.
+                    let ht = s.entries[e0 as usize];
                     for k in e0..e1 {
                         let e = s.entries[k as usize];
-                        scan(g, &s.dfs, h, e, &mut s.worklist, &mut s.entries, mode);
+                        scan_adopted(g, &s.dfs, h, ht, e, &mut s.worklist, &mut s.entries, mode);
                     }
                 } else {
                     self.innermost[x.index()] = c;
@@ -473,6 +477,35 @@ fn scan<G: Graph + ?Sized>(
     for &p in g.preds(x) {
         if dfs.is_ancestor(h, p) {
             worklist.push(p);
+        } else if dfs.is_reachable(p) || mode == UnreachablePreds::AreEntries {
+            is_entry = true;
+        }
+    }
+    if is_entry {
+        entries.push(x);
+    }
+}
+
+/// [`scan`] for an entry `x` of an adopted cycle with header `ht`: the same result, skipping the
+/// predecessors inside `ht`'s subtree (they belong to the adopted cycle).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn scan_adopted<G: Graph + ?Sized>(
+    g: &G,
+    dfs: &CycleDfs,
+    h: Block,
+    ht: Block,
+    x: Block,
+    worklist: &mut Vec<Block>,
+    entries: &mut Vec<Block>,
+    mode: UnreachablePreds,
+) {
+    let mut is_entry = false;
+    for &p in g.preds(x) {
+        if dfs.is_ancestor(h, p) {
+            if !dfs.is_ancestor(ht, p) {
+                worklist.push(p);
+            }
         } else if dfs.is_reachable(p) || mode == UnreachablePreds::AreEntries {
             is_entry = true;
         }

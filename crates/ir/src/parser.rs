@@ -217,7 +217,7 @@ impl NameTable {
             }
             if s.hash == h && s.len as usize == text.len() {
                 let same = if text.len() <= 16 {
-                    &s.inline[..text.len()] == text.as_bytes()
+                    locals::same(&s.inline[..text.len()], text.as_bytes())
                 } else {
                     strings.resolve(Sym(s.sym)) == text
                 };

@@ -12,9 +12,9 @@ use crate::lexer::{Lexer, Tok};
 use crate::*;
 
 mod writer;
-pub use writer::Tables;
 use converge_graph::Block;
 use std::fmt::Write;
+pub use writer::Tables;
 
 /// Whether a name can be printed without quotes.
 fn is_bare_name(s: &str) -> bool {

@@ -470,8 +470,7 @@ impl<F: SsaFunction> State<'_, F> {
             if s.is_reducible(c) || s.properly_dominates(s.header(c), j) {
                 return None;
             }
-            c = s.climb_while_header_not_dominating(c, j);
-            Some(c)
+            Some(s.climb_while_header_not_dominating(c, j))
         })();
         int.or(ext)
     }

@@ -41,14 +41,18 @@ fn word(s: &[u8], i: usize) -> u64 {
     u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]))
 }
 
-/// Byte equality; keys of 8 to 16 bytes (most local names) are compared as two overlapping words.
+/// Byte equality without a `memcmp` call for short keys (most names): up to 7 bytes byte by
+/// byte, 8 to 16 bytes as two overlapping words.
 #[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn same(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;
     }
-    if (8..=16).contains(&n) {
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    if n <= 16 {
         return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
     }
     a == b
@@ -228,6 +232,9 @@ mod tests {
         assert!(!same(b"abcdefghijklmnoq", b"abcdefghijklmnop"));
         assert!(!same(b"a", b"b"));
         assert!(same(b"", b""));
+        assert!(same(b"old7", b"old7"));
+        assert!(!same(b"old7", b"old8"));
+        assert!(!same(b"old7", b"old"));
         assert!(!same(b"abcdefghijklmnopqrs", b"abcdefghijklmnopqrt"));
     }
 }

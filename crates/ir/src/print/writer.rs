@@ -111,7 +111,12 @@ impl Layout {
                     set_spec(&mut l.ptrs, asp, abi, pref);
                 }
                 "a" => {
-                    if let Some(p) = nums.get(1).or(nums.first()) {
+                    let n: Vec<u32> = rest
+                        .trim_start_matches(':')
+                        .split(':')
+                        .map(|x| x.parse::<u32>().unwrap_or(0))
+                        .collect();
+                    if let Some(p) = n.get(1).or(n.first()) {
                         l.agg_pref = (p / 8).max(1);
                     }
                 }
@@ -182,9 +187,19 @@ fn fmf_bit(w: &str) -> u32 {
 }
 
 impl Tables {
+    /// Builds the tables of `m` without caching them (benchmarks; [`Module::print_tables`] caches).
+    pub fn build_for(m: &Module) -> Tables {
+        Tables::build(m)
+    }
+
     pub(crate) fn build(m: &Module) -> Tables {
         let mut t = Tables {
-            layout: m.datalayout.as_deref().map(Layout::parse).unwrap_or_default(),
+            layout: Layout::parse(
+                m.datalayout
+                    .as_deref()
+                    .or_else(|| m.triple.as_deref().and_then(target_layout))
+                    .unwrap_or(""),
+            ),
             ..Tables::default()
         };
         // Attachment kinds.
@@ -204,21 +219,29 @@ impl Tables {
         }
         // Attribute sets: function attributes, module-wide.
         let mut sets: FxHashMap<Vec<(u32, u32)>, u32> = FxHashMap::default();
-        let key = |r: Range32, extra: bool| -> Vec<(u32, u32)> {
+        let align = m.strings.get("align");
+        let key = |r: Range32, class: u32| -> Vec<(u32, u32)> {
+            // `align N` after a function header is its alignment, not an attribute.
             let mut v: Vec<(u32, u32)> = m.attrs[r.range()]
                 .iter()
+                .filter(|a| Some(a.key) != align)
                 .map(|a| (a.key.0, a.value.map_or(u32::MAX, |s| s.0)))
                 .collect();
-            if extra {
-                v.push((u32::MAX, 0));
+            if class != 0 {
+                v.push((u32::MAX, class));
             }
             v.sort_unstable();
             v.dedup();
             v
         };
         for func in &m.functions {
-            let intrinsic = func.is_declaration && m.str(func.name).starts_with("llvm.");
-            let k = key(func.attrs, intrinsic);
+            let name = m.str(func.name);
+            let class = if !func.is_declaration || !name.starts_with("llvm.") {
+                0
+            } else {
+                intrinsic_class(name)
+            };
+            let k = key(func.attrs, class);
             if !k.is_empty() {
                 let n = sets.len() as u32;
                 sets.entry(k).or_insert(n);
@@ -232,7 +255,7 @@ impl Tables {
             let mut nums = Vec::with_capacity(func.calls.len());
             let mut nums_mod = Vec::with_capacity(func.calls.len());
             for c in &func.calls {
-                let k = key(c.fn_attrs, false);
+                let k = key(c.fn_attrs, 0);
                 if k.is_empty() {
                     nums.push(u32::MAX);
                     nums_mod.push(u32::MAX);
@@ -311,6 +334,41 @@ impl Tables {
         }
         t.md_num_module = module;
         t
+    }
+}
+
+/// The datalayout `opt` gives a module that has a triple but no datalayout (the target's; LLVM 22
+/// for NVPTX, LLVM 19 for AMDGPU).
+fn target_layout(triple: &str) -> Option<&'static str> {
+    let arch = triple.split('-').next().unwrap_or("");
+    Some(match arch {
+        "nvptx64" => "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64",
+        "nvptx" => "e-p:32:32-p6:32:32-p7:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64",
+        "amdgcn" => {
+            "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-\
+             p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-\
+             v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
+        }
+        "x86_64" => {
+            "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+        }
+        _ => return None,
+    })
+}
+
+/// Which attribute set LLVM gives an intrinsic declaration (it adds the intrinsic's own
+/// attributes). Without LLVM's intrinsic tables this is a coarse guess: the convergence-control
+/// intrinsics, the work-item/thread-id reads, and everything else share one set per class.
+fn intrinsic_class(name: &str) -> u32 {
+    if name.starts_with("llvm.experimental.convergence.") {
+        1
+    } else if name.starts_with("llvm.nvvm.read.ptx.sreg.")
+        || name.starts_with("llvm.amdgcn.workitem.id.")
+        || name.starts_with("llvm.amdgcn.workgroup.id.")
+    {
+        2
+    } else {
+        3
     }
 }
 
@@ -639,15 +697,25 @@ impl Module {
     }
 
     fn same_type(&self, f: FuncId, a: Value, b: Value) -> bool {
-        let simple = |v: Value| matches!(v, Value::Global(_) | Value::Func(_) | Value::Asm(_));
-        if simple(a) || simple(b) {
-            let mut x = String::new();
-            let mut y = String::new();
-            self.write_value_type(&mut x, f, a);
-            self.write_value_type(&mut y, f, b);
-            return x == y;
+        // Globals and functions are pointers whose type id the module may not hold.
+        let space = |v: Value| match v {
+            Value::Global(g) => Some(Some(self.globals[g.0 as usize].addrspace)),
+            Value::Func(_) | Value::Asm(_) => Some(Some(0)),
+            _ => None,
+        };
+        match (space(a), space(b)) {
+            (None, None) => self.value_type(f, a) == self.value_type(f, b),
+            (x, y) => {
+                let of = |s: Option<Option<u32>>, v: Value| {
+                    s.unwrap_or_else(|| match self.types.get(self.value_type(f, v)) {
+                        Type::Ptr(k) => Some(*k),
+                        _ => None,
+                    })
+                };
+                let (x, y) = (of(x, a), of(y, b));
+                x.is_some() && x == y
+            }
         }
-        self.value_type(f, a) == self.value_type(f, b)
     }
 
     /// (abi, pref) alignment in bytes.
@@ -774,7 +842,19 @@ impl Module {
             .as_bytes()
             .get(inst.span.start as usize..inst.span.end as usize)
             .unwrap_or(b"");
-        let toks = src_tokens(src);
+        // The source is lexed only for what the reader does not keep (see the module comment).
+        let needs_src = inst.flags & flags::FAST_MATH != 0
+            || match inst.op {
+                Opcode::Call | Opcode::Invoke | Opcode::CallBr => true,
+                Opcode::GetElementPtr => inst.flags & flags::INBOUNDS == 0,
+                Opcode::Alloca | Opcode::CatchSwitch => true,
+                _ => false,
+            };
+        let toks = if needs_src {
+            src_tokens(src)
+        } else {
+            Vec::new()
+        };
         // Words right after the opcode keyword (flags written in the source).
         let op_pos = toks
             .iter()
@@ -1182,11 +1262,7 @@ impl Module {
                     self.write_operand(out, t, f, p);
                 }
                 // The reader puts the unwind destination first when there is one.
-                let has_unwind = toks
-                    .iter()
-                    .rev()
-                    .take(3)
-                    .all(|(_, w)| *w != "caller");
+                let has_unwind = toks.iter().rev().take(3).all(|(_, w)| *w != "caller");
                 let (unwind, handlers) = if has_unwind && !blocks.is_empty() {
                     (Some(blocks[0]), &blocks[1..])
                 } else {
