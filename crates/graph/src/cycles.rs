@@ -78,6 +78,8 @@ struct Scratch {
     /// Discovery ids in print order.
     order: Vec<u32>,
     top: Vec<u32>,
+    /// Remaining predecessors of rescanned entries (see `rescan_entry`).
+    rescan: Rescan,
 }
 
 /// The cycle hierarchy of one function. See the module documentation.
@@ -119,6 +121,7 @@ impl CycleInfo {
         s.items.clear();
         s.entries.clear();
         s.children.clear();
+        s.rescan.reset(n);
         // The top-level cycles, in LLVM's (swap-reordered) order.
         let mut top = std::mem::take(&mut s.top);
         top.clear();
@@ -178,7 +181,11 @@ impl CycleInfo {
                     let ht = s.entries[e0 as usize];
                     for k in e0..e1 {
                         let e = s.entries[k as usize];
-                        scan_adopted(g, &s.dfs, h, ht, e, &mut s.worklist, &mut s.entries, mode);
+                        rescan_entry(g, &mut s.rescan, &s.dfs, h, ht, e, mode);
+                        if s.rescan.is_entry {
+                            s.entries.push(e);
+                        }
+                        s.worklist.append(&mut s.rescan.queued);
                     }
                 } else {
                     self.innermost[x.index()] = c;
@@ -486,31 +493,63 @@ fn scan<G: Graph + ?Sized>(
     }
 }
 
-/// [`scan`] for an entry `x` of an adopted cycle with header `ht`: the same result, skipping the
-/// predecessors inside `ht`'s subtree (they belong to the adopted cycle).
-#[inline]
-#[allow(clippy::too_many_arguments)]
-fn scan_adopted<G: Graph + ?Sized>(
+/// Per block rescanned as an entry of an adopted cycle: its predecessors not yet known to lie
+/// inside the adopting headers' DFS subtrees (a slice of `preds`, filled on first use).
+#[derive(Clone, Debug, Default)]
+struct Rescan {
+    preds: Vec<Block>,
+    start: Vec<u32>,
+    len: Vec<u32>,
+    queued: Vec<Block>,
+    is_entry: bool,
+}
+
+impl Rescan {
+    fn reset(&mut self, n: usize) {
+        self.preds.clear();
+        self.start.clear();
+        self.start.resize(n, 0);
+        self.len.clear();
+        self.len.resize(n, NONE);
+    }
+}
+
+/// [`scan`] for an entry `x` of an adopted cycle with header `ht`, now inside header `h`: the
+/// same queue (in `r.queued`) and entry decision (`r.is_entry`). Predecessors inside `ht`'s
+/// subtree belong to the adopted cycle and are skipped; those inside `h`'s subtree are queued.
+/// Both kinds lie inside every later adopting header's subtree (the adopting headers of one
+/// block's cycles are nested in the DFS tree), so they are dropped from x's remaining list: in a
+/// deep nest an entry is rescanned at every level, and only its outside predecessors are visited
+/// again.
+fn rescan_entry<G: Graph + ?Sized>(
     g: &G,
+    r: &mut Rescan,
     dfs: &CycleDfs,
     h: Block,
     ht: Block,
     x: Block,
-    worklist: &mut Vec<Block>,
-    entries: &mut Vec<Block>,
     mode: UnreachablePreds,
 ) {
-    let mut is_entry = false;
-    for &p in g.preds(x) {
+    if r.len[x.index()] == NONE {
+        r.start[x.index()] = r.preds.len() as u32;
+        r.preds.extend_from_slice(g.preds(x));
+        r.len[x.index()] = g.preds(x).len() as u32;
+    }
+    let a = r.start[x.index()] as usize;
+    let n = r.len[x.index()] as usize;
+    let mut k = a;
+    r.is_entry = false;
+    for i in a..a + n {
+        let p = r.preds[i];
         if dfs.is_ancestor(h, p) {
             if !dfs.is_ancestor(ht, p) {
-                worklist.push(p);
+                r.queued.push(p);
             }
         } else if dfs.is_reachable(p) || mode == UnreachablePreds::AreEntries {
-            is_entry = true;
+            r.is_entry = true;
+            r.preds[k] = p;
+            k += 1;
         }
     }
-    if is_entry {
-        entries.push(x);
-    }
+    r.len[x.index()] = (k - a) as u32;
 }

@@ -31,9 +31,7 @@ pub mod print;
 ///
 /// Errors carry the location of the first problem; `Diagnostic::render` shows it with an excerpt.
 pub fn parse(source_name: &str, source: String) -> Result<Module, Diagnostic> {
-    let mut m = parser::Parser::new(source_name, &source)
-        .parse_module()
-        .map_err(|d| *d)?;
+    let mut m = parser::parse_source(source_name, &source, None).map_err(|d| *d)?;
     m.source = source;
     Ok(m)
 }
@@ -41,7 +39,7 @@ pub fn parse(source_name: &str, source: String) -> Result<Module, Diagnostic> {
 /// Like [`parse`], but an error comes back already rendered (`Diagnostic::render` with the source
 /// text), so callers need not keep a second copy of a large source around just for the message.
 pub fn parse_rendered(source_name: &str, source: String) -> Result<Module, String> {
-    let r = parser::Parser::new(source_name, &source).parse_module();
+    let r = parser::parse_source(source_name, &source, None);
     match r {
         Ok(mut m) => {
             m.source = source;
@@ -49,4 +47,24 @@ pub fn parse_rendered(source_name: &str, source: String) -> Result<Module, Strin
         }
         Err(d) => Err(d.render(source_name, &source)),
     }
+}
+
+/// [`parse`] with the reader chosen: `Some(true)` forces the two-thread reader at any size,
+/// `Some(false)` the sequential one, `None` picks by size as [`parse`] does. The result (module or
+/// first error) is the same either way; tests compare the two.
+#[doc(hidden)]
+pub fn parse_with(
+    source_name: &str,
+    source: String,
+    parallel: Option<bool>,
+) -> Result<Module, Diagnostic> {
+    let mut m = parser::parse_source(source_name, &source, parallel).map_err(|d| *d)?;
+    m.source = source;
+    Ok(m)
+}
+
+/// How many reads so far merged two threads' results (the others read sequentially). For tests.
+#[doc(hidden)]
+pub fn parallel_merges() -> usize {
+    parser::MERGED.load(std::sync::atomic::Ordering::Relaxed)
 }

@@ -13,6 +13,18 @@ use converge_graph::Block;
 
 mod inst;
 mod locals;
+mod parallel;
+pub(crate) use parallel::MERGED;
+
+/// Reads a module: on two threads when `parallel` is set (by default for large sources, see
+/// [`parallel::worth_it`]), with the same result and the same first error either way.
+pub(crate) fn parse_source(source_name: &str, src: &str, parallel: Option<bool>) -> PResult<Module> {
+    if parallel.unwrap_or_else(|| parallel::worth_it(src)) {
+        parallel::parse_parallel(source_name, src)
+    } else {
+        Parser::new(source_name, src).parse_module()
+    }
+}
 
 /// Deepest nesting of types, constants and metadata accepted.
 const MAX_DEPTH: u32 = 200;
@@ -1589,9 +1601,17 @@ impl<'s> Parser<'s> {
     // ---------------------------------------------------------------- module
 
     pub fn parse_module(mut self) -> PResult<Module> {
-        loop {
+        while self.tok.kind != Tok::Eof {
+            self.parse_item()?;
+        }
+        self.finish()
+    }
+
+    /// Parses one top-level entity (the current token starts it; not at end of input).
+    fn parse_item(&mut self) -> PResult<()> {
+        {
             match self.tok.kind {
-                Tok::Eof => break,
+                Tok::Eof => {}
                 Tok::Ident => {
                     let w = self.cur();
                     match w {
@@ -1644,7 +1664,7 @@ impl<'s> Parser<'s> {
                 _ => return self.err("expected a top-level entity"),
             }
         }
-        self.finish()
+        Ok(())
     }
 
     fn parse_target(&mut self) -> PResult<()> {

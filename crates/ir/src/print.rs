@@ -1,12 +1,13 @@
 //! Names and text as LLVM's printer writes them: value operands (`%x`, `%3`, `@g`, constants), block
 //! names as `print<cycles>` shows them, types, and whole instructions (`Value::print`).
 //!
-//! Instructions are rendered from their source span with whitespace and comments normalised (one
-//! space between tokens, a space after each comma, `switch` cases one per line as LLVM prints them).
-//! Known deviations from LLVM's printer, which re-prints from the in-memory IR: non-canonical
-//! spellings in the source stay as written (`1.0` stays `1.0` where LLVM prints `1.000000e+00`,
-//! `i32*` stays where LLVM prints `ptr`, attribute group numbers are the source's), and numbered
-//! values keep their source numbers when the source numbering has gaps (LLVM 20+ renumbers).
+//! Instructions are printed from the IR structure like LLVM's `AssemblyWriter` (module `writer`):
+//! canonical spacing, `ptr` for typed pointers, decimal/hex floats, attribute groups and metadata
+//! renumbered as LLVM's slot tracker numbers them, default alignments filled in, attachments sorted
+//! by kind. `Module::inst_text` uses `Value::print`'s numbering (what `print<uniformity>` shows);
+//! `Module::inst_text_module_into` uses `opt -S`'s whole-module numbering. Deviations are listed in
+//! the `writer` module comment. Numbered values keep their source numbers when the source numbering
+//! has gaps (LLVM 20+ renumbers). `Module::inst_source_text` keeps the older normalised-source view.
 
 use crate::lexer::{Lexer, Tok};
 use crate::*;

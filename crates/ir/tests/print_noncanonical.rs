@@ -188,7 +188,7 @@ lp:
 ok:
   ret void
 cs:
-  %sw = catchswitch within none [label %h1, label %h2] unwind to caller
+  %sw = catchswitch within none [label %h1, label %h2] unwind to caller, !zz !3
 h1:
   %cp = catchpad within %sw [ptr @gv, i32 64, ptr null]
   catchret from %cp to label %ok
@@ -212,6 +212,42 @@ T2:
         true,
     ),
     (
+        "misc(ptr %p, <2 x i32> %v, i8 %b)",
+        "  %s1 = call i32 @ext3(i32 signext %tid, ptr readonly align 4 noalias %p, i8 zeroext noundef %b)
+  %s2 = call zeroext i8 @ext4(ptr noalias dereferenceable(8) %p) #1
+  %s4 = icmp slt <2 x i32> %v, zeroinitializer
+  %s5 = select <2 x i1> %s4, <2 x i32> %v, <2 x i32> <i32 0, i32 undef>
+  %s6 = getelementptr i32, ptr %p, <2 x i64> <i64 0, i64 1>
+  %s7 = getelementptr inbounds [4 x i8], ptr @str, i64 0, i32 %tid
+  %s8 = ptrtoint ptr getelementptr (i8, ptr @gv, i64 4) to i64
+  %s9 = add i64 %s8, ptrtoint (ptr @gv to i64)
+  %s10 = insertvalue { i32, ptr } { i32 1, ptr null }, i32 %tid, 0
+  %s11 = trunc nuw nsw i32 %tid to i8
+  %s12 = call zeroext i8 @ext4(ptr byval(i32 addrspace(1)*) align 4 null)
+  %s13 = call zeroext i8 @ext4(ptr byval(i8*) null)
+  ret void",
+        true,
+    ),
+    (
+        "misc22(i32 %a, i32 %b)",
+        "  %u1 = icmp samesign ult i32 %tid, %a
+  %u2 = uitofp nneg i32 %a to float
+  %u3 = call range(i32 0, 10) i32 @ext(i32 %b)
+  %u4 = call i32 @ext3(i32 %a, ptr captures(none) null, i8 0)
+  %u5 = call i32 @ext3(i32 %a, ptr nocapture readonly align 4 dereferenceable(4) null, i8 0)
+  %u6 = call noundef zeroext i8 @ext4(ptr noundef nonnull byval(i32) align 4 null)
+  %u7 = add <2 x i32> <i32 7, i32 7>, <i32 1, i32 1>
+  ret void",
+        false,
+    ),
+    (
+        "mdop(ptr %p)",
+        "  %r = call i64 @llvm.read_register.i64(metadata !13)
+  %a = load i32, ptr %p, !zz !12
+  ret void",
+        true,
+    ),
+    (
         "gepflags(ptr %p, i64 %i)",
         "  %g1 = getelementptr inbounds nuw i8, ptr %p, i64 %i
   %g2 = getelementptr nusw i8, ptr %p, i32 %tid
@@ -231,6 +267,10 @@ declare void @ext2(i32, ptr) #3
 declare float @extf(float)
 declare i32 @vararg(i32, ...)
 declare i32 @pers(...)
+declare i32 @ext3(i32, ptr, i8)
+declare i64 @llvm.read_register.i64(metadata)
+declare i8 @ext4(ptr)
+@str = constant [4 x i8] c"abc\00"
 @gv = global i32 0
 
 attributes #5 = { "k"="v" noinline }
@@ -255,6 +295,7 @@ attributes #0 = { convergent nounwind }
 !10 = !{!"ten"}
 !11 = !{i32 1}
 !12 = !{i32 12}
+!13 = !{!"sp"}
 "#;
 
 fn module_text(with: impl Fn(bool) -> bool) -> String {

@@ -43,7 +43,7 @@ fn random_module_200_functions(b: divan::Bencher) {
     b.bench(|| analyse_all(divan::black_box(&m)));
 }
 
-#[divan::bench(args = [500, 1000, 2000, 4000], sample_count = 3)]
+#[divan::bench(args = [500, 1000, 2000, 4000, 8000, 16000, 32000], sample_count = 3)]
 fn irreducible_function(b: divan::Bencher, blocks: usize) {
     let mut rng = Rng::new(1);
     let mut opts = Options::new(Flavor::Amdgpu);

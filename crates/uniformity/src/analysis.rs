@@ -6,6 +6,13 @@
 //! (the *diverged-entry* criterion of the seeds) makes the whole cycle *assumed divergent*; a cycle
 //! with a divergent exit makes uses outside it *temporally divergent*. Always-uniform instructions
 //! (target overrides) never become divergent.
+//!
+//! Deep irreducible nests make LLVM's algorithm quadratic or worse (every divergent branch walks
+//! the whole region). Work that provably cannot change the answer is skipped: branches inside an
+//! assumed-divergent top-level cycle whose possible effects are already in place, and, in
+//! functions with more than 16 cycles, such branches are postponed to the end, deepest first,
+//! when their only remaining effect is recording divergent exits of cycles inside that assumed
+//! cycle (the sets are order-independent there; only the printed order of that list changes).
 
 use crate::ssa::{DivergenceModel, SsaFunction, Val};
 use crate::structure::{NONE, Structure};

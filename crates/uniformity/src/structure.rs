@@ -145,7 +145,8 @@ impl Structure {
             for &x in g.succs(b) {
                 let common = s.common_cycle(cb, s.inner(x));
                 s.edge_dst.push(x);
-                s.edge_m.push(if common == NONE { 0 } else { s.depth(common) });
+                s.edge_m
+                    .push(if common == NONE { 0 } else { s.depth(common) });
             }
         }
         s.edge_start.push(s.edge_dst.len() as u32);
@@ -174,8 +175,8 @@ impl Structure {
         // smallest common cycle on the source's chain); a stable counting sort keeps edge order.
         let mut owner = vec![NONE; ne];
         let mut count = vec![0u32; nc + 1];
-        for p in 0..layout.len() {
-            let cb = s.inner(layout[p]);
+        for (p, &b) in layout.iter().enumerate() {
+            let cb = s.inner(b);
             for e in s.edge_start[p]..s.edge_start[p + 1] {
                 let m = s.edge_m[e as usize];
                 if s.depth(cb) > m {
@@ -190,10 +191,9 @@ impl Structure {
         }
         let mut fill = count.clone();
         let mut list = vec![Block(0); count[nc] as usize];
-        for e in 0..ne {
-            let d = owner[e];
+        for (&d, &x) in owner.iter().zip(&s.edge_dst) {
             if d != NONE {
-                list[fill[d as usize] as usize] = s.edge_dst[e];
+                list[fill[d as usize] as usize] = x;
                 fill[d as usize] += 1;
             }
         }
@@ -244,7 +244,14 @@ impl Structure {
                 d = self.dom.idom(b);
             }
             if ok {
-                return self.ancestor_at_depth(c, if best == NONE { 1 } else { self.depth(best) + 1 });
+                return self.ancestor_at_depth(
+                    c,
+                    if best == NONE {
+                        1
+                    } else {
+                        self.depth(best) + 1
+                    },
+                );
             }
         }
         let mut c = c;
@@ -487,5 +494,89 @@ impl Structure {
     #[inline]
     pub fn is_reducible(&self, c: u32) -> bool {
         self.cycles.is_reducible(Cycle(c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use converge_gen::cfg::{CfgParams, Shape, random_cfg};
+    use converge_gen::program::{Flavor, Options, random_cfg as program_cfg};
+    use converge_gen::rng::Rng;
+    use converge_graph::Cfg;
+
+    /// The range-minimum exit lists, local exits, target flags and the dominator-based climb
+    /// against their definitions, on random CFGs of every shape (deep irreducible nests included).
+    #[test]
+    fn exit_queries_match_their_definitions() {
+        let mut rng = Rng::new(11);
+        let mut dominator_path = 0;
+        for k in 0..320 {
+            // The last cases: the benchmark's deep irreducible nests.
+            let succs: Vec<Vec<u32>> = if k < 300 {
+                let shape = Shape::ALL[k % Shape::ALL.len()];
+                random_cfg(&mut rng, &CfgParams::new(shape, 4 + k % 60)).succs
+            } else {
+                let mut opts = Options::new(Flavor::Amdgpu);
+                opts.extra_edges_percent = 60;
+                program_cfg(&mut rng, 100 + 20 * (k - 300), &opts)
+            };
+            let n = succs.len();
+            let g = Cfg::from_succs(
+                Block(0),
+                n,
+                succs.iter().map(|s| s.iter().map(|&b| Block(b))),
+            );
+            let s = Structure::new(&g);
+            let nc = s.num_cycles() as u32;
+            for c in 0..nc {
+                let naive = s.cycles.exit_blocks(&g, Cycle(c));
+                assert_eq!(s.exits(c), &naive[..], "case {k}: exits of cycle {c}");
+                let p = s.parent_raw(c);
+                let local: Vec<Block> = naive
+                    .iter()
+                    .copied()
+                    .filter(|&x| p == NONE || s.contains(p, x))
+                    .collect();
+                assert_eq!(s.local_exits(c), &local[..], "case {k}: local exits of {c}");
+            }
+            // Target flags: from the exit depths of every cycle on the chain.
+            for t in 0..nc {
+                let mut depths = Vec::new();
+                let mut x = t;
+                while x != NONE {
+                    depths.extend(s.exits(x).iter().map(|&e| s.cycles.cycle_depth(e)));
+                    x = s.parent_raw(x);
+                }
+                let dt = s.depth(t);
+                let mut c = t;
+                while c != NONE {
+                    let expect = depths.iter().any(|&d| (d + 1).min(dt) == s.depth(c));
+                    assert_eq!(
+                        s.may_be_exit_target(c, t),
+                        expect,
+                        "case {k}: target {c} of {t}"
+                    );
+                    c = s.parent_raw(c);
+                }
+            }
+            // The climb: the direct walk up the parents.
+            for c in 0..nc {
+                for &j in s.blocks(c) {
+                    let mut x = c;
+                    while let Some(p) = s.parent(x) {
+                        if s.properly_dominates(s.header(p), j) {
+                            break;
+                        }
+                        x = p;
+                    }
+                    if s.dom.level(j) < s.depth(c) {
+                        dominator_path += 1;
+                    }
+                    assert_eq!(s.climb_while_header_not_dominating(c, j), x, "case {k}");
+                }
+            }
+        }
+        assert!(dominator_path > 100, "the dominator walk is exercised");
     }
 }

@@ -14,11 +14,16 @@
 //!
 //! Not modelled, taken from the instruction's source tokens instead: fast-math flags (the reader
 //! keeps one bit), call return attributes, `getelementptr nusw`/`inrange`, `alloca
-//! inalloca`/`swifterror`. Known deviations: intrinsic declarations get a function-attribute set of
-//! their own (LLVM adds each intrinsic's attributes; intrinsics with equal source attributes are
-//! assumed to share one set), specialised metadata nodes (`!DILocation`) are numbered but their
-//! operands are not, metadata nodes are not uniqued by content, parameter attributes print in source
-//! order, and attribute upgrades (`nocapture` → `captures(none)` in LLVM 21+) are not applied.
+//! inalloca`/`swifterror`. Parameter and return attributes print in LLVM's sorted order (kind
+//! class, then enum order), with `nocapture` as `captures(none)` (LLVM 21+).
+//!
+//! Known deviations: intrinsic declarations get a function-attribute set by a coarse class
+//! (convergence-control, work-item-id reads, other) instead of LLVM's per-intrinsic tables;
+//! overloaded intrinsic names are not re-mangled (`@llvm.amdgcn.readfirstlane` stays, LLVM 19 prints
+//! `.i32`); metadata nodes are not uniqued by content; global-variable attachments and the
+//! operands of inline (unnumbered) specialised nodes are not numbered; constants follow LLVM 22
+//! (`splat (i32 7)` where LLVM 19 prints `<i32 7, i32 7>`); default alignments come from the
+//! module's datalayout, or the target's (NVPTX, AMDGPU, x86-64) when only a triple is given.
 
 use super::{escape_into, is_bare_name, opcode_name};
 use crate::fx::FxHashMap;
@@ -34,6 +39,8 @@ pub struct Tables {
     call_attr: Vec<Vec<u32>>,
     /// Per function: metadata id → printed number.
     md_num: Vec<FxHashMap<u32, u32>>,
+    /// Numbers of the nodes reachable from named metadata (shared by every function).
+    md_named: FxHashMap<u32, u32>,
     /// The same two tables as `opt -S` numbers them for the whole module: call-site sets and
     /// metadata accumulate over the functions in order.
     call_attr_module: Vec<Vec<u32>>,
@@ -279,19 +286,21 @@ impl Tables {
         let has_records = m.source.contains("#dbg_");
         let mut records: Vec<u32> = Vec::new();
         let mut named: FxHashMap<u32, u32> = FxHashMap::default();
+        let empty: FxHashMap<u32, u32> = FxHashMap::default();
         let mut stack = Vec::new();
         for (_, r) in &m.named_metadata {
             for &md in &m.md_lists[r.range()] {
-                number_md(m, &special, md, &mut named, &mut stack);
+                number_md(m, &special, md, &empty, &mut named, &mut stack);
             }
         }
         let mut sorted: Vec<(u32, MdId)> = Vec::new();
         let mut module = named.clone();
         for func in &m.functions {
-            let mut map = named.clone();
+            // Per function only its own nodes; the named-metadata numbers are shared.
+            let mut map = FxHashMap::default();
             let mut visit = |md: MdId, map: &mut FxHashMap<u32, u32>| {
-                number_md(m, &special, md, map, &mut stack);
-                number_md(m, &special, md, &mut module, &mut stack);
+                number_md(m, &special, md, &named, map, &mut stack);
+                number_md(m, &special, md, &empty, &mut module, &mut stack);
             };
             for (_, md) in &func.md_attachments[func.md.range()] {
                 visit(*md, &mut map);
@@ -333,6 +342,7 @@ impl Tables {
             t.md_num.push(map);
         }
         t.md_num_module = module;
+        t.md_named = named;
         t
     }
 }
@@ -374,7 +384,12 @@ fn intrinsic_class(name: &str) -> u32 {
 
 /// The numbering one printing call uses: `Value::print`'s (per function) or `opt -S`'s (module).
 struct Slots<'a> {
+    /// Looked up first (named metadata in `Value::print` mode; the whole module otherwise).
+    md_first: &'a FxHashMap<u32, u32>,
     md: Option<&'a FxHashMap<u32, u32>>,
+    /// Metadata operands (`metadata !0`) print with a tracker that numbers the whole module's
+    /// metadata, in `Value::print` too.
+    md_operands: &'a FxHashMap<u32, u32>,
     call_attr: &'a [u32],
     kind_rank: &'a FxHashMap<Sym, u32>,
     layout: &'a Layout,
@@ -400,10 +415,12 @@ fn md_is_node(m: &Module, md: MdId) -> bool {
 }
 
 /// Pre-order numbering of `md` and the nodes it reaches (LLVM's `CreateMetadataSlot`), iterative.
+/// Nodes already in `base` keep their numbers; new ones are numbered from `base.len()` on.
 fn number_md(
     m: &Module,
     special: &FxHashMap<u32, Vec<u32>>,
     md: MdId,
+    base: &FxHashMap<u32, u32>,
     map: &mut FxHashMap<u32, u32>,
     stack: &mut Vec<MdId>,
 ) {
@@ -411,10 +428,10 @@ fn number_md(
     stack.push(md);
     while let Some(x) = stack.pop() {
         let x = md_resolve(m, x);
-        if !md_is_node(m, x) || map.contains_key(&x.0) {
+        if !md_is_node(m, x) || base.contains_key(&x.0) || map.contains_key(&x.0) {
             continue;
         }
-        let n = map.len() as u32;
+        let n = (base.len() + map.len()) as u32;
         map.insert(x.0, n);
         match m.metadata.get(x.0 as usize) {
             Some(Metadata::Tuple(r)) => {
@@ -639,10 +656,9 @@ impl Module {
         }
     }
 
-    fn write_md_ref(&self, out: &mut String, t: &Slots<'_>, f: FuncId, md: MdId) {
+    fn write_md_ref(&self, out: &mut String, map: Option<&FxHashMap<u32, u32>>, md: MdId) {
         let r = md_resolve(self, md);
-        let _ = f;
-        match t.md.and_then(|m| m.get(&r.0)) {
+        match map.and_then(|m| m.get(&r.0)) {
             Some(n) => {
                 let _ = write!(out, "!{n}");
             }
@@ -666,7 +682,7 @@ impl Module {
             }
             Value::Func(g) => self.write_sigil(out, '@', self.str(self.func(g).name)),
             Value::Const(c) => self.write_const(out, c, 0),
-            Value::Meta(m) => self.write_md_ref(out, t, f, m),
+            Value::Meta(m) => self.write_md_ref(out, Some(t.md_operands), m),
             Value::Block(b) => match func.blocks.get(b.index()) {
                 Some(bd) => self.write_local(out, bd.name),
                 None => out.push_str("<badref>"),
@@ -817,17 +833,19 @@ impl Module {
         let tables = self.print_tables();
         let fi = f.0 as usize;
         let slots = Slots {
-            md: if module {
-                Some(&tables.md_num_module)
+            md_first: if module {
+                &tables.md_num_module
             } else {
-                tables.md_num.get(fi)
+                &tables.md_named
             },
+            md: if module { None } else { tables.md_num.get(fi) },
             call_attr: if module {
                 tables.call_attr_module.get(fi)
             } else {
                 tables.call_attr.get(fi)
             }
             .map_or(&[], |v| v.as_slice()),
+            md_operands: &tables.md_num_module,
             kind_rank: &tables.kind_rank,
             layout: &tables.layout,
         };
@@ -1262,7 +1280,7 @@ impl Module {
                     self.write_operand(out, t, f, p);
                 }
                 // The reader puts the unwind destination first when there is one.
-                let has_unwind = toks.iter().rev().take(3).all(|(_, w)| *w != "caller");
+                let has_unwind = !toks.iter().any(|(k, w)| *k == Tok::Ident && *w == "caller");
                 let (unwind, handlers) = if has_unwind && !blocks.is_empty() {
                     (Some(blocks[0]), &blocks[1..])
                 } else {
@@ -1326,7 +1344,12 @@ impl Module {
                 out.push_str(", ");
                 self.write_sigil(out, '!', self.str(kind));
                 out.push(' ');
-                self.write_md_ref(out, t, f, md);
+                match t.md_first.get(&md_resolve(self, md).0) {
+                    Some(n) => {
+                        let _ = write!(out, "!{n}");
+                    }
+                    None => self.write_md_ref(out, t.md, md),
+                }
             }
         }
     }
@@ -1370,6 +1393,7 @@ impl Module {
             break;
         }
         let mut asp = None;
+        let mut ret_attrs: Vec<(usize, usize)> = Vec::new();
         while k < toks.len() {
             let (kind, w) = toks[k];
             if kind == Tok::Ident && w == "addrspace" {
@@ -1383,8 +1407,13 @@ impl Module {
             if kind != Tok::Ident || is_type_word(w) {
                 break;
             }
+            let start = out.len();
             out.push(' ');
-            out.push_str(w);
+            out.push_str(if w == "nocapture" {
+                "captures(none)"
+            } else {
+                w
+            });
             k += 1;
             if toks.get(k).is_some_and(|x| x.0 == Tok::LParen) {
                 let mut depth = 0;
@@ -1418,6 +1447,28 @@ impl Module {
                 out.push_str(toks[k].1);
                 k += 1;
             }
+            ret_attrs.push((start, out.len()));
+        }
+        if ret_attrs.len() > 1 {
+            // LLVM prints an attribute set sorted; re-order the texts just written.
+            let mut texts: Vec<String> = ret_attrs
+                .iter()
+                .map(|&(a, b)| out[a..b].to_string())
+                .collect();
+            texts.sort_by(|a, b| {
+                let key = |t: &str| -> String {
+                    t.trim_start()
+                        .split(['(', ' '])
+                        .next()
+                        .unwrap_or("")
+                        .to_string()
+                };
+                attr_rank(&key(a)).cmp(&attr_rank(&key(b)))
+            });
+            out.truncate(ret_attrs[0].0);
+            for t in texts {
+                out.push_str(&t);
+            }
         }
         if let Some(a) = asp
             && a != "0"
@@ -1444,9 +1495,21 @@ impl Module {
             }
             self.write_value_type(out, f, *v);
             if let Some(r) = arg_attrs.get(k) {
-                for a in &self.attrs[r.range()] {
-                    out.push(' ');
-                    self.write_attr(out, a);
+                let attrs = &self.attrs[r.range()];
+                if attrs.len() > 1 {
+                    let mut sorted: Vec<&Attr> = attrs.iter().collect();
+                    sorted.sort_by(|a, b| {
+                        attr_rank(self.str(a.key)).cmp(&attr_rank(self.str(b.key)))
+                    });
+                    for a in sorted {
+                        out.push(' ');
+                        self.write_attr(out, a);
+                    }
+                } else {
+                    for a in attrs {
+                        out.push(' ');
+                        self.write_attr(out, a);
+                    }
                 }
             }
             out.push(' ');
@@ -1509,11 +1572,11 @@ impl Module {
 
     fn write_attr(&self, out: &mut String, a: &Attr) {
         let key = self.str(a.key);
-        let keyword = !key.is_empty()
-            && key
-                .bytes()
-                .all(|c| c.is_ascii_lowercase() || c == b'_' || c.is_ascii_digit());
-        if !keyword {
+        if key == "nocapture" {
+            out.push_str("captures(none)");
+            return;
+        }
+        if !is_keyword_attr(key) {
             out.push('"');
             escape_into(out, key.as_bytes());
             out.push('"');
@@ -1526,16 +1589,102 @@ impl Module {
         }
         out.push_str(key);
         if let Some(v) = a.value {
+            let v = self.str(v);
             if key == "align" {
                 out.push(' ');
-                out.push_str(self.str(v));
+                out.push_str(v);
             } else {
                 out.push('(');
-                out.push_str(self.str(v));
+                push_type_text(out, v);
                 out.push(')');
             }
         }
     }
+}
+
+/// Where LLVM sorts a parameter or return attribute: its kind class (enum, type, integer, range,
+/// string: the order of LLVM's generated `AttrKind` enum) and then its record name.
+fn attr_rank(key: &str) -> (u8, &str) {
+    let (class, record) = match key {
+        "allocalign" => (0, "AllocAlign"),
+        "allocptr" => (0, "AllocatedPointer"),
+        "dead_on_return" => (0, "DeadOnReturn"),
+        "dead_on_unwind" => (0, "DeadOnUnwind"),
+        "immarg" => (0, "ImmArg"),
+        "inreg" => (0, "InReg"),
+        "nest" => (0, "Nest"),
+        "noalias" => (0, "NoAlias"),
+        "nocapture" => (0, "NoCapture"),
+        "noext" => (0, "NoExt"),
+        "nofree" => (0, "NoFree"),
+        "nonnull" => (0, "NonNull"),
+        "noundef" => (0, "NoUndef"),
+        "readnone" => (0, "ReadNone"),
+        "readonly" => (0, "ReadOnly"),
+        "returned" => (0, "Returned"),
+        "signext" => (0, "SExt"),
+        "swiftasync" => (0, "SwiftAsync"),
+        "swifterror" => (0, "SwiftError"),
+        "swiftself" => (0, "SwiftSelf"),
+        "writable" => (0, "Writable"),
+        "writeonly" => (0, "WriteOnly"),
+        "zeroext" => (0, "ZExt"),
+        "align" => (2, "Alignment"),
+        "alignstack" => (2, "StackAlignment"),
+        "captures" => (2, "Captures"),
+        "dereferenceable" => (2, "Dereferenceable"),
+        "dereferenceable_or_null" => (2, "DereferenceableOrNull"),
+        "memory" => (2, "Memory"),
+        "nofpclass" => (2, "NoFPClass"),
+        "byref" => (1, "ByRef"),
+        "byval" => (1, "ByVal"),
+        "elementtype" => (1, "ElementType"),
+        "inalloca" => (1, "InAlloca"),
+        "preallocated" => (1, "Preallocated"),
+        "sret" => (1, "StructRet"),
+        "range" => (3, "Range"),
+        "initializes" => (4, "Initializes"),
+        _ if is_keyword_attr(key) => (0, key),
+        _ => (5, key),
+    };
+    // `nocapture` reads as `captures(none)` from LLVM 21 on (22 is the reference).
+    if key == "nocapture" {
+        return (2, "Captures");
+    }
+    (class, record)
+}
+
+/// Appends the text of a type attribute's type (`byval(i32 addrspace(1)*)`), with a typed pointer
+/// as a whole read as `ptr` the way LLVM 17+ reads it. Pointers nested in aggregates are left as
+/// written (not modelled).
+fn push_type_text(out: &mut String, t: &str) {
+    let t = t.trim();
+    let Some(body) = t.strip_suffix('*') else {
+        out.push_str(t);
+        return;
+    };
+    let body = body.trim_end();
+    if let Some(open) = body.rfind("addrspace(")
+        && body.ends_with(')')
+    {
+        let n = body[open + "addrspace(".len()..body.len() - 1].trim();
+        if n == "0" {
+            out.push_str("ptr");
+        } else {
+            out.push_str("ptr addrspace(");
+            out.push_str(n);
+            out.push(')');
+        }
+    } else {
+        out.push_str("ptr");
+    }
+}
+
+fn is_keyword_attr(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || c == b'_' || c.is_ascii_digit())
 }
 
 fn call_conv_word(w: &str) -> bool {

@@ -1,0 +1,284 @@
+//! The two-thread reader (`parser/parallel.rs`) gives exactly the sequential reader's result: the
+//! same `Module` field by field (same ids, same order) or the same first error, on every LLVM corpus
+//! file, on generated GPU modules of several seeds and sizes, and on mutated versions of them
+//! (truncations, deleted and duplicated lines, byte flips, functions swapped across the split).
+//!
+//! Deterministic (SplitMix64, fixed seeds); the case counts are the time budget (well under a minute
+//! in release mode). On a mismatch the seed, the case and the differing field are printed, and the
+//! input is written to `target/parallel-mismatch.ll`.
+
+use converge_gen::module::{GpuTarget, ModuleSpec, generate};
+use converge_ir::Module;
+use std::fmt::Write;
+use std::hash::{DefaultHasher, Hasher};
+use std::path::{Path, PathBuf};
+
+struct Hash(DefaultHasher);
+impl Write for Hash {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.write(s.as_bytes());
+        Ok(())
+    }
+}
+
+fn h(v: &dyn std::fmt::Debug) -> u64 {
+    let mut w = Hash(DefaultHasher::new());
+    write!(w, "{v:?}").unwrap();
+    w.0.finish()
+}
+
+/// Every field of the module hashed through its `Debug` text (the interner's hash map is left out:
+/// it is derived from `buf` and `spans`, and its iteration order is random).
+fn fields(m: &Module) -> Vec<(&'static str, u64)> {
+    vec![
+        ("source_name", h(&m.source_name)),
+        ("source", h(&m.source)),
+        ("triple", h(&m.triple)),
+        ("datalayout", h(&m.datalayout)),
+        ("strings.buf", h(&m.strings.buf)),
+        ("strings.spans", h(&m.strings.spans)),
+        ("strings.map.len", h(&m.strings.map.len())),
+        ("types", h(&m.types)),
+        ("globals", h(&m.globals)),
+        ("functions", h(&m.functions)),
+        ("consts", h(&m.consts)),
+        ("const_lists", h(&m.const_lists)),
+        ("bytes", h(&m.bytes)),
+        ("asms", h(&m.asms)),
+        ("attrs", h(&m.attrs)),
+        ("metadata", h(&m.metadata)),
+        ("md_lists", h(&m.md_lists)),
+        ("named_metadata", h(&m.named_metadata)),
+        ("source_filename", h(&m.source_filename)),
+        ("comdats", h(&m.comdats)),
+        ("attr_groups", h(&m.attr_groups)),
+        ("first_inline_md", h(&m.first_inline_md)),
+    ]
+}
+
+/// Where two modules' functions or constants first differ (for the failure message).
+fn first_difference(a: &Module, b: &Module) -> String {
+    if a.functions.len() != b.functions.len() {
+        return format!(": {} functions against {}", a.functions.len(), b.functions.len());
+    }
+    for (i, (x, y)) in a.functions.iter().zip(&b.functions).enumerate() {
+        let (x, y) = (format!("{x:?}"), format!("{y:?}"));
+        if x != y {
+            let k = x.bytes().zip(y.bytes()).position(|(p, q)| p != q).unwrap_or(0);
+            let lo = k.saturating_sub(300);
+            return format!(
+                ": function {i}, sequential `...{}`, parallel `...{}`",
+                &x[lo..(k + 200).min(x.len())],
+                &y[lo..(k + 200).min(y.len())]
+            );
+        }
+    }
+    for (i, (x, y)) in a.consts.iter().zip(&b.consts).enumerate() {
+        if format!("{x:?}") != format!("{y:?}") {
+            return format!(": const {i}: {x:?} against {y:?}");
+        }
+    }
+    String::new()
+}
+
+/// Reads `text` both ways; panics with the differing field (or the two errors) on a mismatch.
+/// Returns whether the module was accepted.
+fn same(text: &str, what: &str) -> bool {
+    let seq = converge_ir::parse_with("t.ll", text.to_string(), Some(false));
+    let par = converge_ir::parse_with("t.ll", text.to_string(), Some(true));
+    let fail = |msg: String| -> ! {
+        let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/parallel-mismatch.ll");
+        let _ = std::fs::write(&out, text);
+        panic!("{what}: {msg} (input written to {})", out.display());
+    };
+    match (seq, par) {
+        (Ok(a), Ok(b)) => {
+            let (fa, fb) = (fields(&a), fields(&b));
+            for (x, y) in fa.iter().zip(&fb) {
+                if x != y {
+                    fail(format!("field `{}` differs{}", x.0, first_difference(&a, &b)));
+                }
+            }
+            true
+        }
+        (Err(a), Err(b)) => {
+            let (ra, rb) = (a.render("t.ll", text), b.render("t.ll", text));
+            if ra != rb {
+                fail(format!("different errors:\n{ra}\n---\n{rb}"));
+            }
+            false
+        }
+        (Ok(_), Err(e)) => fail(format!("only the parallel reader fails: {}", e.render("t.ll", text))),
+        (Err(e), Ok(_)) => fail(format!("only the sequential reader fails: {}", e.render("t.ll", text))),
+    }
+}
+
+fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut v: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    v.sort();
+    for p in v {
+        if p.is_dir() {
+            corpus_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "ll") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn parallel_reader_matches_on_the_corpus() {
+    let mut files = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/features.ll")];
+    if let Some(c) = converge_gen::reference::corpus("parallel reader on the corpus") {
+        corpus_files(&c, &mut files);
+    }
+    let mut accepted = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        accepted += same(&text, &f.display().to_string()) as usize;
+    }
+    assert!(accepted > 0, "no corpus module was accepted");
+    eprintln!(
+        "{} files, {accepted} accepted, identical both ways ({} merged reads so far)",
+        files.len(),
+        converge_ir::parallel_merges()
+    );
+}
+
+fn spec(seed: u64, target: GpuTarget, bytes: usize) -> ModuleSpec {
+    ModuleSpec {
+        seed,
+        target,
+        bytes,
+        ..ModuleSpec::default()
+    }
+}
+
+#[test]
+fn parallel_reader_matches_on_generated_modules() {
+    for (seed, target, bytes) in [
+        (1, GpuTarget::Amdgpu, 6 << 20),
+        (2, GpuTarget::Nvptx, 3 << 20),
+        (3, GpuTarget::Amdgpu, 300 << 10),
+        (4, GpuTarget::Nvptx, 100 << 10),
+    ] {
+        let text = generate(&spec(seed, target, bytes));
+        let before = converge_ir::parallel_merges();
+        assert!(same(&text, &format!("generated seed {seed}")), "seed {seed} rejected");
+        assert!(
+            converge_ir::parallel_merges() > before,
+            "seed {seed}: the two-thread reader fell back to the sequential one"
+        );
+    }
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Mutations aimed at the split: lines deleted, duplicated or moved (a function defined twice, a
+/// global or type moved into the function range, a call to a later or earlier function), bytes
+/// flipped, truncation.
+fn mutate(text: &str, rng: &mut Rng) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    match rng.below(5) {
+        0 => {
+            let at = rng.below(text.len());
+            let mut at = at;
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            return text[..at].to_string();
+        }
+        1 => {
+            let i = rng.below(lines.len());
+            lines.remove(i);
+        }
+        2 => {
+            let i = rng.below(lines.len());
+            let j = rng.below(lines.len());
+            let l = lines[i];
+            lines.insert(j, l);
+        }
+        3 => {
+            // Move a whole top-level item (a function or any other line at column 0).
+            let starts: Vec<usize> = (0..lines.len())
+                .filter(|&i| lines[i].starts_with(|c: char| !c.is_whitespace() && c != '}'))
+                .collect();
+            let s = starts[rng.below(starts.len())];
+            let mut e = s + 1;
+            if lines[s].starts_with("define") {
+                while e < lines.len() && lines[e - 1] != "}" {
+                    e += 1;
+                }
+            }
+            let item: Vec<&str> = lines.drain(s..e).collect();
+            let to = rng.below(lines.len() + 1);
+            for (k, l) in item.into_iter().enumerate() {
+                lines.insert(to + k, l);
+            }
+        }
+        _ => {
+            let mut b = text.as_bytes().to_vec();
+            for _ in 0..1 + rng.below(3) {
+                let i = rng.below(b.len());
+                let set = b" %@!{}(),=\n;\"0123abcx#";
+                b[i] = set[rng.below(set.len())];
+            }
+            return String::from_utf8_lossy(&b).into_owned();
+        }
+    }
+    let mut s = lines.join("\n");
+    s.push('\n');
+    s
+}
+
+#[test]
+fn parallel_reader_matches_on_mutated_modules() {
+    const SEED: u64 = 0x5eed_0f_5911;
+    const CASES: usize = 1500;
+    let mut rng = Rng(SEED);
+    let mut inputs = vec![generate(&spec(7, GpuTarget::Amdgpu, 60 << 10))];
+    inputs.push(
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/features.ll"))
+            .unwrap(),
+    );
+    let (mut ok, mut bad) = (0, 0);
+    let before = converge_ir::parallel_merges();
+    for (k, base) in inputs.iter().enumerate() {
+        for case in 0..CASES {
+            let text = mutate(base, &mut rng);
+            if same(&text, &format!("seed {SEED:#x}, input {k}, case {case}")) {
+                ok += 1;
+            } else {
+                bad += 1;
+            }
+        }
+    }
+    let merged = converge_ir::parallel_merges() - before;
+    eprintln!("mutated: {ok} accepted, {bad} rejected, identical both ways ({merged} merged reads)");
+    assert!(ok > 0 && bad > 0 && merged > 0);
+}
+
+/// The benchmark module itself (`scripts/bench-parse.sh` generates it): run with `--ignored`.
+#[test]
+#[ignore = "needs build/bench/gpu-60mb.ll; about 10 s"]
+fn parallel_reader_matches_on_the_60mb_module() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../build/bench/gpu-60mb.ll");
+    let text = std::fs::read_to_string(&p).expect("generate it with scripts/bench-parse.sh");
+    let before = converge_ir::parallel_merges();
+    assert!(same(&text, "gpu-60mb.ll"));
+    assert!(converge_ir::parallel_merges() > before, "fell back to the sequential reader");
+}
