@@ -497,7 +497,9 @@ fn scan<G: Graph + ?Sized>(
 /// inside the adopting headers' DFS subtrees (a slice of `preds`, filled on first use).
 #[derive(Clone, Debug, Default)]
 struct Rescan {
-    preds: Vec<Block>,
+    /// Each with its DFS preorder number (0: unreachable), so that the subtree tests need no
+    /// random access.
+    preds: Vec<(Block, u32)>,
     start: Vec<u32>,
     len: Vec<u32>,
     queued: Vec<Block>,
@@ -532,22 +534,26 @@ fn rescan_entry<G: Graph + ?Sized>(
 ) {
     if r.len[x.index()] == NONE {
         r.start[x.index()] = r.preds.len() as u32;
-        r.preds.extend_from_slice(g.preds(x));
+        r.preds
+            .extend(g.preds(x).iter().map(|&p| (p, dfs.start(p))));
         r.len[x.index()] = g.preds(x).len() as u32;
     }
     let a = r.start[x.index()] as usize;
     let n = r.len[x.index()] as usize;
     let mut k = a;
     r.is_entry = false;
+    // Preorder intervals nest: p is in h's subtree iff its number is in h's interval.
+    let (h0, h1) = (dfs.start(h), dfs.end(h));
+    let (t0, t1) = (dfs.start(ht), dfs.end(ht));
     for i in a..a + n {
-        let p = r.preds[i];
-        if dfs.is_ancestor(h, p) {
-            if !dfs.is_ancestor(ht, p) {
+        let (p, sp) = r.preds[i];
+        if sp != 0 && h0 <= sp && sp <= h1 {
+            if !(t0 <= sp && sp <= t1) {
                 r.queued.push(p);
             }
-        } else if dfs.is_reachable(p) || mode == UnreachablePreds::AreEntries {
+        } else if sp != 0 || mode == UnreachablePreds::AreEntries {
             r.is_entry = true;
-            r.preds[k] = p;
+            r.preds[k] = (p, sp);
             k += 1;
         }
     }

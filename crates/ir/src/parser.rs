@@ -18,7 +18,11 @@ pub(crate) use parallel::MERGED;
 
 /// Reads a module: on two threads when `parallel` is set (by default for large sources, see
 /// [`parallel::worth_it`]), with the same result and the same first error either way.
-pub(crate) fn parse_source(source_name: &str, src: &str, parallel: Option<bool>) -> PResult<Module> {
+pub(crate) fn parse_source(
+    source_name: &str,
+    src: &str,
+    parallel: Option<bool>,
+) -> PResult<Module> {
     if parallel.unwrap_or_else(|| parallel::worth_it(src)) {
         parallel::parse_parallel(source_name, src)
     } else {

@@ -59,12 +59,20 @@ fn fields(m: &Module) -> Vec<(&'static str, u64)> {
 /// Where two modules' functions or constants first differ (for the failure message).
 fn first_difference(a: &Module, b: &Module) -> String {
     if a.functions.len() != b.functions.len() {
-        return format!(": {} functions against {}", a.functions.len(), b.functions.len());
+        return format!(
+            ": {} functions against {}",
+            a.functions.len(),
+            b.functions.len()
+        );
     }
     for (i, (x, y)) in a.functions.iter().zip(&b.functions).enumerate() {
         let (x, y) = (format!("{x:?}"), format!("{y:?}"));
         if x != y {
-            let k = x.bytes().zip(y.bytes()).position(|(p, q)| p != q).unwrap_or(0);
+            let k = x
+                .bytes()
+                .zip(y.bytes())
+                .position(|(p, q)| p != q)
+                .unwrap_or(0);
             let lo = k.saturating_sub(300);
             return format!(
                 ": function {i}, sequential `...{}`, parallel `...{}`",
@@ -96,7 +104,11 @@ fn same(text: &str, what: &str) -> bool {
             let (fa, fb) = (fields(&a), fields(&b));
             for (x, y) in fa.iter().zip(&fb) {
                 if x != y {
-                    fail(format!("field `{}` differs{}", x.0, first_difference(&a, &b)));
+                    fail(format!(
+                        "field `{}` differs{}",
+                        x.0,
+                        first_difference(&a, &b)
+                    ));
                 }
             }
             true
@@ -108,8 +120,14 @@ fn same(text: &str, what: &str) -> bool {
             }
             false
         }
-        (Ok(_), Err(e)) => fail(format!("only the parallel reader fails: {}", e.render("t.ll", text))),
-        (Err(e), Ok(_)) => fail(format!("only the sequential reader fails: {}", e.render("t.ll", text))),
+        (Ok(_), Err(e)) => fail(format!(
+            "only the parallel reader fails: {}",
+            e.render("t.ll", text)
+        )),
+        (Err(e), Ok(_)) => fail(format!(
+            "only the sequential reader fails: {}",
+            e.render("t.ll", text)
+        )),
     }
 }
 
@@ -166,7 +184,10 @@ fn parallel_reader_matches_on_generated_modules() {
     ] {
         let text = generate(&spec(seed, target, bytes));
         let before = converge_ir::parallel_merges();
-        assert!(same(&text, &format!("generated seed {seed}")), "seed {seed} rejected");
+        assert!(
+            same(&text, &format!("generated seed {seed}")),
+            "seed {seed} rejected"
+        );
         assert!(
             converge_ir::parallel_merges() > before,
             "seed {seed}: the two-thread reader fell back to the sequential one"
@@ -247,13 +268,15 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
 
 #[test]
 fn parallel_reader_matches_on_mutated_modules() {
-    const SEED: u64 = 0x5eed_0f_5911;
+    const SEED: u64 = 0x005e_ed0f_5911;
     const CASES: usize = 1500;
     let mut rng = Rng(SEED);
     let mut inputs = vec![generate(&spec(7, GpuTarget::Amdgpu, 60 << 10))];
     inputs.push(
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/features.ll"))
-            .unwrap(),
+        std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/features.ll"),
+        )
+        .unwrap(),
     );
     let (mut ok, mut bad) = (0, 0);
     let before = converge_ir::parallel_merges();
@@ -268,17 +291,55 @@ fn parallel_reader_matches_on_mutated_modules() {
         }
     }
     let merged = converge_ir::parallel_merges() - before;
-    eprintln!("mutated: {ok} accepted, {bad} rejected, identical both ways ({merged} merged reads)");
+    eprintln!(
+        "mutated: {ok} accepted, {bad} rejected, identical both ways ({merged} merged reads)"
+    );
     assert!(ok > 0 && bad > 0 && merged > 0);
 }
 
-/// The benchmark module itself (`scripts/bench-parse.sh` generates it): run with `--ignored`.
+/// The benchmark modules themselves (`scripts/bench-parse.sh` generates `gpu-60mb.ll`): run with
+/// `--ignored`.
 #[test]
 #[ignore = "needs build/bench/gpu-60mb.ll; about 10 s"]
-fn parallel_reader_matches_on_the_60mb_module() {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../build/bench/gpu-60mb.ll");
-    let text = std::fs::read_to_string(&p).expect("generate it with scripts/bench-parse.sh");
-    let before = converge_ir::parallel_merges();
-    assert!(same(&text, "gpu-60mb.ll"));
-    assert!(converge_ir::parallel_merges() > before, "fell back to the sequential reader");
+fn parallel_reader_matches_on_the_60mb_modules() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../build/bench");
+    let mut seen = 0;
+    for name in ["gpu-60mb.ll", "cfg-60mb.ll"] {
+        let Ok(text) = std::fs::read_to_string(dir.join(name)) else {
+            continue;
+        };
+        let before = converge_ir::parallel_merges();
+        assert!(same(&text, name));
+        assert!(
+            converge_ir::parallel_merges() > before,
+            "{name}: fell back to the sequential reader"
+        );
+        seen += 1;
+    }
+    assert!(
+        seen > 0,
+        "generate build/bench/gpu-60mb.ll with scripts/bench-parse.sh"
+    );
+}
+
+/// Deep nesting read by the second thread: accepted up to the reader's bound and rejected past it
+/// with the same error (the worker thread has a main-thread-sized stack).
+#[test]
+fn parallel_reader_matches_on_deep_nesting_in_the_second_half() {
+    let base = generate(&spec(5, GpuTarget::Amdgpu, 200 << 10));
+    for depth in [150, 199, 250, 5000] {
+        let ty = format!("{}i32{}", "[1 x ".repeat(depth), "]".repeat(depth));
+        let text = format!(
+            "{base}\ndefine void @deep() {{\nentry:\n  %x = alloca {ty}, align 4\n  ret void\n}}\n"
+        );
+        let before = converge_ir::parallel_merges();
+        let ok = same(&text, &format!("depth {depth}"));
+        assert_eq!(ok, depth < 200, "depth {depth}");
+        if ok {
+            assert!(
+                converge_ir::parallel_merges() > before,
+                "depth {depth}: not merged"
+            );
+        }
+    }
 }

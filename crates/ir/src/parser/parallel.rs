@@ -25,6 +25,9 @@ use super::*;
 /// cost more than they save).
 pub(crate) const MIN_PARALLEL_BYTES: usize = 4 << 20;
 
+/// Stack of the second thread.
+const WORKER_STACK: usize = 64 << 20;
+
 /// How many reads took the merged two-thread path (tests check that it is exercised).
 pub(crate) static MERGED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
@@ -126,7 +129,8 @@ fn find_define(src: &str, mut from: usize) -> Option<usize> {
 
 /// Whether `parse_module` should take the parallel path for this source.
 pub(crate) fn worth_it(src: &str) -> bool {
-    src.len() >= MIN_PARALLEL_BYTES && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+    src.len() >= MIN_PARALLEL_BYTES
+        && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
 }
 
 /// Reads `src` with two threads; the result (module or first error) equals the sequential reader's.
@@ -139,7 +143,7 @@ pub(crate) fn parse_parallel(source_name: &str, src: &str) -> PResult<Module> {
         return seq();
     };
     std::thread::scope(|scope| {
-        let worker = scope.spawn(move || {
+        let job = move || {
             let mut p = Parser::new(source_name, src);
             if !matches!(p.run_until(prelude_end, false), Ok(true))
                 || p.tok.start as usize != prelude_end
@@ -157,7 +161,15 @@ pub(crate) fn parse_parallel(source_name: &str, src: &str) -> PResult<Module> {
                 p.tok.start as usize
             };
             Some((p, base, end))
-        });
+        };
+        // The parser's nesting bound (`MAX_DEPTH`) was sized for a main thread's stack; give the
+        // worker as much (address space only: untouched pages cost nothing).
+        let Ok(worker) = std::thread::Builder::new()
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(scope, job)
+        else {
+            return Parser::new(source_name, src).parse_module();
+        };
         let mut a = Parser::new(source_name, src);
         // A's reading up to `mid` is the sequential reading: its errors are the sequential ones.
         let pure = a.run_until(prelude_end, false).and_then(|_| {
@@ -226,7 +238,11 @@ impl Remap {
         }
     }
     fn func(&self, f: u32) -> u32 {
-        if f < self.base.funcs { f } else { f + self.func_off }
+        if f < self.base.funcs {
+            f
+        } else {
+            f + self.func_off
+        }
     }
     fn md(&self, m: MdId) -> MdId {
         if m.0 & HIGH != 0 && (m.0 & !HIGH) >= self.base.inline {
@@ -273,7 +289,9 @@ impl Remap {
     }
     fn const_kind(&self, k: &ConstKind) -> ConstKind {
         match *k {
-            ConstKind::Aggregate(r) => ConstKind::Aggregate(shift(r, self.base.clists, self.clist_off)),
+            ConstKind::Aggregate(r) => {
+                ConstKind::Aggregate(shift(r, self.base.clists, self.clist_off))
+            }
             ConstKind::Bytes(r) => ConstKind::Bytes(shift(r, self.base.bytes, self.bytes_off)),
             ConstKind::Global(g) => ConstKind::Global(self.global(g)),
             ConstKind::Func(f) => ConstKind::Func(FuncId(self.func(f.0))),
@@ -301,7 +319,9 @@ impl Remap {
             Metadata::Tuple(r) => Metadata::Tuple(shift(r, self.base.md_lists, self.md_list_off)),
             Metadata::Special(s) => Metadata::Special(self.sym(s)),
             Metadata::String(s) => Metadata::String(self.sym(s)),
-            Metadata::Value(f, v) => Metadata::Value(f.map(|f| FuncId(self.func(f.0))), self.value(v)),
+            Metadata::Value(f, v) => {
+                Metadata::Value(f.map(|f| FuncId(self.func(f.0))), self.value(v))
+            }
             Metadata::Node(n) => Metadata::Node(self.md(n)),
             Metadata::Null => Metadata::Null,
         }
@@ -462,7 +482,11 @@ fn merge<'s>(a: &mut Parser<'s>, mut b: Parser<'s>, base: &Base) -> bool {
     for i in base.types as usize..b.m.types.types.len() {
         list.clear();
         let t = match b.m.types.types[i].clone() {
-            Type::Vector { len, scalable, elem } => Type::Vector {
+            Type::Vector {
+                len,
+                scalable,
+                elem,
+            } => Type::Vector {
                 len,
                 scalable,
                 elem: r.ty(elem),
@@ -478,7 +502,11 @@ fn merge<'s>(a: &mut Parser<'s>, mut b: Parser<'s>, base: &Base) -> bool {
                     packed,
                 }
             }
-            Type::Func { ret, params, vararg } => {
+            Type::Func {
+                ret,
+                params,
+                vararg,
+            } => {
                 list.extend(params.range().map(|j| r.ty(b.m.types.lists[j])));
                 Type::Func {
                     ret: r.ty(ret),
@@ -515,9 +543,7 @@ fn merge<'s>(a: &mut Parser<'s>, mut b: Parser<'s>, base: &Base) -> bool {
     }
     for (i, g) in b.gsyms.iter().enumerate() {
         if let Some(t) = g.call_ty {
-            a.gsyms[r.gsyms[i] as usize]
-                .call_ty
-                .get_or_insert(r.ty(t));
+            a.gsyms[r.gsyms[i] as usize].call_ty.get_or_insert(r.ty(t));
         }
     }
     // Constants: the shared ones (integers, simple constants, global references) go through A's
