@@ -6,7 +6,8 @@
 //! `converge-uniformity`, …), and this crate provides the implementations.
 //!
 //! Modules: `lexer` (byte-level tokens, no allocation), `parser` (recursive descent after LLVM's
-//! `LLParser`, forward references patched per function and per module), `api` (CFG, names, call
+//! `LLParser`, forward references patched per function and per module; modules of 4 MiB and more are
+//! read on two threads with the same result, see `parser/parallel.rs`), `api` (CFG, names, call
 //! and type queries on [`Module`], [`Function`], [`Types`]), [`print`](mod@print) (operand names, types,
 //! constants and instruction text as LLVM prints them).
 //!

@@ -1613,60 +1613,58 @@ impl<'s> Parser<'s> {
 
     /// Parses one top-level entity (the current token starts it; not at end of input).
     fn parse_item(&mut self) -> PResult<()> {
-        {
-            match self.tok.kind {
-                Tok::Eof => {}
-                Tok::Ident => {
-                    let w = self.cur();
-                    match w {
-                        b"target" => self.parse_target()?,
-                        b"source_filename" => {
-                            self.bump();
-                            self.expect(Tok::Equal, "`=`")?;
-                            let s = self.expect_str()?;
-                            self.m.source_filename = Some(self.m.strings.resolve(s).to_string());
-                        }
-                        b"module" => {
-                            self.bump();
-                            self.expect_word("asm")?;
-                            self.expect_str()?;
-                        }
-                        b"define" => self.parse_function(true)?,
-                        b"declare" => self.parse_function(false)?,
-                        b"attributes" => self.parse_attr_group()?,
-                        b"uselistorder" | b"uselistorder_bb" => self.skip_uselistorder()?,
-                        _ => return self.err("expected a top-level entity"),
-                    }
-                }
-                Tok::LocalVar | Tok::LocalId => self.parse_named_type()?,
-                Tok::GlobalVar | Tok::GlobalId => self.parse_global()?,
-                Tok::ComdatVar => {
-                    let t = self.bump();
-                    let name = self.name_sym(t);
-                    self.expect(Tok::Equal, "`=` after comdat name")?;
-                    self.expect_word("comdat")?;
-                    if !self.is(Tok::Ident) {
-                        return self.err("expected comdat selection kind");
-                    }
-                    let k = self.bump();
-                    let kind = self
-                        .m
-                        .strings
-                        .intern(std::str::from_utf8(self.text(k)).unwrap_or(""));
-                    self.m.comdats.push((name, kind));
-                }
-                Tok::MetadataVar => self.parse_named_metadata()?,
-                Tok::Exclaim => self.parse_numbered_metadata()?,
-                Tok::SummaryId => {
-                    self.bump();
-                    self.expect(Tok::Equal, "`=`")?;
-                    while !matches!(self.tok.kind, Tok::LParen | Tok::Eof) {
+        match self.tok.kind {
+            Tok::Eof => {}
+            Tok::Ident => {
+                let w = self.cur();
+                match w {
+                    b"target" => self.parse_target()?,
+                    b"source_filename" => {
                         self.bump();
+                        self.expect(Tok::Equal, "`=`")?;
+                        let s = self.expect_str()?;
+                        self.m.source_filename = Some(self.m.strings.resolve(s).to_string());
                     }
-                    self.skip_parens()?;
+                    b"module" => {
+                        self.bump();
+                        self.expect_word("asm")?;
+                        self.expect_str()?;
+                    }
+                    b"define" => self.parse_function(true)?,
+                    b"declare" => self.parse_function(false)?,
+                    b"attributes" => self.parse_attr_group()?,
+                    b"uselistorder" | b"uselistorder_bb" => self.skip_uselistorder()?,
+                    _ => return self.err("expected a top-level entity"),
                 }
-                _ => return self.err("expected a top-level entity"),
             }
+            Tok::LocalVar | Tok::LocalId => self.parse_named_type()?,
+            Tok::GlobalVar | Tok::GlobalId => self.parse_global()?,
+            Tok::ComdatVar => {
+                let t = self.bump();
+                let name = self.name_sym(t);
+                self.expect(Tok::Equal, "`=` after comdat name")?;
+                self.expect_word("comdat")?;
+                if !self.is(Tok::Ident) {
+                    return self.err("expected comdat selection kind");
+                }
+                let k = self.bump();
+                let kind = self
+                    .m
+                    .strings
+                    .intern(std::str::from_utf8(self.text(k)).unwrap_or(""));
+                self.m.comdats.push((name, kind));
+            }
+            Tok::MetadataVar => self.parse_named_metadata()?,
+            Tok::Exclaim => self.parse_numbered_metadata()?,
+            Tok::SummaryId => {
+                self.bump();
+                self.expect(Tok::Equal, "`=`")?;
+                while !matches!(self.tok.kind, Tok::LParen | Tok::Eof) {
+                    self.bump();
+                }
+                self.skip_parens()?;
+            }
+            _ => return self.err("expected a top-level entity"),
         }
         Ok(())
     }

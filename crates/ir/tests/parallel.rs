@@ -269,9 +269,12 @@ fn mutate(text: &str, rng: &mut Rng) -> String {
 #[test]
 fn parallel_reader_matches_on_mutated_modules() {
     const SEED: u64 = 0x005e_ed0f_5911;
-    const CASES: usize = 1500;
+    const CASES: usize = 1200;
     let mut rng = Rng(SEED);
-    let mut inputs = vec![generate(&spec(7, GpuTarget::Amdgpu, 60 << 10))];
+    let mut inputs = vec![
+        generate(&spec(7, GpuTarget::Amdgpu, 60 << 10)),
+        generate(&spec(8, GpuTarget::Nvptx, 40 << 10)),
+    ];
     inputs.push(
         std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/features.ll"),
@@ -341,5 +344,55 @@ fn parallel_reader_matches_on_deep_nesting_in_the_second_half() {
                 "depth {depth}: not merged"
             );
         }
+    }
+}
+
+/// References across the split of every kind the merge remaps, in both directions: calls, `blockaddress`,
+/// implicitly declared intrinsics first called in either half, inline asm, strings, new types and
+/// constants, inline and numbered metadata, call-site attributes and groups, globals defined after
+/// the functions; padded so the split falls between `@first` and `@second`.
+#[test]
+fn parallel_reader_matches_on_cross_half_references() {
+    let pad = |n: usize, tag: &str| -> String {
+        (0..n)
+            .map(|i| {
+                format!(
+                    "define i32 @{tag}{i}(i32 %x) {{\nentry:\n  %y = add i32 %x, {i}\n  ret i32 %y\n}}\n"
+                )
+            })
+            .collect()
+    };
+    let head = "target triple = \"amdgcn-amd-amdhsa\"\n%pair = type { i32, float }\n\
+        @g = global i32 0\ndeclare void @ext(ptr) #1\n";
+    let first = "define void @first(ptr %p) #0 {\nentry:\n  call void @second(ptr blockaddress(@second, %target))\n\
+        %v = call i32 @llvm.amdgcn.workitem.id.x(), !range !3\n  %s = alloca { i64, [3 x i16] }, align 8\n\
+        store ptr @late, ptr %p, align 8\n  call void asm sideeffect \"s_nop 0\", \"\"()\n\
+        call void @ext(ptr @g) nounwind \"first-attr\"=\"1\"\n  ret void, !dbg !{!\"inline\", i32 7}\n}\n";
+    let second = "define void @second(ptr %q) #0 {\nentry:\n  br label %target\ntarget:\n\
+        %w = call float @llvm.amdgcn.rsq.f32(float 2.5)\n  %v = call i32 @llvm.amdgcn.workitem.id.x()\n\
+        %t = alloca { i64, [3 x i16] }, align 8\n  %u = alloca { i8, <2 x half> }, align 8\n\
+        %c = getelementptr inbounds %pair, ptr %q, i32 0, i32 1\n\
+        store i32 ptrtoint (ptr @late to i32), ptr %c, align 4\n  store [4 x i8] c\"ab\\00c\", ptr %q, align 1\n\
+        call void asm \"v_nop\", \"v\"(i32 %v)\n  call void @first(ptr @g) #2 \"second-attr\"\n\
+        call void @ext(ptr %q) [ \"convergencectrl\"(token none) ]\n  ret void, !dbg !{!\"inline2\", !3, !{}}\n}\n";
+    let tail = "@late = global [2 x i32] [i32 1, i32 2]\nattributes #0 = { convergent }\n\
+        attributes #1 = { nounwind }\nattributes #2 = { \"group\"=\"2\" }\n!3 = !{i32 0, i32 1024}\n";
+    for n in [0, 1, 5, 40] {
+        let text = format!(
+            "{head}{}{first}{}{second}{}{tail}",
+            pad(n, "a"),
+            pad(n, "b"),
+            pad(n, "c")
+        );
+        let before = converge_ir::parallel_merges();
+        assert!(
+            same(&text, &format!("cross-half, padding {n}")),
+            "padding {n} rejected"
+        );
+        // Without padding the middle of the function range falls inside `@second`: no split.
+        assert!(
+            n < 5 || converge_ir::parallel_merges() > before,
+            "padding {n}: not merged"
+        );
     }
 }
