@@ -363,7 +363,7 @@ fn parallel_reader_matches_on_cross_half_references() {
             .collect()
     };
     let head = "target triple = \"amdgcn-amd-amdhsa\"\n%pair = type { i32, float }\n\
-        @g = global i32 0\ndeclare void @ext(ptr) #1\n";
+        @g = global i32 0\ndeclare void @ext(ptr) #1\ndeclare void @mix(metadata, i32)\n";
     let first = "define void @first(ptr %p) #0 {\nentry:\n  call void @second(ptr blockaddress(@second, %target))\n\
         %v = call i32 @llvm.amdgcn.workitem.id.x(), !range !3\n  %s = alloca { i64, [3 x i16] }, align 8\n\
         store ptr @late, ptr %p, align 8\n  call void asm sideeffect \"s_nop 0\", \"\"()\n\
@@ -373,7 +373,7 @@ fn parallel_reader_matches_on_cross_half_references() {
         %t = alloca { i64, [3 x i16] }, align 8\n  %u = alloca { i8, <2 x half> }, align 8\n\
         %c = getelementptr inbounds %pair, ptr %q, i32 0, i32 1\n\
         store i32 ptrtoint (ptr @late to i32), ptr %c, align 4\n  store [4 x i8] c\"ab\\00c\", ptr %q, align 1\n\
-        call void asm \"v_nop\", \"v\"(i32 %v)\n  call void @first(ptr @g) #2 \"second-attr\"\n\
+        call void asm \"v_nop\", \"v\"(i32 %v)\n  call void @mix(metadata i32 %v, i32 noundef %v)\n  call void @mix(metadata !3, i32 %v)\n  call void @first(ptr @g) #2 \"second-attr\"\n\
         call void @ext(ptr %q) [ \"convergencectrl\"(token none) ]\n  ret void, !dbg !{!\"inline2\", !3, !{}}\n}\n";
     let tail = "@late = global [2 x i32] [i32 1, i32 2]\nattributes #0 = { convergent }\n\
         attributes #1 = { nounwind }\nattributes #2 = { \"group\"=\"2\" }\n!3 = !{i32 0, i32 1024}\n";

@@ -258,11 +258,7 @@ impl Remap {
         }
     }
     fn attrs(&self, r: Range32) -> Range32 {
-        if r.start == 0 && r.end == 0 {
-            r
-        } else {
-            shift(r, self.base.attrs, self.attr_off)
-        }
+        shift(r, self.base.attrs, self.attr_off)
     }
     fn global(&self, g: GlobalId) -> GlobalId {
         if g.0 & HIGH != 0 {
@@ -372,8 +368,18 @@ impl Remap {
         for b in &mut f.bundles {
             b.tag = self.sym(b.tag);
         }
-        for r in &mut f.arg_attr_lists {
-            *r = self.attrs(*r);
+        // Per-argument attributes: metadata arguments hold the default `0..0`, which stays.
+        for i in &f.insts {
+            if !i.op.is_call_like() {
+                continue;
+            }
+            let c = &f.calls[i.aux as usize];
+            for (k, j) in c.arg_attrs.range().enumerate() {
+                let arg = f.operands.get(i.operands.start as usize + k);
+                if !matches!(arg, Some(Value::Meta(_))) {
+                    f.arg_attr_lists[j] = self.attrs(f.arg_attr_lists[j]);
+                }
+            }
         }
         for (k, m) in &mut f.md_attachments {
             *k = self.sym(*k);
@@ -416,12 +422,7 @@ fn merge<'s>(a: &mut Parser<'s>, mut b: Parser<'s>, base: &Base) -> bool {
     {
         return false;
     }
-    // An attribute range `0..0` in B (the default of metadata arguments) cannot be told from a real
-    // empty range unless the pool was non-empty at the base.
     let attr_off = a.m.attrs.len() as u32 - base.attrs;
-    if base.attrs == 0 && attr_off != 0 {
-        return false;
-    }
     let mut r = Remap {
         base,
         syms: Vec::with_capacity(b.m.strings.spans.len() - base.syms as usize),
