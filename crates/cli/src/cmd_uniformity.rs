@@ -159,8 +159,12 @@ fn block_name(m: &Module, f: FuncId, b: Block) -> String {
     m.block_name(f, b)
 }
 
-fn inst_text(m: &Module, f: FuncId, i: u32) -> String {
-    m.inst_text(f, InstId(i))
+/// The instruction as LLVM prints it, in `buf` (reused per function: no allocation per
+/// instruction once it has grown).
+fn inst_text<'b>(buf: &'b mut String, m: &Module, f: FuncId, i: u32) -> &'b str {
+    buf.clear();
+    m.inst_text_into(buf, f, InstId(i));
+    buf
 }
 
 fn cycle_text(m: &Module, fid: FuncId, s: &Structure, c: u32) -> String {
@@ -224,11 +228,13 @@ fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: boo
     if !llvm19 && !u.temporal_divergence.is_empty() {
         out.push_str("\nTEMPORAL DIVERGENCE LIST:\n");
         for t in &u.temporal_divergence {
+            out.push_str("Value         :");
+            m.inst_text_into(&mut out, fid, InstId(t.value));
+            out.push_str("\nUsed by       :");
+            m.inst_text_into(&mut out, fid, InstId(t.user));
             let _ = write!(
                 out,
-                "Value         :{}\nUsed by       :{}\nOutside cycle :{}\n\n",
-                inst_text(m, fid, t.value),
-                inst_text(m, fid, t.user),
+                "\nOutside cycle :{}\n\n",
                 cycle_text(m, fid, s, t.cycle)
             );
         }
@@ -249,7 +255,7 @@ fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: boo
             } else {
                 "             "
             });
-            out.push_str(&inst_text(m, fid, i as u32));
+            m.inst_text_into(&mut out, fid, InstId(i as u32));
             out.push('\n');
         }
         out.push_str("TERMINATORS\n");
@@ -262,7 +268,7 @@ fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: boo
             } else {
                 "             "
             });
-            out.push_str(&inst_text(m, fid, i as u32));
+            m.inst_text_into(&mut out, fid, InstId(i as u32));
             out.push('\n');
         }
         out.push_str("END BLOCK\n");
@@ -295,6 +301,7 @@ fn cycle_json(m: &Module, fid: FuncId, s: &Structure, c: u32) -> String {
 
 /// One JSON object per function.
 fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
+    let mut buf = String::new();
     let (m, f, fid) = (lf.module, lf.func, lf.fid);
     let mut out = format!(
         "{{\"name\":{},\"analysed\":{},\"arguments\":[",
@@ -347,7 +354,7 @@ fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
                 } else {
                     json_str(&name)
                 },
-                json_str(inst_text(m, fid, i as u32).trim_start()),
+                json_str(inst_text(&mut buf, m, fid, i as u32).trim_start()),
                 u.always_uniform[i]
             );
         }
@@ -370,8 +377,8 @@ fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
         let _ = write!(
             out,
             "{{\"value\":{},\"user\":{},\"cycle\":{}}}",
-            json_str(inst_text(m, fid, t.value).trim_start()),
-            json_str(inst_text(m, fid, t.user).trim_start()),
+            json_str(inst_text(&mut buf, m, fid, t.value).trim_start()),
+            json_str(inst_text(&mut buf, m, fid, t.user).trim_start()),
             cycle_json(m, fid, s, t.cycle)
         );
     }
@@ -381,6 +388,7 @@ fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
 
 /// The readable default: the function with each divergent item flagged, then the cycle facts.
 fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
+    let (mut buf, mut buf2) = (String::new(), String::new());
     let (m, f, fid) = (lf.module, lf.func, lf.fid);
     let nd = u.divergent_insts.iter().filter(|&&d| d).count()
         + u.divergent_args.iter().filter(|&&d| d).count();
@@ -425,8 +433,8 @@ fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
         let _ = writeln!(
             out,
             "  temporal divergence: {} used by {} outside {}",
-            inst_text(m, fid, t.value).trim(),
-            inst_text(m, fid, t.user).trim(),
+            inst_text(&mut buf, m, fid, t.value).trim(),
+            inst_text(&mut buf2, m, fid, t.user).trim(),
             cycle_text(m, fid, s, t.cycle)
         );
     }
@@ -456,7 +464,7 @@ fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
             let _ = writeln!(
                 out,
                 "  {mark:>14} {}",
-                inst_text(m, fid, i as u32).trim_start()
+                inst_text(&mut buf, m, fid, i as u32).trim_start()
             );
         }
     }

@@ -162,8 +162,8 @@ pub(crate) fn parse_parallel(source_name: &str, src: &str) -> PResult<Module> {
             };
             Some((p, base, end))
         };
-        // The parser's nesting bound (`MAX_DEPTH`) was sized for a main thread's stack; give the
-        // worker as much (address space only: untouched pages cost nothing).
+        // Nesting is bounded (`MAX_DEPTH`), but the worker should not have less stack than a
+        // caller's main thread (address space only: untouched pages cost nothing).
         let Ok(worker) = std::thread::Builder::new()
             .stack_size(WORKER_STACK)
             .spawn_scoped(scope, job)

@@ -5,6 +5,7 @@
 //! - loads are divergent iff from flat (0) or private (5) memory; `atomicrmw`/`cmpxchg` always;
 //! - intrinsic calls by table (`llvm.read_register` of a VGPR/AGPR or an i1 result too); other
 //!   calls are sources unless inline asm whose outputs are all SGPRs; `invoke` is a source;
+//!   `callbr` follows the call rules (newer LLVM; LLVM 19 never marked it);
 //! - always uniform: `readfirstlane`-style intrinsics, SGPR-only inline asm, the mask result of
 //!   `llvm.amdgcn.if/else`, and work-item-id shifts/masks that discard the lane bits (wave64, or
 //!   wave32 from gfx10 on, when the y and z work-group sizes are 1);
@@ -307,6 +308,11 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
             Opcode::Load => matches!(inst.aux, 0 | 5 | 13),
             Opcode::AtomicRmw | Opcode::CmpXchg => true,
             Opcode::Invoke => true,
+            // Newer LLVM treats `callbr` like any call (it was not a source in 19): a source
+            // unless inline asm without VGPR outputs.
+            Opcode::CallBr => f
+                .asm_constraints(i)
+                .is_none_or(|c| asm_outputs_sgpr(c).iter().any(|&s| !s)),
             Opcode::Call => {
                 if let Some(c) = f.asm_constraints(i) {
                     return asm_outputs_sgpr(c).iter().any(|&s| !s);
@@ -332,6 +338,11 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
     fn is_always_uniform(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
         let inst = &f.func.insts[i as usize];
         match inst.op {
+            // Inline asm without VGPR outputs is uniform whatever its inputs; for `callbr` this
+            // keeps its block's terminator uniform.
+            Opcode::CallBr => f
+                .asm_constraints(i)
+                .is_some_and(|c| asm_outputs_sgpr(c).iter().all(|&s| s)),
             Opcode::Call => {
                 if let Some(c) = f.asm_constraints(i) {
                     return asm_outputs_sgpr(c).iter().all(|&s| s);
