@@ -10,26 +10,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-fn ll_files(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "ll") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// The `print<cycles>` lines of a printer's output.
 fn cycle_lines(text: &str) -> String {
     text.lines()
@@ -102,11 +82,12 @@ fn corpus_cycles_match_llvm22() {
     ) else {
         return;
     };
-    let files = ll_files(&root.join("test"));
+    let files = converge_gen::reference::ll_files(&root.join("test"));
     assert!(files.len() >= 60, "corpus has {} files", files.len());
     let (compared, _) = compare(&opt, &files, &[]);
     assert!(compared >= 40, "only {compared} files compared");
-    let cycle_info: Vec<PathBuf> = ll_files(&root.join("test/Analysis/CycleInfo"));
+    let cycle_info: Vec<PathBuf> =
+        converge_gen::reference::ll_files(&root.join("test/Analysis/CycleInfo"));
     assert_eq!(cycle_info.len(), 2);
 }
 
@@ -118,7 +99,7 @@ fn corpus_cycle_info_tests_match_llvm19_in_llvm19_mode() {
     ) else {
         return;
     };
-    let files = ll_files(&root.join("test/Analysis/CycleInfo"));
+    let files = converge_gen::reference::ll_files(&root.join("test/Analysis/CycleInfo"));
     let (compared, skipped) = compare(&opt, &files, &["--llvm", "19"]);
     assert_eq!(compared, files.len(), "{skipped:?}");
 }

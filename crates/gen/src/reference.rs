@@ -118,3 +118,23 @@ pub fn run_opt(opt: &Path, args: &[&str], module_text: &str) -> OptOutput {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// Every `.ll` file below `dir`, recursively, sorted by path (empty when `dir` is missing).
+pub fn ll_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for p in rd.flatten().map(|e| e.path()) {
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "ll") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -225,6 +225,26 @@ impl Opcode {
                 | Opcode::CallBr
         )
     }
+    /// The conversion instructions (`trunc` … `addrspacecast`): one operand, a result type.
+    pub fn is_cast(self) -> bool {
+        matches!(
+            self,
+            Opcode::Trunc
+                | Opcode::ZExt
+                | Opcode::SExt
+                | Opcode::FpTrunc
+                | Opcode::FpExt
+                | Opcode::FpToUi
+                | Opcode::FpToSi
+                | Opcode::UiToFp
+                | Opcode::SiToFp
+                | Opcode::PtrToInt
+                | Opcode::PtrToAddr
+                | Opcode::IntToPtr
+                | Opcode::BitCast
+                | Opcode::AddrSpaceCast
+        )
+    }
     /// `call`, `invoke` and `callbr`: instructions with a [`CallInfo`].
     pub fn is_call_like(self) -> bool {
         matches!(self, Opcode::Call | Opcode::Invoke | Opcode::CallBr)

@@ -437,7 +437,7 @@ impl Module {
                     out.push(' ');
                     self.write_const(out, *e, depth + 1);
                 }
-                if is_cast(*op) {
+                if op.is_cast() {
                     out.push_str(" to ");
                     self.write_type(out, k.ty);
                 }
@@ -615,26 +615,6 @@ impl Module {
         }
         out
     }
-}
-
-fn is_cast(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::Trunc
-            | Opcode::ZExt
-            | Opcode::SExt
-            | Opcode::FpTrunc
-            | Opcode::FpExt
-            | Opcode::FpToUi
-            | Opcode::FpToSi
-            | Opcode::UiToFp
-            | Opcode::SiToFp
-            | Opcode::PtrToInt
-            | Opcode::PtrToAddr
-            | Opcode::IntToPtr
-            | Opcode::BitCast
-            | Opcode::AddrSpaceCast
-    )
 }
 
 /// The opcode's keyword in LLVM's textual IR.

@@ -10,21 +10,6 @@
 
 use std::path::{Path, PathBuf};
 
-fn ll_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            ll_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "ll") {
-            out.push(p);
-        }
-    }
-}
-
 /// Whether `opt` parses the file (`-passes=verify` would also reject IR that parses but is invalid;
 /// parsing alone is what the reader is measured against, so use the parse-only `llvm-as` check of
 /// `opt -disable-output` with no passes).
@@ -48,7 +33,7 @@ fn reads_every_corpus_file_llvm_accepts() {
     };
     let opt22 = converge_gen::reference::opt22_path();
     let mut files = Vec::new();
-    ll_files(&corpus, &mut files);
+    files.extend(converge_gen::reference::ll_files(&corpus));
     assert!(!files.is_empty(), "no .ll files under {}", corpus.display());
     let mut failures = Vec::new();
     let (mut read, mut rejected_by_llvm) = (0, 0);

@@ -131,26 +131,11 @@ fn same(text: &str, what: &str) -> bool {
     }
 }
 
-fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut v: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    v.sort();
-    for p in v {
-        if p.is_dir() {
-            corpus_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "ll") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn parallel_reader_matches_on_the_corpus() {
     let mut files = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/features.ll")];
     if let Some(c) = converge_gen::reference::corpus("parallel reader on the corpus") {
-        corpus_files(&c, &mut files);
+        files.extend(converge_gen::reference::ll_files(&c));
     }
     let mut accepted = 0;
     for f in &files {

@@ -10,21 +10,6 @@
 use converge_ir::{InstId, Module};
 use std::path::{Path, PathBuf};
 
-fn ll_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            ll_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "ll") {
-            out.push(p);
-        }
-    }
-}
-
 /// `@llvm.name.suffixes(` → `@llvm.*(`.
 fn strip_intrinsic_names(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -111,7 +96,9 @@ fn corpus_instructions_print_as_llvm_prints_them() {
         return;
     };
     let mut files = Vec::new();
-    ll_files(&corpus.join("test/Analysis/UniformityAnalysis"), &mut files);
+    files.extend(converge_gen::reference::ll_files(
+        &corpus.join("test/Analysis/UniformityAnalysis"),
+    ));
     let mut failures = Vec::new();
     let mut compared = 0;
     let mut renamed = 0;

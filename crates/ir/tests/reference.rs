@@ -16,21 +16,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-fn ll_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            ll_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "ll") {
-            out.push(p);
-        }
-    }
-}
-
 fn clang19() -> Option<PathBuf> {
     ["/usr/lib/llvm-19/bin/clang", "/usr/bin/clang-19"]
         .iter()
@@ -131,12 +116,11 @@ fn inputs() -> &'static [PathBuf] {
     static INPUTS: OnceLock<Vec<PathBuf>> = OnceLock::new();
     INPUTS.get_or_init(|| {
         let mut v = Vec::new();
-        ll_files(
+        v.extend(converge_gen::reference::ll_files(
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
-            &mut v,
-        );
+        ));
         if let Some(c) = converge_gen::reference::corpus("reader differential tests") {
-            ll_files(&c, &mut v);
+            v.extend(converge_gen::reference::ll_files(&c));
         }
         v.extend(clang_outputs());
         v.extend(generated());

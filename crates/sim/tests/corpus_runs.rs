@@ -8,28 +8,13 @@ use converge_sim::hierarchy::enumerate;
 use converge_sim::interp::{Options, Program, Target, run};
 use converge_sim::report::{check_groups, table};
 
-fn ll_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            ll_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "ll") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn every_corpus_function_simulates() {
     let Some(root) = converge_gen::reference::corpus("sim corpus runs") else {
         return;
     };
     let mut files = Vec::new();
-    ll_files(&root, &mut files);
+    files.extend(converge_gen::reference::ll_files(&root));
     let (mut functions, mut runs) = (0, 0);
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
