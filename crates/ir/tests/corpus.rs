@@ -8,7 +8,7 @@
 //! and each `.ll` part is read and checked on its own; the current corpus has none, which the test
 //! reports.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Whether `opt` parses the file (`-passes=verify` would also reject IR that parses but is invalid;
 /// parsing alone is what the reader is measured against, so use the parse-only `llvm-as` check of

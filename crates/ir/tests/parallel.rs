@@ -11,7 +11,7 @@ use converge_gen::module::{GpuTarget, ModuleSpec, generate};
 use converge_ir::Module;
 use std::fmt::Write;
 use std::hash::{DefaultHasher, Hasher};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 struct Hash(DefaultHasher);
 impl Write for Hash {

@@ -8,7 +8,7 @@
 //! needs LLVM's intrinsic tables, and newer LLVM prints some of these names unsuffixed).
 
 use converge_ir::{InstId, Module};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// `@llvm.name.suffixes(` → `@llvm.*(`.
 fn strip_intrinsic_names(s: &str) -> String {
