@@ -54,7 +54,12 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         TargetArg::Amdgpu => Target::Amdgpu(Amdgpu::new(args.mcpu.as_deref())),
         TargetArg::Nvptx => Target::Nvptx(Nvptx),
         TargetArg::None => Target::Uniform,
-    };
+    }
+    .for_version(if args.llvm_version < 22 {
+        LlvmVersion::V19
+    } else {
+        LlvmVersion::V22
+    });
     let t1 = Instant::now();
     let defined: Vec<usize> = (0..module.functions.len())
         .filter(|&i| !module.functions[i].is_declaration)
@@ -280,6 +285,27 @@ fn json_str(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
+/// Appends `s` as a JSON string literal (serde_json's escapes) without a temporary per call.
+fn push_json_str(out: &mut String, s: &str) {
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
 fn cycle_json(m: &Module, fid: FuncId, s: &Structure, c: u32) -> String {
     let ci = &s.cycles;
     let cy = Cycle(c);
@@ -346,15 +372,17 @@ fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
             } else {
                 value_name(m, fid, Value::Inst(InstId(i as u32)))
             };
+            let _ = write!(out, "{{\"position\":{k},\"name\":");
+            if name.is_empty() {
+                out.push_str("null");
+            } else {
+                push_json_str(&mut out, &name);
+            }
+            out.push_str(",\"text\":");
+            push_json_str(&mut out, inst_text(&mut buf, m, fid, i as u32).trim_start());
             let _ = write!(
                 out,
-                "{{\"position\":{k},\"name\":{},\"text\":{},\"terminator\":{term},\"divergent\":{div},\"always_uniform\":{}}}",
-                if name.is_empty() {
-                    "null".to_string()
-                } else {
-                    json_str(&name)
-                },
-                json_str(inst_text(&mut buf, m, fid, i as u32).trim_start()),
+                ",\"terminator\":{term},\"divergent\":{div},\"always_uniform\":{}}}",
                 u.always_uniform[i]
             );
         }
@@ -470,4 +498,23 @@ fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
     }
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{json_str, push_json_str};
+
+    #[test]
+    fn push_json_str_escapes_like_serde_json() {
+        for s in [
+            "",
+            "  %x = call i32 asm \"v_mov_b32 $0, 1\", \"=v\"()",
+            "a\\b\n\r\t\u{8}\u{c}\u{1}\u{1f}\u{7f} é ∀ 𝄞",
+            "c\"\\\"",
+        ] {
+            let mut out = String::from("x");
+            push_json_str(&mut out, s);
+            assert_eq!(out[1..], json_str(s), "{s:?}");
+        }
+    }
 }

@@ -20,6 +20,9 @@ use converge_ir::{Opcode, Type, Value};
 pub struct Amdgpu {
     /// `--mcpu`, overriding each function's `"target-cpu"`.
     pub mcpu: Option<String>,
+    /// LLVM 19's hooks, which only looked at `call`: `callbr` is then neither a source nor
+    /// always uniform.
+    pub llvm19: bool,
 }
 
 const SOURCES: &[&str] = &[
@@ -200,6 +203,7 @@ impl Amdgpu {
     pub fn new(mcpu: Option<&str>) -> Amdgpu {
         Amdgpu {
             mcpu: mcpu.map(str::to_string),
+            llvm19: false,
         }
     }
 
@@ -310,9 +314,11 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
             Opcode::Invoke => true,
             // Newer LLVM treats `callbr` like any call (it was not a source in 19): a source
             // unless inline asm without VGPR outputs.
-            Opcode::CallBr => f
-                .asm_constraints(i)
-                .is_none_or(|c| asm_outputs_sgpr(c).iter().any(|&s| !s)),
+            Opcode::CallBr => {
+                !self.llvm19
+                    && f.asm_constraints(i)
+                        .is_none_or(|c| asm_outputs_sgpr(c).iter().any(|&s| !s))
+            }
             Opcode::Call => {
                 if let Some(c) = f.asm_constraints(i) {
                     return asm_outputs_sgpr(c).iter().any(|&s| !s);
@@ -340,9 +346,11 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
         match inst.op {
             // Inline asm without VGPR outputs is uniform whatever its inputs; for `callbr` this
             // keeps its block's terminator uniform.
-            Opcode::CallBr => f
-                .asm_constraints(i)
-                .is_some_and(|c| asm_outputs_sgpr(c).iter().all(|&s| s)),
+            Opcode::CallBr => {
+                !self.llvm19
+                    && f.asm_constraints(i)
+                        .is_some_and(|c| asm_outputs_sgpr(c).iter().all(|&s| s))
+            }
             Opcode::Call => {
                 if let Some(c) = f.asm_constraints(i) {
                     return asm_outputs_sgpr(c).iter().all(|&s| s);

@@ -373,6 +373,17 @@ impl Target {
     }
 }
 
+impl Target {
+    /// The target's hooks as the given LLVM release has them (only AMDGPU's `callbr` rule
+    /// differs between 19 and 22).
+    pub fn for_version(mut self, version: crate::LlvmVersion) -> Target {
+        if let Target::Amdgpu(a) = &mut self {
+            a.llvm19 = version == crate::LlvmVersion::V19;
+        }
+        self
+    }
+}
+
 impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
     fn has_branch_divergence(&self, f: &LlvmFunction<'m>) -> bool {
         match self {
