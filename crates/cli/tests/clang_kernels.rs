@@ -108,8 +108,6 @@ impl References {
 enum Compared {
     /// Same divergent sets; the number of functions compared.
     Same(usize),
-    /// `converge uniformity` is not implemented yet (its message).
-    Pending(String),
     NoReference,
     Problem(String),
 }
@@ -120,9 +118,6 @@ fn compare_uniformity(converge: &Path, ll: &Path, nvptx: bool, refs: &References
     let mut cmd = Command::new(converge);
     cmd.args(["uniformity", "--format", "llvm"]).arg(ll);
     let ours = common::run(cmd, b"", LIMIT);
-    if ours.code == Some(2) && ours.stderr_str().contains("not implemented") {
-        return Compared::Pending(ours.stderr_str().trim().to_string());
-    }
     if !ours.success() {
         return Compared::Problem(format!(
             "converge uniformity {}: {}",
@@ -171,9 +166,6 @@ fn compare_cycles(converge: &Path, ll: &Path, refs: &References) -> Compared {
     let mut cmd = Command::new(converge);
     cmd.args(["cycles", "--format", "llvm"]).arg(ll);
     let ours = common::run(cmd, b"", LIMIT);
-    if ours.code == Some(2) && ours.stderr_str().contains("not implemented") {
-        return Compared::Pending(ours.stderr_str().trim().to_string());
-    }
     if !ours.success() {
         return Compared::Problem(format!(
             "converge cycles {}: {}",
@@ -236,7 +228,6 @@ fn clang_kernels() {
     let mut failures: Vec<String> = Vec::new();
     let mut compared = 0usize;
     let mut functions = 0usize;
-    let mut uniformity_pending: Option<String> = None;
     let mut cycles_compared = 0usize;
     let mut modules = 0usize;
     for src in &srcs {
@@ -268,13 +259,11 @@ fn clang_kernels() {
                         compared += 1;
                         functions += n;
                     }
-                    Compared::Pending(msg) => uniformity_pending = Some(msg),
                     Compared::NoReference => {}
                     Compared::Problem(p) => failures.push(format!("{label}: {p}")),
                 }
                 match compare_cycles(&converge, &ll, &refs) {
                     Compared::Same(_) => cycles_compared += 1,
-                    Compared::Pending(msg) => uniformity_pending = Some(msg),
                     Compared::NoReference => {}
                     Compared::Problem(p) => failures.push(format!("{label}: {p}")),
                 }
@@ -285,9 +274,6 @@ fn clang_kernels() {
         "clang kernels: {modules} modules compiled from {} files; uniformity compared on {compared} modules ({functions} functions), cycles on {cycles_compared}",
         srcs.len()
     );
-    if let Some(msg) = &uniformity_pending {
-        println!("comparison skipped: converge says: {msg}");
-    }
     assert!(
         failures.is_empty(),
         "{} problems:\n{}",
@@ -327,7 +313,6 @@ fn example_modules() {
         );
     }
     let mut failures = Vec::new();
-    let mut pending = Vec::new();
     for (f, name) in files.iter().zip(&names) {
         let valid = !name.contains("invalid");
         let text = std::fs::read_to_string(f).expect("read example");
@@ -350,9 +335,7 @@ fn example_modules() {
         cmd.args(["verify", "--format", "none"]).arg(f);
         let o = common::run(cmd, b"", LIMIT);
         let msg = o.stderr_str();
-        if o.code == Some(2) && msg.contains("not implemented") {
-            pending.push(format!("{name}: converge verify: {}", msg.trim()));
-        } else if o.code != Some(if valid { 0 } else { 1 }) {
+        if o.code != Some(if valid { 0 } else { 1 }) {
             failures.push(format!(
                 "{name}: converge verify {} (want exit {}): {}",
                 o.describe_end(),
@@ -391,13 +374,9 @@ fn example_modules() {
         if valid {
             match compare_uniformity(&converge, f, nvptx, &refs) {
                 Compared::Same(_) | Compared::NoReference => {}
-                Compared::Pending(m) => pending.push(format!("{name}: converge uniformity: {m}")),
                 Compared::Problem(p) => failures.push(format!("{name}: {p}")),
             }
         }
-    }
-    for p in &pending {
-        println!("skipped until implemented: {p}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
