@@ -7,8 +7,7 @@
 //!   divergent arguments and the divergent definitions and terminators of every function, compared
 //!   by position (function, block, index in the block). NVPTX modules are compared with LLVM 22
 //!   when it is installed (it is the reference where 19 and 22 differ), otherwise with LLVM 19;
-//!   AMDGPU modules with LLVM 19 (the LLVM 22 build has no AMDGPU target). While `converge
-//!   uniformity` still answers "not implemented", the comparison says so and is skipped.
+//!   AMDGPU modules with LLVM 19 (the LLVM 22 build has no AMDGPU target).
 //!
 //! The compiled modules stay in `build/clang-kernels/` for inspection. Tools are located through
 //! `converge_gen::reference` (SKIPPED without them, a failure in CI).
