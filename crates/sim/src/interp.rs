@@ -1208,6 +1208,21 @@ impl Exec<'_, '_> {
         {
             return self.done_call(t, i, v);
         }
+        // The opaque-pointer call syntax lets a call pass fewer arguments than the intrinsic
+        // takes (LLVM's verifier rejects it); stop the thread instead of reading past them.
+        let needs = match kind {
+            CallKind::MbcntLo | CallKind::MbcntHi | CallKind::MinMax(_) => 2,
+            CallKind::InverseBallot | CallKind::Ctpop | CallKind::Abs => 1,
+            _ => 0,
+        };
+        if vals.len() < needs {
+            let name = callee_name_of(self.p.m, f, InstId(i as u32));
+            let msg = format!(
+                "@{name} called with {} arguments, it takes {needs}",
+                vals.len()
+            );
+            return self.finish(t, Status::Error(msg));
+        }
         let w = self.p.int_width(inst.ty);
         let v = match kind {
             CallKind::TokEntry => {

@@ -138,3 +138,45 @@ b3:
     let v8 = &v.last().unwrap().1;
     assert!(matches!(v8, Verdict::Uniform { .. }), "{v8:?}");
 }
+
+/// Pipeline fuzzer (`crates/cli/examples/fuzz_pipeline.rs`, seed 3): a call passing fewer
+/// arguments than the intrinsic takes (accepted by the opaque-pointer call syntax, rejected by
+/// LLVM's verifier) indexed past the argument list and panicked. Now the thread stops with an
+/// error naming the intrinsic.
+#[test]
+fn intrinsic_called_with_too_few_arguments_stops_the_thread() {
+    for (call, name) in [
+        ("call i32 @llvm.amdgcn.mbcnt.hi()", "llvm.amdgcn.mbcnt.hi"),
+        (
+            "call i32 @llvm.amdgcn.mbcnt.lo(i32 -1)",
+            "llvm.amdgcn.mbcnt.lo",
+        ),
+        ("call i32 @llvm.smin.i32(i32 1)", "llvm.smin.i32"),
+        ("call i32 @llvm.ctpop.i32()", "llvm.ctpop.i32"),
+        ("call i32 @llvm.abs.i32()", "llvm.abs.i32"),
+        (
+            "call i1 @llvm.amdgcn.inverse.ballot.i64()",
+            "llvm.amdgcn.inverse.ballot.i64",
+        ),
+    ] {
+        let text = format!("define amdgpu_kernel void @k() {{\n  %x = {call}\n  ret void\n}}\n");
+        let m = converge_ir::parse("few_args.ll", text).unwrap();
+        let f = m.functions.iter().find(|f| !f.is_declaration).unwrap();
+        let prog = Program::new(&m, f, Target::Amdgpu);
+        let h = converge_sim::hierarchy::Hierarchy::llvm(&prog.cfg);
+        let opts = Options {
+            threads: 2,
+            target: Target::Amdgpu,
+            ..Options::default()
+        };
+        let r = run(&prog, &h, &opts);
+        for t in &r.threads {
+            match &t.status {
+                converge_sim::interp::Status::Error(msg) => {
+                    assert!(msg.contains(name), "{call}: unexpected message {msg}")
+                }
+                s => panic!("{call}: expected an error status, got {s:?}"),
+            }
+        }
+    }
+}
