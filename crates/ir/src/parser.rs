@@ -2380,6 +2380,12 @@ impl<'s> Parser<'s> {
         if !matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
             return self.err("expected a block name `%name`");
         }
+        self.block_name_ref(f)
+    }
+
+    /// The block named by the current token, appended to `f.block_refs` (patched later when it is
+    /// a forward reference).
+    fn block_name_ref(&mut self, f: &mut Function) -> PResult<()> {
         let t = self.bump();
         let key = self.lkey(t)?;
         let l = self.locals.get(&key).copied();

@@ -768,31 +768,7 @@ impl<'s> Parser<'s> {
     }
 
     fn phi_block(&mut self, f: &mut Function) -> PResult<()> {
-        let t = self.bump();
-        let key = self.lkey(t)?;
-        let l = self.locals.get(&key).copied();
-        let idx = f.block_refs.len() as u32;
-        match l {
-            Some(Local::Block(b)) => f.block_refs.push(Block(b)),
-            Some(_) => {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "expected a basic block label, but this names a value",
-                        Self::span(t),
-                    )
-                    .with_code("E-parse"),
-                ));
-            }
-            None => {
-                f.block_refs.push(Block(u32::MAX));
-                self.fixups.push(Fixup {
-                    key,
-                    target: FixTarget::BlockRef(idx),
-                    span: Self::span(t),
-                });
-            }
-        }
-        Ok(())
+        self.block_name_ref(f)
     }
 
     /// `call`, `invoke`, `callbr` (with `tail`/`musttail`/`notail` prefixes for `call`).
