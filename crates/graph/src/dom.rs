@@ -67,8 +67,8 @@ impl DominatorTree {
         t
     }
 
-    /// Recomputes the tree for `g`, reusing all buffers.
-    pub fn compute<G: Graph + ?Sized>(&mut self, g: &G) {
+    /// Clears the buffers for `g` (keeping their allocations); false when `g` has no blocks.
+    fn reset<G: Graph + ?Sized>(&mut self, g: &G) -> bool {
         let n = g.num_blocks();
         self.root = g.entry();
         self.num.clear();
@@ -80,7 +80,12 @@ impl DominatorTree {
         self.nodes.push(Node::default());
         self.vertex.clear();
         self.vertex.push(Block(0));
-        if n == 0 {
+        n != 0
+    }
+
+    /// Recomputes the tree for `g`, reusing all buffers.
+    pub fn compute<G: Graph + ?Sized>(&mut self, g: &G) {
+        if !self.reset(g) {
             return;
         }
         self.dfs(g);
@@ -94,18 +99,7 @@ impl DominatorTree {
     /// tree. The tree is the same; only the order of [`DominatorTree::children`] follows `dfs`'s
     /// numbering. Used when cycles and dominators are both needed.
     pub fn compute_from_dfs<G: Graph + ?Sized>(&mut self, g: &G, dfs: &crate::CycleDfs) {
-        let n = g.num_blocks();
-        self.root = g.entry();
-        self.num.clear();
-        self.num.resize(n, 0);
-        self.tree.clear();
-        self.tree.resize(n, NO_TREE);
-        self.preorder.clear();
-        self.nodes.clear();
-        self.nodes.push(Node::default());
-        self.vertex.clear();
-        self.vertex.push(Block(0));
-        if n == 0 {
+        if !self.reset(g) {
             return;
         }
         for (i, &b) in dfs.preorder().iter().enumerate() {
