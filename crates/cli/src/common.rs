@@ -41,7 +41,9 @@ pub fn load_module(path: &std::path::Path) -> Result<Module, CliError> {
         let (l, c) = converge_ir::diag::line_col(&text, off as u32);
         format!("error: {name}:{l}:{c}: the file is not valid UTF-8")
     })?;
-    converge_ir::parse_rendered(&name, source)
+    // One thread allowed (`--threads 1` or `RAYON_NUM_THREADS=1`): the reader stays on it too.
+    let parallel = (rayon::current_num_threads() <= 1).then_some(false);
+    converge_ir::parse_rendered_with(&name, source, parallel)
 }
 
 /// Writes to stdout, treating a closed pipe as success.

@@ -20,6 +20,10 @@ use std::process::ExitCode;
     about = "GPU convergence semantics, computable: cycles, uniformity, convergence tokens, dynamic instances"
 )]
 struct Cli {
+    /// Worker threads for reading and analysing (default: one per core; 1 keeps everything on
+    /// the main thread). Output is the same for every value.
+    #[arg(long, short = 'j', global = true, value_name = "N")]
+    jobs: Option<usize>,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -51,6 +55,16 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    if let Some(n) = cli.jobs {
+        if n == 0 {
+            eprintln!("error: --jobs must be at least 1");
+            return ExitCode::from(2);
+        }
+        // Only fails if a pool exists already, which cannot happen before this point.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global();
+    }
     let r = match &cli.cmd {
         Cmd::Stats(a) => cmd_stats::run(a),
         Cmd::Cycles(a) => cmd_cycles::run(a),

@@ -21,6 +21,7 @@
 //! nesting also makes `contains` an O(1) interval test.
 
 use crate::{Block, CycleDfs, Graph};
+use std::sync::OnceLock;
 
 const NONE: u32 = u32::MAX;
 const CHILD: u32 = 1 << 31;
@@ -52,7 +53,9 @@ pub enum UnreachablePreds {
 struct CycleData {
     parent: u32,
     depth: u32,
-    entries: (u32, u32),
+    header: Block,
+    /// No entry but the header.
+    reducible: bool,
     children: (u32, u32),
     /// Slice of `layout`.
     blocks: (u32, u32),
@@ -65,33 +68,59 @@ struct Scratch {
     worklist: Vec<Block>,
     /// Union-find parent per (discovery-numbered) cycle; a root is a current top-level cycle.
     uf: Vec<u32>,
+    /// Offset of a cycle's entry sequence inside its union-find parent's (see [`Pending`]).
+    uf_off: Vec<u32>,
     /// Position of each top-level cycle in `top`, for O(1) swap-remove.
     top_pos: Vec<u32>,
     /// Per cycle, in discovery numbering.
     disc: Vec<CycleData>,
     items_range: Vec<(u32, u32)>,
     items: Vec<u32>,
-    entries: Vec<Block>,
     children: Vec<Cycle>,
     stack: Vec<(u32, u32)>,
     renumber: Vec<u32>,
     /// Discovery ids in print order.
     order: Vec<u32>,
     top: Vec<u32>,
-    /// Remaining predecessors of rescanned entries (see `rescan_entry`).
-    rescan: Rescan,
+    pending: Pending,
+    /// Absorbed edges of one adoption, with their sort keys.
+    absorbed: Vec<(u32, u32, Block)>,
+}
+
+/// Where the entry lists come from: every block that is an entry of some cycle is *born* as one
+/// in exactly one cycle (its header, or the innermost cycle holding it) and stays an entry of the
+/// enclosing cycles up to its *death* cycle (the outermost one it has a predecessor outside).
+#[derive(Clone, Debug, Default)]
+struct EntryOrigins {
+    /// Per block: the cycle it is born an entry in, `NONE` if never an entry.
+    born: Vec<u32>,
+    /// Per block: the outermost cycle it is an entry of (valid where `born` is set).
+    death: Vec<u32>,
+    /// Blocks born as entries, in entry-list order (sorted by position in their top-level
+    /// cycle's entry sequence): every cycle's entry list is a subsequence of it.
+    order: Vec<Block>,
+}
+
+/// Materialized entry lists: a range of `list` per cycle.
+#[derive(Clone, Debug, Default)]
+struct EntryLists {
+    range: Vec<(u32, u32)>,
+    list: Vec<Block>,
 }
 
 /// The cycle hierarchy of one function. See the module documentation.
 #[derive(Clone, Debug, Default)]
 pub struct CycleInfo {
     cycles: Vec<CycleData>,
-    entries: Vec<Block>,
     children: Vec<Cycle>,
     layout: Vec<Block>,
     num_top_level: u32,
     /// Innermost cycle per block, `NONE` if none.
     innermost: Vec<u32>,
+    origins: EntryOrigins,
+    /// Built on first use: only printing and the token rules read whole entry lists, and in deep
+    /// irreducible nests their total length grows with blocks × depth.
+    entry_lists: OnceLock<EntryLists>,
     scratch: Scratch,
 }
 
@@ -112,16 +141,23 @@ impl CycleInfo {
         let n = g.num_blocks();
         self.innermost.clear();
         self.innermost.resize(n, NONE);
+        self.entry_lists = OnceLock::new();
+        let o = &mut self.origins;
+        o.born.clear();
+        o.born.resize(n, NONE);
+        o.death.clear();
+        o.death.resize(n, NONE);
+        o.order.clear();
         let s = &mut self.scratch;
         s.dfs.compute(g);
         s.uf.clear();
+        s.uf_off.clear();
         s.top_pos.clear();
         s.disc.clear();
         s.items_range.clear();
         s.items.clear();
-        s.entries.clear();
         s.children.clear();
-        s.rescan.reset(n);
+        s.pending.reset(n);
         // The top-level cycles, in LLVM's (swap-reordered) order.
         let mut top = std::mem::take(&mut s.top);
         top.clear();
@@ -133,21 +169,34 @@ impl CycleInfo {
                 continue;
             }
             let h = s.dfs.preorder()[idx];
-            let preds = g.preds(h);
-            s.worklist.clear();
-            s.worklist
-                .extend(preds.iter().copied().filter(|&p| s.dfs.is_ancestor(h, p)));
+            let (h0, h1) = (s.dfs.start(h), s.dfs.end(h));
             let c = s.disc.len() as u32;
             s.disc.push(CycleData {
                 parent: NONE,
                 depth: 0,
-                entries: (s.entries.len() as u32, 0),
+                header: h,
+                reducible: true,
                 children: (s.children.len() as u32, 0),
                 blocks: (0, 0),
             });
             s.uf.push(c);
+            s.uf_off.push(0);
             s.top_pos.push(NONE);
-            s.entries.push(h);
+            s.pending.new_cycle();
+            s.worklist.clear();
+            // The header is the first entry (position 0) whatever its predecessors; those outside
+            // its subtree are pending until an enclosing cycle absorbs them.
+            o.born[h.index()] = c;
+            let header_pending = s.pending.scan(g, &s.dfs, c, h, (h0, h1), mode, None);
+            s.pending.bump(c);
+            if header_pending == 0 {
+                o.death[h.index()] = c;
+            }
+            for &p in g.preds(h) {
+                if s.dfs.is_ancestor(h, p) {
+                    s.worklist.push(p);
+                }
+            }
             let items_start = s.items.len() as u32;
             s.items.push(h.0);
             self.innermost[h.index()] = c;
@@ -158,7 +207,7 @@ impl CycleInfo {
                 }
                 let inner = self.innermost[x.index()];
                 if inner != NONE {
-                    let t = find(&mut s.uf, inner);
+                    let t = find(&mut s.uf, &mut s.uf_off, inner).0;
                     if t == c {
                         continue;
                     }
@@ -173,33 +222,52 @@ impl CycleInfo {
                     }
                     s.top_pos[t as usize] = NONE;
                     s.uf[t as usize] = c;
+                    s.uf_off[t as usize] = s.pending.size[c as usize];
                     s.disc[t as usize].parent = c;
-                    let (e0, e1) = s.disc[t as usize].entries;
-                    // Predecessors inside t's header's DFS subtree are all in t already (t's own
-                    // discovery queued them): queueing them again would only pop no-ops, and in
-                    // deep irreducible nests an entry is rescanned at every level.
-                    let ht = s.entries[e0 as usize];
-                    for k in e0..e1 {
-                        let e = s.entries[k as usize];
-                        rescan_entry(g, &mut s.rescan, &s.dfs, h, ht, e, mode);
-                        if s.rescan.is_entry {
-                            s.entries.push(e);
+                    // t's entries now continue c's entry sequence. Its pending edges from inside
+                    // h's subtree are absorbed: their sources join c, queued in LLVM's order (by
+                    // entry, then predecessor); an entry whose last pending edge goes dies in t.
+                    s.pending.adopt(c, t, (h0, h1), &mut s.absorbed);
+                    for a in s.absorbed.iter_mut() {
+                        let x = a.2;
+                        a.0 = s.pending.pos[x.index()]
+                            + find(&mut s.uf, &mut s.uf_off, o.born[x.index()]).1;
+                        if s.pending.dec(x) {
+                            o.death[x.index()] = t;
                         }
-                        s.worklist.append(&mut s.rescan.queued);
+                    }
+                    s.absorbed.sort_unstable_by_key(|a| (a.0, a.1));
+                    for a in &s.absorbed {
+                        s.worklist.push(s.pending.edge_source(a.1 as usize, g, a.2));
                     }
                 } else {
                     self.innermost[x.index()] = c;
                     s.items.push(x.0);
-                    scan(g, &s.dfs, h, x, &mut s.worklist, &mut s.entries, mode);
+                    let k = s.pending.scan(g, &s.dfs, c, x, (h0, h1), mode, Some(&mut s.worklist));
+                    if k > 0 {
+                        o.born[x.index()] = c;
+                        s.pending.bump(c);
+                    }
                 }
             }
             let d = &mut s.disc[c as usize];
-            d.entries.1 = s.entries.len() as u32;
+            d.reducible = s.pending.is_reducible(c);
             d.children.1 = s.children.len() as u32;
             s.items_range.push((items_start, s.items.len() as u32));
             s.top_pos[c as usize] = top.len() as u32;
             top.push(c);
         }
+        // Entry-list order: by position in the top-level cycle's entry sequence.
+        let mut keyed: Vec<(u32, u32, Block)> = Vec::new();
+        for b in 0..n {
+            let bc = o.born[b];
+            if bc != NONE {
+                let (root, off) = find(&mut s.uf, &mut s.uf_off, bc);
+                keyed.push((root, off + s.pending.pos[b], Block(b as u32)));
+            }
+        }
+        keyed.sort_unstable();
+        o.order.extend(keyed.iter().map(|k| k.2));
         self.finish(&top);
         self.scratch.top = top;
     }
@@ -242,9 +310,8 @@ impl CycleInfo {
         for (new, &old) in s.order.iter().enumerate() {
             s.renumber[old as usize] = new as u32;
         }
-        // Entry and child lists keep their discovery-order storage (each cycle has a range);
-        // only the ids in them and the per-cycle records follow the new numbering.
-        std::mem::swap(&mut self.entries, &mut s.entries);
+        // Child lists keep their discovery-order storage (each cycle has a range); only the ids
+        // in them and the per-cycle records follow the new numbering.
         for ch in s.children.iter_mut() {
             ch.0 = s.renumber[ch.index()];
         }
@@ -265,6 +332,57 @@ impl CycleInfo {
                 *c = s.renumber[*c as usize];
             }
         }
+        let o = &mut self.origins;
+        for &b in &o.order {
+            let i = b.index();
+            o.born[i] = s.renumber[o.born[i] as usize];
+            // Never absorbed completely: an entry up to its top-level cycle.
+            o.death[i] = if o.death[i] == NONE {
+                let mut c = o.born[i];
+                while self.cycles[c as usize].parent != NONE {
+                    c = self.cycles[c as usize].parent;
+                }
+                c
+            } else {
+                s.renumber[o.death[i] as usize]
+            };
+        }
+    }
+
+    /// Builds every cycle's entry list: each born entry is appended to the cycles from its birth
+    /// up to its death, in entry-list order, so the work is the total length of the lists.
+    fn build_entry_lists(&self) -> EntryLists {
+        let o = &self.origins;
+        let mut count = vec![0u32; self.cycles.len() + 1];
+        for &b in &o.order {
+            let (mut c, d) = (o.born[b.index()], o.death[b.index()]);
+            loop {
+                count[c as usize + 1] += 1;
+                if c == d {
+                    break;
+                }
+                c = self.cycles[c as usize].parent;
+            }
+        }
+        for i in 1..count.len() {
+            count[i] += count[i - 1];
+        }
+        let range = (0..self.cycles.len())
+            .map(|c| (count[c], count[c + 1]))
+            .collect();
+        let mut list = vec![Block(0); count[self.cycles.len()] as usize];
+        for &b in &o.order {
+            let (mut c, d) = (o.born[b.index()], o.death[b.index()]);
+            loop {
+                list[count[c as usize] as usize] = b;
+                count[c as usize] += 1;
+                if c == d {
+                    break;
+                }
+                c = self.cycles[c as usize].parent;
+            }
+        }
+        EntryLists { range, list }
     }
 
     /// The DFS the cycles were computed from (LLVM's: last successor first); valid until the next
@@ -291,21 +409,31 @@ impl CycleInfo {
     pub fn num_top_level(&self) -> usize {
         self.num_top_level as usize
     }
-    /// The entries; the first is the header.
+    /// The entries, in LLVM's order; the first is the header. The lists of all cycles are built
+    /// together on the first call (their total length can be blocks × depth).
     pub fn entries(&self, c: Cycle) -> &[Block] {
-        let (a, b) = self.cycles[c.index()].entries;
-        &self.entries[a as usize..b as usize]
+        let e = self.entry_lists.get_or_init(|| self.build_entry_lists());
+        let (a, b) = e.range[c.index()];
+        &e.list[a as usize..b as usize]
     }
+    #[inline]
     pub fn header(&self, c: Cycle) -> Block {
-        self.entries[self.cycles[c.index()].entries.0 as usize]
+        self.cycles[c.index()].header
     }
+    /// Whether `b` is an entry of `c`, in O(1): `b` is the header, or `c` lies between the cycle
+    /// `b` is born an entry in and the outermost one it still enters.
     pub fn is_entry(&self, c: Cycle, b: Block) -> bool {
-        self.entries(c).contains(&b)
+        let o = &self.origins;
+        let born = o.born[b.index()];
+        self.header(c) == b
+            || (born != NONE
+                && self.contains_cycle(c, Cycle(born))
+                && self.contains_cycle(Cycle(o.death[b.index()]), c))
     }
     /// A cycle is reducible when it has a single entry.
+    #[inline]
     pub fn is_reducible(&self, c: Cycle) -> bool {
-        let (a, b) = self.cycles[c.index()].entries;
-        b - a == 1
+        self.cycles[c.index()].reducible
     }
     /// Every block of the cycle, descendants' included, in LLVM's insertion order.
     pub fn blocks(&self, c: Cycle) -> &[Block] {
@@ -457,105 +585,215 @@ fn dedup_keep_first(v: &mut Vec<Block>) {
     v.extend(keyed.iter().map(|x| x.0));
 }
 
-/// Union-find root with path halving.
+/// Union-find root with path halving, and the offset of `x`'s entry sequence inside the root's
+/// (offsets add up along the path; halving folds a parent's offset into its child's).
 #[inline]
-fn find(uf: &mut [u32], mut x: u32) -> u32 {
+fn find(uf: &mut [u32], off: &mut [u32], mut x: u32) -> (u32, u32) {
+    let mut acc = 0;
     while uf[x as usize] != x {
         let p = uf[x as usize];
+        off[x as usize] += off[p as usize];
         uf[x as usize] = uf[p as usize];
-        x = p;
+        acc += off[x as usize];
+        x = uf[x as usize];
     }
-    x
+    (x, acc)
 }
 
-/// LLVM's `ProcessPredecessors`: queue the predecessors inside the header's DFS subtree; any other
-/// (reachable, in LLVM 22) predecessor makes `x` an entry.
-#[inline]
-fn scan<G: Graph + ?Sized>(
-    g: &G,
-    dfs: &CycleDfs,
-    h: Block,
-    x: Block,
-    worklist: &mut Vec<Block>,
-    entries: &mut Vec<Block>,
-    mode: UnreachablePreds,
-) {
-    let mut is_entry = false;
-    for &p in g.preds(x) {
-        if dfs.is_ancestor(h, p) {
-            worklist.push(p);
-        } else if dfs.is_reachable(p) || mode == UnreachablePreds::AreEntries {
-            is_entry = true;
-        }
-    }
-    if is_entry {
-        entries.push(x);
-    }
-}
+const NIL: u32 = u32::MAX;
 
-/// Per block rescanned as an entry of an adopted cycle: its predecessors not yet known to lie
-/// inside the adopting headers' DFS subtrees (a slice of `preds`, filled on first use).
+/// The edges entering each top-level cycle from outside its header's DFS subtree, and the entry
+/// sequence they index into.
+///
+/// LLVM re-scans every entry of a cycle when an enclosing cycle adopts it; in a deep irreducible
+/// nest an entry stays one for many levels and those re-scans cost blocks × depth. Here each such
+/// edge p→x is a node of two pairing heaps per cycle keyed by p's DFS preorder number: sources
+/// before the header's subtree (a max-heap) and after it (a min-heap). Adoption by a header
+/// whose subtree is [h0, h1] pops exactly the edges whose source lies inside it (the subtrees of
+/// adopting headers are nested, so those are the heaps' extreme keys) and melds the rest in O(1).
+/// Each edge is popped once; popped edges are sorted by (position of x in the entry sequence,
+/// predecessor index), the order in which LLVM's re-scan queues their sources.
+///
+/// The entry sequence of a cycle is its header, then in discovery order its own blocks born as
+/// entries and its children's sequences, whole (dead entries keep their slots): a cycle's entry
+/// list is the subsequence of live entries, and positions relative to the top-level cycle are
+/// found through the weighted union-find.
 #[derive(Clone, Debug, Default)]
-struct Rescan {
-    /// Each with its DFS preorder number (0: unreachable), so that the subtree tests need no
-    /// random access.
-    preds: Vec<(Block, u32)>,
-    start: Vec<u32>,
-    len: Vec<u32>,
-    queued: Vec<Block>,
-    is_entry: bool,
+struct Pending {
+    /// Heap nodes, one per pending edge.
+    key: Vec<u32>,
+    child: Vec<u32>,
+    sibling: Vec<u32>,
+    /// The edge: target block and index of the source among its predecessors.
+    target: Vec<Block>,
+    pred_index: Vec<u32>,
+    /// Per cycle: roots of the heap of sources before the subtree (key: !preorder) and after it
+    /// (key: preorder); length of its entry sequence; pending edges, and those into the header.
+    before: Vec<u32>,
+    after: Vec<u32>,
+    size: Vec<u32>,
+    total: Vec<u32>,
+    into_header: Vec<u32>,
+    /// Per block born as an entry: position in its birth cycle's sequence; pending edges left.
+    pos: Vec<u32>,
+    left: Vec<u32>,
+    scratch: Vec<u32>,
 }
 
-impl Rescan {
+impl Pending {
     fn reset(&mut self, n: usize) {
-        self.preds.clear();
-        self.start.clear();
-        self.start.resize(n, 0);
-        self.len.clear();
-        self.len.resize(n, NONE);
+        self.key.clear();
+        self.child.clear();
+        self.sibling.clear();
+        self.target.clear();
+        self.pred_index.clear();
+        self.before.clear();
+        self.after.clear();
+        self.size.clear();
+        self.total.clear();
+        self.into_header.clear();
+        self.pos.clear();
+        self.pos.resize(n, 0);
+        self.left.clear();
+        self.left.resize(n, 0);
+    }
+
+    fn new_cycle(&mut self) {
+        self.before.push(NIL);
+        self.after.push(NIL);
+        self.size.push(0);
+        self.total.push(0);
+        self.into_header.push(NIL);
+    }
+
+    /// Gives the next position of `c`'s entry sequence to the block just scanned.
+    fn bump(&mut self, c: u32) {
+        self.size[c as usize] += 1;
+    }
+
+    /// LLVM's `ProcessPredecessors` for `x` in the cycle `c` with header subtree `[h0, h1]`:
+    /// predecessors inside the subtree are queued (when a worklist is given: not for the header),
+    /// the others become pending edges of `c`. Returns how many; `x` is an entry iff any.
+    #[allow(clippy::too_many_arguments)]
+    fn scan<G: Graph + ?Sized>(
+        &mut self,
+        g: &G,
+        dfs: &CycleDfs,
+        c: u32,
+        x: Block,
+        (h0, h1): (u32, u32),
+        mode: UnreachablePreds,
+        mut worklist: Option<&mut Vec<Block>>,
+    ) -> u32 {
+        let mut k = 0u32;
+        for (i, &p) in g.preds(x).iter().enumerate() {
+            let sp = dfs.start(p);
+            if sp != 0 && h0 <= sp && sp <= h1 {
+                if let Some(w) = worklist.as_deref_mut() {
+                    w.push(p);
+                }
+            } else if sp != 0 {
+                let node = self.key.len() as u32;
+                self.key.push(if sp < h0 { !sp } else { sp });
+                self.child.push(NIL);
+                self.sibling.push(NIL);
+                self.target.push(x);
+                self.pred_index.push(i as u32);
+                let root = if sp < h0 {
+                    &mut self.before[c as usize]
+                } else {
+                    &mut self.after[c as usize]
+                };
+                *root = meld(&self.key, &mut self.child, &mut self.sibling, *root, node);
+                k += 1;
+            } else if mode == UnreachablePreds::AreEntries {
+                // LLVM 19: an unreachable predecessor is outside every cycle, never absorbed.
+                k += 1;
+            }
+        }
+        if k > 0 {
+            self.pos[x.index()] = self.size[c as usize];
+            self.left[x.index()] = k;
+            self.total[c as usize] += k;
+        }
+        if worklist.is_none() {
+            self.into_header[c as usize] = k;
+        }
+        k
+    }
+
+    /// `t` joins `c` (header subtree `[h0, h1]`): its sequence is appended to `c`'s, the edges
+    /// it absorbs go to `out` as (0, node, target), the rest are melded into `c`'s heaps.
+    fn adopt(&mut self, c: u32, t: u32, (h0, h1): (u32, u32), out: &mut Vec<(u32, u32, Block)>) {
+        out.clear();
+        let (ci, ti) = (c as usize, t as usize);
+        self.size[ci] += self.size[ti];
+        let before = self.pop_up_to(self.before[ti], !h0, out);
+        let after = self.pop_up_to(self.after[ti], h1, out);
+        self.total[ci] += self.total[ti] - out.len() as u32;
+        self.before[ci] = meld(&self.key, &mut self.child, &mut self.sibling, self.before[ci], before);
+        self.after[ci] = meld(&self.key, &mut self.child, &mut self.sibling, self.after[ci], after);
+    }
+
+    /// Pops every node with key ≤ `bound` (two-pass pairing); returns the new root.
+    fn pop_up_to(&mut self, mut root: u32, bound: u32, out: &mut Vec<(u32, u32, Block)>) -> u32 {
+        while root != NIL && self.key[root as usize] <= bound {
+            out.push((0, root, self.target[root as usize]));
+            let mut c = self.child[root as usize];
+            self.scratch.clear();
+            while c != NIL {
+                let a = c;
+                let b = self.sibling[a as usize];
+                if b == NIL {
+                    self.sibling[a as usize] = NIL;
+                    self.scratch.push(a);
+                    break;
+                }
+                c = self.sibling[b as usize];
+                self.sibling[a as usize] = NIL;
+                self.sibling[b as usize] = NIL;
+                let m = meld(&self.key, &mut self.child, &mut self.sibling, a, b);
+                self.scratch.push(m);
+            }
+            root = NIL;
+            while let Some(m) = self.scratch.pop() {
+                root = meld(&self.key, &mut self.child, &mut self.sibling, m, root);
+            }
+        }
+        root
+    }
+
+    /// One pending edge into `x` absorbed; true when it was the last.
+    fn dec(&mut self, x: Block) -> bool {
+        self.left[x.index()] -= 1;
+        self.left[x.index()] == 0
+    }
+
+    fn edge_source<G: Graph + ?Sized>(&self, node: usize, g: &G, x: Block) -> Block {
+        g.preds(x)[self.pred_index[node] as usize]
+    }
+
+    /// No edge from outside enters `c` but into its header.
+    fn is_reducible(&self, c: u32) -> bool {
+        self.total[c as usize] == self.into_header[c as usize]
     }
 }
 
-/// [`scan`] for an entry `x` of an adopted cycle with header `ht`, now inside header `h`: the
-/// same queue (in `r.queued`) and entry decision (`r.is_entry`). Predecessors inside `ht`'s
-/// subtree belong to the adopted cycle and are skipped; those inside `h`'s subtree are queued.
-/// Both kinds lie inside every later adopting header's subtree (the adopting headers of one
-/// block's cycles are nested in the DFS tree), so they are dropped from x's remaining list: in a
-/// deep nest an entry is rescanned at every level, and only its outside predecessors are visited
-/// again.
-fn rescan_entry<G: Graph + ?Sized>(
-    g: &G,
-    r: &mut Rescan,
-    dfs: &CycleDfs,
-    h: Block,
-    ht: Block,
-    x: Block,
-    mode: UnreachablePreds,
-) {
-    if r.len[x.index()] == NONE {
-        r.start[x.index()] = r.preds.len() as u32;
-        r.preds
-            .extend(g.preds(x).iter().map(|&p| (p, dfs.start(p))));
-        r.len[x.index()] = g.preds(x).len() as u32;
+/// Pairing-heap meld of two roots (either may be `NIL`).
+#[inline]
+fn meld(key: &[u32], child: &mut [u32], sibling: &mut [u32], a: u32, b: u32) -> u32 {
+    if a == NIL {
+        return b;
     }
-    let a = r.start[x.index()] as usize;
-    let n = r.len[x.index()] as usize;
-    let mut k = a;
-    r.is_entry = false;
-    // Preorder intervals nest: p is in h's subtree iff its number is in h's interval.
-    let (h0, h1) = (dfs.start(h), dfs.end(h));
-    let (t0, t1) = (dfs.start(ht), dfs.end(ht));
-    for i in a..a + n {
-        let (p, sp) = r.preds[i];
-        if sp != 0 && h0 <= sp && sp <= h1 {
-            if !(t0 <= sp && sp <= t1) {
-                r.queued.push(p);
-            }
-        } else if sp != 0 || mode == UnreachablePreds::AreEntries {
-            r.is_entry = true;
-            r.preds[k] = (p, sp);
-            k += 1;
-        }
+    if b == NIL {
+        return a;
     }
-    r.len[x.index()] = (k - a) as u32;
+    let (r, o) = if key[a as usize] <= key[b as usize] {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    sibling[o as usize] = child[r as usize];
+    child[r as usize] = o;
+    r
 }

@@ -310,6 +310,8 @@ fn cycles_match_their_definition() {
             assert_eq!(ci.is_reducible(c), entries.len() == 1);
             for b in 0..n as u32 {
                 assert_eq!(ci.contains(c, Block(b)), set[b as usize]);
+                // The O(1) test agrees with the list.
+                assert_eq!(ci.is_entry(c, Block(b)), entries.contains(&Block(b)));
             }
             // Exits: successors outside, first-discovery order.
             let mut exits: Vec<Block> = Vec::new();
@@ -368,6 +370,37 @@ fn cycles_match_their_definition() {
                     ci.smallest_common_cycle_of_blocks(Block(b as u32), Block(x as u32)),
                     common
                 );
+            }
+        }
+    }
+}
+
+/// LLVM 19 counts unreachable predecessors too: the entries are then the blocks with any
+/// predecessor outside the cycle (the header first), checked on the same graphs.
+#[test]
+fn llvm19_entries_count_unreachable_predecessors() {
+    use converge_graph::UnreachablePreds;
+    for g in graphs(5, 3000) {
+        let n = g.num_blocks();
+        let ci = CycleInfo::with_mode(&g, UnreachablePreds::AreEntries);
+        for c in ci.cycles() {
+            let h = ci.header(c);
+            let set: Vec<bool> = (0..n as u32).map(|b| ci.contains(c, Block(b))).collect();
+            let mut entries: Vec<Block> = (0..n as u32)
+                .map(Block)
+                .filter(|&b| {
+                    b != h && set[b.index()] && g.preds(b).iter().any(|&p| !set[p.index()])
+                })
+                .collect();
+            entries.push(h);
+            let mut e = ci.entries(c).to_vec();
+            assert_eq!(e[0], h);
+            e.sort();
+            entries.sort();
+            assert_eq!(e, entries, "{g:?}");
+            assert_eq!(ci.is_reducible(c), entries.len() == 1);
+            for b in 0..n as u32 {
+                assert_eq!(ci.is_entry(c, Block(b)), entries.contains(&Block(b)));
             }
         }
     }

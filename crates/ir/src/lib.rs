@@ -40,7 +40,16 @@ pub fn parse(source_name: &str, source: String) -> Result<Module, Diagnostic> {
 /// Like [`parse`], but an error comes back already rendered (`Diagnostic::render` with the source
 /// text), so callers need not keep a second copy of a large source around just for the message.
 pub fn parse_rendered(source_name: &str, source: String) -> Result<Module, String> {
-    let r = parser::parse_source(source_name, &source, None);
+    parse_rendered_with(source_name, source, None)
+}
+
+/// [`parse_rendered`] with the reader chosen as in [`parse_with`] (`Some(false)`: one thread).
+pub fn parse_rendered_with(
+    source_name: &str,
+    source: String,
+    parallel: Option<bool>,
+) -> Result<Module, String> {
+    let r = parser::parse_source(source_name, &source, parallel);
     match r {
         Ok(mut m) => {
             m.source = source;
