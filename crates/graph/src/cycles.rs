@@ -243,7 +243,9 @@ impl CycleInfo {
                 } else {
                     self.innermost[x.index()] = c;
                     s.items.push(x.0);
-                    let k = s.pending.scan(g, &s.dfs, c, x, (h0, h1), mode, Some(&mut s.worklist));
+                    let k = s
+                        .pending
+                        .scan(g, &s.dfs, c, x, (h0, h1), mode, Some(&mut s.worklist));
                     if k > 0 {
                         o.born[x.index()] = c;
                         s.pending.bump(c);
@@ -731,8 +733,20 @@ impl Pending {
         let before = self.pop_up_to(self.before[ti], !h0, out);
         let after = self.pop_up_to(self.after[ti], h1, out);
         self.total[ci] += self.total[ti] - out.len() as u32;
-        self.before[ci] = meld(&self.key, &mut self.child, &mut self.sibling, self.before[ci], before);
-        self.after[ci] = meld(&self.key, &mut self.child, &mut self.sibling, self.after[ci], after);
+        self.before[ci] = meld(
+            &self.key,
+            &mut self.child,
+            &mut self.sibling,
+            self.before[ci],
+            before,
+        );
+        self.after[ci] = meld(
+            &self.key,
+            &mut self.child,
+            &mut self.sibling,
+            self.after[ci],
+            after,
+        );
     }
 
     /// Pops every node with key ≤ `bound` (two-pass pairing); returns the new root.
