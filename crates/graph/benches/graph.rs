@@ -89,3 +89,21 @@ fn reverse_post_order(b: Bencher, n: usize) {
     let mut r = converge_graph::Rpo::new(&g);
     b.counter(blocks(&g)).bench_local(|| r.compute(&g));
 }
+
+/// One big irreducible region (a random spanning tree plus 60% extra forward and backward edges,
+/// as `gen_uniformity irreducible`): thousands of irreducible cycles nested thousands deep, whose
+/// entries stay entries for many levels. Time per block should stay flat across the doublings.
+#[divan::bench(args = [16_000, 32_000, 64_000, 128_000], sample_count = 5)]
+fn cycles_irreducible_nest(b: Bencher, n: usize) {
+    let mut opts = converge_gen::program::Options::new(converge_gen::program::Flavor::Amdgpu);
+    opts.extra_edges_percent = 60;
+    let succs = converge_gen::program::random_cfg(&mut Rng::new(1), n, &opts);
+    let g = Cfg::from_succs(
+        Block(0),
+        n,
+        succs.iter().map(|s| s.iter().map(|&b| Block(b))),
+    );
+    let mut ci = CycleInfo::new(&g);
+    b.counter(blocks(&g))
+        .bench_local(|| ci.compute(&g, UnreachablePreds::Ignore));
+}
