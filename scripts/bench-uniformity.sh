@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Whole-process comparison of `converge uniformity --format none` (single-threaded) with LLVM 19's
+# Whole-process comparison of `converge -j 1 uniformity --format none` (one thread: the sequential
+# reader and one analysis thread) with LLVM 19's
 # `opt -passes='require<uniformity>' -disable-output` on
 #   (a) a ~60 MB module of 2,000 random AMDGPU functions (50-300 blocks, every CFG shape);
 #   (b) one irreducible function of 500 .. MAX_BLOCKS blocks (default 64,000), doubling.
@@ -26,18 +27,18 @@ secs() {
   b=$(date +%s.%N)
   echo "$a $b" | awk '{printf "%.3f\n", $2 - $1}'
 }
-# Median of REPS runs of a converge command (single-threaded).
+# Median of REPS runs of a command.
 median() {
-  for _ in $(seq "$REPS"); do RAYON_NUM_THREADS=1 secs "$@"; done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+  for _ in $(seq "$REPS"); do secs "$@"; done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 echo "== (a) module of 2,000 random functions (load $(load))"
 [ -f "$OUT/module2000.ll" ] || $GEN module 2000 7 > "$OUT/module2000.ll"
 ls -l "$OUT/module2000.ll" | awk '{printf "size: %.1f MB\n", $5/1e6}'
-c=$(median $CONVERGE uniformity --format none "$OUT/module2000.ll")
+c=$(median $CONVERGE -j 1 uniformity --format none "$OUT/module2000.ll")
 echo "converge (1 thread, median of $REPS): ${c} s"
-RAYON_NUM_THREADS=1 $CONVERGE uniformity --format none --time "$OUT/module2000.ll"
+$CONVERGE -j 1 uniformity --format none --time "$OUT/module2000.ll"
 if [ -x "$OPT19" ]; then
   o=$(secs "$OPT19" -passes='require<uniformity>' -disable-output "$OUT/module2000.ll")
   echo "opt 19: ${o} s; speed-up $(echo "$o / $c" | bc -l | cut -c1-5)x (load $(load))"
@@ -48,8 +49,8 @@ n=500
 while [ $n -le "$MAX_BLOCKS" ]; do
   f="$OUT/irreducible$n.ll"
   [ -f "$f" ] || $GEN irreducible $n 1 > "$f"
-  c=$(median $CONVERGE uniformity --format none "$f")
-  mem=$(RAYON_NUM_THREADS=1 /usr/bin/time -f %M $CONVERGE uniformity --format none "$f" 2>&1 >/dev/null | tail -1)
+  c=$(median $CONVERGE -j 1 uniformity --format none "$f")
+  mem=$(/usr/bin/time -f %M $CONVERGE -j 1 uniformity --format none "$f" 2>&1 >/dev/null | tail -1)
   line="blocks $n: converge ${c} s (median of $REPS), ${mem} KB max RSS"
   if [ -x "$OPT19" ] && [ $n -le "$OPT_MAX_BLOCKS" ]; then
     o=$(secs "$OPT19" -passes='require<uniformity>' -disable-output "$f")

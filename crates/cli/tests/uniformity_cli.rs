@@ -120,3 +120,39 @@ fn unreadable_input_is_exit_code_2_with_a_location() {
         .unwrap();
     assert_eq!(missing.status.code(), Some(2));
 }
+
+/// `-j N` sets the worker threads; `-j 1` also keeps the reader on one thread (the module here is
+/// above the two-thread reader's 4 MiB threshold). The output is the same for every N.
+#[test]
+fn jobs_flag_keeps_the_output_and_rejects_zero() {
+    let dir = std::env::temp_dir().join(format!("converge-uniformity-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("jobs.ll");
+    let mut rng = Rng::new(9);
+    let mut opts = Options::new(Flavor::Amdgpu);
+    opts.min_blocks = 50;
+    opts.max_blocks = 120;
+    let text = module(&mut rng, 260, &opts);
+    assert!(text.len() > 4 << 20, "{} bytes", text.len());
+    std::fs::write(&file, text).unwrap();
+    let run = |jobs: &str| {
+        let out = converge()
+            .args(["-j", jobs, "uniformity", "--format", "llvm"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "-j {jobs}");
+        out.stdout
+    };
+    let one = run("1");
+    assert!(!one.is_empty());
+    assert_eq!(one, run("2"));
+    assert_eq!(one, run("3"));
+    let out = converge()
+        .args(["uniformity", "--jobs", "0"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--jobs"));
+}
