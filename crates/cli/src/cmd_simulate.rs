@@ -233,7 +233,27 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
             crate::common::emit(&out);
         }
     }
-    Ok(ExitCode::SUCCESS)
+    // The run is shown either way, but a thread that stopped on an error means the result is
+    // incomplete: say so on stderr and exit 1 rather than pass it off as a finished simulation.
+    let mut failed = false;
+    for (k, r) in runs.iter().enumerate() {
+        for th in &r.threads {
+            if let Status::Error(msg) = &th.status {
+                let under = if runs.len() > 1 {
+                    format!(" (hierarchy [{k}])")
+                } else {
+                    String::new()
+                };
+                eprintln!("error: thread {} stopped{under}: {msg}", th.tid);
+                failed = true;
+            }
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Columns of the text table; wider tables are cut (the JSON output has everything).

@@ -214,3 +214,23 @@ fn usage_errors_exit_2() {
     assert_eq!(code, 2);
     assert!(err.contains("bad.ll:"), "{err}");
 }
+
+/// A thread that stops on an error (here an `indirectbr`, which is not simulated) still gets its
+/// table, but the command says so on stderr and exits 1: the result is incomplete.
+#[test]
+fn a_thread_stopped_by_an_error_is_exit_code_1() {
+    let p = temp(
+        "indirectbr.ll",
+        "define void @f(ptr %t) {\nentry:\n  indirectbr ptr %t, [label %a]\na:\n  ret void\n}\n",
+    );
+    let (code, out, err) = converge(&["simulate", p.to_str().unwrap(), "--threads", "2"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(out.contains("thread 0"), "{out}");
+    assert!(
+        err.contains("error: thread 0 stopped: `indirectbr` is not simulated"),
+        "{err}"
+    );
+    let ok = temp("ret.ll", "define void @f() {\nentry:\n  ret void\n}\n");
+    let (code, _, err) = converge(&["simulate", ok.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+}
