@@ -30,6 +30,19 @@ fn parse_amdgpu(bencher: Bencher, mb: usize) {
         .bench_values(|src| black_box(converge_ir::parse("bench.ll", src).expect("valid")));
 }
 
+/// The sequential reader alone (what `converge -j 1` uses), on an 8 MB module: one thread's
+/// throughput, without the two-thread split `parse` picks at this size.
+#[divan::bench(args = [8])]
+fn parse_amdgpu_one_thread(bencher: Bencher, mb: usize) {
+    let text = module(mb, GpuTarget::Amdgpu);
+    bencher
+        .counter(BytesCount::new(text.len()))
+        .with_inputs(|| text.clone())
+        .bench_values(|src| {
+            black_box(converge_ir::parse_with("bench.ll", src, Some(false)).expect("valid"))
+        });
+}
+
 #[divan::bench(args = [8])]
 fn parse_nvptx(bencher: Bencher, mb: usize) {
     let text = module(mb, GpuTarget::Nvptx);

@@ -621,27 +621,169 @@ pub struct Module {
 pub struct Strings {
     pub buf: String,
     pub spans: Vec<(u32, u32)>,
-    pub map: std::collections::HashMap<Box<str>, Sym>,
+    /// Text to symbol.
+    pub map: StrIndex,
+}
+
+/// The interner's index from text to symbol: open addressing over 32-byte slots that hold the
+/// text's 64-bit hash, the symbol, the length and (for texts of up to 16 bytes) the text itself,
+/// so a lookup is confirmed within one cache line; longer texts are confirmed against the buffer.
+/// No allocation per string (a `HashMap<Box<str>, Sym>` allocated a key per string, and the reader
+/// interns hundreds of thousands of names in large functions).
+#[derive(Clone, Default)]
+pub struct StrIndex {
+    slots: Vec<StrSlot>,
+    len: usize,
+}
+
+#[derive(Copy, Clone)]
+struct StrSlot {
+    hash: u64,
+    /// `u32::MAX` marks an empty slot.
+    sym: u32,
+    len: u32,
+    /// The text as two zero-padded little-endian words (texts of up to 16 bytes).
+    inline: [u64; 2],
+}
+
+const EMPTY_STR_SLOT: StrSlot = StrSlot {
+    hash: 0,
+    sym: u32::MAX,
+    len: 0,
+    inline: [0; 2],
+};
+
+impl StrIndex {
+    /// How many strings are indexed.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn grow_to(&mut self, n: usize) {
+        let old = std::mem::replace(&mut self.slots, vec![EMPTY_STR_SLOT; n]);
+        let mask = n - 1;
+        for s in old.into_iter().filter(|s| s.sym != u32::MAX) {
+            let mut i = s.hash as usize & mask;
+            while self.slots[i].sym != u32::MAX {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = s;
+        }
+    }
+}
+
+impl std::fmt::Debug for StrIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "StrIndex({} strings)", self.len)
+    }
 }
 
 impl Strings {
     pub fn intern(&mut self, s: &str) -> Sym {
-        if let Some(&sym) = self.map.get(s) {
-            return sym;
-        }
-        let start = self.buf.len() as u32;
-        self.buf.push_str(s);
-        let sym = Sym(self.spans.len() as u32);
-        self.spans.push((start, self.buf.len() as u32));
-        self.map.insert(s.into(), sym);
-        sym
+        self.intern_hashed(crate::fx::text_hash(s), s)
     }
+
     pub fn get(&self, s: &str) -> Option<Sym> {
-        self.map.get(s).copied()
+        self.get_hashed(crate::fx::text_hash(s), s)
     }
+
     #[inline]
     pub fn resolve(&self, sym: Sym) -> &str {
         let (a, b) = self.spans[sym.0 as usize];
         &self.buf[a as usize..b as usize]
+    }
+
+    /// The slot of `s` (hash `h`): (index, found), or `None` if the index has no slots yet.
+    #[inline]
+    fn probe(&self, h: u64, s: &str) -> Option<(usize, bool)> {
+        let slots = &self.map.slots;
+        if slots.is_empty() {
+            return None;
+        }
+        let mask = slots.len() - 1;
+        let words = (s.len() <= 16).then(|| crate::fx::text_words(s.as_bytes()));
+        let mut i = h as usize & mask;
+        loop {
+            let slot = &slots[i];
+            if slot.sym == u32::MAX {
+                return Some((i, false));
+            }
+            if slot.hash == h && slot.len as usize == s.len() {
+                let same = match words {
+                    Some(w) => slot.inline == w,
+                    None => self.resolve(Sym(slot.sym)) == s,
+                };
+                if same {
+                    return Some((i, true));
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// [`Strings::get`] with the text's hash ([`crate::fx::text_hash`]) already computed.
+    pub(crate) fn get_hashed(&self, h: u64, s: &str) -> Option<Sym> {
+        match self.probe(h, s)? {
+            (i, true) => Some(Sym(self.map.slots[i].sym)),
+            _ => None,
+        }
+    }
+
+    /// [`Strings::intern`] with the text's hash ([`crate::fx::text_hash`]) already computed.
+    pub(crate) fn intern_hashed(&mut self, h: u64, s: &str) -> Sym {
+        let i = match self.probe(h, s) {
+            Some((i, true)) => return Sym(self.map.slots[i].sym),
+            Some((i, false)) => i,
+            None => {
+                self.map.grow_to(1024);
+                return self.intern_hashed(h, s);
+            }
+        };
+        let start = self.buf.len() as u32;
+        self.buf.push_str(s);
+        let sym = Sym(self.spans.len() as u32);
+        self.spans.push((start, self.buf.len() as u32));
+        // Built from words, not by copying bytes into the slot: the slot is then copied into the
+        // table with wide loads, which would stall on fresh byte stores.
+        self.map.slots[i] = StrSlot {
+            hash: h,
+            sym: sym.0,
+            len: s.len() as u32,
+            inline: if s.len() <= 16 {
+                crate::fx::text_words(s.as_bytes())
+            } else {
+                [0; 2]
+            },
+        };
+        self.map.len += 1;
+        if self.map.len * 4 > self.map.slots.len() * 3 {
+            let n = self.map.slots.len() * 2;
+            self.map.grow_to(n);
+        }
+        sym
+    }
+
+    /// Reads the first probe slot of hash `h` (to bring it into cache ahead of use).
+    #[inline]
+    pub(crate) fn touch(&self, h: u64) -> u32 {
+        let slots = &self.map.slots;
+        match slots.len() {
+            0 => 0,
+            n => slots[h as usize & (n - 1)].sym,
+        }
+    }
+
+    /// Grows the index now so that `extra` more strings fit without growing.
+    pub(crate) fn reserve(&mut self, extra: usize) {
+        let mut n = self.map.slots.len().max(1024);
+        while (self.map.len + extra) * 4 > n * 3 {
+            n *= 2;
+        }
+        if n != self.map.slots.len() {
+            self.map.grow_to(n);
+        }
     }
 }

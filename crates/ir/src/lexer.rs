@@ -54,11 +54,14 @@ pub(crate) enum Tok {
     Str,
 }
 
+/// `repr(C)` keeps `start` and `end` adjacent, so the lexer's packed span is stored with one write
+/// and the parser's copies of a token read back what was written (no store-forwarding stalls).
 #[derive(Copy, Clone, Debug)]
+#[repr(C)]
 pub(crate) struct Token {
-    pub kind: Tok,
     pub start: u32,
     pub end: u32,
+    pub kind: Tok,
 }
 
 pub(crate) struct Lexer<'s> {
@@ -70,6 +73,7 @@ pub(crate) struct Lexer<'s> {
 const START: u8 = 1;
 const IDENT: u8 = 2;
 const LABEL: u8 = 4;
+const SPACE: u8 = 8;
 const CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut c = 0;
@@ -83,6 +87,8 @@ const CLASS: [u8; 256] = {
             t[c] = IDENT | LABEL;
         } else if b == b'-' {
             t[c] = LABEL;
+        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            t[c] = SPACE;
         }
         c += 1;
     }
@@ -96,6 +102,10 @@ fn is_ident_start(c: u8) -> bool {
 #[inline]
 fn is_ident(c: u8) -> bool {
     CLASS[c as usize] & IDENT != 0
+}
+#[inline]
+fn is_space(c: u8) -> bool {
+    CLASS[c as usize] & SPACE != 0
 }
 #[inline]
 fn is_label(c: u8) -> bool {
@@ -155,13 +165,28 @@ impl<'s> Lexer<'s> {
         (i, false, false)
     }
 
+    /// The next token. The work is in [`Lexer::next_packed`], which returns the token in two
+    /// registers (a 12-byte struct would be returned through memory).
+    #[inline(always)]
     pub fn next(&mut self) -> Token {
+        let (kind, span) = self.next_packed();
+        Token {
+            start: span as u32,
+            end: (span >> 32) as u32,
+            kind,
+        }
+    }
+
+    /// The next token's kind and its span as `start | end << 32`.
+    #[inline(never)]
+    fn next_packed(&mut self) -> (Tok, u64) {
         let b = self.b;
         let mut i = self.pos;
-        // Whitespace and comments.
+        // Whitespace and comments (whitespace by table lookups, not through the token dispatch
+        // below, whose indirect jump mispredicts).
         loop {
+            i = self.run(i, is_space);
             match b.get(i) {
-                Some(b' ' | b'\t' | b'\n' | b'\r') => i += 1,
                 Some(b';') => {
                     i = match memchr_nl(&b[i..]) {
                         Some(p) => i + p,
@@ -173,11 +198,7 @@ impl<'s> Lexer<'s> {
                         Some(p) => i = i + 2 + p + 2,
                         None => {
                             self.pos = b.len();
-                            return Token {
-                                kind: Tok::Error,
-                                start: i as u32,
-                                end: b.len() as u32,
-                            };
+                            return (Tok::Error, pack(i, b.len()));
                         }
                     }
                 }
@@ -187,11 +208,7 @@ impl<'s> Lexer<'s> {
         let start = i;
         let Some(&c) = b.get(i) else {
             self.pos = i;
-            return Token {
-                kind: Tok::Eof,
-                start: i as u32,
-                end: i as u32,
-            };
+            return (Tok::Eof, pack(i, i));
         };
         let (kind, end) = match c {
             b'=' => (Tok::Equal, i + 1),
@@ -298,11 +315,7 @@ impl<'s> Lexer<'s> {
             }
         };
         self.pos = end;
-        Token {
-            kind,
-            start: start as u32,
-            end: end as u32,
-        }
+        (kind, pack(start, end))
     }
 
     /// A word starting with a label character: label, identifier/keyword or number.
@@ -392,6 +405,11 @@ impl<'s> Lexer<'s> {
         }
         (Tok::Float, j)
     }
+}
+
+#[inline]
+fn pack(start: usize, end: usize) -> u64 {
+    start as u32 as u64 | (end as u32 as u64) << 32
 }
 
 #[inline]

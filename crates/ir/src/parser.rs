@@ -128,10 +128,6 @@ struct DeferredAttrs {
 pub(crate) struct Parser<'s> {
     src: &'s str,
     b: &'s [u8],
-    /// Plain (unquoted) names and keywords already interned, keyed by a 64-bit hash of their text.
-    /// The key is stored inline (no pointer into the source, whose pages would be cold by the time a
-    /// name repeats); a hit is confirmed against the interner's compact buffer.
-    name_cache: NameTable,
     /// Types written as one word (`i32`, `float`), keyed by the word.
     word_types: FxHashMap<&'s [u8], TypeId>,
     /// Words that end an attribute list (values, types, instruction opcodes, keywords).
@@ -186,130 +182,47 @@ pub(crate) struct Parser<'s> {
     next_src_num: u32,
     next_slot: u32,
     cur_func: u32,
-    /// Pools reused across function bodies.
-    scratch: Function,
+    /// Pool lengths of the last function body (see `parse_body`).
+    pool_sizes: [usize; 9],
 }
 
-/// The parser's name cache: open addressing over 32-byte slots that hold the 64-bit hash, the
-/// symbol, the length and (for names of up to 16 bytes) the text itself, so a hit is confirmed
-/// within one cache line. Longer names are confirmed against the interner. Names repeat across a
-/// module in no particular order, so the probe is a cache miss either way; this keeps it to one.
-struct NameTable {
-    slots: Vec<NameSlot>,
-    len: usize,
+/// Reserves room in `f`'s pools for twice the given lengths.
+fn reserve_pools(f: &mut Function, n: &[usize; 9]) {
+    let r = |k: usize| 2 * n[k] + 8;
+    f.blocks.reserve(r(0));
+    f.insts.reserve(r(1));
+    f.operands.reserve(r(2));
+    f.block_refs.reserve(r(3));
+    f.aux.reserve(r(4));
+    f.calls.reserve(r(5));
+    f.bundles.reserve(r(6));
+    f.arg_attr_lists.reserve(r(7));
+    f.md_attachments.reserve(r(8));
 }
 
-#[derive(Copy, Clone)]
-struct NameSlot {
-    hash: u64,
-    /// `u32::MAX` marks an empty slot.
-    sym: u32,
-    len: u32,
-    inline: [u8; 16],
-}
-
-const EMPTY_SLOT: NameSlot = NameSlot {
-    hash: 0,
-    sym: u32::MAX,
-    len: 0,
-    inline: [0; 16],
-};
-
-impl NameTable {
-    fn new() -> Self {
-        NameTable {
-            slots: vec![EMPTY_SLOT; 1024],
-            len: 0,
-        }
-    }
-
-    fn get_or_insert(&mut self, h: u64, text: &str, strings: &mut Strings) -> Sym {
-        let mask = self.slots.len() - 1;
-        let mut i = h as usize & mask;
-        loop {
-            let s = &self.slots[i];
-            if s.sym == u32::MAX {
-                break;
-            }
-            if s.hash == h && s.len as usize == text.len() {
-                let same = if text.len() <= 16 {
-                    locals::same(&s.inline[..text.len()], text.as_bytes())
-                } else {
-                    strings.resolve(Sym(s.sym)) == text
-                };
-                if same {
-                    return Sym(s.sym);
-                }
-            }
-            i = (i + 1) & mask;
-        }
-        let sym = strings.intern(text);
-        let mut slot = NameSlot {
-            hash: h,
-            sym: sym.0,
-            len: text.len() as u32,
-            inline: [0; 16],
-        };
-        if text.len() <= 16 {
-            slot.inline[..text.len()].copy_from_slice(text.as_bytes());
-        }
-        self.slots[i] = slot;
-        self.len += 1;
-        if self.len * 4 > self.slots.len() * 3 {
-            self.grow();
-        }
-        sym
-    }
-
-    fn grow(&mut self) {
-        let n = self.slots.len() * 2;
-        let old = std::mem::replace(&mut self.slots, vec![EMPTY_SLOT; n]);
-        let mask = self.slots.len() - 1;
-        for s in old.into_iter().filter(|s| s.sym != u32::MAX) {
-            let mut i = s.hash as usize & mask;
-            while self.slots[i].sym != u32::MAX {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = s;
-        }
-    }
-}
-
-fn swap_pools(a: &mut Function, b: &mut Function) {
-    std::mem::swap(&mut a.blocks, &mut b.blocks);
-    std::mem::swap(&mut a.insts, &mut b.insts);
-    std::mem::swap(&mut a.operands, &mut b.operands);
-    std::mem::swap(&mut a.block_refs, &mut b.block_refs);
-    std::mem::swap(&mut a.aux, &mut b.aux);
-    std::mem::swap(&mut a.calls, &mut b.calls);
-    std::mem::swap(&mut a.bundles, &mut b.bundles);
-    std::mem::swap(&mut a.arg_attr_lists, &mut b.arg_attr_lists);
-    std::mem::swap(&mut a.md_attachments, &mut b.md_attachments);
-}
-
-/// Exact-size copies of `from`'s pools into `to`.
-fn copy_pools(from: &Function, to: &mut Function) {
-    to.blocks = from.blocks.clone();
-    to.insts = from.insts.clone();
-    to.operands = from.operands.clone();
-    to.block_refs = from.block_refs.clone();
-    to.aux = from.aux.clone();
-    to.calls = from.calls.clone();
-    to.bundles = from.bundles.clone();
-    to.arg_attr_lists = from.arg_attr_lists.clone();
-    to.md_attachments = from.md_attachments.clone();
-}
-
-fn clear_pools(f: &mut Function) {
-    f.blocks.clear();
-    f.insts.clear();
-    f.operands.clear();
-    f.block_refs.clear();
-    f.aux.clear();
-    f.calls.clear();
-    f.bundles.clear();
-    f.arg_attr_lists.clear();
-    f.md_attachments.clear();
+/// Shrinks `f`'s pools to their lengths (in place: the allocator keeps the block and frees the
+/// tail) and returns the lengths.
+fn shrink_pools(f: &mut Function) -> [usize; 9] {
+    f.blocks.shrink_to_fit();
+    f.insts.shrink_to_fit();
+    f.operands.shrink_to_fit();
+    f.block_refs.shrink_to_fit();
+    f.aux.shrink_to_fit();
+    f.calls.shrink_to_fit();
+    f.bundles.shrink_to_fit();
+    f.arg_attr_lists.shrink_to_fit();
+    f.md_attachments.shrink_to_fit();
+    [
+        f.blocks.len(),
+        f.insts.len(),
+        f.operands.len(),
+        f.block_refs.len(),
+        f.aux.len(),
+        f.calls.len(),
+        f.bundles.len(),
+        f.arg_attr_lists.len(),
+        f.md_attachments.len(),
+    ]
 }
 
 fn empty_function(name: Sym, void: TypeId) -> Function {
@@ -691,7 +604,6 @@ impl<'s> Parser<'s> {
         let mut p = Parser {
             src,
             b,
-            name_cache: NameTable::new(),
             word_types: FxHashMap::default(),
             not_attr,
             lex,
@@ -729,13 +641,13 @@ impl<'s> Parser<'s> {
             str_buf: Vec::new(),
             remap: false,
             saw_external: false,
-            locals: locals::LocalMap::new(),
+            locals: locals::LocalMap::new(src.as_bytes()),
             fixups: Vec::new(),
             pending_names: Vec::new(),
             next_src_num: 0,
             next_slot: 0,
             cur_func: 0,
-            scratch: empty_function(Sym(0), TypeId(0)),
+            pool_sizes: [0; 9],
         };
         p.ty_void = p.simple_type(Type::Void);
         p.ty_ptr = p.simple_type(Type::Ptr(0));
@@ -819,12 +731,20 @@ impl<'s> Parser<'s> {
         Diagnostic::error(msg, Self::span(self.tok)).with_code("E-parse")
     }
 
+    #[inline]
     fn expect(&mut self, k: Tok, what: &str) -> PResult<Token> {
         if self.tok.kind == k {
             Ok(self.bump())
         } else {
-            self.err(format!("expected {what}"))
+            self.expected(what)
         }
+    }
+
+    /// The error of a failed [`Parser::expect`], out of line (the hot path stays small).
+    #[cold]
+    #[inline(never)]
+    fn expected<T>(&self, what: &str) -> PResult<T> {
+        self.err(format!("expected {what}"))
     }
     fn expect_word(&mut self, w: &str) -> PResult<()> {
         if self.eat_word(w) {
@@ -917,11 +837,17 @@ impl<'s> Parser<'s> {
 
     /// Interns source text (plain names, keywords, attribute words) through the per-parse cache.
     fn intern_plain(&mut self, text: &'s str) -> Sym {
-        use std::hash::Hasher;
-        let mut hasher = crate::fx::FxHasher::default();
-        hasher.write(text.as_bytes());
-        self.name_cache
-            .get_or_insert(hasher.finish(), text, &mut self.m.strings)
+        self.intern_text(text)
+    }
+
+    /// Interns any text (every string of the module goes through the name table).
+    fn intern_text(&mut self, text: &str) -> Sym {
+        self.m.strings.intern(text)
+    }
+
+    /// The symbol of `text` if it is interned already.
+    fn lookup_text(&self, text: &str) -> Option<Sym> {
+        self.m.strings.get(text)
     }
 
     /// The source text of a token.
@@ -938,12 +864,12 @@ impl<'s> Parser<'s> {
                 return self.intern_plain(text);
             }
             let s = String::from_utf8_lossy(body);
-            return self.m.strings.intern(&s);
+            return self.intern_text(&s);
         }
         self.str_buf.clear();
         unescape_into(body, &mut self.str_buf);
         let s = String::from_utf8_lossy(&self.str_buf).into_owned();
-        self.m.strings.intern(&s)
+        self.intern_text(&s)
     }
 
     fn str_tok_sym(&mut self, t: Token) -> Sym {
@@ -1113,7 +1039,7 @@ impl<'s> Parser<'s> {
                 let name = match key {
                     LocalKey::Name(s) => s,
                     LocalKey::Src(s) => self.intern_plain(s),
-                    LocalKey::Num(n) => self.m.strings.intern(&n.to_string()),
+                    LocalKey::Num(n) => self.intern_text(&n.to_string()),
                 };
                 let i = self.m.types.named.len() as u32;
                 self.m.types.named.push((name, None));
@@ -1154,8 +1080,20 @@ impl<'s> Parser<'s> {
         match k {
             LocalKey::Name(s) => s,
             LocalKey::Src(s) => self.intern_plain(s),
-            LocalKey::Num(n) => self.m.strings.intern(&n.to_string()),
+            LocalKey::Num(n) => self.intern_text(&n.to_string()),
         }
+    }
+
+    /// The interned name of a local just defined by `locals.insert(k, ..)`: from the local map's
+    /// cache when the name was interned before, else interned now (at the same point as before the
+    /// cache existed, so symbols are numbered the same).
+    fn def_sym(&mut self, k: LocalKey<'s>) -> Sym {
+        if let Some(s) = self.locals.last_sym() {
+            return s;
+        }
+        let s = self.key_sym(k);
+        self.locals.remember_last_sym(s);
+        s
     }
 
     fn key_text(&self, k: LocalKey<'s>) -> String {
@@ -1177,6 +1115,28 @@ impl<'s> Parser<'s> {
     }
 
     pub(crate) fn parse_type(&mut self) -> PResult<TypeId> {
+        // The commonest types, without the nesting bookkeeping when no suffix follows (the same
+        // result as the general path, whose `enter` cannot fail below the limit).
+        if self.tok.kind == Tok::Ident && self.depth < MAX_DEPTH {
+            let id = match self.cur() {
+                b"i32" => Some(self.ty_i32),
+                b"i64" => Some(self.ty_i64),
+                b"i1" => Some(self.ty_i1),
+                b"float" => Some(self.ty_float),
+                b"void" => Some(self.ty_void),
+                _ => None,
+            };
+            if let Some(id) = id {
+                self.bump();
+                if !(self.is(Tok::LParen) || self.is(Tok::Star) || self.is_word("addrspace")) {
+                    return Ok(id);
+                }
+                self.enter()?;
+                let r = self.type_suffix(id);
+                self.leave();
+                return r;
+            }
+        }
         self.enter()?;
         let r = self.parse_type_inner();
         self.leave();
@@ -1405,7 +1365,7 @@ impl<'s> Parser<'s> {
             .unwrap_or("")
             .to_string();
         let _ = name;
-        let sym = self.m.strings.intern(&full);
+        let sym = self.intern_text(&full);
         let id = self.simple_type(Type::TargetExt(sym));
         self.type_suffix(id)
     }
@@ -1474,7 +1434,7 @@ impl<'s> Parser<'s> {
                     let s = std::str::from_utf8(&self.b[inner.start as usize..inner.end as usize])
                         .unwrap_or("")
                         .trim();
-                    Some(self.m.strings.intern(s))
+                    Some(self.intern_text(s))
                 } else if in_group && self.is(Tok::Equal) {
                     self.bump();
                     let v = self.bump();
@@ -1743,7 +1703,7 @@ impl<'s> Parser<'s> {
                     let s = std::str::from_utf8(&self.b[inner.start as usize..inner.end as usize])
                         .unwrap_or("")
                         .trim();
-                    Some(self.m.strings.intern(s))
+                    Some(self.intern_text(s))
                 } else {
                     None
                 };
@@ -1940,7 +1900,8 @@ impl<'s> Parser<'s> {
             self.bump();
             return Ok(CallConv::C);
         }
-        if !CALL_CONVS.iter().any(|c| c.as_bytes() == w) {
+        // Most call sites start with their return type: skip the list scan for type words.
+        if is_type_word(w) || !CALL_CONVS.iter().any(|c| c.as_bytes() == w) {
             return Ok(CallConv::C);
         }
         let t = self.bump();
@@ -1953,7 +1914,7 @@ impl<'s> Parser<'s> {
         } else {
             String::from_utf8_lossy(self.text(t)).into_owned()
         };
-        Ok(CallConv::Named(self.m.strings.intern(&text)))
+        Ok(CallConv::Named(self.intern_text(&text)))
     }
 
     fn parse_function(&mut self, is_def: bool) -> PResult<()> {
@@ -2004,7 +1965,6 @@ impl<'s> Parser<'s> {
                     Tok::LocalVar => {
                         let t = self.bump();
                         let k = self.lkey(t)?;
-                        let s = self.key_sym(k);
                         if self.locals.insert(k, Local::Arg(idx)).is_some() {
                             return Err(Box::new(
                                 Diagnostic::error(
@@ -2014,6 +1974,7 @@ impl<'s> Parser<'s> {
                                 .with_code("E-parse"),
                             ));
                         }
+                        let s = self.def_sym(k);
                         LocalName::Named(s)
                     }
                     Tok::LocalId => {
@@ -2144,21 +2105,16 @@ impl<'s> Parser<'s> {
             &mut self.m.functions[fid as usize],
             empty_function(Sym(0), self.ty_void),
         );
-        // Parse into the reusable scratch pools (no growth reallocations after the first large
-        // function), then copy them out at their exact size.
-        let mut s = std::mem::replace(&mut self.scratch, empty_function(Sym(0), self.ty_void));
-        s.md_attachments.append(&mut f.md_attachments);
-        swap_pools(&mut f, &mut s);
+        // Parse straight into the function's pools, reserved at twice the previous body's sizes
+        // (few growth copies), then shrunk to size in place: no copy of the finished pools.
+        reserve_pools(&mut f, &self.pool_sizes);
         self.pending_names.clear();
         let r = self.parse_blocks(&mut f).and_then(|()| {
             self.expect(Tok::RBrace, "`}` at the end of the function body")?;
             self.name_insts(&mut f);
             self.resolve_fixups(&mut f)
         });
-        swap_pools(&mut f, &mut s);
-        copy_pools(&s, &mut f);
-        clear_pools(&mut s);
-        self.scratch = s;
+        self.pool_sizes = shrink_pools(&mut f);
         self.m.functions[fid as usize] = f;
         r
     }
@@ -2166,10 +2122,26 @@ impl<'s> Parser<'s> {
     /// Interns the names of the body's named instructions in one loop. Each lookup in the name
     /// cache is a likely cache miss (names recur across the module in no order); done back to back,
     /// independent of the parse, the misses overlap instead of stalling the parse one at a time.
+    ///
+    /// The names are taken in chunks: a first pass hashes a chunk's names and touches their first
+    /// probe slots (short independent iterations, so the processor overlaps the misses), the second
+    /// interns them with those slots in cache. Both tables are grown once up front.
     fn name_insts(&mut self, f: &mut Function) {
         let pending = std::mem::take(&mut self.pending_names);
-        for &(id, s) in &pending {
-            f.insts[id as usize].name = LocalName::Named(self.intern_plain(s));
+        self.m.strings.reserve(pending.len());
+        let mut hashes = [0u64; 32];
+        for chunk in pending.chunks(32) {
+            let mut touched = 0u32;
+            for (h, &(_, s)) in hashes.iter_mut().zip(chunk) {
+                *h = crate::fx::text_hash(s);
+                touched = touched.wrapping_add(self.m.strings.touch(*h));
+            }
+            std::hint::black_box(touched);
+            for (&h, &(id, s)) in hashes.iter().zip(chunk) {
+                let sym = self.m.strings.intern_hashed(h, s);
+                self.locals.remember_sym(s, sym);
+                f.insts[id as usize].name = LocalName::Named(sym);
+            }
         }
         self.pending_names = pending;
     }
@@ -2185,13 +2157,13 @@ impl<'s> Parser<'s> {
                 Tok::LabelStr => {
                     let t = self.bump();
                     let k = self.lkey(t)?;
-                    let s = self.key_sym(k);
                     if self.locals.insert(k, Local::Block(bidx)).is_some() {
                         return Err(Box::new(
                             Diagnostic::error("redefinition of a local name", Self::span(t))
                                 .with_code("E-parse"),
                         ));
                     }
+                    let s = self.def_sym(k);
                     LocalName::Named(s)
                 }
                 Tok::LabelId => {
@@ -2252,7 +2224,7 @@ impl<'s> Parser<'s> {
 
     fn resolve_fixups(&mut self, f: &mut Function) -> PResult<()> {
         for fx in std::mem::take(&mut self.fixups) {
-            let l = self.locals.get(&fx.key).copied();
+            let l = self.locals.get(&fx.key);
             let Some(l) = l else {
                 let name = self.key_text(fx.key);
                 return Err(Box::new(
@@ -2294,7 +2266,7 @@ impl<'s> Parser<'s> {
     fn parse_local_ref(&mut self) -> PResult<Val<'s>> {
         let t = self.bump();
         let key = self.lkey(t)?;
-        let l = self.locals.get(&key).copied();
+        let l = self.locals.get(&key);
         Ok(match l {
             Some(Local::Arg(a)) => Val::Ready(Value::Arg(a)),
             Some(Local::Inst(i)) => Val::Ready(Value::Inst(InstId(i))),
@@ -2361,6 +2333,27 @@ impl<'s> Parser<'s> {
     }
 
     fn operand(&mut self, f: &mut Function, ty: TypeId) -> PResult<()> {
+        if matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
+            // The commonest operand, pushed directly (the same as `parse_local_ref` and
+            // `push_operand`, without passing a `Val` through memory).
+            let t = self.bump();
+            let key = self.lkey(t)?;
+            let idx = f.operands.len() as u32;
+            match self.locals.get(&key) {
+                Some(Local::Arg(a)) => f.operands.push(Value::Arg(a)),
+                Some(Local::Inst(i)) => f.operands.push(Value::Inst(InstId(i))),
+                Some(Local::Block(b)) => f.operands.push(Value::Block(Block(b))),
+                None => {
+                    f.operands.push(PENDING);
+                    self.fixups.push(Fixup {
+                        key,
+                        target: FixTarget::Operand(idx),
+                        span: Self::span(t),
+                    });
+                }
+            }
+            return Ok(());
+        }
         let v = self.parse_value(f, ty)?;
         self.push_operand(f, v);
         Ok(())
@@ -2388,7 +2381,7 @@ impl<'s> Parser<'s> {
     fn block_name_ref(&mut self, f: &mut Function) -> PResult<()> {
         let t = self.bump();
         let key = self.lkey(t)?;
-        let l = self.locals.get(&key).copied();
+        let l = self.locals.get(&key);
         let idx = f.block_refs.len() as u32;
         match l {
             Some(Local::Block(b)) => f.block_refs.push(Block(b)),
@@ -3348,7 +3341,6 @@ mod tests {
     #[test]
     fn name_table_dedups_across_growth() {
         let mut strings = Strings::default();
-        let mut t = NameTable::new();
         let names: Vec<String> = (0..10_000)
             .map(|i| {
                 if i % 3 == 0 {
@@ -3358,18 +3350,19 @@ mod tests {
                 }
             })
             .collect();
-        let syms: Vec<Sym> = names
-            .iter()
-            .map(|n| t.get_or_insert(h(n), n, &mut strings))
-            .collect();
+        assert_eq!(strings.get("x1"), None);
+        let syms: Vec<Sym> = names.iter().map(|n| strings.intern(n)).collect();
         for (n, s) in names.iter().zip(&syms) {
-            assert_eq!(t.get_or_insert(h(n), n, &mut strings), *s);
+            assert_eq!(strings.intern_hashed(h(n), n), *s);
+            assert_eq!(strings.get(n), Some(*s));
             assert_eq!(strings.resolve(*s), n);
         }
+        assert_eq!(strings.map.len(), names.len());
+        assert_eq!(strings.get("x10000"), None);
         // A forced hash collision between different names must not alias them.
-        let a = t.get_or_insert(42, "collide-a", &mut strings);
-        let b = t.get_or_insert(42, "collide-b", &mut strings);
+        let a = strings.intern_hashed(42, "collide-a");
+        let b = strings.intern_hashed(42, "collide-b");
         assert_ne!(a, b);
-        assert_eq!(t.get_or_insert(42, "collide-a", &mut strings), a);
+        assert_eq!(strings.intern_hashed(42, "collide-a"), a);
     }
 }

@@ -106,7 +106,7 @@ impl<'s> Parser<'s> {
             end: self.prev_end,
         };
         let is_void = inst.ty == self.ty_void;
-        inst.name = match result {
+        let name = match result {
             Some(t) => {
                 if is_void {
                     return Err(Box::new(
@@ -126,9 +126,11 @@ impl<'s> Parser<'s> {
                                     .with_code("E-parse"),
                             ));
                         }
-                        match k {
+                        match (k, self.locals.last_sym()) {
+                            // Interned before: nothing to intern.
+                            (_, Some(sym)) => LocalName::Named(sym),
                             // Interned when the body ends (`Parser::name_insts`).
-                            LocalKey::Src(s) => {
+                            (LocalKey::Src(s), None) => {
                                 self.pending_names.push((id, s));
                                 LocalName::None
                             }
@@ -153,7 +155,12 @@ impl<'s> Parser<'s> {
             }
             None => LocalName::None,
         };
+        // The name is stored into the pushed instruction, not into `inst` before the copy: the
+        // copy reads `inst` with wide loads, which stall on a store made just before them.
         f.insts.push(inst);
+        if let Some(last) = f.insts.last_mut() {
+            last.name = name;
+        }
         Ok(op)
     }
 

@@ -1,48 +1,201 @@
 //! The map from a function's local names to what they define, cleared for every function body.
 //!
-//! Specialised for the two common key kinds: numbered values (`%7`) index a dense vector, and
-//! names by source text go into an open-addressing table whose slots carry a generation number, so
-//! clearing it per function is O(1) and its memory is reused. Short keys are compared with two word
-//! loads instead of a `memcmp` call. Rare keys (escaped quoted names, huge numbers) use a hash map.
+//! Specialised for the common key kinds: numbered values (`%7`) index a dense vector, and names by
+//! source text go into an open-addressing table of 16-byte slots (four to a cache line) whose slots
+//! carry a generation number, so clearing it per function is O(1) and its memory is reused. A name
+//! of up to 8 bytes (most names: `%v12`, `%b3`, `%call`) is stored in its slot as one word, so a
+//! probe compares one word and never reads the source text again; longer names keep a 64-bit hash
+//! in the slot and their text in a side vector. Rare keys (escaped quoted names, huge numbers, names
+//! longer than 255 bytes) use a hash map.
+//!
+//! Names made of a short prefix and a decimal number (`%v123`, `%b7`, `%call12`: how compilers and
+//! generators name values) skip the hash table: the prefix is looked up in a small table that stays
+//! in cache, and the number indexes the prefix's dense vector of (generation, local) entries. That
+//! keeps lookups of a function with hundreds of thousands of names in randomly ordered references
+//! within a few small arrays instead of a table of many megabytes. The dense vectors are bounded by
+//! a budget proportional to the source size; a name whose number does not fit uses the table. Which
+//! structure holds a key is decided the same way at every lookup (see [`LocalMap::insert`]).
 
 use super::{Local, LocalKey};
+use crate::Sym;
 use crate::fx::FxHashMap;
-use std::hash::Hasher;
+use crate::fx::exact_word;
 
 /// Numbered values below this go to the dense vector (LLVM numbers them consecutively from 0).
 const DENSE_MAX: u32 = 1 << 20;
+/// Names up to this many bytes are stored inline in their slot.
+const INLINE: usize = 8;
+/// `Slot::tag` length field of a long name (its text and local are in `LocalMap::long`).
+const LONG: u32 = 0xff;
+/// Names longer than this go to the fallback map.
+const MAX_LONG: usize = 254;
+/// `Slot::val` of an inline name whose local is in the fallback map (no packed local has both
+/// top bits set).
+const IN_OTHER: u32 = u32::MAX;
+/// A dense entry whose name has not been interned yet.
+const NO_SYM: u32 = u32::MAX;
 
 #[derive(Copy, Clone)]
-struct Slot<'s> {
-    key: &'s str,
-    hash: u32,
-    /// The slot is occupied iff this equals the map's current generation.
-    generation: u32,
-    local: Local,
+struct Slot {
+    /// The name's bytes (names of up to 8 bytes, see [`short_word`]) or its 64-bit hash (long
+    /// names).
+    word: u64,
+    /// `generation << 8 | length` (length [`LONG`] for long names); the slot is occupied iff the
+    /// generation is the map's current one.
+    tag: u32,
+    /// The packed [`Local`] (inline names, see [`pack`]) or the index into `LocalMap::long`.
+    val: u32,
+}
+
+const EMPTY: Slot = Slot {
+    word: 0,
+    tag: 0,
+    val: 0,
+};
+
+/// The dense entries of one name prefix.
+struct Prefix {
+    word: u64,
+    len: u32,
+    /// By number: (generation, packed local or [`IN_OTHER`], interned name or [`NO_SYM`]); the
+    /// local is current iff the generation matches. The symbol of a name is module-wide, so it is
+    /// kept across functions: a name seen before needs no interning when it is defined again.
+    vals: Vec<(u32, u32, u32)>,
 }
 
 pub(super) struct LocalMap<'s> {
+    src: &'s [u8],
     num: Vec<Option<Local>>,
-    slots: Vec<Slot<'s>>,
+    prefixes: Vec<Prefix>,
+    /// Open addressing over `prefixes`: index + 1, 0 for empty.
+    prefix_slots: Vec<u32>,
+    /// How many more dense entries all prefixes together may still allocate.
+    budget: usize,
+    /// One-byte prefixes by their byte: index + 1 into `prefixes`, 0 for none.
+    single: [u32; 256],
+    /// The dense entry (prefix, number) written by the last `insert`, if it went to one.
+    last_dense: Option<(u32, u32)>,
+    slots: Vec<Slot>,
+    /// Generation, below 2^24 and never 0.
     generation: u32,
     len: usize,
+    long: Vec<(&'s str, Local)>,
     other: FxHashMap<LocalKey<'s>, Local>,
 }
 
 #[inline]
-fn hash_src(s: &str) -> u64 {
+fn word_at(s: &[u8], i: usize) -> u64 {
+    match s.get(i..i + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+        None => 0,
+    }
+}
+
+/// A word that, together with the length, identifies a name of at most 8 bytes.
+#[inline]
+pub(crate) fn short_word(s: &[u8]) -> u64 {
+    crate::fx::short(s)
+}
+
+#[inline]
+fn mix(w: u64, n: usize) -> u64 {
+    let p = ((w ^ 0x243f_6a88_85a3_08d3 ^ ((n as u64) << 58)) as u128)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15u128);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+#[inline]
+fn hash_long(s: &[u8]) -> u64 {
+    use std::hash::Hasher;
     let mut h = crate::fx::FxHasher::default();
-    h.write(s.as_bytes());
+    h.write(s);
     h.finish()
 }
 
 #[inline]
-fn word(s: &[u8], i: usize) -> u64 {
-    u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]))
+fn pack(l: Local) -> Option<u32> {
+    let (tag, i) = match l {
+        Local::Arg(i) => (0, i),
+        Local::Inst(i) => (1, i),
+        Local::Block(i) => (2, i),
+    };
+    (i < 1 << 30).then_some(tag << 30 | i)
 }
 
-/// Byte equality without a `memcmp` call for short keys (most names): up to 7 bytes byte by
-/// byte, 8 to 16 bytes as two overlapping words.
+#[inline]
+fn unpack(v: u32) -> Local {
+    let i = v & ((1 << 30) - 1);
+    match v >> 30 {
+        0 => Local::Arg(i),
+        1 => Local::Inst(i),
+        _ => Local::Block(i),
+    }
+}
+
+/// [`LocalMap::split`] for names longer than 8 bytes.
+fn split_loop(b: &[u8]) -> Option<(&[u8], u32)> {
+    let k = b
+        .iter()
+        .rposition(|c| !c.is_ascii_digit())
+        .map_or(0, |i| i + 1);
+    let d = &b[k..];
+    if d.is_empty() || d.len() > 7 || k > INLINE || (d[0] == b'0' && d.len() > 1) {
+        return None;
+    }
+    Some((
+        &b[..k],
+        d.iter().fold(0, |n, &c| n * 10 + (c - b'0') as u32),
+    ))
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// `split_word` on a word built from the bytes (the tests' reference).
+#[cfg(test)]
+fn split_short(b: &[u8]) -> Option<(&[u8], u32)> {
+    split_word(b, exact_word(b))
+}
+
+/// [`LocalMap::split`] for a name of at most 8 bytes given as a zero-padded word, without loops
+/// (a loop's exit, at a different byte for every name, is a mispredicted branch): the digit bytes
+/// are found with byte-parallel compares and converted with the usual eight-digit multiply
+/// sequence.
+#[inline]
+fn split_word(b: &[u8], w: u64) -> Option<(&[u8], u32)> {
+    let n = b.len();
+    let high = 0x80 * ONES;
+    let w7 = w & (0x7f * ONES);
+    // A byte is not a digit if it is ≥ 0x80, ≥ `:` or < `0` (no carries: every w7 byte < 0x80).
+    let not_digit = (w & high) | ((w7 + 0x46 * ONES) & high) | (!(w7 + 0x50 * ONES) & high);
+    let live = if n >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    };
+    let not_digit = not_digit & live;
+    let k = if not_digit == 0 {
+        0
+    } else {
+        (63 - not_digit.leading_zeros() as usize) / 8 + 1
+    };
+    let d = n - k;
+    if d == 0 || d > 7 || (d > 1 && b[k] == b'0') {
+        return None;
+    }
+    // The digits, first digit in the lowest byte, moved to the top and padded with `0`s.
+    let shift = 8 * (8 - d);
+    let chunk = ((w >> (8 * k)) << shift) | ((0x30 * ONES) & ((1u64 << shift) - 1));
+    let mut x = chunk.wrapping_sub(0x30 * ONES);
+    x = x.wrapping_mul(10).wrapping_add(x >> 8);
+    x = ((x & 0x0000_00ff_0000_00ff)
+        .wrapping_mul(100 + (1_000_000 << 32))
+        .wrapping_add(((x >> 16) & 0x0000_00ff_0000_00ff).wrapping_mul(1 + (10_000 << 32))))
+        >> 32;
+    Some((&b[..k], x as u32))
+}
+
+/// Byte equality without a `memcmp` call for short keys: up to 7 bytes byte by byte, 8 to 16
+/// bytes as two overlapping words.
 #[inline]
 pub(super) fn same(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
@@ -53,26 +206,60 @@ pub(super) fn same(a: &[u8], b: &[u8]) -> bool {
         return a.iter().zip(b).all(|(x, y)| x == y);
     }
     if n <= 16 {
-        return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
+        return word_at(a, 0) == word_at(b, 0) && word_at(a, n - 8) == word_at(b, n - 8);
     }
     a == b
 }
 
 impl<'s> LocalMap<'s> {
-    pub(super) fn new() -> Self {
+    /// Splits a name into a prefix of at most 8 bytes and a decimal number of 1 to 7 digits
+    /// without leading zeros (`v12` → (`v`, 12); `v012`, `v`, `value.name12` → `None`). A short
+    /// name is read from the source with one load when it is a slice of it.
+    #[inline]
+    fn split<'a>(&self, s: &'a str) -> Option<(&'a [u8], u32)> {
+        let b = s.as_bytes();
+        if b.len() > 8 {
+            return split_loop(b);
+        }
+        split_word(b, self.word_of(b))
+    }
+
+    /// The bytes of `b` (at most 8) as a zero-padded word. A slice of the source (every name the
+    /// reader looks up) is read with one 8-byte load from the source, masked to its length: no
+    /// branch on the length (which differs from name to name and is mispredicted).
+    #[inline]
+    fn word_of(&self, b: &[u8]) -> u64 {
+        let n = b.len();
+        let p = b.as_ptr() as usize;
+        let base = self.src.as_ptr() as usize;
+        // `b` starts within the source and its 8-byte window fits there: live objects do not
+        // overlap, so `b` is that part of the source.
+        if n > 0
+            && p >= base
+            && let Some(w) = self.src.get(p - base..p - base + 8)
+        {
+            let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+            return w & (u64::MAX >> (64 - 8 * n));
+        }
+        exact_word(b)
+    }
+
+    /// `src` is the text the keys are slices of; its size bounds the memory of the dense vectors
+    /// (one 8-byte entry per 8 source bytes).
+    pub(super) fn new(src: &'s [u8]) -> Self {
+        let src_len = src.len();
         LocalMap {
+            src,
             num: Vec::new(),
-            slots: vec![
-                Slot {
-                    key: "",
-                    hash: 0,
-                    generation: 0,
-                    local: Local::Arg(0),
-                };
-                256
-            ],
+            prefixes: Vec::new(),
+            prefix_slots: vec![0; 64],
+            budget: (src_len / 8).max(1 << 16),
+            single: [0; 256],
+            last_dense: None,
+            slots: vec![EMPTY; 256],
             generation: 1,
             len: 0,
+            long: Vec::new(),
             other: FxHashMap::default(),
         }
     }
@@ -81,40 +268,134 @@ impl<'s> LocalMap<'s> {
     pub(super) fn clear(&mut self) {
         self.num.clear();
         self.other.clear();
+        self.long.clear();
         self.len = 0;
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            for s in &mut self.slots {
-                s.generation = 0;
+        self.generation += 1;
+        if self.generation >= 1 << 24 {
+            self.slots.fill(EMPTY);
+            for p in &mut self.prefixes {
+                for v in &mut p.vals {
+                    v.0 = 0;
+                }
             }
             self.generation = 1;
         }
     }
 
-    pub(super) fn get(&self, key: &LocalKey<'s>) -> Option<&Local> {
+    /// The slot holding `s`, or the empty slot where it would go.
+    #[inline]
+    fn find(&self, s: &str) -> (usize, bool) {
+        let b = s.as_bytes();
+        let n = b.len();
+        let mask = self.slots.len() - 1;
+        let gen_tag = self.generation << 8;
+        if n <= INLINE {
+            let w = short_word(b);
+            let tag = gen_tag | n as u32;
+            let mut i = mix(w, n) as usize & mask;
+            loop {
+                let slot = &self.slots[i];
+                if slot.tag == tag && slot.word == w {
+                    return (i, true);
+                }
+                if slot.tag >> 8 != self.generation {
+                    return (i, false);
+                }
+                i = (i + 1) & mask;
+            }
+        }
+        let h = hash_long(b);
+        let tag = gen_tag | LONG;
+        let mut i = h as usize & mask;
+        loop {
+            let slot = &self.slots[i];
+            if slot.tag == tag
+                && slot.word == h
+                && same(self.long[slot.val as usize].0.as_bytes(), b)
+            {
+                return (i, true);
+            }
+            if slot.tag >> 8 != self.generation {
+                return (i, false);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    pub(super) fn get(&self, key: &LocalKey<'s>) -> Option<Local> {
         match *key {
-            LocalKey::Num(n) if n < DENSE_MAX => self.num.get(n as usize)?.as_ref(),
-            LocalKey::Src(s) => {
-                let h = hash_src(s);
-                let mask = self.slots.len() - 1;
-                let mut i = h as usize & mask;
-                loop {
-                    let slot = &self.slots[i];
-                    if slot.generation != self.generation {
-                        return None;
-                    }
-                    if slot.hash == h as u32 && same(slot.key.as_bytes(), s.as_bytes()) {
-                        return Some(&slot.local);
-                    }
-                    i = (i + 1) & mask;
+            LocalKey::Num(n) if n < DENSE_MAX => *self.num.get(n as usize)?,
+            LocalKey::Src(s) if s.len() <= MAX_LONG => {
+                if let Some((p, n)) = self.split(s)
+                    && let Some(pi) = self.prefix_index(p)
+                    && let Some(&(g, v, _)) = self.prefixes[pi].vals.get(n as usize)
+                {
+                    return if g != self.generation {
+                        None
+                    } else if v == IN_OTHER {
+                        self.other.get(key).copied()
+                    } else {
+                        Some(unpack(v))
+                    };
+                }
+                let (i, found) = self.find(s);
+                if !found {
+                    return None;
+                }
+                let slot = &self.slots[i];
+                if slot.tag & 0xff == LONG {
+                    Some(self.long[slot.val as usize].1)
+                } else if slot.val == IN_OTHER {
+                    self.other.get(key).copied()
+                } else {
+                    Some(unpack(slot.val))
                 }
             }
-            _ => self.other.get(key),
+            _ => self.other.get(key).copied(),
         }
     }
 
     /// Inserts or replaces; returns the previous entry, like `HashMap::insert`.
+    ///
+    /// A `<prefix><number>` key goes to its prefix's dense vector if the number is below the
+    /// vector's length, growing the vector when the budget allows. Otherwise it goes to the table
+    /// and stays there: growing a vector later cannot reach its number, because a growth that
+    /// failed for it needed more than the budget left then, and the budget only shrinks by what the
+    /// vectors grow.
     pub(super) fn insert(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
+        self.last_dense = None;
+        if let LocalKey::Src(s) = key
+            && s.len() <= MAX_LONG
+            && let Some((p, n)) = self.split(s)
+        {
+            let pi = self.prefix_or_insert(p);
+            let n = n as usize;
+            let have = self.prefixes[pi].vals.len();
+            if n >= have && n + 1 - have <= self.budget {
+                let want = (n + 1).max(2 * have).max(64).min(have + self.budget);
+                self.budget -= want - have;
+                self.prefixes[pi].vals.resize(want, (0, 0, NO_SYM));
+            }
+            if n < self.prefixes[pi].vals.len() {
+                let val = pack(local).unwrap_or(IN_OTHER);
+                let generation = self.generation;
+                let e = &mut self.prefixes[pi].vals[n];
+                let (g, old) = (e.0, e.1);
+                (e.0, e.1) = (generation, val);
+                self.last_dense = Some((pi as u32, n as u32));
+                let prev = if g != generation {
+                    None
+                } else if old == IN_OTHER {
+                    self.other.remove(&key)
+                } else {
+                    Some(unpack(old))
+                };
+                if val == IN_OTHER {
+                    self.other.insert(key, local);
+                }
+                return prev;
+            }
+        }
         match key {
             LocalKey::Num(n) if n < DENSE_MAX => {
                 let n = n as usize;
@@ -123,49 +404,162 @@ impl<'s> LocalMap<'s> {
                 }
                 self.num[n].replace(local)
             }
-            LocalKey::Src(s) => {
-                let h = hash_src(s);
-                let mask = self.slots.len() - 1;
-                let mut i = h as usize & mask;
-                loop {
-                    let slot = &mut self.slots[i];
-                    if slot.generation != self.generation {
-                        *slot = Slot {
-                            key: s,
-                            hash: h as u32,
-                            generation: self.generation,
-                            local,
-                        };
-                        self.len += 1;
-                        if self.len * 2 > self.slots.len() {
-                            self.grow();
-                        }
-                        return None;
-                    }
-                    if slot.hash == h as u32 && same(slot.key.as_bytes(), s.as_bytes()) {
-                        return Some(std::mem::replace(&mut slot.local, local));
-                    }
-                    i = (i + 1) & mask;
+            LocalKey::Src(s) if s.len() <= MAX_LONG => {
+                let (i, found) = self.find(s);
+                // A local whose index does not fit the packed form (never in practice) lives in
+                // the fallback map, its slot marked [`IN_OTHER`].
+                let val = pack(local).unwrap_or(IN_OTHER);
+                if val == IN_OTHER {
+                    self.other.insert(key, local);
                 }
+                if found {
+                    let slot = self.slots[i];
+                    if slot.tag & 0xff == LONG {
+                        return Some(std::mem::replace(
+                            &mut self.long[slot.val as usize].1,
+                            local,
+                        ));
+                    }
+                    self.slots[i].val = val;
+                    return Some(if slot.val == IN_OTHER {
+                        if val == IN_OTHER {
+                            // Replaced above; the previous value is not kept (never happens).
+                            local
+                        } else {
+                            self.other.remove(&key).unwrap_or(local)
+                        }
+                    } else {
+                        unpack(slot.val)
+                    });
+                }
+                let b = s.as_bytes();
+                self.slots[i] = if b.len() <= INLINE {
+                    Slot {
+                        word: short_word(b),
+                        tag: self.generation << 8 | b.len() as u32,
+                        val,
+                    }
+                } else {
+                    self.long.push((s, local));
+                    Slot {
+                        word: hash_long(b),
+                        tag: self.generation << 8 | LONG,
+                        val: self.long.len() as u32 - 1,
+                    }
+                };
+                self.len += 1;
+                if self.len * 2 > self.slots.len() {
+                    self.grow();
+                }
+                None
             }
             _ => self.other.insert(key, local),
         }
     }
 
+    /// The interned name of the key of the last `insert`, if known (see [`Prefix::vals`]).
+    #[inline]
+    pub(super) fn last_sym(&self) -> Option<Sym> {
+        let (pi, n) = self.last_dense?;
+        let sym = self.prefixes[pi as usize].vals[n as usize].2;
+        (sym != NO_SYM).then_some(Sym(sym))
+    }
+
+    /// Records the interned name of the key of the last `insert`.
+    #[inline]
+    pub(super) fn remember_last_sym(&mut self, sym: Sym) {
+        if let Some((pi, n)) = self.last_dense {
+            self.prefixes[pi as usize].vals[n as usize].2 = sym.0;
+        }
+    }
+
+    /// Records the interned name of `s`, if it has a dense entry.
+    pub(super) fn remember_sym(&mut self, s: &str, sym: Sym) {
+        if let Some((p, n)) = self.split(s)
+            && let Some(pi) = self.prefix_index(p)
+            && let Some(e) = self.prefixes[pi].vals.get_mut(n as usize)
+        {
+            e.2 = sym.0;
+        }
+    }
+
+    #[inline]
+    fn prefix_hash(p: &[u8]) -> usize {
+        mix(short_word(p) ^ 0x5bd1_e995, p.len()) as usize
+    }
+
+    /// The index of prefix `p` (at most 8 bytes) in `prefixes`.
+    #[inline]
+    fn prefix_index(&self, p: &[u8]) -> Option<usize> {
+        if let [c] = p {
+            // One-letter prefixes (`%v12`, `%b3`) without hashing.
+            return (self.single[*c as usize] as usize).checked_sub(1);
+        }
+        let w = short_word(p);
+        let mask = self.prefix_slots.len() - 1;
+        let mut i = Self::prefix_hash(p) & mask;
+        loop {
+            let k = self.prefix_slots[i] as usize;
+            if k == 0 {
+                return None;
+            }
+            let e = &self.prefixes[k - 1];
+            if e.word == w && e.len as usize == p.len() {
+                return Some(k - 1);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn prefix_or_insert(&mut self, p: &[u8]) -> usize {
+        if let Some(i) = self.prefix_index(p) {
+            return i;
+        }
+        self.prefixes.push(Prefix {
+            word: short_word(p),
+            len: p.len() as u32,
+            vals: Vec::new(),
+        });
+        if self.prefixes.len() * 2 > self.prefix_slots.len() {
+            let n = self.prefix_slots.len() * 2;
+            self.prefix_slots = vec![0; n];
+            for k in 0..self.prefixes.len() - 1 {
+                self.place_prefix(k);
+            }
+        }
+        let k = self.prefixes.len() - 1;
+        self.place_prefix(k);
+        if let [c] = p {
+            self.single[*c as usize] = k as u32 + 1;
+        }
+        k
+    }
+
+    fn place_prefix(&mut self, k: usize) {
+        let e = &self.prefixes[k];
+        let mask = self.prefix_slots.len() - 1;
+        // The hash from the stored word: `short_word` of the prefix bytes is the word itself.
+        let mut i = mix(e.word ^ 0x5bd1_e995, e.len as usize) as usize & mask;
+        while self.prefix_slots[i] != 0 {
+            i = (i + 1) & mask;
+        }
+        self.prefix_slots[i] = k as u32 + 1;
+    }
+
     fn grow(&mut self) {
         let n = self.slots.len() * 2;
-        let empty = Slot {
-            key: "",
-            hash: 0,
-            generation: 0,
-            local: Local::Arg(0),
-        };
-        let old = std::mem::replace(&mut self.slots, vec![empty; n]);
+        let old = std::mem::replace(&mut self.slots, vec![EMPTY; n]);
         let generation = self.generation;
         let mask = n - 1;
-        for s in old.into_iter().filter(|s| s.generation == generation) {
-            let mut i = hash_src(s.key) as usize & mask;
-            while self.slots[i].generation == generation {
+        for s in old.into_iter().filter(|s| s.tag >> 8 == generation) {
+            let len = (s.tag & 0xff) as usize;
+            let h = if len as u32 == LONG {
+                s.word
+            } else {
+                mix(s.word, len)
+            };
+            let mut i = h as usize & mask;
+            while self.slots[i].tag >> 8 == generation {
                 i = (i + 1) & mask;
             }
             self.slots[i] = s;
@@ -179,8 +573,24 @@ mod tests {
 
     #[test]
     fn insert_get_clear_and_growth() {
-        let names: Vec<String> = (0..5000).map(|i| format!("value.name{i}")).collect();
-        let mut m = LocalMap::new();
+        let mut names: Vec<String> = (0..5000).map(|i| format!("value.name{i}")).collect();
+        // Short (inline) names of every length, and one too long for the table.
+        names.extend((0..3000).map(|i| format!("v{i}")));
+        names.extend(
+            [
+                "",
+                "a",
+                "ab",
+                "abc",
+                "abcd",
+                "abcde",
+                "abcdefgh",
+                "abcdefghi",
+            ]
+            .map(String::from),
+        );
+        names.push("x".repeat(300));
+        let mut m = LocalMap::new(b"");
         for round in 0..3u32 {
             m.clear();
             for (i, n) in names.iter().enumerate() {
@@ -197,17 +607,31 @@ mod tests {
                 m.insert(LocalKey::Src(&names[7]), Local::Block(1)),
                 Some(Local::Inst(x)) if x == 7 + round
             ));
-            for (i, n) in names.iter().enumerate().skip(8) {
-                assert!(
-                    matches!(m.get(&LocalKey::Src(n)), Some(Local::Inst(x)) if *x == i as u32 + round)
+            assert!(matches!(
+                m.insert(LocalKey::Src(&names[5007]), Local::Block(2)),
+                Some(Local::Inst(x)) if x == 5007 + round
+            ));
+            for (i, n) in names.iter().enumerate() {
+                let want = match i {
+                    7 => Local::Block(1),
+                    5007 => Local::Block(2),
+                    _ => Local::Inst(i as u32 + round),
+                };
+                assert_eq!(
+                    format!("{:?}", m.get(&LocalKey::Src(n))),
+                    format!("{:?}", Some(want)),
+                    "{n}"
                 );
                 assert!(
-                    matches!(m.get(&LocalKey::Num(i as u32)), Some(Local::Arg(x)) if *x == i as u32)
+                    matches!(m.get(&LocalKey::Num(i as u32)), Some(Local::Arg(x)) if x == i as u32)
                 );
             }
             assert!(m.get(&LocalKey::Src("value.name5000")).is_none());
             assert!(m.get(&LocalKey::Src("value.nameX")).is_none());
-            assert!(m.get(&LocalKey::Num(5000)).is_none());
+            assert!(m.get(&LocalKey::Src("v3000")).is_none());
+            assert!(m.get(&LocalKey::Src("abcdefg")).is_none());
+            assert!(m.get(&LocalKey::Src("abd")).is_none());
+            assert!(m.get(&LocalKey::Num(names.len() as u32)).is_none());
             assert!(
                 m.insert(LocalKey::Num(DENSE_MAX + 3), Local::Arg(9))
                     .is_none()
@@ -216,11 +640,152 @@ mod tests {
                 m.get(&LocalKey::Num(DENSE_MAX + 3)),
                 Some(Local::Arg(9))
             ));
+            // A local whose index does not fit the packed form.
+            assert!(
+                m.insert(LocalKey::Src("huge"), Local::Inst(u32::MAX - 1))
+                    .is_none()
+            );
+            assert!(matches!(
+                m.get(&LocalKey::Src("huge")),
+                Some(Local::Inst(x)) if x == u32::MAX - 1
+            ));
         }
         m.clear();
         assert!(m.get(&LocalKey::Src(&names[1])).is_none());
+        assert!(m.get(&LocalKey::Src("v1")).is_none());
+        assert!(m.get(&LocalKey::Src("huge")).is_none());
         assert!(m.get(&LocalKey::Num(1)).is_none());
         assert!(m.get(&LocalKey::Num(DENSE_MAX + 3)).is_none());
+    }
+
+    /// Numbered names past the dense budget go to the table and are still found; names that only
+    /// look numbered (leading zeros, long prefixes) stay distinct.
+    #[test]
+    fn dense_prefixes_and_budget() {
+        let mut m = LocalMap::new(b"");
+        let budget = m.budget;
+        let mut names: Vec<String> = (0..budget as u32 + 5000).map(|i| format!("v{i}")).collect();
+        names.extend((0..100).map(|i| format!("b{}", i * 1000)));
+        names.extend(
+            [
+                "v01",
+                "v001",
+                "0",
+                "7",
+                "07",
+                "prefix.long12",
+                "w9999999",
+                "w10000000",
+            ]
+            .map(String::from),
+        );
+        for round in 0..2u32 {
+            m.clear();
+            for (i, n) in names.iter().enumerate() {
+                assert!(
+                    m.insert(LocalKey::Src(n), Local::Block(i as u32 + round))
+                        .is_none(),
+                    "{n}"
+                );
+            }
+            for (i, n) in names.iter().enumerate() {
+                assert!(
+                    matches!(m.get(&LocalKey::Src(n)), Some(Local::Block(x)) if x == i as u32 + round),
+                    "{n}"
+                );
+            }
+            assert!(m.get(&LocalKey::Src("v00")).is_none());
+            assert!(m.get(&LocalKey::Src("b1")).is_none());
+            assert!(m.get(&LocalKey::Src("c1")).is_none());
+            assert!(matches!(
+                m.insert(LocalKey::Src("v3"), Local::Arg(1)),
+                Some(Local::Block(x)) if x == 3 + round
+            ));
+            assert!(matches!(m.get(&LocalKey::Src("v3")), Some(Local::Arg(1))));
+        }
+        assert_eq!(m.budget, 0);
+    }
+
+    /// The word-parallel split agrees with the plain loop on every short string over an alphabet
+    /// of digits, letters, `.` and a non-ASCII byte.
+    #[test]
+    fn split_short_matches_loop() {
+        let alphabet = [b'0', b'1', b'5', b'9', b'/', b':', b'a', b'.', 0xc3];
+        let mut buf = Vec::new();
+        let mut count = 0;
+        for n in 0..=8usize {
+            // Every string of length n up to 6; for 7 and 8 a stride through the space.
+            let total = alphabet.len().pow(n as u32);
+            let step = if n <= 5 { 1 } else { 7 };
+            let mut code = 0;
+            while code < total {
+                buf.clear();
+                let mut c = code;
+                for _ in 0..n {
+                    buf.push(alphabet[c % alphabet.len()]);
+                    c /= alphabet.len();
+                }
+                assert_eq!(split_short(&buf), split_loop(&buf), "{buf:?}");
+                count += 1;
+                code += step;
+            }
+        }
+        assert!(count > 100_000);
+        assert_eq!(split_short(b"v1234567"), Some((&b"v"[..], 1234567)));
+        assert_eq!(split_short(b"12345678"), None);
+        assert_eq!(split_short(b"0"), Some((&b""[..], 0)));
+    }
+
+    /// Names that are slices of the source are read with a masked 8-byte load, also near its end.
+    #[test]
+    fn source_slices_read_as_words() {
+        let src = "%v12 = add %b3, %x99\n%v7";
+        let m = LocalMap::new(src.as_bytes());
+        for a in 0..src.len() {
+            for e in a..=(a + 8).min(src.len()) {
+                let b = &src.as_bytes()[a..e];
+                assert_eq!(m.word_of(b), exact_word(b), "{a}..{e}");
+            }
+        }
+        let mut m = LocalMap::new(src.as_bytes());
+        let names = [&src[1..4], &src[12..14], &src[17..20], &src[22..24]];
+        for (i, n) in names.iter().enumerate() {
+            assert!(m.insert(LocalKey::Src(n), Local::Inst(i as u32)).is_none());
+        }
+        for (i, n) in names.iter().enumerate() {
+            assert!(matches!(m.get(&LocalKey::Src(n)), Some(Local::Inst(x)) if x == i as u32));
+            // The same text from elsewhere finds the same entry.
+            let copy = n.to_string();
+            assert!(matches!(m.get(&LocalKey::Src(&copy)), Some(Local::Inst(x)) if x == i as u32));
+        }
+    }
+
+    #[test]
+    fn generation_wraps() {
+        let mut m = LocalMap::new(b"");
+        m.generation = (1 << 24) - 2;
+        m.insert(LocalKey::Src("a"), Local::Arg(1));
+        m.clear();
+        assert!(m.get(&LocalKey::Src("a")).is_none());
+        m.insert(LocalKey::Src("b"), Local::Arg(2));
+        m.clear();
+        assert_eq!(m.generation, 1);
+        assert!(m.get(&LocalKey::Src("a")).is_none());
+        assert!(m.get(&LocalKey::Src("b")).is_none());
+    }
+
+    #[test]
+    fn short_words_identify_short_strings() {
+        let words = [
+            "", "a", "b", "ab", "ba", "abc", "acc", "abcd", "abce", "abcdefg", "abcdefgh",
+        ];
+        for x in words {
+            for y in words {
+                let same_key =
+                    x.len() == y.len() && short_word(x.as_bytes()) == short_word(y.as_bytes());
+                assert_eq!(same_key, x == y, "{x} {y}");
+            }
+        }
     }
 
     #[test]

@@ -440,7 +440,7 @@ fn merge<'s>(a: &mut Parser<'s>, mut b: Parser<'s>, base: &Base) -> bool {
     // Lookups only until the checks pass: a refused merge leaves A untouched.
     for i in base.syms as usize..b.m.strings.spans.len() {
         let s = b.m.strings.resolve(Sym(i as u32));
-        r.syms.push(match a.m.strings.get(s) {
+        r.syms.push(match a.lookup_text(s) {
             Some(x) => x.0,
             None => u32::MAX,
         });
@@ -475,7 +475,7 @@ fn merge<'s>(a: &mut Parser<'s>, mut b: Parser<'s>, base: &Base) -> bool {
     for i in 0..r.syms.len() {
         if r.syms[i] == u32::MAX {
             let s = b.m.strings.resolve(Sym(base.syms + i as u32));
-            r.syms[i] = a.m.strings.intern(s).0;
+            r.syms[i] = a.intern_text(s).0;
         }
     }
     // Types (hash-consed: interning in B's order reproduces the sequential ids).
