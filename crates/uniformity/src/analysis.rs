@@ -13,6 +13,10 @@
 //! functions with more than 16 cycles, such branches are postponed to the end, deepest first,
 //! when their only remaining effect is recording divergent exits of cycles inside that assumed
 //! cycle (the sets are order-independent there; only the printed order of that list changes).
+//! Join propagation also stops early once its labels can only reach settled blocks at the end of
+//! the modified post-order (see `settled_for_all`), and joins that cannot make any cycle divergent
+//! (no irreducible cycle around them) skip the cycle queries. Per-function buffers live in a
+//! per-thread `Scratch` reused from one function to the next.
 
 use crate::ssa::{DivergenceModel, SsaFunction, Val};
 use crate::structure::{NONE, Structure};
@@ -99,10 +103,21 @@ impl Uniformity {
 struct State<'a, F: SsaFunction> {
     f: &'a F,
     s: &'a Structure,
-    po: Option<ModifiedPo>,
-    joins: Option<JoinFinder>,
+    /// Whether `w.po` and `w.joins` are set up for this function (on the first divergent branch).
+    po_ready: bool,
     llvm19: bool,
     out: Uniformity,
+    /// Branches are postponed to the end (see `analyze_control_divergence`).
+    defer: bool,
+    w: Scratch,
+}
+
+/// Per-function buffers, kept per thread and reused from one function to the next (most
+/// functions are small: allocation would otherwise be a large part of their cost).
+#[derive(Default)]
+struct Scratch {
+    po: ModifiedPo,
+    joins: JoinFinder,
     worklist: Vec<u32>,
     exit_flag: Vec<bool>,
     /// Blocks whose phis were already tainted as a join.
@@ -112,16 +127,50 @@ struct State<'a, F: SsaFunction> {
     exits_known_up: Vec<bool>,
     /// Per top-level cycle: blocks after it not yet settled (see `downstream_settled`).
     pending: Vec<Option<Vec<u32>>>,
+    /// Per top-level cycle: the blocks after it that can be joins of a branch inside it and are
+    /// not yet settled (see `join_candidates_settled`), and that function's scratch.
+    candidates: Vec<Option<Vec<u32>>>,
+    reach_state: Vec<u32>,
     seen: Vec<u32>,
     scratch: Vec<u32>,
+    div_cycles: Vec<u32>,
     assumed_flag: Vec<bool>,
-    /// Branches postponed to the end (see `analyze_control_divergence`), and whether to.
+    /// Branches postponed to the end (see `analyze_control_divergence`).
     deferred: Vec<Block>,
-    defer: bool,
     /// Per top-level cycle: no block after it lies in a cycle (valid once `pending` is built).
     downstream_acyclic: Vec<bool>,
     /// Per block: stamped with a cycle index when the block dominates an exit of that cycle.
     dom_exit: Vec<u32>,
+    /// Every block before this modified post-order index is settled for every branch (see
+    /// `settled_for_all`); only grows.
+    settled_below: u32,
+}
+
+fn reset<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
+    v.clear();
+    v.resize(n, x);
+}
+
+impl Scratch {
+    fn reset(&mut self, nb: usize, nc: usize) {
+        self.worklist.clear();
+        self.deferred.clear();
+        reset(&mut self.exit_flag, nc, false);
+        reset(&mut self.phis_tainted, nb, false);
+        reset(&mut self.exits_known_up, nc, false);
+        reset(&mut self.pending, nc, None);
+        reset(&mut self.candidates, nc, None);
+        reset(&mut self.reach_state, nb, NONE);
+        reset(&mut self.seen, nb, NONE);
+        reset(&mut self.assumed_flag, nc, false);
+        reset(&mut self.downstream_acyclic, nc, false);
+        reset(&mut self.dom_exit, nb, NONE);
+        self.settled_below = 0;
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
 /// Which LLVM release's behaviour to reproduce.
@@ -165,25 +214,20 @@ pub fn analyze_as<F: SsaFunction, M: DivergenceModel<F>>(
         return out;
     }
     out.analysed = true;
+    let mut w = SCRATCH.with(|c| {
+        c.try_borrow_mut()
+            .map(|mut w| std::mem::take(&mut *w))
+            .unwrap_or_default()
+    });
+    w.reset(nb, s.num_cycles());
     let mut st = State {
         f,
         s,
-        po: None,
-        joins: None,
+        po_ready: false,
         llvm19: version == LlvmVersion::V19,
         out,
-        worklist: Vec::new(),
-        exit_flag: vec![false; s.num_cycles()],
-        phis_tainted: vec![false; nb],
-        exits_known_up: vec![false; s.num_cycles()],
-        pending: vec![None; s.num_cycles()],
-        seen: Vec::new(),
-        scratch: Vec::new(),
-        assumed_flag: vec![false; s.num_cycles()],
-        dom_exit: vec![NONE; nb],
-        deferred: Vec::new(),
         defer: s.num_cycles() > 16,
-        downstream_acyclic: vec![false; s.num_cycles()],
+        w,
     };
     for b in 0..nb {
         for i in f.block_insts(Block(b as u32)) {
@@ -205,27 +249,37 @@ pub fn analyze_as<F: SsaFunction, M: DivergenceModel<F>>(
         }
     }
     loop {
-        while let Some(i) = st.worklist.pop() {
+        while let Some(i) = st.w.worklist.pop() {
             if f.is_terminator(i) {
                 st.analyze_control_divergence(i);
             } else {
                 st.push_users(Val::Inst(i));
             }
         }
-        if st.deferred.is_empty() {
+        if st.w.deferred.is_empty() {
             break;
         }
         // Deferred branches can only add divergent exits to cycles inside assumed-divergent
         // cycles (see `analyze_control_divergence`). The deepest first: a deep branch's exits
         // often settle its ancestors too, and then the shallower ones are skipped.
-        let mut deferred = std::mem::take(&mut st.deferred);
+        let mut deferred = std::mem::take(&mut st.w.deferred);
         deferred.sort_by_key(|&b| std::cmp::Reverse(s.depth(s.inner(b))));
         st.defer = false;
-        for b in deferred {
+        for &b in &deferred {
             st.analyze_control_divergence(f.block_insts(b).end - 1);
         }
+        deferred.clear();
+        if st.w.deferred.is_empty() {
+            st.w.deferred = deferred;
+        }
     }
-    st.out
+    let State { out, w, .. } = st;
+    SCRATCH.with(|c| {
+        if let Ok(mut slot) = c.try_borrow_mut() {
+            *slot = w;
+        }
+    });
+    out
 }
 
 impl<F: SsaFunction> State<'_, F> {
@@ -240,7 +294,7 @@ impl<F: SsaFunction> State<'_, F> {
             !std::mem::replace(&mut self.out.divergent_insts[i as usize], true)
         };
         if newly {
-            self.worklist.push(i);
+            self.w.worklist.push(i);
         }
     }
 
@@ -257,15 +311,15 @@ impl<F: SsaFunction> State<'_, F> {
     /// ancestors: flags only grow.
     fn all_exits_known(&mut self, c: u32) -> bool {
         let s = self.s;
-        if s.may_be_exit_target(c, c) && !self.exit_flag[c as usize] {
+        if s.may_be_exit_target(c, c) && !self.w.exit_flag[c as usize] {
             return false;
         }
         let mut x = s.parent_raw(c);
-        let mut chain = std::mem::take(&mut self.scratch);
+        let mut chain = std::mem::take(&mut self.w.scratch);
         chain.clear();
         let mut ok = true;
-        while x != NONE && !self.exits_known_up[x as usize] {
-            if s.may_be_exit_target(x, c) && !self.exit_flag[x as usize] {
+        while x != NONE && !self.w.exits_known_up[x as usize] {
+            if s.may_be_exit_target(x, c) && !self.w.exit_flag[x as usize] {
                 ok = false;
                 break;
             }
@@ -274,10 +328,10 @@ impl<F: SsaFunction> State<'_, F> {
         }
         if ok {
             for &y in &chain {
-                self.exits_known_up[y as usize] = true;
+                self.w.exits_known_up[y as usize] = true;
             }
         }
-        self.scratch = chain;
+        self.w.scratch = chain;
         ok
     }
 
@@ -287,9 +341,9 @@ impl<F: SsaFunction> State<'_, F> {
     /// once it is). Settledness only grows, so each block leaves the pending list once.
     fn downstream_settled(&mut self, a: u32) -> bool {
         let (f, s) = (self.f, self.s);
-        if self.pending[a as usize].is_none() {
+        if self.w.pending[a as usize].is_none() {
             // Blocks reachable from the exits of `a` (none of them is in `a`: it is top-level).
-            let mut seen = std::mem::take(&mut self.seen);
+            let mut seen = std::mem::take(&mut self.w.seen);
             seen.resize(f.cfg().num_blocks(), NONE);
             let mut list = Vec::new();
             let mut stack: Vec<Block> = s.exits(a).to_vec();
@@ -301,12 +355,12 @@ impl<F: SsaFunction> State<'_, F> {
                 list.push(x.0);
                 stack.extend_from_slice(f.cfg().succs(x));
             }
-            self.seen = seen;
-            self.downstream_acyclic[a as usize] =
+            self.w.seen = seen;
+            self.w.downstream_acyclic[a as usize] =
                 list.iter().all(|&j| s.cycle_of(Block(j)).is_none());
-            self.pending[a as usize] = Some(list);
+            self.w.pending[a as usize] = Some(list);
         }
-        let mut list = self.pending[a as usize].take().unwrap();
+        let mut list = self.w.pending[a as usize].take().unwrap();
         while let Some(&j) = list.last() {
             if !self.settled(Block(j)) {
                 break;
@@ -314,7 +368,75 @@ impl<F: SsaFunction> State<'_, F> {
             list.pop();
         }
         let done = list.is_empty();
-        self.pending[a as usize] = Some(list);
+        self.w.pending[a as usize] = Some(list);
+        done
+    }
+
+    /// Would no block after top-level cycle `a` change if it became a join of a branch inside
+    /// `a`, looking only at the blocks that can be such a join? Labels leave `a` only through its
+    /// exits, and every block of `a` is processed before any exit (exits come first in the
+    /// modified post-order), so an exit's label is final when it is processed. A block reached
+    /// (in the label flow: successors, a reducible header's cycle exits in LLVM 22) from one exit
+    /// only therefore only ever sees that exit's one label: joins after `a` are exits, or blocks
+    /// reached from two exits. Those are found once per cycle (each block's state, one exit or
+    /// several, changes at most twice); they leave the list when settled.
+    fn join_candidates_settled(&mut self, a: u32) -> bool {
+        const MULTI: u32 = NONE - 1;
+        let (f, s) = (self.f, self.s);
+        if self.w.candidates[a as usize].is_none() {
+            let exits = s.exits(a);
+            let mut state = std::mem::take(&mut self.w.reach_state);
+            let mut visited: Vec<u32> = Vec::with_capacity(exits.len());
+            let mut stack: Vec<u32> = Vec::with_capacity(exits.len());
+            for (k, &e) in exits.iter().enumerate() {
+                state[e.index()] = k as u32;
+                visited.push(e.0);
+                stack.push(e.0);
+            }
+            while let Some(x) = stack.pop() {
+                let st = state[x as usize];
+                let x = Block(x);
+                let c = s.inner(x);
+                // LLVM 19 walks through the bodies of reducible cycles not around the branch.
+                let succs = if !self.llvm19 && c != NONE && s.header(c) == x && s.is_reducible(c) {
+                    s.exits(c)
+                } else {
+                    f.cfg().succs(x)
+                };
+                for &y in succs {
+                    let old = state[y.index()];
+                    let new = if old == NONE || old == st { st } else { MULTI };
+                    if new != old {
+                        if old == NONE {
+                            visited.push(y.0);
+                        }
+                        state[y.index()] = new;
+                        stack.push(y.0);
+                    }
+                }
+            }
+            let mut list: Vec<u32> = visited[..exits.len()].to_vec();
+            list.extend(
+                visited[exits.len()..]
+                    .iter()
+                    .copied()
+                    .filter(|&y| state[y as usize] == MULTI),
+            );
+            for &y in &visited {
+                state[y as usize] = NONE;
+            }
+            self.w.reach_state = state;
+            self.w.candidates[a as usize] = Some(list);
+        }
+        let mut list = self.w.candidates[a as usize].take().unwrap();
+        while let Some(&j) = list.last() {
+            if !self.settled(Block(j)) {
+                break;
+            }
+            list.pop();
+        }
+        let done = list.is_empty();
+        self.w.candidates[a as usize] = Some(list);
         done
     }
 
@@ -326,14 +448,45 @@ impl<F: SsaFunction> State<'_, F> {
                 return self.inside_assumed(t);
             }
         }
-        self.phis_tainted[j.index()]
+        self.w.phis_tainted[j.index()]
             || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
                 self.out.divergent_insts[i as usize] || f.phi_has_constant_or_undef_value(i)
             })
     }
 
+    /// Would `j` becoming a join of any branch change nothing? Its phis are done, and no cycle it
+    /// could make assumed divergent is still outside one: such a cycle contains `j` and is
+    /// irreducible or an ancestor of an irreducible one, so without an irreducible cycle around
+    /// `j` there is none, and once its top-level cycle is assumed divergent all are inside it.
+    fn settled_for_all(&self, j: Block) -> bool {
+        let (f, s) = (self.f, self.s);
+        if let Some(c) = s.cycle_of(j)
+            && self.w.po.outer_irr[c as usize] != NONE
+            && !self.inside_assumed(s.top(c))
+        {
+            return false;
+        }
+        self.w.phis_tainted[j.index()]
+            || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
+                self.out.divergent_insts[i as usize]
+                    || self.out.always_uniform[i as usize]
+                    || f.phi_has_constant_or_undef_value(i)
+            })
+    }
+
+    /// Moves `settled_below` past blocks that became settled (settledness only grows).
+    fn advance_settled(&mut self) -> u32 {
+        let mut k = self.w.settled_below;
+        let n = self.w.po.order.len() as u32;
+        while k < n && self.settled_for_all(self.w.po.order[k as usize]) {
+            k += 1;
+        }
+        self.w.settled_below = k;
+        k
+    }
+
     fn inside_assumed(&self, c: u32) -> bool {
-        self.assumed_flag[c as usize]
+        self.w.assumed_flag[c as usize]
     }
 
     /// Records that `c` and all its descendants are inside an assumed-divergent cycle; subtrees
@@ -342,10 +495,10 @@ impl<F: SsaFunction> State<'_, F> {
         let end = self.s.subtree_end(c);
         let mut i = c;
         while i < end {
-            if self.assumed_flag[i as usize] {
+            if self.w.assumed_flag[i as usize] {
                 i = self.s.subtree_end(i);
             } else {
-                self.assumed_flag[i as usize] = true;
+                self.w.assumed_flag[i as usize] = true;
                 i += 1;
             }
         }
@@ -369,7 +522,7 @@ impl<F: SsaFunction> State<'_, F> {
         let covered_top = branch_top.filter(|&c| self.inside_assumed(c));
         if let Some(a) = covered_top {
             let settled = self.downstream_settled(a);
-            if settled && self.all_exits_known(s.inner(b)) {
+            if (settled || self.join_candidates_settled(a)) && self.all_exits_known(s.inner(b)) {
                 return;
             }
             // Otherwise the branch can only add divergent exits to cycles inside `a` (inside an
@@ -380,43 +533,73 @@ impl<F: SsaFunction> State<'_, F> {
             // postponed branches then find nothing left to do. This reorders the printed list of
             // cycles with divergent exit, so only functions with more than 16 cycles do it
             // (beyond 16 entries LLVM prints that list in hash order).
-            if self.defer && (settled || self.downstream_acyclic[a as usize]) {
-                self.deferred.push(b);
+            if self.defer && (settled || self.w.downstream_acyclic[a as usize]) {
+                self.w.deferred.push(b);
                 return;
             }
         }
-        if self.po.is_none() {
-            self.po = Some(ModifiedPo::compute(f.cfg(), s));
-            self.joins = Some(JoinFinder::new(f.cfg().num_blocks()));
+        if !self.po_ready {
+            self.po_ready = true;
+            self.w.po.compute_into(f.cfg(), s);
+            self.w.joins.reset(f.cfg().num_blocks());
         }
+        // When no divergent exit of the branch can matter, joins among the settled blocks at the
+        // end of the modified post-order cannot either: the propagation stops where only those
+        // remain, or is skipped when the labels cannot reach beyond them.
+        let inner = s.inner(b);
+        let settled_below = if !self.llvm19 && (inner == NONE || self.all_exits_known(inner)) {
+            self.advance_settled()
+        } else {
+            0
+        };
+        self.w.joins.ignore = match covered_top {
+            Some(a) => {
+                let lo = self.w.po.index[s.header(a).index()];
+                (lo, lo + s.blocks(a).len() as u32)
+            }
+            None => (0, 0),
+        };
         // Divergent cycle exits only matter through the cycles around the branch that are not yet
         // known to have a divergent exit.
-        let finder = self.joins.as_mut().unwrap();
-        let desc = finder.compute(
+        self.w.joins.compute(
             f.cfg(),
             s,
-            self.po.as_ref().unwrap(),
+            &self.w.po,
             b,
             self.llvm19,
-            &self.exit_flag,
+            &self.w.exit_flag,
+            settled_below,
         );
-
-        let mut div_cycles: Vec<u32> = Vec::new();
+        let desc = std::mem::take(&mut self.w.joins.desc);
+        let mut div_cycles = std::mem::take(&mut self.w.div_cycles);
+        div_cycles.clear();
         // A top-level cycle already assumed divergent that contains the branch: joins inside it add
         // nothing (their phis are tainted, and any cycle they make divergent lies inside it).
         for &j in &desc.joins {
-            if let Some(a) = covered_top
-                && s.contains(a, j)
-            {
-                continue;
+            let mut jc = s.cycle_of(j);
+            if let Some(c0) = jc {
+                let t = s.top(c0);
+                if Some(t) == covered_top {
+                    continue;
+                }
+                // Inside an assumed top-level cycle every cycle the join could make divergent is
+                // already assumed, so only the phis remain, and those are done once tainted.
+                if self.inside_assumed(t) && self.w.phis_tainted[j.index()] {
+                    continue;
+                }
+                // A cycle the join makes divergent is irreducible or contains an irreducible one
+                // around the join: without one, only the phis remain.
+                if self.w.po.outer_irr[c0 as usize] == NONE {
+                    jc = None;
+                }
             }
-            if let Some(c) = self.outermost_divergent_cycle(s.cycle_of(j), b, j) {
+            if let Some(c) = self.outermost_divergent_cycle(jc, b, j) {
                 div_cycles.push(c);
                 continue;
             }
             // All phis of the join that are not constant-or-undef (once per block: marking is
             // idempotent, and a join recurs for many branches).
-            if std::mem::replace(&mut self.phis_tainted[j.index()], true) {
+            if std::mem::replace(&mut self.w.phis_tainted[j.index()], true) {
                 continue;
             }
             for i in f.block_insts(j) {
@@ -430,7 +613,7 @@ impl<F: SsaFunction> State<'_, F> {
         }
         // Deepest first, so that containing cycles found later skip re-marking nothing new.
         div_cycles.sort_by_key(|&c| std::cmp::Reverse(s.depth(c)));
-        for c in div_cycles {
+        for &c in &div_cycles {
             if self.inside_assumed(c) {
                 continue;
             }
@@ -444,10 +627,12 @@ impl<F: SsaFunction> State<'_, F> {
                 }
             }
         }
+        self.w.div_cycles = div_cycles;
         let branch_cycle = s.inner(b);
         for &x in &desc.cycle_exits {
             self.propagate_cycle_exit_divergence(x, branch_cycle);
         }
+        self.w.joins.desc = desc;
     }
 
     /// The cycle a join makes divergent, if any: "Int" (diverged entry from inside) over "Ext"
@@ -494,10 +679,10 @@ impl<F: SsaFunction> State<'_, F> {
         } else {
             inner
         };
-        if self.exit_flag[outer as usize] {
+        if self.w.exit_flag[outer as usize] {
             return;
         }
-        self.exit_flag[outer as usize] = true;
+        self.w.exit_flag[outer as usize] = true;
         self.out.divergent_exit_cycles.push(outer);
         if self.inside_assumed(outer) {
             return;
@@ -527,12 +712,12 @@ impl<F: SsaFunction> State<'_, F> {
         // contiguous run (cycles are strongly connected), so walk it and stop at marked blocks.
         // They are visited in the cycle's block order (a sort by layout position), not by a scan
         // of all its blocks: nested cycles with divergent exits would make that blocks × depth.
-        let mut doms = std::mem::take(&mut self.scratch);
+        let mut doms = std::mem::take(&mut self.w.scratch);
         doms.clear();
         for &x in s.exits(o) {
             let mut d = s.idom_raw(x);
-            while d != NONE && self.dom_exit[d as usize] != o && s.contains(o, Block(d)) {
-                self.dom_exit[d as usize] = o;
+            while d != NONE && self.w.dom_exit[d as usize] != o && s.contains(o, Block(d)) {
+                self.w.dom_exit[d as usize] = o;
                 doms.push(d);
                 d = s.idom_raw(Block(d));
             }
@@ -554,6 +739,6 @@ impl<F: SsaFunction> State<'_, F> {
                 }
             }
         }
-        self.scratch = doms;
+        self.w.scratch = doms;
     }
 }

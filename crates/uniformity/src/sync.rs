@@ -10,42 +10,81 @@
 //! irreducible ancestor (that block is the point where every path has met again); 19's `floorLabel`
 //! early stop, which misses joins, is not used.
 //!
-//! Cost per branch is proportional to the region the labels reach: scratch arrays are reused and
-//! reset by their touched lists, and the fresh set is a two-level bit set whose highest member is
-//! found in amortised O(1) word steps. The exit check over the irreducible cycles around the
-//! branch visits only edges that leave a cycle of the branch's chain (a range-minimum query in
-//! `Structure`), with O(1) per edge, instead of cycles × exits.
+//! Cost per branch is proportional to the region the labels reach: labels, stamps and the fresh set
+//! are indexed by modified post-order position (successors pre-translated), scratch arrays are
+//! reused across branches and functions and reset by their touched lists, and the fresh set is a
+//! two-level bit set whose highest member is found in amortised O(1) word steps. When the caller
+//! knows that no divergent exit can matter and that every block at the end of the order is
+//! *settled* (a join there changes nothing), propagation stops once labels can only reach those
+//! blocks (`ModifiedPo::reach_hi`), or is skipped. The exit check over the irreducible cycles
+//! around the branch visits only edges that leave a cycle of the branch's chain (a range-minimum
+//! query in `Structure`), with O(1) per edge, instead of cycles × exits.
 
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
 
 /// LLVM's `ModifiedPostOrder`: a post-order in which a cycle's exits come before its header, the
 /// header comes first among its cycle's blocks, and the cycle's blocks form a contiguous interval.
+///
+/// Join propagation runs in post-order index space: `succ` holds each block's successors as
+/// indices (CSR by index), and `header_cycle` the reducible cycle a block heads (whose exits
+/// replace its successors), so the hot loop never maps blocks to indices.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ModifiedPo {
     pub order: Vec<Block>,
     /// Position of each block in `order`, or `NONE` (unreachable).
     pub index: Vec<u32>,
-    pub reducible_header: Vec<bool>,
+    /// Per index: the innermost cycle of a reducible header, else `NONE`.
+    pub header_cycle: Vec<u32>,
+    succ_start: Vec<u32>,
+    succ: Vec<u32>,
+    /// Per index `i`: the largest index a label can reach from blocks at indices `<= i`. Labels
+    /// flow to smaller indices (exits come before their cycle's header, a back edge goes to the
+    /// header, which comes first in its cycle) except inside an irreducible cycle, whose blocks
+    /// form one interval: so this is the prefix maximum over blocks of the end of the outermost
+    /// irreducible cycle around them.
+    pub reach_hi: Vec<u32>,
+    /// Per cycle: its outermost irreducible ancestor-or-self, or `NONE`.
+    pub outer_irr: Vec<u32>,
+    /// Scratch of `compute_into`.
+    finalized: Vec<bool>,
+    stack: Vec<Block>,
+    frames: Vec<(u32, usize)>,
 }
 
 impl ModifiedPo {
-    /// Iterative: one shared stack, one frame per cycle being laid out (LLVM recurses per nesting
-    /// level; the visiting order is the same: the last pushed block is explored first).
+    #[cfg(test)]
     pub fn compute<G: Graph>(g: &G, s: &Structure) -> ModifiedPo {
+        let mut po = ModifiedPo::default();
+        po.compute_into(g, s);
+        po
+    }
+
+    /// Iterative: one shared stack, one frame per cycle being laid out (LLVM recurses per nesting
+    /// level; the visiting order is the same: the last pushed block is explored first). Reuses the
+    /// buffers of a previous function.
+    pub fn compute_into<G: Graph>(&mut self, g: &G, s: &Structure) {
         let n = g.num_blocks();
-        let mut po = ModifiedPo {
-            order: Vec::with_capacity(n),
-            index: vec![NONE; n],
-            reducible_header: vec![false; n],
-        };
+        self.order.clear();
+        self.index.clear();
+        self.index.resize(n, NONE);
+        self.header_cycle.clear();
+        self.succ_start.clear();
+        self.succ.clear();
         if n == 0 {
-            return po;
+            self.succ_start.push(0);
+            return;
         }
-        let mut finalized = vec![false; n];
-        let mut stack: Vec<Block> = vec![g.entry()];
+        let mut finalized = std::mem::take(&mut self.finalized);
+        finalized.clear();
+        finalized.resize(n, false);
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push(g.entry());
         // (cycle or NONE, base of its stack segment)
-        let mut frames: Vec<(u32, usize)> = vec![(NONE, 0)];
+        let mut frames = std::mem::take(&mut self.frames);
+        frames.clear();
+        frames.push((NONE, 0));
         let inside = |cur: u32, b: Block| cur == NONE || s.contains(cur, b);
         while let Some(&(cur, base)) = frames.last() {
             if stack.len() == base {
@@ -76,7 +115,7 @@ impl ModifiedPo {
                     // cyclePO(d): the header is appended first, then the body.
                     let h = s.header(d);
                     finalized[h.index()] = true;
-                    po.append(h, s.is_reducible(d));
+                    self.append(h, s.is_reducible(d), s);
                     let base = stack.len();
                     for &x in g.succs(h) {
                         if x != h && s.contains(d, x) && !finalized[x.index()] {
@@ -97,18 +136,67 @@ impl ModifiedPo {
             if !pushed {
                 stack.pop();
                 finalized[nb.index()] = true;
-                po.append(nb, false);
+                self.append(nb, false, s);
             }
         }
-        po
+        self.finalized = finalized;
+        self.stack = stack;
+        self.frames = frames;
+        self.succ_start.reserve(self.order.len() + 1);
+        for k in 0..self.order.len() {
+            self.succ_start.push(self.succ.len() as u32);
+            let b = self.order[k];
+            // Successors of a reachable block are reachable.
+            self.succ
+                .extend(g.succs(b).iter().map(|x| self.index[x.index()]));
+        }
+        self.succ_start.push(self.succ.len() as u32);
+        // The outermost irreducible ancestor-or-self of each cycle (parents come first).
+        let nc = s.num_cycles();
+        let mut outer_irr = std::mem::take(&mut self.outer_irr);
+        outer_irr.clear();
+        for c in 0..nc as u32 {
+            let p = s.parent_raw(c);
+            let o = if p != NONE && outer_irr[p as usize] != NONE {
+                outer_irr[p as usize]
+            } else if !s.is_reducible(c) {
+                c
+            } else {
+                NONE
+            };
+            outer_irr.push(o);
+        }
+        self.reach_hi.clear();
+        let mut hi = 0;
+        for (k, &b) in self.order.iter().enumerate() {
+            let c = s.inner(b);
+            let o = if c == NONE {
+                NONE
+            } else {
+                outer_irr[c as usize]
+            };
+            let end = if o == NONE {
+                k as u32
+            } else {
+                self.index[s.header(o).index()] + s.blocks(o).len() as u32 - 1
+            };
+            hi = hi.max(end);
+            self.reach_hi.push(hi);
+        }
+        self.outer_irr = outer_irr;
     }
 
-    fn append(&mut self, b: Block, reducible_header: bool) {
+    fn append(&mut self, b: Block, reducible_header: bool, s: &Structure) {
         self.index[b.index()] = self.order.len() as u32;
         self.order.push(b);
-        if reducible_header {
-            self.reducible_header[b.index()] = true;
-        }
+        self.header_cycle
+            .push(if reducible_header { s.inner(b) } else { NONE });
+    }
+
+    /// The successors of the block at index `i`, as indices.
+    #[inline(always)]
+    fn succs(&self, i: u32) -> &[u32] {
+        &self.succ[self.succ_start[i as usize] as usize..self.succ_start[i as usize + 1] as usize]
     }
 }
 
@@ -123,6 +211,7 @@ struct FreshSet {
 }
 
 impl FreshSet {
+    #[cfg(test)]
     fn new(n: usize) -> FreshSet {
         let nw = n.div_ceil(64);
         FreshSet {
@@ -130,6 +219,14 @@ impl FreshSet {
             summary: vec![0; nw.div_ceil(64)],
             count: 0,
             hi: 0,
+        }
+    }
+    /// Room for indices below `n` (the set is empty between uses).
+    fn grow(&mut self, n: usize) {
+        let nw = n.div_ceil(64);
+        if self.words.len() < nw {
+            self.words.resize(nw, 0);
+            self.summary.resize(nw.div_ceil(64), 0);
         }
     }
     #[inline]
@@ -168,6 +265,30 @@ impl FreshSet {
             self.hi -= 1;
         }
     }
+    /// Removes and returns the largest member.
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        if self.count == 0 {
+            return None;
+        }
+        loop {
+            let s = self.summary[self.hi];
+            if s != 0 {
+                let sw = 63 - s.leading_zeros();
+                let w = self.hi * 64 + sw as usize;
+                let word = self.words[w];
+                let bit = 63 - word.leading_zeros();
+                let rest = word & !(1u64 << bit);
+                self.words[w] = rest;
+                if rest == 0 {
+                    self.summary[self.hi] = s & !(1u64 << sw);
+                }
+                self.count -= 1;
+                return Some(w as u32 * 64 + bit);
+            }
+            self.hi -= 1;
+        }
+    }
     fn clear(&mut self) {
         while let Some(i) = self.last() {
             self.reset(i);
@@ -182,7 +303,9 @@ pub(crate) struct Descriptor {
     pub cycle_exits: Vec<Block>,
 }
 
-/// Scratch state for computing join points, reused across the branches of one function.
+/// Scratch state for computing join points, reused across branches and functions. Labels and
+/// stamps are indexed by modified post-order index, and a label is the index of its block.
+#[derive(Default)]
 pub(crate) struct JoinFinder {
     labels: Vec<u32>,
     touched: Vec<u32>,
@@ -200,61 +323,65 @@ pub(crate) struct JoinFinder {
     run_end: Vec<u32>,
     found: Vec<bool>,
     edges: Vec<u32>,
+    /// The answer for the last branch (buffers reused).
+    pub desc: Descriptor,
+    /// Joins at indices in `ignore.0..ignore.1` are not recorded (the caller has no use for
+    /// them: the interval of a top-level cycle already assumed divergent around the branch).
+    pub ignore: (u32, u32),
 }
 
 impl JoinFinder {
-    pub fn new(n: usize) -> JoinFinder {
-        JoinFinder {
-            labels: vec![NONE; n],
-            touched: Vec::new(),
-            fresh: FreshSet::new(n),
-            in_joins: vec![NONE; n],
-            in_exits: vec![NONE; n],
-            stamp: 0,
-            chain: Vec::new(),
-            hl: Vec::new(),
-            nxt: Vec::new(),
-            run_end: Vec::new(),
-            found: Vec::new(),
-            edges: Vec::new(),
+    /// Makes room for a function of `n` blocks. Labels are `NONE` between branches (reset through
+    /// `touched`) and stamps only grow, so buffers of an earlier function need no clearing.
+    pub fn reset(&mut self, n: usize) {
+        if self.labels.len() < n {
+            self.labels.resize(n, NONE);
+            self.in_joins.resize(n, NONE);
+            self.in_exits.resize(n, NONE);
         }
+        self.fresh.grow(n);
     }
 
-    /// LLVM's `computeJoin`: push label `l` into `x`; true when this creates a new join.
+    /// LLVM's `computeJoin`: push label `l` into index `x`; true when this creates a new join.
     #[inline(always)]
-    fn push(&mut self, po: &ModifiedPo, x: Block, l: u32) -> bool {
-        let old = self.labels[x.index()];
+    fn push(&mut self, x: u32, l: u32) -> bool {
+        let old = self.labels[x as usize];
         if old == l {
             return false;
         }
-        if old != x.0 {
-            self.fresh.set(po.index[x.index()]);
+        if old != x {
+            self.fresh.set(x);
         }
         if old == NONE {
-            self.labels[x.index()] = l;
-            self.touched.push(x.0);
+            self.labels[x as usize] = l;
+            self.touched.push(x);
             return false;
         }
-        self.labels[x.index()] = x.0;
+        self.labels[x as usize] = x;
         true
     }
 
     #[inline(always)]
-    fn add_join(&mut self, d: &mut Descriptor, x: Block) {
-        if self.in_joins[x.index()] != self.stamp {
-            self.in_joins[x.index()] = self.stamp;
-            d.joins.push(x);
+    fn add_join(&mut self, po: &ModifiedPo, x: u32) {
+        if x.wrapping_sub(self.ignore.0) < self.ignore.1 - self.ignore.0 {
+            return;
+        }
+        if self.in_joins[x as usize] != self.stamp {
+            self.in_joins[x as usize] = self.stamp;
+            self.desc.joins.push(po.order[x as usize]);
         }
     }
     #[inline(always)]
-    fn add_exit(&mut self, d: &mut Descriptor, x: Block) {
-        if self.in_exits[x.index()] != self.stamp {
-            self.in_exits[x.index()] = self.stamp;
-            d.cycle_exits.push(x);
+    fn add_exit(&mut self, po: &ModifiedPo, x: u32) {
+        if self.in_exits[x as usize] != self.stamp {
+            self.in_exits[x as usize] = self.stamp;
+            self.desc.cycle_exits.push(po.order[x as usize]);
         }
     }
 
-    /// The joins and divergent cycle exits of the divergent terminator of reachable block `t`.
+    /// The joins and divergent cycle exits of the divergent terminator of reachable block `t`,
+    /// left in `self.desc`.
+    #[allow(clippy::too_many_arguments)]
     pub fn compute<G: Graph>(
         &mut self,
         g: &G,
@@ -263,10 +390,24 @@ impl JoinFinder {
         t: Block,
         llvm19: bool,
         exit_known: &[bool],
-    ) -> Descriptor {
-        let mut d = Descriptor::default();
+        settled_below: u32,
+    ) {
+        self.desc.joins.clear();
+        self.desc.cycle_exits.clear();
         if g.succs(t).len() <= 1 {
-            return d;
+            return;
+        }
+        let t_idx = po.index[t.index()];
+        // `settled_below` (LLVM 22 propagation only; 19's walks through reducible cycles, upwards
+        // in the order): every block at a smaller index is settled, a join there changes nothing,
+        // and the caller knows that no divergent exit can add anything (else it passes 0). When
+        // labels cannot reach beyond that, the branch has no effect and propagation can stop.
+        let settled_below = if llvm19 { 0 } else { settled_below };
+        if settled_below > 0 {
+            let m = po.succs(t_idx).iter().copied().max().unwrap_or(0);
+            if po.reach_hi[m as usize] < settled_below {
+                return;
+            }
         }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == NONE {
@@ -274,63 +415,68 @@ impl JoinFinder {
             self.in_exits.fill(NONE);
             self.stamp = 0;
         }
-        let t_idx = po.index[t.index()];
         let t_cycle = s.inner(t);
-        // The largest irreducible ancestor of t's cycle with no reducible cycle in between.
-        let irreducible_ancestor = if t_cycle == NONE || s.is_reducible(t_cycle) {
-            NONE
+        // The largest irreducible ancestor of t's cycle with no reducible cycle in between; its
+        // blocks are the index interval `irr_lo..irr_hi` (a cycle is contiguous, header first).
+        let (irr_lo, irr_hi) = if t_cycle == NONE || s.is_reducible(t_cycle) {
+            (0, 0)
         } else {
             let mut c = t_cycle;
             loop {
                 let p = s.parent_raw(c);
                 if p == NONE || s.is_reducible(p) {
-                    break c;
+                    break;
                 }
                 c = p;
             }
+            let lo = po.index[s.header(c).index()];
+            (lo, lo + s.blocks(c).len() as u32)
         };
         for &x in g.succs(t) {
+            let xi = po.index[x.index()];
             if t_cycle != NONE && !s.contains(t_cycle, x) {
                 // An immediate exit: labels may never collide there, so record it now.
-                self.add_exit(&mut d, x);
+                self.add_exit(po, xi);
             }
-            if self.push(po, x, x.0) {
-                self.add_join(&mut d, x);
+            if self.push(xi, xi) {
+                self.add_join(po, xi);
             }
         }
         if llvm19 {
-            self.propagate_llvm19(g, s, po, t, t_idx, t_cycle, &mut d);
+            self.propagate_llvm19(s, po, t, t_idx);
         } else {
-            while let Some(i) = self.fresh.last() {
-                let b = po.order[i as usize];
-                if self.fresh.count == 1
-                    && (irreducible_ancestor == NONE || !s.contains(irreducible_ancestor, b))
-                {
-                    // Every path has met again at b.
+            while let Some(i) = self.fresh.pop() {
+                if po.reach_hi[i as usize] < settled_below {
+                    // Every later join would be settled.
                     break;
                 }
-                self.fresh.reset(i);
+                if self.fresh.count == 0 && !(irr_lo..irr_hi).contains(&i) {
+                    // Every path has met again at i.
+                    break;
+                }
                 if i == t_idx {
                     continue;
                 }
-                let l = self.labels[b.index()];
-                if po.reducible_header[b.index()] {
+                let l = self.labels[i as usize];
+                let c = po.header_cycle[i as usize];
+                if c != NONE {
                     // The header stands in for its whole (reducible) cycle: labels go to the exits.
-                    let c = s.inner(b);
-                    let branch_inside = s.contains(c, t);
+                    let branch_inside =
+                        t_cycle != NONE && c <= t_cycle && t_cycle < s.subtree_end(c);
                     for &x in s.exits(c) {
-                        if self.push(po, x, l) {
+                        let xi = po.index[x.index()];
+                        if self.push(xi, l) {
                             if branch_inside {
-                                self.add_exit(&mut d, x);
+                                self.add_exit(po, xi);
                             } else {
-                                self.add_join(&mut d, x);
+                                self.add_join(po, xi);
                             }
                         }
                     }
                 } else {
-                    for &x in g.succs(b) {
-                        if self.push(po, x, l) {
-                            self.add_join(&mut d, x);
+                    for &xi in po.succs(i) {
+                        if self.push(xi, l) {
+                            self.add_join(po, xi);
                         }
                     }
                 }
@@ -352,14 +498,13 @@ impl JoinFinder {
         if !all_known {
             self.chain.push(NONE);
             self.chain.reverse();
-            self.irreducible_exits(s, exit_known, &mut d);
+            self.irreducible_exits(s, po, exit_known);
         }
         self.fresh.clear();
         for &b in &self.touched {
             self.labels[b as usize] = NONE;
         }
         self.touched.clear();
-        d
     }
 
     /// The exit check over the irreducible cycles around the branch, `chain[k]` being the one at
@@ -369,7 +514,7 @@ impl JoinFinder {
     /// there has a header label other than x's. Per level, run-length tables over the header
     /// labels answer that in O(1), and the range-minimum over edges reports only leaving edges,
     /// so the cost is the number of exit edges, not cycles × exits.
-    fn irreducible_exits(&mut self, s: &Structure, exit_known: &[bool], d: &mut Descriptor) {
+    fn irreducible_exits(&mut self, s: &Structure, po: &ModifiedPo, exit_known: &[bool]) {
         let t_depth = self.chain.len() - 1;
         let top = t_depth + 1;
         self.hl.clear();
@@ -391,7 +536,7 @@ impl JoinFinder {
                 continue;
             }
             self.nxt[k] = k as u32;
-            self.hl[k] = self.labels[s.header(c).index()];
+            self.hl[k] = self.labels[po.index[s.header(c).index()] as usize];
             let n = self.nxt[k + 1] as usize;
             self.run_end[k] = if n > t_depth {
                 t_depth as u32
@@ -427,11 +572,12 @@ impl JoinFinder {
                 debug_assert!(s.may_be_exit_target(self.chain[g], self.chain[t_depth]));
                 let lo = s.edge_m(e) as usize + 1;
                 let k0 = self.nxt[lo] as usize;
+                let xi = po.index[x.index()];
                 if k0 <= k
-                    && (self.hl[k0] != self.labels[x.index()] || (self.run_end[k0] as usize) < k)
+                    && (self.hl[k0] != self.labels[xi as usize] || (self.run_end[k0] as usize) < k)
                 {
                     self.found[g] = true;
-                    self.add_exit(d, x);
+                    self.add_exit(po, xi);
                     unknown -= 1;
                     if unknown == 0 {
                         break 'levels;
@@ -445,21 +591,11 @@ impl JoinFinder {
     /// LLVM 19's propagation: stops once the largest fresh index falls below a floor that is only
     /// lowered when a join is found or the label changes (misses joins: issue 137277), and walks
     /// through reducible cycles that do not contain the branch.
-    #[allow(clippy::too_many_arguments)]
-    fn propagate_llvm19<G: Graph>(
-        &mut self,
-        g: &G,
-        s: &Structure,
-        po: &ModifiedPo,
-        t: Block,
-        t_idx: u32,
-        _t_cycle: u32,
-        d: &mut Descriptor,
-    ) {
+    fn propagate_llvm19(&mut self, s: &Structure, po: &ModifiedPo, t: Block, t_idx: u32) {
         let mut floor = po.order.len() as u32 - 1;
         let mut floor_label = NONE;
-        for &x in g.succs(t) {
-            floor = floor.min(po.index[x.index()]);
+        for &x in po.succs(t_idx) {
+            floor = floor.min(x);
         }
         while let Some(i) = self.fresh.last() {
             if i < floor {
@@ -469,26 +605,26 @@ impl JoinFinder {
             if i == t_idx {
                 continue;
             }
-            let b = po.order[i as usize];
-            let l = self.labels[b.index()];
+            let l = self.labels[i as usize];
             let mut joined = false;
             let mut low = floor;
-            let c = s.inner(b);
-            if po.reducible_header[b.index()] && s.contains(c, t) {
+            let c = po.header_cycle[i as usize];
+            if c != NONE && s.contains(c, t) {
                 for &x in s.exits(c) {
-                    if self.push(po, x, l) {
-                        self.add_exit(d, x);
+                    let xi = po.index[x.index()];
+                    if self.push(xi, l) {
+                        self.add_exit(po, xi);
                         joined = true;
                     }
-                    low = low.min(po.index[x.index()]);
+                    low = low.min(xi);
                 }
             } else {
-                for &x in g.succs(b) {
-                    if self.push(po, x, l) {
-                        self.add_join(d, x);
+                for &xi in po.succs(i) {
+                    if self.push(xi, l) {
+                        self.add_join(po, xi);
                         joined = true;
                     }
-                    low = low.min(po.index[x.index()]);
+                    low = low.min(xi);
                 }
             }
             if joined {
@@ -537,6 +673,19 @@ mod tests {
                 for x in s.exits(c) {
                     assert!(po.index[x.index()] < h, "case {k}: exits before the header");
                 }
+            }
+            // Labels flowing from blocks at indices <= k stay at or below `reach_hi[k]`.
+            for k in 0..po.order.len() {
+                let c = po.header_cycle[k];
+                let flow: Vec<u32> = if c != NONE {
+                    s.exits(c).iter().map(|x| po.index[x.index()]).collect()
+                } else {
+                    po.succs(k as u32).to_vec()
+                };
+                for x in flow {
+                    assert!(x <= po.reach_hi[k], "case {k}: label flow beyond reach_hi");
+                }
+                assert!(k == 0 || po.reach_hi[k] >= po.reach_hi[k - 1]);
             }
             for u in 0..n as u32 {
                 if !s.is_reachable(Block(u)) {

@@ -10,6 +10,7 @@ pub use nvptx::Nvptx;
 use crate::ssa::{DivergenceModel, SsaFunction, Val};
 use converge_graph::{Block, Cfg};
 use converge_ir::{ConstKind, Function, Metadata, Module, Opcode, Value};
+use std::cell::RefCell;
 use std::ops::Range;
 
 /// One function of a parsed module, with its CFG and use lists.
@@ -40,53 +41,7 @@ impl<'m> LlvmFunction<'m> {
                 f.block_refs[blocks.range()].iter().copied()
             }),
         );
-        let na = f.params.len();
-        let ni = f.insts.len();
-        let slot = |v: Value| -> Option<usize> {
-            match v {
-                Value::Arg(a) => Some(a as usize),
-                Value::Inst(i) => Some(na + i.0 as usize),
-                _ => None,
-            }
-        };
-        // LLVM's use lists for parsed text: uses of already-defined values are prepended (newest
-        // first); forward references are moved over when the value is defined (oldest first) and
-        // end up behind every later backward use.
-        let mut count = vec![0u32; na + ni + 1];
-        for i in 0..ni {
-            for_each_operand(f, i as u32, &mut |v| {
-                if let Some(s) = slot(v) {
-                    count[s + 1] += 1;
-                }
-            });
-        }
-        for k in 0..na + ni {
-            count[k + 1] += count[k];
-        }
-        let user_start = count.clone();
-        let mut fill = count;
-        let mut users = vec![0u32; user_start[na + ni] as usize];
-        let forward = |s: usize, user: usize| s >= na && s - na >= user;
-        for i in (0..ni).rev() {
-            for_each_operand_rev(f, i as u32, &mut |v| {
-                if let Some(s) = slot(v)
-                    && !forward(s, i)
-                {
-                    users[fill[s] as usize] = i as u32;
-                    fill[s] += 1;
-                }
-            });
-        }
-        for i in 0..ni {
-            for_each_operand(f, i as u32, &mut |v| {
-                if let Some(s) = slot(v)
-                    && forward(s, i)
-                {
-                    users[fill[s] as usize] = i as u32;
-                    fill[s] += 1;
-                }
-            });
-        }
+        let (user_start, users) = use_lists(f);
         LlvmFunction {
             module,
             fid,
@@ -222,9 +177,65 @@ pub(crate) fn md_tuple(m: &Module, id: u32) -> Option<&[converge_ir::MdId]> {
     }
 }
 
-/// Every operand LLVM counts as a use: operands, bundle operands, then the callee.
-fn for_each_operand(f: &Function, i: u32, cb: &mut dyn FnMut(Value)) {
-    let inst = &f.insts[i as usize];
+/// Users per value (CSR; arguments first, then instructions) in LLVM's use-list order for parsed
+/// text: uses of already-defined values are prepended (newest first); forward references are
+/// moved over when the value is defined (oldest first) and end up behind every later backward
+/// use. One walk over the operands counts (all uses, and backward ones) and records the uses;
+/// the fill then places backward uses downwards from the end of their part and forward uses
+/// upwards after it.
+fn use_lists(f: &Function) -> (Vec<u32>, Vec<u32>) {
+    thread_local! {
+        /// (value slot, user) per use, reused across functions.
+        static USES: RefCell<Vec<(u32, u32)>> = const { RefCell::new(Vec::new()) };
+    }
+    let na = f.params.len();
+    let ni = f.insts.len();
+    let nv = na + ni;
+    let mut start = vec![0u32; nv + 1];
+    // Per value: number of backward uses, then the fill cursor of the backward part.
+    let mut back = vec![0u32; nv];
+    let mut uses = USES.with(|u| u.take());
+    uses.clear();
+    for (i, inst) in f.insts.iter().enumerate() {
+        operands_of(f, inst, |v| {
+            let s = match v {
+                Value::Arg(a) => a as usize,
+                Value::Inst(d) => na + d.0 as usize,
+                _ => return,
+            };
+            if s < nv {
+                start[s + 1] += 1;
+                back[s] += (s < na || s - na < i) as u32;
+                uses.push((s as u32, i as u32));
+            }
+        });
+    }
+    for k in 0..nv {
+        start[k + 1] += start[k];
+    }
+    // Forward cursor: just after the backward part.
+    for (b, &st) in back.iter_mut().zip(&start) {
+        *b += st;
+    }
+    let mut fwd = back.clone();
+    let mut users = vec![0u32; start[nv] as usize];
+    for &(s, i) in &uses {
+        let s = s as usize;
+        if s < na || s - na < i as usize {
+            back[s] -= 1;
+            users[back[s] as usize] = i;
+        } else {
+            users[fwd[s] as usize] = i;
+            fwd[s] += 1;
+        }
+    }
+    USES.with(|u| u.replace(uses));
+    (start, users)
+}
+
+/// [`for_each_operand`], statically dispatched.
+#[inline(always)]
+fn operands_of(f: &Function, inst: &converge_ir::Inst, mut cb: impl FnMut(Value)) {
     for &v in &f.operands[inst.operands.range()] {
         cb(v);
     }
@@ -240,21 +251,9 @@ fn for_each_operand(f: &Function, i: u32, cb: &mut dyn FnMut(Value)) {
     }
 }
 
-fn for_each_operand_rev(f: &Function, i: u32, cb: &mut dyn FnMut(Value)) {
-    let inst = &f.insts[i as usize];
-    if inst.op.is_call_like()
-        && let Some(call) = f.calls.get(inst.aux as usize)
-    {
-        cb(call.callee);
-        for b in f.bundles[call.bundles.range()].iter().rev() {
-            for &v in f.operands[b.operands.range()].iter().rev() {
-                cb(v);
-            }
-        }
-    }
-    for &v in f.operands[inst.operands.range()].iter().rev() {
-        cb(v);
-    }
+/// Every operand LLVM counts as a use: operands, bundle operands, then the callee.
+fn for_each_operand(f: &Function, i: u32, cb: &mut dyn FnMut(Value)) {
+    operands_of(f, &f.insts[i as usize], cb);
 }
 
 impl SsaFunction for LlvmFunction<'_> {
