@@ -1,5 +1,6 @@
 //! Writes the benchmark inputs of `scripts/bench-uniformity.sh` to stdout:
-//! - `gen_uniformity module N SEED`: N random AMDGPU functions of 50-300 blocks, every CFG shape;
+//! - `gen_uniformity module N SEED [EXTRA]`: N random AMDGPU functions of 50-300 blocks, every CFG
+//!   shape (EXTRA: percent of extra edges in the random-CFG half, default 45);
 //! - `gen_uniformity irreducible BLOCKS SEED`: one AMDGPU function whose CFG is one big irreducible
 //!   region (random forward and backward edges over a spanning tree).
 
@@ -27,6 +28,11 @@ fn main() {
             opts.min_blocks = 50;
             opts.max_blocks = 300;
             opts.max_insts = 4;
+            // Extra forward/backward edges of the random-CFG half, in percent (default 45): more
+            // makes more, and more deeply nested, irreducible cycles.
+            if let Some(e) = args.get(4).and_then(|s| s.parse().ok()) {
+                opts.extra_edges_percent = e;
+            }
             module(&mut rng, n, &opts)
         }
     };
