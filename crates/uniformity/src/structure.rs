@@ -7,21 +7,39 @@
 //! layout order (each cycle's blocks are one contiguous slice of it), with `m` = the depth of the
 //! smallest cycle containing both ends. The edge exits exactly the cycles around its source deeper
 //! than `m`, so a cycle's exit edges are the edges of its slice with `m` below its depth: a
-//! sparse-table range-minimum over `m` reports them in time proportional to their number.
-//! Full exit lists are built on first use and cached; the modified post-order only needs the
-//! exits into the parent cycle ("local" exits), which partition the edges and are kept for all.
+//! sparse-table range-minimum over `m` (built on first use) reports them in time proportional to
+//! their number. Full exit lists are built on first use and cached; the modified post-order only
+//! needs the exits into the parent cycle ("local" exits), which partition the edges and are kept
+//! for all.
+//!
+//! Dominators reuse the cycle analysis's DFS (Semi-NCA accepts any DFS tree), and the tables of a
+//! dropped `Structure` go back to a per-thread spare, so analysing function after function does
+//! not allocate in the steady state.
 
-use converge_graph::{Block, Cycle, CycleInfo, DominatorTree, Graph};
+use converge_graph::{Block, Cycle, CycleInfo, DominatorTree, Graph, UnreachablePreds};
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 pub(crate) const NONE: u32 = u32::MAX;
 const MULTI: u32 = u32::MAX - 1;
+/// Parent steps tried per edge before the binary-lifting query (deep nests).
+const WALK_LIMIT: u32 = 8;
 
 /// Dominator tree and cycle forest of one function.
 #[derive(Clone, Debug)]
 pub struct Structure {
     pub dom: DominatorTree,
     pub cycles: CycleInfo,
+    t: Tables,
+}
+
+/// Everything `Structure` derives from the dominator tree and the cycles, plus construction
+/// scratch; recycled through [`SPARE`].
+#[derive(Clone, Debug, Default)]
+struct Tables {
+    /// Per cycle: parent (`NONE` at top level) and depth, copied from `CycleInfo` for speed.
+    parent: Vec<u32>,
+    depth: Vec<u32>,
     /// Position of each block in the cycle block layout (`NONE` outside every cycle).
     pos: Vec<u32>,
     /// Per cycle, its slice `[start, end)` of the layout.
@@ -31,8 +49,9 @@ pub struct Structure {
     edge_start: Vec<u32>,
     edge_dst: Vec<Block>,
     edge_m: Vec<u32>,
-    /// Sparse table: `rmq[k][i]` = index of a minimal `edge_m` in `i..i + 2^k`.
-    rmq: Vec<Vec<u32>>,
+    /// Sparse table, level-major with stride `edge_m.len()`: entry `k * ne + i` = index of a
+    /// minimal `edge_m` in `i..i + 2^k`. Built on the first exit query.
+    rmq: OnceLock<Vec<u32>>,
     /// Per cycle, its exits inside its parent (all exits for a top-level cycle), in
     /// `getExitBlocks` order: CSR into `local_exits`.
     local_start: Vec<u32>,
@@ -49,173 +68,221 @@ pub struct Structure {
     subtree_end: Vec<u32>,
     /// The top-level ancestor of each cycle.
     top: Vec<u32>,
-    /// Binary lifting over the cycle tree: `up[k][c]` is c's 2^k-th ancestor (or `NONE`), for
-    /// O(log depth) level-ancestor and smallest-common-cycle queries in deep nests.
-    up: Vec<Vec<u32>>,
+    /// Binary lifting over the cycle tree, level-major with stride = number of cycles: entry
+    /// `k * nc + c` is c's 2^k-th ancestor (or `NONE`), for O(log depth) level-ancestor and
+    /// smallest-common-cycle queries in deep nests.
+    up: Vec<u32>,
+    up_levels: u32,
+    // Construction scratch.
+    owner: Vec<u32>,
+    count: Vec<u32>,
+    list: Vec<Block>,
+    seen: Vec<u32>,
+    open: Vec<(u32, u32)>,
+}
+
+thread_local! {
+    /// The buffers of the last `Structure` dropped on this thread.
+    static SPARE: RefCell<Option<(DominatorTree, CycleInfo, Tables)>> = const { RefCell::new(None) };
+}
+
+fn take_spare() -> (DominatorTree, CycleInfo, Tables) {
+    SPARE
+        .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.take()))
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+impl Drop for Structure {
+    fn drop(&mut self) {
+        let parts = (
+            std::mem::take(&mut self.dom),
+            std::mem::take(&mut self.cycles),
+            std::mem::take(&mut self.t),
+        );
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut()
+                && s.is_none()
+            {
+                *s = Some(parts);
+            }
+        });
+    }
 }
 
 impl Structure {
     /// Computes dominators and cycles of `g` (cycles as LLVM 22 builds them).
     pub fn new<G: Graph>(g: &G) -> Structure {
-        let dom = DominatorTree::new(g);
-        let cycles = CycleInfo::new(g);
-        Structure::from_parts(g, dom, cycles)
+        Structure::build(g, UnreachablePreds::Ignore)
     }
 
     /// As LLVM 19 builds cycles: an unreachable predecessor makes its block an extra entry.
     pub fn new_llvm19<G: Graph>(g: &G) -> Structure {
-        let dom = DominatorTree::new(g);
-        let cycles = CycleInfo::with_mode(g, converge_graph::UnreachablePreds::AreEntries);
-        Structure::from_parts(g, dom, cycles)
+        Structure::build(g, UnreachablePreds::AreEntries)
+    }
+
+    fn build<G: Graph>(g: &G, mode: UnreachablePreds) -> Structure {
+        let (mut dom, mut cycles, t) = take_spare();
+        cycles.compute(g, mode);
+        // Same tree as `DominatorTree::compute`; only the order of its children differs.
+        dom.compute_from_dfs(g, cycles.dfs());
+        Structure::assemble(g, dom, cycles, t)
     }
 
     pub fn from_parts<G: Graph>(g: &G, dom: DominatorTree, cycles: CycleInfo) -> Structure {
+        let (_, _, t) = take_spare();
+        Structure::assemble(g, dom, cycles, t)
+    }
+
+    fn assemble<G: Graph>(g: &G, dom: DominatorTree, cycles: CycleInfo, t: Tables) -> Structure {
+        let mut s = Structure { dom, cycles, t };
+        s.fill_tables(g);
+        s
+    }
+
+    fn fill_tables<G: Graph>(&mut self, g: &G) {
+        let cycles = &self.cycles;
+        let t = &mut self.t;
         let nc = cycles.len();
         let n = g.num_blocks();
-        let mut subtree_end: Vec<u32> = (1..=nc as u32).collect();
+        t.parent.clear();
+        t.depth.clear();
+        t.top.clear();
+        t.range.clear();
+        let mut max_depth = 0;
+        for c in 0..nc as u32 {
+            let p = cycles.parent(Cycle(c)).map_or(NONE, |p| p.0);
+            let d = cycles.depth(Cycle(c));
+            max_depth = max_depth.max(d);
+            t.parent.push(p);
+            t.depth.push(d);
+            let top = if p == NONE { c } else { t.top[p as usize] };
+            t.top.push(top);
+        }
+        t.subtree_end.clear();
+        t.subtree_end.extend(1..=nc as u32);
         for c in (0..nc).rev() {
-            if let Some(p) = cycles.parent(Cycle(c as u32)) {
-                debug_assert!(p.0 < c as u32, "parents are numbered before children");
-                subtree_end[p.index()] = subtree_end[p.index()].max(subtree_end[c]);
+            let p = t.parent[c];
+            if p != NONE {
+                debug_assert!(p < c as u32, "parents are numbered before children");
+                t.subtree_end[p as usize] = t.subtree_end[p as usize].max(t.subtree_end[c]);
             }
         }
-        let mut top = vec![0u32; nc];
-        for c in 0..nc {
-            top[c] = cycles
-                .parent(Cycle(c as u32))
-                .map_or(c as u32, |p| top[p.index()]);
-        }
-        let max_depth = (0..nc as u32)
-            .map(|c| cycles.depth(Cycle(c)))
-            .max()
-            .unwrap_or(0);
-        let mut up: Vec<Vec<u32>> = Vec::new();
+        t.up.clear();
+        t.up_levels = 0;
         if nc > 0 {
-            up.push(
-                (0..nc as u32)
-                    .map(|c| cycles.parent(Cycle(c)).map_or(NONE, |p| p.0))
-                    .collect(),
-            );
-            while (1u32 << up.len()) < max_depth {
-                let prev = up.last().unwrap();
-                let next: Vec<u32> = prev
-                    .iter()
-                    .map(|&a| if a == NONE { NONE } else { prev[a as usize] })
-                    .collect();
-                up.push(next);
+            t.up.extend_from_slice(&t.parent);
+            t.up_levels = 1;
+            while (1u32 << t.up_levels) < max_depth {
+                let base = (t.up_levels as usize - 1) * nc;
+                for i in 0..nc {
+                    let a = t.up[base + i];
+                    let next = if a == NONE {
+                        NONE
+                    } else {
+                        t.up[base + a as usize]
+                    };
+                    t.up.push(next);
+                }
+                t.up_levels += 1;
             }
         }
-        let mut s = Structure {
-            dom,
-            cycles,
-            pos: vec![NONE; n],
-            range: Vec::with_capacity(nc),
-            edge_start: Vec::new(),
-            edge_dst: Vec::new(),
-            edge_m: Vec::new(),
-            rmq: Vec::new(),
-            local_start: Vec::new(),
-            local_exits: Vec::new(),
-            exits_cache: (0..nc).map(|_| OnceLock::new()).collect(),
-            target_flags: vec![0; nc],
-            headed: vec![NONE; n],
-            subtree_end,
-            top,
-            up,
-        };
         // The layout: top-level cycles' slices, in cycle order, cover it.
-        let mut layout: Vec<Block> = Vec::new();
+        t.pos.clear();
+        t.pos.resize(n, NONE);
+        let mut p = 0u32;
         for c in 0..nc as u32 {
-            if s.parent_raw(c) == NONE {
-                layout.extend_from_slice(s.cycles.blocks(Cycle(c)));
-            }
-        }
-        for (p, &b) in layout.iter().enumerate() {
-            s.pos[b.index()] = p as u32;
-        }
-        for c in 0..nc as u32 {
-            let bl = s.cycles.blocks(Cycle(c));
-            let start = s.pos[bl[0].index()];
-            s.range.push((start, start + bl.len() as u32));
-        }
-        s.edge_start.reserve(layout.len() + 1);
-        for &b in &layout {
-            s.edge_start.push(s.edge_dst.len() as u32);
-            let cb = s.inner(b);
-            for &x in g.succs(b) {
-                let common = s.common_cycle(cb, s.inner(x));
-                s.edge_dst.push(x);
-                s.edge_m
-                    .push(if common == NONE { 0 } else { s.depth(common) });
-            }
-        }
-        s.edge_start.push(s.edge_dst.len() as u32);
-        let ne = s.edge_m.len();
-        if ne > 0 {
-            s.rmq.push((0..ne as u32).collect());
-            let mut k = 1;
-            while (1usize << k) <= ne {
-                let prev = &s.rmq[k - 1];
-                let half = 1usize << (k - 1);
-                let next: Vec<u32> = (0..=ne - (1 << k))
-                    .map(|i| {
-                        let (a, b) = (prev[i], prev[i + half]);
-                        if s.edge_m[b as usize] < s.edge_m[a as usize] {
-                            b
-                        } else {
-                            a
-                        }
-                    })
-                    .collect();
-                s.rmq.push(next);
-                k += 1;
-            }
-        }
-        // Local exits: each exit edge belongs to the outermost cycle it leaves (the child of the
-        // smallest common cycle on the source's chain); a stable counting sort keeps edge order.
-        let mut owner = vec![NONE; ne];
-        let mut count = vec![0u32; nc + 1];
-        for (p, &b) in layout.iter().enumerate() {
-            let cb = s.inner(b);
-            for e in s.edge_start[p]..s.edge_start[p + 1] {
-                let m = s.edge_m[e as usize];
-                if s.depth(cb) > m {
-                    let d = s.ancestor_at_depth(cb, m + 1);
-                    owner[e as usize] = d;
-                    count[d as usize + 1] += 1;
+            if t.parent[c as usize] == NONE {
+                for &b in cycles.blocks(Cycle(c)) {
+                    t.pos[b.index()] = p;
+                    p += 1;
                 }
             }
         }
-        for c in 0..nc {
-            count[c + 1] += count[c];
+        for c in 0..nc as u32 {
+            let bl = cycles.blocks(Cycle(c));
+            let start = t.pos[bl[0].index()];
+            t.range.push((start, start + bl.len() as u32));
         }
-        let mut fill = count.clone();
-        let mut list = vec![Block(0); count[nc] as usize];
-        for (&d, &x) in owner.iter().zip(&s.edge_dst) {
+        // Edges, and with them each exit edge's owner: the outermost cycle it leaves (the child
+        // of the smallest common cycle on the source's chain), for the local exits.
+        t.edge_start.clear();
+        t.edge_dst.clear();
+        t.edge_m.clear();
+        t.owner.clear();
+        t.count.clear();
+        t.count.resize(nc + 1, 0);
+        t.edge_start.reserve(p as usize + 1);
+        for c in 0..nc as u32 {
+            if t.parent[c as usize] != NONE {
+                continue;
+            }
+            for &b in cycles.blocks(Cycle(c)) {
+                t.edge_start.push(t.edge_dst.len() as u32);
+                let cb = cycles.cycle_of(b).map_or(NONE, |c| c.0);
+                let dcb = t.depth[cb as usize];
+                for &x in g.succs(b) {
+                    let ix = cycles.cycle_of(x).map_or(NONE, |c| c.0);
+                    let (m, owner) = if ix == NONE || t.top[ix as usize] != c {
+                        (0, c)
+                    } else if cb <= ix && ix < t.subtree_end[cb as usize] {
+                        (dcb, NONE)
+                    } else {
+                        t.exit_depth_and_owner(cb, ix)
+                    };
+                    t.edge_dst.push(x);
+                    t.edge_m.push(m);
+                    t.owner.push(owner);
+                    if owner != NONE {
+                        t.count[owner as usize + 1] += 1;
+                    }
+                }
+            }
+        }
+        t.edge_start.push(t.edge_dst.len() as u32);
+        t.rmq = OnceLock::new();
+        // Local exits: a stable counting sort by owner keeps edge order.
+        for c in 0..nc {
+            t.count[c + 1] += t.count[c];
+        }
+        t.list.clear();
+        t.list.resize(t.count[nc] as usize, Block(0));
+        for (&d, &x) in t.owner.iter().zip(&t.edge_dst) {
             if d != NONE {
-                list[fill[d as usize] as usize] = x;
-                fill[d as usize] += 1;
+                let slot = &mut t.count[d as usize];
+                t.list[*slot as usize] = x;
+                *slot += 1;
             }
         }
-        // Deduplicate within each cycle, keeping first occurrences.
-        let mut seen = vec![NONE; n];
-        s.local_start.reserve(nc + 1);
+        // `count[c]` is now the end of c's run (the start of c + 1's); deduplicate within each
+        // cycle, keeping first occurrences.
+        t.seen.clear();
+        t.seen.resize(n, NONE);
+        t.local_start.clear();
+        t.local_exits.clear();
+        let mut start = 0;
         for c in 0..nc {
-            s.local_start.push(s.local_exits.len() as u32);
-            for &x in &list[count[c] as usize..count[c + 1] as usize] {
-                if seen[x.index()] != c as u32 {
-                    seen[x.index()] = c as u32;
-                    s.local_exits.push(x);
+            t.local_start.push(t.local_exits.len() as u32);
+            let end = t.count[c] as usize;
+            for &x in &t.list[start..end] {
+                if t.seen[x.index()] != c as u32 {
+                    t.seen[x.index()] = c as u32;
+                    t.local_exits.push(x);
                 }
             }
+            start = end;
         }
-        s.local_start.push(s.local_exits.len() as u32);
-        s.compute_target_flags(max_depth as usize);
+        t.local_start.push(t.local_exits.len() as u32);
+        t.exits_cache.clear();
+        t.exits_cache.resize_with(nc, OnceLock::new);
+        t.compute_target_flags(cycles, max_depth as usize);
+        t.headed.clear();
+        t.headed.resize(n, NONE);
         for c in 0..nc as u32 {
-            let h = s.header(c).index();
-            s.headed[h] = if s.headed[h] == NONE { c } else { MULTI };
+            let h = cycles.header(Cycle(c)).index();
+            t.headed[h] = if t.headed[h] == NONE { c } else { MULTI };
         }
-        s
     }
 
     /// Starting from `c`, climbs while the parent's header does not properly dominate `j` and
@@ -229,7 +296,7 @@ impl Structure {
             let mut d = self.dom.idom(j);
             let mut ok = true;
             while let Some(b) = d {
-                let p = self.headed[b.index()];
+                let p = self.t.headed[b.index()];
                 if p == MULTI {
                     ok = false;
                     break;
@@ -264,38 +331,6 @@ impl Structure {
         c
     }
 
-    /// Every exit of a cycle on c's chain is a local exit of one of them, so a preorder walk of the
-    /// cycle tree that counts the local exits' depths along the current chain answers "is depth
-    /// d among the chain's exit depths" in O(1), in O(cycles + edges) overall.
-    fn compute_target_flags(&mut self, max_depth: usize) {
-        let nc = self.num_cycles();
-        let mut count = vec![0u32; max_depth + 1];
-        // Per open cycle: its id and the largest exit depth on its chain (`NONE`: no exits).
-        let mut open: Vec<(u32, u32)> = Vec::new();
-        for c in 0..nc as u32 {
-            while let Some(&(o, _)) = open.last() {
-                if c < self.subtree_end(o) {
-                    break;
-                }
-                open.pop();
-                for &x in self.local_exits(o) {
-                    count[self.cycles.cycle_depth(x) as usize] -= 1;
-                }
-            }
-            let mut max = open.last().map_or(NONE, |&(_, m)| m);
-            for &x in self.local_exits(c) {
-                let d = self.cycles.cycle_depth(x);
-                count[d as usize] += 1;
-                max = if max == NONE { d } else { max.max(d) };
-            }
-            let dc = self.depth(c);
-            let exact = count[dc as usize - 1] > 0;
-            let deep = max != NONE && (exact || max >= dc);
-            self.target_flags[c as usize] = exact as u8 | (deep as u8) << 1;
-            open.push((c, max));
-        }
-    }
-
     /// Can a divergent exit found for a branch whose innermost cycle is `t` make `c` (an
     /// ancestor-or-self of `t`) exit-divergent? `propagateCycleExitDivergence` picks the cycle of
     /// t's chain at depth `min(exit depth + 1, depth(t))` for an exit of any cycle on the chain:
@@ -303,118 +338,137 @@ impl Structure {
     /// through any exit of depth `depth(t) - 1` or more.
     #[inline]
     pub(crate) fn may_be_exit_target(&self, c: u32, t: u32) -> bool {
-        let f = self.target_flags[c as usize];
+        let f = self.t.target_flags[c as usize];
         if c == t { f & 2 != 0 } else { f & 1 != 0 }
     }
 
-    /// Index of a minimal `edge_m` in `lo..=hi`.
-    #[inline]
-    fn argmin(&self, lo: usize, hi: usize) -> u32 {
-        let k = (usize::BITS - 1 - (hi - lo + 1).leading_zeros()) as usize;
-        let (a, b) = (self.rmq[k][lo], self.rmq[k][hi + 1 - (1 << k)]);
-        if self.edge_m[b as usize] < self.edge_m[a as usize] {
-            b
-        } else {
-            a
-        }
+    /// The sparse table over `edge_m`, built on first use.
+    fn rmq(&self) -> &[u32] {
+        self.t.rmq.get_or_init(|| {
+            let m = &self.t.edge_m;
+            let ne = m.len();
+            let mut levels = 1;
+            while (1usize << levels) <= ne {
+                levels += 1;
+            }
+            let mut v = Vec::with_capacity(ne * levels);
+            v.extend(0..ne as u32);
+            for k in 1..levels {
+                let half = 1usize << (k - 1);
+                let prev = (k - 1) * ne;
+                for i in 0..=ne - (1 << k) {
+                    let (a, b) = (v[prev + i], v[prev + i + half]);
+                    v.push(if m[b as usize] < m[a as usize] { b } else { a });
+                }
+                // Pad the level to the stride; the padding is never read.
+                v.resize((k + 1) * ne, 0);
+            }
+            v
+        })
     }
 
     /// Appends to `out` (unordered) the edges with source at layout positions `lo..hi` whose ends
     /// have no common cycle of depth `d` or more, i.e. the edges that leave the depth-`d` cycle
     /// around their source.
     pub(crate) fn edges_leaving(&self, lo: u32, hi: u32, d: u32, out: &mut Vec<u32>) {
-        let (a, b) = (self.edge_start[lo as usize], self.edge_start[hi as usize]);
+        let (a, b) = (
+            self.t.edge_start[lo as usize],
+            self.t.edge_start[hi as usize],
+        );
         if a == b {
             return;
         }
-        let mut stack = vec![(a, b)];
-        while let Some((a, b)) = stack.pop() {
-            let i = self.argmin(a as usize, b as usize - 1);
-            if self.edge_m[i as usize] >= d {
-                continue;
+        let rmq = self.rmq();
+        let m = &self.t.edge_m;
+        let ne = m.len();
+        let argmin = |lo: usize, hi: usize| {
+            let k = (usize::BITS - 1 - (hi - lo + 1).leading_zeros()) as usize;
+            let (a, b) = (rmq[k * ne + lo], rmq[k * ne + hi + 1 - (1 << k)]);
+            if m[b as usize] < m[a as usize] { b } else { a }
+        };
+        // Continuing with the smaller part and stacking the larger one bounds the stack by
+        // log2(edges) + 1 < 64 entries, so it needs no allocation.
+        let mut stack = [(0u32, 0u32); 64];
+        let mut top = 0;
+        let (mut a, mut b) = (a, b);
+        loop {
+            let i = argmin(a as usize, b as usize - 1);
+            let mut next = None;
+            if m[i as usize] < d {
+                out.push(i);
+                let (left, right) = ((a, i), (i + 1, b));
+                let (small, large) = if i - a < b - i {
+                    (left, right)
+                } else {
+                    (right, left)
+                };
+                if large.0 < large.1 {
+                    if small.0 < small.1 {
+                        stack[top] = large;
+                        top += 1;
+                        next = Some(small);
+                    } else {
+                        next = Some(large);
+                    }
+                }
             }
-            out.push(i);
-            if a < i {
-                stack.push((a, i));
-            }
-            if i + 1 < b {
-                stack.push((i + 1, b));
+            match next {
+                Some(r) => (a, b) = r,
+                None if top > 0 => {
+                    top -= 1;
+                    (a, b) = stack[top];
+                }
+                None => return,
             }
         }
     }
     #[inline]
     pub(crate) fn edge_dst(&self, e: u32) -> Block {
-        self.edge_dst[e as usize]
+        self.t.edge_dst[e as usize]
     }
     #[inline]
     pub(crate) fn edge_m(&self, e: u32) -> u32 {
-        self.edge_m[e as usize]
+        self.t.edge_m[e as usize]
     }
     /// The slice `[start, end)` of the cycle block layout holding `c`'s blocks.
     #[inline]
     pub(crate) fn range(&self, c: u32) -> (u32, u32) {
-        self.range[c as usize]
+        self.t.range[c as usize]
     }
     /// Position of `b` in the cycle block layout (the order of `blocks(c)` for every cycle `c`
     /// containing `b`), or `NONE`.
     #[inline]
     pub(crate) fn pos(&self, b: Block) -> u32 {
-        self.pos[b.index()]
+        self.t.pos[b.index()]
     }
     /// Exits of `c` that lie inside its parent (all exits of a top-level cycle), in
     /// `getExitBlocks` order.
     #[inline]
     pub(crate) fn local_exits(&self, c: u32) -> &[Block] {
-        &self.local_exits
-            [self.local_start[c as usize] as usize..self.local_start[c as usize + 1] as usize]
+        let t = &self.t;
+        &t.local_exits[t.local_start[c as usize] as usize..t.local_start[c as usize + 1] as usize]
     }
 
     /// One past the last descendant of `c` in the cycle numbering.
     #[inline]
     pub(crate) fn subtree_end(&self, c: u32) -> u32 {
-        self.subtree_end[c as usize]
+        self.t.subtree_end[c as usize]
     }
     #[inline]
     pub(crate) fn top(&self, c: u32) -> u32 {
-        self.top[c as usize]
+        self.t.top[c as usize]
     }
 
     /// The ancestor-or-self of `c` at depth `d` (`d <= depth(c)`, `d >= 1`).
-    pub(crate) fn ancestor_at_depth(&self, mut c: u32, d: u32) -> u32 {
-        let mut diff = self.depth(c) - d;
-        let mut k = 0;
-        while diff > 0 {
-            if diff & 1 == 1 {
-                c = self.up[k][c as usize];
-            }
-            diff >>= 1;
-            k += 1;
-        }
-        c
+    #[inline]
+    pub(crate) fn ancestor_at_depth(&self, c: u32, d: u32) -> u32 {
+        self.t.ancestor_at_depth(c, d)
     }
 
     /// The smallest cycle containing both cycles, or `NONE`.
+    #[inline]
     pub(crate) fn common_cycle(&self, a: u32, b: u32) -> u32 {
-        if a == NONE || b == NONE {
-            return NONE;
-        }
-        let (da, db) = (self.depth(a), self.depth(b));
-        let (mut a, mut b) = if da > db {
-            (self.ancestor_at_depth(a, db), b)
-        } else {
-            (a, self.ancestor_at_depth(b, da))
-        };
-        if a == b {
-            return a;
-        }
-        for k in (0..self.up.len()).rev() {
-            let (x, y) = (self.up[k][a as usize], self.up[k][b as usize]);
-            if x != y {
-                a = x;
-                b = y;
-            }
-        }
-        self.up[0][a as usize]
+        self.t.common_cycle(a, b)
     }
 
     pub fn num_cycles(&self) -> usize {
@@ -443,23 +497,26 @@ impl Structure {
     }
     #[inline]
     pub(crate) fn parent_raw(&self, c: u32) -> u32 {
-        self.cycles.parent(Cycle(c)).map_or(NONE, |p| p.0)
+        self.t.parent[c as usize]
     }
     #[inline]
     pub fn parent(&self, c: u32) -> Option<u32> {
-        self.cycles.parent(Cycle(c)).map(|p| p.0)
+        let p = self.t.parent[c as usize];
+        (p != NONE).then_some(p)
     }
     #[inline]
     pub fn depth(&self, c: u32) -> u32 {
-        self.cycles.depth(Cycle(c))
+        self.t.depth[c as usize]
     }
+    /// Whether `inner` is `outer` or nested in it.
     #[inline]
     pub fn contains_cycle(&self, outer: u32, inner: u32) -> bool {
-        self.cycles.contains_cycle(Cycle(outer), Cycle(inner))
+        outer <= inner && inner < self.t.subtree_end[outer as usize]
     }
     #[inline]
     pub fn contains(&self, c: u32, b: Block) -> bool {
-        self.cycles.contains(Cycle(c), b)
+        let i = self.inner(b);
+        i != NONE && self.contains_cycle(c, i)
     }
     pub fn entries(&self, c: u32) -> &[Block] {
         self.cycles.entries(Cycle(c))
@@ -470,7 +527,7 @@ impl Structure {
     /// Exit blocks of `c` (successors of its blocks outside it), unique, in LLVM's
     /// `getExitBlocks` order; computed on first use in time proportional to the exit edges.
     pub fn exits(&self, c: u32) -> &[Block] {
-        self.exits_cache[c as usize].get_or_init(|| {
+        self.t.exits_cache[c as usize].get_or_init(|| {
             let (lo, hi) = self.range(c);
             let mut edges = Vec::new();
             self.edges_leaving(lo, hi, self.depth(c), &mut edges);
@@ -497,6 +554,111 @@ impl Structure {
     }
 }
 
+impl Tables {
+    /// For an edge from a block of `cb` into `ix`, both in one top-level cycle but `ix` outside
+    /// `cb`: the depth of their smallest common cycle and the child of it on cb's chain. A short
+    /// walk up the parents, with binary lifting when the edge leaves many levels.
+    fn exit_depth_and_owner(&self, cb: u32, ix: u32) -> (u32, u32) {
+        let mut prev = cb;
+        let mut c = self.parent[cb as usize];
+        for _ in 0..WALK_LIMIT {
+            if c == NONE {
+                return (0, prev);
+            }
+            if c <= ix && ix < self.subtree_end[c as usize] {
+                return (self.depth[c as usize], prev);
+            }
+            prev = c;
+            c = self.parent[c as usize];
+        }
+        let common = self.common_cycle(cb, ix);
+        let m = if common == NONE {
+            0
+        } else {
+            self.depth[common as usize]
+        };
+        (m, self.ancestor_at_depth(cb, m + 1))
+    }
+
+    fn ancestor_at_depth(&self, mut c: u32, d: u32) -> u32 {
+        let nc = self.parent.len();
+        let mut diff = self.depth[c as usize] - d;
+        let mut k = 0;
+        while diff > 0 {
+            if diff & 1 == 1 {
+                c = self.up[k * nc + c as usize];
+            }
+            diff >>= 1;
+            k += 1;
+        }
+        c
+    }
+
+    fn common_cycle(&self, a: u32, b: u32) -> u32 {
+        if a == NONE || b == NONE {
+            return NONE;
+        }
+        let nc = self.parent.len();
+        let (da, db) = (self.depth[a as usize], self.depth[b as usize]);
+        let (mut a, mut b) = if da > db {
+            (self.ancestor_at_depth(a, db), b)
+        } else {
+            (a, self.ancestor_at_depth(b, da))
+        };
+        if a == b {
+            return a;
+        }
+        for k in (0..self.up_levels as usize).rev() {
+            let (x, y) = (self.up[k * nc + a as usize], self.up[k * nc + b as usize]);
+            if x != y {
+                a = x;
+                b = y;
+            }
+        }
+        self.parent[a as usize]
+    }
+
+    /// Every exit of a cycle on c's chain is a local exit of one of them, so a preorder walk of the
+    /// cycle tree that counts the local exits' depths along the current chain answers "is depth
+    /// d among the chain's exit depths" in O(1), in O(cycles + edges) overall.
+    fn compute_target_flags(&mut self, cycles: &CycleInfo, max_depth: usize) {
+        let nc = self.parent.len();
+        let exit_depth = |x: Block| cycles.cycle_of(x).map_or(0, |c| self.depth[c.index()]);
+        let local = |c: u32| {
+            &self.local_exits
+                [self.local_start[c as usize] as usize..self.local_start[c as usize + 1] as usize]
+        };
+        let count = &mut self.count;
+        count.clear();
+        count.resize(max_depth + 1, 0);
+        self.target_flags.clear();
+        // Per open cycle: its id and the largest exit depth on its chain (`NONE`: no exits).
+        let open = &mut self.open;
+        open.clear();
+        for c in 0..nc as u32 {
+            while let Some(&(o, _)) = open.last() {
+                if c < self.subtree_end[o as usize] {
+                    break;
+                }
+                open.pop();
+                for &x in local(o) {
+                    count[exit_depth(x) as usize] -= 1;
+                }
+            }
+            let mut max = open.last().map_or(NONE, |&(_, m)| m);
+            for &x in local(c) {
+                let d = exit_depth(x);
+                count[d as usize] += 1;
+                max = if max == NONE { d } else { max.max(d) };
+            }
+            let dc = self.depth[c as usize];
+            let exact = count[dc as usize - 1] > 0;
+            let deep = max != NONE && (exact || max >= dc);
+            self.target_flags.push(exact as u8 | (deep as u8) << 1);
+            open.push((c, max));
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
