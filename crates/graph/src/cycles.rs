@@ -85,6 +85,8 @@ struct Scratch {
     pending: Pending,
     /// Absorbed edges of one adoption, with their sort keys.
     absorbed: Vec<(u32, u32, Block)>,
+    /// Born entries keyed by (top-level cycle, position in its entry sequence).
+    keyed: Vec<(u32, u32, Block)>,
 }
 
 /// Where the entry lists come from: every block that is an entry of some cycle is *born* as one
@@ -260,7 +262,8 @@ impl CycleInfo {
             top.push(c);
         }
         // Entry-list order: by position in the top-level cycle's entry sequence.
-        let mut keyed: Vec<(u32, u32, Block)> = Vec::new();
+        let mut keyed = std::mem::take(&mut s.keyed);
+        keyed.clear();
         for b in 0..n {
             let bc = o.born[b];
             if bc != NONE {
@@ -270,6 +273,7 @@ impl CycleInfo {
         }
         keyed.sort_unstable();
         o.order.extend(keyed.iter().map(|k| k.2));
+        self.scratch.keyed = keyed;
         self.finish(&top);
         self.scratch.top = top;
     }
