@@ -163,3 +163,36 @@ fn uniformity_matches_llvm22_on_large_irreducible_functions() {
     }
     eprintln!("uniformity vs LLVM 22, large irreducible: {total} functions, 0 mismatches");
 }
+
+/// Large AMDGPU functions (50-300 blocks, every shape, deep irreducible nests) against LLVM 19: the
+/// AMDGPU model and the 19 mode on the benchmark module's kind of function. Always-uniform
+/// intrinsics are off: with them LLVM's answer for their users outside an assumed-divergent cycle
+/// depends on its processing order (docs/llvm-differences.md, section 3).
+#[test]
+fn uniformity_matches_llvm19_on_large_amdgpu_functions() {
+    let Some(opt) = converge_gen::reference::opt19("uniformity_diff large amdgpu") else {
+        return;
+    };
+    let file = scratch("llvm19-large-amdgpu.ll");
+    let mut total = 0;
+    for batch in 0..3u64 {
+        let seed = 0x1930_0000 + batch;
+        let mut rng = Rng::new(seed);
+        let mut opts = Options::new(Flavor::Amdgpu);
+        opts.min_blocks = 50;
+        opts.max_blocks = 300;
+        opts.always_uniform = false;
+        opts.extra_edges_percent = 45 + 15 * batch as u32;
+        let text = module(&mut rng, 60, &opts);
+        total += check_batch(
+            &opt,
+            &text,
+            &file,
+            &["--llvm-version", "19"],
+            seed,
+            "LLVM 19 AMDGPU large",
+        );
+    }
+    eprintln!("uniformity vs LLVM 19, large AMDGPU: {total} functions, 0 mismatches");
+    assert_eq!(total, 180);
+}
