@@ -23,6 +23,7 @@ pub use ir::*;
 pub mod diag;
 pub use diag::Diagnostic;
 mod api;
+mod check;
 mod fx;
 mod lexer;
 mod parser;

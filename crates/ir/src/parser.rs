@@ -23,11 +23,13 @@ pub(crate) fn parse_source(
     src: &str,
     parallel: Option<bool>,
 ) -> PResult<Module> {
-    if parallel.unwrap_or_else(|| parallel::worth_it(src)) {
+    let m = if parallel.unwrap_or_else(|| parallel::worth_it(src)) {
         parallel::parse_parallel(source_name, src)
     } else {
         Parser::new(source_name, src).parse_module()
-    }
+    }?;
+    crate::check::intrinsic_call_signatures(&m)?;
+    Ok(m)
 }
 
 /// Deepest nesting of types, constants and metadata accepted.
