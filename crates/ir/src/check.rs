@@ -5,12 +5,14 @@
 //!   called with incompatible signature"). The opaque-pointer call syntax lets any call name any
 //!   function, and for ordinary functions a mismatch is valid IR (undefined only when executed);
 //!   for intrinsics the verifier refuses it, and the target models read arguments by position.
+//! - `callbr` calls inline asm (`asm goto`) or an intrinsic, never an ordinary function ("Callbr
+//!   currently only supports asm-goto and selected intrinsics"; LLVM 19 allowed only asm).
 
 use crate::diag::Diagnostic;
-use crate::ir::{Function, Module, Type, TypeId, Value};
+use crate::ir::{Function, Module, Opcode, Type, TypeId, Value};
 
-/// The first call in `m` (in module order) whose call-site signature differs from the signature of
-/// the intrinsic it calls.
+/// The first call in `m` (in module order) that LLVM's verifier rejects: a `callbr` to an ordinary
+/// function, or a call whose signature differs from the intrinsic it calls.
 pub(crate) fn intrinsic_call_signatures(m: &Module) -> Result<(), Box<Diagnostic>> {
     for f in m.functions.iter().filter(|f| !f.is_declaration) {
         for inst in &f.insts {
@@ -20,6 +22,29 @@ pub(crate) fn intrinsic_call_signatures(m: &Module) -> Result<(), Box<Diagnostic
             let Some(call) = f.calls.get(inst.aux as usize) else {
                 continue;
             };
+            if inst.op == Opcode::CallBr {
+                let ok = match call.callee {
+                    Value::Asm(_) => true,
+                    Value::Func(g) => m
+                        .strings
+                        .resolve(m.functions[g.0 as usize].name)
+                        .starts_with("llvm."),
+                    _ => false,
+                };
+                if !ok {
+                    return Err(Box::new(
+                        Diagnostic::error(
+                            "callbr may only call inline asm (`asm goto`) or an intrinsic",
+                            inst.span,
+                        )
+                        .with_code("E-callbr-callee")
+                        .with_note(
+                            "LLVM's verifier rejects this module (\"Callbr currently only supports \
+                             asm-goto and selected intrinsics\")",
+                        ),
+                    ));
+                }
+            }
             let Value::Func(g) = call.callee else {
                 continue;
             };
