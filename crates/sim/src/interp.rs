@@ -2034,20 +2034,7 @@ impl Exec<'_, '_> {
                 Val::Undef => self.zero(ty),
                 x => x,
             },
-            op @ (Opcode::Trunc
-            | Opcode::ZExt
-            | Opcode::SExt
-            | Opcode::FpTrunc
-            | Opcode::FpExt
-            | Opcode::FpToUi
-            | Opcode::FpToSi
-            | Opcode::UiToFp
-            | Opcode::SiToFp
-            | Opcode::PtrToInt
-            | Opcode::PtrToAddr
-            | Opcode::IntToPtr
-            | Opcode::BitCast
-            | Opcode::AddrSpaceCast) => {
+            op if op.is_cast() => {
                 let x = v(self, 0);
                 self.cast(op, &x, oty(0), ty)
             }

@@ -169,10 +169,29 @@ impl<'s> Parser<'s> {
     }
 
     fn fast_math(&mut self) -> u32 {
+        self.inst_flags(flags::FAST_MATH)
+    }
+
+    /// Leading flag words (`nuw`, `nsw`, `exact`, `disjoint`, `nneg`, fast-math flags), as far as
+    /// they are in `allowed`; the first other word ends them.
+    fn inst_flags(&mut self, allowed: u32) -> u32 {
         let mut fl = 0;
-        while self.is(Tok::Ident) && is_fmf(self.cur()) {
+        while self.is(Tok::Ident) {
+            let w = self.cur();
+            let f = match w {
+                b"nuw" => flags::NUW,
+                b"nsw" => flags::NSW,
+                b"exact" => flags::EXACT,
+                b"disjoint" => flags::DISJOINT,
+                b"nneg" => flags::NNEG,
+                _ if is_fmf(w) => flags::FAST_MATH,
+                _ => break,
+            };
+            if f & allowed == 0 {
+                break;
+            }
+            fl |= f;
             self.bump();
-            fl |= flags::FAST_MATH;
         }
         fl
     }
@@ -382,21 +401,9 @@ impl<'s> Parser<'s> {
             | Opcode::FDiv
             | Opcode::FRem => {
                 self.bump();
-                loop {
-                    if !self.is(Tok::Ident) {
-                        break;
-                    }
-                    let fw = self.cur();
-                    inst.flags |= match fw {
-                        b"nuw" => flags::NUW,
-                        b"nsw" => flags::NSW,
-                        b"exact" => flags::EXACT,
-                        b"disjoint" => flags::DISJOINT,
-                        _ if is_fmf(fw) => flags::FAST_MATH,
-                        _ => break,
-                    };
-                    self.bump();
-                }
+                inst.flags |= self.inst_flags(
+                    flags::NUW | flags::NSW | flags::EXACT | flags::DISJOINT | flags::FAST_MATH,
+                );
                 let ty = self.typed_operand(f)?;
                 self.comma()?;
                 self.operand(f, ty)?;
@@ -647,20 +654,8 @@ impl<'s> Parser<'s> {
             | Opcode::BitCast
             | Opcode::AddrSpaceCast => {
                 self.bump();
-                loop {
-                    if !self.is(Tok::Ident) {
-                        break;
-                    }
-                    let fw = self.cur();
-                    inst.flags |= match fw {
-                        b"nuw" => flags::NUW,
-                        b"nsw" => flags::NSW,
-                        b"nneg" => flags::NNEG,
-                        _ if is_fmf(fw) => flags::FAST_MATH,
-                        _ => break,
-                    };
-                    self.bump();
-                }
+                inst.flags |=
+                    self.inst_flags(flags::NUW | flags::NSW | flags::NNEG | flags::FAST_MATH);
                 self.typed_operand(f)?;
                 self.expect_word("to")?;
                 inst.ty = self.parse_type()?;
