@@ -87,6 +87,8 @@ struct Scratch {
     absorbed: Vec<(u32, u32, Block)>,
     /// Born entries keyed by (top-level cycle, position in its entry sequence).
     keyed: Vec<(u32, u32, Block)>,
+    /// Top-level ancestor per cycle, in print numbering.
+    roots: Vec<u32>,
 }
 
 /// Where the entry lists come from: every block that is an entry of some cycle is *born* as one
@@ -189,15 +191,13 @@ impl CycleInfo {
             // The header is the first entry (position 0) whatever its predecessors; those outside
             // its subtree are pending until an enclosing cycle absorbs them.
             o.born[h.index()] = c;
-            let header_pending = s.pending.scan(g, &s.dfs, c, h, (h0, h1), mode, None);
-            s.pending.bump(c);
+            s.pending.birth(c, h);
+            let header_pending = s
+                .pending
+                .scan(g, &s.dfs, c, h, (h0, h1), mode, &mut s.worklist);
+            s.pending.into_header[c as usize] = header_pending;
             if header_pending == 0 {
                 o.death[h.index()] = c;
-            }
-            for &p in g.preds(h) {
-                if s.dfs.is_ancestor(h, p) {
-                    s.worklist.push(p);
-                }
             }
             let items_start = s.items.len() as u32;
             s.items.push(h.0);
@@ -247,10 +247,10 @@ impl CycleInfo {
                     s.items.push(x.0);
                     let k = s
                         .pending
-                        .scan(g, &s.dfs, c, x, (h0, h1), mode, Some(&mut s.worklist));
+                        .scan(g, &s.dfs, c, x, (h0, h1), mode, &mut s.worklist);
                     if k > 0 {
                         o.born[x.index()] = c;
-                        s.pending.bump(c);
+                        s.pending.birth(c, x);
                     }
                 }
             }
@@ -338,17 +338,24 @@ impl CycleInfo {
                 *c = s.renumber[*c as usize];
             }
         }
+        // Top-level ancestor of each cycle (a parent is numbered before its children).
+        s.roots.clear();
+        for c in 0..self.cycles.len() {
+            let p = self.cycles[c].parent;
+            let r = if p == NONE {
+                c as u32
+            } else {
+                s.roots[p as usize]
+            };
+            s.roots.push(r);
+        }
         let o = &mut self.origins;
         for &b in &o.order {
             let i = b.index();
             o.born[i] = s.renumber[o.born[i] as usize];
             // Never absorbed completely: an entry up to its top-level cycle.
             o.death[i] = if o.death[i] == NONE {
-                let mut c = o.born[i];
-                while self.cycles[c as usize].parent != NONE {
-                    c = self.cycles[c as usize].parent;
-                }
-                c
+                s.roots[o.born[i] as usize]
             } else {
                 s.renumber[o.death[i] as usize]
             };
@@ -672,14 +679,15 @@ impl Pending {
         self.into_header.push(NIL);
     }
 
-    /// Gives the next position of `c`'s entry sequence to the block just scanned.
-    fn bump(&mut self, c: u32) {
+    /// `x` becomes an entry of `c`: it takes the next position of `c`'s entry sequence.
+    fn birth(&mut self, c: u32, x: Block) {
+        self.pos[x.index()] = self.size[c as usize];
         self.size[c as usize] += 1;
     }
 
     /// LLVM's `ProcessPredecessors` for `x` in the cycle `c` with header subtree `[h0, h1]`:
-    /// predecessors inside the subtree are queued (when a worklist is given: not for the header),
-    /// the others become pending edges of `c`. Returns how many; `x` is an entry iff any.
+    /// predecessors inside the subtree are queued, the others become pending edges of `c`.
+    /// Returns how many; a block other than the header is an entry iff any.
     #[allow(clippy::too_many_arguments)]
     fn scan<G: Graph + ?Sized>(
         &mut self,
@@ -689,15 +697,13 @@ impl Pending {
         x: Block,
         (h0, h1): (u32, u32),
         mode: UnreachablePreds,
-        mut worklist: Option<&mut Vec<Block>>,
+        worklist: &mut Vec<Block>,
     ) -> u32 {
         let mut k = 0u32;
         for (i, &p) in g.preds(x).iter().enumerate() {
             let sp = dfs.start(p);
             if sp != 0 && h0 <= sp && sp <= h1 {
-                if let Some(w) = worklist.as_deref_mut() {
-                    w.push(p);
-                }
+                worklist.push(p);
             } else if sp != 0 {
                 let node = self.key.len() as u32;
                 self.key.push(if sp < h0 { !sp } else { sp });
@@ -717,14 +723,8 @@ impl Pending {
                 k += 1;
             }
         }
-        if k > 0 {
-            self.pos[x.index()] = self.size[c as usize];
-            self.left[x.index()] = k;
-            self.total[c as usize] += k;
-        }
-        if worklist.is_none() {
-            self.into_header[c as usize] = k;
-        }
+        self.left[x.index()] = k;
+        self.total[c as usize] += k;
         k
     }
 
