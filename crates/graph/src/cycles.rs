@@ -87,8 +87,6 @@ struct Scratch {
     absorbed: Vec<(u32, u32, Block)>,
     /// Born entries keyed by (top-level cycle, position in its entry sequence).
     keyed: Vec<(u32, u32, Block)>,
-    /// Top-level ancestor per cycle, in print numbering.
-    roots: Vec<u32>,
 }
 
 /// Where the entry lists come from: every block that is an entry of some cycle is *born* as one
@@ -121,6 +119,8 @@ pub struct CycleInfo {
     num_top_level: u32,
     /// Innermost cycle per block, `NONE` if none.
     innermost: Vec<u32>,
+    /// Top-level ancestor per cycle.
+    outermost: Vec<u32>,
     origins: EntryOrigins,
     /// Built on first use: only printing and the token rules read whole entry lists, and in deep
     /// irreducible nests their total length grows with blocks × depth.
@@ -338,16 +338,16 @@ impl CycleInfo {
                 *c = s.renumber[*c as usize];
             }
         }
-        // Top-level ancestor of each cycle (a parent is numbered before its children).
-        s.roots.clear();
+        // A parent is numbered before its children.
+        self.outermost.clear();
         for c in 0..self.cycles.len() {
             let p = self.cycles[c].parent;
             let r = if p == NONE {
                 c as u32
             } else {
-                s.roots[p as usize]
+                self.outermost[p as usize]
             };
-            s.roots.push(r);
+            self.outermost.push(r);
         }
         let o = &mut self.origins;
         for &b in &o.order {
@@ -355,7 +355,7 @@ impl CycleInfo {
             o.born[i] = s.renumber[o.born[i] as usize];
             // Never absorbed completely: an entry up to its top-level cycle.
             o.death[i] = if o.death[i] == NONE {
-                s.roots[o.born[i] as usize]
+                self.outermost[o.born[i] as usize]
             } else {
                 s.renumber[o.death[i] as usize]
             };
@@ -460,6 +460,11 @@ impl CycleInfo {
     pub fn parent(&self, c: Cycle) -> Option<Cycle> {
         let p = self.cycles[c.index()].parent;
         (p != NONE).then_some(Cycle(p))
+    }
+    /// The top-level cycle containing `c` (`c` itself at top level).
+    #[inline]
+    pub fn outermost(&self, c: Cycle) -> Cycle {
+        Cycle(self.outermost[c.index()])
     }
     /// Top-level cycles have depth 1.
     pub fn depth(&self, c: Cycle) -> u32 {

@@ -287,6 +287,8 @@ fn cycles_match_their_definition() {
             }
             assert_eq!(got, set, "blocks of cycle {h:?} in {g:?}");
             assert_eq!(ci.blocks(c)[0], h);
+            let top = ci.outermost(c);
+            assert!(ci.parent(top).is_none() && ci.contains_cycle(top, c));
             // Entries: blocks with a reachable predecessor outside; the header first.
             let mut entries: Vec<Block> = (0..n as u32)
                 .map(Block)

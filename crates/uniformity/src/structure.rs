@@ -157,8 +157,7 @@ impl Structure {
             max_depth = max_depth.max(d);
             t.parent.push(p);
             t.depth.push(d);
-            let top = if p == NONE { c } else { t.top[p as usize] };
-            t.top.push(top);
+            t.top.push(cycles.outermost(Cycle(c)).0);
         }
         t.subtree_end.clear();
         t.subtree_end.extend(1..=nc as u32);
