@@ -69,26 +69,7 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         TargetArg::Nvptx => Target::Nvptx,
         TargetArg::None => Target::Generic,
     };
-    let mut argv = Vec::new();
-    for (k, a) in args.args.iter().enumerate() {
-        let a = a.trim();
-        argv.push(if a == "_" || a.is_empty() {
-            None
-        } else if let Ok(x) = a.parse::<i128>() {
-            Some(ArgValue::Int(x))
-        } else if let Ok(x) = a.parse::<f64>() {
-            Some(ArgValue::Float(x))
-        } else if let Some(h) = a.strip_prefix("0x") {
-            Some(ArgValue::Int(i128::from_str_radix(h, 16).map_err(
-                |_| format!("error: --args: argument {} (`{a}`) is not a number", k + 1),
-            )?))
-        } else {
-            return Err(format!(
-                "error: --args: argument {} (`{a}`) is not a number",
-                k + 1
-            ));
-        });
-    }
+    let argv = parse_args(&args.args)?;
     if argv.len() > f.params.len() {
         return Err(format!(
             "error: --args: {} values given, @{} has {} parameters",
@@ -254,6 +235,31 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--args`: integers (decimal or `0x` hex), floats, `_` (or empty) for "draw it from the seed".
+pub fn parse_args(list: &[String]) -> Result<Vec<Option<ArgValue>>, CliError> {
+    let mut argv = Vec::new();
+    for (k, a) in list.iter().enumerate() {
+        let a = a.trim();
+        argv.push(if a == "_" || a.is_empty() {
+            None
+        } else if let Ok(x) = a.parse::<i128>() {
+            Some(ArgValue::Int(x))
+        } else if let Ok(x) = a.parse::<f64>() {
+            Some(ArgValue::Float(x))
+        } else if let Some(h) = a.strip_prefix("0x") {
+            Some(ArgValue::Int(i128::from_str_radix(h, 16).map_err(
+                |_| format!("error: --args: argument {} (`{a}`) is not a number", k + 1),
+            )?))
+        } else {
+            return Err(format!(
+                "error: --args: argument {} (`{a}`) is not a number",
+                k + 1
+            ));
+        });
+    }
+    Ok(argv)
 }
 
 /// Columns of the text table; wider tables are cut (the JSON output has everything).

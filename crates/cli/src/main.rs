@@ -4,6 +4,7 @@
 mod cmd_cycles;
 mod cmd_dot;
 mod cmd_explain;
+mod cmd_explore;
 mod cmd_simulate;
 mod cmd_stats;
 mod cmd_uniformity;
@@ -44,6 +45,9 @@ enum Cmd {
     Explain(cmd_explain::Args),
     /// Draw a function's CFG with its cycles and divergence as Graphviz DOT.
     Dot(cmd_dot::Args),
+    /// Write one self-contained HTML page to explore a module's convergence: CFG, source,
+    /// explanations, token diagnostics, tables of dynamic instances.
+    Explore(cmd_explore::Args),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
         Cmd::Simulate(a) => cmd_simulate::run(a),
         Cmd::Explain(a) => cmd_explain::run(a),
         Cmd::Dot(a) => cmd_dot::run(a),
+        Cmd::Explore(a) => cmd_explore::run(a),
     };
     match r {
         Ok(code) => code,

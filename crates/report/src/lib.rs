@@ -6,10 +6,13 @@
 //!   fact from `converge-uniformity`'s result so the two never disagree;
 //! - [`render`]: those explanations and a per-function summary as text (with `file:line:col`) or
 //!   JSON;
-//! - [`dot`]: the CFG as Graphviz DOT, with cycles as nested clusters and divergence highlighted.
+//! - [`dot`]: the CFG as Graphviz DOT, with cycles as nested clusters and divergence highlighted;
+//! - [`explore`]: one self-contained interactive HTML page per module (CFG picture, source,
+//!   explanation chains, token diagnostics, the simulator's tables of dynamic instances).
 
 pub mod dot;
 pub mod explain;
+pub mod explore;
 pub mod loc;
 pub mod paths;
 pub mod render;
