@@ -8,13 +8,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-if [ ! -x /usr/lib/llvm-19/bin/opt ] || [ ! -x /usr/lib/llvm-19/bin/FileCheck ] || ! command -v clang-19 >/dev/null; then
+# chromium: the browser of `converge explore`'s page test (crates/cli/tests/explore_browser.rs).
+if [ ! -x /usr/lib/llvm-19/bin/opt ] || [ ! -x /usr/lib/llvm-19/bin/FileCheck ] || ! command -v clang-19 >/dev/null \
+   || [ ! -x "${CONVERGE_CHROMIUM:-/usr/bin/chromium}" ]; then
   if [ "$(id -u)" = 0 ]; then
-    echo "== installing llvm-19 and clang-19 from Debian"
+    echo "== installing llvm-19, clang-19 and chromium from Debian"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19 clang-19 >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19 clang-19 chromium >/dev/null
   else
-    echo "== llvm-19/clang-19 missing and not root: reference tests will report SKIPPED (or fail with CI=true)"
+    echo "== llvm-19/clang-19/chromium missing and not root: reference tests will report SKIPPED (or fail with CI=true)"
   fi
 fi
 

@@ -113,11 +113,11 @@ pub fn layout(inp: &Input) -> Layout {
     };
     let mut item_key: Vec<u32> = key.clone();
     item_key.extend(std::iter::repeat_n(u32::MAX, nc));
-    for b in 0..n {
+    for (b, &kb) in key.iter().enumerate() {
         let mut c = inp.block_cycle[b];
         while let Some(x) = c {
             let k = &mut item_key[n + x as usize];
-            *k = (*k).min(key[b]);
+            *k = (*k).min(kb);
             c = inp.cycle_parent[x as usize];
         }
     }
@@ -132,8 +132,7 @@ pub fn layout(inp: &Input) -> Layout {
     }
     // In a cycle's box the item holding the header comes first, then reverse post-order; an
     // edge is forward when it goes to a later item of the same container.
-    for c in 0..nc {
-        let h = inp.cycle_header[c];
+    for (c, &h) in inp.cycle_header.iter().enumerate().take(nc) {
         let mut it = h;
         let mut x = inp.block_cycle[h as usize];
         while let Some(y) = x {
@@ -160,10 +159,11 @@ pub fn layout(inp: &Input) -> Layout {
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n + nc];
     for (u, ss) in inp.succs.iter().enumerate() {
         for &v in ss {
-            if let Some((iu, iv)) = lift(inp, &depth, n, u as u32, v) {
-                if rank[iu as usize] < rank[iv as usize] && !preds[iv as usize].contains(&iu) {
-                    preds[iv as usize].push(iu);
-                }
+            if let Some((iu, iv)) = lift(inp, &depth, n, u as u32, v)
+                && rank[iu as usize] < rank[iv as usize]
+                && !preds[iv as usize].contains(&iu)
+            {
+                preds[iv as usize].push(iu);
             }
         }
     }

@@ -182,14 +182,14 @@ pub fn page(m: &Module, funcs: &[FuncId], opts: &ExploreOptions) -> String {
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\
-         <title>{}</title><style>{CSS}</style></head><body>\n",
+         <title>{}</title><style>{CSS}</style></head><body>",
         svg::esc(&title)
     );
     let _ = write!(
         out,
         "<header><h1>converge explore</h1><span class=\"meta mono\">{}</span>\
          <span id=\"fnwrap\">function <select id=\"fnsel\"></select></span>\
-         <span class=\"meta\">mode {} · target {}</span><span class=\"meta\" id=\"fninfo\"></span></header>\n",
+         <span class=\"meta\">mode {} · target {}</span><span class=\"meta\" id=\"fninfo\"></span></header>",
         svg::esc(&m.source_name),
         svg::esc(&opts.mode),
         svg::esc(&target_name(&opts.target)),

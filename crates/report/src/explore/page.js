@@ -277,6 +277,9 @@
     window.addEventListener("hashchange", applyHash);
     if (D.functions.length === 0) { detail("<p>The module defines no function.</p>"); }
     else { selectFunction(0); applyHash(); }
+    // Time from navigation to a laid-out page (reading offsetHeight forces style and layout).
+    void document.body.offsetHeight;
+    document.body.dataset.readyMs = String(Math.round(performance.now()));
     document.body.dataset.ready = "1";
   }
   try { init(); } catch (e) { noteError(e && e.stack ? e.stack : e); }

@@ -224,8 +224,7 @@ pub fn render(a: &Analysed<'_>, marks: &Marks, fi: usize) -> String {
         temporal_edges(&mut out, a, &l);
     }
     out.push_str("</g><g class=\"blocks\">");
-    for b in 0..n {
-        let r = &l.block[b];
+    for (b, r) in l.block.iter().enumerate() {
         let bb = Block(b as u32);
         let mut cls = String::from("blk");
         let (h, e) = roles(a, bb);
