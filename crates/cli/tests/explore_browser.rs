@@ -237,3 +237,31 @@ fn thousand_blocks_load_and_screenshot() {
         png.len()
     );
 }
+
+#[test]
+fn convergent_operation_shows_its_communicating_sets() {
+    // "Convergent Operation Semantics", reductions inside divergent control flow: @subgroupAdd in
+    // the `else` arm communicates among the threads with delta = tid - 2 <= 0, i.e. {0, 1, 2}
+    // of four.
+    let Some(browser) = converge_gen::reference::chromium("explore_browser") else {
+        return;
+    };
+    let dir = tempdir("conv");
+    let page = dir.join("ballot.html");
+    explore(
+        &repo().join("crates/sim/tests/seeds/ballot_if_else.ll"),
+        &page,
+        &["--threads", "4"],
+    );
+    let (dom, log) = chromium(
+        &browser,
+        &page,
+        "f=example_kernel&v=%25total_losses",
+        &["--dump-dom"],
+    );
+    assert_clean(&dom, &log);
+    let detail = element(&dom, "detail", "</section>");
+    assert!(detail.contains("Communicating sets"), "{detail}");
+    assert!(detail.contains("{0, 1, 2}"), "{detail}");
+    assert!(!detail.contains("{0, 1, 2, 3}"), "{detail}");
+}

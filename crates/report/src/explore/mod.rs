@@ -132,8 +132,13 @@ fn function(
     for r in simj["runs"].as_array().into_iter().flatten() {
         if let Some(g) = r["groups"].as_object() {
             for k in g.keys() {
+                // Calls only: memory accesses are evaluated per converged group too, but are not
+                // convergent operations.
+                let np = a.lf.func.params.len();
                 if let Ok(v) = k.parse::<usize>()
+                    && v >= np
                     && v < nv
+                    && a.lf.func.insts[v - np].op == converge_ir::Opcode::Call
                 {
                     conv[v] = true;
                 }

@@ -79,7 +79,7 @@
     }
     const groups = s.runs.map((r, k) => [k, r.groups && r.groups[v]]).filter((x) => x[1]);
     if (groups.length) {
-      h += "<p><b>Communicating sets</b> (the threads of each converged dynamic instance of this convergent operation):</p><ul>";
+      h += "<p><b>Communicating sets</b> (the threads of each converged dynamic instance, which the simulator evaluates together):</p><ul>";
       groups.forEach(([k, gs]) => {
         h += "<li>" + esc(s.runs[k].desc) + ": " + gs.map((g) => "<span class=\"mono\">{" + g.join(", ") + "}</span>").join(" ") + "</li>";
       });
