@@ -267,3 +267,26 @@ fn usage_errors_exit_2() {
     }
     no_leftovers(&dir);
 }
+
+#[test]
+fn dot_svg_draws_the_page_picture() {
+    let f = repo().join("examples/seed-both-diverged.ll");
+    let o = converge()
+        .args(["dot", "--svg", "--uniformity"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let svg = String::from_utf8(o.stdout).unwrap();
+    assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<g class=\"blk").count(), total_blocks(&f));
+    assert!(svg.contains("<style>"), "self-contained styles");
+    // Several functions: choose one.
+    let o = converge()
+        .args(["dot", "--svg"])
+        .arg(repo().join("examples/tokens-invalid.ll"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--function"));
+}

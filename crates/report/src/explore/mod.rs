@@ -100,6 +100,19 @@ fn summary(a: &Analysed<'_>, marks: &svg::Marks) -> String {
     s
 }
 
+/// The picture of one function on its own (`converge dot --svg`): the page's SVG with the page's
+/// stylesheet inside, so it needs neither Graphviz nor the page.
+pub fn standalone_svg(a: &Analysed<'_>) -> String {
+    let marks = joins(a);
+    let svg = svg::render(a, &marks, 0);
+    let body = svg.find('>').map_or(0, |k| k + 1);
+    format!(
+        "{}<style>{CSS}</style><rect x=\"-100%\" y=\"-100%\" width=\"300%\" height=\"300%\" fill=\"#fff\"/>{}\n",
+        &svg[..body],
+        &svg[body..]
+    )
+}
+
 /// One function: its data for the script and its HTML (picture and source).
 fn function(
     m: &Module,
