@@ -19,6 +19,7 @@ use crate::loc::LineIndex;
 use crate::render::{Ctx, MAX_JOINS};
 use converge_graph::Block;
 use converge_ir::{FuncId, Module};
+use converge_uniformity::SsaFunction;
 use converge_uniformity::llvm::Target;
 use converge_verify::llvm::{Finding, Flavor, verify_module};
 use serde_json::{Value as Json, json};
@@ -34,9 +35,10 @@ pub struct ExploreOptions {
     pub sim: SimOptions,
 }
 
-/// Per function, at most this many join candidates are tried over all divergent branches (each
-/// try is a max-flow over the CFG); beyond it the picture says its join marks may be incomplete.
-const JOIN_TRIES_BUDGET: usize = 3_000;
+/// Per function, join candidates are tried over all divergent branches until about this many
+/// edge visits are spent (each try is a max-flow over the CFG, O(edges)); beyond it the header
+/// says the join marks may be incomplete.
+const JOIN_WORK_BUDGET: usize = 4_000_000;
 /// Uniform values whose reasons are listed in detail (each may need join searches).
 const UNIFORM_BUDGET: usize = 2_000;
 
@@ -47,7 +49,10 @@ const JS: &str = include_str!("page.js");
 fn joins(a: &Analysed<'_>) -> svg::Marks {
     let n = a.num_blocks();
     let mut join_of: Vec<Vec<Block>> = vec![Vec::new(); n];
-    let mut budget = JOIN_TRIES_BUDGET;
+    let edges: usize = (0..n as u32)
+        .map(|b| converge_graph::Graph::succs(a.lf.cfg(), Block(b)).len())
+        .sum();
+    let mut budget = (JOIN_WORK_BUDGET / (edges + 1)).max(64);
     let mut truncated = false;
     if a.u.analysed {
         for b in (0..n as u32).map(Block) {

@@ -40,8 +40,10 @@ impl Default for SimOptions {
     }
 }
 
-/// DFS successor orders tried when listing hierarchies of an irreducible CFG.
-const ENUMERATION_CAP: u64 = 2_000;
+/// DFS successor orders tried when listing hierarchies of an irreducible CFG, times the number of
+/// blocks (each order builds a hierarchy in about linear time): 2,000 orders for a 100-block
+/// function, 200 for 1,000 blocks, never fewer than 16.
+const ENUMERATION_WORK: u64 = 200_000;
 
 /// The cell names of a run: `H1`, `H2` … (a thread's first, second execution of `H`), `b0.1` when
 /// the name ends in a digit, as `converge simulate` prints them.
@@ -147,7 +149,8 @@ pub fn simulate(a: &Analysed<'_>, opts: &SimOptions) -> Json {
     let prog = Program::new(m, f, target);
     let irreducible = (0..a.s.num_cycles() as u32).any(|c| !a.s.is_reducible(c));
     let (hierarchies, exhaustive) = if irreducible && opts.max_hierarchies > 1 {
-        let e = enumerate(&prog.cfg, ENUMERATION_CAP);
+        let cap = (ENUMERATION_WORK / f.blocks.len().max(1) as u64).clamp(16, 2_000);
+        let e = enumerate(&prog.cfg, cap);
         let n = e.hierarchies.len();
         let mut hs = e.hierarchies;
         hs.truncate(opts.max_hierarchies);
