@@ -5,10 +5,12 @@
 //! prints (LLVM 22 behaviour), so they cannot disagree with it.
 
 use crate::common::{CliError, TargetArg};
+use crate::mode::ModeArg;
 use converge_ir::{FuncId, Module};
 use converge_report::LineIndex;
 use converge_report::explain::{Analysed, Explainer, Node, find_block, find_value};
 use converge_report::render::Ctx;
+use converge_uniformity::LlvmVersion;
 use converge_uniformity::llvm::{Amdgpu, Nvptx, Target};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,6 +44,9 @@ pub struct Args {
     /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
     #[arg(long)]
     pub mcpu: Option<String>,
+    /// `llvm` (LLVM 22's answer) or `precise` (sound by the semantics; docs/precise-mode.md).
+    #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
+    pub mode: ModeArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
     pub format: ExplainFormat,
@@ -149,7 +154,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                 ));
             }
         };
-        let a = Analysed::new(&module, f, &target);
+        let a = Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22));
         let ex = Explainer::new(&a);
         let e = ex.explain(n);
         let ctx = Ctx {
@@ -170,7 +175,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let mut text = String::new();
     let mut objs = Vec::new();
     for &f in &funcs {
-        let a = Analysed::new(&module, f, &target);
+        let a = Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22));
         let ex = Explainer::new(&a);
         let ctx = Ctx {
             a: &a,

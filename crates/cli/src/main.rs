@@ -9,6 +9,7 @@ mod cmd_stats;
 mod cmd_uniformity;
 mod cmd_verify;
 mod common;
+mod mode;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -15,27 +15,36 @@ use crate::paths::{disjoint_paths, shortest_path};
 use converge_graph::{Block, Graph};
 use converge_ir::{FuncId, InstId, Module, Opcode, Value};
 use converge_uniformity::llvm::{LlvmFunction, Target};
-use converge_uniformity::{DivergenceModel, SsaFunction, Structure, Uniformity, analyze};
+use converge_uniformity::{
+    DivergenceModel, Mode, SsaFunction, Structure, Uniformity, analyze_with,
+};
 use std::collections::HashMap;
 
-/// One function with its structure and uniformity result (LLVM 22 behaviour).
+/// One function with its structure and uniformity result (LLVM 22 behaviour, or precise mode).
 pub struct Analysed<'m> {
     pub lf: LlvmFunction<'m>,
     pub s: Structure,
     pub u: Uniformity,
     pub target: Target,
+    pub mode: Mode,
 }
 
 impl<'m> Analysed<'m> {
+    /// LLVM 22 behaviour.
     pub fn new(module: &'m Module, fid: FuncId, target: &Target) -> Analysed<'m> {
+        Analysed::new_with(module, fid, target, Mode::default())
+    }
+    /// In the given mode.
+    pub fn new_with(module: &'m Module, fid: FuncId, target: &Target, mode: Mode) -> Analysed<'m> {
         let lf = LlvmFunction::new(module, fid);
         let s = Structure::new(SsaFunction::cfg(&lf));
-        let u = analyze(&lf, target, &s);
+        let u = analyze_with(&lf, target, &s, mode);
         Analysed {
             lf,
             s,
             u,
             target: target.clone(),
+            mode,
         }
     }
     pub fn module(&self) -> &'m Module {
