@@ -1,0 +1,345 @@
+//! A function prepared for execution: the kind of each instruction, token operands, convergence
+//! regions of token definitions, and the data layout (sizes, alignments, field offsets) and static
+//! reachability the scheduler asks about.
+
+use super::*;
+
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) enum Kind {
+    Plain,
+    Call(CallKind),
+    /// A load, store or atomic on memory shared by the group: converged instances access it at
+    /// once, like a communicating operation.
+    Mem,
+}
+
+/// The function prepared for execution.
+pub struct Program<'m> {
+    pub m: &'m Module,
+    pub f: &'m Function,
+    pub cfg: Cfg,
+    pub(crate) kinds: Vec<Kind>,
+    /// The `convergencectrl` token operand per instruction.
+    pub(crate) ctrl: Vec<Option<Value>>,
+    pub controlled: bool,
+    /// Per block: token-defining instructions whose convergence region contains the block.
+    pub(crate) regions: Vec<Vec<u32>>,
+    pub(crate) pos: Vec<u32>,
+    pub(crate) target: Target,
+    pub(crate) reach: std::cell::RefCell<HashMap<(u32, u32, bool), bool>>,
+    /// Functions of the module called from here, prepared on first use.
+    pub(crate) callees: std::cell::RefCell<HashMap<u32, Rc<Program<'m>>>>,
+}
+
+impl Program<'_> {
+    pub fn target(&self) -> Target {
+        self.target
+    }
+}
+
+pub(crate) fn sym(m: &Module, s: converge_ir::Sym) -> &str {
+    m.strings.resolve(s)
+}
+
+/// The control-flow graph of `f`: successors from each block's terminator, in operand order.
+pub fn function_cfg(f: &Function) -> Cfg {
+    let succs: Vec<Vec<Block>> = f
+        .blocks
+        .iter()
+        .map(|b| {
+            if b.insts.is_empty() {
+                return Vec::new();
+            }
+            let t = &f.insts[b.insts.end as usize - 1];
+            if t.op.is_terminator() {
+                f.block_refs[t.blocks.range()].to_vec()
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    Cfg::from_succs(Block(0), f.blocks.len(), succs)
+}
+
+impl<'m> Program<'m> {
+    pub fn new(m: &'m Module, f: &'m Function, target: Target) -> Program<'m> {
+        let cfg = function_cfg(f);
+        let n = f.insts.len();
+        let mut kinds = vec![Kind::Plain; n];
+        let mut ctrl = vec![None; n];
+        let mut controlled = false;
+        let mut pos = vec![0u32; n];
+        for b in &f.blocks {
+            for (k, i) in b.insts.range().enumerate() {
+                pos[i] = k as u32;
+            }
+        }
+        for (i, inst) in f.insts.iter().enumerate() {
+            let generic = target == Target::Generic;
+            let shared = match inst.op {
+                Opcode::Load => generic || (inst.aux != 0 && inst.aux != 5),
+                Opcode::Store | Opcode::CmpXchg => inst.aux != 5,
+                Opcode::AtomicRmw => inst.aux2 != 5,
+                _ => false,
+            };
+            if shared {
+                kinds[i] = Kind::Mem;
+            }
+            if !inst.op.is_call_like() {
+                continue;
+            }
+            let ci: &CallInfo = &f.calls[inst.aux as usize];
+            for bd in &f.bundles[ci.bundles.range()] {
+                if sym(m, bd.tag) == "convergencectrl" && !bd.operands.is_empty() {
+                    ctrl[i] = Some(f.operands[bd.operands.start as usize]);
+                    controlled = true;
+                }
+            }
+            let has_attr = |r: converge_ir::Range32, k: &str| {
+                m.attrs[r.range()].iter().any(|a| sym(m, a.key) == k)
+            };
+            let (name, callee_conv) = match ci.callee {
+                Value::Func(fid) => {
+                    let callee = &m.functions[fid.0 as usize];
+                    (
+                        sym(m, callee.name).to_string(),
+                        has_attr(callee.attrs, "convergent"),
+                    )
+                }
+                Value::Asm(a) => {
+                    let c = sym(m, m.asms[a.0 as usize].constraints);
+                    let div = c.contains("=v") || c.contains("={v") || c.contains("=a");
+                    kinds[i] = Kind::Call(if div {
+                        CallKind::PerThread
+                    } else {
+                        CallKind::Pure
+                    });
+                    continue;
+                }
+                _ => (String::new(), false),
+            };
+            let convergent =
+                callee_conv || has_attr(ci.fn_attrs, "convergent") || ctrl[i].is_some();
+            let kind = classify_callee(&name, convergent, target);
+            if matches!(
+                kind,
+                CallKind::TokEntry | CallKind::TokAnchor | CallKind::TokLoop
+            ) {
+                controlled = true;
+            }
+            kinds[i] = Kind::Call(kind);
+        }
+        let regions = if controlled {
+            token_regions(f, &cfg, &kinds)
+        } else {
+            vec![Vec::new(); f.blocks.len()]
+        };
+        Program {
+            m,
+            f,
+            cfg,
+            kinds,
+            ctrl,
+            controlled,
+            regions,
+            pos,
+            target,
+            reach: Default::default(),
+            callees: Default::default(),
+        }
+    }
+
+    /// Whether calls to this function can be executed inline, as one step of the caller: no
+    /// communicating operations, no shared-memory accesses, no tokens.
+    pub(crate) fn is_self_contained(&self) -> bool {
+        !self.controlled
+            && self.kinds.iter().all(|k| {
+                matches!(k, Kind::Plain)
+                    || matches!(k, Kind::Call(c) if !matches!(c, CallKind::Comm(_)))
+            })
+    }
+
+    pub(crate) fn ty(&self, t: TypeId) -> &Type {
+        &self.m.types.types[t.0 as usize]
+    }
+
+    pub(crate) fn int_width(&self, t: TypeId) -> u32 {
+        match self.ty(t) {
+            Type::Int(w) => *w,
+            Type::Ptr(_) => 64,
+            Type::Vector { elem, .. } => self.int_width(*elem),
+            _ => 64,
+        }
+    }
+
+    pub(crate) fn is_f32(&self, t: TypeId) -> bool {
+        match self.ty(t) {
+            Type::Float | Type::Half | Type::BFloat => true,
+            Type::Vector { elem, .. } => self.is_f32(*elem),
+            _ => false,
+        }
+    }
+
+    /// Size in bytes (natural alignment, 8-byte pointers).
+    pub(crate) fn size_of(&self, t: TypeId) -> u64 {
+        match self.ty(t) {
+            Type::Int(w) => (*w as u64).div_ceil(8),
+            Type::Half | Type::BFloat => 2,
+            Type::Float => 4,
+            Type::Double | Type::Ptr(_) => 8,
+            Type::X86Fp80 | Type::Fp128 | Type::PpcFp128 => 16,
+            Type::Vector { len, elem, .. } => *len as u64 * self.size_of(*elem),
+            Type::Array { len, elem } => len * self.size_of(*elem),
+            Type::Struct { fields, .. } => {
+                let mut off = 0u64;
+                for &ft in &self.m.types.lists[fields.range()] {
+                    let a = self.align_of(ft);
+                    off = off.div_ceil(a) * a + self.size_of(ft);
+                }
+                off.div_ceil(self.align_of(t)) * self.align_of(t)
+            }
+            Type::Named(i) => match self.m.types.named.get(*i as usize).and_then(|x| x.1) {
+                Some(b) => self.size_of(b),
+                None => 8,
+            },
+            _ => 8,
+        }
+    }
+
+    pub(crate) fn align_of(&self, t: TypeId) -> u64 {
+        match self.ty(t) {
+            Type::Array { elem, .. } | Type::Vector { elem, .. } => self.align_of(*elem),
+            Type::Struct { fields, .. } => self.m.types.lists[fields.range()]
+                .iter()
+                .map(|&f| self.align_of(f))
+                .max()
+                .unwrap_or(1),
+            Type::Named(i) => match self.m.types.named.get(*i as usize).and_then(|x| x.1) {
+                Some(b) => self.align_of(b),
+                None => 8,
+            },
+            _ => self.size_of(t).clamp(1, 8).next_power_of_two(),
+        }
+    }
+
+    /// Byte offset and type of field `idx` of aggregate type `t`.
+    pub(crate) fn field(&self, t: TypeId, idx: u64) -> (u64, TypeId) {
+        match self.ty(t) {
+            Type::Array { elem, .. } | Type::Vector { elem, .. } => {
+                (idx * self.size_of(*elem), *elem)
+            }
+            Type::Struct { fields, .. } => {
+                let fs = &self.m.types.lists[fields.range()];
+                let mut off = 0u64;
+                for (k, &ft) in fs.iter().enumerate() {
+                    let a = self.align_of(ft);
+                    off = off.div_ceil(a) * a;
+                    if k as u64 == idx {
+                        return (off, ft);
+                    }
+                    off += self.size_of(ft);
+                }
+                (off, t)
+            }
+            Type::Named(i) => match self.m.types.named.get(*i as usize).and_then(|x| x.1) {
+                Some(b) => self.field(b, idx),
+                None => (0, t),
+            },
+            _ => (0, t),
+        }
+    }
+
+    pub(crate) fn callee_name(&self, i: usize) -> String {
+        let ci = &self.f.calls[self.f.insts[i].aux as usize];
+        match ci.callee {
+            Value::Func(fid) => sym(self.m, self.m.functions[fid.0 as usize].name).to_string(),
+            _ => "<indirect>".to_string(),
+        }
+    }
+
+    /// Whether `to` is reachable from `from` by a path of at least one edge; with `avoid`, no
+    /// intermediate block may head a cycle (of `h`) containing `to`.
+    pub(crate) fn reaches(&self, h: &Hierarchy, from: Block, to: Block, avoid: bool) -> bool {
+        let key = (from.0, to.0, avoid);
+        if let Some(&r) = self.reach.borrow().get(&key) {
+            return r;
+        }
+        let n = self.cfg.num_blocks();
+        let mut seen = vec![false; n];
+        let mut stack: Vec<Block> = self.cfg.succs(from).to_vec();
+        let mut found = false;
+        while let Some(b) = stack.pop() {
+            if b == to {
+                found = true;
+                break;
+            }
+            if seen[b.index()] || (avoid && h.is_relevant_header(b, to)) {
+                continue;
+            }
+            seen[b.index()] = true;
+            stack.extend_from_slice(self.cfg.succs(b));
+        }
+        self.reach.borrow_mut().insert(key, found);
+        found
+    }
+}
+
+/// Convergence regions of the token-defining instructions, per block: a block is in the region of
+/// `D` when `D`'s block dominates it and a use of `D`'s token is reachable from it inside the
+/// blocks `D` dominates.
+pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<u32>> {
+    let nb = f.blocks.len();
+    let dt = DominatorTree::new(cfg);
+    let mut out = vec![Vec::new(); nb];
+    let mut uses: HashMap<u32, Vec<Block>> = HashMap::new();
+    for (i, inst) in f.insts.iter().enumerate() {
+        if !inst.op.is_call_like() {
+            continue;
+        }
+        let ci = &f.calls[inst.aux as usize];
+        for bd in &f.bundles[ci.bundles.range()] {
+            for &v in &f.operands[bd.operands.range()] {
+                if let Value::Inst(d) = v {
+                    uses.entry(d.0).or_default().push(f.insts[i].block);
+                }
+            }
+        }
+    }
+    for (d, kind) in kinds.iter().enumerate() {
+        if !matches!(
+            kind,
+            Kind::Call(CallKind::TokEntry | CallKind::TokAnchor | CallKind::TokLoop)
+        ) {
+            continue;
+        }
+        let Some(ub) = uses.get(&(d as u32)) else {
+            continue;
+        };
+        let db = f.insts[d].block;
+        // Backwards from the uses, staying inside D's dominance region.
+        let mut inr = vec![false; nb];
+        let mut stack: Vec<Block> = ub.clone();
+        while let Some(b) = stack.pop() {
+            if inr[b.index()] || !dt.is_reachable(b) || !dt.dominates(db, b) {
+                continue;
+            }
+            inr[b.index()] = true;
+            if b != db {
+                stack.extend_from_slice(cfg.preds(b));
+            }
+        }
+        for b in 0..nb {
+            if inr[b] {
+                out[b].push(d as u32);
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn elem_ty(p: &Program<'_>, t: TypeId) -> TypeId {
+    match p.ty(t) {
+        Type::Vector { elem, .. } => *elem,
+        _ => t,
+    }
+}
