@@ -27,8 +27,17 @@ pub struct Program<'m> {
     pub(crate) pos: Vec<u32>,
     pub(crate) target: Target,
     pub(crate) reach: std::cell::RefCell<HashMap<(u32, u32, bool), bool>>,
-    /// Functions of the module called from here, prepared on first use.
-    pub(crate) callees: std::cell::RefCell<HashMap<u32, Rc<Program<'m>>>>,
+    /// The function's id in the module.
+    pub func: FuncId,
+    /// Functions of the module this one may enter (directly or not), prepared on first use and
+    /// kept across runs: the callee's program and its LLVM cycle hierarchy.
+    pub(crate) callees: std::cell::RefCell<Option<Rc<[Callee<'m>]>>>,
+}
+
+/// A function entered through calls, with the cycle hierarchy its activations use (LLVM's).
+pub(crate) struct Callee<'m> {
+    pub(crate) prog: Program<'m>,
+    pub(crate) h: Hierarchy,
 }
 
 impl Program<'_> {
@@ -101,6 +110,10 @@ impl<'m> Program<'m> {
             let (name, callee_conv) = match ci.callee {
                 Value::Func(fid) => {
                     let callee = &m.functions[fid.0 as usize];
+                    if !callee.is_declaration && !callee.blocks.is_empty() {
+                        kinds[i] = Kind::Call(CallKind::Defined(fid.0));
+                        continue;
+                    }
                     (
                         sym(m, callee.name).to_string(),
                         has_attr(callee.attrs, "convergent"),
@@ -118,8 +131,12 @@ impl<'m> Program<'m> {
                 }
                 _ => (String::new(), false),
             };
-            let convergent =
-                callee_conv || has_attr(ci.fn_attrs, "convergent") || ctrl[i].is_some();
+            // An intrinsic is convergent when LLVM's intrinsic table says so, whatever the
+            // declaration says.
+            let convergent = callee_conv
+                || has_attr(ci.fn_attrs, "convergent")
+                || ctrl[i].is_some()
+                || converge_ir::intrinsics::is_convergent_intrinsic(&name);
             let kind = classify_callee(&name, convergent, target);
             if matches!(
                 kind,
@@ -145,18 +162,56 @@ impl<'m> Program<'m> {
             pos,
             target,
             reach: Default::default(),
+            func: FuncId(
+                m.functions
+                    .iter()
+                    .position(|g| std::ptr::eq(g, f))
+                    .unwrap_or(0) as u32,
+            ),
             callees: Default::default(),
         }
     }
 
-    /// Whether calls to this function can be executed inline, as one step of the caller: no
-    /// communicating operations, no shared-memory accesses, no tokens.
-    pub(crate) fn is_self_contained(&self) -> bool {
-        !self.controlled
-            && self.kinds.iter().all(|k| {
-                matches!(k, Kind::Plain)
-                    || matches!(k, Kind::Call(c) if !matches!(c, CallKind::Comm(_)))
-            })
+    /// The functions of the module a run of this one may enter (transitively, by direct calls),
+    /// other than itself.
+    pub(crate) fn callees(&self) -> Rc<[Callee<'m>]> {
+        if let Some(c) = self.callees.borrow().as_ref() {
+            return c.clone();
+        }
+        let m = self.m;
+        let mut seen: HashSet<u32> = HashSet::from([self.func.0]);
+        let mut out: Vec<Callee<'m>> = Vec::new();
+        let mut work: Vec<u32> = Vec::new();
+        let scan = |kinds: &[Kind], work: &mut Vec<u32>, seen: &mut HashSet<u32>| {
+            for k in kinds {
+                if let Kind::Call(CallKind::Defined(fid)) = *k
+                    && seen.insert(fid)
+                {
+                    work.push(fid);
+                }
+            }
+        };
+        scan(&self.kinds, &mut work, &mut seen);
+        while let Some(fid) = work.pop() {
+            let prog = Program::new(m, &m.functions[fid as usize], self.target);
+            scan(&prog.kinds, &mut work, &mut seen);
+            let h = Hierarchy::llvm(&prog.cfg);
+            out.push(Callee { prog, h });
+        }
+        let rc: Rc<[Callee<'m>]> = Rc::from(out);
+        *self.callees.borrow_mut() = Some(rc.clone());
+        rc
+    }
+
+    /// The element type `--mem` values of a global default to: its (innermost) array element.
+    pub(crate) fn elem_of(&self, ty: TypeId) -> ElemTy {
+        match self.ty(ty) {
+            Type::Array { elem, .. } | Type::Vector { elem, .. } => self.elem_of(*elem),
+            Type::Float => ElemTy::F32,
+            Type::Double => ElemTy::F64,
+            Type::Int(w) => ElemTy::Int((*w).clamp(8, 64).next_power_of_two()),
+            _ => ElemTy::Int(64),
+        }
     }
 
     pub(crate) fn ty(&self, t: TypeId) -> &Type {
