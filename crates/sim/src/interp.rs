@@ -110,8 +110,8 @@ pub struct ThreadRun {
     pub blocks: Vec<(Block, ClassId)>,
     /// Values of the simulated function's instructions (not of callees').
     pub records: Vec<Record>,
-    /// The communicating and shared-memory instances the thread waited at: (instruction, key of
-    /// its group).
+    /// The communicating and shared-memory instances of the simulated function the thread waited
+    /// at: (instruction, key of its group). Callees' are in `ops`.
     pub waits: Vec<(InstId, ClassId)>,
     /// The convergent operations the thread executed, in its order, callees included.
     pub ops: Vec<Op>,

@@ -40,11 +40,11 @@ impl Exec<'_, '_> {
                     NONE => self.classes.intern(Key::Entry),
                     base => base,
                 };
-                self.token(t, i, c)
+                return self.done_token(t, i, c);
             }
             CallKind::TokAnchor => {
                 let c = self.classes.intern(Key::Anchor(i as u32, t.fr.bclass));
-                self.token(t, i, c)
+                return self.done_token(t, i, c);
             }
             CallKind::TokLoop => {
                 let p = match self.p.ctrl[i].map(|v| self.value(t, v, inst.ty)) {
@@ -55,13 +55,15 @@ impl Exec<'_, '_> {
                 *n += 1;
                 let n = *n;
                 let c = self.classes.intern(Key::Heart(i as u32, p, n));
-                self.token(t, i, c)
+                return self.done_token(t, i, c);
             }
             CallKind::Comm(_) => {
                 // Wait for the converged threads.
                 let key = self.use_class(t, i);
                 t.pending = Some((i as u32, key, vals));
-                t.waits.push((InstId(i as u32), key));
+                if t.stack.is_empty() {
+                    t.waits.push((InstId(i as u32), key));
+                }
                 t.state = TState::Waiting;
                 return;
             }
@@ -185,10 +187,22 @@ impl Exec<'_, '_> {
         self.enter(t, Block(0), None);
     }
 
-    pub(crate) fn token(&mut self, t: &mut Thread, i: usize, c: ClassId) -> Val {
+    /// Defines a token: instance class `c` of token definition `i`. The token value is recorded
+    /// with the token's own class, so its instances are converged exactly as the communicating
+    /// operations using it see them (for a heart outside its cycle's header too, where the block's
+    /// maximal class would say otherwise).
+    pub(crate) fn done_token(&mut self, t: &mut Thread, i: usize, c: ClassId) {
         t.fr.token_last.insert(i as u32, c);
         t.produced.insert(c);
-        Val::Tok(c)
+        t.fr.regs[i] = Val::Tok(c);
+        t.fr.pos += 1;
+        if t.stack.is_empty() {
+            t.records.push(Record {
+                inst: InstId(i as u32),
+                class: c,
+                val: Val::Tok(c),
+            });
+        }
     }
 
     pub(crate) fn done_call(&mut self, t: &mut Thread, i: usize, v: Val) {

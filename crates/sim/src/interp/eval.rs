@@ -49,12 +49,16 @@ impl Exec<'_, '_> {
         }
     }
 
+    /// The class of instruction `i`'s instance in `t`'s current block instance: the maximal
+    /// class, refined by the instance of every token definition whose convergence region contains
+    /// the instruction (controlled maximal convergence, "Convergent Operation Semantics").
     pub(crate) fn class_for(&mut self, t: &Thread, i: usize) -> ClassId {
         let mut c = t.fr.bclass;
         if self.p.controlled {
-            for &d in &self.p.regions[t.fr.block.index()] {
+            let at = self.p.pos[i];
+            for &(d, last) in &self.p.regions[t.fr.block.index()] {
                 let db = self.p.f.insts[d as usize].block;
-                if db == t.fr.block && self.p.pos[d as usize] >= self.p.pos[i] {
+                if (db == t.fr.block && self.p.pos[d as usize] >= at) || at > last {
                     continue;
                 }
                 let tok = t.fr.token_last.get(&d).copied().unwrap_or(NONE);
@@ -180,7 +184,9 @@ impl Exec<'_, '_> {
                 let vals: Vec<Val> = ops.iter().map(|&o| self.value(t, o, inst.ty)).collect();
                 let key = self.classes.intern(Key::Use(i as u32, t.fr.bclass));
                 t.pending = Some((i as u32, key, vals));
-                t.waits.push((InstId(i as u32), key));
+                if t.stack.is_empty() {
+                    t.waits.push((InstId(i as u32), key));
+                }
                 t.state = TState::Waiting;
             }
             _ => {

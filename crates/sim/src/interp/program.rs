@@ -22,8 +22,9 @@ pub struct Program<'m> {
     /// The `convergencectrl` token operand per instruction.
     pub(crate) ctrl: Vec<Option<Value>>,
     pub controlled: bool,
-    /// Per block: token-defining instructions whose convergence region contains the block.
-    pub(crate) regions: Vec<Vec<u32>>,
+    /// Per block: token-defining instructions whose convergence region contains points of the
+    /// block, with the position of the last such point (see [`token_regions`]).
+    pub(crate) regions: Vec<Vec<(u32, u32)>>,
     pub(crate) pos: Vec<u32>,
     pub(crate) target: Target,
     pub(crate) reach: std::cell::RefCell<HashMap<(u32, u32, bool), bool>>,
@@ -339,14 +340,23 @@ impl<'m> Program<'m> {
     }
 }
 
-/// Convergence regions of the token-defining instructions, per block: a block is in the region of
-/// `D` when `D`'s block dominates it and a use of `D`'s token is reachable from it inside the
-/// blocks `D` dominates.
-pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<u32>> {
+/// Convergence regions of the token-defining instructions ("Convergent Operation Semantics",
+/// *Convergence Regions*: the program points dominated by the definition `D` from which a use of
+/// its token can be reached), per block: `(D, last)` when the points of the block up to position
+/// `last` are in the region of `D` (`u32::MAX`: the whole block, a use is reachable from its end).
+/// A point after the last use in a block whose successors reach no use is outside the region.
+pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<(u32, u32)>> {
     let nb = f.blocks.len();
     let dt = DominatorTree::new(cfg);
     let mut out = vec![Vec::new(); nb];
-    let mut uses: HashMap<u32, Vec<Block>> = HashMap::new();
+    let mut pos = vec![0u32; f.insts.len()];
+    for b in &f.blocks {
+        for (k, i) in b.insts.range().enumerate() {
+            pos[i] = k as u32;
+        }
+    }
+    // Uses of each token: (block, position of the using instruction).
+    let mut uses: HashMap<u32, Vec<(Block, u32)>> = HashMap::new();
     for (i, inst) in f.insts.iter().enumerate() {
         if !inst.op.is_call_like() {
             continue;
@@ -355,7 +365,7 @@ pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<
         for bd in &f.bundles[ci.bundles.range()] {
             for &v in &f.operands[bd.operands.range()] {
                 if let Value::Inst(d) = v {
-                    uses.entry(d.0).or_default().push(f.insts[i].block);
+                    uses.entry(d.0).or_default().push((inst.block, pos[i]));
                 }
             }
         }
@@ -373,7 +383,7 @@ pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<
         let db = f.insts[d].block;
         // Backwards from the uses, staying inside D's dominance region.
         let mut inr = vec![false; nb];
-        let mut stack: Vec<Block> = ub.clone();
+        let mut stack: Vec<Block> = ub.iter().map(|u| u.0).collect();
         while let Some(b) = stack.pop() {
             if inr[b.index()] || !dt.is_reachable(b) || !dt.dominates(db, b) {
                 continue;
@@ -384,9 +394,25 @@ pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<
             }
         }
         for b in 0..nb {
-            if inr[b] {
-                out[b].push(d as u32);
+            if !inr[b] {
+                continue;
             }
+            // The end of the block is in the region when a successor other than D's block
+            // (re-entering it executes D again: a new token) is.
+            let tail = cfg
+                .succs(Block(b as u32))
+                .iter()
+                .any(|&s| s != db && inr[s.index()]);
+            let last = if tail {
+                u32::MAX
+            } else {
+                ub.iter()
+                    .filter(|u| u.0.index() == b)
+                    .map(|u| u.1)
+                    .max()
+                    .unwrap_or(0)
+            };
+            out[b].push((d as u32, last));
         }
     }
     out
