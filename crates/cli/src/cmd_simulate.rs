@@ -118,6 +118,7 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         memory,
         group_id: args.group_id,
         num_groups: args.num_groups,
+        ..Options::default()
     };
     let prog = Program::new(&m, f, target);
     interp::check_inputs(&prog, &opts).map_err(|e| format!("error: {e}"))?;

@@ -46,6 +46,8 @@ pub enum Key {
     /// named by its index in the run): the base of every class inside that activation, so the
     /// threads of converged call instances are converged at the callee's entry.
     Frame(ClassId, u32),
+    /// A part of an anchor grouping choice (`Options::anchor_parts`): refines an anchor's class.
+    Part(u32),
 }
 
 /// The class interner, shared by all threads of a run.

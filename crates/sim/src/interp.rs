@@ -44,6 +44,11 @@ pub struct Options {
     pub group_id: u32,
     pub num_groups: u32,
     pub seed: u64,
+    /// The implementation-defined grouping at anchors ("Convergent Operation Semantics",
+    /// `llvm.experimental.convergence.anchor`): empty (the default) groups the threads that are
+    /// maximally converged at the anchor; otherwise a part per thread, and converged anchor
+    /// instances also need equal parts (a finer grouping, as an implementation may choose).
+    pub anchor_parts: Vec<u32>,
     /// Steps (instructions) per thread before it is stopped.
     pub step_limit: u64,
     pub target: Target,
@@ -58,6 +63,7 @@ impl Default for Options {
             group_id: 0,
             num_groups: 1,
             seed: 0,
+            anchor_parts: Vec::new(),
             step_limit: 100_000,
             target: Target::Generic,
         }
@@ -257,7 +263,7 @@ pub use callee::{Target, callee_name, callee_name_of};
 use memory::*;
 use program::*;
 pub use program::{Program, function_cfg};
-pub use schedule::run;
+pub use schedule::{run, run_with};
 
 /// Checks the user's inputs against the function before a run (memory targets exist and fit);
 /// the error says which entry is wrong. [`run`] reports the same error as a violation.

@@ -290,3 +290,117 @@ define amdgpu_kernel i32 @loops() {
     assert!(r.threads.iter().all(|t| t.status == Status::StepLimit));
     assert_eq!(r.failures().len(), 2);
 }
+
+/// The API the transform checker uses: a callee's cycle hierarchy can be chosen
+/// (`Program::callee_functions`, `run_with`). In the callee, the irreducible cycle {A, B} is
+/// entered at A by thread 1 and at B by thread 0, and the ballot is in B: when B is the header,
+/// both threads' first B instances follow no header instance and converge ([0 1]); when A is the
+/// header, thread 1's B follows its A instance and thread 0's follows none ([0], [1]).
+#[test]
+fn callee_hierarchy_can_be_chosen() {
+    let text = r#"target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i64 @llvm.amdgcn.ballot.i64(i1)
+
+define internal void @irr(i32 %tid) {
+entry:
+  %odd = trunc i32 %tid to i1
+  br i1 %odd, label %A, label %B
+A:
+  br label %B
+B:
+  %b = call i64 @llvm.amdgcn.ballot.i64(i1 true)
+  %never = icmp eq i32 %tid, 100
+  br i1 %never, label %A, label %exit
+exit:
+  ret void
+}
+
+define amdgpu_kernel void @k() {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  call void @irr(i32 %tid)
+  ret void
+}
+"#;
+    let m = converge_ir::parse("calls.ll", text.to_string()).unwrap();
+    let f = m
+        .functions
+        .iter()
+        .find(|f| m.strings.resolve(f.name) == "k")
+        .unwrap();
+    let prog = Program::new(&m, f, Target::Amdgpu);
+    let h = Hierarchy::llvm(&prog.cfg);
+    let callees = prog.callee_functions();
+    assert_eq!(callees.len(), 1);
+    let irr = &m.functions[callees[0].0 as usize];
+    assert_eq!(m.strings.resolve(irr.name), "irr");
+    let cfg = converge_sim::interp::function_cfg(irr);
+    let opts = Options {
+        threads: 2,
+        target: Target::Amdgpu,
+        ..Options::default()
+    };
+    let mut seen = Vec::new();
+    for ch in [Hierarchy::llvm(&cfg), Hierarchy::reversed(&cfg)] {
+        let header = ch.cycles[0].header;
+        let r = converge_sim::interp::run_with(&prog, &h, &[(callees[0], &ch)], &opts);
+        let sets: Vec<Vec<u32>> = groups(&r).into_iter().map(|g| g.0).collect();
+        // Blocks: entry 0, A 1, B 2.
+        let want: Vec<Vec<u32>> = if header.0 == 2 {
+            vec![vec![0, 1]]
+        } else {
+            vec![vec![0], vec![1]]
+        };
+        let mut got = sets.clone();
+        got.sort();
+        assert_eq!(got, want, "header {header:?}");
+        seen.push(header.0);
+    }
+    seen.sort();
+    assert_eq!(seen, vec![1, 2], "both headers tried");
+}
+
+/// An anchor grouping choice: threads maximally converged at the anchor are grouped by part.
+#[test]
+fn anchor_grouping_can_be_chosen() {
+    let text = r#"target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i64 @llvm.amdgcn.ballot.i64(i1)
+declare token @llvm.experimental.convergence.anchor()
+
+define amdgpu_kernel void @k() convergent {
+  %a = call token @llvm.experimental.convergence.anchor()
+  %b = call i64 @llvm.amdgcn.ballot.i64(i1 true) [ "convergencectrl"(token %a) ]
+  ret void
+}
+"#;
+    let (_, r) = run_text(text, "k", 4, 1000);
+    assert_eq!(
+        groups(&r),
+        vec![(vec![0, 1, 2, 3], vec!["15".to_string(); 4])]
+    );
+    let m = converge_ir::parse("a.ll", text.to_string()).unwrap();
+    let f = m.functions.iter().find(|f| !f.is_declaration).unwrap();
+    let prog = Program::new(&m, f, Target::Amdgpu);
+    let h = Hierarchy::llvm(&prog.cfg);
+    let r = run(
+        &prog,
+        &h,
+        &Options {
+            threads: 4,
+            target: Target::Amdgpu,
+            anchor_parts: vec![0, 1, 0, 1],
+            ..Options::default()
+        },
+    );
+    // Parts {0, 2} and {1, 3}: ballots 0b0101 and 0b1010.
+    let mut got = groups(&r);
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            (vec![0, 2], vec!["5".to_string(); 2]),
+            (vec![1, 3], vec!["10".to_string(); 2]),
+        ]
+    );
+}

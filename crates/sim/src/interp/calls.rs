@@ -43,7 +43,12 @@ impl Exec<'_, '_> {
                 return self.done_token(t, i, c);
             }
             CallKind::TokAnchor => {
-                let c = self.classes.intern(Key::Anchor(i as u32, t.fr.bclass));
+                let mut bc = t.fr.bclass;
+                if let Some(&part) = self.opts.anchor_parts.get(t.tid as usize) {
+                    let pc = self.classes.intern(Key::Part(part));
+                    bc = self.classes.intern(Key::With(bc, pc));
+                }
+                let c = self.classes.intern(Key::Anchor(i as u32, bc));
                 return self.done_token(t, i, c);
             }
             CallKind::TokLoop => {

@@ -174,6 +174,12 @@ impl<'m> Program<'m> {
     }
 
     /// The functions of the module a run of this one may enter (transitively, by direct calls),
+    /// other than itself: the callees whose hierarchies [`run_with`] can choose.
+    pub fn callee_functions(&self) -> Vec<FuncId> {
+        self.callees().iter().map(|c| c.prog.func).collect()
+    }
+
+    /// The functions of the module a run of this one may enter (transitively, by direct calls),
     /// other than itself.
     pub(crate) fn callees(&self) -> Rc<[Callee<'m>]> {
         if let Some(c) = self.callees.borrow().as_ref() {

@@ -5,8 +5,20 @@
 
 use super::*;
 
-/// Runs `prog` for a group of threads under hierarchy `h`.
+/// Runs `prog` for a group of threads under hierarchy `h` (callees under LLVM's hierarchy).
 pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
+    run_with(prog, h, &[], opts)
+}
+
+/// [`run`] with a chosen cycle hierarchy for some callees (the others use LLVM's):
+/// `callee_hierarchies` pairs a function of [`Program::callee_functions`] with a hierarchy of its
+/// CFG ([`function_cfg`]), for example from [`crate::hierarchy::enumerate`].
+pub fn run_with(
+    prog: &Program<'_>,
+    h: &Hierarchy,
+    callee_hierarchies: &[(FuncId, &Hierarchy)],
+    opts: &Options,
+) -> Run {
     let f = prog.f;
     // Reachability that avoids headers depends on the hierarchy.
     prog.reach.borrow_mut().clear();
@@ -50,7 +62,13 @@ pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
     let mut prog_of: HashMap<u32, u32> = HashMap::from([(prog.func.0, 0)]);
     for c in callees.iter() {
         prog_of.insert(c.prog.func.0, progs.len() as u32);
-        progs.push((&c.prog, &c.h));
+        let ch = callee_hierarchies
+            .iter()
+            .find(|x| x.0 == c.prog.func)
+            .map_or(&c.h, |x| x.1);
+        // Header-avoiding reachability depends on the hierarchy.
+        c.prog.reach.borrow_mut().clear();
+        progs.push((&c.prog, ch));
     }
     let mut ex = Exec {
         p: prog,
@@ -318,7 +336,7 @@ impl Exec<'_, '_> {
             }
             c = match self.classes.key(c) {
                 Key::Frame(..) => return c,
-                Key::Entry => return NONE,
+                Key::Entry | Key::Part(_) => return NONE,
                 Key::Block(_, x) | Key::Use(_, x) | Key::Anchor(_, x) | Key::With(x, _) => x,
                 Key::Heart(_, p, _) => p,
             };
@@ -453,7 +471,22 @@ impl Exec<'_, '_> {
         }
         match self.classes.key(c) {
             Key::Entry | Key::Frame(..) => true,
-            Key::Anchor(a, bc) => self.could_produce_inst(t, a as usize, bc),
+            Key::Anchor(a, c) => {
+                // With an anchor grouping choice the class is (block instance, part).
+                let (bc, part) = match self.classes.key(c) {
+                    Key::With(bc, pc) if matches!(self.classes.key(pc), Key::Part(_)) => {
+                        (bc, Some(pc))
+                    }
+                    _ => (c, None),
+                };
+                if let Some(pc) = part {
+                    let mine = self.opts.anchor_parts.get(t.tid as usize);
+                    if mine.and_then(|&p| self.classes.lookup(Key::Part(p))) != Some(pc) {
+                        return false;
+                    }
+                }
+                self.could_produce_inst(t, a as usize, bc)
+            }
             Key::Heart(hi, p, n) => {
                 (t.produced.contains(&p) || p == NONE || self.could_produce_token(t, p))
                     && t.heart_count.get(&(hi, p)).copied().unwrap_or(0) < n
