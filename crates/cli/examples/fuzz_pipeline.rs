@@ -298,6 +298,7 @@ fn simulate(m: &Module, func: &converge_ir::Function, work: &mut usize) {
         seed: 0,
         step_limit: 300,
         target,
+        ..sim::Options::default()
     };
     let prog = sim::Program::new(m, func, target);
     let mut hs = vec![Hierarchy::llvm(&prog.cfg), Hierarchy::reversed(&prog.cfg)];

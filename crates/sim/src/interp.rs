@@ -26,25 +26,29 @@ use crate::instances::{ClassId, Classes, Key, NONE, Tracker};
 use crate::value::{Val, mask, mix, mix2, sext};
 use converge_graph::{Block, Cfg, DominatorTree, Graph};
 use converge_ir::{
-    CallInfo, ConstId, ConstKind, FPred, Function, IPred, InstId, Module, Opcode, Type, TypeId,
-    Value,
+    CallInfo, ConstId, ConstKind, FPred, FuncId, Function, IPred, InstId, Module, Opcode, Type,
+    TypeId, Value,
 };
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
-
-/// A kernel argument given on the command line.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub enum ArgValue {
-    Int(i128),
-    Float(f64),
-}
 
 #[derive(Clone, Debug)]
 pub struct Options {
     pub threads: u32,
     /// Per parameter; missing entries are drawn from `seed` (the same in every thread).
     pub args: Vec<Option<ArgValue>>,
+    /// Memory contents: buffers the pointer parameters point at, initial contents of globals.
+    pub memory: Vec<MemInit>,
+    /// The work-group this group of threads is (x dimension), and how many there are: what the
+    /// group-id and grid-size queries return.
+    pub group_id: u32,
+    pub num_groups: u32,
     pub seed: u64,
+    /// The implementation-defined grouping at anchors ("Convergent Operation Semantics",
+    /// `llvm.experimental.convergence.anchor`): empty (the default) groups the threads that are
+    /// maximally converged at the anchor; otherwise a part per thread, and converged anchor
+    /// instances also need equal parts (a finer grouping, as an implementation may choose).
+    pub anchor_parts: Vec<u32>,
     /// Steps (instructions) per thread before it is stopped.
     pub step_limit: u64,
     pub target: Target,
@@ -55,7 +59,11 @@ impl Default for Options {
         Options {
             threads: 4,
             args: Vec::new(),
+            memory: Vec::new(),
+            group_id: 0,
+            num_groups: 1,
             seed: 0,
+            anchor_parts: Vec::new(),
             step_limit: 100_000,
             target: Target::Generic,
         }
@@ -68,7 +76,17 @@ pub enum Status {
     Returned(Option<String>),
     StepLimit,
     Unreachable,
+    /// The thread stopped on an error: division by zero, an access out of bounds, an operation
+    /// that is not simulated.
     Error(String),
+}
+
+impl Status {
+    /// Whether the thread stopped without finishing normally (an error or the step limit): the run
+    /// is then incomplete and `converge simulate` exits 1.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Status::Error(_) | Status::StepLimit)
+    }
 }
 
 /// One executed instruction with a result.
@@ -81,25 +99,45 @@ pub struct Record {
     pub val: Val,
 }
 
+/// One convergent operation executed by a thread: the group it communicated with and its result.
+#[derive(Clone, Debug)]
+pub struct Op {
+    /// Index into [`Run::groups`].
+    pub group: u32,
+    /// The thread's result (`Undef` for operations without a value).
+    pub val: Val,
+}
+
 #[derive(Clone, Debug)]
 pub struct ThreadRun {
     pub tid: u32,
-    /// Block instances with their maximal classes.
+    /// Block instances of the simulated function with their maximal classes (instances inside
+    /// callees are not listed).
     pub blocks: Vec<(Block, ClassId)>,
+    /// Values of the simulated function's instructions (not of callees').
     pub records: Vec<Record>,
-    /// The communicating and shared-memory instances the thread waited at: (instruction, key of
-    /// its group).
+    /// The communicating and shared-memory instances of the simulated function the thread waited
+    /// at: (instruction, key of its group). Callees' are in `ops`.
     pub waits: Vec<(InstId, ClassId)>,
+    /// The convergent operations the thread executed, in its order, callees included.
+    pub ops: Vec<Op>,
     pub status: Status,
     pub steps: u64,
 }
 
-/// A released group of a communicating operation.
+/// A released group of a communicating operation (or of a shared-memory access).
 #[derive(Clone, Debug)]
 pub struct Group {
+    /// The function the instruction belongs to (the simulated one, or a callee).
+    pub func: FuncId,
     pub inst: InstId,
     pub class: ClassId,
     pub threads: Vec<u32>,
+    /// A convergent operation (not a shared-memory access).
+    pub convergent: bool,
+    /// The call sites (function, call instruction) through which the threads reached `inst`,
+    /// outermost first; empty in the simulated function itself.
+    pub stack: Rc<[(FuncId, InstId)]>,
 }
 
 #[derive(Clone, Debug)]
@@ -111,6 +149,30 @@ pub struct Run {
     pub controlled: bool,
     pub args: Vec<Val>,
     pub notes: Vec<String>,
+    /// Violations of the execution model found during the run that are not one thread's error:
+    /// a barrier reached by only some of the threads.
+    pub violations: Vec<String>,
+}
+
+impl Run {
+    /// Everything that makes the run fail: each thread stopped on an error or the step limit, and
+    /// the violations. Empty for a complete, valid execution.
+    pub fn failures(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .threads
+            .iter()
+            .filter_map(|t| match &t.status {
+                Status::Error(m) => Some(format!("thread {} stopped: {m}", t.tid)),
+                Status::StepLimit => Some(format!(
+                    "thread {} stopped: step limit reached after {} instructions",
+                    t.tid, t.steps
+                )),
+                _ => None,
+            })
+            .collect();
+        out.extend(self.violations.iter().cloned());
+        out
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -120,45 +182,72 @@ enum TState {
     Done,
 }
 
+/// One function activation of a thread (the callers' are kept on [`Thread::stack`]).
 #[derive(Clone)]
-struct Thread {
-    tid: u32,
+struct Frame {
+    /// Index into [`Exec::progs`].
+    func: u32,
     block: Block,
     pos: u32,
     regs: Vec<Val>,
     tracker: Tracker,
     bclass: ClassId,
+    /// Per token-defining instruction: the class of its latest instance in this activation.
+    token_last: HashMap<u32, ClassId>,
+    args: Rc<[Val]>,
+    /// `allocas.len()` of the thread when the activation began: its allocas die on return.
+    alloca_mark: usize,
+}
+
+#[derive(Clone)]
+struct Thread {
+    tid: u32,
+    /// The current activation.
+    fr: Frame,
+    /// The callers' activations, outermost first.
+    stack: Vec<Frame>,
     state: TState,
     status: Option<Status>,
     steps: u64,
     private: HashMap<u64, u8>,
     alloca_next: u64,
+    /// Live allocas: `[start, end)` byte ranges of private memory.
+    allocas: Vec<(u64, u64)>,
     produced: HashSet<ClassId>,
-    token_last: HashMap<u32, ClassId>,
     heart_count: HashMap<(u32, ClassId), u32>,
     occurrence: u64,
     pending: Option<(u32, ClassId, Vec<Val>)>,
     blocks: Vec<(Block, ClassId)>,
     records: Vec<Record>,
     waits: Vec<(InstId, ClassId)>,
-    /// The value returned by `ret`, for calls into functions of the module.
+    ops: Vec<Op>,
+    /// The value returned by `ret` from the simulated function.
     ret: Option<Val>,
 }
 
 struct Exec<'a, 'm> {
+    /// The program and hierarchy of the activation being worked on (see [`Exec::at`]).
     p: &'a Program<'m>,
     h: &'a Hierarchy,
+    /// Every function the run may enter: index 0 is the simulated function.
+    progs: Vec<(&'a Program<'m>, &'a Hierarchy)>,
+    /// Module function id -> index into `progs`.
+    prog_of: HashMap<u32, u32>,
     opts: &'a Options,
-    args: &'a [Val],
     classes: &'a mut Classes,
     notes: &'a mut Vec<String>,
+    violations: Vec<String>,
     /// Bytes written to memory shared by the group.
     shared: HashMap<u64, u8>,
-    /// Call nesting (calls into functions of the module are executed inline).
-    depth: u32,
+    /// Bounded objects of shared memory (globals, given buffers): `[start, end)` and the region
+    /// `[start, region_end)` whose other addresses are out of bounds.
+    objects: Vec<memory::Object>,
+    /// An error raised while evaluating the current instruction; the thread stops with it.
+    fault: Option<String>,
 }
 
 mod arith;
+mod builtins;
 mod callee;
 mod calls;
 mod comm;
@@ -167,10 +256,17 @@ mod memory;
 mod program;
 mod schedule;
 
+pub use crate::inputs::{ArgValue, ElemTy, MemInit, MemTarget};
 use arith::*;
 use callee::*;
 pub use callee::{Target, callee_name, callee_name_of};
 use memory::*;
 use program::*;
 pub use program::{Program, function_cfg};
-pub use schedule::run;
+pub use schedule::{run, run_with};
+
+/// Checks the user's inputs against the function before a run (memory targets exist and fit);
+/// the error says which entry is wrong. [`run`] reports the same error as a violation.
+pub fn check_inputs(prog: &Program<'_>, opts: &Options) -> Result<(), String> {
+    memory::check_memory(prog, opts).map(|_| ())
+}

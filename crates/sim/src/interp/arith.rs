@@ -236,3 +236,36 @@ pub(crate) fn fcmp_raw(pred: u8, a: f64, b: f64) -> bool {
         FPred::True => true,
     }
 }
+
+/// Why an integer division of `a` by `b` is undefined behaviour, if it is: a zero divisor, or the
+/// signed overflow of `MIN / -1` (lane-wise for vectors; an `undef` operand is not reported).
+pub(crate) fn division_fault(op: Opcode, a: &Val, b: &Val, w: u32) -> Option<&'static str> {
+    if !matches!(
+        op,
+        Opcode::UDiv | Opcode::SDiv | Opcode::URem | Opcode::SRem
+    ) {
+        return None;
+    }
+    match (a, b) {
+        (Val::Agg(xs), Val::Agg(ys)) => xs
+            .iter()
+            .zip(ys.iter())
+            .find_map(|(x, y)| division_fault(op, x, y, w)),
+        (_, Val::Undef) | (_, Val::Agg(_)) => None,
+        (x, y) => {
+            let m = mask(w);
+            let (x, y) = (x.bits() & m, y.bits() & m);
+            if y == 0 {
+                Some("division by zero")
+            } else if matches!(op, Opcode::SDiv | Opcode::SRem)
+                && sext(y, w) == -1
+                && w > 0
+                && x == 1u128 << (w.min(128) - 1)
+            {
+                Some("signed division overflow")
+            } else {
+                None
+            }
+        }
+    }
+}

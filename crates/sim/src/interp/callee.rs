@@ -48,6 +48,10 @@ pub(crate) enum Comm {
     NvShfl(u8),
     SgBroadcastFirst,
     SgShuffle,
+    /// A work-group barrier (`llvm.nvvm.barrier0` and its `.and`/`.or`/`.popc` reductions = 1, 2,
+    /// 3; `llvm.amdgcn.s.barrier`, OpenCL `barrier`): every thread of the group must reach it
+    /// converged.
+    Barrier(u8),
     /// Any other convergent call: its value (if any) identifies the set of communicating threads.
     Opaque,
 }
@@ -70,15 +74,14 @@ pub(crate) enum CallKind {
     TokAnchor,
     TokLoop,
     Comm(Comm),
-    ThreadId,
+    /// A work-item query (ids, sizes; OpenCL builtins, NVVM special registers, AMDGPU ids).
+    WorkItem(builtins::WorkItem),
+    /// A function of the module with a body: executed in a new activation.
+    Defined(u32),
     LaneId,
     MbcntLo,
     MbcntHi,
-    /// The number of threads in the group (block/workgroup size queries).
-    GroupSize,
     WaveSize,
-    /// Zero in every thread (workgroup ids, other dimensions).
-    Zero,
     /// A pure function of the operands.
     Pure,
     /// A different deterministic value per thread (unknown calls, divergence sources).
@@ -106,15 +109,19 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
             _ => return None,
         })
     };
+    if let Some(w) = builtins::classify(name) {
+        return WorkItem(w);
+    }
+    if let Some(b) = barrier(name) {
+        return Comm(self::Comm::Barrier(b));
+    }
     match name {
         "llvm.experimental.convergence.entry" => return TokEntry,
         "llvm.experimental.convergence.anchor" => return TokAnchor,
         "llvm.experimental.convergence.loop" => return TokLoop,
-        "llvm.amdgcn.workitem.id.x" | "llvm.nvvm.read.ptx.sreg.tid.x" => return ThreadId,
         "llvm.nvvm.read.ptx.sreg.laneid" | "getSubgroupLocalInvocationId" => return LaneId,
         "llvm.amdgcn.mbcnt.lo" => return MbcntLo,
         "llvm.amdgcn.mbcnt.hi" => return MbcntHi,
-        "llvm.nvvm.read.ptx.sreg.ntid.x" => return GroupSize,
         "llvm.nvvm.read.ptx.sreg.warpsize" | "llvm.amdgcn.wavefrontsize" => return WaveSize,
         "llvm.amdgcn.readfirstlane" | "subgroupBroadcastFirst" => {
             return Comm(if name.starts_with("llvm") {
@@ -216,13 +223,6 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
             return MinMax(r);
         }
     }
-    if name.starts_with("llvm.amdgcn.workitem.id.")
-        || name.starts_with("llvm.nvvm.read.ptx.sreg.tid.")
-        || name.starts_with("llvm.amdgcn.workgroup.id.")
-        || name.starts_with("llvm.nvvm.read.ptx.sreg.ctaid.")
-    {
-        return Zero;
-    }
     if let Some(rest) = name.strip_prefix("llvm.amdgcn.") {
         return if amdgpu_divergent_intrinsic(rest) {
             PerThread
@@ -248,6 +248,28 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
     } else {
         PerThread
     }
+}
+
+/// Work-group barriers: 0 plain, 1 `and`, 2 `or`, 3 `popc` (NVVM's reducing `barrier0`).
+fn barrier(name: &str) -> Option<u8> {
+    Some(match name {
+        "llvm.nvvm.barrier0"
+        | "llvm.nvvm.bar.sync"
+        | "llvm.nvvm.barrier.sync"
+        | "llvm.nvvm.barrier.sync.cnt"
+        | "llvm.nvvm.barrier"
+        | "llvm.nvvm.barrier.n"
+        | "llvm.amdgcn.s.barrier"
+        | "barrier"
+        | "work_group_barrier"
+        | "_Z7barrierj"
+        | "_Z18work_group_barrierj"
+        | "_Z18work_group_barrierj12memory_scope" => 0,
+        "llvm.nvvm.barrier0.and" => 1,
+        "llvm.nvvm.barrier0.or" => 2,
+        "llvm.nvvm.barrier0.popc" => 3,
+        _ => return None,
+    })
 }
 
 /// `llvm.amdgcn.readfirstlane.i32` -> `llvm.amdgcn.readfirstlane`: drops trailing type suffixes.

@@ -13,10 +13,8 @@ impl Exec<'_, '_> {
             let v = self.per_thread(t, i, inst.ty);
             return self.done_call(t, i, v);
         };
-        if kind == CallKind::PerThread
-            && let Some(v) = self.call_defined(t, i, &vals)
-        {
-            return self.done_call(t, i, v);
+        if let CallKind::Defined(fid) = kind {
+            return self.call_defined(t, i, fid, vals);
         }
         // The opaque-pointer call syntax lets a call pass fewer arguments than the intrinsic
         // takes (LLVM's verifier rejects it); stop the thread instead of reading past them.
@@ -36,12 +34,22 @@ impl Exec<'_, '_> {
         let w = self.p.int_width(inst.ty);
         let v = match kind {
             CallKind::TokEntry => {
-                let c = self.classes.intern(Key::Entry);
-                self.token(t, i, c)
+                // The simulated function is entered by the whole group; a callee by the threads
+                // of converged call instances (its activation's base class).
+                let c = match t.fr.tracker.base() {
+                    NONE => self.classes.intern(Key::Entry),
+                    base => base,
+                };
+                return self.done_token(t, i, c);
             }
             CallKind::TokAnchor => {
-                let c = self.classes.intern(Key::Anchor(i as u32, t.bclass));
-                self.token(t, i, c)
+                let mut bc = t.fr.bclass;
+                if let Some(&part) = self.opts.anchor_parts.get(t.tid as usize) {
+                    let pc = self.classes.intern(Key::Part(part));
+                    bc = self.classes.intern(Key::With(bc, pc));
+                }
+                let c = self.classes.intern(Key::Anchor(i as u32, bc));
+                return self.done_token(t, i, c);
             }
             CallKind::TokLoop => {
                 let p = match self.p.ctrl[i].map(|v| self.value(t, v, inst.ty)) {
@@ -52,40 +60,25 @@ impl Exec<'_, '_> {
                 *n += 1;
                 let n = *n;
                 let c = self.classes.intern(Key::Heart(i as u32, p, n));
-                self.token(t, i, c)
+                return self.done_token(t, i, c);
             }
             CallKind::Comm(_) => {
                 // Wait for the converged threads.
-                let key = match self.p.ctrl[i].map(|v| self.value(t, v, inst.ty)) {
-                    Some(Val::Tok(tok)) => {
-                        // A valid program never executes a controlled operation twice with the
-                        // same token value (the static rules on cycles); an invalid one would make
-                        // converged-with contradictory. Count such executions like a heart does
-                        // and say so.
-                        let n = t.heart_count.entry((i as u32, tok)).or_insert(0);
-                        *n += 1;
-                        let n = *n;
-                        let tok = if n == 1 {
-                            tok
-                        } else {
-                            self.note(format!(
-                                "@{} was executed twice with the same token value: the function \
-                                 breaks the static rules on cycles; the n-th executions are taken \
-                                 as converged",
-                                callee_name_of(self.p.m, self.p.f, InstId(i as u32))
-                            ));
-                            self.classes.intern(Key::Heart(i as u32, tok, n))
-                        };
-                        self.classes.intern(Key::Use(i as u32, tok))
-                    }
-                    _ => self.classes.intern(Key::Use(i as u32, t.bclass)),
-                };
+                let key = self.use_class(t, i);
                 t.pending = Some((i as u32, key, vals));
-                t.waits.push((InstId(i as u32), key));
+                if t.stack.is_empty() {
+                    t.waits.push((InstId(i as u32), key));
+                }
                 t.state = TState::Waiting;
                 return;
             }
-            CallKind::ThreadId => Val::I(t.tid as u128 & mask(w)),
+            CallKind::WorkItem(q) => {
+                let dim = match q.dim {
+                    Some(d) => d as u128,
+                    None => vals.first().map_or(0, Val::bits),
+                };
+                builtins::answer(q.q, dim, t.tid, self.opts, w)
+            }
             CallKind::LaneId => Val::I((t.tid % self.opts.target.wave_size()) as u128 & mask(w)),
             CallKind::MbcntLo | CallKind::MbcntHi => {
                 let lane = t.tid % 64;
@@ -103,9 +96,8 @@ impl Exec<'_, '_> {
                 };
                 Val::I((below.count_ones() as u128 + acc) & mask(w))
             }
-            CallKind::GroupSize => Val::I(self.opts.threads as u128 & mask(w)),
             CallKind::WaveSize => Val::I(self.opts.target.wave_size() as u128 & mask(w)),
-            CallKind::Zero => Val::I(0),
+            CallKind::Defined(_) => Val::Undef,
             CallKind::Pure => self.pure_hash(i, &vals, inst.ty),
             CallKind::PerThread => self.per_thread(t, i, inst.ty),
             CallKind::InverseBallot => Val::I((vals[0].bits() >> (t.tid % 64)) & 1),
@@ -139,96 +131,89 @@ impl Exec<'_, '_> {
         self.done_call(t, i, v);
     }
 
-    /// Executes a call to a function of the module inline, when the callee is self-contained
-    /// (see [`Program::is_self_contained`]); its dynamic instances are not recorded. `None` when the
-    /// callee has no body, is not self-contained, or the call nesting is too deep.
-    pub(crate) fn call_defined(&mut self, t: &mut Thread, i: usize, vals: &[Val]) -> Option<Val> {
-        const MAX_DEPTH: u32 = 32;
-        let ci = &self.p.f.calls[self.p.f.insts[i].aux as usize];
-        let Value::Func(fid) = ci.callee else {
-            return None;
-        };
-        let m = self.p.m;
-        let callee_f = &m.functions[fid.0 as usize];
-        if callee_f.is_declaration || callee_f.blocks.is_empty() || self.depth >= MAX_DEPTH {
-            return None;
-        }
-        let prog = {
-            let mut cache = self.p.callees.borrow_mut();
-            cache
-                .entry(fid.0)
-                .or_insert_with(|| Rc::new(Program::new(m, callee_f, self.p.target)))
-                .clone()
-        };
-        if !prog.is_self_contained() {
-            self.note(format!(
-                "calls to @{} are not entered (it communicates, accesses shared memory or uses \
-                 tokens): their results are per-thread values",
-                sym(m, callee_f.name)
-            ));
-            return None;
-        }
-        let h = Hierarchy::llvm(&prog.cfg);
-        let mut sub = Thread {
-            tid: t.tid,
-            block: Block(0),
-            pos: 0,
-            regs: vec![Val::Undef; callee_f.insts.len()],
-            tracker: Tracker::new(callee_f.blocks.len()),
-            bclass: NONE,
-            state: TState::Running,
-            status: None,
-            steps: t.steps,
-            private: std::mem::take(&mut t.private),
-            alloca_next: t.alloca_next,
-            produced: HashSet::new(),
-            token_last: HashMap::new(),
-            heart_count: HashMap::new(),
-            occurrence: t.occurrence,
-            pending: None,
-            blocks: Vec::new(),
-            records: Vec::new(),
-            waits: Vec::new(),
-            ret: None,
-        };
-        let shared = std::mem::take(&mut self.shared);
-        let mut ex = Exec {
-            p: &prog,
-            h: &h,
-            opts: self.opts,
-            args: vals,
-            classes: &mut *self.classes,
-            notes: &mut *self.notes,
-            shared,
-            depth: self.depth + 1,
-        };
-        ex.enter(&mut sub, Block(0), None);
-        ex.run_thread(&mut sub);
-        self.shared = std::mem::take(&mut ex.shared);
-        t.private = std::mem::take(&mut sub.private);
-        t.alloca_next = sub.alloca_next;
-        t.occurrence = sub.occurrence;
-        t.steps = sub.steps;
-        match sub.status {
-            Some(Status::Returned(_)) => Some(sub.ret.unwrap_or(Val::Undef)),
-            Some(Status::StepLimit) => {
-                // The caller stops at its next step.
-                Some(Val::Undef)
+    /// The class of a convergent operation's (or a call's) dynamic instance `i` of `t`: with a
+    /// `convergencectrl` token, the operation and the token's class; otherwise the operation and
+    /// the class of its block instance.
+    pub(crate) fn use_class(&mut self, t: &mut Thread, i: usize) -> ClassId {
+        let ty = self.p.f.insts[i].ty;
+        match self.p.ctrl[i].map(|v| self.value(t, v, ty)) {
+            Some(Val::Tok(tok)) => {
+                // A valid program never executes a controlled operation twice with the same
+                // token value (the static rules on cycles); an invalid one would make
+                // converged-with contradictory. Count such executions like a heart does and say
+                // so.
+                let n = t.heart_count.entry((i as u32, tok)).or_insert(0);
+                *n += 1;
+                let n = *n;
+                let tok = if n == 1 {
+                    tok
+                } else {
+                    self.note(format!(
+                        "@{} was executed twice with the same token value: the function breaks \
+                         the static rules on cycles; the n-th executions are taken as converged",
+                        callee_name_of(self.p.m, self.p.f, InstId(i as u32))
+                    ));
+                    self.classes.intern(Key::Heart(i as u32, tok, n))
+                };
+                self.classes.intern(Key::Use(i as u32, tok))
             }
-            _ => Some(Val::Undef),
+            _ => self.classes.intern(Key::Use(i as u32, t.fr.bclass)),
         }
     }
 
-    pub(crate) fn token(&mut self, t: &mut Thread, i: usize, c: ClassId) -> Val {
-        t.token_last.insert(i as u32, c);
+    /// Enters function `fid` of the module for call `i`: a new activation whose instances are
+    /// converged exactly for the threads of converged call instances (its base class is the call
+    /// instance's class; "Convergent Operation Semantics": the callee's `entry` token takes the
+    /// call site's converged threads). Recursion is bounded by the step limit.
+    pub(crate) fn call_defined(&mut self, t: &mut Thread, i: usize, fid: u32, vals: Vec<Val>) {
+        let Some(&k) = self.prog_of.get(&fid) else {
+            let v = self.per_thread(t, i, self.p.f.insts[i].ty);
+            return self.done_call(t, i, v);
+        };
+        let cc = self.use_class(t, i);
+        let base = self.classes.intern(Key::Frame(cc, k));
+        t.produced.insert(base);
+        let (p, _) = self.progs[k as usize];
+        let nb = p.f.blocks.len();
+        let frame = Frame {
+            func: k,
+            block: Block(0),
+            pos: 0,
+            regs: vec![Val::Undef; p.f.insts.len()],
+            tracker: Tracker::with_base(nb, base),
+            bclass: NONE,
+            token_last: HashMap::new(),
+            args: Rc::from(vals),
+            alloca_mark: t.allocas.len(),
+        };
+        let caller = std::mem::replace(&mut t.fr, frame);
+        t.stack.push(caller);
+        self.at(k);
+        self.enter(t, Block(0), None);
+    }
+
+    /// Defines a token: instance class `c` of token definition `i`. The token value is recorded
+    /// with the token's own class, so its instances are converged exactly as the communicating
+    /// operations using it see them (for a heart outside its cycle's header too, where the block's
+    /// maximal class would say otherwise).
+    pub(crate) fn done_token(&mut self, t: &mut Thread, i: usize, c: ClassId) {
+        t.fr.token_last.insert(i as u32, c);
         t.produced.insert(c);
-        Val::Tok(c)
+        t.fr.regs[i] = Val::Tok(c);
+        t.fr.pos += 1;
+        if t.stack.is_empty() {
+            t.records.push(Record {
+                inst: InstId(i as u32),
+                class: c,
+                val: Val::Tok(c),
+            });
+        }
     }
 
     pub(crate) fn done_call(&mut self, t: &mut Thread, i: usize, v: Val) {
         let inst = &self.p.f.insts[i];
-        t.regs[i] = v.clone();
-        t.pos += 1;
+        t.fr.regs[i] = v.clone();
+        t.fr.pos += 1;
         if !matches!(self.p.ty(inst.ty), Type::Void) {
             self.record(t, i, v);
         }

@@ -7,6 +7,9 @@ impl Exec<'_, '_> {
     /// Evaluates a communicating operation for its converged threads and resumes them.
     pub(crate) fn release(&mut self, threads: &mut [Thread], members: &[usize], i: u32) {
         let i = i as usize;
+        if let Some(&k) = members.first() {
+            self.at(threads[k].fr.func);
+        }
         let inst = &self.p.f.insts[i];
         let ty = inst.ty;
         let w = self.p.int_width(ty);
@@ -153,6 +156,15 @@ impl Exec<'_, '_> {
                             .map_or(arg(k, 1), |&j| arg(j, 1))
                     }
                 }
+                Comm::Barrier(r) => {
+                    let pred = |j: usize| arg(j, 0).bits() & 1 == 1;
+                    match r {
+                        1 => Val::I(members.iter().all(|&j| pred(j)) as u128),
+                        2 => Val::I(members.iter().any(|&j| pred(j)) as u128),
+                        3 => Val::I(members.iter().filter(|&&j| pred(j)).count() as u128 & mask(w)),
+                        _ => Val::Undef,
+                    }
+                }
                 Comm::Opaque => {
                     let mut x = mix2(0x0BAD, i as u64);
                     for &tid in &tids {
@@ -163,15 +175,29 @@ impl Exec<'_, '_> {
             };
             results.push(v);
         }
+        if matches!(op, Comm::Barrier(_)) && members.len() < self.opts.threads as usize {
+            // A work-group barrier must be executed by every thread of the group, converged
+            // (CUDA `__syncthreads`, OpenCL `barrier`): anything else is undefined behaviour.
+            let mut tids = tids.clone();
+            tids.sort_unstable();
+            let list: Vec<String> = tids.iter().map(u32::to_string).collect();
+            let at = self.describe_inst(i);
+            self.violations.push(format!(
+                "barrier @{} {at} reached converged by threads [{}] only, of {}",
+                callee_name_of(self.p.m, self.p.f, InstId(i as u32)),
+                list.join(" "),
+                self.opts.threads
+            ));
+        }
         for (n, &k) in members.iter().enumerate() {
             let t = &mut threads[k];
             let key = t.pending.take().map(|p| p.1);
             t.state = TState::Running;
             let v = results[n].clone();
             // The converged instances of a communicating operation are its group.
-            t.regs[i] = v.clone();
-            t.pos += 1;
-            if !matches!(self.p.ty(inst.ty), Type::Void) {
+            t.fr.regs[i] = v.clone();
+            t.fr.pos += 1;
+            if !matches!(self.p.ty(inst.ty), Type::Void) && t.stack.is_empty() {
                 t.records.push(Record {
                     inst: InstId(i as u32),
                     class: key.unwrap_or(NONE),

@@ -18,11 +18,13 @@ impl Exec<'_, '_> {
     /// Enters block `b` from `prev`: a new block instance, then its phis (simultaneously).
     pub(crate) fn enter(&mut self, t: &mut Thread, b: Block, prev: Option<Block>) {
         let f = self.p.f;
-        t.bclass = t.tracker.enter(self.h, self.classes, b);
-        t.produced.insert(t.bclass);
-        t.blocks.push((b, t.bclass));
-        t.block = b;
-        t.pos = 0;
+        t.fr.bclass = t.fr.tracker.enter(self.h, self.classes, b);
+        t.produced.insert(t.fr.bclass);
+        if t.stack.is_empty() {
+            t.blocks.push((b, t.fr.bclass));
+        }
+        t.fr.block = b;
+        t.fr.pos = 0;
         let range = f.blocks[b.index()].insts.range();
         let mut phis: Vec<(usize, Val)> = Vec::new();
         for i in range.clone() {
@@ -41,28 +43,37 @@ impl Exec<'_, '_> {
             phis.push((i, v));
         }
         for (i, v) in phis {
-            t.regs[i] = v.clone();
-            t.pos += 1;
+            t.fr.regs[i] = v.clone();
+            t.fr.pos += 1;
             self.record(t, i, v);
         }
     }
 
+    /// The class of instruction `i`'s instance in `t`'s current block instance: the maximal
+    /// class, refined by the instance of every token definition whose convergence region contains
+    /// the instruction (controlled maximal convergence, "Convergent Operation Semantics").
     pub(crate) fn class_for(&mut self, t: &Thread, i: usize) -> ClassId {
-        let mut c = t.bclass;
+        let mut c = t.fr.bclass;
         if self.p.controlled {
-            for &d in &self.p.regions[t.block.index()] {
+            let at = self.p.pos[i];
+            for &(d, last) in &self.p.regions[t.fr.block.index()] {
                 let db = self.p.f.insts[d as usize].block;
-                if db == t.block && self.p.pos[d as usize] >= self.p.pos[i] {
+                if (db == t.fr.block && self.p.pos[d as usize] >= at) || at > last {
                     continue;
                 }
-                let tok = t.token_last.get(&d).copied().unwrap_or(NONE);
+                let tok = t.fr.token_last.get(&d).copied().unwrap_or(NONE);
                 c = self.classes.intern(Key::With(c, tok));
             }
         }
         c
     }
 
+    /// Records a value of the simulated function (values computed inside callees are not
+    /// recorded: instruction ids are per function).
     pub(crate) fn record(&mut self, t: &mut Thread, i: usize, v: Val) {
+        if !t.stack.is_empty() {
+            return;
+        }
         let c = self.class_for(t, i);
         t.records.push(Record {
             inst: InstId(i as u32),
@@ -71,11 +82,19 @@ impl Exec<'_, '_> {
         });
     }
 
+    /// Makes activation `func` the one [`Exec::p`] and [`Exec::h`] describe.
+    pub(crate) fn at(&mut self, func: u32) {
+        let (p, h) = self.progs[func as usize];
+        self.p = p;
+        self.h = h;
+    }
+
     pub(crate) fn run_thread(&mut self, t: &mut Thread) {
-        let f = self.p.f;
         while t.state == TState::Running {
-            let range = f.blocks[t.block.index()].insts.range();
-            let i = range.start + t.pos as usize;
+            self.at(t.fr.func);
+            let f = self.p.f;
+            let range = f.blocks[t.fr.block.index()].insts.range();
+            let i = range.start + t.fr.pos as usize;
             if i >= range.end {
                 self.finish(t, Status::Error("fell off the end of a block".into()));
                 return;
@@ -87,6 +106,10 @@ impl Exec<'_, '_> {
                 return;
             }
             self.step(t, i);
+            if let Some(msg) = self.fault.take() {
+                let at = self.describe_inst(i);
+                self.finish(t, Status::Error(format!("{msg} ({at})")));
+            }
         }
     }
 
@@ -112,7 +135,7 @@ impl Exec<'_, '_> {
                         _ => succ[1],
                     }
                 };
-                let from = t.block;
+                let from = t.fr.block;
                 self.enter(t, target, Some(from));
             }
             Opcode::Switch => {
@@ -125,11 +148,20 @@ impl Exec<'_, '_> {
                         break;
                     }
                 }
-                let from = t.block;
+                let from = t.fr.block;
                 self.enter(t, target, Some(from));
             }
             Opcode::Ret => {
                 let v = ops.first().map(|&o| self.value(t, o, inst.ty));
+                if let Some(caller) = t.stack.pop() {
+                    // Back in the caller, at its call instruction.
+                    let callee = std::mem::replace(&mut t.fr, caller);
+                    t.allocas.truncate(callee.alloca_mark);
+                    self.at(t.fr.func);
+                    let range = self.p.f.blocks[t.fr.block.index()].insts.range();
+                    let ci = range.start + t.fr.pos as usize;
+                    return self.done_call(t, ci, v.unwrap_or(Val::Undef));
+                }
                 let text = v.as_ref().map(Val::render);
                 t.ret = v;
                 self.finish(t, Status::Returned(text));
@@ -150,15 +182,17 @@ impl Exec<'_, '_> {
             Opcode::Call => self.call(t, i),
             _ if self.p.kinds[i] == Kind::Mem => {
                 let vals: Vec<Val> = ops.iter().map(|&o| self.value(t, o, inst.ty)).collect();
-                let key = self.classes.intern(Key::Use(i as u32, t.bclass));
+                let key = self.classes.intern(Key::Use(i as u32, t.fr.bclass));
                 t.pending = Some((i as u32, key, vals));
-                t.waits.push((InstId(i as u32), key));
+                if t.stack.is_empty() {
+                    t.waits.push((InstId(i as u32), key));
+                }
                 t.state = TState::Waiting;
             }
             _ => {
                 let v = self.eval(t, i);
-                t.regs[i] = v.clone();
-                t.pos += 1;
+                t.fr.regs[i] = v.clone();
+                t.fr.pos += 1;
                 if !matches!(self.p.ty(inst.ty), Type::Void) {
                     self.record(t, i, v);
                 }
@@ -206,8 +240,8 @@ impl Exec<'_, '_> {
 
     pub(crate) fn value(&self, t: &Thread, v: Value, _ctx_ty: TypeId) -> Val {
         match v {
-            Value::Inst(id) => t.regs[id.0 as usize].clone(),
-            Value::Arg(k) => self.args.get(k as usize).cloned().unwrap_or(Val::Undef),
+            Value::Inst(id) => t.fr.regs[id.0 as usize].clone(),
+            Value::Arg(k) => t.fr.args.get(k as usize).cloned().unwrap_or(Val::Undef),
             Value::Const(c) => self.constant(c),
             Value::Global(g) => Val::P(global_addr(g.0)),
             Value::Func(fid) => Val::P(0x0F00_0000_0000 + fid.0 as u64 * 16),
@@ -417,7 +451,13 @@ impl Exec<'_, '_> {
             | Opcode::FDiv
             | Opcode::FRem) => {
                 let (a, b) = (v(self, 0), v(self, 1));
-                binop(op, &a, &b, self.p.int_width(ty), self.p.is_f32(ty)).unwrap_or(Val::Undef)
+                let w = self.p.int_width(ty);
+                if let Some(why) = division_fault(op, &a, &b, w) {
+                    // Immediate undefined behaviour (LangRef, `udiv`/`sdiv`/`urem`/`srem`).
+                    self.fault = Some(why.to_string());
+                    return Val::Undef;
+                }
+                binop(op, &a, &b, w, self.p.is_f32(ty)).unwrap_or(Val::Undef)
             }
             Opcode::ICmp => {
                 let (a, b) = (v(self, 0), v(self, 1));
@@ -532,6 +572,7 @@ impl Exec<'_, '_> {
                 let size = self.p.size_of(TypeId(inst.aux2)).max(1) * count.min(1 << 20);
                 let a = t.alloca_next.div_ceil(16) * 16;
                 t.alloca_next = a + size;
+                t.allocas.push((a, a + size));
                 Val::P(a)
             }
             Opcode::Load => {
@@ -574,5 +615,17 @@ impl Exec<'_, '_> {
                 self.pure_hash(i, &xs, ty)
             }
         }
+    }
+
+    /// `%name in @function` for error messages.
+    pub(crate) fn describe_inst(&self, i: usize) -> String {
+        let f = self.p.f;
+        let m = self.p.m;
+        let name = match f.insts[i].name {
+            converge_ir::LocalName::Named(s) => format!("%{}", sym(m, s)),
+            converge_ir::LocalName::Slot(n) => format!("%{n}"),
+            converge_ir::LocalName::None => format!("`{:?}`", f.insts[i].op).to_lowercase(),
+        };
+        format!("at {name} in @{}", sym(m, f.name))
     }
 }

@@ -1,5 +1,12 @@
 //! Memory: per-thread private memory (allocas), memory shared by the group with deterministic initial
 //! contents, byte-level loads and stores, and shared-memory accesses of converged instances at once.
+//!
+//! Bounded objects: every alloca, every global (its value type's size), every buffer given for a
+//! pointer parameter (`--mem #k=...`) and the AMDGPU dispatch packet and implicit kernel arguments
+//! own a region of the address space; an access that starts in an object's region but does not
+//! fit in the object, or that touches the first page (null), stops the thread with an error.
+//! Memory nobody described (pointer parameters without `--mem`, pointers from unknown calls) is
+//! unbounded, with deterministic contents.
 
 use super::*;
 
@@ -8,6 +15,60 @@ pub(crate) const PRIVATE_END: u64 = 0x00B0_0000_0000_0000;
 
 pub(crate) fn global_addr(g: u32) -> u64 {
     0x0010_0000_0000 + (g as u64) * 0x1_0000_0000
+}
+
+/// Accesses below this address are null-pointer dereferences.
+pub(crate) const NULL_END: u64 = 0x1000;
+/// Buffer `k` given for a pointer parameter starts at `BUFFER_BASE + k * REGION`.
+pub(crate) const BUFFER_BASE: u64 = 0x0200_0000_0000;
+pub(crate) const REGION: u64 = 0x1_0000_0000;
+/// The AMDGPU HSA dispatch packet (`llvm.amdgcn.dispatch.ptr`) and implicit kernel arguments
+/// (`llvm.amdgcn.implicitarg.ptr`, code object v5 layout).
+pub(crate) const DISPATCH_ADDR: u64 = 0x0300_0000_0000;
+pub(crate) const IMPLICIT_ADDR: u64 = 0x0300_0000_0000 + REGION;
+
+/// A bounded object of shared memory.
+#[derive(Clone, Debug)]
+pub(crate) struct Object {
+    pub(crate) start: u64,
+    pub(crate) end: u64,
+    /// Addresses in `[start, region_end)` belong to this object: outside `[start, end)` they are
+    /// out of bounds.
+    pub(crate) region_end: u64,
+    /// Initial contents (missing bytes are 0); `None`: the default contents.
+    pub(crate) init: Option<Rc<[u8]>>,
+    pub(crate) name: String,
+}
+
+fn put(buf: &mut [u8], off: usize, v: u64, n: usize) {
+    buf[off..off + n].copy_from_slice(&v.to_le_bytes()[..n]);
+}
+
+/// The AMDGPU dispatch packet (hsa_kernel_dispatch_packet_t): workgroup and grid sizes.
+pub(crate) fn dispatch_packet(threads: u32, groups: u32) -> Vec<u8> {
+    let mut b = vec![0u8; 64];
+    put(&mut b, 2, 1, 2); // setup: dimensions
+    put(&mut b, 4, threads as u64, 2);
+    put(&mut b, 6, 1, 2);
+    put(&mut b, 8, 1, 2);
+    put(&mut b, 12, threads as u64 * groups as u64, 4);
+    put(&mut b, 16, 1, 4);
+    put(&mut b, 20, 1, 4);
+    b
+}
+
+/// AMDGPU implicit kernel arguments, code object v5 (what clang 19 emits by default): block
+/// counts, group sizes, remainders, global offsets, grid dimensions.
+pub(crate) fn implicit_args(threads: u32, groups: u32) -> Vec<u8> {
+    let mut b = vec![0u8; 256];
+    put(&mut b, 0, groups as u64, 4);
+    put(&mut b, 4, 1, 4);
+    put(&mut b, 8, 1, 4);
+    put(&mut b, 12, threads as u64, 2);
+    put(&mut b, 14, 1, 2);
+    put(&mut b, 16, 1, 2);
+    put(&mut b, 64, 1, 2);
+    b
 }
 
 impl Exec<'_, '_> {
@@ -66,6 +127,11 @@ impl Exec<'_, '_> {
             };
             t.pending = None;
             t.state = TState::Running;
+            if let Some(msg) = self.fault.take() {
+                let at = self.describe_inst(i);
+                self.finish(t, Status::Error(format!("{msg} ({at})")));
+                continue;
+            }
             self.done_call(t, i, v);
         }
     }
@@ -87,29 +153,137 @@ impl Exec<'_, '_> {
         if let Some(&b) = self.shared.get(&addr) {
             return b;
         }
+        if let Some(o) = self.object_at(addr)
+            && let Some(init) = &o.init
+        {
+            return init.get((addr - o.start) as usize).copied().unwrap_or(0);
+        }
         if divergent_space {
             return mix2(mix2(self.opts.seed ^ 0xD1, t.tid as u64), addr) as u8;
         }
         self.initial_byte(addr)
     }
 
-    /// Initial memory: global initialisers where known, else a hash of the address.
+    /// Initial memory outside the described objects: a hash of the address.
     pub(crate) fn initial_byte(&self, addr: u64) -> u8 {
-        let base = 0x0010_0000_0000u64;
-        if addr >= base {
-            let g = ((addr - base) / 0x1_0000_0000) as usize;
-            let off = (addr - base) % 0x1_0000_0000;
-            if let Some(gl) = self.p.m.globals.get(g)
-                && let Some(init) = gl.init
-            {
-                let mut buf = Vec::new();
-                self.serialize(&self.constant(init), gl.ty, &mut buf);
-                if (off as usize) < buf.len() {
-                    return buf[off as usize];
+        mix2(self.opts.seed ^ 0x6E, addr) as u8
+    }
+
+    /// The object whose region contains `addr`.
+    pub(crate) fn object_at(&self, addr: u64) -> Option<&Object> {
+        let k = self.objects.partition_point(|o| o.start <= addr);
+        let o = self.objects.get(k.checked_sub(1)?)?;
+        (addr < o.region_end).then_some(o)
+    }
+
+    /// Builds the bounded objects: globals (with their initialisers or the `--mem` contents),
+    /// given buffers, the AMDGPU dispatch packet and implicit arguments. Returns the buffer
+    /// address of each pointer parameter that was given contents.
+    pub(crate) fn build_objects(&mut self) -> Result<Vec<(usize, u64)>, String> {
+        let m = self.p.m;
+        let resolved = check_memory(self.p, self.opts)?;
+        let mut objs = Vec::new();
+        let mut params = Vec::new();
+        let mut given: HashMap<u32, &MemInit> = HashMap::new();
+        for (mi, r) in self.opts.memory.iter().zip(&resolved) {
+            match *r {
+                Resolved::Global(g) => {
+                    given.insert(g, mi);
+                }
+                Resolved::Param(k) => {
+                    let start = BUFFER_BASE + k as u64 * REGION;
+                    let bytes = mem_bytes(mi, mi.elem.unwrap_or(ElemTy::Int(32)));
+                    params.push((k, start));
+                    objs.push(Object {
+                        start,
+                        end: start + bytes.len() as u64,
+                        region_end: start + REGION,
+                        init: Some(Rc::from(bytes)),
+                        name: format!("the buffer of parameter #{k}"),
+                    });
                 }
             }
         }
-        mix2(self.opts.seed ^ 0x6E, addr) as u8
+        for (g, gl) in m.globals.iter().enumerate() {
+            let start = global_addr(g as u32);
+            let size = self.p.size_of(gl.ty);
+            let init: Option<Rc<[u8]>> = if let Some(mi) = given.get(&(g as u32)) {
+                Some(Rc::from(mem_bytes(
+                    mi,
+                    mi.elem.unwrap_or_else(|| self.p.elem_of(gl.ty)),
+                )))
+            } else if let Some(c) = gl.init
+                && size <= 1 << 20
+            {
+                let mut buf = Vec::new();
+                self.serialize(&self.constant(c), gl.ty, &mut buf);
+                Some(Rc::from(buf))
+            } else {
+                None
+            };
+            objs.push(Object {
+                start,
+                end: start + size,
+                region_end: start + REGION,
+                init,
+                name: format!("@{}", sym(m, gl.name)),
+            });
+        }
+        if self.opts.target == Target::Amdgpu {
+            for (addr, bytes, name) in [
+                (
+                    DISPATCH_ADDR,
+                    dispatch_packet(self.opts.threads, self.opts.num_groups),
+                    "the dispatch packet",
+                ),
+                (
+                    IMPLICIT_ADDR,
+                    implicit_args(self.opts.threads, self.opts.num_groups),
+                    "the implicit kernel arguments",
+                ),
+            ] {
+                objs.push(Object {
+                    start: addr,
+                    end: addr + bytes.len() as u64,
+                    region_end: addr + REGION,
+                    init: Some(Rc::from(bytes)),
+                    name: name.to_string(),
+                });
+            }
+        }
+        objs.sort_by_key(|o| o.start);
+        self.objects = objs;
+        Ok(params)
+    }
+
+    /// Whether `size` bytes at `addr` may be accessed by `t`; otherwise raises the thread's fault.
+    pub(crate) fn check_access(&mut self, t: &Thread, addr: u64, size: u64, what: &str) -> bool {
+        let size = size.max(1);
+        let msg = if addr < NULL_END {
+            format!("{what} of {size} byte(s) at address {addr:#x}: null pointer")
+        } else if (PRIVATE_BASE..PRIVATE_END).contains(&addr) {
+            if t.allocas
+                .iter()
+                .any(|&(s, e)| s <= addr && addr.saturating_add(size) <= e)
+            {
+                return true;
+            }
+            format!("{what} of {size} byte(s) at address {addr:#x}: outside every alloca")
+        } else {
+            match self.object_at(addr) {
+                Some(o) if addr.saturating_add(size) > o.end => format!(
+                    "{what} of {size} byte(s) at offset {} of {} ({} bytes): out of bounds",
+                    addr - o.start,
+                    o.name,
+                    o.end - o.start
+                ),
+                _ => return true,
+            }
+        };
+        if self.fault.is_none() {
+            self.fault = Some(msg);
+        }
+        false
     }
 
     pub(crate) fn serialize(&self, v: &Val, ty: TypeId, out: &mut Vec<u8>) {
@@ -187,7 +361,7 @@ impl Exec<'_, '_> {
         aspace: u32,
     ) -> Val {
         let size = self.p.size_of(ty) as usize;
-        if size > 1 << 16 {
+        if size > 1 << 16 || !self.check_access(t, addr, size as u64, "load") {
             return Val::Undef;
         }
         let div = matches!(self.opts.target, Target::Amdgpu | Target::Nvptx)
@@ -199,6 +373,9 @@ impl Exec<'_, '_> {
     }
 
     pub(crate) fn store(&mut self, t: &mut Thread, addr: u64, v: &Val, ty: TypeId) {
+        if !self.check_access(t, addr, self.p.size_of(ty), "store") {
+            return;
+        }
         let mut buf = Vec::new();
         self.serialize(v, ty, &mut buf);
         for (k, b) in buf.into_iter().enumerate() {
@@ -210,4 +387,59 @@ impl Exec<'_, '_> {
             }
         }
     }
+}
+
+fn mem_bytes(mi: &MemInit, elem: ElemTy) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for &v in &mi.values {
+        elem.bytes(v, &mut bytes);
+    }
+    bytes
+}
+
+/// What a `--mem` entry names.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Resolved {
+    Global(u32),
+    Param(usize),
+}
+
+/// Checks the memory contents of `opts` against the function: every target exists (a global, a
+/// pointer parameter), and a global's contents fit in it. The error names the entry.
+pub(crate) fn check_memory(p: &Program<'_>, opts: &Options) -> Result<Vec<Resolved>, String> {
+    let (m, f) = (p.m, p.f);
+    let mut out = Vec::new();
+    for mi in &opts.memory {
+        let k = match &mi.target {
+            MemTarget::Global(g) => {
+                let Some(k) = m.globals.iter().position(|gl| sym(m, gl.name) == g) else {
+                    return Err(format!("--mem: no global @{g} in this module"));
+                };
+                let gl = &m.globals[k];
+                let size = p.size_of(gl.ty);
+                let n = mem_bytes(mi, mi.elem.unwrap_or_else(|| p.elem_of(gl.ty))).len() as u64;
+                if n > size {
+                    return Err(format!("--mem: {n} bytes given for @{g}, which has {size}"));
+                }
+                out.push(Resolved::Global(k as u32));
+                continue;
+            }
+            MemTarget::Param(k) => *k,
+            MemTarget::ParamNamed(n) => f
+                .params
+                .iter()
+                .position(|q| matches!(q.name, converge_ir::LocalName::Named(s) if sym(m, s) == n))
+                .ok_or_else(|| format!("--mem: @{} has no parameter %{n}", sym(m, f.name)))?,
+        };
+        match f.params.get(k) {
+            Some(q) if matches!(p.ty(q.ty), Type::Ptr(_)) => out.push(Resolved::Param(k)),
+            _ => {
+                return Err(format!(
+                    "--mem: parameter #{k} of @{} is not a pointer",
+                    sym(m, f.name)
+                ));
+            }
+        }
+    }
+    Ok(out)
 }

@@ -22,13 +22,23 @@ pub struct Program<'m> {
     /// The `convergencectrl` token operand per instruction.
     pub(crate) ctrl: Vec<Option<Value>>,
     pub controlled: bool,
-    /// Per block: token-defining instructions whose convergence region contains the block.
-    pub(crate) regions: Vec<Vec<u32>>,
+    /// Per block: token-defining instructions whose convergence region contains points of the
+    /// block, with the position of the last such point (see [`token_regions`]).
+    pub(crate) regions: Vec<Vec<(u32, u32)>>,
     pub(crate) pos: Vec<u32>,
     pub(crate) target: Target,
     pub(crate) reach: std::cell::RefCell<HashMap<(u32, u32, bool), bool>>,
-    /// Functions of the module called from here, prepared on first use.
-    pub(crate) callees: std::cell::RefCell<HashMap<u32, Rc<Program<'m>>>>,
+    /// The function's id in the module.
+    pub func: FuncId,
+    /// Functions of the module this one may enter (directly or not), prepared on first use and
+    /// kept across runs: the callee's program and its LLVM cycle hierarchy.
+    pub(crate) callees: std::cell::RefCell<Option<Rc<[Callee<'m>]>>>,
+}
+
+/// A function entered through calls, with the cycle hierarchy its activations use (LLVM's).
+pub(crate) struct Callee<'m> {
+    pub(crate) prog: Program<'m>,
+    pub(crate) h: Hierarchy,
 }
 
 impl Program<'_> {
@@ -101,6 +111,10 @@ impl<'m> Program<'m> {
             let (name, callee_conv) = match ci.callee {
                 Value::Func(fid) => {
                     let callee = &m.functions[fid.0 as usize];
+                    if !callee.is_declaration && !callee.blocks.is_empty() {
+                        kinds[i] = Kind::Call(CallKind::Defined(fid.0));
+                        continue;
+                    }
                     (
                         sym(m, callee.name).to_string(),
                         has_attr(callee.attrs, "convergent"),
@@ -118,8 +132,12 @@ impl<'m> Program<'m> {
                 }
                 _ => (String::new(), false),
             };
-            let convergent =
-                callee_conv || has_attr(ci.fn_attrs, "convergent") || ctrl[i].is_some();
+            // An intrinsic is convergent when LLVM's intrinsic table says so, whatever the
+            // declaration says.
+            let convergent = callee_conv
+                || has_attr(ci.fn_attrs, "convergent")
+                || ctrl[i].is_some()
+                || converge_ir::intrinsics::is_convergent_intrinsic(&name);
             let kind = classify_callee(&name, convergent, target);
             if matches!(
                 kind,
@@ -145,18 +163,62 @@ impl<'m> Program<'m> {
             pos,
             target,
             reach: Default::default(),
+            func: FuncId(
+                m.functions
+                    .iter()
+                    .position(|g| std::ptr::eq(g, f))
+                    .unwrap_or(0) as u32,
+            ),
             callees: Default::default(),
         }
     }
 
-    /// Whether calls to this function can be executed inline, as one step of the caller: no
-    /// communicating operations, no shared-memory accesses, no tokens.
-    pub(crate) fn is_self_contained(&self) -> bool {
-        !self.controlled
-            && self.kinds.iter().all(|k| {
-                matches!(k, Kind::Plain)
-                    || matches!(k, Kind::Call(c) if !matches!(c, CallKind::Comm(_)))
-            })
+    /// The functions of the module a run of this one may enter (transitively, by direct calls),
+    /// other than itself: the callees whose hierarchies [`run_with`] can choose.
+    pub fn callee_functions(&self) -> Vec<FuncId> {
+        self.callees().iter().map(|c| c.prog.func).collect()
+    }
+
+    /// The functions of the module a run of this one may enter (transitively, by direct calls),
+    /// other than itself.
+    pub(crate) fn callees(&self) -> Rc<[Callee<'m>]> {
+        if let Some(c) = self.callees.borrow().as_ref() {
+            return c.clone();
+        }
+        let m = self.m;
+        let mut seen: HashSet<u32> = HashSet::from([self.func.0]);
+        let mut out: Vec<Callee<'m>> = Vec::new();
+        let mut work: Vec<u32> = Vec::new();
+        let scan = |kinds: &[Kind], work: &mut Vec<u32>, seen: &mut HashSet<u32>| {
+            for k in kinds {
+                if let Kind::Call(CallKind::Defined(fid)) = *k
+                    && seen.insert(fid)
+                {
+                    work.push(fid);
+                }
+            }
+        };
+        scan(&self.kinds, &mut work, &mut seen);
+        while let Some(fid) = work.pop() {
+            let prog = Program::new(m, &m.functions[fid as usize], self.target);
+            scan(&prog.kinds, &mut work, &mut seen);
+            let h = Hierarchy::llvm(&prog.cfg);
+            out.push(Callee { prog, h });
+        }
+        let rc: Rc<[Callee<'m>]> = Rc::from(out);
+        *self.callees.borrow_mut() = Some(rc.clone());
+        rc
+    }
+
+    /// The element type `--mem` values of a global default to: its (innermost) array element.
+    pub(crate) fn elem_of(&self, ty: TypeId) -> ElemTy {
+        match self.ty(ty) {
+            Type::Array { elem, .. } | Type::Vector { elem, .. } => self.elem_of(*elem),
+            Type::Float => ElemTy::F32,
+            Type::Double => ElemTy::F64,
+            Type::Int(w) => ElemTy::Int((*w).clamp(8, 64).next_power_of_two()),
+            _ => ElemTy::Int(64),
+        }
     }
 
     pub(crate) fn ty(&self, t: TypeId) -> &Type {
@@ -284,14 +346,23 @@ impl<'m> Program<'m> {
     }
 }
 
-/// Convergence regions of the token-defining instructions, per block: a block is in the region of
-/// `D` when `D`'s block dominates it and a use of `D`'s token is reachable from it inside the
-/// blocks `D` dominates.
-pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<u32>> {
+/// Convergence regions of the token-defining instructions ("Convergent Operation Semantics",
+/// *Convergence Regions*: the program points dominated by the definition `D` from which a use of
+/// its token can be reached), per block: `(D, last)` when the points of the block up to position
+/// `last` are in the region of `D` (`u32::MAX`: the whole block, a use is reachable from its end).
+/// A point after the last use in a block whose successors reach no use is outside the region.
+pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<(u32, u32)>> {
     let nb = f.blocks.len();
     let dt = DominatorTree::new(cfg);
     let mut out = vec![Vec::new(); nb];
-    let mut uses: HashMap<u32, Vec<Block>> = HashMap::new();
+    let mut pos = vec![0u32; f.insts.len()];
+    for b in &f.blocks {
+        for (k, i) in b.insts.range().enumerate() {
+            pos[i] = k as u32;
+        }
+    }
+    // Uses of each token: (block, position of the using instruction).
+    let mut uses: HashMap<u32, Vec<(Block, u32)>> = HashMap::new();
     for (i, inst) in f.insts.iter().enumerate() {
         if !inst.op.is_call_like() {
             continue;
@@ -300,7 +371,7 @@ pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<
         for bd in &f.bundles[ci.bundles.range()] {
             for &v in &f.operands[bd.operands.range()] {
                 if let Value::Inst(d) = v {
-                    uses.entry(d.0).or_default().push(f.insts[i].block);
+                    uses.entry(d.0).or_default().push((inst.block, pos[i]));
                 }
             }
         }
@@ -318,7 +389,7 @@ pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<
         let db = f.insts[d].block;
         // Backwards from the uses, staying inside D's dominance region.
         let mut inr = vec![false; nb];
-        let mut stack: Vec<Block> = ub.clone();
+        let mut stack: Vec<Block> = ub.iter().map(|u| u.0).collect();
         while let Some(b) = stack.pop() {
             if inr[b.index()] || !dt.is_reachable(b) || !dt.dominates(db, b) {
                 continue;
@@ -329,9 +400,25 @@ pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<
             }
         }
         for b in 0..nb {
-            if inr[b] {
-                out[b].push(d as u32);
+            if !inr[b] {
+                continue;
             }
+            // The end of the block is in the region when a successor other than D's block
+            // (re-entering it executes D again: a new token) is.
+            let tail = cfg
+                .succs(Block(b as u32))
+                .iter()
+                .any(|&s| s != db && inr[s.index()]);
+            let last = if tail {
+                u32::MAX
+            } else {
+                ub.iter()
+                    .filter(|u| u.0.index() == b)
+                    .map(|u| u.1)
+                    .max()
+                    .unwrap_or(0)
+            };
+            out[b].push((d as u32, last));
         }
     }
     out

@@ -5,8 +5,20 @@
 
 use super::*;
 
-/// Runs `prog` for a group of threads under hierarchy `h`.
+/// Runs `prog` for a group of threads under hierarchy `h` (callees under LLVM's hierarchy).
 pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
+    run_with(prog, h, &[], opts)
+}
+
+/// [`run`] with a chosen cycle hierarchy for some callees (the others use LLVM's):
+/// `callee_hierarchies` pairs a function of [`Program::callee_functions`] with a hierarchy of its
+/// CFG ([`function_cfg`]), for example from [`crate::hierarchy::enumerate`].
+pub fn run_with(
+    prog: &Program<'_>,
+    h: &Hierarchy,
+    callee_hierarchies: &[(FuncId, &Hierarchy)],
+    opts: &Options,
+) -> Run {
     let f = prog.f;
     // Reachability that avoids headers depends on the hierarchy.
     prog.reach.borrow_mut().clear();
@@ -40,43 +52,90 @@ pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
             controlled: prog.controlled,
             args,
             notes,
+            violations: Vec::new(),
         };
     }
+    // Every function the run may enter: the simulated one first (under `h`), then its callees
+    // (each under LLVM's hierarchy).
+    let callees = prog.callees();
+    let mut progs: Vec<(&Program<'_>, &Hierarchy)> = vec![(prog, h)];
+    let mut prog_of: HashMap<u32, u32> = HashMap::from([(prog.func.0, 0)]);
+    for c in callees.iter() {
+        prog_of.insert(c.prog.func.0, progs.len() as u32);
+        let ch = callee_hierarchies
+            .iter()
+            .find(|x| x.0 == c.prog.func)
+            .map_or(&c.h, |x| x.1);
+        // Header-avoiding reachability depends on the hierarchy.
+        c.prog.reach.borrow_mut().clear();
+        progs.push((&c.prog, ch));
+    }
+    let mut ex = Exec {
+        p: prog,
+        h,
+        progs,
+        prog_of,
+        opts,
+        classes: &mut classes,
+        notes: &mut notes,
+        violations: Vec::new(),
+        shared: HashMap::new(),
+        objects: Vec::new(),
+        fault: None,
+    };
+    match ex.build_objects() {
+        Ok(buffers) => {
+            for (k, addr) in buffers {
+                args[k] = Val::P(addr);
+            }
+        }
+        Err(e) => {
+            let violations = vec![e];
+            return Run {
+                threads: Vec::new(),
+                classes,
+                groups: Vec::new(),
+                controlled: prog.controlled,
+                args,
+                notes,
+                violations,
+            };
+        }
+    }
+    let args: Rc<[Val]> = Rc::from(args);
     let nb = f.blocks.len();
     let mut threads: Vec<Thread> = (0..opts.threads)
         .map(|tid| Thread {
             tid,
-            block: Block(0),
-            pos: 0,
-            regs: vec![Val::Undef; f.insts.len()],
-            tracker: Tracker::new(nb),
-            bclass: NONE,
+            fr: Frame {
+                func: 0,
+                block: Block(0),
+                pos: 0,
+                regs: vec![Val::Undef; f.insts.len()],
+                tracker: Tracker::new(nb),
+                bclass: NONE,
+                token_last: HashMap::new(),
+                args: args.clone(),
+                alloca_mark: 0,
+            },
+            stack: Vec::new(),
             state: TState::Running,
             status: None,
             steps: 0,
             private: HashMap::new(),
             alloca_next: PRIVATE_BASE,
+            allocas: Vec::new(),
             produced: HashSet::new(),
-            token_last: HashMap::new(),
             heart_count: HashMap::new(),
             occurrence: 0,
             pending: None,
             blocks: Vec::new(),
             records: Vec::new(),
             waits: Vec::new(),
+            ops: Vec::new(),
             ret: None,
         })
         .collect();
-    let mut ex = Exec {
-        p: prog,
-        h,
-        opts,
-        args: &args,
-        classes: &mut classes,
-        notes: &mut notes,
-        shared: HashMap::new(),
-        depth: 0,
-    };
     for t in threads.iter_mut() {
         ex.enter(t, Block(0), None);
     }
@@ -144,14 +203,41 @@ pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
                             .is_some_and(|p| (p.0, p.1) == (i, c))
                 })
                 .collect();
+            let first = &threads[members[0]];
+            let (p, _) = ex.progs[first.fr.func as usize];
+            let convergent = matches!(p.kinds[i as usize], Kind::Call(CallKind::Comm(_)));
+            let stack: Rc<[(FuncId, InstId)]> = first
+                .stack
+                .iter()
+                .map(|fr| {
+                    let (cp, _) = ex.progs[fr.func as usize];
+                    let at = cp.f.blocks[fr.block.index()].insts.start + fr.pos;
+                    (cp.func, InstId(at))
+                })
+                .collect();
+            let func = p.func;
+            let gidx = groups.len() as u32;
             ex.release(&mut threads, &members, i);
+            if convergent {
+                for &k in &members {
+                    let val = threads[k].fr.regs.get(i as usize).cloned();
+                    threads[k].ops.push(Op {
+                        group: gidx,
+                        val: val.unwrap_or(Val::Undef),
+                    });
+                }
+            }
             groups.push(Group {
+                func,
                 inst: InstId(i),
                 class: c,
                 threads: members.iter().map(|&k| threads[k].tid).collect(),
+                convergent,
+                stack,
             });
         }
     }
+    let violations = std::mem::take(&mut ex.violations);
     if speculations > 0 {
         notes.push(format!(
             "scheduling: {speculations} time(s) the static test held every group back; resolved by \
@@ -171,6 +257,7 @@ pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
             blocks: t.blocks,
             records: t.records,
             waits: t.waits,
+            ops: t.ops,
             status: t.status.unwrap_or(Status::Error("did not finish".into())),
             steps: t.steps,
         })
@@ -180,8 +267,9 @@ pub fn run(prog: &Program<'_>, h: &Hierarchy, opts: &Options) -> Run {
         classes,
         groups,
         controlled: prog.controlled,
-        args,
+        args: args.to_vec(),
         notes,
+        violations,
     }
 }
 
@@ -239,16 +327,53 @@ impl Exec<'_, '_> {
         }
     }
 
+    /// The activation a class belongs to: `NONE` for the simulated function, else the callee
+    /// activation's [`Key::Frame`].
+    pub(crate) fn base_of(&self, mut c: ClassId) -> ClassId {
+        loop {
+            if c == NONE {
+                return NONE;
+            }
+            c = match self.classes.key(c) {
+                Key::Frame(..) => return c,
+                Key::Entry | Key::Part(_) => return NONE,
+                Key::Block(_, x) | Key::Use(_, x) | Key::Anchor(_, x) | Key::With(x, _) => x,
+                Key::Heart(_, p, _) => p,
+            };
+        }
+    }
+
     /// Could waiting thread `t` still execute an instance of communicating operation `i` in class
-    /// `key`?
-    pub(crate) fn could_produce_use(&self, t: &Thread, i: u32, key: ClassId) -> bool {
+    /// `key`? In its current activation this is the static test below; in a caller's activation,
+    /// whether `i` is reachable from the call's continuation; in an activation it has not entered,
+    /// whether it could still execute the call instance that creates it.
+    pub(crate) fn could_produce_use(&mut self, t: &Thread, i: u32, key: ClassId) -> bool {
+        let base = self.base_of(key);
+        if t.fr.tracker.base() == base {
+            self.at(t.fr.func);
+            return self.could_produce_use_here(t, i, key);
+        }
+        if let Some(fr) = t.stack.iter().find(|f| f.tracker.base() == base) {
+            self.at(fr.func);
+            return self.reaches_from(fr.block, fr.pos + 1, i as usize, None);
+        }
+        match self.classes.key(base) {
+            Key::Frame(cc, _) => match self.classes.key(cc) {
+                Key::Use(ci, _) => self.could_produce_use(t, ci, cc),
+                _ => true,
+            },
+            _ => false,
+        }
+    }
+
+    fn could_produce_use_here(&self, t: &Thread, i: u32, key: ClassId) -> bool {
         let Key::Use(_, c) = self.classes.key(key) else {
             return false;
         };
         let u = i as usize;
         let d = match self.classes.key(c) {
             Key::Block(..) => return self.could_produce_inst(t, u, c),
-            Key::Entry => return self.reaches_inst(t, u, None),
+            Key::Entry | Key::Frame(..) => return self.reaches_inst(t, u, None),
             Key::Anchor(a, _) | Key::Heart(a, _, _) => a as usize,
             _ => return false,
         };
@@ -256,7 +381,7 @@ impl Exec<'_, '_> {
             // The n-th execution of an operation that reuses its token (invalid programs).
             return self.could_produce_token(t, c);
         }
-        if t.token_last.get(&(d as u32)) == Some(&c) {
+        if t.fr.token_last.get(&(d as u32)) == Some(&c) {
             // T holds this token value: it must reach U before redefining it.
             self.reaches_inst(t, u, Some(d))
         } else {
@@ -267,7 +392,7 @@ impl Exec<'_, '_> {
     /// Whether `t` can still reach instruction `u` (later in its block, or along some path), without
     /// executing instruction `avoid` first.
     pub(crate) fn reaches_inst(&self, t: &Thread, u: usize, avoid: Option<usize>) -> bool {
-        self.reaches_from(t.block, t.pos, u, avoid)
+        self.reaches_from(t.fr.block, t.fr.pos, u, avoid)
     }
 
     /// Whether instruction `u` can be reached after instruction `from`, without executing `avoid`
@@ -316,8 +441,8 @@ impl Exec<'_, '_> {
 
     /// Could `t` still execute instruction `i` in a block instance of class `c`?
     pub(crate) fn could_produce_inst(&self, t: &Thread, i: usize, c: ClassId) -> bool {
-        if t.bclass == c {
-            return self.p.pos[i] > t.pos;
+        if t.fr.bclass == c {
+            return self.p.pos[i] > t.fr.pos;
         }
         self.could_produce_block(t, c)
     }
@@ -330,8 +455,9 @@ impl Exec<'_, '_> {
         if t.produced.contains(&c) {
             return false;
         }
-        if ctx == NONE || t.produced.contains(&ctx) {
-            return t.tracker.context(self.h, b) == ctx && self.p.reaches(self.h, t.block, b, true);
+        if ctx == t.fr.tracker.base() || t.produced.contains(&ctx) {
+            return t.fr.tracker.context(self.h, b) == ctx
+                && self.p.reaches(self.h, t.fr.block, b, true);
         }
         let Key::Block(hb, _) = self.classes.key(ctx) else {
             return false;
@@ -344,8 +470,23 @@ impl Exec<'_, '_> {
             return false;
         }
         match self.classes.key(c) {
-            Key::Entry => true,
-            Key::Anchor(a, bc) => self.could_produce_inst(t, a as usize, bc),
+            Key::Entry | Key::Frame(..) => true,
+            Key::Anchor(a, c) => {
+                // With an anchor grouping choice the class is (block instance, part).
+                let (bc, part) = match self.classes.key(c) {
+                    Key::With(bc, pc) if matches!(self.classes.key(pc), Key::Part(_)) => {
+                        (bc, Some(pc))
+                    }
+                    _ => (c, None),
+                };
+                if let Some(pc) = part {
+                    let mine = self.opts.anchor_parts.get(t.tid as usize);
+                    if mine.and_then(|&p| self.classes.lookup(Key::Part(p))) != Some(pc) {
+                        return false;
+                    }
+                }
+                self.could_produce_inst(t, a as usize, bc)
+            }
             Key::Heart(hi, p, n) => {
                 (t.produced.contains(&p) || p == NONE || self.could_produce_token(t, p))
                     && t.heart_count.get(&(hi, p)).copied().unwrap_or(0) < n
