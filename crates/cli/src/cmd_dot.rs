@@ -49,6 +49,9 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         instructions: args.instructions,
     };
     let mut out = String::new();
+    if args.uniformity && args.mode == ModeArg::Precise {
+        out.push_str("// converge dot --uniformity --mode precise\n");
+    }
     for f in funcs {
         let a = Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22));
         out.push_str(&render(&a, &opts));

@@ -80,6 +80,8 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
         &["verify", "--format", "json", f],
         &["explain", f],
         &["dot", "--uniformity", "--instructions", f],
+        &["uniformity", "--mode", "precise", "--format", "json", f],
+        &["explain", "--mode", "precise", f],
         &["simulate", "--step-limit", "1000", f],
         &[
             "simulate",

@@ -31,10 +31,14 @@ pub(crate) fn sweep<F: SsaFunction>(f: &F, s: &Structure, o: u32, mark: &mut dyn
     for &b in s.blocks(o) {
         for v in f.block_insts(b) {
             for &u in f.users(Val::Inst(v)) {
-                if !s.contains(o, f.inst_block(u))
-                    && !heart.is_some_and(|t| tokens::iteration_bound(f, s, o, t, v, u))
-                {
-                    mark(u);
+                if s.contains(o, f.inst_block(u)) {
+                    continue;
+                }
+                match heart {
+                    Some(t) if tokens::iteration_bound(f, s, o, t, v, u) => {
+                        tokens::confine(f, t, u, s, mark)
+                    }
+                    _ => mark(u),
                 }
             }
         }

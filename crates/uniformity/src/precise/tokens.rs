@@ -11,7 +11,10 @@
 //! instances are converged (*Controlled maximal convergence*, rule 2a), that is, threads in the
 //! same iteration of the heart's cycle. A value recomputed on every path from the heart to its use
 //! is then the same iteration's value for all of them, and its use after a divergent exit is not
-//! temporally divergent ([`iteration_bound`]).
+//! temporally divergent ([`iteration_bound`]). The uniformity holds only inside the region:
+//! outside it the threads of several iterations are converged again, so every value computed
+//! from such a use is divergent where it leaves the region, and a branch on one is divergent
+//! (its joins may lie outside the region) ([`confine`]).
 
 use super::irreducible::outer_irreducible;
 use crate::ssa::{SsaFunction, TokenKind, Val};
@@ -33,13 +36,10 @@ pub(crate) fn group_may_differ<F: SsaFunction>(f: &F, s: &Structure, i: u32) -> 
     c != NONE && !s.contains(c, f.inst_block(i))
 }
 
-/// Rule (2) is off until the values it makes uniform are confined to the region.
-const HEART_RULE: bool = false;
-
 /// The loop heart in the header of cycle `o`, when `o` is reducible and not inside an irreducible
 /// cycle (so `o` is the heart's cycle under every hierarchy).
 pub(crate) fn heart_of<F: SsaFunction>(f: &F, s: &Structure, o: u32) -> Option<u32> {
-    if !HEART_RULE || !s.is_reducible(o) || outer_irreducible(s, o) != NONE {
+    if !s.is_reducible(o) || outer_irreducible(s, o) != NONE {
         return None;
     }
     f.block_insts(s.header(o))
@@ -66,7 +66,7 @@ pub(crate) fn iteration_bound<F: SsaFunction>(
     // Every path from the heart to `u` passes `v`.
     let d = f.inst_block(v);
     if d == h {
-        return v > heart;
+        return v >= heart;
     }
     let n = f.cfg().num_blocks();
     let mut seen = vec![false; n];
@@ -87,7 +87,7 @@ pub(crate) fn iteration_bound<F: SsaFunction>(
 
 /// Is instruction `u` in the convergence region of the token defined by `t`: dominated by `t`,
 /// with a use of the token reachable from it without passing `t` again? Program points, not
-/// blocks: a use earlier in `u`'s block does not count.
+/// blocks: a use earlier in `u`'s block does not count (`u` itself does).
 pub(crate) fn in_region<F: SsaFunction>(f: &F, s: &Structure, t: u32, u: u32) -> bool {
     let tb = f.inst_block(t);
     let ub = f.inst_block(u);
@@ -101,7 +101,7 @@ pub(crate) fn in_region<F: SsaFunction>(f: &F, s: &Structure, t: u32, u: u32) ->
     // A use after `u` in its own block.
     if uses
         .iter()
-        .any(|&x| f.inst_block(x) == ub && x > u && f.control_token(x) == Some(t))
+        .any(|&x| f.inst_block(x) == ub && x >= u && f.control_token(x) == Some(t))
     {
         return true;
     }
@@ -125,4 +125,34 @@ pub(crate) fn in_region<F: SsaFunction>(f: &F, s: &Structure, t: u32, u: u32) ->
         stack.extend_from_slice(f.cfg().succs(x));
     }
     false
+}
+
+/// `u` was found uniform only inside the region of the loop heart `heart` ([`iteration_bound`]).
+/// Follows the values computed from it: a user inside the region that is not a branch and not a
+/// convergent operation controlled by another token stays bound to the region; any other user is
+/// marked divergent.
+pub(crate) fn confine<F: SsaFunction>(
+    f: &F,
+    heart: u32,
+    u: u32,
+    s: &Structure,
+    mark: &mut dyn FnMut(u32),
+) {
+    let mut bound = vec![u];
+    let mut k = 0;
+    while k < bound.len() {
+        let x = bound[k];
+        k += 1;
+        if f.is_terminator(x) {
+            continue;
+        }
+        for &w in f.users(Val::Inst(x)) {
+            let other_token = f.control_token(w).is_some_and(|t| t != heart);
+            if f.is_terminator(w) || other_token || !in_region(f, s, heart, w) {
+                mark(w);
+            } else if !bound.contains(&w) {
+                bound.push(w);
+            }
+        }
+    }
 }
