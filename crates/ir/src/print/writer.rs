@@ -393,6 +393,21 @@ struct Slots<'a> {
     call_attr: &'a [u32],
     kind_rank: &'a FxHashMap<Sym, u32>,
     layout: &'a Layout,
+    /// Call-site attribute groups as the source wrote them (`#N`), for [`Numbering::Source`].
+    source_attrs: bool,
+    /// An operand bundle to add to a call (the token-inserting transform's).
+    extra_bundle: Option<&'a str>,
+}
+
+/// Which numbering of attribute groups and metadata a printed instruction uses.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Numbering {
+    /// `Value::print`'s (per instruction's function).
+    Value,
+    /// `opt -S`'s for the whole module.
+    Module,
+    /// The source's own numbers.
+    Source,
 }
 
 /// The node a metadata reference stands for (`Node` links followed).
@@ -702,6 +717,7 @@ impl Module {
             Value::Func(_) | Value::Asm(_) => out.push_str("ptr"),
             Value::Meta(_) => out.push_str("metadata"),
             Value::Block(_) => out.push_str("label"),
+            Value::Const(c) => self.write_const_type(out, c),
             _ => self.write_type(out, self.value_type(f, v)),
         }
     }
@@ -820,34 +836,72 @@ impl Module {
     /// Writes the instruction as LLVM's `Value::print` does (two leading spaces, no newline) into
     /// `out` (appended).
     pub fn inst_text_into(&self, out: &mut String, f: FuncId, i: InstId) {
-        self.write_inst(out, f, i, false);
+        self.write_inst(out, f, i, Numbering::Value, None);
     }
 
     /// Like [`Module::inst_text_into`], but with attribute-group and metadata numbers as `opt -S`
     /// prints them in a whole module (numbers accumulate over the functions).
     pub fn inst_text_module_into(&self, out: &mut String, f: FuncId, i: InstId) {
-        self.write_inst(out, f, i, true);
+        self.write_inst(out, f, i, Numbering::Module, None);
     }
 
-    fn write_inst(&self, out: &mut String, f: FuncId, i: InstId, module: bool) {
+    /// Like [`Module::inst_text_into`], but with the source's own attribute-group and metadata
+    /// numbers (`#N`, `!N` as written), so the text fits the module's unchanged definitions, and
+    /// with `extra_bundle` (`"tag"(ty %v)`) appended to a call's operand bundles.
+    pub fn inst_text_source_into(
+        &self,
+        out: &mut String,
+        f: FuncId,
+        i: InstId,
+        extra_bundle: Option<&str>,
+    ) {
+        self.write_inst(out, f, i, Numbering::Source, extra_bundle);
+    }
+
+    fn write_inst(
+        &self,
+        out: &mut String,
+        f: FuncId,
+        i: InstId,
+        numbering: Numbering,
+        extra_bundle: Option<&str>,
+    ) {
         let tables = self.print_tables();
         let fi = f.0 as usize;
-        let slots = Slots {
-            md_first: if module {
-                &tables.md_num_module
-            } else {
-                &tables.md_named
-            },
-            md: if module { None } else { tables.md_num.get(fi) },
-            call_attr: if module {
-                tables.call_attr_module.get(fi)
-            } else {
-                tables.call_attr.get(fi)
+        let empty = FxHashMap::default();
+        let slots = match numbering {
+            Numbering::Value | Numbering::Module => {
+                let module = numbering == Numbering::Module;
+                Slots {
+                    md_first: if module {
+                        &tables.md_num_module
+                    } else {
+                        &tables.md_named
+                    },
+                    md: if module { None } else { tables.md_num.get(fi) },
+                    call_attr: if module {
+                        tables.call_attr_module.get(fi)
+                    } else {
+                        tables.call_attr.get(fi)
+                    }
+                    .map_or(&[], |v| v.as_slice()),
+                    md_operands: &tables.md_num_module,
+                    kind_rank: &tables.kind_rank,
+                    layout: &tables.layout,
+                    source_attrs: false,
+                    extra_bundle,
+                }
             }
-            .map_or(&[], |v| v.as_slice()),
-            md_operands: &tables.md_num_module,
-            kind_rank: &tables.kind_rank,
-            layout: &tables.layout,
+            Numbering::Source => Slots {
+                md_first: &empty,
+                md: None,
+                call_attr: &[],
+                md_operands: &empty,
+                kind_rank: &tables.kind_rank,
+                layout: &tables.layout,
+                source_attrs: true,
+                extra_bundle,
+            },
         };
         let t = &slots;
         let func = self.func(f);
@@ -1409,7 +1463,7 @@ impl Module {
             }
             let start = out.len();
             out.push(' ');
-            out.push_str(if w == "nocapture" {
+            out.push_str(if w == "nocapture" && !t.source_attrs {
                 "captures(none)"
             } else {
                 w
@@ -1503,12 +1557,12 @@ impl Module {
                     });
                     for a in sorted {
                         out.push(' ');
-                        self.write_attr(out, a);
+                        self.write_attr(out, a, t.source_attrs);
                     }
                 } else {
                     for a in attrs {
                         out.push(' ');
-                        self.write_attr(out, a);
+                        self.write_attr(out, a, t.source_attrs);
                     }
                 }
             }
@@ -1521,8 +1575,11 @@ impl Module {
         {
             let _ = write!(out, " #{n}");
         }
+        if t.source_attrs && !call.fn_attrs.is_empty() {
+            self.write_source_call_attrs(out, call, toks);
+        }
         let bundles = &func.bundles[call.bundles.range()];
-        if !bundles.is_empty() {
+        if !bundles.is_empty() || t.extra_bundle.is_some() {
             out.push_str(" [ ");
             for (k, b) in bundles.iter().enumerate() {
                 if k > 0 {
@@ -1538,6 +1595,12 @@ impl Module {
                     self.write_typed(out, t, f, *v);
                 }
                 out.push(')');
+            }
+            if let Some(extra) = t.extra_bundle {
+                if !bundles.is_empty() {
+                    out.push_str(", ");
+                }
+                out.push_str(extra);
             }
             out.push_str(" ]");
         }
@@ -1570,9 +1633,32 @@ impl Module {
         }
     }
 
-    fn write_attr(&self, out: &mut String, a: &Attr) {
+    /// A call's function attributes as the source wrote them: its `#N` group references, or, when
+    /// it has none, the attributes inline (LLVM reads both forms after the argument list).
+    fn write_source_call_attrs(&self, out: &mut String, call: &CallInfo, toks: &[(Tok, &str)]) {
+        let groups: Vec<&str> = toks
+            .iter()
+            .filter(|(k, _)| *k == Tok::AttrGrpId)
+            .map(|(_, w)| *w)
+            .collect();
+        if groups.is_empty() {
+            for a in &self.attrs[call.fn_attrs.range()] {
+                out.push(' ');
+                self.write_attr(out, a, true);
+            }
+        } else {
+            for g in groups {
+                out.push(' ');
+                out.push_str(g);
+            }
+        }
+    }
+
+    /// One attribute; `nocapture` as `captures(none)` (LLVM 21+) unless `as_written` (the source
+    /// numbering prints text LLVM 19 must read too, and both read `nocapture`).
+    fn write_attr(&self, out: &mut String, a: &Attr, as_written: bool) {
         let key = self.str(a.key);
-        if key == "nocapture" {
+        if key == "nocapture" && !as_written {
             out.push_str("captures(none)");
             return;
         }
