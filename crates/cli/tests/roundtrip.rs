@@ -136,6 +136,24 @@ fn printed_modules_are_the_same_module_for_opt() {
             let text = std::fs::read_to_string(&ll).expect("read a compiled kernel");
             inputs.push(Input { label, text });
         }
+        // With debug information too (metadata, `#dbg_` records or `llvm.dbg` calls).
+        let clang = reference::clang19_path();
+        let dir = root.join("build/roundtrip-kernels");
+        for src in common::kernels::sources() {
+            let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
+            for (tname, flags) in common::kernels::TARGETS {
+                let mut flags = flags.to_vec();
+                flags.push("-g");
+                let ll = dir.join(format!("{stem}.{tname}-g.ll"));
+                match common::kernels::compile(&clang, &src, &flags, "-O2", &ll) {
+                    Ok(()) => inputs.push(Input {
+                        label: format!("{stem}.cl {tname} -O2 -g"),
+                        text: std::fs::read_to_string(&ll).expect("read a compiled kernel"),
+                    }),
+                    Err(e) => failures.push(format!("{stem}.cl {tname} -g: {e}")),
+                }
+            }
+        }
     }
     let kernels_n = inputs.len() - local - corpus_n;
     let before_gen = inputs.len();

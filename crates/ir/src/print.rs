@@ -14,7 +14,7 @@ use crate::*;
 
 mod float;
 mod module;
-pub use module::{BodyEdits, NoEdits};
+pub use module::{BodyEdits, NoEdits, Preheader};
 mod writer;
 use converge_graph::Block;
 use float::llvm_decimal;

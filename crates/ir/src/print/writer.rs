@@ -397,6 +397,28 @@ struct Slots<'a> {
     source_attrs: bool,
     /// An operand bundle to add to a call (the token-inserting transform's).
     extra_bundle: Option<&'a str>,
+    /// Successors printed as another (new) block: (successor, label as printed without `%`).
+    retarget: &'a [(converge_graph::Block, &'a str)],
+    /// A header phi whose entering predecessors now come through a new preheader.
+    phi_merge: Option<PhiMerge<'a>>,
+}
+
+/// How a header phi is printed when its entering edges are redirected through a new preheader:
+/// the entries of `preds` become one entry `[ value, %label ]` at the place of the first, where
+/// the value is `merged` (a phi in the preheader) or, with one predecessor, its own value.
+#[derive(Copy, Clone)]
+pub(crate) struct PhiMerge<'a> {
+    pub preds: &'a [converge_graph::Block],
+    pub label: &'a str,
+    pub merged: Option<&'a str>,
+}
+
+/// A transform's change to one printed instruction (source numbering only).
+#[derive(Copy, Clone, Default)]
+pub(crate) struct InstEdit<'a> {
+    pub extra_bundle: Option<&'a str>,
+    pub retarget: &'a [(converge_graph::Block, &'a str)],
+    pub phi_merge: Option<PhiMerge<'a>>,
 }
 
 /// Which numbering of attribute groups and metadata a printed instruction uses.
@@ -663,8 +685,13 @@ impl Module {
         }
     }
 
-    fn write_block_ref(&self, out: &mut String, f: FuncId, b: converge_graph::Block) {
+    fn write_block_ref(&self, out: &mut String, t: &Slots<'_>, f: FuncId, b: converge_graph::Block) {
         out.push_str("label ");
+        if let Some((_, name)) = t.retarget.iter().find(|(x, _)| *x == b) {
+            out.push('%');
+            out.push_str(name);
+            return;
+        }
         match self.func(f).blocks.get(b.index()) {
             Some(bd) => self.write_local(out, bd.name),
             None => out.push_str("<badref>"),
@@ -836,26 +863,45 @@ impl Module {
     /// Writes the instruction as LLVM's `Value::print` does (two leading spaces, no newline) into
     /// `out` (appended).
     pub fn inst_text_into(&self, out: &mut String, f: FuncId, i: InstId) {
-        self.write_inst(out, f, i, Numbering::Value, None);
+        self.write_inst(out, f, i, Numbering::Value, &InstEdit::default());
     }
 
     /// Like [`Module::inst_text_into`], but with attribute-group and metadata numbers as `opt -S`
     /// prints them in a whole module (numbers accumulate over the functions).
     pub fn inst_text_module_into(&self, out: &mut String, f: FuncId, i: InstId) {
-        self.write_inst(out, f, i, Numbering::Module, None);
+        self.write_inst(out, f, i, Numbering::Module, &InstEdit::default());
     }
 
     /// Like [`Module::inst_text_into`], but with the source's own attribute-group and metadata
     /// numbers (`#N`, `!N` as written), so the text fits the module's unchanged definitions, and
-    /// with `extra_bundle` (`"tag"(ty %v)`) appended to a call's operand bundles.
-    pub fn inst_text_source_into(
+    /// with a transform's edit of the instruction (see [`InstEdit`]).
+    pub(crate) fn inst_text_source_into(
         &self,
         out: &mut String,
         f: FuncId,
         i: InstId,
-        extra_bundle: Option<&str>,
+        edit: &InstEdit<'_>,
     ) {
-        self.write_inst(out, f, i, Numbering::Source, extra_bundle);
+        self.write_inst(out, f, i, Numbering::Source, edit);
+    }
+
+    /// A value operand without its type, with the source's numbering.
+    pub(crate) fn operand_source_into(&self, out: &mut String, f: FuncId, v: Value) {
+        let empty = FxHashMap::default();
+        let tables = self.print_tables();
+        let t = Slots {
+            md_first: &empty,
+            md: None,
+            call_attr: &[],
+            md_operands: &empty,
+            kind_rank: &tables.kind_rank,
+            layout: &tables.layout,
+            source_attrs: true,
+            extra_bundle: None,
+            retarget: &[],
+            phi_merge: None,
+        };
+        self.write_operand(out, &t, f, v);
     }
 
     fn write_inst(
@@ -864,8 +910,9 @@ impl Module {
         f: FuncId,
         i: InstId,
         numbering: Numbering,
-        extra_bundle: Option<&str>,
+        edit: &InstEdit<'_>,
     ) {
+        let extra_bundle = edit.extra_bundle;
         let tables = self.print_tables();
         let fi = f.0 as usize;
         let empty = FxHashMap::default();
@@ -890,6 +937,8 @@ impl Module {
                     layout: &tables.layout,
                     source_attrs: false,
                     extra_bundle,
+                    retarget: &[],
+                    phi_merge: None,
                 }
             }
             Numbering::Source => Slots {
@@ -900,7 +949,9 @@ impl Module {
                 kind_rank: &tables.kind_rank,
                 layout: &tables.layout,
                 source_attrs: true,
-                extra_bundle,
+                extra_bundle: edit.extra_bundle,
+                retarget: edit.retarget,
+                phi_merge: edit.phi_merge,
             },
         };
         let t = &slots;
@@ -1110,7 +1161,30 @@ impl Module {
                 write_fmf(out);
                 out.push(' ');
                 self.write_type(out, inst.ty);
-                for (k, (v, b)) in ops.iter().zip(blocks).enumerate() {
+                let mut merged_done = false;
+                let mut k = 0;
+                for (v, b) in ops.iter().zip(blocks) {
+                    if let Some(pm) = &t.phi_merge
+                        && pm.preds.contains(b)
+                    {
+                        if merged_done {
+                            continue;
+                        }
+                        merged_done = true;
+                        out.push_str(if k > 0 { ", [ " } else { " [ " });
+                        match pm.merged {
+                            Some(name) => {
+                                out.push('%');
+                                out.push_str(name);
+                            }
+                            None => self.write_operand(out, t, f, *v),
+                        }
+                        out.push_str(", %");
+                        out.push_str(pm.label);
+                        out.push_str(" ]");
+                        k += 1;
+                        continue;
+                    }
                     out.push_str(if k > 0 { ", [ " } else { " [ " });
                     self.write_operand(out, t, f, *v);
                     out.push_str(", ");
@@ -1119,6 +1193,7 @@ impl Module {
                         None => out.push_str("<badref>"),
                     }
                     out.push_str(" ]");
+                    k += 1;
                 }
             }
             GetElementPtr => {
@@ -1271,7 +1346,7 @@ impl Module {
                     if k > 0 {
                         out.push_str(", ");
                     }
-                    self.write_block_ref(out, f, *b);
+                    self.write_block_ref(out, t, f, *b);
                 }
             }
             Switch => {
@@ -1281,14 +1356,14 @@ impl Module {
                 }
                 if let Some(&d) = blocks.first() {
                     out.push_str(", ");
-                    self.write_block_ref(out, f, d);
+                    self.write_block_ref(out, t, f, d);
                 }
                 out.push_str(" [");
                 for (v, b) in ops.iter().skip(1).zip(blocks.iter().skip(1)) {
                     out.push_str("\n    ");
                     self.write_typed(out, t, f, *v);
                     out.push_str(", ");
-                    self.write_block_ref(out, f, *b);
+                    self.write_block_ref(out, t, f, *b);
                 }
                 out.push_str("\n  ]");
             }
@@ -1302,7 +1377,7 @@ impl Module {
                     if k > 0 {
                         out.push_str(", ");
                     }
-                    self.write_block_ref(out, f, *b);
+                    self.write_block_ref(out, t, f, *b);
                 }
                 out.push(']');
             }
@@ -1314,7 +1389,7 @@ impl Module {
                 }
                 out.push_str(" unwind ");
                 match blocks.first() {
-                    Some(&b) => self.write_block_ref(out, f, b),
+                    Some(&b) => self.write_block_ref(out, t, f, b),
                     None => out.push_str("to caller"),
                 }
             }
@@ -1325,7 +1400,7 @@ impl Module {
                 }
                 out.push_str(" to ");
                 if let Some(&b) = blocks.first() {
-                    self.write_block_ref(out, f, b);
+                    self.write_block_ref(out, t, f, b);
                 }
             }
             CatchSwitch => {
@@ -1345,11 +1420,11 @@ impl Module {
                     if k > 0 {
                         out.push_str(", ");
                     }
-                    self.write_block_ref(out, f, *b);
+                    self.write_block_ref(out, t, f, *b);
                 }
                 out.push_str("] unwind ");
                 match unwind {
-                    Some(b) => self.write_block_ref(out, f, b),
+                    Some(b) => self.write_block_ref(out, t, f, b),
                     None => out.push_str("to caller"),
                 }
             }
@@ -1608,24 +1683,24 @@ impl Module {
             Opcode::Invoke => {
                 out.push_str("\n          to ");
                 if let Some(&b) = blocks.first() {
-                    self.write_block_ref(out, f, b);
+                    self.write_block_ref(out, t, f, b);
                 }
                 out.push_str(" unwind ");
                 if let Some(&b) = blocks.get(1) {
-                    self.write_block_ref(out, f, b);
+                    self.write_block_ref(out, t, f, b);
                 }
             }
             Opcode::CallBr => {
                 out.push_str("\n          to ");
                 if let Some(&b) = blocks.first() {
-                    self.write_block_ref(out, f, b);
+                    self.write_block_ref(out, t, f, b);
                 }
                 out.push_str(" [");
                 for (k, b) in blocks.iter().skip(1).enumerate() {
                     if k > 0 {
                         out.push_str(", ");
                     }
-                    self.write_block_ref(out, f, *b);
+                    self.write_block_ref(out, t, f, *b);
                 }
                 out.push(']');
             }
