@@ -14,9 +14,10 @@
 //! Convergence Control Intrinsic?", §"Preheaders to the rescue"): a heart there could not use a
 //! token defined outside the irreducible cycle. A convergent operation directly inside an
 //! irreducible cycle is refused with a located error naming the cycle (the seed first makes such
-//! cycles reducible; this transform does not split nodes). A header that LLVM 19 would see as an
-//! extra entry of its own cycle (an unreachable predecessor) gets a plain preheader so the cycle is
-//! reducible for LLVM 19 too.
+//! cycles reducible; this transform does not split nodes). LLVM 19 counts a predecessor that is
+//! unreachable from the entry as an extra entry of a cycle (so the cycle would be irreducible for
+//! it and its heart invalid); such dead edges into a cycle with a heart are redirected to a new
+//! block that ends in `unreachable`.
 //!
 //! Functions that already use tokens, and functions without convergent operations, are left as
 //! they are. The module is printed back by converge-ir's module printer with these edits.
@@ -78,6 +79,9 @@ struct Plan {
     anchors: usize,
     /// The top token is an `entry` (else an `anchor`).
     entry: bool,
+    /// Edges from unreachable blocks redirected to the block `dead_label` (LLVM 19, see above).
+    dead: Vec<(Block, Block)>,
+    dead_label: String,
 }
 
 enum Planned {
@@ -110,6 +114,12 @@ impl BodyEdits for Edits<'_> {
         match self.plans.get(f.0 as usize) {
             Some(Some(p)) => &p.preheaders,
             _ => &[],
+        }
+    }
+    fn dead_edges(&self, f: FuncId) -> (&str, &[(Block, Block)]) {
+        match self.plans.get(f.0 as usize) {
+            Some(Some(p)) => (&p.dead_label, &p.dead),
+            _ => ("", &[]),
         }
     }
 }
@@ -420,25 +430,42 @@ fn plan_with(
             v.dedup();
             v
         };
-        let unreachable_pred = outside_preds.iter().any(|p| !reach[p.index()]);
-        // LLVM 19: an unreachable predecessor of another block of the cycle is an extra entry.
+        // LLVM 19 counts a predecessor unreachable from the entry as an extra entry of the cycle,
+        // which makes the cycle irreducible for it and its heart invalid: such edges (dead code)
+        // go to a new block ending in `unreachable` instead; a preheader takes the header's.
         for &b in ci.blocks(c) {
-            if b != h
-                && let Some(&u) = cfg.preds(b).iter().find(|p| !reach[p.index()])
-            {
-                return Err(refuse(
-                    m,
-                    f,
-                    f.blocks[b.index()].span,
-                    format!(
-                        "block {} of the cycle headed by {} has the unreachable predecessor {}, \
-                         which LLVM 19 counts as an entry of the cycle (so the cycle is \
-                         irreducible for it, and its heart would be rejected)",
-                        m.block_operand(fid, b),
-                        m.block_operand(fid, h),
-                        m.block_operand(fid, u)
-                    ),
-                ));
+            for &u in cfg.preds(b) {
+                if reach[u.index()] || (b == h && parent_irreducible) || plan.dead.contains(&(u, b))
+                {
+                    continue;
+                }
+                let first = (f.blocks[b.index()].insts.start..f.blocks[b.index()].insts.end)
+                    .map(|i| f.insts[i as usize].op)
+                    .find(|&op| op != Opcode::Phi);
+                if matches!(
+                    first,
+                    Some(
+                        Opcode::LandingPad
+                            | Opcode::CatchPad
+                            | Opcode::CleanupPad
+                            | Opcode::CatchSwitch
+                    )
+                ) {
+                    return Err(refuse(
+                        m,
+                        f,
+                        f.blocks[b.index()].span,
+                        format!(
+                            "the unreachable block {} unwinds to {} in the cycle headed by {}; \
+                             LLVM 19 counts it as an entry of the cycle, and an unwind edge \
+                             cannot be redirected",
+                            m.block_operand(fid, u),
+                            m.block_operand(fid, b),
+                            m.block_operand(fid, h)
+                        ),
+                    ));
+                }
+                plan.dead.push((u, b));
             }
         }
         let heart_operand = if parent_irreducible {
@@ -451,7 +478,7 @@ fn plan_with(
                     .expect("a reducible parent with convergent operations has a heart"),
             })
         };
-        let needs_preheader = parent_irreducible || unreachable_pred;
+        let needs_preheader = parent_irreducible;
         let heart_token = names.fresh(&format!("cv.loop.{hword}"));
         let operand = if needs_preheader {
             check_preheader_possible(m, f, fid, &cfg, h, &outside_preds)?;
@@ -496,6 +523,9 @@ fn plan_with(
         plan.hearts += 1;
         token[c.index()] = Some(heart_token);
     }
+    if !plan.dead.is_empty() {
+        plan.dead_label = names.fresh("cv.dead");
+    }
     for &i in conv {
         let tok = match ci.cycle_of(f.insts[i as usize].block) {
             None => top.clone(),
@@ -511,12 +541,7 @@ fn plan_with(
 
 /// The instruction before which the heart of header `h` goes: the first that is not a phi (nor the
 /// block's exception-handling pad, which must come first).
-fn heart_position(
-    m: &Module,
-    f: &Function,
-    fid: FuncId,
-    h: Block,
-) -> Result<u32, Box<Diagnostic>> {
+fn heart_position(m: &Module, f: &Function, fid: FuncId, h: Block) -> Result<u32, Box<Diagnostic>> {
     let r = f.blocks[h.index()].insts;
     let mut i = r.start;
     while i < r.end && f.insts[i as usize].op == Opcode::Phi {
@@ -526,7 +551,11 @@ fn heart_position(
         i += 1;
     }
     let op = f.insts.get(i as usize).map(|x| x.op);
-    if i >= r.end || matches!(op, Some(Opcode::CatchPad | Opcode::CleanupPad | Opcode::CatchSwitch))
+    if i >= r.end
+        || matches!(
+            op,
+            Some(Opcode::CatchPad | Opcode::CleanupPad | Opcode::CatchSwitch)
+        )
     {
         return Err(refuse(
             m,

@@ -42,6 +42,11 @@ pub trait BodyEdits {
     fn preheaders(&self, _f: FuncId) -> &[Preheader] {
         &[]
     }
+    /// Edges (from a block unreachable from the entry, to) redirected to one new block ending in
+    /// `unreachable`, with that block's label; phis of the targets drop the edges' entries.
+    fn dead_edges(&self, _f: FuncId) -> (&str, &[(Block, Block)]) {
+        ("", &[])
+    }
 }
 
 /// No edits: the module printed back as it is.
@@ -107,6 +112,8 @@ impl Module {
         let func = self.func(f);
         let src = self.source.as_str();
         let pre = edits.preheaders(f);
+        let (dead_label, dead) = edits.dead_edges(f);
+        let mut dropped: Vec<Block> = Vec::new();
         let mut retarget: Vec<(Block, &str)> = Vec::new();
         let cfg = func.cfg();
         for (bi, b) in func.blocks.iter().enumerate() {
@@ -137,18 +144,26 @@ impl Module {
                     None => cfg
                         .preds(this)
                         .iter()
+                        .filter(|&&p| !dead.contains(&(p, this)))
                         .map(|&p| self.block_operand(f, p))
                         .collect(),
                     Some(h) => {
+                        // Use-list order of the printed text: sources in reverse textual order,
+                        // and the preheader sits just before the header.
                         let mut v = Vec::new();
-                        let mut merged = false;
+                        let mut placed = false;
                         for &p in cfg.preds(this) {
-                            if !h.preds.contains(&p) {
-                                v.push(self.block_operand(f, p));
-                            } else if !merged {
-                                merged = true;
+                            if dead.contains(&(p, this)) || h.preds.contains(&p) {
+                                continue;
+                            }
+                            if !placed && p.0 < this.0 {
+                                placed = true;
                                 v.push(format!("%{}", h.label));
                             }
+                            v.push(self.block_operand(f, p));
+                        }
+                        if !placed {
+                            v.push(format!("%{}", h.label));
                         }
                         v
                     }
@@ -158,6 +173,8 @@ impl Module {
             if out.len() > line_start {
                 out.push('\n');
             }
+            dropped.clear();
+            dropped.extend(dead.iter().filter(|e| e.1 == this).map(|e| e.0));
             let mut prev_end = b.span.start as usize;
             for i in b.insts.start..b.insts.end {
                 let inst = &func.insts[i as usize];
@@ -184,6 +201,11 @@ impl Module {
                             .filter(|p| p.preds.contains(&this))
                             .map(|p| (p.header, p.label.as_str())),
                     );
+                    retarget.extend(
+                        dead.iter()
+                            .filter(|e| e.0 == this)
+                            .map(|e| (e.1, dead_label)),
+                    );
                 }
                 let phi_merge = match header_of {
                     Some(p) if inst.op == Opcode::Phi => Some(PhiMerge {
@@ -200,10 +222,35 @@ impl Module {
                     extra_bundle: edits.extra_bundle(f, id),
                     retarget: &retarget,
                     phi_merge,
+                    drop_preds: if inst.op == Opcode::Phi {
+                        &dropped
+                    } else {
+                        &[]
+                    },
                 };
                 self.inst_text_source_into(out, f, id, &edit);
                 out.push('\n');
             }
+        }
+        if !dead.is_empty() {
+            out.push('\n');
+            let line_start = out.len();
+            out.push_str(dead_label);
+            out.push(':');
+            // Use-list order: sources in reverse order, their successor slots in reverse.
+            let mut preds: Vec<String> = Vec::new();
+            let mut sources: Vec<Block> = dead.iter().map(|e| e.0).collect();
+            sources.sort_unstable();
+            sources.dedup();
+            for &u in sources.iter().rev() {
+                for &s in cfg.succs(u).iter().rev() {
+                    if dead.contains(&(u, s)) {
+                        preds.push(self.block_operand(f, u));
+                    }
+                }
+            }
+            write_preds_comment(out, line_start, &preds);
+            out.push_str("\n  unreachable\n");
         }
     }
 }

@@ -401,6 +401,8 @@ struct Slots<'a> {
     retarget: &'a [(converge_graph::Block, &'a str)],
     /// A header phi whose entering predecessors now come through a new preheader.
     phi_merge: Option<PhiMerge<'a>>,
+    /// Phi entries left out.
+    drop_preds: &'a [converge_graph::Block],
 }
 
 /// How a header phi is printed when its entering edges are redirected through a new preheader:
@@ -419,6 +421,8 @@ pub(crate) struct InstEdit<'a> {
     pub extra_bundle: Option<&'a str>,
     pub retarget: &'a [(converge_graph::Block, &'a str)],
     pub phi_merge: Option<PhiMerge<'a>>,
+    /// Phi entries from these blocks are left out (their edges were redirected).
+    pub drop_preds: &'a [converge_graph::Block],
 }
 
 /// Which numbering of attribute groups and metadata a printed instruction uses.
@@ -685,7 +689,13 @@ impl Module {
         }
     }
 
-    fn write_block_ref(&self, out: &mut String, t: &Slots<'_>, f: FuncId, b: converge_graph::Block) {
+    fn write_block_ref(
+        &self,
+        out: &mut String,
+        t: &Slots<'_>,
+        f: FuncId,
+        b: converge_graph::Block,
+    ) {
         out.push_str("label ");
         if let Some((_, name)) = t.retarget.iter().find(|(x, _)| *x == b) {
             out.push('%');
@@ -900,6 +910,7 @@ impl Module {
             extra_bundle: None,
             retarget: &[],
             phi_merge: None,
+            drop_preds: &[],
         };
         self.write_operand(out, &t, f, v);
     }
@@ -939,6 +950,7 @@ impl Module {
                     extra_bundle,
                     retarget: &[],
                     phi_merge: None,
+                    drop_preds: &[],
                 }
             }
             Numbering::Source => Slots {
@@ -952,6 +964,7 @@ impl Module {
                 extra_bundle: edit.extra_bundle,
                 retarget: edit.retarget,
                 phi_merge: edit.phi_merge,
+                drop_preds: edit.drop_preds,
             },
         };
         let t = &slots;
@@ -1164,6 +1177,9 @@ impl Module {
                 let mut merged_done = false;
                 let mut k = 0;
                 for (v, b) in ops.iter().zip(blocks) {
+                    if t.drop_preds.contains(b) {
+                        continue;
+                    }
                     if let Some(pm) = &t.phi_merge
                         && pm.preds.contains(b)
                     {
