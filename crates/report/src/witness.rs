@@ -77,6 +77,7 @@ pub fn find(m: &Module, fid: FuncId, inst: u32) -> Option<Witness> {
                 seed,
                 step_limit: STEPS,
                 target,
+                ..Options::default()
             };
             for (k, h) in e.hierarchies.iter().enumerate() {
                 let r = run(&prog, h, &opts);
