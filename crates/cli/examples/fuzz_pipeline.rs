@@ -1,6 +1,6 @@
 //! In-process mutation fuzzer for the whole pipeline (reader → cycles/dominators → uniformity for
 //! every target and both LLVM versions → token verifier → explain/DOT reports → simulator under
-//! several hierarchies). Stable Rust has no libFuzzer, so this is a plain grammar-aware mutator:
+//! several hierarchies → the `explore` page). Stable Rust has no libFuzzer, so this is a plain grammar-aware mutator:
 //! it splices lines, `%names`, `label`s and keywords between seed modules, so that many variants
 //! still parse and reach the analyses.
 //!
@@ -17,6 +17,7 @@ use converge_ir::{FuncId, Module};
 use converge_report::LineIndex;
 use converge_report::dot::{DotOptions, render};
 use converge_report::explain::{Analysed, Explainer, Node};
+use converge_report::explore::{ExploreOptions, SimOptions, page as explore_page};
 use converge_report::render::Ctx;
 use converge_sim::hierarchy::{Hierarchy, enumerate};
 use converge_sim::interp as sim;
@@ -257,6 +258,21 @@ fn pipeline(m: &Module) -> usize {
             }
         }
     }
+    // The explore page of every function (small simulation budget, two hierarchies).
+    let funcs: Vec<FuncId> = m
+        .func_ids()
+        .filter(|&f| !m.func(f).is_declaration)
+        .collect();
+    let opts = ExploreOptions {
+        target: Target::from_triple(m.triple.as_deref(), None),
+        mode: "llvm".to_string(),
+        sim: SimOptions {
+            step_limit: 300,
+            max_hierarchies: 2,
+            ..SimOptions::default()
+        },
+    };
+    work += explore_page(m, &funcs, &opts).len();
     for flavor in [Flavor::Llvm22, Flavor::Llvm19] {
         let findings = vl::verify_module(m, flavor);
         work += vl::llvm_report(m, &findings).len();

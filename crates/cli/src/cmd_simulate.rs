@@ -82,15 +82,7 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         TargetArg::Nvptx => Target::Nvptx,
         TargetArg::None => Target::Generic,
     };
-    let mut argv = Vec::new();
-    for (k, a) in args.args.iter().enumerate() {
-        let a = a.trim();
-        argv.push(if a == "_" || a.is_empty() {
-            None
-        } else {
-            Some(parse_value(a).map_err(|e| format!("error: --args: argument {}: {e}", k + 1))?)
-        });
-    }
+    let argv = parse_args(&args.args)?;
     let mut memory = Vec::new();
     for spec in &args.mem {
         memory.push(parse_mem(spec).map_err(|e| format!("error: --mem: {e}"))?);
@@ -270,6 +262,23 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--args`: integers (decimal or `0x` hex), floats, pointers into `--mem` buffers, as
+/// [`converge_sim::inputs::parse_value`] reads them; `_` (or empty) for "draw it from the seed".
+pub fn parse_args(
+    list: &[String],
+) -> Result<Vec<Option<converge_sim::interp::ArgValue>>, CliError> {
+    let mut argv = Vec::new();
+    for (k, a) in list.iter().enumerate() {
+        let a = a.trim();
+        argv.push(if a == "_" || a.is_empty() {
+            None
+        } else {
+            Some(parse_value(a).map_err(|e| format!("error: --args: argument {}: {e}", k + 1))?)
+        });
+    }
+    Ok(argv)
 }
 
 /// Columns of the text table; wider tables are cut (the JSON output has everything).

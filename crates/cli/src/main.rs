@@ -4,6 +4,7 @@
 mod cmd_cycles;
 mod cmd_dot;
 mod cmd_explain;
+mod cmd_explore;
 mod cmd_insert_tokens;
 mod cmd_simulate;
 mod cmd_stats;
@@ -48,6 +49,9 @@ enum Cmd {
     Dot(cmd_dot::Args),
     /// Print the module back with convergence control tokens inserted into uncontrolled code.
     InsertTokens(cmd_insert_tokens::Args),
+    /// Write one self-contained HTML page to explore a module's convergence: CFG, source,
+    /// explanations, token diagnostics, tables of dynamic instances.
+    Explore(cmd_explore::Args),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +82,7 @@ fn main() -> ExitCode {
         Cmd::Explain(a) => cmd_explain::run(a),
         Cmd::Dot(a) => cmd_dot::run(a),
         Cmd::InsertTokens(a) => cmd_insert_tokens::run(a),
+        Cmd::Explore(a) => cmd_explore::run(a),
     };
     match r {
         Ok(code) => code,

@@ -6,6 +6,7 @@
 //! - `CONVERGE_OPT22` (default `<repo>/build/venv/lib/python3.11/site-packages/llvm/bin/opt`)
 //! - `CONVERGE_CORPUS` (default `<repo>/../shared/corpus/llvm-tests`)
 //! - `CONVERGE_CLANG19` (default `/usr/lib/llvm-19/bin/clang`)
+//! - `CONVERGE_CHROMIUM` (default `/usr/bin/chromium`: the browser of `converge explore`'s page test)
 //!
 //! A missing tool fails the test when `CI=true` and otherwise prints a clear `SKIPPED` line.
 
@@ -50,6 +51,10 @@ pub fn clang19_path() -> PathBuf {
     from_env("CONVERGE_CLANG19", "/usr/lib/llvm-19/bin/clang".into())
 }
 
+pub fn chromium_path() -> PathBuf {
+    from_env("CONVERGE_CHROMIUM", "/usr/bin/chromium".into())
+}
+
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
@@ -85,6 +90,9 @@ pub fn corpus(what: &str) -> Option<PathBuf> {
 }
 pub fn clang19(what: &str) -> Option<PathBuf> {
     require(clang19_path(), what)
+}
+pub fn chromium(what: &str) -> Option<PathBuf> {
+    require(chromium_path(), what)
 }
 
 /// The output of one `opt` run.

@@ -10,6 +10,7 @@ use converge_graph::{CycleInfo, DominatorTree, PostDominatorTree, UnreachablePre
 use converge_report::LineIndex;
 use converge_report::dot::{DotOptions, render};
 use converge_report::explain::{Analysed, Explainer, Node};
+use converge_report::explore::{ExploreOptions, SimOptions, page as explore_page};
 use converge_report::render::Ctx;
 use converge_uniformity::llvm::{Amdgpu, LlvmFunction, Nvptx, Target};
 use converge_uniformity::{LlvmVersion, Structure, analyze_as};
@@ -78,6 +79,20 @@ fuzz_target!(|data: &[u8]| {
             );
         }
     }
+    let funcs: Vec<_> = m
+        .func_ids()
+        .filter(|&f| !m.func(f).is_declaration)
+        .collect();
+    let opts = ExploreOptions {
+        target: Target::from_triple(m.triple.as_deref(), None),
+        mode: "llvm".to_string(),
+        sim: SimOptions {
+            step_limit: 300,
+            max_hierarchies: 2,
+            ..SimOptions::default()
+        },
+    };
+    let _ = explore_page(&m, &funcs, &opts);
     for flavor in [Flavor::Llvm22, Flavor::Llvm19] {
         let findings = vl::verify_module(&m, flavor);
         let _ = vl::llvm_report(&m, &findings);
