@@ -1,6 +1,7 @@
 //! `converge`: GPU convergence semantics, computable. Each subcommand lives in its own module and reads
 //! one `.ll` file. Exit codes: 0 success, 1 analysed and found invalid, 2 unreadable input or bad usage.
 
+mod cmd_check_transform;
 mod cmd_cycles;
 mod cmd_dot;
 mod cmd_explain;
@@ -42,6 +43,8 @@ enum Cmd {
     Simulate(cmd_simulate::Args),
     /// Explain why a value is divergent (or uniform): the chain of reasons back to a source.
     Explain(cmd_explain::Args),
+    /// Is AFTER a correct transformation of BEFORE for its convergent operations?
+    CheckTransform(cmd_check_transform::Args),
     /// Draw a function's CFG with its cycles and divergence as Graphviz DOT.
     Dot(cmd_dot::Args),
 }
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Cmd::Simulate(a) => cmd_simulate::run(a),
         Cmd::Explain(a) => cmd_explain::run(a),
         Cmd::Dot(a) => cmd_dot::run(a),
+        Cmd::CheckTransform(a) => cmd_check_transform::run(a),
     };
     match r {
         Ok(code) => code,
