@@ -156,7 +156,10 @@ fn llvm_passes_keep_communicating_sets() {
                     let parse = |t: &str, n: &str| {
                         converge_ir::parse_rendered_with(n, t.to_string(), Some(false))
                     };
-                    let (bm, am) = match (parse(&before.stdout, "before.ll"), parse(&after.stdout, "after.ll")) {
+                    let (bm, am) = match (
+                        parse(&before.stdout, "before.ll"),
+                        parse(&after.stdout, "after.ll"),
+                    ) {
                         (Ok(b), Ok(a)) => (b, a),
                         (Err(e), _) | (_, Err(e)) => {
                             failures
@@ -166,22 +169,23 @@ fn llvm_passes_keep_communicating_sets() {
                             continue;
                         }
                     };
-                    let outcome = match check(&bm, &am, Some("k"), ("before.ll", "after.ll"), &settings()) {
-                        Ok(o) => o,
-                        Err(e) => {
-                            failures
-                                .lock()
-                                .unwrap()
-                                .push(format!("{name} (LLVM {v}, seed {seed}): {}", e.0));
-                            continue;
-                        }
-                    };
+                    let outcome =
+                        match check(&bm, &am, Some("k"), ("before.ll", "after.ll"), &settings()) {
+                            Ok(o) => o,
+                            Err(e) => {
+                                failures
+                                    .lock()
+                                    .unwrap()
+                                    .push(format!("{name} (LLVM {v}, seed {seed}): {}", e.0));
+                                continue;
+                            }
+                        };
                     let mut r = rows.lock().unwrap();
                     let row = &mut r[vi][p];
                     row.checked += 1;
                     row.changed += (before.stdout != after.stdout) as u64;
-                    row.skipped_runs += outcome.stats.skipped_after_error
-                        + outcome.stats.skipped_inconclusive;
+                    row.skipped_runs +=
+                        outcome.stats.skipped_after_error + outcome.stats.skipped_inconclusive;
                     if outcome.verdict == Verdict::Violation {
                         row.violations += 1;
                         let dir = out_dir.join(format!(

@@ -81,6 +81,17 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
         &["explain", f],
         &["dot", "--uniformity", "--instructions", f],
         &["simulate", "--step-limit", "1000", f],
+        &[
+            "check-transform",
+            "--step-limit",
+            "1000",
+            "--time-limit",
+            "5",
+            "--max-executions",
+            "8",
+            f,
+            f,
+        ],
     ];
     cmds.iter()
         .map(|args| {
@@ -106,8 +117,19 @@ fn tmpdir(tag: &str) -> std::path::PathBuf {
 /// `simulate` exits 2 when it cannot run (with a message) and 1 when a thread stopped on an error
 /// (each such thread named on stderr).
 fn simulate_refused_or_stopped(cmd: &str, o: &common::Outcome) -> bool {
-    cmd.starts_with("simulate")
-        && (o.code == Some(2) || (o.code == Some(1) && o.stderr_str().contains("error: thread ")))
+    (cmd.starts_with("simulate")
+        && (o.code == Some(2) || (o.code == Some(1) && o.stderr_str().contains("error: thread "))))
+        || check_refused(cmd, o)
+}
+
+/// `check-transform FILE FILE` compares a module with itself: it refuses (exit 2, with a message)
+/// when no single function can be picked or the module breaks the token rules, and otherwise must
+/// find no violation (exit 0).
+fn check_refused(cmd: &str, o: &common::Outcome) -> bool {
+    cmd.starts_with("check-transform")
+        && o.code == Some(2)
+        && o.stderr_str().contains("error:")
+        && !o.stderr_str().contains("panicked")
 }
 
 #[test]

@@ -196,7 +196,9 @@ impl Emit<'_> {
         };
         self.label(&j);
         let r = self.fresh("acc");
-        self.line(&format!("%{r} = phi i32 [ %{ta}, %{tb} ], [ %{ea}, %{eb} ]"));
+        self.line(&format!(
+            "%{r} = phi i32 [ %{ta}, %{tb} ], [ %{ea}, %{eb} ]"
+        ));
         r
     }
 
@@ -241,7 +243,9 @@ impl Emit<'_> {
         self.line(&format!("br label %{mid}"));
         self.label(&mid);
         let f = self.fresh("flag");
-        self.line(&format!("%{f} = phi i1 [ true, %{from} ], [ %{c2}, %{t1} ]"));
+        self.line(&format!(
+            "%{f} = phi i1 [ true, %{from} ], [ %{c2}, %{t1} ]"
+        ));
         self.line(&format!("br i1 %{f}, label %{t2}, label %{end}"));
         self.label(&t2);
         let a2 = self.op(&acc);
@@ -249,7 +253,9 @@ impl Emit<'_> {
         self.line(&format!("br label %{end}"));
         self.label(&end);
         let r = self.fresh("acc");
-        self.line(&format!("%{r} = phi i32 [ %{a2}, %{tb} ], [ %{acc}, %{mid} ]"));
+        self.line(&format!(
+            "%{r} = phi i32 [ %{a2}, %{tb} ], [ %{acc}, %{mid} ]"
+        ));
         r
     }
 
@@ -272,7 +278,9 @@ impl Emit<'_> {
         self.line(&format!("br label %{h}"));
         self.label(&h);
         self.line(&format!("%{i} = phi i32 [ 0, %{pre} ], [ %{inext}, %{h} ]"));
-        self.line(&format!("%{a} = phi i32 [ %{acc}, %{pre} ], [ %{anext}, %{h} ]"));
+        self.line(&format!(
+            "%{a} = phi i32 [ %{acc}, %{pre} ], [ %{anext}, %{h} ]"
+        ));
         self.line(&format!("%{anext} = add i32 %{a}, %{i}"));
         self.line(&format!("%{inext} = add i32 %{i}, 1"));
         let c = self.fresh("c");
