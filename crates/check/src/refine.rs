@@ -66,6 +66,10 @@ impl MismatchKind {
     }
 }
 
+/// A dynamic instance of BEFORE under a grouping of its anchors: call site, loop-heart counters,
+/// anchor group.
+type InstanceKey = (u32, Vec<(u32, u32)>, usize);
+
 struct Uf {
     parent: Vec<usize>,
 }
@@ -247,7 +251,7 @@ pub fn compare(after: &Observed, before: &Observed) -> Result<(), Mismatch> {
         owner.insert((r, t), c);
     }
     // BEFORE's sets under the forced anchor grouping.
-    let mut before_sets: HashMap<(u32, Vec<(u32, u32)>, usize), Vec<u32>> = HashMap::new();
+    let mut before_sets: HashMap<InstanceKey, Vec<u32>> = HashMap::new();
     for (t, obs) in before.threads.iter().enumerate() {
         for b in obs {
             if let Root::Anchor(_, c) = b.root {

@@ -13,8 +13,9 @@
 use crate::observe::{Observed, observe};
 use crate::refine::{Mismatch, compare};
 use crate::{MatchError, match_functions};
+use converge_graph::{Cfg, CycleInfo};
 use converge_ir::{Function, InstId, Module, Type};
-use converge_sim::hierarchy::enumerate;
+use converge_sim::hierarchy::{Enumeration, Hierarchy, enumerate};
 use converge_sim::interp::{ArgValue, Options, Program, Target, run};
 use converge_sim::report::block_name;
 use converge_verify::llvm::{self, Flavor};
@@ -33,6 +34,8 @@ pub struct Settings {
     pub step_limit: u64,
     /// `None`: from BEFORE's target triple.
     pub target: Option<Target>,
+    /// Every cycle hierarchy (m-convergence); `false`: LLVM's only, for both programs.
+    pub all_hierarchies: bool,
 }
 
 impl Default for Settings {
@@ -45,6 +48,7 @@ impl Default for Settings {
             enumeration_cap: 512,
             step_limit: 20_000,
             target: None,
+            all_hierarchies: true,
         }
     }
 }
@@ -149,6 +153,20 @@ fn domain(m: &Module, f: &Function, k: usize) -> Vec<Option<ArgValue>> {
     }
 }
 
+/// The distinct cycle hierarchies of a CFG. Without irreducible cycles there is one (every cycle is
+/// a natural loop whose header dominates it, whatever the DFS order), so nothing is enumerated.
+fn hierarchies(cfg: &Cfg, cap: u64, all: bool) -> Enumeration {
+    let ci = CycleInfo::new(cfg);
+    if !all || ci.cycles().all(|c| ci.is_reducible(c)) {
+        return Enumeration {
+            hierarchies: vec![Hierarchy::llvm(cfg)],
+            exhaustive: all,
+            orders_tried: 1,
+        };
+    }
+    enumerate(cfg, cap)
+}
+
 fn site(m: &Module, f: &Function, i: InstId, file: &str) -> Option<String> {
     let sp = f.insts[i.0 as usize].span;
     if sp.end == 0 {
@@ -213,8 +231,8 @@ pub fn check(
     let bp = Program::new(before, bf, target);
     let ap = Program::new(after, af, target);
     let cap = settings.enumeration_cap.max(1);
-    let be = enumerate(&bp.cfg, cap);
-    let ae = enumerate(&ap.cfg, cap);
+    let be = hierarchies(&bp.cfg, cap, settings.all_hierarchies);
+    let ae = hierarchies(&ap.cfg, cap, settings.all_hierarchies);
     let mut stats = Stats {
         hierarchies_before: be.hierarchies.len(),
         hierarchies_after: ae.hierarchies.len(),

@@ -185,6 +185,27 @@ fn inlining_then_hoisting_is_a_violation() {
     );
 }
 
+// "Convergence And Uniformity": maximal convergence is relative to a cycle hierarchy. AFTER inverts
+// the entry branch of an irreducible cycle, so LLVM's hierarchy of AFTER is the other hierarchy of
+// BEFORE: refines under m-convergence, a violation if only LLVM's hierarchies were compared.
+#[test]
+fn irreducible_entry_swap_refines_under_m_convergence_only() {
+    expect("irreducible_swap", Verdict::Refines, None);
+    let o = run("irreducible_swap");
+    assert_eq!(o.stats.hierarchies_before, 2);
+    let read = |s: &str| {
+        let p = dir().join(format!("irreducible_swap.{s}.ll"));
+        converge_ir::parse_rendered_with("x.ll", std::fs::read_to_string(p).unwrap(), Some(false))
+            .unwrap()
+    };
+    let settings = Settings {
+        all_hierarchies: false,
+        ..Settings::default()
+    };
+    let llvm_only = check(&read("before"), &read("after"), None, ("b", "a"), &settings).unwrap();
+    assert_eq!(llvm_only.verdict, Verdict::Violation);
+}
+
 /// The pairs directory holds only pairs that a test above names.
 #[test]
 fn every_pair_is_tested() {

@@ -37,6 +37,10 @@ pub struct Args {
     /// DFS successor orders tried when enumerating cycle hierarchies (sampled beyond).
     #[arg(long, default_value_t = 512)]
     pub enumeration_cap: u64,
+    /// Compare under LLVM's cycle hierarchy only (default: every hierarchy of BEFORE may explain
+    /// AFTER, and every hierarchy of AFTER must be explained: m-convergence).
+    #[arg(long)]
+    pub llvm_hierarchy_only: bool,
     /// Instructions per thread before it is stopped.
     #[arg(long, default_value_t = 20_000)]
     pub step_limit: u64,
@@ -76,6 +80,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             TargetArg::Nvptx => Some(Target::Nvptx),
             TargetArg::None => Some(Target::Generic),
         },
+        all_hierarchies: !args.llvm_hierarchy_only,
     };
     let names = (
         args.before.display().to_string(),

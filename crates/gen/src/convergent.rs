@@ -407,9 +407,7 @@ pub fn convergent_kernel(seed: u64, o: &ConvergentOptions) -> String {
     }
     e.line(&format!("%tid = call i32 @{tid_fn}()"));
     let acc = e.seq("tid".to_string(), 0);
-    e.line(&format!(
-        "%outp = getelementptr i32, ptr addrspace(1) %out, i32 %tid"
-    ));
+    e.line("%outp = getelementptr i32, ptr addrspace(1) %out, i32 %tid");
     e.line(&format!("store i32 %{acc}, ptr addrspace(1) %outp"));
     e.line("ret void");
     e.out.push_str("}\n");
