@@ -14,39 +14,29 @@ fn set(s: &[u32]) -> String {
 }
 
 fn coverage(st: &Stats) -> String {
+    let sample = if st.exhaustive {
+        "every configuration of the argument domains".to_string()
+    } else {
+        format!(
+            "a seeded sample of the {} configurations of the argument domains",
+            st.configurations
+        )
+    };
+    let hier = |n: usize| if n == 1 { "hierarchy" } else { "hierarchies" };
     let mut s = format!(
-        "compared {} execution{} ({} of {} configuration{}{}), {} BEFORE run{} under {} cycle \
-         hierarch{}, {} AFTER run{} under {} hierarch{}{}, {} thread group{} of AFTER",
+        "compared {} of {} execution{} ({sample}): {} BEFORE run{} under {} cycle {}, {} AFTER \
+         run{} under {} {}{}, {} thread group{} of AFTER",
         st.executions,
-        plural(st.executions),
-        if st.exhaustive {
-            "all"
-        } else {
-            "a seeded sample"
-        },
-        st.configurations,
-        plural(st.configurations as u64),
-        if st.exhaustive {
-            ""
-        } else {
-            " in the argument domains"
-        },
+        st.planned,
+        plural(st.planned),
         st.before_runs,
         plural(st.before_runs),
         st.hierarchies_before,
-        if st.hierarchies_before == 1 {
-            "y"
-        } else {
-            "ies"
-        },
+        hier(st.hierarchies_before),
         st.after_runs,
         plural(st.after_runs),
         st.hierarchies_after,
-        if st.hierarchies_after == 1 {
-            "y"
-        } else {
-            "ies"
-        },
+        hier(st.hierarchies_after),
         if st.hierarchies_exhaustive {
             ""
         } else {
@@ -163,7 +153,15 @@ pub fn text(o: &Outcome) -> String {
             );
         }
     }
-    let _ = writeln!(s, "  {}", coverage(&o.stats));
+    if o.verdict == Verdict::Violation {
+        let _ = writeln!(
+            s,
+            "  before the counterexample's execution, {}",
+            coverage(&o.stats)
+        );
+    } else {
+        let _ = writeln!(s, "  {}", coverage(&o.stats));
+    }
     skipped(&mut s, &o.stats);
     for n in &o.notes {
         let _ = writeln!(s, "  note: {n}");
@@ -227,6 +225,7 @@ pub fn json(o: &Outcome) -> Json {
             "executions": st.executions,
             "configurations": st.configurations.to_string(),
             "exhaustive": st.exhaustive,
+            "planned": st.planned,
             "before_runs": st.before_runs,
             "after_runs": st.after_runs,
             "thread_groups": st.groups,

@@ -76,8 +76,10 @@ pub struct Stats {
     pub executions: u64,
     /// Configurations there are in the argument domains (before sampling).
     pub configurations: u128,
-    /// Whether every configuration of the domains was tried.
+    /// Whether every configuration of the domains is to be tried (else a seeded sample).
     pub exhaustive: bool,
+    /// Configurations to try (all, or the sample size).
+    pub planned: u64,
     pub before_runs: u64,
     pub after_runs: u64,
     /// Released groups (dynamic instances of communicating operations) of AFTER compared.
@@ -258,6 +260,7 @@ pub fn check(
     } else {
         settings.max_executions
     };
+    stats.planned = n;
     let mut rng = Rng(settings.seed ^ 0x5EED_C0DE);
     let mut violation = None;
     for e in 0..n {

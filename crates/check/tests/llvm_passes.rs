@@ -54,6 +54,7 @@ const PASSES: &[(&str, &[&str])] = &[
         &["-passes=loop-mssa(simple-loop-unswitch<nontrivial>)"],
     ),
     ("instcombine", &["-passes=instcombine"]),
+    ("inline", &["-passes=inline"]),
     ("structurizecfg", &["-passes=structurizecfg"]),
     ("O3", &["-O3"]),
 ];

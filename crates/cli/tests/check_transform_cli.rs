@@ -59,7 +59,7 @@ fn refinement_exits_0_and_says_what_was_compared_without_claiming_a_proof() {
     let (code, out, err) = check("ifelse_merge_uniform", &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("refines"), "{out}");
-    assert!(out.contains("compared 15 executions"), "{out}");
+    assert!(out.contains("compared 15 of 15 executions"), "{out}");
     assert!(out.contains("not a proof"), "{out}");
 }
 

@@ -51,6 +51,8 @@ struct Emit<'a> {
     /// The innermost token in scope (tokens mode).
     tok: String,
     tid: &'static str,
+    /// Whether `@helper` (a function of the module without convergent operations) is called.
+    helper: bool,
 }
 
 impl Emit<'_> {
@@ -111,6 +113,15 @@ impl Emit<'_> {
         r
     }
 
+    /// A call of `@helper`, which branches and loops on its argument without convergent operations:
+    /// inlining it changes the control flow around the kernel's operations.
+    fn call_helper(&mut self, acc: &str) -> String {
+        self.helper = true;
+        let r = self.fresh("acc");
+        self.line(&format!("%{r} = call i32 @helper(i32 %{acc})"));
+        r
+    }
+
     /// A condition: divergent (thread id or data) or uniform (arguments).
     fn cond(&mut self, acc: &str) -> String {
         let c = self.fresh("c");
@@ -151,8 +162,9 @@ impl Emit<'_> {
                     _ => self.op(&acc),
                 }
             } else {
-                match self.rng.below(9) {
+                match self.rng.below(10) {
                     0 | 1 => self.op(&acc),
+                    8 => self.call_helper(&acc),
                     2 | 3 => self.if_else(acc, depth),
                     4 => self.twin(acc),
                     5 => self.flag(acc),
@@ -376,6 +388,25 @@ impl Emit<'_> {
     }
 }
 
+const HELPER: &str = "
+define internal i32 @helper(i32 %x) {
+entry:
+  %odd = and i32 %x, 1
+  %c = icmp eq i32 %odd, 0
+  br i1 %c, label %loop, label %done
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %a = phi i32 [ %x, %entry ], [ %a.next, %loop ]
+  %a.next = add i32 %a, %i
+  %i.next = add i32 %i, 1
+  %more = icmp ult i32 %i.next, 3
+  br i1 %more, label %loop, label %done
+done:
+  %r = phi i32 [ %x, %entry ], [ %a.next, %loop ]
+  ret i32 %r
+}
+";
+
 /// One kernel as LLVM text (`@k`), reproducible from `seed`.
 pub fn convergent_kernel(seed: u64, o: &ConvergentOptions) -> String {
     let mut rng = Rng::new(seed);
@@ -395,6 +426,7 @@ pub fn convergent_kernel(seed: u64, o: &ConvergentOptions) -> String {
         block: "entry".into(),
         tok: "entry.tok".into(),
         tid: "tid",
+        helper: false,
     };
     let _ = writeln!(
         e.out,
@@ -423,6 +455,9 @@ pub fn convergent_kernel(seed: u64, o: &ConvergentOptions) -> String {
     );
     if o.target == GpuTarget::Amdgpu {
         s.push_str("declare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n");
+    }
+    if e.helper {
+        s.push_str(HELPER);
     }
     if o.tokens {
         s.push_str(
