@@ -55,7 +55,9 @@ pub struct Observed {
     pub paths: Vec<Vec<Block>>,
     /// Per thread: how it ended.
     pub status: Vec<Status>,
-    /// The run's scheduler notes (a fallback release makes a run inconclusive).
+    /// The run does not show its classes exactly: the scheduler released a group it could not
+    /// prove complete (its fallback), or released one dynamic instance (one class) of an
+    /// operation as two groups. Such runs are not compared.
     pub inconclusive: bool,
     pub groups: usize,
 }
@@ -179,7 +181,8 @@ pub fn observe(m: &Module, f: &Function, run: &Run) -> Observed {
         inconclusive: run
             .notes
             .iter()
-            .any(|n| n.contains("released the first group anyway")),
+            .any(|n| n.contains("released the first group anyway"))
+            || by_key.values().any(|gs| gs.len() > 1),
         groups: run.groups.len(),
     }
 }
