@@ -1,6 +1,7 @@
 //! In-process mutation fuzzer for the whole pipeline (reader → cycles/dominators → uniformity for
 //! every target and both LLVM versions → token verifier → explain/DOT reports → simulator under
-//! several hierarchies → the `explore` page). Stable Rust has no libFuzzer, so this is a plain grammar-aware mutator:
+//! several hierarchies → the `explore` page → check-transform of each function against itself).
+//! Stable Rust has no libFuzzer, so this is a plain grammar-aware mutator:
 //! it splices lines, `%names`, `label`s and keywords between seed modules, so that many variants
 //! still parse and reach the analyses.
 //!
@@ -332,6 +333,29 @@ fn simulate(m: &Module, func: &converge_ir::Function, work: &mut usize) {
     }
     let pairs: Vec<(&Hierarchy, &sim::Run)> = hs.iter().zip(runs.iter()).collect();
     *work += m_converged(&pairs, func.blocks.len()).len();
+    check_against_itself(m, func, work);
+}
+
+/// `check-transform` of a function against itself: a violation (or a panic) is a checker bug.
+/// Modules breaking the token rules are refused (BEFORE has no defined behaviour).
+fn check_against_itself(m: &Module, func: &converge_ir::Function, work: &mut usize) {
+    let settings = converge_check::Settings {
+        threads: 3,
+        max_executions: 4,
+        step_limit: 300,
+        enumeration_cap: 4,
+        time_limit: Duration::from_secs(2),
+        ..converge_check::Settings::default()
+    };
+    let name = m.strings.resolve(func.name).to_string();
+    if let Ok(o) = converge_check::check(m, m, Some(&name), ("in.ll", "in.ll"), &settings) {
+        assert!(
+            o.verdict == converge_check::Verdict::Refines,
+            "check-transform finds a violation of a function against itself:\n{}",
+            converge_check::render::text(&o)
+        );
+        *work += o.stats.groups as usize;
+    }
 }
 
 fn collect(p: &Path, out: &mut Vec<PathBuf>) {

@@ -1,6 +1,7 @@
 //! `converge`: GPU convergence semantics, computable. Each subcommand lives in its own module and reads
 //! one `.ll` file. Exit codes: 0 success, 1 analysed and found invalid, 2 unreadable input or bad usage.
 
+mod cmd_check_transform;
 mod cmd_cycles;
 mod cmd_dot;
 mod cmd_explain;
@@ -45,6 +46,8 @@ enum Cmd {
     Simulate(cmd_simulate::Args),
     /// Explain why a value is divergent (or uniform): the chain of reasons back to a source.
     Explain(cmd_explain::Args),
+    /// Is AFTER a correct transformation of BEFORE for its convergent operations?
+    CheckTransform(cmd_check_transform::Args),
     /// Draw a function's CFG with its cycles and divergence as Graphviz DOT.
     Dot(cmd_dot::Args),
     /// Print the module back with convergence control tokens inserted into uncontrolled code.
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
         Cmd::Dot(a) => cmd_dot::run(a),
         Cmd::InsertTokens(a) => cmd_insert_tokens::run(a),
         Cmd::Explore(a) => cmd_explore::run(a),
+        Cmd::CheckTransform(a) => cmd_check_transform::run(a),
     };
     match r {
         Ok(code) => code,

@@ -101,6 +101,17 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
             f,
         ],
         &["explore", "--step-limit", "1000", "-o", &page, f],
+        &[
+            "check-transform",
+            "--step-limit",
+            "1000",
+            "--time-limit",
+            "5",
+            "--max-executions",
+            "8",
+            f,
+            f,
+        ],
     ];
     cmds.iter()
         .map(|args| {
@@ -128,7 +139,18 @@ fn tmpdir(tag: &str) -> std::path::PathBuf {
 fn simulate_refused_or_stopped(cmd: &str, o: &common::Outcome) -> bool {
     let named =
         o.stderr_str().contains("error: thread ") || o.stderr_str().contains("error: barrier ");
-    cmd.starts_with("simulate") && (o.code == Some(2) || (o.code == Some(1) && named))
+    (cmd.starts_with("simulate") && (o.code == Some(2) || (o.code == Some(1) && named)))
+        || check_refused(cmd, o)
+}
+
+/// `check-transform FILE FILE` compares a module with itself: it refuses (exit 2, with a message)
+/// when no single function can be picked or the module breaks the token rules, and otherwise must
+/// find no violation (exit 0).
+fn check_refused(cmd: &str, o: &common::Outcome) -> bool {
+    cmd.starts_with("check-transform")
+        && o.code == Some(2)
+        && o.stderr_str().contains("error:")
+        && !o.stderr_str().contains("panicked")
 }
 
 #[test]
