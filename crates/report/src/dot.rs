@@ -411,11 +411,8 @@ pub fn combine(title: &str, graphs: &[String]) -> String {
             // `bN [..]` (a node) or `bN -> bM ...` (an edge): only the leading ids are renamed,
             // never label text.
             let id_len = |s: &str| -> usize {
-                if s.starts_with('b') {
-                    1 + s[1..].bytes().take_while(u8::is_ascii_digit).count()
-                } else {
-                    0
-                }
+                s.strip_prefix('b')
+                    .map_or(0, |r| 1 + r.bytes().take_while(u8::is_ascii_digit).count())
             };
             let n = id_len(t);
             if n > 1 {

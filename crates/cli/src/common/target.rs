@@ -57,8 +57,7 @@ pub fn llvm_spellings(
     args: impl IntoIterator<Item = std::ffi::OsString>,
 ) -> Vec<std::ffi::OsString> {
     let mut out = Vec::new();
-    let mut it = args.into_iter();
-    while let Some(a) = it.next() {
+    for a in args {
         let Some(s) = a.to_str() else {
             out.push(a);
             continue;
