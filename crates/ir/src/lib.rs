@@ -28,6 +28,7 @@ mod fx;
 mod lexer;
 mod parser;
 pub mod print;
+mod wellformed;
 
 /// Reads a module from LLVM textual IR. `source_name` is used in diagnostics.
 ///
