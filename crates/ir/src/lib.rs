@@ -75,6 +75,14 @@ pub fn parse_with(
     Ok(m)
 }
 
+/// The well-formedness checks every read makes (operand types, definitions dominating uses, phi
+/// incomings matching predecessors; see the `wellformed` module), on an already read module: the
+/// first violation. For timing the checks apart from the reader.
+#[doc(hidden)]
+pub fn check_wellformed(m: &Module) -> Result<(), Box<Diagnostic>> {
+    wellformed::check_module(m)
+}
+
 /// How many reads so far merged two threads' results (the others read sequentially). For tests.
 #[doc(hidden)]
 pub fn parallel_merges() -> usize {
