@@ -105,8 +105,11 @@ impl Exec<'_, '_> {
                 self.finish(t, Status::StepLimit);
                 return;
             }
+            let func = t.fr.func;
             self.step(t, i);
             if let Some(msg) = self.fault.take() {
+                // `step` may have entered or left an activation: name `i` in its own function.
+                self.at(func);
                 let at = self.describe_inst(i);
                 self.finish(t, Status::Error(format!("{msg} ({at})")));
             }
