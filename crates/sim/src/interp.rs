@@ -212,6 +212,8 @@ struct Thread {
     fr: Frame,
     /// The callers' activations, outermost first.
     stack: Vec<Frame>,
+    /// Registers and header slots held by the callee activations (bounded per thread).
+    held: usize,
     state: TState,
     status: Option<Status>,
     steps: u64,

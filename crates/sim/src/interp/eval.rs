@@ -160,6 +160,7 @@ impl Exec<'_, '_> {
                     // Back in the caller, at its call instruction.
                     let callee = std::mem::replace(&mut t.fr, caller);
                     t.allocas.truncate(callee.alloca_mark);
+                    t.held -= callee.regs.len() + self.p.f.blocks.len();
                     self.at(t.fr.func);
                     let range = self.p.f.blocks[t.fr.block.index()].insts.range();
                     let ci = range.start + t.fr.pos as usize;
