@@ -500,6 +500,33 @@ fn bad_input_and_refusals_are_located_with_no_output() {
         !out.exists(),
         "output written although the transform was refused"
     );
+    // Regression (found by the fuzz pipeline): an entry block with predecessors (invalid for
+    // LLVM, read by converge) is refused, not given an `entry` inside a cycle.
+    let loopy = dir.join("entry-loop.ll");
+    std::fs::write(
+        &loopy,
+        "declare void @sync() convergent
+         define void @f(i1 %c) convergent {
+         b0:
+  call void @sync()
+  br i1 %c, label %b0, label %x
+         x:
+  ret void
+}
+",
+    )
+    .unwrap();
+    let mut cmd = Command::new(&converge);
+    cmd.arg("insert-tokens").arg(&loopy).arg("-o").arg(&out);
+    let o = common::run(cmd, b"", common::kernels::LIMIT);
+    assert_eq!(o.code, Some(1), "{}", o.stderr_str());
+    assert!(
+        o.stderr_str().contains("entry-loop.ll:3:1")
+            && o.stderr_str().contains("entry block has predecessors"),
+        "{}",
+        o.stderr_str()
+    );
+    assert!(!out.exists());
     // An unknown --function: bad usage.
     let mut cmd = Command::new(&converge);
     cmd.arg("insert-tokens")

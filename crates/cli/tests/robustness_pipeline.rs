@@ -81,6 +81,7 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
         &["explain", f],
         &["dot", "--uniformity", "--instructions", f],
         &["simulate", "--step-limit", "1000", f],
+        &["insert-tokens", f],
     ];
     cmds.iter()
         .map(|args| {

@@ -330,6 +330,17 @@ fn plan_with(
 ) -> Result<Plan, Box<Diagnostic>> {
     let _ = fid;
     let cfg = function_cfg(f);
+    if !cfg.preds(Block(0)).is_empty() {
+        // LLVM rejects such a function ("Entry block to function must not have predecessors!").
+        return Err(refuse(
+            m,
+            f,
+            f.blocks[0].span,
+            "the entry block has predecessors, which LLVM does not allow (and the `entry` token \
+             would sit in a cycle)"
+                .to_string(),
+        ));
+    }
     let ci = CycleInfo::new(&cfg);
     let nb = f.blocks.len();
     // Reachability from the entry (LLVM 19 counts unreachable predecessors as cycle entries).

@@ -85,4 +85,15 @@ fuzz_target!(|data: &[u8]| {
             let _ = vl::diagnostic(&m, fd).render("fuzz.ll", &m.source);
         }
     }
+    // insert-tokens: its output must read back (a refusal only renders).
+    if let Ok(o) = converge_transform::insert_tokens::insert_tokens(&m, &Default::default()) {
+        // The reader accepts some ill-typed modules LLVM rejects, which need not read back
+        // once printed; a module whose plain printing reads must read after the transform.
+        if o.refused.is_empty() && converge_ir::parse("fuzz-printed.ll", m.print_module()).is_ok() {
+            assert!(converge_ir::parse("fuzz-out.ll", o.text).is_ok());
+        }
+        for d in &o.refused {
+            let _ = d.render("fuzz.ll", &m.source);
+        }
+    }
 });
