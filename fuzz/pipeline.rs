@@ -18,6 +18,7 @@ use converge_report::render::Ctx;
 use converge_sim::hierarchy::{Hierarchy, enumerate};
 use converge_sim::interp as sim;
 use converge_sim::report::{m_converged, table, value_uniformity};
+use converge_transform::insert_tokens::insert_tokens;
 use converge_uniformity::llvm::{Amdgpu, LlvmFunction, Nvptx, Target};
 use converge_uniformity::{LlvmVersion, Mode, Structure, analyze_as, analyze_with};
 use converge_verify::llvm::{self as vl, Flavor};
@@ -110,7 +111,50 @@ pub fn pipeline(m: &Module) -> usize {
             work += vl::llvm_lines(m, fd).len();
         }
     }
+    work += insert_tokens_checked(m);
     work
+}
+
+/// `insert-tokens`: a refusal renders; an output must read back, and every function that had no
+/// token violation before has none after (a transform bug otherwise).
+fn insert_tokens_checked(m: &Module) -> usize {
+    let Ok(o) = insert_tokens(m, &Default::default()) else {
+        return 0;
+    };
+    if !o.refused.is_empty() {
+        return o
+            .refused
+            .iter()
+            .map(|d| d.render("fuzz.ll", &m.source).len())
+            .sum();
+    }
+    let out = match converge_ir::parse("fuzz-out.ll", o.text.clone()) {
+        Ok(out) => out,
+        // The reader accepts some ill-typed modules LLVM rejects; printed back they need not
+        // read. Only a transform that breaks a module whose plain printing reads is a bug.
+        Err(e) => {
+            assert!(
+                converge_ir::parse("fuzz-printed.ll", m.print_module()).is_err(),
+                "insert-tokens output does not read back: {e:?}\n{}",
+                o.text
+            );
+            return 0;
+        }
+    };
+    let before: std::collections::HashSet<u32> = vl::verify_module(m, Flavor::Llvm22)
+        .iter()
+        .map(|f| f.func.0)
+        .collect();
+    for fd in vl::verify_module(&out, Flavor::Llvm22) {
+        assert!(
+            before.contains(&fd.func.0),
+            "insert-tokens made @{} invalid: {}\n{}",
+            out.str(out.func(fd.func).name),
+            vl::diagnostic(&out, &fd).render("fuzz-out.ll", &out.source),
+            o.text
+        );
+    }
+    o.text.len()
 }
 
 fn uniformity(m: &Module, f: FuncId, targets: &[Target], work: &mut usize) {

@@ -13,15 +13,13 @@ use std::process::ExitCode;
 pub struct Args {
     /// The LLVM textual IR file (.ll).
     pub file: PathBuf,
-    /// Write the module here instead of stdout (written only when the whole transform succeeds).
-    #[arg(short = 'o', long = "output", value_name = "OUT")]
-    pub output: Option<PathBuf>,
     /// Transform only this function (name without `@`); the others are printed unchanged.
     #[arg(long, value_name = "NAME")]
     pub function: Option<String>,
 }
 
-pub fn run(args: &Args) -> Result<ExitCode, CliError> {
+/// `output`: the global `-o FILE` (written only when the whole transform succeeds).
+pub fn run(args: &Args, output: Option<&std::path::Path>) -> Result<ExitCode, CliError> {
     let module = crate::common::load_module(&args.file)?;
     let name = args.file.display().to_string();
     let opts = Options {
@@ -42,7 +40,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         );
         return Ok(ExitCode::from(1));
     }
-    match &args.output {
+    match output.filter(|p| p.as_os_str() != "-") {
         None => crate::common::emit(&outcome.text),
         Some(out) => write_whole(out, &outcome.text)?,
     }

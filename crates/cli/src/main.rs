@@ -108,7 +108,11 @@ fn main() -> ExitCode {
             .num_threads(n)
             .build_global();
     }
+    // `explore` and `insert-tokens` write their file whole at the end (never a partial file on
+    // an error), so the sink is not opened for them up front.
+    let writes_whole = matches!(cli.cmd, Cmd::Explore(_) | Cmd::InsertTokens(_));
     if let Some(p) = &cli.output
+        && !writes_whole
         && let Err(e) = common::output::init(p)
     {
         eprintln!("{e}");
@@ -123,8 +127,8 @@ fn main() -> ExitCode {
         Cmd::Simulate(a) => cmd_simulate::run(a),
         Cmd::Explain(a) => cmd_explain::run(a),
         Cmd::Dot(a) => cmd_dot::run(a),
-        Cmd::InsertTokens(a) => cmd_insert_tokens::run(a),
-        Cmd::Explore(a) => cmd_explore::run(a),
+        Cmd::InsertTokens(a) => cmd_insert_tokens::run(a, cli.output.as_deref()),
+        Cmd::Explore(a) => cmd_explore::run(a, cli.output.as_deref()),
         Cmd::CheckTransform(a) => cmd_check_transform::run(a),
     };
     match r {

@@ -112,6 +112,7 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
             f,
             f,
         ],
+        &["insert-tokens", f],
     ];
     cmds.iter()
         .map(|args| {

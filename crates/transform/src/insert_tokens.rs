@@ -79,6 +79,10 @@ struct Plan {
     anchors: usize,
     /// The top token is an `entry` (else an `anchor`).
     entry: bool,
+    /// Calls convergent only by LLVM's intrinsic table (sorted): they get a `convergent` call-site
+    /// attribute, because LLVM 19's table lacks some (`llvm.amdgcn.if`, …) and rejects a bundle on
+    /// a call it does not see as convergent, while LLVM 22 requires the bundle.
+    mark_convergent: Vec<u32>,
     /// Edges from unreachable blocks redirected to the block `dead_label` (LLVM 19, see above).
     dead: Vec<(Block, Block)>,
     dead_label: String,
@@ -88,7 +92,7 @@ enum Planned {
     /// No convergent operation: nothing to do.
     Nothing,
     AlreadyControlled,
-    Edits(Plan),
+    Edits(Box<Plan>),
     Refused(Box<Diagnostic>),
 }
 
@@ -107,6 +111,12 @@ impl BodyEdits for Edits<'_> {
     fn extra_bundle(&self, f: FuncId, i: InstId) -> Option<&str> {
         match self.plans.get(f.0 as usize) {
             Some(Some(p)) => p.bundles.get(&i.0).map(|s| s.as_str()),
+            _ => None,
+        }
+    }
+    fn extra_fn_attr(&self, f: FuncId, i: InstId) -> Option<&str> {
+        match self.plans.get(f.0 as usize) {
+            Some(Some(p)) if p.mark_convergent.binary_search(&i.0).is_ok() => Some("convergent"),
             _ => None,
         }
     }
@@ -190,7 +200,7 @@ pub fn insert_tokens(m: &Module, opts: &Options) -> Result<Outcome, String> {
         plans: planned
             .iter()
             .map(|p| match p {
-                Planned::Edits(plan) => Some(plan),
+                Planned::Edits(plan) => Some(&**plan),
                 _ => None,
             })
             .collect(),
@@ -293,7 +303,7 @@ fn plan_function(m: &Module, facts: &ModuleFacts, fid: FuncId) -> Planned {
         return Planned::Nothing;
     }
     match plan_with(m, f, fid, &lf, &conv) {
-        Ok(p) => Planned::Edits(p),
+        Ok(p) => Planned::Edits(Box::new(p)),
         Err(d) => Planned::Refused(d),
     }
 }
@@ -320,6 +330,17 @@ fn plan_with(
 ) -> Result<Plan, Box<Diagnostic>> {
     let _ = fid;
     let cfg = function_cfg(f);
+    if !cfg.preds(Block(0)).is_empty() {
+        // LLVM rejects such a function ("Entry block to function must not have predecessors!").
+        return Err(refuse(
+            m,
+            f,
+            f.blocks[0].span,
+            "the entry block has predecessors, which LLVM does not allow (and the `entry` token \
+             would sit in a cycle)"
+                .to_string(),
+        ));
+    }
     let ci = CycleInfo::new(&cfg);
     let nb = f.blocks.len();
     // Reachability from the entry (LLVM 19 counts unreachable predecessors as cycle entries).
@@ -525,6 +546,20 @@ fn plan_with(
     }
     if !plan.dead.is_empty() {
         plan.dead_label = names.fresh("cv.dead");
+    }
+    let convergent = m.strings.get("convergent");
+    let has = |r: converge_ir::Range32| {
+        convergent.is_some_and(|k| m.attrs[r.range()].iter().any(|a| a.key == k))
+    };
+    for &i in conv {
+        let call = &f.calls[f.insts[i as usize].aux as usize];
+        // LLVM replaces an intrinsic declaration's attributes by its own table's.
+        let declared = has(call.fn_attrs)
+            || matches!(call.callee, converge_ir::Value::Func(g)
+                if has(m.func(g).attrs) && !m.str(m.func(g).name).starts_with("llvm."));
+        if !declared {
+            plan.mark_convergent.push(i);
+        }
     }
     for &i in conv {
         let tok = match ci.cycle_of(f.insts[i as usize].block) {

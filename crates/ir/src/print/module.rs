@@ -38,6 +38,10 @@ pub trait BodyEdits {
     fn extra_bundle(&self, _f: FuncId, _i: InstId) -> Option<&str> {
         None
     }
+    /// A function attribute to add to call `i` of `f` (`convergent`).
+    fn extra_fn_attr(&self, _f: FuncId, _i: InstId) -> Option<&str> {
+        None
+    }
     /// New preheader blocks of `f`.
     fn preheaders(&self, _f: FuncId) -> &[Preheader] {
         &[]
@@ -220,6 +224,7 @@ impl Module {
                 };
                 let edit = InstEdit {
                     extra_bundle: edits.extra_bundle(f, id),
+                    extra_fn_attr: edits.extra_fn_attr(f, id),
                     retarget: &retarget,
                     phi_merge,
                     drop_preds: if inst.op == Opcode::Phi {

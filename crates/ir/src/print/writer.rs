@@ -403,6 +403,7 @@ struct Slots<'a> {
     phi_merge: Option<PhiMerge<'a>>,
     /// Phi entries left out.
     drop_preds: &'a [converge_graph::Block],
+    extra_fn_attr: Option<&'a str>,
 }
 
 /// How a header phi is printed when its entering edges are redirected through a new preheader:
@@ -423,6 +424,8 @@ pub(crate) struct InstEdit<'a> {
     pub phi_merge: Option<PhiMerge<'a>>,
     /// Phi entries from these blocks are left out (their edges were redirected).
     pub drop_preds: &'a [converge_graph::Block],
+    /// A function attribute added to a call (`convergent`).
+    pub extra_fn_attr: Option<&'a str>,
 }
 
 /// Which numbering of attribute groups and metadata a printed instruction uses.
@@ -911,6 +914,7 @@ impl Module {
             retarget: &[],
             phi_merge: None,
             drop_preds: &[],
+            extra_fn_attr: None,
         };
         self.write_operand(out, &t, f, v);
     }
@@ -951,6 +955,7 @@ impl Module {
                     retarget: &[],
                     phi_merge: None,
                     drop_preds: &[],
+                    extra_fn_attr: None,
                 }
             }
             Numbering::Source => Slots {
@@ -965,6 +970,7 @@ impl Module {
                 retarget: edit.retarget,
                 phi_merge: edit.phi_merge,
                 drop_preds: edit.drop_preds,
+                extra_fn_attr: edit.extra_fn_attr,
             },
         };
         let t = &slots;
@@ -1668,6 +1674,10 @@ impl Module {
         }
         if t.source_attrs && !call.fn_attrs.is_empty() {
             self.write_source_call_attrs(out, call, toks);
+        }
+        if let Some(a) = t.extra_fn_attr {
+            out.push(' ');
+            out.push_str(a);
         }
         let bundles = &func.bundles[call.bundles.range()];
         if !bundles.is_empty() || t.extra_bundle.is_some() {
