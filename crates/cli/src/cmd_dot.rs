@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
     #[command(flatten)]
     pub functions: FunctionArgs,

@@ -25,7 +25,7 @@ pub enum ExplainFormat {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
     /// Restricts the search (`--function` is needed with `--value`/`--block` when the name occurs
     /// in several functions).

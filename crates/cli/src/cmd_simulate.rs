@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
     /// The function to run (may be omitted when the module defines exactly one; a glob must
     /// select exactly one).

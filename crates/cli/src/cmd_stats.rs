@@ -21,7 +21,7 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
     /// Output format (`none`: read and count only, for timing the reader).
     #[arg(long, default_value = "text", value_parser = formats(&[Format::Text, Format::Json, Format::None]))]

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -41,10 +41,12 @@ pub(crate) fn check_module(m: &Module) -> Result<(), Box<Diagnostic>> {
     Ok(())
 }
 
+/// Buffers reused across functions (the dominator tree keeps its arrays between computations).
 #[derive(Default)]
 struct Scratch {
     preds: Vec<u32>,
     incoming: Vec<u32>,
+    dt: DominatorTree,
 }
 
 fn err(span: Span, code: &str, msg: String, llvm: &str) -> Box<Diagnostic> {
@@ -285,7 +287,8 @@ fn check_function(
     if !cross_block {
         return Ok(());
     }
-    let dt = DominatorTree::new(&cfg);
+    sc.dt.compute(&cfg);
+    let dt = &sc.dt;
     for (k, i) in f.insts.iter().enumerate() {
         let ops = &f.operands[i.operands.range()];
         let is_phi = i.op == Opcode::Phi;
