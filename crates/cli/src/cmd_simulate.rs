@@ -4,10 +4,11 @@
 //! produced equal values. `--all-hierarchies` repeats the run under every distinct hierarchy of the
 //! CFG and reports which blocks are m-converged.
 
-use crate::common::{CliError, Format, TargetArg};
+use crate::common::{CliError, Format, FunctionArgs, TargetArg, formats};
 use converge_ir::{Function, Module};
 use converge_sim::hierarchy::{Hierarchy, enumerate};
-use converge_sim::interp::{self, ArgValue, Options, Program, Run, Status, Target};
+use converge_sim::inputs::{parse_mem, parse_value};
+use converge_sim::interp::{self, Options, Program, Run, Status, Target};
 use converge_sim::report::{Verdict, block_name, inst_name, m_converged, table, value_uniformity};
 use serde_json::{Value as Json, json};
 use std::fmt::Write;
@@ -16,11 +17,12 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
-    /// The function to run (may be omitted when the module defines exactly one).
-    #[arg(long)]
-    pub function: Option<String>,
+    /// The function to run (may be omitted when the module defines exactly one; a glob must
+    /// select exactly one).
+    #[command(flatten)]
+    pub functions: FunctionArgs,
     /// Number of threads in the group.
     #[arg(long, default_value_t = 4)]
     pub threads: u32,
@@ -28,6 +30,18 @@ pub struct Args {
     /// Missing arguments are drawn from `--seed`; they are the same in every thread.
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     pub args: Vec<String>,
+    /// Memory contents, repeatable: `@global=v1,v2,..` (initial contents of a global, elements
+    /// of its array type), `#k=[TYPE:]v1,..` or `%name=[TYPE:]v1,..` (pointer parameter k points
+    /// at a buffer of exactly these elements; TYPE i8 i16 i32 i64 f32 f64, default i32); `v*N`
+    /// repeats. Accesses outside a buffer or a global stop the thread with an error.
+    #[arg(long = "mem", value_name = "TARGET=VALUES")]
+    pub mem: Vec<String>,
+    /// The work-group (x) this group of threads is, for group-id and global-id queries.
+    #[arg(long, default_value_t = 0)]
+    pub group_id: u32,
+    /// The number of work-groups (x), for grid-size queries.
+    #[arg(long, default_value_t = 1)]
+    pub num_groups: u32,
     /// Seed for missing arguments and for the values of unknown calls and divergent loads.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -46,11 +60,12 @@ pub struct Args {
     /// Instructions per thread before the thread is stopped.
     #[arg(long, default_value_t = 100_000)]
     pub step_limit: u64,
-    /// Target whose id intrinsics and wave size apply.
-    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    /// Target whose id intrinsics and wave size apply: auto (the module's triple),
+    /// amdgpu|amdgcn, nvptx|nvptx64, none, or a triple; also `-mtriple=T`.
+    #[arg(long, alias = "mtriple", default_value = "auto", value_parser = crate::common::target::parse)]
     pub target: TargetArg,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, default_value = "text", value_parser = formats(&[Format::Text, Format::Json, Format::None]))]
     pub format: Format,
 }
 
@@ -62,7 +77,7 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         ));
     }
     let m = crate::common::load_module(&args.file)?;
-    let f = pick_function(&m, args.function.as_deref())?;
+    let f = m.func(args.functions.select_one(&m)?);
     let target = match args.target {
         TargetArg::Auto => Target::from_triple(m.triple.as_deref()),
         TargetArg::Amdgpu => Target::Amdgpu,
@@ -70,6 +85,16 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         TargetArg::None => Target::Generic,
     };
     let argv = parse_args(&args.args)?;
+    let mut memory = Vec::new();
+    for spec in &args.mem {
+        memory.push(parse_mem(spec).map_err(|e| format!("error: --mem: {e}"))?);
+    }
+    if args.num_groups == 0 || args.group_id >= args.num_groups {
+        return Err(format!(
+            "error: --group-id must be below --num-groups (got {} of {})",
+            args.group_id, args.num_groups
+        ));
+    }
     if argv.len() > f.params.len() {
         return Err(format!(
             "error: --args: {} values given, @{} has {} parameters",
@@ -84,8 +109,13 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         seed: args.seed,
         step_limit: args.step_limit,
         target,
+        memory,
+        group_id: args.group_id,
+        num_groups: args.num_groups,
+        ..Options::default()
     };
     let prog = Program::new(&m, f, target);
+    interp::check_inputs(&prog, &opts).map_err(|e| format!("error: {e}"))?;
     let name = |b| block_name(&m, f, b);
 
     let (hierarchies, exhaustive, chosen) = if args.all_hierarchies {
@@ -110,10 +140,19 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         };
         (vec![h], true, 0)
     };
+    let progress = crate::common::progress::Progress::start(
+        format!("simulating {} threads", args.threads),
+        hierarchies.len(),
+    );
     let runs: Vec<Run> = hierarchies
         .iter()
-        .map(|h| interp::run(&prog, h, &opts))
+        .map(|h| {
+            let r = interp::run(&prog, h, &opts);
+            progress.inc();
+            r
+        })
         .collect();
+    drop(progress);
     let main = &runs[chosen];
     let fname = m.strings.resolve(f.name).to_string();
 
@@ -140,9 +179,7 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
                     "runs": runs.iter().map(|r| run_json(&m, f, r, &name)).collect::<Result<Vec<_>, _>>()?,
                 });
             }
-            let mut s = serde_json::to_string_pretty(&j).unwrap_or_default();
-            s.push('\n');
-            crate::common::emit(&s);
+            crate::common::emit_json(&j);
         }
         Format::None => {}
         Format::Text | Format::Llvm => {
@@ -214,20 +251,19 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
             crate::common::emit(&out);
         }
     }
-    // The run is shown either way, but a thread that stopped on an error means the result is
-    // incomplete: say so on stderr and exit 1 rather than pass it off as a finished simulation.
+    // The run is shown either way, but a thread that stopped on an error or at the step limit,
+    // or a barrier not reached by the whole group, means the execution is not a valid complete
+    // one: say so on stderr and exit 1 rather than pass it off as a finished simulation.
     let mut failed = false;
     for (k, r) in runs.iter().enumerate() {
-        for th in &r.threads {
-            if let Status::Error(msg) = &th.status {
-                let under = if runs.len() > 1 {
-                    format!(" (hierarchy [{k}])")
-                } else {
-                    String::new()
-                };
-                eprintln!("error: thread {} stopped{under}: {msg}", th.tid);
-                failed = true;
-            }
+        for msg in r.failures() {
+            let under = if runs.len() > 1 {
+                format!(" (hierarchy [{k}])")
+            } else {
+                String::new()
+            };
+            eprintln!("error: {msg}{under}");
+            failed = true;
         }
     }
     Ok(if failed {
@@ -237,26 +273,18 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
     })
 }
 
-/// `--args`: integers (decimal or `0x` hex), floats, `_` (or empty) for "draw it from the seed".
-pub fn parse_args(list: &[String]) -> Result<Vec<Option<ArgValue>>, CliError> {
+/// `--args`: integers (decimal or `0x` hex), floats, pointers into `--mem` buffers, as
+/// [`converge_sim::inputs::parse_value`] reads them; `_` (or empty) for "draw it from the seed".
+pub fn parse_args(
+    list: &[String],
+) -> Result<Vec<Option<converge_sim::interp::ArgValue>>, CliError> {
     let mut argv = Vec::new();
     for (k, a) in list.iter().enumerate() {
         let a = a.trim();
         argv.push(if a == "_" || a.is_empty() {
             None
-        } else if let Ok(x) = a.parse::<i128>() {
-            Some(ArgValue::Int(x))
-        } else if let Ok(x) = a.parse::<f64>() {
-            Some(ArgValue::Float(x))
-        } else if let Some(h) = a.strip_prefix("0x") {
-            Some(ArgValue::Int(i128::from_str_radix(h, 16).map_err(
-                |_| format!("error: --args: argument {} (`{a}`) is not a number", k + 1),
-            )?))
         } else {
-            return Err(format!(
-                "error: --args: argument {} (`{a}`) is not a number",
-                k + 1
-            ));
+            Some(parse_value(a).map_err(|e| format!("error: --args: argument {}: {e}", k + 1))?)
         });
     }
     Ok(argv)
@@ -274,43 +302,6 @@ fn list(xs: &[String]) -> String {
         "(none)".to_string()
     } else {
         xs.join(" ")
-    }
-}
-
-fn pick_function<'m>(m: &'m Module, want: Option<&str>) -> Result<&'m Function, CliError> {
-    let defined: Vec<&Function> = m.functions.iter().filter(|f| !f.is_declaration).collect();
-    match want {
-        Some(w) => {
-            let w = w.trim_start_matches('@');
-            m.functions
-                .iter()
-                .find(|f| m.strings.resolve(f.name) == w)
-                .filter(|f| !f.is_declaration)
-                .ok_or_else(|| {
-                    let names: Vec<String> = defined
-                        .iter()
-                        .map(|f| format!("@{}", m.strings.resolve(f.name)))
-                        .collect();
-                    format!(
-                        "error: no function @{w} with a body in this module (defined: {})",
-                        list(&names)
-                    )
-                })
-        }
-        None => match defined.as_slice() {
-            [f] => Ok(f),
-            [] => Err("error: the module defines no function".to_string()),
-            _ => {
-                let names: Vec<String> = defined
-                    .iter()
-                    .map(|f| format!("@{}", m.strings.resolve(f.name)))
-                    .collect();
-                Err(format!(
-                    "error: the module defines several functions; pick one with --function ({})",
-                    names.join(" ")
-                ))
-            }
-        },
     }
 }
 
@@ -422,17 +413,18 @@ fn render_run(
             out,
             "\ncommunicating operations (threads of each converged instance, in execution order):"
         );
-        let mut order: Vec<converge_ir::InstId> = Vec::new();
+        let mut order: Vec<(converge_ir::FuncId, converge_ir::InstId)> = Vec::new();
         for g in &r.groups {
-            if !order.contains(&g.inst) {
-                order.push(g.inst);
+            if !order.contains(&(g.func, g.inst)) {
+                order.push((g.func, g.inst));
             }
         }
-        for i in order {
+        for (func, i) in order {
+            let gf = &m.functions[func.0 as usize];
             let gs: Vec<String> = r
                 .groups
                 .iter()
-                .filter(|g| g.inst == i)
+                .filter(|g| (g.func, g.inst) == (func, i))
                 .map(|g| {
                     format!(
                         "[{}]",
@@ -444,12 +436,21 @@ fn render_run(
                     )
                 })
                 .collect();
+            let place = if std::ptr::eq(gf, f) {
+                name(f.insts[i.0 as usize].block)
+            } else {
+                format!(
+                    "{} of @{}",
+                    block_name(m, gf, gf.insts[i.0 as usize].block),
+                    m.strings.resolve(gf.name)
+                )
+            };
             let _ = writeln!(
                 out,
                 "  {} (@{} in {}): {}",
-                inst_name(m, f, i),
-                converge_sim::interp::callee_name_of(m, f, i),
-                name(f.insts[i.0 as usize].block),
+                inst_name(m, gf, i),
+                converge_sim::interp::callee_name_of(m, gf, i),
+                place,
                 gs.join(" ")
             );
         }
@@ -544,7 +545,16 @@ fn run_json(
     let groups: Vec<Json> = r
         .groups
         .iter()
-        .map(|g| json!({"instruction": inst_name(m, f, g.inst), "block": name(f.insts[g.inst.0 as usize].block), "threads": g.threads}))
+        .map(|g| {
+            let gf = &m.functions[g.func.0 as usize];
+            json!({
+                "function": m.strings.resolve(gf.name),
+                "instruction": inst_name(m, gf, g.inst),
+                "block": block_name(m, gf, gf.insts[g.inst.0 as usize].block),
+                "threads": g.threads,
+                "convergent": g.convergent,
+            })
+        })
         .collect();
     let values: Vec<Json> = value_uniformity(r, f.insts.len())
         .into_iter()
@@ -563,5 +573,6 @@ fn run_json(
         "communicating": groups,
         "values": values,
         "notes": r.notes,
+        "failures": r.failures(),
     }))
 }

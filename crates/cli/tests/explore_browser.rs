@@ -48,7 +48,10 @@ fn explore(file: &Path, out: &Path, extra: &[&str]) {
 /// Runs headless Chromium on `page#fragment` with `what` (`--dump-dom` or `--screenshot=…`);
 /// returns (stdout, stderr). A fresh profile directory each time, no network services.
 fn chromium(browser: &Path, page: &Path, fragment: &str, what: &[&str]) -> (String, String) {
-    let profile = tempdir("profile");
+    // Tests run in parallel: every browser gets its own profile directory.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let profile = tempdir(&format!("profile{k}"));
     let url = format!("file://{}#{fragment}", page.display());
     let mut cmd = Command::new(browser);
     cmd.args([

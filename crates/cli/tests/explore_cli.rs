@@ -107,13 +107,20 @@ fn every_example_and_seed_program_renders() {
 
 #[test]
 fn divergent_values_are_those_of_converge_uniformity() {
-    let dir = tempdir("agree");
+    for mode in ["llvm", "precise"] {
+        divergent_values_agree(mode);
+    }
+}
+
+fn divergent_values_agree(mode: &str) {
+    let dir = tempdir(&format!("agree-{mode}"));
     for f in inputs() {
         let out = dir.join("page.html");
-        assert!(explore(&f, &out, &[]).status.success());
+        assert!(explore(&f, &out, &["--mode", mode]).status.success());
         let data = page_data(&std::fs::read_to_string(&out).unwrap());
+        assert_eq!(data["mode"], mode);
         let o = converge()
-            .args(["uniformity", "--format", "json"])
+            .args(["uniformity", "--format", "json", "--mode", mode])
             .arg(&f)
             .output()
             .unwrap();
@@ -145,7 +152,7 @@ fn divergent_values_are_those_of_converge_uniformity() {
                 let insts = b["instructions"].as_array().unwrap();
                 want += insts.iter().filter(|i| i["divergent"] == true).count();
             }
-            assert_eq!(page, want, "{}: @{}", f.display(), pf["name"]);
+            assert_eq!(page, want, "{mode}: {}: @{}", f.display(), pf["name"]);
         }
     }
 }
@@ -254,7 +261,7 @@ fn usage_errors_exit_2() {
     let f = repo().join("examples/divergent-loop.ll");
     let out = dir.join("x.html");
     for (args, msg) in [
-        (vec!["--mode", "precise"], "not available yet"),
+        (vec!["--mode", "exact"], "invalid value"),
         (vec!["--function", "nope"], "no function @nope"),
         (vec!["--threads", "0"], "--threads"),
         (vec!["--args", "1,zz"], "not a number"),

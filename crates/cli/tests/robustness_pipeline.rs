@@ -81,8 +81,38 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
         &["verify", "--format", "json", f],
         &["explain", f],
         &["dot", "--uniformity", "--instructions", f],
+        &["uniformity", "--mode", "precise", "--format", "json", f],
+        &["explain", "--mode", "precise", f],
         &["simulate", "--step-limit", "1000", f],
+        &[
+            "simulate",
+            "--step-limit",
+            "1000",
+            "--threads",
+            "3",
+            "--mem",
+            "#0=1,2,3",
+            "--group-id",
+            "1",
+            "--num-groups",
+            "2",
+            "--format",
+            "json",
+            f,
+        ],
         &["explore", "--step-limit", "1000", "-o", &page, f],
+        &[
+            "check-transform",
+            "--step-limit",
+            "1000",
+            "--time-limit",
+            "5",
+            "--max-executions",
+            "8",
+            f,
+            f,
+        ],
+        &["insert-tokens", f],
     ];
     cmds.iter()
         .map(|args| {
@@ -106,10 +136,22 @@ fn tmpdir(tag: &str) -> std::path::PathBuf {
 }
 
 /// `simulate` exits 2 when it cannot run (with a message) and 1 when a thread stopped on an error
-/// (each such thread named on stderr).
+/// or the step limit, or a barrier was not reached by the whole group (each named on stderr).
 fn simulate_refused_or_stopped(cmd: &str, o: &common::Outcome) -> bool {
-    cmd.starts_with("simulate")
-        && (o.code == Some(2) || (o.code == Some(1) && o.stderr_str().contains("error: thread ")))
+    let named =
+        o.stderr_str().contains("error: thread ") || o.stderr_str().contains("error: barrier ");
+    (cmd.starts_with("simulate") && (o.code == Some(2) || (o.code == Some(1) && named)))
+        || check_refused(cmd, o)
+}
+
+/// `check-transform FILE FILE` compares a module with itself: it refuses (exit 2, with a message)
+/// when no single function can be picked or the module breaks the token rules, and otherwise must
+/// find no violation (exit 0).
+fn check_refused(cmd: &str, o: &common::Outcome) -> bool {
+    cmd.starts_with("check-transform")
+        && o.code == Some(2)
+        && o.stderr_str().contains("error:")
+        && !o.stderr_str().contains("panicked")
 }
 
 #[test]

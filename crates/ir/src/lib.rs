@@ -9,7 +9,8 @@
 //! `LLParser`, forward references patched per function and per module; modules of 4 MiB and more are
 //! read on two threads with the same result, see `parser/parallel.rs`), `api` (CFG, names, call
 //! and type queries on [`Module`], [`Function`], [`Types`]), [`print`](mod@print) (operand names, types,
-//! constants and instruction text as LLVM prints them).
+//! constants and instruction text as LLVM prints them), [`intrinsics`] (which intrinsics LLVM's table marks
+//! `convergent`, whatever a declaration says).
 //!
 //! Accepted language: LLVM 19-22 textual IR with opaque pointers (typed pointers `T*` read as
 //! `ptr`, as LLVM 17+ does). Not modelled: `uselistorder` directives (skipped; predecessor order
@@ -21,6 +22,7 @@
 pub mod ir;
 pub use ir::*;
 pub mod diag;
+pub mod intrinsics;
 pub use diag::Diagnostic;
 mod api;
 mod check;
@@ -28,6 +30,7 @@ mod fx;
 mod lexer;
 mod parser;
 pub mod print;
+mod wellformed;
 
 /// Reads a module from LLVM textual IR. `source_name` is used in diagnostics.
 ///
@@ -72,6 +75,14 @@ pub fn parse_with(
     let mut m = parser::parse_source(source_name, &source, parallel).map_err(|d| *d)?;
     m.source = source;
     Ok(m)
+}
+
+/// The well-formedness checks every read makes (operand types, definitions dominating uses, phi
+/// incomings matching predecessors; see the `wellformed` module), on an already read module: the
+/// first violation. For timing the checks apart from the reader.
+#[doc(hidden)]
+pub fn check_wellformed(m: &Module) -> Result<(), Box<Diagnostic>> {
+    wellformed::check_module(m)
 }
 
 /// How many reads so far merged two threads' results (the others read sequentially). For tests.

@@ -7,6 +7,8 @@
 //! - [`render`]: those explanations and a per-function summary as text (with `file:line:col`) or
 //!   JSON;
 //! - [`dot`]: the CFG as Graphviz DOT, with cycles as nested clusters and divergence highlighted;
+//! - [`witness`]: thread inputs under which the simulator shows a value divergent (precise mode's
+//!   explanations come with one when the search finds it);
 //! - [`explore`]: one self-contained interactive HTML page per module (CFG picture, source,
 //!   explanation chains, token diagnostics, the simulator's tables of dynamic instances).
 
@@ -16,6 +18,7 @@ pub mod explore;
 pub mod loc;
 pub mod paths;
 pub mod render;
+pub mod witness;
 
 pub use explain::{Analysed, Explainer, Explanation, Node, Reason, SourceRule, Step, UniformFact};
 pub use loc::{LineIndex, Loc};

@@ -19,8 +19,8 @@ use crate::loc::LineIndex;
 use crate::render::{Ctx, MAX_JOINS};
 use converge_graph::Block;
 use converge_ir::{FuncId, Module};
-use converge_uniformity::SsaFunction;
 use converge_uniformity::llvm::Target;
+use converge_uniformity::{Mode, SsaFunction};
 use converge_verify::llvm::{Finding, Flavor, verify_module};
 use serde_json::{Value as Json, json};
 use std::fmt::Write as _;
@@ -30,8 +30,8 @@ pub use sim::SimOptions;
 /// What to put on the page.
 pub struct ExploreOptions {
     pub target: Target,
-    /// The analysis mode shown in the header (`llvm`).
-    pub mode: String,
+    /// The uniformity analysis the page shows: LLVM's (default) or the precise one.
+    pub mode: Mode,
     pub sim: SimOptions,
 }
 
@@ -127,7 +127,7 @@ fn function(
     lines: &LineIndex,
     opts: &ExploreOptions,
 ) -> (Json, String, String) {
-    let a = Analysed::new(m, fid, &opts.target);
+    let a = Analysed::new_with(m, fid, &opts.target, opts.mode);
     let ex = Explainer::new(&a);
     let ctx = Ctx { a: &a, lines };
     let marks = joins(&a);
@@ -194,7 +194,7 @@ pub fn page(m: &Module, funcs: &[FuncId], opts: &ExploreOptions) -> String {
     }
     let data = json!({
         "file": m.source_name,
-        "mode": opts.mode,
+        "mode": opts.mode.name(),
         "functions": fjson,
     });
     // `</` inside a script element would end it: JSON allows `<\/`.
@@ -214,7 +214,7 @@ pub fn page(m: &Module, funcs: &[FuncId], opts: &ExploreOptions) -> String {
          <span id=\"fnwrap\">function <select id=\"fnsel\"></select></span>\
          <span class=\"meta\">mode {} · target {}</span><span class=\"meta\" id=\"fninfo\"></span></header>",
         svg::esc(&m.source_name),
-        svg::esc(&opts.mode),
+        opts.mode.name(),
         svg::esc(&target_name(&opts.target)),
     );
     out.push_str("<div id=\"errors\" class=\"err\" hidden></div>\n<main><section class=\"panel\" id=\"left\"><h2>control-flow graph<span class=\"sp\"></span>\

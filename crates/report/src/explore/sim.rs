@@ -164,6 +164,7 @@ pub fn simulate(a: &Analysed<'_>, opts: &SimOptions) -> Json {
         seed: opts.seed,
         step_limit: opts.step_limit,
         target,
+        ..Options::default()
     };
     let name = |b: Block| block_name(m, f, b);
     let mut runs = Vec::new();

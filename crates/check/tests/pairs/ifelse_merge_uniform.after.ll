@@ -1,0 +1,30 @@
+; The two subgroupAdd calls merged and hoisted above the branch (uniform condition).
+target triple = "amdgcn-amd-amdhsa"
+
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare token @llvm.experimental.convergence.entry()
+declare token @llvm.experimental.convergence.anchor()
+declare token @llvm.experimental.convergence.loop()
+declare i32 @subgroupAdd(i32) convergent
+declare float @textureSample(float) convergent
+declare i32 @pure.convergent.operation(i32) convergent
+declare void @convergent.operation() convergent
+declare void @subgroupControlBarrier() convergent
+
+define void @example_kernel(ptr addrspace(1) %out, i32 %n) convergent {
+entry:
+  %entry.tok = call token @llvm.experimental.convergence.entry()
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %delta = sub i32 %tid, 1
+  %cc = icmp sgt i32 %n, 2
+  %total = call i32 @subgroupAdd(i32 %delta) [ "convergencectrl"(token %entry.tok) ]
+  br i1 %cc, label %then, label %else
+then:
+  br label %end
+else:
+  br label %end
+end:
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  store i32 %total, ptr addrspace(1) %p
+  ret void
+}

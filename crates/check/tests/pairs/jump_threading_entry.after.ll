@@ -1,0 +1,27 @@
+; The same after jump threading: %mid is gone, %then2 is reached from %entry and from %then1.
+target triple = "amdgcn-amd-amdhsa"
+
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare token @llvm.experimental.convergence.entry()
+declare token @llvm.experimental.convergence.anchor()
+declare token @llvm.experimental.convergence.loop()
+declare i32 @pure.convergent.operation(i32) convergent
+declare void @convergent.operation() convergent
+declare void @subgroupControlBarrier() convergent
+
+define void @example_original(i32 %n) convergent {
+entry:
+  %entry.tok = call token @llvm.experimental.convergence.entry()
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %cond1 = icmp ult i32 %tid, 2
+  br i1 %cond1, label %then1, label %then2
+then1:
+  %x = add i32 %tid, %n
+  %cond2 = icmp eq i32 %x, 1
+  br i1 %cond2, label %then2, label %end
+then2:
+  call void @subgroupControlBarrier() [ "convergencectrl"(token %entry.tok) ]
+  br label %end
+end:
+  ret void
+}

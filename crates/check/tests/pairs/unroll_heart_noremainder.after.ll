@@ -1,0 +1,30 @@
+; The loop after partial unrolling by 2, no remainder (trip count a multiple of 2).
+target triple = "amdgcn-amd-amdhsa"
+
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare token @llvm.experimental.convergence.entry()
+declare token @llvm.experimental.convergence.anchor()
+declare token @llvm.experimental.convergence.loop()
+declare i32 @pure.convergent.operation(i32) convergent
+declare void @convergent.operation() convergent
+
+define void @k(i32 %n) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %t = add i32 %tid, %n
+  %c0 = shl i32 %t, 1
+  %outer = call token @llvm.experimental.convergence.anchor()
+  br label %cond
+cond:
+  %counter = phi i32 [ %c0, %entry ], [ %dec, %body ]
+  %inner = call token @llvm.experimental.convergence.loop() [ "convergencectrl"(token %outer) ]
+  %more = icmp sge i32 %counter, 1
+  br i1 %more, label %body, label %exit
+body:
+  call void @convergent.operation() [ "convergencectrl"(token %inner) ]
+  call void @convergent.operation() [ "convergencectrl"(token %inner) ]
+  %dec = sub i32 %counter, 2
+  br label %cond
+exit:
+  ret void
+}

@@ -1,0 +1,36 @@
+//! Checker false positives found by the LLVM harness, fixed, each with its program.
+
+use converge_check::{Settings, Verdict, check};
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn module(name: &str) -> converge_ir::Module {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/regressions")
+        .join(name);
+    let text = std::fs::read_to_string(&p).unwrap();
+    converge_ir::parse_rendered_with(&p.display().to_string(), text, Some(false)).unwrap()
+}
+
+/// LLVM 22's `inline` left this kernel unchanged (seed 1501122 of the harness), and the checker
+/// reported a violation of the program against itself: a run in which the simulator released one
+/// class of `@subgroupBroadcastFirst` as two groups was compared as if the groups were the classes.
+#[test]
+fn a_class_released_as_two_groups_makes_the_run_inconclusive() {
+    let m = module("split_class.ll");
+    let settings = Settings {
+        seed: 1,
+        max_executions: 32,
+        enumeration_cap: 64,
+        time_limit: Duration::from_secs(60),
+        ..Settings::default()
+    };
+    let o = check(&m, &m, Some("k"), ("a.ll", "a.ll"), &settings).unwrap();
+    assert_eq!(
+        o.verdict,
+        Verdict::Refines,
+        "{}",
+        converge_check::render::text(&o)
+    );
+    assert!(o.stats.skipped_inconclusive > 0);
+}
