@@ -108,6 +108,8 @@ struct State<'a, F: SsaFunction> {
     llvm19: bool,
     /// Precise mode (`crate::precise`): the hooks below switch to the rules sound by the semantics.
     precise: bool,
+    /// Precise mode's per-branch reachability (`crate::precise::joins`).
+    reach: crate::precise::joins::Reach,
     out: Uniformity,
     /// Branches are postponed to the end (see `analyze_control_divergence`).
     defer: bool,
@@ -239,6 +241,7 @@ pub(crate) fn analyze_impl<F: SsaFunction, M: DivergenceModel<F>>(
         po_ready: false,
         llvm19: version == LlvmVersion::V19,
         precise,
+        reach: Default::default(),
         out,
         defer: s.num_cycles() > 16,
         w,
@@ -625,6 +628,17 @@ impl<F: SsaFunction> State<'_, F> {
             };
             if let Some(c) = found {
                 div_cycles.push(c);
+                continue;
+            }
+            if self.precise {
+                // Per branch: the phis' incoming values on the diverged paths decide.
+                if self.w.phis_tainted[j.index()] {
+                    continue;
+                }
+                let mut reach = std::mem::take(&mut self.reach);
+                let all = crate::precise::joins::taint(f, b, j, &mut reach, &mut |i| self.mark(i));
+                self.reach = reach;
+                self.w.phis_tainted[j.index()] = all;
                 continue;
             }
             // All phis of the join that are not constant-or-undef (once per block: marking is

@@ -6,12 +6,14 @@
 //! every cycle hierarchy, not only LLVM's ([`irreducible`]); the users outside a cycle with a
 //! divergent exit of *every* value defined inside it are temporally divergent, always-uniform
 //! values and assumed-divergent cycles included, and exit phis are judged by their incoming
-//! values from inside the cycle ([`exits`]); convergence-control tokens decide which dynamic
+//! values from inside the cycle ([`exits`]); phis at joins by their incoming values on the
+//! diverged paths ([`joins`]); convergence-control tokens decide which dynamic
 //! instances are converged ([`tokens`]). The temporal-divergence list is rebuilt after the
 //! fixpoint, sorted, so it does not depend on the order of analysis.
 
 pub(crate) mod exits;
 pub(crate) mod irreducible;
+pub(crate) mod joins;
 pub(crate) mod tokens;
 
 use crate::analysis::{LlvmVersion, TemporalDivergence, Uniformity, analyze_impl};
