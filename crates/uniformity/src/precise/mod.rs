@@ -60,6 +60,24 @@ pub fn analyze_with<F: SsaFunction, M: DivergenceModel<F>>(
     }
 }
 
+/// Precise mode's per-function memory, kept by the propagation.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// Per cycle: its outermost irreducible ancestor-or-self, or `NONE`.
+    pub(crate) outer_irr: Vec<u32>,
+    pub(crate) reach: joins::Reach,
+    pub(crate) sweep: exits::Sweep,
+}
+
+impl Scratch {
+    pub(crate) fn new(s: &Structure) -> Scratch {
+        Scratch {
+            outer_irr: irreducible::outer_table(s),
+            ..Default::default()
+        }
+    }
+}
+
 /// After the fixpoint: cycle lists in cycle order and the complete temporal-divergence list.
 pub(crate) fn finish<F: SsaFunction>(f: &F, s: &Structure, out: &mut Uniformity) {
     out.assumed_divergent.sort_unstable();
@@ -91,10 +109,11 @@ fn temporal_list<F: SsaFunction>(
         let p = s.parent_raw(c);
         up[c as usize] = flag[c as usize] || (p != NONE && up[p as usize]);
     }
+    let outer = irreducible::outer_table(s);
     let hearts: Vec<Option<u32>> = (0..nc as u32)
         .map(|c| {
             if flag[c as usize] {
-                tokens::heart_of(f, s, c)
+                tokens::heart_of(f, s, &outer, c)
             } else {
                 None
             }
