@@ -162,6 +162,12 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                         w.a.0, w.a.1, w.b.0, w.b.1
                     ));
                 }
+                Some(None) if !converge_report::witness::searchable(&module, f) => {
+                    s.push_str(&format!(
+                        "witness: not searched (the function has more than {} instructions)\n",
+                        converge_report::witness::MAX_INSTS
+                    ))
+                }
                 Some(None) => s.push_str(
                     "witness: none found within the search bounds (2, 4, 8, 32 threads; 8 inputs; 64 hierarchies)\n",
                 ),
