@@ -126,10 +126,10 @@ fn check_output(label: &str, out: &str, refs: &Refs, t: &mut Tally) {
         ));
     }
     match insert_tokens(&m, &InsertOptions::default()) {
-        Ok(again) if again.refused.is_empty() && again.text == out => t.idempotent += 1,
+        Ok(again) if again.refused.is_empty() && again.text() == out => t.idempotent += 1,
         Ok(again) => {
             let k = again
-                .text
+                .text()
                 .lines()
                 .zip(out.lines())
                 .position(|(a, b)| a != b)
@@ -138,7 +138,7 @@ fn check_output(label: &str, out: &str, refs: &Refs, t: &mut Tally) {
                 "{label}: not idempotent at line {}: `{}` became `{}`",
                 k + 1,
                 out.lines().nth(k).unwrap_or(""),
-                again.text.lines().nth(k).unwrap_or("")
+                again.text().lines().nth(k).unwrap_or("")
             ));
         }
         Err(e) => t.failures.push(format!("{label}: second run: {e}")),
@@ -190,8 +190,8 @@ fn generated_programs_come_out_valid_and_idempotent() {
         }
         modules += 1;
         preheaders += o.stats.preheaders;
-        dead += o.text.matches("\ncv.dead:").count();
-        check_output(&label, &o.text, &refs, &mut t);
+        dead += o.text().matches("\ncv.dead:").count();
+        check_output(&label, &o.text(), &refs, &mut t);
     }
     println!(
         "generated: {modules} modules transformed ({preheaders} preheader anchors, {dead} dead-edge \
@@ -298,7 +298,7 @@ fn corpus_comes_out_valid_and_idempotent() {
             continue;
         }
         checked += 1;
-        check_output(&label, &o.text, &refs, &mut t);
+        check_output(&label, &o.text(), &refs, &mut t);
     }
     println!(
         "corpus: {checked} files transformed, {} refused, {skipped} skipped (rejected by LLVM 19); \
@@ -383,7 +383,7 @@ fn semantics_kept_by_the_simulator() {
         let (m_in, o) = transform(&label, &text).unwrap_or_else(|e| panic!("{label}: {e}"));
         assert!(o.refused.is_empty(), "{label}: refused: {:?}", o.refused);
         with_preheader += usize::from(o.stats.preheaders > 0);
-        let m_out = converge_ir::parse(&label, o.text.clone()).expect("output reads");
+        let m_out = converge_ir::parse(&label, o.text()).expect("output reads");
         let find = |m: &Module| {
             FuncId(
                 m.functions
@@ -437,7 +437,7 @@ fn semantics_kept_by_the_simulator() {
                         "{label}, {threads} threads, args seed {arg_seed}, output hierarchy {k}: \
                          groups {got:?}, input allows {:?}\n{text}\n--- output ---\n{}",
                         want.first(),
-                        o.text
+                        o.text()
                     ));
                 }
             }
