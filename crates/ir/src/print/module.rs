@@ -347,7 +347,9 @@ impl Module {
                 out.push_str(&self.type_text(inst.ty));
                 let ops = &func.operands[inst.operands.range()];
                 let blocks = &func.block_refs[inst.blocks.range()];
-                for (n, pred) in p.preds.iter().enumerate() {
+                // One entry per edge (a predecessor may branch to the header twice).
+                let edges = header_preds.iter().filter(|b| p.preds.contains(b));
+                for (n, pred) in edges.enumerate() {
                     out.push_str(if n > 0 { ", [ " } else { " [ " });
                     match blocks.iter().position(|b| b == pred) {
                         Some(j) => self.operand_source_into(out, f, ops[j]),
