@@ -26,7 +26,7 @@ use converge_graph::{Block, Cycle, CycleInfo, Graph};
 use converge_ir::diag::Diagnostic;
 use converge_ir::print::{BodyEdits, Preheader, sigil_name};
 use converge_ir::{FuncId, Function, InstId, LocalName, Module, Opcode};
-use converge_verify::llvm::{LlvmFunction, ModuleFacts, function_cfg};
+use converge_verify::llvm::{LlvmFunction, ModuleFacts};
 use converge_verify::{Control, Intrinsic, TokenFunction};
 use rayon::prelude::*;
 
@@ -354,7 +354,7 @@ fn plan_with(
     conv: &[u32],
 ) -> Result<Plan, Box<Diagnostic>> {
     let _ = fid;
-    let cfg = function_cfg(f);
+    let cfg = lf.graph();
     if !cfg.preds(Block(0)).is_empty() {
         // LLVM rejects such a function ("Entry block to function must not have predecessors!").
         return Err(refuse(
@@ -366,7 +366,7 @@ fn plan_with(
                 .to_string(),
         ));
     }
-    let ci = CycleInfo::new(&cfg);
+    let ci = CycleInfo::new(cfg);
     let nb = f.blocks.len();
     // Reachability from the entry (LLVM 19 counts unreachable predecessors as cycle entries).
     let mut reach = vec![false; nb];
@@ -527,7 +527,7 @@ fn plan_with(
         let needs_preheader = parent_irreducible;
         let heart_token = names.fresh(&format!("cv.loop.{hword}"));
         let operand = if needs_preheader {
-            check_preheader_possible(m, f, fid, &cfg, h, &outside_preds)?;
+            check_preheader_possible(m, f, fid, cfg, h, &outside_preds)?;
             let label = names.fresh(&format!("{hword}.cv.pre"));
             let mut lines = String::new();
             let operand = match heart_operand {
