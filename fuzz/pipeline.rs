@@ -128,7 +128,7 @@ fn insert_tokens_checked(m: &Module) -> usize {
             .map(|d| d.render("fuzz.ll", &m.source).len())
             .sum();
     }
-    let out = match converge_ir::parse("fuzz-out.ll", o.text.clone()) {
+    let out = match converge_ir::parse("fuzz-out.ll", o.text()) {
         Ok(out) => out,
         // The reader accepts some ill-typed modules LLVM rejects; printed back they need not
         // read. Only a transform that breaks a module whose plain printing reads is a bug.
@@ -136,7 +136,7 @@ fn insert_tokens_checked(m: &Module) -> usize {
             assert!(
                 converge_ir::parse("fuzz-printed.ll", m.print_module()).is_err(),
                 "insert-tokens output does not read back: {e:?}\n{}",
-                o.text
+                o.text()
             );
             return 0;
         }
@@ -151,10 +151,10 @@ fn insert_tokens_checked(m: &Module) -> usize {
             "insert-tokens made @{} invalid: {}\n{}",
             out.str(out.func(fd.func).name),
             vl::diagnostic(&out, &fd).render("fuzz-out.ll", &out.source),
-            o.text
+            o.text()
         );
     }
-    o.text.len()
+    o.text().len()
 }
 
 fn uniformity(m: &Module, f: FuncId, targets: &[Target], work: &mut usize) {

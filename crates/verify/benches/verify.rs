@@ -32,7 +32,7 @@ fn text() -> &'static String {
             converge_ir::parse("gpu.ll", converge_gen::module::generate(&spec)).expect("parse");
         let outcome = converge_transform::insert_tokens::insert_tokens(&plain, &Default::default())
             .expect("insert tokens");
-        let (text, stats) = (outcome.text, outcome.stats);
+        let (text, stats) = (outcome.text(), outcome.stats);
         eprintln!(
             "module: {:.1} MB with tokens, {} functions, {} hearts, {} bundles",
             text.len() as f64 / (1 << 20) as f64,

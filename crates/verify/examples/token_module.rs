@@ -29,7 +29,7 @@ fn main() {
                 .expect("generated module parses");
             converge_transform::insert_tokens::insert_tokens(&m, &Default::default())
                 .expect("insert tokens")
-                .text
+                .text()
         }
         "big" => converge_gen::tokens::big_module(seed, n << 20),
         "random" => converge_gen::tokens::random_module(seed, n).0,
