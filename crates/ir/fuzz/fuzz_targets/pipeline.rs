@@ -90,7 +90,7 @@ fuzz_target!(|data: &[u8]| {
         // The reader accepts some ill-typed modules LLVM rejects, which need not read back
         // once printed; a module whose plain printing reads must read after the transform.
         if o.refused.is_empty() && converge_ir::parse("fuzz-printed.ll", m.print_module()).is_ok() {
-            assert!(converge_ir::parse("fuzz-out.ll", o.text).is_ok());
+            assert!(converge_ir::parse("fuzz-out.ll", o.text()).is_ok());
         }
         for d in &o.refused {
             let _ = d.render("fuzz.ll", &m.source);
