@@ -4,7 +4,7 @@
 //! since no violation stops it early).
 
 use converge_check::{Settings, check};
-use converge_gen::convergent::{ConvergentOptions, convergent_kernel};
+use converge_gen::kernels::{ConvergentOptions, convergent_kernel};
 
 fn main() {
     divan::main();

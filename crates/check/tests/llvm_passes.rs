@@ -11,7 +11,7 @@
 //! `CONVERGE_CHECK_OUT` where violating pairs are written (default `target/check-transform`).
 
 use converge_check::{Settings, Verdict, check, render};
-use converge_gen::convergent::{ConvergentOptions, GpuTarget, convergent_kernel};
+use converge_gen::kernels::{ConvergentOptions, GpuTarget, convergent_kernel};
 use converge_gen::reference::{self, run_opt};
 use std::path::PathBuf;
 use std::sync::Mutex;

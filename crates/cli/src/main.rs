@@ -5,11 +5,13 @@ mod cmd_check_transform;
 mod cmd_cycles;
 mod cmd_dot;
 mod cmd_explain;
+mod cmd_insert_tokens;
 mod cmd_simulate;
 mod cmd_stats;
 mod cmd_uniformity;
 mod cmd_verify;
 mod common;
+mod mode;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -47,6 +49,8 @@ enum Cmd {
     CheckTransform(cmd_check_transform::Args),
     /// Draw a function's CFG with its cycles and divergence as Graphviz DOT.
     Dot(cmd_dot::Args),
+    /// Print the module back with convergence control tokens inserted into uncontrolled code.
+    InsertTokens(cmd_insert_tokens::Args),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +81,7 @@ fn main() -> ExitCode {
         Cmd::Explain(a) => cmd_explain::run(a),
         Cmd::Dot(a) => cmd_dot::run(a),
         Cmd::CheckTransform(a) => cmd_check_transform::run(a),
+        Cmd::InsertTokens(a) => cmd_insert_tokens::run(a),
     };
     match r {
         Ok(code) => code,

@@ -1,5 +1,5 @@
 //! Prints one generated convergent kernel: `convergent_kernel SEED [nvptx] [tokens]`.
-use converge_gen::convergent::{ConvergentOptions, GpuTarget, convergent_kernel};
+use converge_gen::kernels::{ConvergentOptions, GpuTarget, convergent_kernel};
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();

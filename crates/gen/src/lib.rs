@@ -4,6 +4,7 @@
 
 pub mod cfg;
 pub mod convergent;
+pub mod kernels;
 pub mod module;
 pub mod program;
 pub mod reference;
