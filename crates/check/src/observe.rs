@@ -120,6 +120,9 @@ pub fn callee(m: &Module, f: &Function, i: InstId) -> String {
     converge_sim::interp::callee_name_of(m, f, i)
 }
 
+/// A static operation: function, call instruction, and the call sites that led to it.
+type SiteKey = (u32, u32, Vec<(u32, u32)>);
+
 /// Extracts the observations of `run` (a run of `f`), callees' convergent operations included.
 pub fn observe(m: &Module, f: &Function, run: &Run) -> Observed {
     let _ = f;
@@ -130,7 +133,7 @@ pub fn observe(m: &Module, f: &Function, run: &Run) -> Observed {
         *by_key.entry((gr.func.0, gr.inst.0, gr.class)).or_default() += 1;
     }
     let mut names: HashMap<(u32, u32), String> = HashMap::new();
-    let mut sites: HashMap<(u32, u32, Vec<(u32, u32)>), u32> = HashMap::new();
+    let mut sites: HashMap<SiteKey, u32> = HashMap::new();
     let mut threads = Vec::with_capacity(run.threads.len());
     for tr in &run.threads {
         let mut counts: HashMap<String, u32> = HashMap::new();

@@ -18,7 +18,6 @@ use common::kernels::{LEVELS, TARGETS, compile, sources};
 use common::printed;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 use common::kernels::LIMIT;
 
