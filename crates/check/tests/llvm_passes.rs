@@ -8,6 +8,7 @@
 //! The default run is a small share (a few programs per pass). `CONVERGE_CHECK_PROGRAMS=N` runs N
 //! programs per pass and version (`scripts/check-llvm-passes.sh` does the big run);
 //! `CONVERGE_CHECK_JOBS` sets worker threads, `CONVERGE_CHECK_SEED` the first program seed,
+//! `CONVERGE_CHECK_PASSES` a comma-separated subset of the passes (names as in the table),
 //! `CONVERGE_CHECK_OUT` where violating pairs are written (default `target/check-transform`).
 
 use converge_check::{Settings, Verdict, check, render};
@@ -123,10 +124,17 @@ fn llvm_passes_keep_communicating_sets() {
     let out_dir = std::env::var("CONVERGE_CHECK_OUT")
         .map(PathBuf::from)
         .unwrap_or_else(|_| reference::repo_root().join("target/check-transform"));
+    // `CONVERGE_CHECK_PASSES=inline,O3`: only these passes (names as in the table).
+    let only: Option<Vec<String>> = std::env::var("CONVERGE_CHECK_PASSES")
+        .ok()
+        .map(|v| v.split(',').map(|x| x.trim().to_string()).collect());
     // Work items: (version, pass, program index).
     let mut items = Vec::new();
     for v in [19u32, 22] {
-        for p in 0..PASSES.len() {
+        for (p, (name, _)) in PASSES.iter().enumerate() {
+            if only.as_ref().is_some_and(|o| !o.iter().any(|x| x == name)) {
+                continue;
+            }
             for k in 0..programs {
                 items.push((v, p, k));
             }
@@ -143,6 +151,9 @@ fn llvm_passes_keep_communicating_sets() {
                     let Some(&(v, p, k)) = items.get(w) else {
                         break;
                     };
+                    if big && w > 0 && w.is_multiple_of(500) {
+                        eprintln!("progress: {w} of {} pairs", items.len());
+                    }
                     let (opt, target) = if v == 19 {
                         (&o19, GpuTarget::Amdgpu)
                     } else {
