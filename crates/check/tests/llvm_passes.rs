@@ -344,3 +344,56 @@ fn gvn_sink_merges_convergent_calls_of_a_divergent_branch() {
         assert_eq!(c.mismatch.before_set, Some(vec![0]));
     }
 }
+
+/// LLVM 19's gvn merges a block that starts with a loop heart (left outside any cycle by full
+/// unrolling) into its predecessor, after a convergent call: the output breaks the static token
+/// rules, which LLVM 19's own verifier reports and check-transform reports too (exit 1 with the
+/// verify diagnostic). LLVM 22 keeps the block (docs/llvm-differences.md, entry 5).
+#[test]
+fn gvn19_merges_a_heart_block_after_a_convergent_call() {
+    let (Some(o19), Some(o22)) = (
+        reference::opt19("gvn19_merges_a_heart_block"),
+        reference::opt22("gvn19_merges_a_heart_block"),
+    ) else {
+        return;
+    };
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/llvm/gvn19_heart_block_merge.ll");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let parse =
+        |t: &str| converge_ir::parse_rendered_with("x.ll", t.to_string(), Some(false)).unwrap();
+    let before = parse(&text);
+    let checked = run_opt(&o19, &["-S", "-passes=gvn"], &text);
+    assert!(!checked.success, "LLVM 19's gvn output now verifies");
+    assert!(
+        checked
+            .stderr
+            .contains("Loop intrinsic cannot be preceded by a convergent operation")
+    );
+    let after19 = run_opt(&o19, &["-S", "-passes=gvn", "-disable-verify"], &text);
+    let o = check(
+        &before,
+        &parse(&after19.stdout),
+        Some("k"),
+        ("b", "a"),
+        &Settings::default(),
+    )
+    .unwrap();
+    assert_eq!(o.verdict, Verdict::Violation);
+    assert!(
+        o.token_errors.iter().any(|e| e.contains("T-loop-first")),
+        "{:?}",
+        o.token_errors
+    );
+    let after22 = run_opt(&o22, &["-S", "-passes=gvn"], &text);
+    assert!(after22.success, "{}", after22.stderr);
+    let o = check(
+        &before,
+        &parse(&after22.stdout),
+        Some("k"),
+        ("b", "a"),
+        &Settings::default(),
+    )
+    .unwrap();
+    assert_eq!(o.verdict, Verdict::Refines, "{}", render::text(&o));
+}
