@@ -397,3 +397,38 @@ fn gvn19_merges_a_heart_block_after_a_convergent_call() {
     .unwrap();
     assert_eq!(o.verdict, Verdict::Refines, "{}", render::text(&o));
 }
+
+/// The same merge after an anchor: LLVM 19 and 22 alike (docs/llvm-differences.md, entry 5).
+#[test]
+fn gvn_merges_a_heart_block_after_an_anchor() {
+    let (Some(o19), Some(o22)) = (
+        reference::opt19("gvn_merges_a_heart_block_after_an_anchor"),
+        reference::opt22("gvn_merges_a_heart_block_after_an_anchor"),
+    ) else {
+        return;
+    };
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/llvm/gvn_heart_block_merge_anchor.ll");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let parse =
+        |t: &str| converge_ir::parse_rendered_with("x.ll", t.to_string(), Some(false)).unwrap();
+    for (v, opt) in [(19, &o19), (22, &o22)] {
+        let verified = run_opt(opt, &["-S", "-passes=gvn"], &text);
+        assert!(!verified.success, "LLVM {v}'s gvn output now verifies");
+        let after = run_opt(opt, &["-S", "-passes=gvn", "-disable-verify"], &text);
+        let o = check(
+            &parse(&text),
+            &parse(&after.stdout),
+            Some("k"),
+            ("b", "a"),
+            &Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(o.verdict, Verdict::Violation, "LLVM {v}");
+        assert!(
+            o.token_errors.iter().any(|e| e.contains("T-loop-first")),
+            "{:?}",
+            o.token_errors
+        );
+    }
+}
