@@ -12,7 +12,7 @@
 //! root and the operation (the heart's virtual counter *n*, rule of `llvm.experimental.convergence.loop`).
 
 use converge_graph::Block;
-use converge_ir::{Function, InstId, Module, Opcode};
+use converge_ir::{FuncId, Function, InstId, Module};
 use converge_sim::instances::{ClassId, Classes, Key, NONE};
 use converge_sim::interp::{Run, Status};
 use converge_sim::value::Val;
@@ -31,7 +31,12 @@ pub enum Root {
 /// One executed convergent operation of one thread.
 #[derive(Clone, Debug)]
 pub struct Obs {
+    /// The function of the call (the simulated one, or a callee) and the call.
+    pub func: FuncId,
     pub inst: InstId,
+    /// The static operation within the run: function, call and the chain of call sites that led
+    /// to it (interned per run; only compared within one run).
+    pub site: u32,
     /// The callee's name (without `@`).
     pub callee: String,
     /// Occurrence of `callee` in this thread: 0 for its first execution, …
@@ -59,6 +64,9 @@ pub struct Observed {
     /// prove complete (its fallback), or released one dynamic instance (one class) of an
     /// operation as two groups. Such runs are not compared.
     pub inconclusive: bool,
+    /// Violations of the execution model that are not one thread's error (a barrier reached by
+    /// only some of the threads).
+    pub violations: Vec<String>,
     pub groups: usize,
 }
 
@@ -70,13 +78,18 @@ impl Observed {
             .iter()
             .find(|o| o.k == k && o.callee == callee)
     }
-    /// Whether some thread stopped on an error or the step limit.
+    /// Whether some thread stopped on an error or the step limit, or the run broke the execution
+    /// model otherwise (a partial barrier).
     pub fn failed(&self) -> Option<(usize, String)> {
-        self.status.iter().enumerate().find_map(|(t, s)| match s {
-            Status::Returned(_) | Status::Unreachable => None,
-            Status::StepLimit => Some((t, "hit the step limit".to_string())),
-            Status::Error(e) => Some((t, e.clone())),
-        })
+        self.status
+            .iter()
+            .enumerate()
+            .find_map(|(t, s)| match s {
+                Status::Returned(_) | Status::Unreachable => None,
+                Status::StepLimit => Some((t, "hit the step limit".to_string())),
+                Status::Error(e) => Some((t, e.clone())),
+            })
+            .or_else(|| self.violations.first().map(|v| (0, v.clone())))
     }
 }
 
@@ -107,58 +120,52 @@ pub fn callee(m: &Module, f: &Function, i: InstId) -> String {
     converge_sim::interp::callee_name_of(m, f, i)
 }
 
-/// Extracts the observations of `run` (a run of `f`).
+/// A static operation: function, call instruction, and the call sites that led to it.
+type SiteKey = (u32, u32, Vec<(u32, u32)>);
+
+/// Extracts the observations of `run` (a run of `f`), callees' convergent operations included.
 pub fn observe(m: &Module, f: &Function, run: &Run) -> Observed {
-    // (inst, class) -> groups with that key, in release order.
-    let mut by_key: HashMap<(u32, ClassId), Vec<usize>> = HashMap::new();
-    for (g, gr) in run.groups.iter().enumerate() {
-        by_key.entry((gr.inst.0, gr.class)).or_default().push(g);
+    let _ = f;
+    // (function, instruction, class) -> groups with that key: more than one means the scheduler
+    // released one dynamic instance in parts.
+    let mut by_key: HashMap<(u32, u32, ClassId), u32> = HashMap::new();
+    for gr in &run.groups {
+        *by_key.entry((gr.func.0, gr.inst.0, gr.class)).or_default() += 1;
     }
-    let mut names: HashMap<u32, String> = HashMap::new();
+    let mut names: HashMap<(u32, u32), String> = HashMap::new();
+    let mut sites: HashMap<SiteKey, u32> = HashMap::new();
     let mut threads = Vec::with_capacity(run.threads.len());
     for tr in &run.threads {
         let mut counts: HashMap<String, u32> = HashMap::new();
-        let mut used: HashMap<(u32, ClassId), usize> = HashMap::new();
         let mut obs = Vec::new();
-        for &(inst, class) in &tr.waits {
-            if f.insts[inst.0 as usize].op != Opcode::Call {
+        for op in &tr.ops {
+            let g = op.group as usize;
+            let gr = &run.groups[g];
+            if !gr.convergent {
                 continue; // shared-memory accesses synchronise but are not convergent operations
             }
-            let Some(cands) = by_key.get(&(inst.0, class)) else {
-                continue; // never released (the thread stopped while waiting)
-            };
-            let skip = used.entry((inst.0, class)).or_insert(0);
-            let Some(&g) = cands
-                .iter()
-                .filter(|&&g| run.groups[g].threads.contains(&tr.tid))
-                .nth(*skip)
-            else {
-                continue;
-            };
-            *skip += 1;
             let name = names
-                .entry(inst.0)
-                .or_insert_with(|| callee(m, f, inst))
+                .entry((gr.func.0, gr.inst.0))
+                .or_insert_with(|| callee(m, &m.functions[gr.func.0 as usize], gr.inst))
                 .clone();
             if is_token_intrinsic(&name) {
                 continue;
             }
+            let stack: Vec<(u32, u32)> = gr.stack.iter().map(|(f, i)| (f.0, i.0)).collect();
+            let n = sites.len() as u32;
+            let site = *sites.entry((gr.func.0, gr.inst.0, stack)).or_insert(n);
             let k = counts.entry(name.clone()).or_insert(0);
             let this_k = *k;
             *k += 1;
-            let mut set = run.groups[g].threads.clone();
+            let mut set = gr.threads.clone();
             set.sort_unstable();
-            let result = if result_is_semantic(&name) {
-                tr.records
-                    .iter()
-                    .find(|r| r.inst == inst && r.class == class)
-                    .map(|r| r.val.clone())
-            } else {
-                None
-            };
-            let (root, hearts) = origin(&run.classes, class);
+            let result = (result_is_semantic(&name) && !matches!(op.val, Val::Undef))
+                .then(|| op.val.clone());
+            let (root, hearts) = origin(&run.classes, gr.class);
             obs.push(Obs {
-                inst,
+                func: gr.func,
+                inst: gr.inst,
+                site,
                 callee: name,
                 k: this_k,
                 set,
@@ -178,12 +185,13 @@ pub fn observe(m: &Module, f: &Function, run: &Run) -> Observed {
             .map(|t| t.blocks.iter().map(|b| b.0).collect())
             .collect(),
         status: run.threads.iter().map(|t| t.status.clone()).collect(),
+        violations: run.violations.clone(),
         inconclusive: run
             .notes
             .iter()
             .any(|n| n.contains("released the first group anyway"))
-            || by_key.values().any(|gs| gs.len() > 1),
-        groups: run.groups.len(),
+            || by_key.values().any(|&n| n > 1),
+        groups: run.groups.iter().filter(|g| g.convergent).count(),
     }
 }
 
@@ -211,6 +219,15 @@ fn origin(classes: &Classes, class: ClassId) -> (Root, Vec<(u32, u32)>) {
                 hearts.push((h, n));
                 tok = parent;
             }
+            // A callee's `entry`: the threads of converged instances of the call; follow the
+            // call instance's own token, if it is controlled.
+            Key::Frame(call, _) => match classes.key(call) {
+                Key::Use(_, t) => tok = t,
+                _ => {
+                    hearts.reverse();
+                    return (Root::Fixed, hearts);
+                }
+            },
             _ => return (Root::Fixed, hearts),
         }
     }

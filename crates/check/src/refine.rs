@@ -184,7 +184,7 @@ pub fn compare(after: &Observed, before: &Observed) -> Result<(), Mismatch> {
     for members in &groups {
         let (t0, a0, b0) = members[0];
         for &(u, _, b) in members {
-            if b.inst != b0.inst || b.hearts != b0.hearts || !same_root_kind(b.root, b0.root) {
+            if b.site != b0.site || b.hearts != b0.hearts || !same_root_kind(b.root, b0.root) {
                 return Err(mismatch(
                     MismatchKind::Set,
                     t0,
@@ -258,7 +258,7 @@ pub fn compare(after: &Observed, before: &Observed) -> Result<(), Mismatch> {
                 // Anchor instances AFTER does not constrain stay alone: BEFORE may keep them apart.
                 let r = uf.find(nodes[&(t as u32, c)]);
                 before_sets
-                    .entry((b.inst.0, b.hearts.clone(), r))
+                    .entry((b.site, b.hearts.clone(), r))
                     .or_default()
                     .push(t as u32);
             }
@@ -271,7 +271,7 @@ pub fn compare(after: &Observed, before: &Observed) -> Result<(), Mismatch> {
                 let Root::Anchor(_, c) = b.root else { continue };
                 let r = uf.find(nodes[&(u as u32, c)]);
                 let mut s = before_sets
-                    .get(&(b.inst.0, b.hearts.clone(), r))
+                    .get(&(b.site, b.hearts.clone(), r))
                     .cloned()
                     .unwrap_or_default();
                 s.sort_unstable();

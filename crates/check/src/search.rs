@@ -14,7 +14,7 @@ use crate::observe::{Observed, observe};
 use crate::refine::{Mismatch, compare};
 use crate::{MatchError, match_functions};
 use converge_graph::{Cfg, CycleInfo};
-use converge_ir::{Function, InstId, Module, Type};
+use converge_ir::{FuncId, Function, InstId, Module, Type};
 use converge_sim::hierarchy::{Enumeration, Hierarchy, enumerate};
 use converge_sim::interp::{ArgValue, Options, Program, Target, run};
 use converge_sim::report::block_name;
@@ -169,8 +169,8 @@ fn hierarchies(cfg: &Cfg, cap: u64, all: bool) -> Enumeration {
     enumerate(cfg, cap)
 }
 
-fn site(m: &Module, f: &Function, i: InstId, file: &str) -> Option<String> {
-    let sp = f.insts[i.0 as usize].span;
+fn site(m: &Module, f: FuncId, i: InstId, file: &str) -> Option<String> {
+    let sp = m.functions[f.0 as usize].insts[i.0 as usize].span;
     if sp.end == 0 {
         return None;
     }
@@ -359,8 +359,8 @@ pub fn check(
                 let a_inst = o.threads[t]
                     .iter()
                     .find(|x| x.callee == mm.callee && x.k == mm.k)
-                    .map(|x| x.inst);
-                let b_inst = b0.find(t, &mm.callee, mm.k).map(|x| x.inst);
+                    .map(|x| (x.func, x.inst));
+                let b_inst = b0.find(t, &mm.callee, mm.k).map(|x| (x.func, x.inst));
                 violation = Some(Counterexample {
                     threads,
                     args: args.iter().map(render_arg).collect(),
@@ -368,8 +368,8 @@ pub fn check(
                     after_hierarchy: hk,
                     after_paths: paths(after, af, &o),
                     before_paths: paths(before, bf, b0),
-                    after_site: a_inst.and_then(|i| site(after, af, i, files.1)),
-                    before_site: b_inst.and_then(|i| site(before, bf, i, files.0)),
+                    after_site: a_inst.and_then(|(f, i)| site(after, f, i, files.1)),
+                    before_site: b_inst.and_then(|(f, i)| site(before, f, i, files.0)),
                     mismatch: mm,
                 });
                 break;

@@ -8,11 +8,13 @@
 //! The default run is a small share (a few programs per pass). `CONVERGE_CHECK_PROGRAMS=N` runs N
 //! programs per pass and version (`scripts/check-llvm-passes.sh` does the big run);
 //! `CONVERGE_CHECK_JOBS` sets worker threads, `CONVERGE_CHECK_SEED` the first program seed,
+//! `CONVERGE_CHECK_PASSES` a comma-separated subset of the passes (names as in the table),
 //! `CONVERGE_CHECK_OUT` where violating pairs are written (default `target/check-transform`).
 
 use converge_check::{Settings, Verdict, check, render};
 use converge_gen::kernels::{ConvergentOptions, GpuTarget, convergent_kernel};
 use converge_gen::reference::{self, run_opt};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -72,16 +74,33 @@ struct Row {
 }
 
 /// Known LLVM miscompiles (each written up with a minimal pair in docs/llvm-differences.md):
-/// - "merged call sites": AFTER has fewer call sites of the operation's callee than BEFORE, and
-///   threads that executed different call sites in BEFORE communicate at one in AFTER (gvn-sink
-///   sinks the convergent calls of both arms of a divergent branch into the join).
+/// - "merged call sites" (entry 4): some callee has fewer (but still some) call sites in AFTER than
+///   in BEFORE, and threads that executed different call sites in BEFORE communicate at one in
+///   AFTER (gvn-sink sinks the convergent calls of both arms of a divergent branch into the join;
+///   the operation reported may be inside the merged callee).
 fn classify(before: &str, after: &str, o: &converge_check::Outcome) -> Option<&'static str> {
     let c = o.counterexample.as_ref()?;
     let m = &c.mismatch;
-    let sites = |t: &str| t.matches(&format!("@{}(", m.callee)).count();
+    let calls = |t: &str| {
+        let mut n: HashMap<String, usize> = HashMap::new();
+        for line in t.lines().filter(|l| l.contains("call ")) {
+            if let Some(at) = line.find(" @") {
+                let name: String = line[at + 2..]
+                    .chars()
+                    .take_while(|&ch| ch != '(' && ch != ' ')
+                    .collect();
+                *n.entry(name).or_default() += 1;
+            }
+        }
+        n
+    };
+    let (b, a) = (calls(before), calls(after));
+    let fewer = b
+        .iter()
+        .any(|(name, &nb)| a.get(name).is_some_and(|&na| na >= 1 && na < nb));
     let merged = m.kind == converge_check::MismatchKind::Set
         && m.detail.contains("different dynamic instances")
-        && sites(after) < sites(before);
+        && fewer;
     merged.then_some("merged call sites")
 }
 
@@ -123,10 +142,17 @@ fn llvm_passes_keep_communicating_sets() {
     let out_dir = std::env::var("CONVERGE_CHECK_OUT")
         .map(PathBuf::from)
         .unwrap_or_else(|_| reference::repo_root().join("target/check-transform"));
+    // `CONVERGE_CHECK_PASSES=inline,O3`: only these passes (names as in the table).
+    let only: Option<Vec<String>> = std::env::var("CONVERGE_CHECK_PASSES")
+        .ok()
+        .map(|v| v.split(',').map(|x| x.trim().to_string()).collect());
     // Work items: (version, pass, program index).
     let mut items = Vec::new();
     for v in [19u32, 22] {
-        for p in 0..PASSES.len() {
+        for (p, (name, _)) in PASSES.iter().enumerate() {
+            if only.as_ref().is_some_and(|o| !o.iter().any(|x| x == name)) {
+                continue;
+            }
             for k in 0..programs {
                 items.push((v, p, k));
             }
@@ -143,6 +169,9 @@ fn llvm_passes_keep_communicating_sets() {
                     let Some(&(v, p, k)) = items.get(w) else {
                         break;
                     };
+                    if big && w > 0 && w.is_multiple_of(500) {
+                        eprintln!("progress: {w} of {} pairs", items.len());
+                    }
                     let (opt, target) = if v == 19 {
                         (&o19, GpuTarget::Amdgpu)
                     } else {
@@ -331,5 +360,93 @@ fn gvn_sink_merges_convergent_calls_of_a_divergent_branch() {
         assert_eq!(c.threads, 2);
         assert_eq!(c.mismatch.after_set, vec![0, 1]);
         assert_eq!(c.mismatch.before_set, Some(vec![0]));
+    }
+}
+
+/// LLVM 19's gvn merges a block that starts with a loop heart (left outside any cycle by full
+/// unrolling) into its predecessor, after a convergent call: the output breaks the static token
+/// rules, which LLVM 19's own verifier reports and check-transform reports too (exit 1 with the
+/// verify diagnostic). LLVM 22 keeps the block (docs/llvm-differences.md, entry 5).
+#[test]
+fn gvn19_merges_a_heart_block_after_a_convergent_call() {
+    let (Some(o19), Some(o22)) = (
+        reference::opt19("gvn19_merges_a_heart_block"),
+        reference::opt22("gvn19_merges_a_heart_block"),
+    ) else {
+        return;
+    };
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/llvm/gvn19_heart_block_merge.ll");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let parse =
+        |t: &str| converge_ir::parse_rendered_with("x.ll", t.to_string(), Some(false)).unwrap();
+    let before = parse(&text);
+    let checked = run_opt(&o19, &["-S", "-passes=gvn"], &text);
+    assert!(!checked.success, "LLVM 19's gvn output now verifies");
+    assert!(
+        checked
+            .stderr
+            .contains("Loop intrinsic cannot be preceded by a convergent operation")
+    );
+    let after19 = run_opt(&o19, &["-S", "-passes=gvn", "-disable-verify"], &text);
+    let o = check(
+        &before,
+        &parse(&after19.stdout),
+        Some("k"),
+        ("b", "a"),
+        &Settings::default(),
+    )
+    .unwrap();
+    assert_eq!(o.verdict, Verdict::Violation);
+    assert!(
+        o.token_errors.iter().any(|e| e.contains("T-loop-first")),
+        "{:?}",
+        o.token_errors
+    );
+    let after22 = run_opt(&o22, &["-S", "-passes=gvn"], &text);
+    assert!(after22.success, "{}", after22.stderr);
+    let o = check(
+        &before,
+        &parse(&after22.stdout),
+        Some("k"),
+        ("b", "a"),
+        &Settings::default(),
+    )
+    .unwrap();
+    assert_eq!(o.verdict, Verdict::Refines, "{}", render::text(&o));
+}
+
+/// The same merge after an anchor: LLVM 19 and 22 alike (docs/llvm-differences.md, entry 5).
+#[test]
+fn gvn_merges_a_heart_block_after_an_anchor() {
+    let (Some(o19), Some(o22)) = (
+        reference::opt19("gvn_merges_a_heart_block_after_an_anchor"),
+        reference::opt22("gvn_merges_a_heart_block_after_an_anchor"),
+    ) else {
+        return;
+    };
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/llvm/gvn_heart_block_merge_anchor.ll");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let parse =
+        |t: &str| converge_ir::parse_rendered_with("x.ll", t.to_string(), Some(false)).unwrap();
+    for (v, opt) in [(19, &o19), (22, &o22)] {
+        let verified = run_opt(opt, &["-S", "-passes=gvn"], &text);
+        assert!(!verified.success, "LLVM {v}'s gvn output now verifies");
+        let after = run_opt(opt, &["-S", "-passes=gvn", "-disable-verify"], &text);
+        let o = check(
+            &parse(&text),
+            &parse(&after.stdout),
+            Some("k"),
+            ("b", "a"),
+            &Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(o.verdict, Verdict::Violation, "LLVM {v}");
+        assert!(
+            o.token_errors.iter().any(|e| e.contains("T-loop-first")),
+            "{:?}",
+            o.token_errors
+        );
     }
 }

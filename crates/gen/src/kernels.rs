@@ -53,6 +53,8 @@ struct Emit<'a> {
     tid: &'static str,
     /// Whether `@helper` (a function of the module without convergent operations) is called.
     helper: bool,
+    /// Whether `@cfn` (a convergent function of the module with convergent operations) is called.
+    cfn: bool,
 }
 
 impl Emit<'_> {
@@ -122,6 +124,17 @@ impl Emit<'_> {
         r
     }
 
+    /// A call of `@cfn`, a convergent function with a divergent branch around a reduction and a
+    /// broadcast after it (with tokens: its own `entry`, the call carrying the token in scope):
+    /// what the inliner must keep.
+    fn call_cfn(&mut self, acc: &str) -> String {
+        self.cfn = true;
+        let r = self.fresh("acc");
+        let b = self.bundle();
+        self.line(&format!("%{r} = call i32 @cfn(i32 %{acc}){b}"));
+        r
+    }
+
     /// A condition: divergent (thread id or data) or uniform (arguments).
     fn cond(&mut self, acc: &str) -> String {
         let c = self.fresh("c");
@@ -162,9 +175,10 @@ impl Emit<'_> {
                     _ => self.op(&acc),
                 }
             } else {
-                match self.rng.below(10) {
+                match self.rng.below(11) {
                     0 | 1 => self.op(&acc),
                     8 => self.call_helper(&acc),
+                    9 => self.call_cfn(&acc),
                     2 | 3 => self.if_else(acc, depth),
                     4 => self.twin(acc),
                     5 => self.flag(acc),
@@ -427,6 +441,7 @@ pub fn convergent_kernel(seed: u64, o: &ConvergentOptions) -> String {
         tok: "entry.tok".into(),
         tid: "tid",
         helper: false,
+        cfn: false,
     };
     let _ = writeln!(
         e.out,
@@ -458,6 +473,24 @@ pub fn convergent_kernel(seed: u64, o: &ConvergentOptions) -> String {
     }
     if e.helper {
         s.push_str(HELPER);
+    }
+    if e.cfn {
+        let (tok, b) = if o.tokens {
+            (
+                "  %e = call token @llvm.experimental.convergence.entry()\n",
+                " [ \"convergencectrl\"(token %e) ]",
+            )
+        } else {
+            ("", "")
+        };
+        let _ = write!(
+            s,
+            "\ndefine internal i32 @cfn(i32 %x) #1 {{\n\
+             entry:\n{tok}  %c = icmp ult i32 %x, 7\n  br i1 %c, label %a, label %b\n\
+             a:\n  %s = call i32 @subgroupAdd(i32 %x){b}\n  br label %b\n\
+             b:\n  %r = phi i32 [ %x, %entry ], [ %s, %a ]\n\
+             \x20 %t = call i32 @subgroupBroadcastFirst(i32 %r){b}\n  ret i32 %t\n}}\n"
+        );
     }
     if o.tokens {
         s.push_str(
