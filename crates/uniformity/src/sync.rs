@@ -328,6 +328,8 @@ pub(crate) struct JoinFinder {
     /// Joins at indices in `ignore.0..ignore.1` are not recorded (the caller has no use for
     /// them: the interval of a top-level cycle already assumed divergent around the branch).
     pub ignore: (u32, u32),
+    /// Blocks processed by the propagations so far (a work measure; only grows).
+    pub work: u64,
 }
 
 impl JoinFinder {
@@ -446,6 +448,7 @@ impl JoinFinder {
             self.propagate_llvm19(s, po, t, t_idx);
         } else {
             while let Some(i) = self.fresh.pop() {
+                self.work += 1;
                 if po.reach_hi[i as usize] < settled_below {
                     // Every later join would be settled.
                     break;
@@ -602,6 +605,7 @@ impl JoinFinder {
                 break;
             }
             self.fresh.reset(i);
+            self.work += 1;
             if i == t_idx {
                 continue;
             }
