@@ -8,7 +8,9 @@
 # Like for like: `opt` also verifies the module unless told not to; converge does not run LLVM's
 # verifier, so opt runs with -disable-verify. Every command runs REPS times (default 5) in
 # alternation and each side's figure is the median; the ratios use the medians of the same run.
-# Peak RSS is GNU time's maximum resident set size (median too).
+# Peak RSS is GNU time's maximum resident set size (median too). CPU time (user + system, GNU
+# time) is printed beside the wall time: on a loaded machine a process waits for a core, and the
+# wall-time ratio then says more about the other jobs than about either program.
 #
 # Answers: the same binaries print their results once more (`opt -passes='print<uniformity>'`,
 # `converge --llvm-version 19 uniformity --format llvm`), and the two are compared as sorted lines
@@ -35,15 +37,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
-# run NAME CMD...: appends "seconds KB" of one run to $tmp/NAME.
+# run NAME CMD...: appends "seconds KB cpu-seconds" of one run to $tmp/NAME.
 run() {
   local name=$1
   shift
   local a b
   a=$EPOCHREALTIME
-  /usr/bin/time -f '%M' -o "$tmp/rss" "$@" >/dev/null 2>&1
+  /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" >/dev/null 2>&1
   b=$EPOCHREALTIME
-  echo "$(calc "$b - $a") $(cat "$tmp/rss")" >>"$tmp/$name"
+  read -r kb user sys <"$tmp/rss"
+  echo "$(calc "$b - $a") $kb $(calc "$user + $sys")" >>"$tmp/$name"
 }
 
 bytes=$(stat -c %s "$module")
@@ -56,12 +59,14 @@ done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 t() { cut -d' ' -f1 "$tmp/$1" | median; }
 m() { cut -d' ' -f2 "$tmp/$1" | median; }
+u() { cut -d' ' -f3 "$tmp/$1" | median; }
 to=$(t opt); t1=$(t j1); t2=$(t j2)
 echo "== $module ($(calc "$bytes / 1e6") MB; median of $reps runs; load average $load0 before, $load1 after)"
-printf '  %-62s %7s s  peak RSS %6.1f MiB\n' "LLVM 19 opt require<uniformity> -disable-verify" "$to" "$(calc "$(m opt) / 1024")"
-printf '  %-62s %7s s  peak RSS %6.1f MiB (%sx the file)\n' "converge -j 1 uniformity --format none" "$t1" "$(calc "$(m j1) / 1024")" "$(calc "$(m j1) * 1024 / $bytes")"
-printf '  %-62s %7s s  peak RSS %6.1f MiB (%sx the file)\n' "converge -j 2 uniformity --format none" "$t2" "$(calc "$(m j2) / 1024")" "$(calc "$(m j2) * 1024 / $bytes")"
-echo "  speed-up on one thread: $(calc "$to / $t1")x (target >= 30x); on two: $(calc "$to / $t2")x (target >= 50x)"
+printf '  %-52s %7s s wall %7s s CPU  peak RSS %6.1f MiB\n' "LLVM 19 opt require<uniformity> -disable-verify" "$to" "$(u opt)" "$(calc "$(m opt) / 1024")"
+printf '  %-52s %7s s wall %7s s CPU  peak RSS %6.1f MiB (%sx the file)\n' "converge -j 1 uniformity --format none" "$t1" "$(u j1)" "$(calc "$(m j1) / 1024")" "$(calc "$(m j1) * 1024 / $bytes")"
+printf '  %-52s %7s s wall %7s s CPU  peak RSS %6.1f MiB (%sx the file)\n' "converge -j 2 uniformity --format none" "$t2" "$(u j2)" "$(calc "$(m j2) / 1024")" "$(calc "$(m j2) * 1024 / $bytes")"
+echo "  speed-up (wall) on one thread: $(calc "$to / $t1")x (target >= 30x); on two: $(calc "$to / $t2")x (target >= 50x)"
+echo "  speed-up (CPU time, one thread): $(calc "$(u opt) / $(u j1)")x"
 echo "  converge phases, one thread: $("$bin" -j 1 uniformity --format none --time "$module" 2>&1 | tail -1)"
 
 "$opt19" -passes='print<uniformity>' -disable-output -disable-verify "$module" 2>"$tmp/opt.txt"

@@ -178,9 +178,9 @@ thread_local! {
 
 /// Join-propagation steps per block that the postponed branches of one function may take before
 /// their immediate exits are recorded ahead of time (see `analyze_as`).
-const DEFERRED_WORK_PER_BLOCK: u64 = 32;
+const DEFERRED_WORK_PER_BLOCK: u64 = 8;
 /// ... plus this much for any function (small functions stay exact in order at any cost).
-const DEFERRED_WORK_BASE: u64 = 1 << 16;
+const DEFERRED_WORK_BASE: u64 = 1 << 15;
 
 fn deferred_budget(blocks: usize) -> u64 {
     #[cfg(test)]
