@@ -500,3 +500,39 @@ pub fn function_with_cfg(rng: &mut Rng, name: &str, opts: &Options, succs: &[Vec
     out.push_str("}\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The DAG-plus-back-edges family has the shape issue 13 describes: forward jumps of one to
+    /// four blocks, one to four successors, a back edge (or jump to a random block) from about a
+    /// third of the blocks, never into the entry; and its thread-id functions parse as written.
+    #[test]
+    fn dag_back_edges_have_the_issue_13_shape() {
+        let mut rng = Rng::new(3);
+        let n = 3000;
+        let succs = dag_back_edges_cfg(&mut rng, n);
+        assert!(succs[n - 1].is_empty());
+        let mut with_far = 0;
+        for (b, s) in succs.iter().enumerate().take(n - 1) {
+            assert!((1..=4).contains(&s.len()), "block {b}: {s:?}");
+            assert!(!s.contains(&0));
+            let far = s
+                .iter()
+                .filter(|&&t| t as usize <= b || t as usize > b + 4)
+                .count();
+            assert!(far <= 1, "block {b}: {s:?}");
+            with_far += far;
+            let mut u = s.clone();
+            u.sort_unstable();
+            u.dedup();
+            assert_eq!(u.len(), s.len(), "block {b}: duplicate successors");
+        }
+        // About a third jump far (a few random targets land 1-4 ahead and count as forward).
+        assert!((800..1100).contains(&with_far), "{with_far} far jumps");
+        let text = tid_function_with_cfg(Flavor::Amdgpu, "f", &succs);
+        assert_eq!(text.matches("\nb").count(), n);
+        assert!(text.contains("icmp slt i32 %tid"));
+    }
+}
