@@ -196,3 +196,59 @@ fn uniformity_matches_llvm19_on_large_amdgpu_functions() {
     eprintln!("uniformity vs LLVM 19, large AMDGPU: {total} functions, 0 mismatches");
     assert_eq!(total, 180);
 }
+
+/// Issue 13's shapes, every branch on the thread id: DAGs plus random back edges (one large
+/// irreducible region with many entries) and functions chained from pieces of each CFG shape
+/// (early returns, infinite loops, irreducible pieces), against LLVM 22 (NVPTX) and LLVM 19
+/// (AMDGPU). These exercise the shortcuts of the join computation: the sharper join candidates
+/// after an assumed-divergent cycle and the skipped flows that no other label can meet.
+#[test]
+fn uniformity_matches_llvm_on_thread_id_dags_and_chains() {
+    use converge_gen::cfg::{Shape, chain_cfg};
+    use converge_gen::program::{dag_back_edges_cfg, module_header, tid_function_with_cfg};
+    let opt22 = converge_gen::reference::opt22("uniformity_diff tid dags llvm22");
+    let opt19 = converge_gen::reference::opt19("uniformity_diff tid dags llvm19");
+    if opt22.is_none() && opt19.is_none() {
+        return;
+    }
+    let build = |flavor: Flavor| {
+        let mut text = module_header(flavor);
+        for k in 0..8u64 {
+            let mut rng = Rng::new(0x1300 + k);
+            let succs = dag_back_edges_cfg(&mut rng, 80 + 40 * k as usize);
+            text.push_str(&tid_function_with_cfg(flavor, &format!("dag{k}"), &succs));
+        }
+        for (k, shape) in Shape::ALL.into_iter().enumerate() {
+            if shape.may_have_unreachable() {
+                continue;
+            }
+            let mut rng = Rng::new(0x1310 + k as u64);
+            let cfg = chain_cfg(&mut rng, 300, shape);
+            text.push_str(&tid_function_with_cfg(
+                flavor,
+                &format!("chain{k}"),
+                &cfg.succs,
+            ));
+        }
+        text
+    };
+    let mut total = 0;
+    if let Some(opt) = opt22 {
+        let file = scratch("llvm22-tid-dags.ll");
+        let text = build(Flavor::Nvptx);
+        total += check_batch(&opt, &text, &file, &[], 0x1300, "LLVM 22 tid DAGs");
+    }
+    if let Some(opt) = opt19 {
+        let file = scratch("llvm19-tid-dags.ll");
+        let text = build(Flavor::Amdgpu);
+        total += check_batch(
+            &opt,
+            &text,
+            &file,
+            &["--llvm-version", "19"],
+            0x1300,
+            "LLVM 19 tid DAGs",
+        );
+    }
+    eprintln!("uniformity vs LLVM, thread-id DAGs and chains: {total} functions, 0 mismatches");
+}

@@ -136,6 +136,92 @@ pub fn random_cfg(rng: &mut Rng, n: usize, opts: &Options) -> Vec<Vec<u32>> {
     succs
 }
 
+/// The "DAG plus random back edges" family (issue 13): block `b` jumps one to four blocks ahead
+/// (one to four distinct successors among `b+1..=b+4`), and about a third of the blocks also
+/// jump back to a uniformly random block (never the entry, which may have no predecessors). The
+/// back edges make one huge irreducible region with hundreds of entries; with
+/// [`function_with_cfg`] its branches depend on the thread id, so most of them are divergent.
+/// Block `n - 1` returns.
+pub fn dag_back_edges_cfg(rng: &mut Rng, n: usize) -> Vec<Vec<u32>> {
+    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (b, s) in succs.iter_mut().enumerate().take(n.saturating_sub(1)) {
+        let k = 1 + rng.below(4);
+        for _ in 0..k {
+            let t = (b + 1 + rng.below(4)).min(n - 1) as u32;
+            if !s.contains(&t) {
+                s.push(t);
+            }
+        }
+        if n > 1 && rng.chance(1, 3) {
+            let t = 1 + rng.below(n - 1) as u32;
+            if !s.contains(&t) {
+                if s.len() == 4 {
+                    s.pop();
+                }
+                s.push(t);
+            }
+        }
+        s.shuffle_like(rng);
+    }
+    succs
+}
+
+/// A function over `succs` (block 0 the entry) in which every branch condition compares the
+/// thread id, so every branch is divergent from the start: the issue-13 benchmark shape. Each
+/// block with several predecessors has a phi of per-edge constants (a join makes it divergent),
+/// stored to memory so that it is used.
+pub fn tid_function_with_cfg(flavor: Flavor, name: &str, succs: &[Vec<u32>]) -> String {
+    let n = succs.len();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (b, s) in succs.iter().enumerate() {
+        for &t in s {
+            if !preds[t as usize].contains(&(b as u32)) {
+                preds[t as usize].push(b as u32);
+            }
+        }
+    }
+    let (cc, tid) = match flavor {
+        Flavor::Nvptx => ("ptx_kernel ", "@llvm.nvvm.read.ptx.sreg.tid.x"),
+        Flavor::Amdgpu => ("amdgpu_kernel ", "@llvm.amdgcn.workitem.id.x"),
+    };
+    let mut out = String::new();
+    let _ = writeln!(out, "define {cc}void @{name}(ptr addrspace(1) %p) {{");
+    for b in 0..n {
+        let _ = writeln!(out, "b{b}:");
+        if b == 0 {
+            let _ = writeln!(out, "  %tid = call i32 {tid}()");
+        }
+        if preds[b].len() > 1 {
+            let _ = write!(out, "  %v{b} = phi i32");
+            for (k, &p) in preds[b].iter().enumerate() {
+                let sep = if k == 0 { " " } else { ", " };
+                let _ = write!(out, "{sep}[ {}, %b{p} ]", p % 7);
+            }
+            let _ = writeln!(out, "\n  store i32 %v{b}, ptr addrspace(1) %p, align 4");
+        }
+        let s = &succs[b];
+        match s.len() {
+            0 => out.push_str("  ret void\n"),
+            1 => {
+                let _ = writeln!(out, "  br label %b{}", s[0]);
+            }
+            2 => {
+                let _ = writeln!(out, "  %c{b} = icmp slt i32 %tid, {}", b % 13);
+                let _ = writeln!(out, "  br i1 %c{b}, label %b{}, label %b{}", s[0], s[1]);
+            }
+            _ => {
+                let _ = write!(out, "  switch i32 %tid, label %b{} [", s[0]);
+                for (k, &t) in s[1..].iter().enumerate() {
+                    let _ = write!(out, "\n    i32 {k}, label %b{t}");
+                }
+                out.push_str("\n  ]\n");
+            }
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
 trait ShuffleLike {
     fn shuffle_like(&mut self, rng: &mut Rng);
 }
@@ -413,4 +499,40 @@ pub fn function_with_cfg(rng: &mut Rng, name: &str, opts: &Options, succs: &[Vec
     }
     out.push_str("}\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The DAG-plus-back-edges family has the shape issue 13 describes: forward jumps of one to
+    /// four blocks, one to four successors, a back edge (or jump to a random block) from about a
+    /// third of the blocks, never into the entry; and its thread-id functions parse as written.
+    #[test]
+    fn dag_back_edges_have_the_issue_13_shape() {
+        let mut rng = Rng::new(3);
+        let n = 3000;
+        let succs = dag_back_edges_cfg(&mut rng, n);
+        assert!(succs[n - 1].is_empty());
+        let mut with_far = 0;
+        for (b, s) in succs.iter().enumerate().take(n - 1) {
+            assert!((1..=4).contains(&s.len()), "block {b}: {s:?}");
+            assert!(!s.contains(&0));
+            let far = s
+                .iter()
+                .filter(|&&t| t as usize <= b || t as usize > b + 4)
+                .count();
+            assert!(far <= 1, "block {b}: {s:?}");
+            with_far += far;
+            let mut u = s.clone();
+            u.sort_unstable();
+            u.dedup();
+            assert_eq!(u.len(), s.len(), "block {b}: duplicate successors");
+        }
+        // About a third jump far (a few random targets land 1-4 ahead and count as forward).
+        assert!((800..1100).contains(&with_far), "{with_far} far jumps");
+        let text = tid_function_with_cfg(Flavor::Amdgpu, "f", &succs);
+        assert_eq!(text.matches("\nb").count(), n);
+        assert!(text.contains("icmp slt i32 %tid"));
+    }
 }

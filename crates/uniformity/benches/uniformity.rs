@@ -1,9 +1,13 @@
 //! In-process benchmarks of the uniformity analysis (dominators + cycles + analysis, parse
-//! excluded): a module of random AMDGPU functions of 50-300 blocks, and single irreducible functions
-//! of growing size. `scripts/bench-uniformity.sh` compares whole processes with `opt`.
+//! excluded): a module of random AMDGPU functions of 50-300 blocks, and single functions of
+//! growing size: irreducible nests, issue 13's DAG plus random back edges, and chains of
+//! early-return pieces (every branch on the thread id in the last two).
+//! `scripts/bench-uniformity.sh` compares whole processes with `opt`.
 
+use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{
-    Flavor, Options, function_with_cfg, module, module_header, random_cfg,
+    Flavor, Options, dag_back_edges_cfg, function_with_cfg, module, module_header, random_cfg,
+    tid_function_with_cfg,
 };
 use converge_gen::rng::Rng;
 use converge_ir::{FuncId, Module};
@@ -52,5 +56,28 @@ fn irreducible_function(b: divan::Bencher, blocks: usize) {
     let mut text = module_header(Flavor::Amdgpu);
     text.push_str(&function_with_cfg(&mut rng, "big", &opts, &succs));
     let m = parse(text);
+    b.bench(|| analyse_all(divan::black_box(&m)));
+}
+
+fn one_function(succs: &[Vec<u32>]) -> Module {
+    let mut text = module_header(Flavor::Amdgpu);
+    text.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "big", succs));
+    parse(text)
+}
+
+/// Issue 13: a forward DAG plus back edges from a third of the blocks to random blocks (seed 4
+/// made the analysis quadratic before the fix: 34 s at 16,000 blocks).
+#[divan::bench(args = [1000, 2000, 4000, 8000, 16000, 32000, 64000], sample_count = 3)]
+fn dag_back_edges(b: divan::Bencher, blocks: usize) {
+    let m = one_function(&dag_back_edges_cfg(&mut Rng::new(4), blocks));
+    b.bench(|| analyse_all(divan::black_box(&m)));
+}
+
+/// A chain of pieces with early returns and infinite loops (quadratic before the fix: labels that
+/// reached a return waited there while the others walked the rest of the function).
+#[divan::bench(args = [1000, 4000, 16000, 64000], sample_count = 3)]
+fn chain_noreturn(b: divan::Bencher, blocks: usize) {
+    let cfg = chain_cfg(&mut Rng::new(1), blocks, Shape::NoReturn);
+    let m = one_function(&cfg.succs);
     b.bench(|| analyse_all(divan::black_box(&m)));
 }

@@ -2,10 +2,20 @@
 //! - `gen_uniformity module N SEED [EXTRA]`: N random AMDGPU functions of 50-300 blocks, every CFG
 //!   shape (EXTRA: percent of extra edges in the random-CFG half, default 45);
 //! - `gen_uniformity irreducible BLOCKS SEED`: one AMDGPU function whose CFG is one big irreducible
-//!   region (random forward and backward edges over a spanning tree).
+//!   region (random forward and backward edges over a spanning tree);
+//! - `gen_uniformity dag BLOCKS SEED`: one AMDGPU function whose CFG is a forward DAG (jumps of 1-4
+//!   blocks) plus back edges from a third of the blocks to random blocks
+//!   (`converge_gen::program::dag_back_edges_cfg`): one irreducible region with hundreds of
+//!   entries, every branch on the thread id;
+//! - `gen_uniformity chain-SHAPE BLOCKS SEED`: one AMDGPU function of about BLOCKS blocks chained
+//!   from random CFGs of one `converge_gen::cfg::Shape` (`reducible`, `irreducible`,
+//!   `nestedirreducible`, `selfloops`, `switch`, `noreturn`, `multiexit`, `mixed`), every branch
+//!   on the thread id.
 
+use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{
-    Flavor, Options, function_with_cfg, module, module_header, random_cfg,
+    Flavor, Options, dag_back_edges_cfg, function_with_cfg, module, module_header, random_cfg,
+    tid_function_with_cfg,
 };
 use converge_gen::rng::Rng;
 
@@ -22,6 +32,26 @@ fn main() {
             let succs = random_cfg(&mut rng, n, &opts);
             let mut t = module_header(Flavor::Amdgpu);
             t.push_str(&function_with_cfg(&mut rng, "big", &opts, &succs));
+            t
+        }
+        "dag" => {
+            let succs = dag_back_edges_cfg(&mut rng, n);
+            let mut t = module_header(Flavor::Amdgpu);
+            t.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "big", &succs));
+            t
+        }
+        w if w.starts_with("chain-") => {
+            let name = &w["chain-".len()..];
+            let Some(&shape) = Shape::ALL
+                .iter()
+                .find(|s| format!("{s:?}").eq_ignore_ascii_case(name))
+            else {
+                eprintln!("unknown shape {name}");
+                std::process::exit(2);
+            };
+            let cfg = chain_cfg(&mut rng, n, shape);
+            let mut t = module_header(Flavor::Amdgpu);
+            t.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "big", &cfg.succs));
             t
         }
         _ => {

@@ -135,6 +135,9 @@ struct Scratch {
     /// not yet settled (see `join_candidates_settled`), and that function's scratch.
     candidates: Vec<Option<Vec<u32>>>,
     reach_state: Vec<u32>,
+    /// Scratch of `acyclic_join_candidates` (zero / false between uses).
+    indeg: Vec<u32>,
+    multi: Vec<bool>,
     seen: Vec<u32>,
     scratch: Vec<u32>,
     div_cycles: Vec<u32>,
@@ -175,6 +178,34 @@ impl Scratch {
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// Join-propagation steps per block that the postponed branches of one function may take before
+/// their immediate exits are recorded ahead of time (see `analyze_as`).
+const DEFERRED_WORK_PER_BLOCK: u64 = 8;
+/// ... plus this much for any function (small functions stay exact in order at any cost).
+const DEFERRED_WORK_BASE: u64 = 1 << 15;
+
+fn deferred_budget(blocks: usize) -> u64 {
+    #[cfg(test)]
+    if let Some(b) = knobs::BUDGET.with(|c| c.get()) {
+        return b;
+    }
+    DEFERRED_WORK_BASE + DEFERRED_WORK_PER_BLOCK * blocks as u64
+}
+
+/// Switches for the unit tests that compare the shortcuts with the plain computation.
+#[cfg(test)]
+pub(crate) mod knobs {
+    use std::cell::Cell;
+    thread_local! {
+        pub static BUDGET: Cell<Option<u64>> = const { Cell::new(None) };
+        pub static TWO_STATE_CANDIDATES: Cell<bool> = const { Cell::new(false) };
+        pub static NO_DISJOINT_SKIP: Cell<bool> = const { Cell::new(false) };
+        pub static RECORDED: Cell<u32> = const { Cell::new(0) };
+        /// Join-propagation steps taken (all functions analysed on this thread).
+        pub static WORK: Cell<u64> = const { Cell::new(0) };
+    }
 }
 
 /// Which LLVM release's behaviour to reproduce.
@@ -288,7 +319,25 @@ pub(crate) fn analyze_impl<F: SsaFunction, M: DivergenceModel<F>>(
         let mut deferred = std::mem::take(&mut st.w.deferred);
         deferred.sort_by_key(|&b| std::cmp::Reverse(s.depth(s.inner(b))));
         st.defer = false;
-        for &b in &deferred {
+        // Postponed branches normally cost little: most skip their join computation once every
+        // cycle they could make exit-divergent is known. But a cycle that only a few shallow
+        // branches exit directly (processed last) stays unknown while every deep branch proves,
+        // one whole-region propagation each, that it adds nothing: quadratic. Past a budget of
+        // work, the immediate exits of all remaining postponed branches are recorded at once
+        // (each one would be recorded anyway: its target is a possible target of its branch, so
+        // the branch is analysed while that target is unknown). Only the printed order of the
+        // cycles with a divergent exit can change, and only in functions where the old order
+        // took more than that budget to establish.
+        let budget = deferred_budget(f.cfg().num_blocks());
+        let start = st.w.joins.work;
+        let mut recorded = false;
+        for (k, &b) in deferred.iter().enumerate() {
+            if !recorded && st.w.joins.work - start > budget {
+                recorded = true;
+                #[cfg(test)]
+                knobs::RECORDED.with(|c| c.set(c.get() + 1));
+                st.record_immediate_exits(&deferred[k..]);
+            }
             st.analyze_control_divergence(f.block_insts(b).end - 1);
         }
         deferred.clear();
@@ -296,7 +345,10 @@ pub(crate) fn analyze_impl<F: SsaFunction, M: DivergenceModel<F>>(
             st.w.deferred = deferred;
         }
     }
-    let State { mut out, w, .. } = st;
+    #[cfg(test)]
+    knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work));
+    let State { mut out, mut w, .. } = st;
+    w.joins.work = 0;
     if precise {
         crate::precise::finish(f, s, &mut out);
     }
@@ -328,6 +380,23 @@ impl<F: SsaFunction> State<'_, F> {
         let f = self.f;
         for &u in f.users(v) {
             self.mark(u);
+        }
+    }
+
+    /// Records the immediate divergent exits of the postponed branches `bs` (what their join
+    /// computations would record first).
+    fn record_immediate_exits(&mut self, bs: &[Block]) {
+        let (f, s) = (self.f, self.s);
+        for &b in bs {
+            let inner = s.inner(b);
+            if inner == NONE || !s.is_reachable(b) {
+                continue;
+            }
+            for &x in f.cfg().succs(b) {
+                if !s.contains(inner, x) {
+                    self.propagate_cycle_exit_divergence(x, inner);
+                }
+            }
         }
     }
 
@@ -409,6 +478,15 @@ impl<F: SsaFunction> State<'_, F> {
     fn join_candidates_settled(&mut self, a: u32) -> bool {
         const MULTI: u32 = NONE - 1;
         let (f, s) = (self.f, self.s);
+        #[cfg(test)]
+        let acyclic =
+            self.w.downstream_acyclic[a as usize] && !knobs::TWO_STATE_CANDIDATES.with(|c| c.get());
+        #[cfg(not(test))]
+        let acyclic = self.w.downstream_acyclic[a as usize];
+        if self.w.candidates[a as usize].is_none() && acyclic {
+            let list = self.acyclic_join_candidates(a);
+            self.w.candidates[a as usize] = Some(list);
+        }
         if self.w.candidates[a as usize].is_none() {
             let exits = s.exits(a);
             let mut state = std::mem::take(&mut self.w.reach_state);
@@ -464,6 +542,85 @@ impl<F: SsaFunction> State<'_, F> {
         let done = list.is_empty();
         self.w.candidates[a as usize] = Some(list);
         done
+    }
+
+    /// The join candidates after top-level cycle `a` when no block there lies in a cycle (see
+    /// `join_candidates_settled`, which this sharpens). There every block is processed once, after
+    /// all its predecessors (they come later in the modified post-order), and pushes its final
+    /// label: a block all of whose predecessors carry one and the same label never becomes a join.
+    /// Labels are tracked as tokens in topological order: an exit, or a block reached with two
+    /// tokens (a possible join, whose label may be itself), starts a token of its own; any other
+    /// block carries its predecessors' token. The candidates are the exits and the blocks reached
+    /// with two tokens; a block with one predecessor never is one (the two-state walk took any
+    /// block reached from two exits).
+    fn acyclic_join_candidates(&mut self, a: u32) -> Vec<u32> {
+        let (f, s) = (self.f, self.s);
+        let exits = s.exits(a);
+        let mut indeg = std::mem::take(&mut self.w.indeg);
+        indeg.resize(f.cfg().num_blocks(), 0);
+        let mut first = std::mem::take(&mut self.w.reach_state);
+        let mut multi = std::mem::take(&mut self.w.multi);
+        multi.resize(f.cfg().num_blocks(), false);
+        // The blocks reachable from the exits (`multi` marks them visited for the walk), then
+        // each one's number of predecessors among them.
+        let mut down: Vec<u32> = Vec::new();
+        let mut stack: Vec<u32> = exits.iter().map(|e| e.0).collect();
+        while let Some(x) = stack.pop() {
+            if !std::mem::replace(&mut multi[x as usize], true) {
+                down.push(x);
+                stack.extend(f.cfg().succs(Block(x)).iter().map(|y| y.0));
+            }
+        }
+        for &x in &down {
+            multi[x as usize] = false;
+            for &y in f.cfg().succs(Block(x)) {
+                indeg[y.index()] += 1;
+            }
+        }
+        let mut list: Vec<u32> = exits.iter().map(|e| e.0).collect();
+        for &e in exits {
+            // An exit is a candidate whatever reaches it, and its label may be its own.
+            first[e.index()] = e.0;
+            multi[e.index()] = true;
+        }
+        let mut ready: Vec<u32> = down
+            .iter()
+            .copied()
+            .filter(|&x| indeg[x as usize] == 0)
+            .collect();
+        while let Some(x) = ready.pop() {
+            let tx = if multi[x as usize] {
+                x
+            } else {
+                first[x as usize]
+            };
+            for &y in f.cfg().succs(Block(x)) {
+                let yi = y.index();
+                if first[yi] == NONE {
+                    first[yi] = tx;
+                } else if first[yi] != tx && !multi[yi] {
+                    multi[yi] = true;
+                    list.push(y.0);
+                }
+                indeg[yi] -= 1;
+                if indeg[yi] == 0 {
+                    ready.push(y.0);
+                }
+            }
+        }
+        for &x in &down {
+            debug_assert_eq!(
+                indeg[x as usize], 0,
+                "downstream of a top-level cycle is acyclic"
+            );
+            indeg[x as usize] = 0;
+            first[x as usize] = NONE;
+            multi[x as usize] = false;
+        }
+        self.w.indeg = indeg;
+        self.w.reach_state = first;
+        self.w.multi = multi;
+        list
     }
 
     fn settled(&self, j: Block) -> bool {
@@ -811,5 +968,154 @@ impl<F: SsaFunction> State<'_, F> {
             }
         }
         self.w.scratch = doms;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llvm::{LlvmFunction, Target};
+    use converge_gen::cfg::{Shape, chain_cfg};
+    use converge_gen::program::{
+        Flavor, Options, dag_back_edges_cfg, function, module_header, tid_function_with_cfg,
+    };
+    use converge_gen::rng::Rng;
+    use converge_ir::FuncId;
+
+    fn run(text: &str) -> Vec<Uniformity> {
+        let m = converge_ir::parse("t.ll", text.to_string()).expect("generated module parses");
+        let target = Target::from_triple(m.triple.as_deref(), None);
+        (0..m.functions.len())
+            .filter(|&k| !m.functions[k].is_declaration)
+            .map(|k| {
+                let lf = LlvmFunction::new(&m, FuncId(k as u32));
+                let s = Structure::new(lf.cfg());
+                analyze(&lf, &target, &s)
+            })
+            .collect()
+    }
+
+    fn same(a: &Uniformity, b: &Uniformity, exit_order: bool) -> bool {
+        let sorted = |v: &[u32]| {
+            let mut v = v.to_vec();
+            v.sort_unstable();
+            v
+        };
+        a.divergent_args == b.divergent_args
+            && a.divergent_insts == b.divergent_insts
+            && a.divergent_terminators == b.divergent_terminators
+            && a.assumed_divergent == b.assumed_divergent
+            && a.temporal_divergence == b.temporal_divergence
+            && if exit_order {
+                a.divergent_exit_cycles == b.divergent_exit_cycles
+            } else {
+                sorted(&a.divergent_exit_cycles) == sorted(&b.divergent_exit_cycles)
+            }
+    }
+
+    /// Inputs: the issue-13 family (DAG plus random back edges, every branch on the thread id) and
+    /// random functions of every CFG shape.
+    fn inputs() -> Vec<String> {
+        let mut out = Vec::new();
+        for seed in 0..12u64 {
+            let mut rng = Rng::new(seed);
+            let succs = dag_back_edges_cfg(&mut rng, 300 + 250 * seed as usize);
+            let mut t = module_header(Flavor::Amdgpu);
+            t.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "dag", &succs));
+            out.push(t);
+        }
+        for (k, shape) in Shape::ALL.into_iter().enumerate() {
+            if shape.may_have_unreachable() {
+                continue;
+            }
+            let mut rng = Rng::new(k as u64);
+            let cfg = chain_cfg(&mut rng, 1500, shape);
+            let mut t = module_header(Flavor::Amdgpu);
+            t.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "chain", &cfg.succs));
+            out.push(t);
+        }
+        let mut rng = Rng::new(99);
+        let mut opts = Options::new(Flavor::Amdgpu);
+        opts.min_blocks = 30;
+        opts.max_blocks = 200;
+        opts.extra_edges_percent = 70;
+        let mut t = module_header(Flavor::Amdgpu);
+        for k in 0..60 {
+            t.push_str(&function(&mut rng, &format!("f{k}"), &opts));
+        }
+        out.push(t);
+        out
+    }
+
+    /// The token walk over acyclic code after an assumed-divergent cycle only skips join
+    /// computations that cannot change anything: the answer, order of every list included, is
+    /// the one the two-state walk gives.
+    #[test]
+    fn acyclic_join_candidates_change_nothing() {
+        let mut saved = 0;
+        for text in inputs() {
+            knobs::WORK.with(|c| c.set(0));
+            let sharp = run(&text);
+            let w_sharp = knobs::WORK.with(|c| c.get());
+            knobs::TWO_STATE_CANDIDATES.with(|c| c.set(true));
+            knobs::WORK.with(|c| c.set(0));
+            let plain = run(&text);
+            let w_plain = knobs::WORK.with(|c| c.get());
+            knobs::TWO_STATE_CANDIDATES.with(|c| c.set(false));
+            saved += w_plain.saturating_sub(w_sharp);
+            assert!(w_sharp <= w_plain);
+            for (a, b) in sharp.iter().zip(&plain) {
+                assert!(same(a, b, true));
+            }
+        }
+        assert!(
+            saved > 10_000,
+            "the sharper candidates skip work ({saved} steps)"
+        );
+    }
+
+    /// Recording the immediate exits of postponed branches ahead of time (here from the start,
+    /// budget 0) gives the same sets; only the order of the cycles with a divergent exit may
+    /// differ.
+    #[test]
+    fn early_recorded_exits_give_the_same_sets() {
+        let mut recorded = 0;
+        for text in inputs() {
+            let normal = run(&text);
+            knobs::RECORDED.with(|c| c.set(0));
+            knobs::BUDGET.with(|c| c.set(Some(0)));
+            let early = run(&text);
+            knobs::BUDGET.with(|c| c.set(None));
+            recorded += knobs::RECORDED.with(|c| c.get());
+            for (a, b) in normal.iter().zip(&early) {
+                assert!(same(a, b, false));
+            }
+        }
+        assert!(
+            recorded > 10,
+            "the early recording ran ({recorded} functions)"
+        );
+    }
+
+    /// Dropping the flow of a block whose reachable blocks no other fresh label can reach changes
+    /// nothing (order of every list included), and saves work on CFGs with early returns.
+    #[test]
+    fn disjoint_flows_skip_changes_nothing() {
+        let mut saved = 0;
+        for text in inputs() {
+            knobs::WORK.with(|c| c.set(0));
+            let sharp = run(&text);
+            let w_sharp = knobs::WORK.with(|c| c.get());
+            knobs::NO_DISJOINT_SKIP.with(|c| c.set(true));
+            knobs::WORK.with(|c| c.set(0));
+            let plain = run(&text);
+            let w_plain = knobs::WORK.with(|c| c.get());
+            knobs::NO_DISJOINT_SKIP.with(|c| c.set(false));
+            saved += w_plain.saturating_sub(w_sharp);
+            for (a, b) in sharp.iter().zip(&plain) {
+                assert!(same(a, b, true));
+            }
+        }
+        assert!(saved > 10_000, "the skip saves work ({saved} steps)");
     }
 }

@@ -46,6 +46,10 @@ pub(crate) struct ModifiedPo {
     pub reach_hi: Vec<u32>,
     /// Per cycle: its outermost irreducible ancestor-or-self, or `NONE`.
     pub outer_irr: Vec<u32>,
+    /// Per index `i` outside every irreducible cycle: a lower bound of the indices labels can
+    /// reach from `i` (`NONE` when nothing is reachable); 0 inside irreducible cycles (never used
+    /// there). See `JoinFinder::compute`.
+    lo_reach: Vec<u32>,
     /// Scratch of `compute_into`.
     finalized: Vec<bool>,
     stack: Vec<Block>,
@@ -182,6 +186,50 @@ impl ModifiedPo {
             };
             hi = hi.max(end);
             self.reach_hi.push(hi);
+        }
+        // Label flow goes to smaller indices outside irreducible cycles, so one pass upwards
+        // gives each block the smallest index it reaches; an outermost irreducible cycle (an
+        // interval) is one node whose flow leaves it downwards.
+        self.lo_reach.clear();
+        self.lo_reach.resize(self.order.len(), NONE);
+        let mut k = 0;
+        while k < self.order.len() {
+            let c = s.inner(self.order[k]);
+            let o = if c == NONE {
+                NONE
+            } else {
+                outer_irr[c as usize]
+            };
+            let (a, b) = if o == NONE {
+                (k, k + 1)
+            } else {
+                (k, k + s.blocks(o).len())
+            };
+            debug_assert!(o == NONE || self.index[s.header(o).index()] as usize == k);
+            let mut lo = NONE;
+            for j in a..b {
+                let hc = self.header_cycle[j];
+                let mut visit = |x: u32| {
+                    if (x as usize) < a {
+                        lo = lo.min(x).min(self.lo_reach[x as usize]);
+                    }
+                };
+                if hc != NONE {
+                    for &x in s.exits(hc) {
+                        visit(self.index[x.index()]);
+                    }
+                } else {
+                    for &x in self.succs(j as u32) {
+                        visit(x);
+                    }
+                }
+            }
+            if o == NONE {
+                self.lo_reach[k] = lo;
+            } else {
+                self.lo_reach[a..b].fill(0);
+            }
+            k = b;
         }
         self.outer_irr = outer_irr;
     }
@@ -328,6 +376,8 @@ pub(crate) struct JoinFinder {
     /// Joins at indices in `ignore.0..ignore.1` are not recorded (the caller has no use for
     /// them: the interval of a top-level cycle already assumed divergent around the branch).
     pub ignore: (u32, u32),
+    /// Blocks processed by the propagations so far (a work measure; only grows).
+    pub work: u64,
 }
 
 impl JoinFinder {
@@ -445,7 +495,12 @@ impl JoinFinder {
         if llvm19 {
             self.propagate_llvm19(s, po, t, t_idx);
         } else {
+            let no_irr_chain = t_cycle == NONE || po.outer_irr[t_cycle as usize] == NONE;
+            #[cfg(test)]
+            let no_irr_chain =
+                no_irr_chain && !crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get());
             while let Some(i) = self.fresh.pop() {
+                self.work += 1;
                 if po.reach_hi[i as usize] < settled_below {
                     // Every later join would be settled.
                     break;
@@ -455,6 +510,20 @@ impl JoinFinder {
                     break;
                 }
                 if i == t_idx {
+                    continue;
+                }
+                // Outside irreducible cycles every labelled block below `i` is fresh. When the
+                // other fresh blocks' labels cannot reach any block `i`'s label can, `i`'s flow
+                // only meets unlabelled blocks and spreads one label: no join. Its labels are
+                // only read by the exit check of irreducible cycles around the branch, so this
+                // holds for branches without one.
+                if no_irr_chain
+                    && po.lo_reach[i as usize] != 0
+                    && self
+                        .fresh
+                        .last()
+                        .is_some_and(|m| po.reach_hi[m as usize] < po.lo_reach[i as usize])
+                {
                     continue;
                 }
                 let l = self.labels[i as usize];
@@ -602,6 +671,7 @@ impl JoinFinder {
                 break;
             }
             self.fresh.reset(i);
+            self.work += 1;
             if i == t_idx {
                 continue;
             }
