@@ -4,6 +4,7 @@
 
 pub mod cfg;
 pub mod module;
+pub mod oracle;
 pub mod program;
 pub mod reference;
 pub mod rng;

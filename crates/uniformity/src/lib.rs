@@ -23,6 +23,8 @@ pub mod ssa;
 mod structure;
 mod sync;
 
+#[doc(hidden)]
+pub use analysis::{Ablation, analyze_ablated};
 pub use analysis::{LlvmVersion, TemporalDivergence, Uniformity, analyze, analyze_as};
 pub use ssa::{DivergenceModel, SsaFunction, Val};
 pub use structure::Structure;
