@@ -489,11 +489,16 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
             let _ = writeln!(body, "  {k}.b = add i32 {k}.m, 2");
             mine.push(format!("{k}.n"));
             // The branch reads `stop` or its negation, so either successor order occurs.
+            // A bound computed from `undef` is no bound (a branch on undef may go either way):
+            // the count also stops at 5 whatever the bound.
+            let _ = writeln!(body, "  {k}.cap = icmp sge i32 {k}.n, 5");
             if matches!(node.term, Term::Counter { stop: 0 }) {
-                let _ = writeln!(body, "  {k}.stop = icmp sge i32 {k}.n, {k}.b");
+                let _ = writeln!(body, "  {k}.s = icmp sge i32 {k}.n, {k}.b");
+                let _ = writeln!(body, "  {k}.stop = select i1 {k}.cap, i1 true, i1 {k}.s");
                 Some(format!("{k}.stop"))
             } else {
-                let _ = writeln!(body, "  {k}.go = icmp slt i32 {k}.n, {k}.b");
+                let _ = writeln!(body, "  {k}.s = icmp slt i32 {k}.n, {k}.b");
+                let _ = writeln!(body, "  {k}.go = select i1 {k}.cap, i1 false, i1 {k}.s");
                 Some(format!("{k}.go"))
             }
         } else {
@@ -548,7 +553,12 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                             );
                         }
                         1 => {
-                            let l = rng.below(4);
+                            // The lane read is active: the first active one.
+                            let l = names.fresh("l");
+                            let _ = writeln!(
+                                body,
+                                "  {l} = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %tid){bd}"
+                            );
                             let _ = writeln!(
                                 body,
                                 "  {v} = call i32 @llvm.amdgcn.readlane.i32(i32 {x}, i32 {l}){bd}"

@@ -30,6 +30,8 @@ pub struct Case {
     pub text: String,
     pub threads: u32,
     pub tokens: bool,
+    /// Steps per thread (the legacy oracle used 4000).
+    pub step_limit: u64,
 }
 
 /// The case of `seed`.
@@ -52,6 +54,7 @@ pub fn case(seed: u64, generator: Generator) -> Case {
                 text,
                 threads,
                 tokens: false,
+                step_limit: 4_000,
             }
         }
         Generator::Oracle { blocks } => {
@@ -69,6 +72,7 @@ pub fn case(seed: u64, generator: Generator) -> Case {
                 text: p.text,
                 threads,
                 tokens: p.tokens,
+                step_limit: 20_000,
             }
         }
     }
@@ -204,7 +208,9 @@ pub fn run_case(c: &Case, mode: Mode) -> (Outcome, Vec<Found>) {
     });
     let fi = main_function(&m).expect("a defined function");
     let cl: Claims = claims(&m, fi, mode);
-    let o = check(&m, fi, &cl, &RunSpec::new(c.threads, c.seed));
+    let mut spec = RunSpec::new(c.threads, c.seed);
+    spec.step_limit = c.step_limit;
+    let o = check(&m, fi, &cl, &spec);
     let known = classify(&m, fi, &cl, &o.violations);
     let found = o
         .violations
@@ -246,4 +252,91 @@ pub fn run_seeds(base: u64, count: u64, generator: Generator, mode: Mode, worker
             .sort_by_key(|f| (f.seed, f.violation.hierarchy, f.violation.inst.0));
         all
     })
+}
+
+/// What one mutant did on a set of programs.
+#[derive(Clone, Debug, Default)]
+pub struct MutantStats {
+    pub programs: usize,
+    /// Programs where the mutant calls some reachable value uniform that the full analysis calls
+    /// divergent.
+    pub matters: usize,
+    /// Of those, programs where the oracle reports a violation on such a value.
+    pub caught: usize,
+    /// Values the mutant wrongly calls uniform, and of those the ones the oracle reports.
+    pub changed_values: usize,
+    pub caught_values: usize,
+    /// Changed values executed by a converged instance of two threads or more.
+    pub covered_values: usize,
+}
+
+impl MutantStats {
+    pub fn rate(&self) -> f64 {
+        Stats::share(self.caught, self.matters)
+    }
+}
+
+/// Runs the mutant `ablation` on seeds `base..base + count` of `generator`.
+pub fn run_mutant(
+    base: u64,
+    count: u64,
+    generator: Generator,
+    ablation: converge_uniformity::Ablation,
+) -> MutantStats {
+    use converge_uniformity::LlvmVersion;
+    let mut st = MutantStats::default();
+    for seed in base..base + count {
+        let c = case(seed, generator);
+        let m = converge_ir::parse("oracle.ll", c.text.clone()).expect("parses");
+        let fi = main_function(&m).expect("a defined function");
+        let full = claims(&m, fi, Mode::Llvm(LlvmVersion::V22));
+        let mutant = claims(&m, fi, Mode::Ablated(ablation));
+        st.programs += 1;
+        let changed: Vec<usize> = (0..full.divergent.len())
+            .filter(|&i| full.divergent[i] && !mutant.divergent[i])
+            .collect();
+        let mut spec = RunSpec::new(c.threads, c.seed);
+        spec.step_limit = c.step_limit;
+        let o = check(&m, fi, &mutant, &spec);
+        // Only values the check could see count as changed (reachable values).
+        let reported: std::collections::BTreeSet<u32> =
+            o.violations.iter().map(|v| v.inst.0).collect();
+        let f = &m.functions[fi.0 as usize];
+        let lf = converge_uniformity::llvm::LlvmFunction::new(&m, fi);
+        let s = converge_uniformity::Structure::new(converge_uniformity::SsaFunction::cfg(&lf));
+        let changed: Vec<usize> = changed
+            .into_iter()
+            .filter(|&i| {
+                !matches!(
+                    m.types.types[f.insts[i].ty.0 as usize],
+                    converge_ir::Type::Void | converge_ir::Type::Token
+                ) && f.insts[i].op != converge_ir::Opcode::Store
+                    && !f.insts[i].op.is_terminator()
+                    && s.is_reachable(f.insts[i].block)
+            })
+            .collect();
+        if changed.is_empty() {
+            continue;
+        }
+        st.matters += 1;
+        st.changed_values += changed.len();
+        let hit = changed
+            .iter()
+            .filter(|&&i| reported.contains(&(i as u32)))
+            .count();
+        st.caught_values += hit;
+        st.covered_values += changed
+            .iter()
+            .filter(|&&i| o.covered_insts.contains(&(i as u32)))
+            .count();
+        st.caught += (hit > 0) as usize;
+        if hit == 0 && std::env::var("CONVERGE_MUTATION_DEBUG").is_ok() {
+            let names: Vec<String> = changed
+                .iter()
+                .map(|&i| converge_sim::report::inst_name(&m, f, converge_ir::InstId(i as u32)))
+                .collect();
+            eprintln!("uncaught: seed {seed}, {} threads: {names:?}", c.threads);
+        }
+    }
+    st
 }

@@ -94,6 +94,8 @@ pub struct Outcome {
     pub covered: usize,
     /// Of those, executed at all.
     pub executed: usize,
+    /// The covered claimed-uniform instructions.
+    pub covered_insts: Vec<u32>,
     pub violations: Vec<Violation>,
 }
 
@@ -205,6 +207,7 @@ pub fn check(m: &Module, fi: FuncId, claims: &Claims, spec: &RunSpec) -> Outcome
         }
     }
     out.covered = covered.iter().filter(|&&c| c).count();
+    out.covered_insts = (0..n as u32).filter(|&i| covered[i as usize]).collect();
     out.executed = executed.iter().filter(|&&c| c).count();
     out
 }
