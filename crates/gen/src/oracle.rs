@@ -506,6 +506,14 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
         };
         // Random operations.
         let pick = |rng: &mut Rng, mine: &Vec<String>| -> String {
+            // Half of the time a recent value (this block's, or the nearest dominators'): longer
+            // chains, and values that change from one iteration to the next.
+            if rng.chance(1, 2) {
+                let near: Vec<&String> = mine.iter().chain(avail.iter().skip(2).take(6)).collect();
+                if !near.is_empty() {
+                    return near[rng.below(near.len())].clone();
+                }
+            }
             let total = avail.len() + mine.len();
             let r = rng.below(total + 1);
             if r == total {

@@ -32,6 +32,8 @@ pub struct Case {
     pub tokens: bool,
     /// Steps per thread (the legacy oracle used 4000).
     pub step_limit: u64,
+    /// Input sets per hierarchy (the legacy oracle used 1).
+    pub inputs: u32,
 }
 
 /// The case of `seed`.
@@ -55,6 +57,7 @@ pub fn case(seed: u64, generator: Generator) -> Case {
                 threads,
                 tokens: false,
                 step_limit: 4_000,
+                inputs: 1,
             }
         }
         Generator::Oracle { blocks } => {
@@ -73,6 +76,7 @@ pub fn case(seed: u64, generator: Generator) -> Case {
                 threads,
                 tokens: p.tokens,
                 step_limit: 20_000,
+                inputs: 2,
             }
         }
     }
@@ -210,6 +214,7 @@ pub fn run_case(c: &Case, mode: Mode) -> (Outcome, Vec<Found>) {
     let cl: Claims = claims(&m, fi, mode);
     let mut spec = RunSpec::new(c.threads, c.seed);
     spec.step_limit = c.step_limit;
+    spec.inputs = c.inputs;
     let o = check(&m, fi, &cl, &spec);
     let known = classify(&m, fi, &cl, &o.violations);
     let found = o
@@ -268,11 +273,18 @@ pub struct MutantStats {
     pub caught_values: usize,
     /// Changed values executed by a converged instance of two threads or more.
     pub covered_values: usize,
+    /// Programs where a deeper search (the default run, plus 6 more input sets with 64 threads)
+    /// shows some changed value divergent: the mutant is observably unsound there.
+    pub observable: usize,
 }
 
 impl MutantStats {
     pub fn rate(&self) -> f64 {
         Stats::share(self.caught, self.matters)
+    }
+    /// Caught by the default run, of the programs where the mutant is observably unsound.
+    pub fn observable_rate(&self) -> f64 {
+        Stats::share(self.caught, self.observable)
     }
 }
 
@@ -297,6 +309,7 @@ pub fn run_mutant(
             .collect();
         let mut spec = RunSpec::new(c.threads, c.seed);
         spec.step_limit = c.step_limit;
+        spec.inputs = c.inputs;
         let o = check(&m, fi, &mutant, &spec);
         // Only values the check could see count as changed (reachable values).
         let reported: std::collections::BTreeSet<u32> =
@@ -330,7 +343,17 @@ pub fn run_mutant(
             .filter(|&&i| o.covered_insts.contains(&(i as u32)))
             .count();
         st.caught += (hit > 0) as usize;
-        if hit == 0 && std::env::var("CONVERGE_MUTATION_DEBUG").is_ok() {
+        let observable = hit > 0 || {
+            let mut deep = RunSpec::new(64, c.seed ^ 0x5eed);
+            deep.step_limit = c.step_limit;
+            deep.inputs = 6;
+            check(&m, fi, &mutant, &deep)
+                .violations
+                .iter()
+                .any(|v| changed.contains(&(v.inst.0 as usize)))
+        };
+        st.observable += observable as usize;
+        if hit == 0 && observable && std::env::var("CONVERGE_MUTATION_DEBUG").is_ok() {
             let names: Vec<String> = changed
                 .iter()
                 .map(|&i| converge_sim::report::inst_name(&m, f, converge_ir::InstId(i as u32)))

@@ -74,6 +74,8 @@ pub struct Violation {
     pub name: String,
     /// Index of the hierarchy (0: LLVM's) in the enumeration.
     pub hierarchy: usize,
+    /// The seed of the input set (`converge simulate --seed`; integer arguments drawn from it).
+    pub input_seed: u64,
     /// Two converged instances with their values.
     pub witness: String,
 }
@@ -108,6 +110,9 @@ pub struct RunSpec {
     pub step_limit: u64,
     /// Successor orders tried when enumerating hierarchies.
     pub enumeration_cap: u64,
+    /// Input sets per hierarchy: set `k` draws arguments and memory from `seed + k * 7919`, so
+    /// uniform branches go both ways across the sets.
+    pub inputs: u32,
 }
 
 impl RunSpec {
@@ -117,6 +122,7 @@ impl RunSpec {
             seed,
             step_limit: 20_000,
             enumeration_cap: 256,
+            inputs: 2,
         }
     }
 }
@@ -140,22 +146,27 @@ pub fn check(m: &Module, fi: FuncId, claims: &Claims, spec: &RunSpec) -> Outcome
     let target = Target::from_triple(m.triple.as_deref());
     let prog = Program::new(m, f, target);
     let e = enumerate(&prog.cfg, spec.enumeration_cap);
-    let mut rng = converge_gen::rng::Rng::new(spec.seed);
-    let args: Vec<Option<ArgValue>> = f
-        .params
-        .iter()
-        .map(|p| match m.types.types[p.ty.0 as usize] {
-            Type::Int(_) => Some(ArgValue::Int(rng.below(9) as i128 - 2)),
-            _ => None,
+    let inputs: Vec<Options> = (0..spec.inputs.max(1) as u64)
+        .map(|k| {
+            let seed = spec.seed + k * 7919;
+            let mut rng = converge_gen::rng::Rng::new(seed);
+            let args: Vec<Option<ArgValue>> = f
+                .params
+                .iter()
+                .map(|p| match m.types.types[p.ty.0 as usize] {
+                    Type::Int(_) => Some(ArgValue::Int(rng.below(9) as i128 - 2)),
+                    _ => None,
+                })
+                .collect();
+            Options {
+                threads: spec.threads,
+                args,
+                seed,
+                step_limit: spec.step_limit,
+                target,
+            }
         })
         .collect();
-    let opts = Options {
-        threads: spec.threads,
-        args,
-        seed: spec.seed,
-        step_limit: spec.step_limit,
-        target,
-    };
     let n = f.insts.len();
     let claimed: Vec<bool> = (0..n)
         .map(|i| {
@@ -169,40 +180,43 @@ pub fn check(m: &Module, fi: FuncId, claims: &Claims, spec: &RunSpec) -> Outcome
     };
     let mut covered = vec![false; n];
     let mut executed = vec![false; n];
-    for (k, h) in e.hierarchies.iter().enumerate() {
-        let r = run(&prog, h, &opts);
-        if let Err(err) = check_groups(&r) {
-            panic!("hierarchy [{k}]: the scheduler broke a group: {err}");
-        }
-        if k == 0 {
-            out.finished = r
-                .threads
-                .iter()
-                .all(|t| matches!(t.status, Status::Returned(_) | Status::Unreachable));
-            out.all_step_limit = r.threads.iter().all(|t| t.status == Status::StepLimit);
-            out.error = r.threads.iter().find_map(|t| match &t.status {
-                Status::Error(e) => Some(e.clone()),
-                _ => None,
-            });
-        }
-        for (i, v) in value_uniformity(&r, n) {
-            let i = i.0 as usize;
-            if !claimed[i] {
-                continue;
+    for (x, opts) in inputs.iter().enumerate() {
+        for (k, h) in e.hierarchies.iter().enumerate() {
+            let r = run(&prog, h, opts);
+            if let Err(err) = check_groups(&r) {
+                panic!("hierarchy [{k}]: the scheduler broke a group: {err}");
             }
-            executed[i] = true;
-            match v {
-                Verdict::Uniform { shared, .. } => covered[i] |= shared > 0,
-                Verdict::Divergent { a, b } => {
-                    covered[i] = true;
-                    out.violations.push(Violation {
-                        inst: InstId(i as u32),
-                        name: inst_name(m, f, InstId(i as u32)),
-                        hierarchy: k,
-                        witness: format!("thread {}: {}, thread {}: {}", a.0, a.1, b.0, b.1),
-                    });
+            if k == 0 && x == 0 {
+                out.finished = r
+                    .threads
+                    .iter()
+                    .all(|t| matches!(t.status, Status::Returned(_) | Status::Unreachable));
+                out.all_step_limit = r.threads.iter().all(|t| t.status == Status::StepLimit);
+                out.error = r.threads.iter().find_map(|t| match &t.status {
+                    Status::Error(e) => Some(e.clone()),
+                    _ => None,
+                });
+            }
+            for (i, v) in value_uniformity(&r, n) {
+                let i = i.0 as usize;
+                if !claimed[i] {
+                    continue;
                 }
-                Verdict::NotExecuted => {}
+                executed[i] = true;
+                match v {
+                    Verdict::Uniform { shared, .. } => covered[i] |= shared > 0,
+                    Verdict::Divergent { a, b } => {
+                        covered[i] = true;
+                        out.violations.push(Violation {
+                            inst: InstId(i as u32),
+                            name: inst_name(m, f, InstId(i as u32)),
+                            hierarchy: k,
+                            input_seed: opts.seed,
+                            witness: format!("thread {}: {}, thread {}: {}", a.0, a.1, b.0, b.1),
+                        });
+                    }
+                    Verdict::NotExecuted => {}
+                }
             }
         }
     }
