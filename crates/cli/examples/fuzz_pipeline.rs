@@ -22,7 +22,7 @@ use converge_sim::hierarchy::{Hierarchy, enumerate};
 use converge_sim::interp as sim;
 use converge_sim::report::{m_converged, table, value_uniformity};
 use converge_uniformity::llvm::{Amdgpu, LlvmFunction, Nvptx, Target};
-use converge_uniformity::{LlvmVersion, Structure, analyze_as};
+use converge_uniformity::{LlvmVersion, Mode, Structure, analyze_as, analyze_with};
 use converge_verify::llvm::{self as vl, Flavor};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -285,6 +285,10 @@ fn uniformity(m: &Module, f: FuncId, targets: &[Target], work: &mut usize) {
         for t in targets {
             let u = analyze_as(&lf, t, &s, v);
             *work += usize::from(u.analysed);
+            if !llvm19 {
+                let p = analyze_with(&lf, t, &s, Mode::Precise);
+                *work += usize::from(p.analysed);
+            }
         }
     }
 }
@@ -298,6 +302,7 @@ fn simulate(m: &Module, func: &converge_ir::Function, work: &mut usize) {
         seed: 0,
         step_limit: 300,
         target,
+        ..sim::Options::default()
     };
     let prog = sim::Program::new(m, func, target);
     let mut hs = vec![Hierarchy::llvm(&prog.cfg), Hierarchy::reversed(&prog.cfg)];

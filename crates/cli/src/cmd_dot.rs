@@ -4,8 +4,10 @@
 
 use crate::cmd_explain::{select_functions, target_of};
 use crate::common::{CliError, TargetArg};
+use crate::mode::ModeArg;
 use converge_report::dot::{DotOptions, render};
 use converge_report::explain::Analysed;
+use converge_uniformity::LlvmVersion;
 use converge_uniformity::llvm::Target;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,6 +31,9 @@ pub struct Args {
     /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
     #[arg(long)]
     pub mcpu: Option<String>,
+    /// `llvm` (LLVM 22's answer) or `precise` (sound by the semantics; docs/precise-mode.md).
+    #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
+    pub mode: ModeArg,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
@@ -44,8 +49,11 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         instructions: args.instructions,
     };
     let mut out = String::new();
+    if args.uniformity && args.mode == ModeArg::Precise {
+        out.push_str("// converge dot --uniformity --mode precise\n");
+    }
     for f in funcs {
-        let a = Analysed::new(&module, f, &target);
+        let a = Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22));
         out.push_str(&render(&a, &opts));
     }
     crate::common::emit(&out);

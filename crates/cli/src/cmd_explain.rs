@@ -5,11 +5,13 @@
 //! prints (LLVM 22 behaviour), so they cannot disagree with it.
 
 use crate::common::{CliError, TargetArg};
+use crate::mode::ModeArg;
 use converge_ir::{FuncId, Module};
 use converge_report::LineIndex;
-use converge_report::explain::{Analysed, Explainer, Node, find_block, find_value};
+use converge_report::explain::{Analysed, Explainer, Explanation, Node, find_block, find_value};
 use converge_report::render::Ctx;
 use converge_uniformity::llvm::{Amdgpu, Nvptx, Target};
+use converge_uniformity::{LlvmVersion, Mode};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -42,6 +44,9 @@ pub struct Args {
     /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
     #[arg(long)]
     pub mcpu: Option<String>,
+    /// `llvm` (LLVM 22's answer) or `precise` (sound by the semantics; docs/precise-mode.md).
+    #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
+    pub mode: ModeArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
     pub format: ExplainFormat,
@@ -149,19 +154,70 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                 ));
             }
         };
-        let a = Analysed::new(&module, f, &target);
+        let a = Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22));
         let ex = Explainer::new(&a);
         let e = ex.explain(n);
         let ctx = Ctx {
             a: &a,
             lines: &lines,
         };
+        // Precise mode backs each divergence it reports with the simulator when it can.
+        let witness = match (a.mode, n, &e) {
+            (Mode::Precise, Node::Inst(i), Explanation::Divergent(_)) => {
+                Some(converge_report::witness::find(&module, f, i).map(|w| {
+                    let cmd = w.command(
+                        &args.file.display().to_string(),
+                        module.str(module.func(f).name),
+                    );
+                    (w, cmd)
+                }))
+            }
+            _ => None,
+        };
         let out = if json {
-            let mut s = ctx.explanation_json(n, &e).to_string();
+            let mut v = ctx.explanation_json(n, &e);
+            if let Some(o) = v.as_object_mut() {
+                o.insert("mode".into(), a.mode.name().into());
+                if let Some(w) = &witness {
+                    o.insert(
+                        "witness".into(),
+                        match w {
+                            Some((w, cmd)) => serde_json::json!({
+                                "threads": w.threads,
+                                "seed": w.seed,
+                                "hierarchy": w.hierarchy,
+                                "a": {"thread": w.a.0, "value": w.a.1},
+                                "b": {"thread": w.b.0, "value": w.b.1},
+                                "command": cmd,
+                            }),
+                            None => serde_json::Value::Null,
+                        },
+                    );
+                }
+            }
+            let mut s = v.to_string();
             s.push('\n');
             s
         } else {
-            ctx.explanation_text(n, &e)
+            let mut s = if a.mode == Mode::Precise {
+                "mode: precise\n".to_string()
+            } else {
+                String::new()
+            };
+            s.push_str(&ctx.explanation_text(n, &e));
+            match &witness {
+                Some(Some((w, cmd))) => {
+                    s.push_str(&format!(
+                        "witness (simulator): converged instances differ, thread {}: {}, thread {}: {}\n  {cmd}\n",
+                        w.a.0, w.a.1, w.b.0, w.b.1
+                    ));
+                }
+                Some(None) => s.push_str(
+                    "witness: none found within the search bounds (2, 4, 8, 32 threads; 8 inputs; 64 hierarchies)\n",
+                ),
+                None => {}
+            }
+            s
         };
         crate::common::emit(&out);
         return Ok(ExitCode::SUCCESS);
@@ -170,7 +226,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let mut text = String::new();
     let mut objs = Vec::new();
     for &f in &funcs {
-        let a = Analysed::new(&module, f, &target);
+        let a = Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22));
         let ex = Explainer::new(&a);
         let ctx = Ctx {
             a: &a,
@@ -183,9 +239,13 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             text.push_str(&t);
         }
     }
+    let mode = args.mode.mode(LlvmVersion::V22);
     if json {
-        text = serde_json::json!({ "functions": objs }).to_string();
+        text = serde_json::json!({ "mode": mode.name(), "functions": objs }).to_string();
         text.push('\n');
+    }
+    if !json && mode == Mode::Precise {
+        text.insert_str(0, "mode: precise\n");
     }
     crate::common::emit(&text);
     Ok(ExitCode::SUCCESS)

@@ -7,7 +7,8 @@
 use crate::common::{CliError, Format, TargetArg};
 use converge_ir::{Function, Module};
 use converge_sim::hierarchy::{Hierarchy, enumerate};
-use converge_sim::interp::{self, ArgValue, Options, Program, Run, Status, Target};
+use converge_sim::inputs::{parse_mem, parse_value};
+use converge_sim::interp::{self, Options, Program, Run, Status, Target};
 use converge_sim::report::{Verdict, block_name, inst_name, m_converged, table, value_uniformity};
 use serde_json::{Value as Json, json};
 use std::fmt::Write;
@@ -28,6 +29,18 @@ pub struct Args {
     /// Missing arguments are drawn from `--seed`; they are the same in every thread.
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     pub args: Vec<String>,
+    /// Memory contents, repeatable: `@global=v1,v2,..` (initial contents of a global, elements
+    /// of its array type), `#k=[TYPE:]v1,..` or `%name=[TYPE:]v1,..` (pointer parameter k points
+    /// at a buffer of exactly these elements; TYPE i8 i16 i32 i64 f32 f64, default i32); `v*N`
+    /// repeats. Accesses outside a buffer or a global stop the thread with an error.
+    #[arg(long = "mem", value_name = "TARGET=VALUES")]
+    pub mem: Vec<String>,
+    /// The work-group (x) this group of threads is, for group-id and global-id queries.
+    #[arg(long, default_value_t = 0)]
+    pub group_id: u32,
+    /// The number of work-groups (x), for grid-size queries.
+    #[arg(long, default_value_t = 1)]
+    pub num_groups: u32,
     /// Seed for missing arguments and for the values of unknown calls and divergent loads.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -74,20 +87,19 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         let a = a.trim();
         argv.push(if a == "_" || a.is_empty() {
             None
-        } else if let Ok(x) = a.parse::<i128>() {
-            Some(ArgValue::Int(x))
-        } else if let Ok(x) = a.parse::<f64>() {
-            Some(ArgValue::Float(x))
-        } else if let Some(h) = a.strip_prefix("0x") {
-            Some(ArgValue::Int(i128::from_str_radix(h, 16).map_err(
-                |_| format!("error: --args: argument {} (`{a}`) is not a number", k + 1),
-            )?))
         } else {
-            return Err(format!(
-                "error: --args: argument {} (`{a}`) is not a number",
-                k + 1
-            ));
+            Some(parse_value(a).map_err(|e| format!("error: --args: argument {}: {e}", k + 1))?)
         });
+    }
+    let mut memory = Vec::new();
+    for spec in &args.mem {
+        memory.push(parse_mem(spec).map_err(|e| format!("error: --mem: {e}"))?);
+    }
+    if args.num_groups == 0 || args.group_id >= args.num_groups {
+        return Err(format!(
+            "error: --group-id must be below --num-groups (got {} of {})",
+            args.group_id, args.num_groups
+        ));
     }
     if argv.len() > f.params.len() {
         return Err(format!(
@@ -103,8 +115,13 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         seed: args.seed,
         step_limit: args.step_limit,
         target,
+        memory,
+        group_id: args.group_id,
+        num_groups: args.num_groups,
+        ..Options::default()
     };
     let prog = Program::new(&m, f, target);
+    interp::check_inputs(&prog, &opts).map_err(|e| format!("error: {e}"))?;
     let name = |b| block_name(&m, f, b);
 
     let (hierarchies, exhaustive, chosen) = if args.all_hierarchies {
@@ -233,20 +250,19 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
             crate::common::emit(&out);
         }
     }
-    // The run is shown either way, but a thread that stopped on an error means the result is
-    // incomplete: say so on stderr and exit 1 rather than pass it off as a finished simulation.
+    // The run is shown either way, but a thread that stopped on an error or at the step limit,
+    // or a barrier not reached by the whole group, means the execution is not a valid complete
+    // one: say so on stderr and exit 1 rather than pass it off as a finished simulation.
     let mut failed = false;
     for (k, r) in runs.iter().enumerate() {
-        for th in &r.threads {
-            if let Status::Error(msg) = &th.status {
-                let under = if runs.len() > 1 {
-                    format!(" (hierarchy [{k}])")
-                } else {
-                    String::new()
-                };
-                eprintln!("error: thread {} stopped{under}: {msg}", th.tid);
-                failed = true;
-            }
+        for msg in r.failures() {
+            let under = if runs.len() > 1 {
+                format!(" (hierarchy [{k}])")
+            } else {
+                String::new()
+            };
+            eprintln!("error: {msg}{under}");
+            failed = true;
         }
     }
     Ok(if failed {
@@ -416,17 +432,18 @@ fn render_run(
             out,
             "\ncommunicating operations (threads of each converged instance, in execution order):"
         );
-        let mut order: Vec<converge_ir::InstId> = Vec::new();
+        let mut order: Vec<(converge_ir::FuncId, converge_ir::InstId)> = Vec::new();
         for g in &r.groups {
-            if !order.contains(&g.inst) {
-                order.push(g.inst);
+            if !order.contains(&(g.func, g.inst)) {
+                order.push((g.func, g.inst));
             }
         }
-        for i in order {
+        for (func, i) in order {
+            let gf = &m.functions[func.0 as usize];
             let gs: Vec<String> = r
                 .groups
                 .iter()
-                .filter(|g| g.inst == i)
+                .filter(|g| (g.func, g.inst) == (func, i))
                 .map(|g| {
                     format!(
                         "[{}]",
@@ -438,12 +455,21 @@ fn render_run(
                     )
                 })
                 .collect();
+            let place = if std::ptr::eq(gf, f) {
+                name(f.insts[i.0 as usize].block)
+            } else {
+                format!(
+                    "{} of @{}",
+                    block_name(m, gf, gf.insts[i.0 as usize].block),
+                    m.strings.resolve(gf.name)
+                )
+            };
             let _ = writeln!(
                 out,
                 "  {} (@{} in {}): {}",
-                inst_name(m, f, i),
-                converge_sim::interp::callee_name_of(m, f, i),
-                name(f.insts[i.0 as usize].block),
+                inst_name(m, gf, i),
+                converge_sim::interp::callee_name_of(m, gf, i),
+                place,
                 gs.join(" ")
             );
         }
@@ -538,7 +564,16 @@ fn run_json(
     let groups: Vec<Json> = r
         .groups
         .iter()
-        .map(|g| json!({"instruction": inst_name(m, f, g.inst), "block": name(f.insts[g.inst.0 as usize].block), "threads": g.threads}))
+        .map(|g| {
+            let gf = &m.functions[g.func.0 as usize];
+            json!({
+                "function": m.strings.resolve(gf.name),
+                "instruction": inst_name(m, gf, g.inst),
+                "block": block_name(m, gf, gf.insts[g.inst.0 as usize].block),
+                "threads": g.threads,
+                "convergent": g.convergent,
+            })
+        })
         .collect();
     let values: Vec<Json> = value_uniformity(r, f.insts.len())
         .into_iter()
@@ -557,5 +592,6 @@ fn run_json(
         "communicating": groups,
         "values": values,
         "notes": r.notes,
+        "failures": r.failures(),
     }))
 }

@@ -4,10 +4,11 @@
 //! parallel; output is assembled in function order, so it does not depend on the thread count.
 
 use crate::common::{CliError, Format, TargetArg};
+use crate::mode::ModeArg;
 use converge_graph::{Block, Cycle};
 use converge_ir::{FuncId, InstId, Module, Value};
 use converge_uniformity::llvm::{Amdgpu, LlvmFunction, Nvptx, Target};
-use converge_uniformity::{LlvmVersion, Structure, Uniformity, analyze_as};
+use converge_uniformity::{LlvmVersion, Mode, Structure, Uniformity, analyze_with};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -35,6 +36,10 @@ pub struct Args {
     /// spelling).
     #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(19..=22))]
     pub llvm_version: u32,
+    /// `llvm` reproduces LLVM (bugs included); `precise` is sound by the semantics, with
+    /// convergence tokens, and tighter where that is sound (docs/precise-mode.md).
+    #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
+    pub mode: ModeArg,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -49,13 +54,19 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let t0 = Instant::now();
     let module = crate::common::load_module(&args.file)?;
     let t_parse = t0.elapsed();
+    let llvm19 = args.llvm_version < 22 && args.mode == ModeArg::Llvm;
+    let mode = args.mode.mode(if llvm19 {
+        LlvmVersion::V19
+    } else {
+        LlvmVersion::V22
+    });
     let target = match args.target {
         TargetArg::Auto => Target::from_triple(module.triple.as_deref(), args.mcpu.as_deref()),
         TargetArg::Amdgpu => Target::Amdgpu(Amdgpu::new(args.mcpu.as_deref())),
         TargetArg::Nvptx => Target::Nvptx(Nvptx),
         TargetArg::None => Target::Uniform,
     }
-    .for_version(if args.llvm_version < 22 {
+    .for_version(if llvm19 {
         LlvmVersion::V19
     } else {
         LlvmVersion::V22
@@ -66,14 +77,14 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         .collect();
     let results: Vec<(String, Times)> = defined
         .par_iter()
-        .map(|&fi| analyse_one(&module, fi, &target, args.format, args.llvm_version < 22))
+        .map(|&fi| analyse_one(&module, fi, &target, args.format, mode))
         .collect();
     let t_analyse = t1.elapsed();
     let t2 = Instant::now();
     let mut out = String::new();
     match args.format {
         Format::Json => {
-            out.push_str("{\"functions\":[");
+            let _ = write!(out, "{{\"mode\":\"{}\",\"functions\":[", mode.name());
             for (k, (s, _)) in results.iter().enumerate() {
                 if k > 0 {
                     out.push(',');
@@ -84,6 +95,13 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         }
         Format::None => {}
         _ => {
+            if mode == Mode::Precise {
+                out.push_str(if args.format == Format::Llvm {
+                    "; converge uniformity --mode precise\n"
+                } else {
+                    "mode: precise (sound by the semantics; docs/precise-mode.md)\n\n"
+                });
+            }
             for (s, _) in &results {
                 out.push_str(s);
             }
@@ -121,8 +139,9 @@ fn analyse_one(
     fi: usize,
     target: &Target,
     format: Format,
-    llvm19: bool,
+    mode: Mode,
 ) -> (String, Times) {
+    let llvm19 = mode == Mode::Llvm(LlvmVersion::V19);
     let mut t = Times::default();
     let a = Instant::now();
     let lf = LlvmFunction::new(module, FuncId(fi as u32));
@@ -136,12 +155,7 @@ fn analyse_one(
     };
     t.structure = a.elapsed();
     let a = Instant::now();
-    let version = if llvm19 {
-        LlvmVersion::V19
-    } else {
-        LlvmVersion::V22
-    };
-    let u = analyze_as(&lf, target, &s, version);
+    let u = analyze_with(&lf, target, &s, mode);
     t.analysis = a.elapsed();
     let a = Instant::now();
     let text = match format {

@@ -4,11 +4,13 @@
 mod cmd_cycles;
 mod cmd_dot;
 mod cmd_explain;
+mod cmd_insert_tokens;
 mod cmd_simulate;
 mod cmd_stats;
 mod cmd_uniformity;
 mod cmd_verify;
 mod common;
+mod mode;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -44,6 +46,8 @@ enum Cmd {
     Explain(cmd_explain::Args),
     /// Draw a function's CFG with its cycles and divergence as Graphviz DOT.
     Dot(cmd_dot::Args),
+    /// Print the module back with convergence control tokens inserted into uncontrolled code.
+    InsertTokens(cmd_insert_tokens::Args),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
         Cmd::Simulate(a) => cmd_simulate::run(a),
         Cmd::Explain(a) => cmd_explain::run(a),
         Cmd::Dot(a) => cmd_dot::run(a),
+        Cmd::InsertTokens(a) => cmd_insert_tokens::run(a),
     };
     match r {
         Ok(code) => code,

@@ -14,71 +14,13 @@
 
 mod common;
 
+use common::kernels::{LEVELS, TARGETS, compile, sources};
 use common::printed;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-const LIMIT: Duration = Duration::from_secs(120);
-
-/// (name, clang flags). `-nogpulib`: no ROCm device library is installed, and the kernels use
-/// only builtins. `+ptx70`: the warp `*_sync` builtins need PTX 6.0 or later.
-const TARGETS: &[(&str, &[&str])] = &[
-    (
-        "amdgcn-gfx90a",
-        &["--target=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-nogpulib"],
-    ),
-    (
-        "nvptx64-sm70",
-        &[
-            "--target=nvptx64-nvidia-cuda",
-            "-march=sm_70",
-            "-Xclang",
-            "-target-feature",
-            "-Xclang",
-            "+ptx70",
-        ],
-    ),
-];
-const LEVELS: &[&str] = &["-O0", "-O3"];
-
-fn kernels_dir() -> PathBuf {
-    converge_gen::reference::repo_root().join("examples/kernels")
-}
-
-fn sources() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(kernels_dir())
-        .expect("examples/kernels")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
-        .collect();
-    v.sort();
-    v
-}
-
-/// Compiles one kernel file; the error text on failure.
-fn compile(
-    clang: &Path,
-    src: &Path,
-    flags: &[&str],
-    level: &str,
-    out: &Path,
-) -> Result<(), String> {
-    let mut cmd = Command::new(clang);
-    cmd.args(["-x", "cl", "-cl-std=CL2.0"])
-        .args(flags)
-        .arg(level)
-        .args(["-S", "-emit-llvm", "-o"])
-        .arg(out)
-        .arg(src);
-    let o = common::run(cmd, b"", LIMIT);
-    if o.success() {
-        Ok(())
-    } else {
-        Err(format!("clang {}: {}", o.describe_end(), o.stderr_str()))
-    }
-}
+use common::kernels::LIMIT;
 
 /// The reference `opt`s: LLVM 22 for NVPTX when present (it is the reference where 19 and 22
 /// differ), LLVM 19 otherwise and for AMDGPU (the LLVM 22 build has no AMDGPU target).

@@ -80,7 +80,25 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
         &["verify", "--format", "json", f],
         &["explain", f],
         &["dot", "--uniformity", "--instructions", f],
+        &["uniformity", "--mode", "precise", "--format", "json", f],
+        &["explain", "--mode", "precise", f],
         &["simulate", "--step-limit", "1000", f],
+        &[
+            "simulate",
+            "--step-limit",
+            "1000",
+            "--threads",
+            "3",
+            "--mem",
+            "#0=1,2,3",
+            "--group-id",
+            "1",
+            "--num-groups",
+            "2",
+            "--format",
+            "json",
+            f,
+        ],
     ];
     cmds.iter()
         .map(|args| {
@@ -104,10 +122,11 @@ fn tmpdir(tag: &str) -> std::path::PathBuf {
 }
 
 /// `simulate` exits 2 when it cannot run (with a message) and 1 when a thread stopped on an error
-/// (each such thread named on stderr).
+/// or the step limit, or a barrier was not reached by the whole group (each named on stderr).
 fn simulate_refused_or_stopped(cmd: &str, o: &common::Outcome) -> bool {
-    cmd.starts_with("simulate")
-        && (o.code == Some(2) || (o.code == Some(1) && o.stderr_str().contains("error: thread ")))
+    let named =
+        o.stderr_str().contains("error: thread ") || o.stderr_str().contains("error: barrier ");
+    cmd.starts_with("simulate") && (o.code == Some(2) || (o.code == Some(1) && named))
 }
 
 #[test]

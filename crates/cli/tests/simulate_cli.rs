@@ -183,10 +183,15 @@ fn step_limit_is_reported() {
         "--step-limit",
         "50",
     ]);
-    assert_eq!(code, 0, "{err}");
+    // An execution cut short is not a complete one: exit 1, and stderr names the thread.
+    assert_eq!(code, 1, "{err}");
     assert!(
         out.contains("thread 0: STOPPED: step limit reached after 50 steps"),
         "{out}"
+    );
+    assert!(
+        err.contains("thread 0 stopped: step limit reached after 50 instructions"),
+        "{err}"
     );
 }
 
@@ -233,4 +238,149 @@ fn a_thread_stopped_by_an_error_is_exit_code_1() {
     let ok = temp("ret.ll", "define void @f() {\nentry:\n  ret void\n}\n");
     let (code, _, err) = converge(&["simulate", ok.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
+}
+
+fn returned(out: &str) -> String {
+    out.lines()
+        .find_map(|l| l.strip_prefix("returned: "))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Integer division by zero is immediate undefined behaviour: the thread that does it stops with
+/// an error naming the instruction, the others finish, and the command exits 1.
+#[test]
+fn division_by_zero_stops_the_thread() {
+    let p = temp(
+        "div.ll",
+        "declare i32 @llvm.amdgcn.workitem.id.x()\n\
+         define i32 @f() {\n  %t = call i32 @llvm.amdgcn.workitem.id.x()\n  \
+         %d = sub i32 %t, 2\n  %q = udiv i32 12, %d\n  ret i32 %q\n}\n",
+    );
+    let (code, out, err) = converge(&["simulate", p.to_str().unwrap(), "--threads", "4"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        err.contains("thread 2 stopped: division by zero (at %q in @f)"),
+        "{err}"
+    );
+    // 12 / (t - 2) for t = 0, 1, 3 (unsigned: 0 - 2 = 2^32 - 2).
+    assert_eq!(returned(&out), "0=0 1=0 3=12", "{out}");
+}
+
+/// `--mem` gives a pointer parameter a buffer; reading past it stops the thread with an error.
+#[test]
+fn buffers_and_out_of_bounds_reads() {
+    let p = temp(
+        "buf.ll",
+        "declare i32 @llvm.amdgcn.workitem.id.x()\n\
+         define i32 @f(ptr addrspace(1) %in) {\n  %t = call i32 @llvm.amdgcn.workitem.id.x()\n  \
+         %p = getelementptr i32, ptr addrspace(1) %in, i32 %t\n  \
+         %x = load i32, ptr addrspace(1) %p\n  ret i32 %x\n}\n",
+    );
+    let f = p.to_str().unwrap();
+    let (code, out, err) = converge(&["simulate", f, "--threads", "3", "--mem", "#0=5,6,7"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(returned(&out), "0=5 1=6 2=7", "{out}");
+    let (code, out, err) = converge(&["simulate", f, "--threads", "3", "--mem", "%in=i32:5,6"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        err.contains(
+            "thread 2 stopped: load of 4 byte(s) at offset 8 of the buffer of parameter #0 \
+             (8 bytes): out of bounds (at %x in @f)"
+        ),
+        "{err}"
+    );
+    let (code, _, err) = converge(&["simulate", f, "--mem", "#1=1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("parameter #1"), "{err}");
+    let (code, _, err) = converge(&["simulate", f, "--mem", "in=1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("@global, %param or #N"), "{err}");
+}
+
+/// OpenCL work-item builtins (mangled as clang emits them) for work-group 2 of 4, 3 threads each:
+/// global id = 2 * 3 + local id; global size 12; the AMDGPU implicit arguments hold the group
+/// size at byte 12 and the dispatch packet at byte 4.
+#[test]
+fn work_item_builtins() {
+    let p = temp(
+        "ocl.ll",
+        "target triple = \"amdgcn-amd-amdhsa\"\n\
+         declare i64 @_Z13get_global_idj(i32)\ndeclare i64 @_Z15get_global_sizej(i32)\n\
+         declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()\n\
+         declare ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()\n\
+         define i64 @f() {\n  %g = call i64 @_Z13get_global_idj(i32 0)\n  \
+         %n = call i64 @_Z15get_global_sizej(i32 0)\n  %y = call i64 @_Z13get_global_idj(i32 1)\n  \
+         %r = mul i64 %n, 100\n  %s = add i64 %r, %g\n  %s2 = add i64 %s, %y\n  ret i64 %s2\n}\n\
+         define i32 @sizes() {\n  %i = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()\n  \
+         %p = getelementptr i8, ptr addrspace(4) %i, i64 12\n  %a = load i16, ptr addrspace(4) %p\n  \
+         %d = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()\n  \
+         %q = getelementptr i8, ptr addrspace(4) %d, i64 4\n  %b = load i16, ptr addrspace(4) %q\n  \
+         %a32 = zext i16 %a to i32\n  %b32 = zext i16 %b to i32\n  %m = mul i32 %a32, 10\n  \
+         %r = add i32 %m, %b32\n  ret i32 %r\n}\n",
+    );
+    let f = p.to_str().unwrap();
+    let (code, out, err) = converge(&[
+        "simulate",
+        f,
+        "--function",
+        "f",
+        "--threads",
+        "3",
+        "--group-id",
+        "2",
+        "--num-groups",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(returned(&out), "0=1206 1=1207 2=1208", "{out}");
+    let (code, out, err) = converge(&["simulate", f, "--function", "sizes", "--threads", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(returned(&out), "0=33 1=33 2=33", "{out}");
+    let (code, _, err) = converge(&[
+        "simulate",
+        f,
+        "--function",
+        "f",
+        "--group-id",
+        "4",
+        "--num-groups",
+        "4",
+    ]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// `llvm.nvvm.barrier0` is convergent by LLVM's intrinsic table even when its declaration does not
+/// say so: the example's barrier is a communicating operation of all four threads.
+#[test]
+fn intrinsic_convergence_comes_from_llvms_table() {
+    let f = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/nvptx-kernel.ll");
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert!(text.contains("declare void @llvm.nvvm.barrier0()\n"));
+    let (code, out, err) = converge(&["simulate", f.to_str().unwrap(), "--threads", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("(@llvm.nvvm.barrier0 in join): [0 1 2 3]"),
+        "{out}"
+    );
+}
+
+/// A barrier inside a divergent branch is reached converged by only some of the threads: the
+/// run reports it and exits 1.
+#[test]
+fn partial_barrier_is_reported() {
+    let p = temp(
+        "bar.ll",
+        "target triple = \"nvptx64-nvidia-cuda\"\n\
+         declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\ndeclare void @llvm.nvvm.barrier0()\n\
+         define void @f() {\nentry:\n  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n  \
+         %c = icmp ult i32 %t, 2\n  br i1 %c, label %a, label %b\n\
+         a:\n  call void @llvm.nvvm.barrier0()\n  br label %b\nb:\n  ret void\n}\n",
+    );
+    let (code, out, err) = converge(&["simulate", p.to_str().unwrap(), "--threads", "4"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    assert!(
+        err.contains("barrier @llvm.nvvm.barrier0 at `call` in @f reached converged by threads [0 1] only, of 4"),
+        "{err}"
+    );
 }

@@ -3,6 +3,7 @@
 //! The generators emit LLVM textual IR so the same program can be fed to `converge` and to `opt`.
 
 pub mod cfg;
+pub mod convergent;
 pub mod kernels;
 pub mod module;
 pub mod oracle;

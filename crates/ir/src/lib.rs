@@ -9,7 +9,8 @@
 //! `LLParser`, forward references patched per function and per module; modules of 4 MiB and more are
 //! read on two threads with the same result, see `parser/parallel.rs`), `api` (CFG, names, call
 //! and type queries on [`Module`], [`Function`], [`Types`]), [`print`](mod@print) (operand names, types,
-//! constants and instruction text as LLVM prints them).
+//! constants and instruction text as LLVM prints them), [`intrinsics`] (which intrinsics LLVM's table marks
+//! `convergent`, whatever a declaration says).
 //!
 //! Accepted language: LLVM 19-22 textual IR with opaque pointers (typed pointers `T*` read as
 //! `ptr`, as LLVM 17+ does). Not modelled: `uselistorder` directives (skipped; predecessor order
@@ -21,6 +22,7 @@
 pub mod ir;
 pub use ir::*;
 pub mod diag;
+pub mod intrinsics;
 pub use diag::Diagnostic;
 mod api;
 mod check;

@@ -12,8 +12,12 @@
 use crate::lexer::{Lexer, Tok};
 use crate::*;
 
+mod float;
+mod module;
+pub use module::{BodyEdits, NoEdits, Preheader};
 mod writer;
 use converge_graph::Block;
+use float::llvm_decimal;
 use std::fmt::Write;
 pub use writer::Tables;
 
@@ -48,37 +52,6 @@ pub fn sigil_name(prefix: char, name: &str) -> String {
         out.push('"');
     }
     out
-}
-
-/// A finite double in LLVM's `%e`-style spelling (`1.000000e+00`) if that spelling reads back
-/// exactly; otherwise `None` (LLVM then prints hex).
-fn llvm_decimal(x: f64) -> Option<String> {
-    if !x.is_finite() {
-        return None;
-    }
-    let s = format!("{x:.6e}");
-    let (mant, exp) = s.split_once('e')?;
-    let e: i32 = exp.parse().ok()?;
-    let text = format!("{mant}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
-    let back: f64 = text.parse().ok()?;
-    (back == x).then_some(text)
-}
-
-fn half_to_f64(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let e = ((h >> 10) & 0x1f) as i32;
-    let m = (h & 0x3ff) as f64;
-    match e {
-        0 => sign * m * 2f64.powi(-24),
-        0x1f => {
-            if m == 0.0 {
-                sign * f64::INFINITY
-            } else {
-                f64::NAN
-            }
-        }
-        _ => sign * (1.0 + m / 1024.0) * 2f64.powi(e - 15),
-    }
 }
 
 impl Module {
@@ -256,6 +229,24 @@ impl Module {
         s
     }
 
+    /// A constant's type. A global's address as a constant has the global's address space (the
+    /// reader shares one `ptr`-typed constant per symbol; `getelementptr (..., ptr addrspace(3)
+    /// @lds, ...)` must keep its `addrspace(3)`).
+    pub(crate) fn write_const_type(&self, out: &mut String, c: ConstId) {
+        let k = &self.consts[c.0 as usize];
+        match k.kind {
+            ConstKind::Global(g) if (g.0 as usize) < self.globals.len() => {
+                match self.globals[g.0 as usize].addrspace {
+                    0 => out.push_str("ptr"),
+                    a => {
+                        let _ = write!(out, "ptr addrspace({a})");
+                    }
+                }
+            }
+            _ => self.write_type(out, k.ty),
+        }
+    }
+
     fn write_const(&self, out: &mut String, c: ConstId, depth: u32) {
         if depth > 256 {
             out.push_str("...");
@@ -295,7 +286,6 @@ impl Module {
                     }
                     Type::Half => {
                         let _ = write!(out, "0xH{:04X}", *bits as u16);
-                        let _ = half_to_f64;
                     }
                     Type::BFloat => {
                         let _ = write!(out, "0xR{:04X}", *bits as u16);
@@ -398,7 +388,7 @@ impl Module {
                     if i > 0 {
                         out.push_str(", ");
                     }
-                    self.write_type(out, self.consts[e.0 as usize].ty);
+                    self.write_const_type(out, *e);
                     out.push(' ');
                     self.write_const(out, *e, depth + 1);
                 }
@@ -433,7 +423,7 @@ impl Module {
                     if i > 0 {
                         out.push_str(", ");
                     }
-                    self.write_type(out, self.consts[e.0 as usize].ty);
+                    self.write_const_type(out, *e);
                     out.push(' ');
                     self.write_const(out, *e, depth + 1);
                 }
@@ -489,7 +479,7 @@ impl Module {
                 } else if self.functions.is_empty() {
                     match v {
                         Value::Const(c) => {
-                            self.write_type(out, self.consts[c.0 as usize].ty);
+                            self.write_const_type(out, *c);
                             out.push(' ');
                             self.write_const(out, *c, 0);
                         }

@@ -15,27 +15,36 @@ use crate::paths::{disjoint_paths, shortest_path};
 use converge_graph::{Block, Graph};
 use converge_ir::{FuncId, InstId, Module, Opcode, Value};
 use converge_uniformity::llvm::{LlvmFunction, Target};
-use converge_uniformity::{DivergenceModel, SsaFunction, Structure, Uniformity, analyze};
+use converge_uniformity::{
+    DivergenceModel, Mode, SsaFunction, Structure, Uniformity, analyze_with,
+};
 use std::collections::HashMap;
 
-/// One function with its structure and uniformity result (LLVM 22 behaviour).
+/// One function with its structure and uniformity result (LLVM 22 behaviour, or precise mode).
 pub struct Analysed<'m> {
     pub lf: LlvmFunction<'m>,
     pub s: Structure,
     pub u: Uniformity,
     pub target: Target,
+    pub mode: Mode,
 }
 
 impl<'m> Analysed<'m> {
+    /// LLVM 22 behaviour.
     pub fn new(module: &'m Module, fid: FuncId, target: &Target) -> Analysed<'m> {
+        Analysed::new_with(module, fid, target, Mode::default())
+    }
+    /// In the given mode.
+    pub fn new_with(module: &'m Module, fid: FuncId, target: &Target, mode: Mode) -> Analysed<'m> {
         let lf = LlvmFunction::new(module, fid);
         let s = Structure::new(SsaFunction::cfg(&lf));
-        let u = analyze(&lf, target, &s);
+        let u = analyze_with(&lf, target, &s, mode);
         Analysed {
             lf,
             s,
             u,
             target: target.clone(),
+            mode,
         }
     }
     pub fn module(&self) -> &'m Module {
@@ -321,6 +330,18 @@ pub enum UniformFact {
     HeaderNotJoin { cycle: u32, branch: Block },
     /// A phi whose block is not a join of any divergent branch.
     NotAJoin,
+    /// A phi in `exit`, an exit of `cycle` (which has a divergent exit, from the branch in
+    /// `branch`), whose incoming values differ but none is defined inside the cycle: LLVM marks
+    /// exit phis only for values from the cycle (docs/llvm-differences.md entry 2).
+    ExitPhiNoCycleValue {
+        exit: Block,
+        cycle: u32,
+        branch: Block,
+    },
+    /// A phi at `join`, reached on disjoint paths from the divergent branch in `branch`, with
+    /// different incoming values, that the analysis in this mode leaves uniform anyway (LLVM's
+    /// join detection does not report it).
+    JoinNotReported { join: Block, branch: Block },
     /// Uniform inside `cycle`, which has a divergent exit; its `users` outside see it temporally
     /// divergent.
     TemporalOutside { cycle: u32, users: Vec<u32> },
@@ -850,8 +871,31 @@ fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
             .map(Block)
             .filter(|&b| a.is_divergent_branch(b))
             .collect();
+        let constant = a.lf.phi_has_constant_or_undef_value(i);
+        let exit_of = |b: Block| -> Option<u32> {
+            // The outermost cycle around the branch with a divergent exit that `j` leaves it to.
+            let mut c = s.cycle_of(b);
+            let mut found = None;
+            while let Some(x) = c {
+                if !s.contains(x, j) && u.divergent_exit_cycles.contains(&x) {
+                    found = Some(x);
+                }
+                c = s.parent(x);
+            }
+            found
+        };
         if let Some(&b) = branches.iter().find(|&&b| a.join_paths(b, j).is_some()) {
-            out.push(UniformFact::ConstantPhi { join: j, branch: b });
+            if constant {
+                out.push(UniformFact::ConstantPhi { join: j, branch: b });
+            } else if let Some(c) = exit_of(b) {
+                out.push(UniformFact::ExitPhiNoCycleValue {
+                    exit: j,
+                    cycle: c,
+                    branch: b,
+                });
+            } else {
+                out.push(UniformFact::JoinNotReported { join: j, branch: b });
+            }
         } else if let Some((c, b)) = branches.iter().find_map(|&b| {
             let mut c = s.cycle_of(b);
             while let Some(x) = c {

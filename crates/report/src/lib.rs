@@ -6,13 +6,16 @@
 //!   fact from `converge-uniformity`'s result so the two never disagree;
 //! - [`render`]: those explanations and a per-function summary as text (with `file:line:col`) or
 //!   JSON;
-//! - [`dot`]: the CFG as Graphviz DOT, with cycles as nested clusters and divergence highlighted.
+//! - [`dot`]: the CFG as Graphviz DOT, with cycles as nested clusters and divergence highlighted;
+//! - [`witness`]: thread inputs under which the simulator shows a value divergent (precise mode's
+//!   explanations come with one when the search finds it).
 
 pub mod dot;
 pub mod explain;
 pub mod loc;
 pub mod paths;
 pub mod render;
+pub mod witness;
 
 pub use explain::{Analysed, Explainer, Explanation, Node, Reason, SourceRule, Step, UniformFact};
 pub use loc::{LineIndex, Loc};

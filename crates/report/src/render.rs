@@ -274,6 +274,21 @@ impl Ctx<'_, '_> {
                 self.cycle_text(*cycle)
             ),
             UniformFact::NotAJoin => "its block is not a join of any divergent branch".to_string(),
+            UniformFact::ExitPhiNoCycleValue {
+                exit,
+                cycle,
+                branch,
+            } => format!(
+                "{} is an exit of {}, which has a divergent exit (the branch in {}); the incoming values differ, but none is defined inside the cycle, and LLVM marks an exit phi only when one is (an LLVM bug: docs/llvm-differences.md entry 2; `--mode precise` calls this phi divergent)",
+                a.block_name(*exit),
+                self.cycle_text(*cycle),
+                a.block_name(*branch)
+            ),
+            UniformFact::JoinNotReported { join, branch } => format!(
+                "{} is reached on disjoint paths from the divergent branch in {} and the incoming values differ, but the analysis in this mode does not report it as a join of that branch",
+                a.block_name(*join),
+                a.block_name(*branch)
+            ),
             UniformFact::TemporalOutside { cycle, users } => {
                 let v: Vec<String> = users
                     .iter()
@@ -302,6 +317,8 @@ impl Ctx<'_, '_> {
             UniformFact::NoDivergentOperand { .. } => "no-divergent-operand",
             UniformFact::ConstantPhi { .. } => "constant-phi",
             UniformFact::HeaderNotJoin { .. } => "header-not-join",
+            UniformFact::ExitPhiNoCycleValue { .. } => "exit-phi-no-cycle-value",
+            UniformFact::JoinNotReported { .. } => "join-not-reported",
             UniformFact::NotAJoin => "not-a-join",
             UniformFact::TemporalOutside { .. } => "temporal-divergence-outside",
         }

@@ -42,6 +42,12 @@ pub enum Key {
     /// Controlled maximal convergence of a non-convergent instruction: a maximal class refined by
     /// the class of a token whose convergence region contains the instruction.
     With(ClassId, ClassId),
+    /// The activation of a callee entered by a call instance of the given class (the callee is
+    /// named by its index in the run): the base of every class inside that activation, so the
+    /// threads of converged call instances are converged at the callee's entry.
+    Frame(ClassId, u32),
+    /// A part of an anchor grouping choice (`Options::anchor_parts`): refines an anchor's class.
+    Part(u32),
 }
 
 /// The class interner, shared by all threads of a run.
@@ -80,6 +86,9 @@ impl Classes {
 #[derive(Clone, Debug)]
 pub struct Tracker {
     seq: u32,
+    /// The class standing for "no preceding header instance": `NONE` in the simulated function,
+    /// the activation's [`Key::Frame`] in a callee.
+    base: ClassId,
     /// Per block: (1 + sequence number of its latest instance, or 0; class of that instance). Only
     /// headers are recorded.
     last: Vec<(u32, ClassId)>,
@@ -87,15 +96,27 @@ pub struct Tracker {
 
 impl Tracker {
     pub fn new(num_blocks: usize) -> Tracker {
+        Tracker::with_base(num_blocks, NONE)
+    }
+
+    /// A tracker for an activation whose instances without a preceding header have context
+    /// `base`.
+    pub fn with_base(num_blocks: usize, base: ClassId) -> Tracker {
         Tracker {
             seq: 0,
+            base,
             last: vec![(0, NONE); num_blocks],
         }
     }
 
-    /// The class of the latest instance of a header of a cycle containing `b` (`NONE` if none).
+    pub fn base(&self) -> ClassId {
+        self.base
+    }
+
+    /// The class of the latest instance of a header of a cycle containing `b` (the base, `NONE`
+    /// in the simulated function, if none).
     pub fn context(&self, h: &Hierarchy, b: Block) -> ClassId {
-        let mut best = (0u32, NONE);
+        let mut best = (0u32, self.base);
         for &hd in h.relevant_headers(b) {
             let e = self.last[hd.index()];
             if e.0 > best.0 {

@@ -71,6 +71,7 @@ fn check_with(text: &str, threads: u32, seed: u64, trust_all: bool) -> Option<Ve
         seed,
         step_limit: 4_000,
         target,
+        ..Options::default()
     };
     let mut out = Vec::new();
     for (k, h) in e.hierarchies.iter().enumerate() {

@@ -23,6 +23,7 @@ fn reachability_is_recomputed_per_hierarchy() {
         seed: 7321,
         step_limit: 4000,
         target: Target::Amdgpu,
+        ..Options::default()
     };
     let rfl = f
         .insts

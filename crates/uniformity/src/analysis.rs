@@ -106,6 +106,8 @@ struct State<'a, F: SsaFunction> {
     /// Whether `w.po` and `w.joins` are set up for this function (on the first divergent branch).
     po_ready: bool,
     llvm19: bool,
+    /// Precise mode (`crate::precise`): the hooks below switch to the rules sound by the semantics.
+    precise: bool,
     out: Uniformity,
     /// Branches are postponed to the end (see `analyze_control_divergence`).
     defer: bool,
@@ -200,7 +202,7 @@ pub fn analyze_as<F: SsaFunction, M: DivergenceModel<F>>(
     s: &Structure,
     version: LlvmVersion,
 ) -> Uniformity {
-    analyze_ablated(f, model, s, version, Ablation::default())
+    analyze_impl(f, model, s, version, false)
 }
 
 /// Parts of the analysis switched off: deliberately unsound variants for the soundness oracle's
@@ -216,13 +218,35 @@ pub struct Ablation {
     pub no_temporal: bool,
 }
 
-/// [`analyze_as`] with parts switched off (see [`Ablation`]).
+/// llvm mode (LLVM `version`) with parts switched off (see [`Ablation`]).
 #[doc(hidden)]
 pub fn analyze_ablated<F: SsaFunction, M: DivergenceModel<F>>(
     f: &F,
     model: &M,
     s: &Structure,
     version: LlvmVersion,
+    ablation: Ablation,
+) -> Uniformity {
+    analyze_core(f, model, s, version, false, ablation)
+}
+
+/// The shared propagation; `precise` turns on the hooks of [`crate::precise`].
+pub(crate) fn analyze_impl<F: SsaFunction, M: DivergenceModel<F>>(
+    f: &F,
+    model: &M,
+    s: &Structure,
+    version: LlvmVersion,
+    precise: bool,
+) -> Uniformity {
+    analyze_core(f, model, s, version, precise, Ablation::default())
+}
+
+fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
+    f: &F,
+    model: &M,
+    s: &Structure,
+    version: LlvmVersion,
+    precise: bool,
     ablation: Ablation,
 ) -> Uniformity {
     let nb = f.cfg().num_blocks();
@@ -251,6 +275,7 @@ pub fn analyze_ablated<F: SsaFunction, M: DivergenceModel<F>>(
         s,
         po_ready: false,
         llvm19: version == LlvmVersion::V19,
+        precise,
         out,
         defer: s.num_cycles() > 16,
         w,
@@ -260,7 +285,9 @@ pub fn analyze_ablated<F: SsaFunction, M: DivergenceModel<F>>(
         for i in f.block_insts(Block(b as u32)) {
             if model.is_source_inst(f, i) {
                 st.mark(i);
-            } else if model.is_always_uniform(f, i) {
+            } else if model.is_always_uniform(f, i)
+                && !(precise && crate::precise::tokens::group_may_differ(f, s, i))
+            {
                 st.out.always_uniform[i as usize] = true;
             }
         }
@@ -300,7 +327,10 @@ pub fn analyze_ablated<F: SsaFunction, M: DivergenceModel<F>>(
             st.w.deferred = deferred;
         }
     }
-    let State { out, w, .. } = st;
+    let State { mut out, w, .. } = st;
+    if precise {
+        crate::precise::finish(f, s, &mut out);
+    }
     SCRATCH.with(|c| {
         if let Ok(mut slot) = c.try_borrow_mut() {
             *slot = w;
@@ -542,6 +572,11 @@ impl<F: SsaFunction> State<'_, F> {
         if f.cfg().succs(b).len() <= 1 {
             return;
         }
+        let region = if self.precise {
+            crate::precise::irreducible::branch_region(f, s, b)
+        } else {
+            None
+        };
         // A branch inside a top-level cycle that is already assumed divergent, where every cycle
         // around the branch already has a divergent exit, can only matter through joins after the
         // cycle; once every block there is settled, its join computation cannot change anything.
@@ -623,7 +658,13 @@ impl<F: SsaFunction> State<'_, F> {
                     jc = None;
                 }
             }
-            if let Some(c) = self.outermost_divergent_cycle(jc, b, j) {
+            let llvm = self.outermost_divergent_cycle(jc, b, j);
+            let found = if self.precise {
+                crate::precise::irreducible::divergent_cycle(s, jc, b, j, llvm)
+            } else {
+                llvm
+            };
+            if let Some(c) = found {
                 div_cycles.push(c);
                 continue;
             }
@@ -641,6 +682,7 @@ impl<F: SsaFunction> State<'_, F> {
                 }
             }
         }
+        div_cycles.extend(region);
         // Deepest first, so that containing cycles found later skip re-marking nothing new.
         div_cycles.sort_by_key(|&c| std::cmp::Reverse(s.depth(c)));
         for &c in &div_cycles {
@@ -654,6 +696,13 @@ impl<F: SsaFunction> State<'_, F> {
                     if !f.is_terminator(i) {
                         self.mark(i);
                     }
+                }
+            }
+            if self.precise {
+                // Threads in the cycle are not converged: they leave it at different times.
+                crate::precise::exits::assumed(f, s, c, &mut |i| self.mark(i));
+                if !std::mem::replace(&mut self.w.exit_flag[c as usize], true) {
+                    self.out.divergent_exit_cycles.push(c);
                 }
             }
         }
@@ -714,6 +763,11 @@ impl<F: SsaFunction> State<'_, F> {
         }
         self.w.exit_flag[outer as usize] = true;
         self.out.divergent_exit_cycles.push(outer);
+        if self.precise {
+            let (f, s) = (self.f, self.s);
+            crate::precise::exits::sweep(f, s, outer, &mut |i| self.mark(i));
+            return;
+        }
         if self.inside_assumed(outer) {
             return;
         }

@@ -19,6 +19,7 @@
 //! live in [`llvm`].
 
 mod analysis;
+pub mod precise;
 pub mod ssa;
 mod structure;
 mod sync;
@@ -26,6 +27,7 @@ mod sync;
 #[doc(hidden)]
 pub use analysis::{Ablation, analyze_ablated};
 pub use analysis::{LlvmVersion, TemporalDivergence, Uniformity, analyze, analyze_as};
-pub use ssa::{DivergenceModel, SsaFunction, Val};
+pub use precise::{Mode, analyze_with};
+pub use ssa::{DivergenceModel, SsaFunction, TokenKind, Val};
 pub use structure::Structure;
 pub mod llvm;

@@ -39,6 +39,35 @@ pub trait SsaFunction {
     fn users(&self, v: Val) -> &[u32];
     /// Calls `f` with each operand of `i` that is an instruction (for the exit-phi rule).
     fn for_each_inst_operand(&self, i: u32, f: &mut dyn FnMut(u32));
+
+    // ---- used by precise mode only (defaults keep older implementations working) ----
+
+    /// Like [`SsaFunction::phi_has_constant_or_undef_value`], counting only the incoming values
+    /// whose incoming block satisfies `pred`. The default ignores `pred` (a stronger condition).
+    fn phi_same_incoming_from(&self, i: u32, pred: &dyn Fn(Block) -> bool) -> bool {
+        let _ = pred;
+        self.phi_has_constant_or_undef_value(i)
+    }
+    /// The convergence-control token `i` defines ("Convergent Operation Semantics": the `entry`,
+    /// `loop` (heart) and `anchor` intrinsics), if any.
+    fn token_kind(&self, i: u32) -> Option<TokenKind> {
+        let _ = i;
+        None
+    }
+    /// The token operand of `i`'s `convergencectrl` bundle, when it is an instruction.
+    fn control_token(&self, i: u32) -> Option<u32> {
+        let _ = i;
+        None
+    }
+}
+
+/// The three token-defining intrinsics of "Convergent Operation Semantics".
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    Entry,
+    /// A loop heart.
+    Loop,
+    Anchor,
 }
 
 /// What a target says about divergence (LLVM's `TargetTransformInfo` hooks).

@@ -6,7 +6,6 @@
 //! [`Structure`] (dominance, cycle hierarchy); [`llvm`] adapts converge-ir's LLVM-text IR.
 
 pub mod core;
-pub mod insert;
 pub mod llvm;
 mod rules;
 pub mod structure;

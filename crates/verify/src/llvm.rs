@@ -38,42 +38,8 @@ fn intrinsic_of_name(name: &str) -> Intrinsic {
     }
 }
 
-/// Target intrinsics LLVM's intrinsic table marks `convergent` (measured, see the file's header).
-const CONVERGENT_INTRINSICS: &str = include_str!("convergent_intrinsics.txt");
-
-/// Whether a mangled suffix (`.i32`, `.v4f32.p1`, …) is made of type components only.
-fn is_type_suffix(s: &str) -> bool {
-    s.split('.').all(|c| {
-        let b = c.as_bytes();
-        !c.is_empty()
-            && (matches!(c, "bf16" | "f80" | "f128" | "ppcf128" | "isVoid" | "x86amx")
-                || (matches!(b[0], b'i' | b'f' | b'v' | b'p' | b'a')
-                    && b.len() > 1
-                    && b[1].is_ascii_digit())
-                || c.starts_with("nxv")
-                || c.starts_with("s_")
-                || c.starts_with("sl_")
-                || c.starts_with("tx"))
-    })
-}
-
-/// Whether `name` (possibly with a type-mangling suffix) is a convergent target intrinsic. LLVM
-/// applies an intrinsic's table attributes whatever its declaration says.
-pub fn is_convergent_intrinsic(name: &str) -> bool {
-    if !name.starts_with("llvm.") {
-        return false;
-    }
-    CONVERGENT_INTRINSICS
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .any(|base| {
-            name == base
-                || name
-                    .strip_prefix(base)
-                    .and_then(|r| r.strip_prefix('.'))
-                    .is_some_and(is_type_suffix)
-        })
-}
+/// Whether `name` is a convergent target intrinsic (LLVM's intrinsic table, in converge-ir).
+pub use converge_ir::intrinsics::is_convergent_intrinsic;
 
 fn has_attr(m: &Module, r: Range32, key: Option<Sym>) -> bool {
     let Some(key) = key else { return false };
@@ -597,21 +563,5 @@ fn token_def_of(f: &Function, m: &Module, i: u32) -> Option<(Span, u32)> {
     match f.operands[b.operands.range()].first()? {
         Value::Inst(InstId(d)) => Some((f.insts[*d as usize].span, *d)),
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn convergent_intrinsics_by_mangled_name() {
-        assert!(is_convergent_intrinsic("llvm.amdgcn.readfirstlane.i32"));
-        assert!(is_convergent_intrinsic("llvm.amdgcn.readfirstlane"));
-        assert!(is_convergent_intrinsic("llvm.nvvm.shfl.sync.idx.i32"));
-        assert!(is_convergent_intrinsic("llvm.amdgcn.ballot.i64"));
-        assert!(!is_convergent_intrinsic("llvm.amdgcn.workitem.id.x"));
-        assert!(!is_convergent_intrinsic("llvm.amdgcn.readfirstlanex"));
-        assert!(!is_convergent_intrinsic("f"));
     }
 }

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)] // each test binary uses a different subset of these helpers
 
+pub mod kernels;
 pub mod lit;
 pub mod printed;
 

@@ -393,6 +393,47 @@ struct Slots<'a> {
     call_attr: &'a [u32],
     kind_rank: &'a FxHashMap<Sym, u32>,
     layout: &'a Layout,
+    /// Call-site attribute groups as the source wrote them (`#N`), for [`Numbering::Source`].
+    source_attrs: bool,
+    /// An operand bundle to add to a call (the token-inserting transform's).
+    extra_bundle: Option<&'a str>,
+    /// Successors printed as another (new) block: (successor, label as printed without `%`).
+    retarget: &'a [(converge_graph::Block, &'a str)],
+    /// A header phi whose entering predecessors now come through a new preheader.
+    phi_merge: Option<PhiMerge<'a>>,
+    /// Phi entries left out.
+    drop_preds: &'a [converge_graph::Block],
+}
+
+/// How a header phi is printed when its entering edges are redirected through a new preheader:
+/// the entries of `preds` become one entry `[ value, %label ]` at the place of the first, where
+/// the value is `merged` (a phi in the preheader) or, with one predecessor, its own value.
+#[derive(Copy, Clone)]
+pub(crate) struct PhiMerge<'a> {
+    pub preds: &'a [converge_graph::Block],
+    pub label: &'a str,
+    pub merged: Option<&'a str>,
+}
+
+/// A transform's change to one printed instruction (source numbering only).
+#[derive(Copy, Clone, Default)]
+pub(crate) struct InstEdit<'a> {
+    pub extra_bundle: Option<&'a str>,
+    pub retarget: &'a [(converge_graph::Block, &'a str)],
+    pub phi_merge: Option<PhiMerge<'a>>,
+    /// Phi entries from these blocks are left out (their edges were redirected).
+    pub drop_preds: &'a [converge_graph::Block],
+}
+
+/// Which numbering of attribute groups and metadata a printed instruction uses.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Numbering {
+    /// `Value::print`'s (per instruction's function).
+    Value,
+    /// `opt -S`'s for the whole module.
+    Module,
+    /// The source's own numbers.
+    Source,
 }
 
 /// The node a metadata reference stands for (`Node` links followed).
@@ -648,8 +689,19 @@ impl Module {
         }
     }
 
-    fn write_block_ref(&self, out: &mut String, f: FuncId, b: converge_graph::Block) {
+    fn write_block_ref(
+        &self,
+        out: &mut String,
+        t: &Slots<'_>,
+        f: FuncId,
+        b: converge_graph::Block,
+    ) {
         out.push_str("label ");
+        if let Some((_, name)) = t.retarget.iter().find(|(x, _)| *x == b) {
+            out.push('%');
+            out.push_str(name);
+            return;
+        }
         match self.func(f).blocks.get(b.index()) {
             Some(bd) => self.write_local(out, bd.name),
             None => out.push_str("<badref>"),
@@ -702,6 +754,7 @@ impl Module {
             Value::Func(_) | Value::Asm(_) => out.push_str("ptr"),
             Value::Meta(_) => out.push_str("metadata"),
             Value::Block(_) => out.push_str("label"),
+            Value::Const(c) => self.write_const_type(out, c),
             _ => self.write_type(out, self.value_type(f, v)),
         }
     }
@@ -820,34 +873,99 @@ impl Module {
     /// Writes the instruction as LLVM's `Value::print` does (two leading spaces, no newline) into
     /// `out` (appended).
     pub fn inst_text_into(&self, out: &mut String, f: FuncId, i: InstId) {
-        self.write_inst(out, f, i, false);
+        self.write_inst(out, f, i, Numbering::Value, &InstEdit::default());
     }
 
     /// Like [`Module::inst_text_into`], but with attribute-group and metadata numbers as `opt -S`
     /// prints them in a whole module (numbers accumulate over the functions).
     pub fn inst_text_module_into(&self, out: &mut String, f: FuncId, i: InstId) {
-        self.write_inst(out, f, i, true);
+        self.write_inst(out, f, i, Numbering::Module, &InstEdit::default());
     }
 
-    fn write_inst(&self, out: &mut String, f: FuncId, i: InstId, module: bool) {
+    /// Like [`Module::inst_text_into`], but with the source's own attribute-group and metadata
+    /// numbers (`#N`, `!N` as written), so the text fits the module's unchanged definitions, and
+    /// with a transform's edit of the instruction (see [`InstEdit`]).
+    pub(crate) fn inst_text_source_into(
+        &self,
+        out: &mut String,
+        f: FuncId,
+        i: InstId,
+        edit: &InstEdit<'_>,
+    ) {
+        self.write_inst(out, f, i, Numbering::Source, edit);
+    }
+
+    /// A value operand without its type, with the source's numbering.
+    pub(crate) fn operand_source_into(&self, out: &mut String, f: FuncId, v: Value) {
+        let empty = FxHashMap::default();
         let tables = self.print_tables();
-        let fi = f.0 as usize;
-        let slots = Slots {
-            md_first: if module {
-                &tables.md_num_module
-            } else {
-                &tables.md_named
-            },
-            md: if module { None } else { tables.md_num.get(fi) },
-            call_attr: if module {
-                tables.call_attr_module.get(fi)
-            } else {
-                tables.call_attr.get(fi)
-            }
-            .map_or(&[], |v| v.as_slice()),
-            md_operands: &tables.md_num_module,
+        let t = Slots {
+            md_first: &empty,
+            md: None,
+            call_attr: &[],
+            md_operands: &empty,
             kind_rank: &tables.kind_rank,
             layout: &tables.layout,
+            source_attrs: true,
+            extra_bundle: None,
+            retarget: &[],
+            phi_merge: None,
+            drop_preds: &[],
+        };
+        self.write_operand(out, &t, f, v);
+    }
+
+    fn write_inst(
+        &self,
+        out: &mut String,
+        f: FuncId,
+        i: InstId,
+        numbering: Numbering,
+        edit: &InstEdit<'_>,
+    ) {
+        let extra_bundle = edit.extra_bundle;
+        let tables = self.print_tables();
+        let fi = f.0 as usize;
+        let empty = FxHashMap::default();
+        let slots = match numbering {
+            Numbering::Value | Numbering::Module => {
+                let module = numbering == Numbering::Module;
+                Slots {
+                    md_first: if module {
+                        &tables.md_num_module
+                    } else {
+                        &tables.md_named
+                    },
+                    md: if module { None } else { tables.md_num.get(fi) },
+                    call_attr: if module {
+                        tables.call_attr_module.get(fi)
+                    } else {
+                        tables.call_attr.get(fi)
+                    }
+                    .map_or(&[], |v| v.as_slice()),
+                    md_operands: &tables.md_num_module,
+                    kind_rank: &tables.kind_rank,
+                    layout: &tables.layout,
+                    source_attrs: false,
+                    extra_bundle,
+                    retarget: &[],
+                    phi_merge: None,
+                    drop_preds: &[],
+                }
+            }
+            Numbering::Source => Slots {
+                md_first: &empty,
+                md: None,
+                call_attr: &[],
+                md_operands: &empty,
+                kind_rank: &tables.kind_rank,
+                layout: &tables.layout,
+                source_attrs: true,
+                extra_bundle: edit.extra_bundle,
+                retarget: edit.retarget,
+                phi_merge: edit.phi_merge,
+                drop_preds: edit.drop_preds,
+            },
         };
         let t = &slots;
         let func = self.func(f);
@@ -1056,7 +1174,33 @@ impl Module {
                 write_fmf(out);
                 out.push(' ');
                 self.write_type(out, inst.ty);
-                for (k, (v, b)) in ops.iter().zip(blocks).enumerate() {
+                let mut merged_done = false;
+                let mut k = 0;
+                for (v, b) in ops.iter().zip(blocks) {
+                    if t.drop_preds.contains(b) {
+                        continue;
+                    }
+                    if let Some(pm) = &t.phi_merge
+                        && pm.preds.contains(b)
+                    {
+                        if merged_done {
+                            continue;
+                        }
+                        merged_done = true;
+                        out.push_str(if k > 0 { ", [ " } else { " [ " });
+                        match pm.merged {
+                            Some(name) => {
+                                out.push('%');
+                                out.push_str(name);
+                            }
+                            None => self.write_operand(out, t, f, *v),
+                        }
+                        out.push_str(", %");
+                        out.push_str(pm.label);
+                        out.push_str(" ]");
+                        k += 1;
+                        continue;
+                    }
                     out.push_str(if k > 0 { ", [ " } else { " [ " });
                     self.write_operand(out, t, f, *v);
                     out.push_str(", ");
@@ -1065,6 +1209,7 @@ impl Module {
                         None => out.push_str("<badref>"),
                     }
                     out.push_str(" ]");
+                    k += 1;
                 }
             }
             GetElementPtr => {
@@ -1217,7 +1362,7 @@ impl Module {
                     if k > 0 {
                         out.push_str(", ");
                     }
-                    self.write_block_ref(out, f, *b);
+                    self.write_block_ref(out, t, f, *b);
                 }
             }
             Switch => {
@@ -1227,14 +1372,14 @@ impl Module {
                 }
                 if let Some(&d) = blocks.first() {
                     out.push_str(", ");
-                    self.write_block_ref(out, f, d);
+                    self.write_block_ref(out, t, f, d);
                 }
                 out.push_str(" [");
                 for (v, b) in ops.iter().skip(1).zip(blocks.iter().skip(1)) {
                     out.push_str("\n    ");
                     self.write_typed(out, t, f, *v);
                     out.push_str(", ");
-                    self.write_block_ref(out, f, *b);
+                    self.write_block_ref(out, t, f, *b);
                 }
                 out.push_str("\n  ]");
             }
@@ -1248,7 +1393,7 @@ impl Module {
                     if k > 0 {
                         out.push_str(", ");
                     }
-                    self.write_block_ref(out, f, *b);
+                    self.write_block_ref(out, t, f, *b);
                 }
                 out.push(']');
             }
@@ -1260,7 +1405,7 @@ impl Module {
                 }
                 out.push_str(" unwind ");
                 match blocks.first() {
-                    Some(&b) => self.write_block_ref(out, f, b),
+                    Some(&b) => self.write_block_ref(out, t, f, b),
                     None => out.push_str("to caller"),
                 }
             }
@@ -1271,7 +1416,7 @@ impl Module {
                 }
                 out.push_str(" to ");
                 if let Some(&b) = blocks.first() {
-                    self.write_block_ref(out, f, b);
+                    self.write_block_ref(out, t, f, b);
                 }
             }
             CatchSwitch => {
@@ -1291,11 +1436,11 @@ impl Module {
                     if k > 0 {
                         out.push_str(", ");
                     }
-                    self.write_block_ref(out, f, *b);
+                    self.write_block_ref(out, t, f, *b);
                 }
                 out.push_str("] unwind ");
                 match unwind {
-                    Some(b) => self.write_block_ref(out, f, b),
+                    Some(b) => self.write_block_ref(out, t, f, b),
                     None => out.push_str("to caller"),
                 }
             }
@@ -1409,7 +1554,7 @@ impl Module {
             }
             let start = out.len();
             out.push(' ');
-            out.push_str(if w == "nocapture" {
+            out.push_str(if w == "nocapture" && !t.source_attrs {
                 "captures(none)"
             } else {
                 w
@@ -1503,12 +1648,12 @@ impl Module {
                     });
                     for a in sorted {
                         out.push(' ');
-                        self.write_attr(out, a);
+                        self.write_attr(out, a, t.source_attrs);
                     }
                 } else {
                     for a in attrs {
                         out.push(' ');
-                        self.write_attr(out, a);
+                        self.write_attr(out, a, t.source_attrs);
                     }
                 }
             }
@@ -1521,8 +1666,11 @@ impl Module {
         {
             let _ = write!(out, " #{n}");
         }
+        if t.source_attrs && !call.fn_attrs.is_empty() {
+            self.write_source_call_attrs(out, call, toks);
+        }
         let bundles = &func.bundles[call.bundles.range()];
-        if !bundles.is_empty() {
+        if !bundles.is_empty() || t.extra_bundle.is_some() {
             out.push_str(" [ ");
             for (k, b) in bundles.iter().enumerate() {
                 if k > 0 {
@@ -1539,30 +1687,36 @@ impl Module {
                 }
                 out.push(')');
             }
+            if let Some(extra) = t.extra_bundle {
+                if !bundles.is_empty() {
+                    out.push_str(", ");
+                }
+                out.push_str(extra);
+            }
             out.push_str(" ]");
         }
         match inst.op {
             Opcode::Invoke => {
                 out.push_str("\n          to ");
                 if let Some(&b) = blocks.first() {
-                    self.write_block_ref(out, f, b);
+                    self.write_block_ref(out, t, f, b);
                 }
                 out.push_str(" unwind ");
                 if let Some(&b) = blocks.get(1) {
-                    self.write_block_ref(out, f, b);
+                    self.write_block_ref(out, t, f, b);
                 }
             }
             Opcode::CallBr => {
                 out.push_str("\n          to ");
                 if let Some(&b) = blocks.first() {
-                    self.write_block_ref(out, f, b);
+                    self.write_block_ref(out, t, f, b);
                 }
                 out.push_str(" [");
                 for (k, b) in blocks.iter().skip(1).enumerate() {
                     if k > 0 {
                         out.push_str(", ");
                     }
-                    self.write_block_ref(out, f, *b);
+                    self.write_block_ref(out, t, f, *b);
                 }
                 out.push(']');
             }
@@ -1570,9 +1724,32 @@ impl Module {
         }
     }
 
-    fn write_attr(&self, out: &mut String, a: &Attr) {
+    /// A call's function attributes as the source wrote them: its `#N` group references, or, when
+    /// it has none, the attributes inline (LLVM reads both forms after the argument list).
+    fn write_source_call_attrs(&self, out: &mut String, call: &CallInfo, toks: &[(Tok, &str)]) {
+        let groups: Vec<&str> = toks
+            .iter()
+            .filter(|(k, _)| *k == Tok::AttrGrpId)
+            .map(|(_, w)| *w)
+            .collect();
+        if groups.is_empty() {
+            for a in &self.attrs[call.fn_attrs.range()] {
+                out.push(' ');
+                self.write_attr(out, a, true);
+            }
+        } else {
+            for g in groups {
+                out.push(' ');
+                out.push_str(g);
+            }
+        }
+    }
+
+    /// One attribute; `nocapture` as `captures(none)` (LLVM 21+) unless `as_written` (the source
+    /// numbering prints text LLVM 19 must read too, and both read `nocapture`).
+    fn write_attr(&self, out: &mut String, a: &Attr, as_written: bool) {
         let key = self.str(a.key);
-        if key == "nocapture" {
+        if key == "nocapture" && !as_written {
             out.push_str("captures(none)");
             return;
         }

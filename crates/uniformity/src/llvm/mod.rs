@@ -316,6 +316,54 @@ impl SsaFunction for LlvmFunction<'_> {
             }
         });
     }
+    fn phi_same_incoming_from(&self, i: u32, pred: &dyn Fn(Block) -> bool) -> bool {
+        let inst = &self.func.insts[i as usize];
+        let blocks = &self.func.block_refs[inst.blocks.range()];
+        let mut seen: Option<Value> = None;
+        for (&v, &b) in self.operands(i).iter().zip(blocks) {
+            if !pred(b) || v == Value::Inst(converge_ir::InstId(i)) {
+                continue;
+            }
+            if let Value::Const(c) = v
+                && matches!(
+                    self.module.consts[c.0 as usize].kind,
+                    ConstKind::Undef | ConstKind::Poison
+                )
+            {
+                continue;
+            }
+            match seen {
+                None => seen = Some(v),
+                Some(s) if same_value(self.module, s, v) => {}
+                Some(_) => return false,
+            }
+        }
+        true
+    }
+    fn token_kind(&self, i: u32) -> Option<crate::ssa::TokenKind> {
+        use crate::ssa::TokenKind;
+        match self.callee_name(i)? {
+            "llvm.experimental.convergence.entry" => Some(TokenKind::Entry),
+            "llvm.experimental.convergence.loop" => Some(TokenKind::Loop),
+            "llvm.experimental.convergence.anchor" => Some(TokenKind::Anchor),
+            _ => None,
+        }
+    }
+    fn control_token(&self, i: u32) -> Option<u32> {
+        let inst = &self.func.insts[i as usize];
+        if !inst.op.is_call_like() {
+            return None;
+        }
+        let call = self.func.calls.get(inst.aux as usize)?;
+        let m = self.module;
+        self.func.bundles[call.bundles.range()]
+            .iter()
+            .find(|b| m.strings.resolve(b.tag).trim_matches('"') == "convergencectrl")
+            .and_then(|b| match self.func.operands[b.operands.range()].first() {
+                Some(Value::Inst(d)) => Some(d.0),
+                _ => None,
+            })
+    }
 }
 
 /// LLVM uniques constants, so equal constants are the same value; the reader shares only simple

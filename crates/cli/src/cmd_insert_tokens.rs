@@ -1,0 +1,71 @@
+//! `converge insert-tokens FILE [-o OUT] [--function NAME]`: the module printed back with
+//! convergence control tokens inserted into every function whose convergent operations are
+//! uncontrolled (converge-transform's `insert_tokens`). Exit 0 with the module on stdout (or in
+//! OUT); 1 when a function cannot be transformed (located errors on stderr, no output); 2 for
+//! unreadable input or bad usage. Notes (functions left alone) go to stderr.
+
+use crate::common::CliError;
+use converge_transform::insert_tokens::{Options, insert_tokens};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The LLVM textual IR file (.ll).
+    pub file: PathBuf,
+    /// Write the module here instead of stdout (written only when the whole transform succeeds).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Transform only this function (name without `@`); the others are printed unchanged.
+    #[arg(long, value_name = "NAME")]
+    pub function: Option<String>,
+}
+
+pub fn run(args: &Args) -> Result<ExitCode, CliError> {
+    let module = crate::common::load_module(&args.file)?;
+    let name = args.file.display().to_string();
+    let opts = Options {
+        function: args.function.clone(),
+    };
+    let outcome = insert_tokens(&module, &opts).map_err(|e| format!("error: {name}: {e}"))?;
+    for note in &outcome.notes {
+        eprintln!("note: {name}: {note}");
+    }
+    if !outcome.refused.is_empty() {
+        for d in &outcome.refused {
+            eprintln!("{}", d.render(&name, &module.source));
+        }
+        eprintln!(
+            "error: {} function{} cannot be given tokens; nothing written",
+            outcome.refused.len(),
+            if outcome.refused.len() == 1 { "" } else { "s" }
+        );
+        return Ok(ExitCode::from(1));
+    }
+    match &args.output {
+        None => crate::common::emit(&outcome.text),
+        Some(out) => write_whole(out, &outcome.text)?,
+    }
+    Ok(ExitCode::from(0))
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory, so a failure never
+/// leaves a partial output file.
+fn write_whole(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    let shown = path.display();
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| format!("error: {shown}: not a file name"))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(file_name);
+    tmp_name.push(".converge-tmp");
+    let tmp = path.with_file_name(tmp_name);
+    std::fs::write(&tmp, text).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("error: cannot write {shown}: {e}")
+    })?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("error: cannot write {shown}: {e}")
+    })
+}

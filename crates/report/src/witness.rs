@@ -1,0 +1,103 @@
+//! Witnesses for divergence claims: thread inputs under which the simulator (converge-sim, the
+//! executable dynamic semantics) shows two converged dynamic instances of a value that produced
+//! different values. Searched within small bounds (thread counts, argument seeds, cycle
+//! hierarchies); `None` means none was found there, not that none exists.
+
+use converge_ir::{FuncId, InstId, Module, Type};
+use converge_sim::hierarchy::enumerate;
+use converge_sim::interp::{ArgValue, Options, Program, Target, run};
+use converge_sim::report::{Verdict, value_uniformity};
+
+/// Two converged instances of the value with different results, and how to reproduce them.
+#[derive(Clone, Debug)]
+pub struct Witness {
+    pub threads: u32,
+    pub seed: u64,
+    /// Index of the cycle hierarchy (`converge simulate --hierarchy K`).
+    pub hierarchy: usize,
+    pub args: Vec<Option<i128>>,
+    /// (thread, value) of the two instances.
+    pub a: (u32, String),
+    pub b: (u32, String),
+}
+
+impl Witness {
+    /// The `converge simulate` arguments that show it.
+    pub fn command(&self, file: &str, function: &str) -> String {
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| a.map_or("_".to_string(), |x| x.to_string()))
+            .collect();
+        format!(
+            "converge simulate {file} --function @{function} --threads {} --seed {} --enumeration-cap {CAP} --step-limit {STEPS} --hierarchy {}{}",
+            self.threads,
+            self.seed,
+            self.hierarchy,
+            if args.is_empty() {
+                String::new()
+            } else {
+                format!(" --args {}", args.join(","))
+            }
+        )
+    }
+}
+
+const CAP: u64 = 64;
+const STEPS: u64 = 4_000;
+/// Functions larger than this are not simulated (the search would be slow).
+const MAX_INSTS: usize = 400;
+
+/// Searches thread counts 2, 4, 8 and 32, argument seeds 1-8 and up to 64 hierarchies for a
+/// witness that instruction `inst` of `fid` is divergent.
+pub fn find(m: &Module, fid: FuncId, inst: u32) -> Option<Witness> {
+    let f = m.func(fid);
+    if f.insts.len() > MAX_INSTS {
+        return None;
+    }
+    let target = Target::from_triple(m.triple.as_deref());
+    let prog = Program::new(m, f, target);
+    let e = enumerate(&prog.cfg, CAP);
+    for threads in [2u32, 4, 8, 32] {
+        for seed in 1..=8u64 {
+            let args: Vec<Option<i128>> = f
+                .params
+                .iter()
+                .enumerate()
+                .map(|(k, p)| match m.types.types[p.ty.0 as usize] {
+                    Type::Int(1) => Some(((seed >> k) & 1) as i128),
+                    // Small values, different per seed and argument (loop bounds stay short).
+                    Type::Int(_) => Some(((seed * 7 + k as u64 * 3) % 9) as i128 - 2),
+                    _ => None,
+                })
+                .collect();
+            let opts = Options {
+                threads,
+                args: args.iter().map(|a| a.map(ArgValue::Int)).collect(),
+                seed,
+                step_limit: STEPS,
+                target,
+                ..Options::default()
+            };
+            for (k, h) in e.hierarchies.iter().enumerate() {
+                let r = run(&prog, h, &opts);
+                for (i, v) in value_uniformity(&r, f.insts.len()) {
+                    if i != InstId(inst) {
+                        continue;
+                    }
+                    if let Verdict::Divergent { a, b } = v {
+                        return Some(Witness {
+                            threads,
+                            seed,
+                            hierarchy: k,
+                            args,
+                            a,
+                            b,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    None
+}

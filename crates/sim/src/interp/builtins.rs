@@ -1,0 +1,185 @@
+//! Work-item queries: the OpenCL builtins (`get_local_id`, `get_global_id`, `get_group_id`, the
+//! sizes, sub-groups; also the Itanium-mangled spellings clang emits, `_Z12get_local_idj`), NVVM
+//! special registers (`tid`, `ctaid`, `ntid`, `nctaid`) and AMDGPU work-item and work-group ids,
+//! dispatch pointer and implicit kernel arguments. They are answered for one work-group of N
+//! threads in the x dimension (y and z have size 1), work-group `Options::group_id` of
+//! `Options::num_groups`.
+
+use super::*;
+
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) enum Query {
+    LocalId,
+    GlobalId,
+    GroupId,
+    LocalSize,
+    GlobalSize,
+    NumGroups,
+    WorkDim,
+    GlobalOffset,
+    SubGroupLocalId,
+    SubGroupSize,
+    MaxSubGroupSize,
+    NumSubGroups,
+    SubGroupId,
+    DispatchPtr,
+    ImplicitArgPtr,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct WorkItem {
+    pub(crate) q: Query,
+    /// The dimension; `None`: the call's first operand (OpenCL's `uint dimindx`).
+    pub(crate) dim: Option<u8>,
+}
+
+/// An OpenCL builtin name, plain or Itanium-mangled (`_Z<len><name><parameter types>`).
+fn opencl_name(name: &str) -> &str {
+    let Some(rest) = name.strip_prefix("_Z") else {
+        return name;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let Ok(len) = rest[..digits].parse::<usize>() else {
+        return name;
+    };
+    rest.get(digits..digits + len).unwrap_or(name)
+}
+
+pub(crate) fn classify(name: &str) -> Option<WorkItem> {
+    use Query::*;
+    let dim = |s: &str| -> Option<u8> {
+        Some(match s {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => return None,
+        })
+    };
+    let fixed = |q: Query, d: &str| dim(d).map(|d| WorkItem { q, dim: Some(d) });
+    if let Some(r) = name.strip_prefix("llvm.nvvm.read.ptx.sreg.") {
+        let (reg, d) = r.split_once('.')?;
+        let q = match reg {
+            "tid" => LocalId,
+            "ctaid" => GroupId,
+            "ntid" => LocalSize,
+            "nctaid" => NumGroups,
+            _ => return None,
+        };
+        return fixed(q, d);
+    }
+    if let Some(r) = name.strip_prefix("llvm.amdgcn.") {
+        return match r {
+            "dispatch.ptr" => Some(WorkItem {
+                q: DispatchPtr,
+                dim: Some(0),
+            }),
+            "implicitarg.ptr" => Some(WorkItem {
+                q: ImplicitArgPtr,
+                dim: Some(0),
+            }),
+            _ => {
+                if let Some(d) = r.strip_prefix("workitem.id.") {
+                    fixed(LocalId, d)
+                } else if let Some(d) = r.strip_prefix("workgroup.id.") {
+                    fixed(GroupId, d)
+                } else {
+                    None
+                }
+            }
+        };
+    }
+    let q = match opencl_name(name) {
+        "get_local_id" | "get_local_linear_id" => LocalId,
+        "get_global_id" | "get_global_linear_id" => GlobalId,
+        "get_group_id" => GroupId,
+        "get_local_size" | "get_enqueued_local_size" => LocalSize,
+        "get_global_size" => GlobalSize,
+        "get_num_groups" => NumGroups,
+        "get_work_dim" => WorkDim,
+        "get_global_offset" => GlobalOffset,
+        "get_sub_group_local_id" => SubGroupLocalId,
+        "get_sub_group_size" => SubGroupSize,
+        "get_max_sub_group_size" => MaxSubGroupSize,
+        "get_num_sub_groups" | "get_enqueued_num_sub_groups" => NumSubGroups,
+        "get_sub_group_id" => SubGroupId,
+        _ => return None,
+    };
+    let takes_dim = matches!(
+        q,
+        LocalId | GlobalId | GroupId | LocalSize | GlobalSize | NumGroups | GlobalOffset
+    ) && !name.contains("linear");
+    Some(WorkItem {
+        q,
+        dim: if takes_dim { None } else { Some(0) },
+    })
+}
+
+/// The answer of query `q` in dimension `dim` for thread `tid`, as an integer of `w` bits (or a
+/// pointer).
+pub(crate) fn answer(q: Query, dim: u128, tid: u32, o: &Options, w: u32) -> Val {
+    use Query::*;
+    let n = o.threads as u128;
+    let wave = o.target.wave_size() as u128;
+    let x = dim == 0;
+    let v: u128 = match q {
+        LocalId => x as u128 * tid as u128,
+        GlobalId => x as u128 * (o.group_id as u128 * n + tid as u128),
+        GroupId => x as u128 * o.group_id as u128,
+        LocalSize => {
+            if x {
+                n
+            } else {
+                1
+            }
+        }
+        GlobalSize => {
+            if x {
+                n * o.num_groups as u128
+            } else {
+                1
+            }
+        }
+        NumGroups => {
+            if x {
+                o.num_groups as u128
+            } else {
+                1
+            }
+        }
+        WorkDim => 1,
+        GlobalOffset => 0,
+        SubGroupLocalId => tid as u128 % wave,
+        SubGroupSize => wave.min(n - (tid as u128 / wave) * wave),
+        MaxSubGroupSize => wave,
+        NumSubGroups => n.div_ceil(wave),
+        SubGroupId => tid as u128 / wave,
+        DispatchPtr => return Val::P(memory::DISPATCH_ADDR),
+        ImplicitArgPtr => return Val::P(memory::IMPLICIT_ADDR),
+    };
+    Val::I(v & mask(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        let c = |n: &str| classify(n).map(|w| (w.q, w.dim));
+        assert_eq!(c("_Z12get_local_idj"), Some((Query::LocalId, None)));
+        assert_eq!(c("get_global_id"), Some((Query::GlobalId, None)));
+        assert_eq!(c("_Z12get_work_dimv"), Some((Query::WorkDim, Some(0))));
+        assert_eq!(
+            c("llvm.nvvm.read.ptx.sreg.ctaid.x"),
+            Some((Query::GroupId, Some(0)))
+        );
+        assert_eq!(
+            c("llvm.amdgcn.workitem.id.y"),
+            Some((Query::LocalId, Some(1)))
+        );
+        assert_eq!(c("llvm.nvvm.read.ptx.sreg.laneid"), None);
+        assert_eq!(c("_Z12get_local_idjj"), Some((Query::LocalId, None)));
+        assert_eq!(c("_Z3fooj"), None);
+        assert_eq!(c("_Z99x"), None);
+    }
+}

@@ -1,0 +1,432 @@
+//! A function prepared for execution: the kind of each instruction, token operands, convergence
+//! regions of token definitions, and the data layout (sizes, alignments, field offsets) and static
+//! reachability the scheduler asks about.
+
+use super::*;
+
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) enum Kind {
+    Plain,
+    Call(CallKind),
+    /// A load, store or atomic on memory shared by the group: converged instances access it at
+    /// once, like a communicating operation.
+    Mem,
+}
+
+/// The function prepared for execution.
+pub struct Program<'m> {
+    pub m: &'m Module,
+    pub f: &'m Function,
+    pub cfg: Cfg,
+    pub(crate) kinds: Vec<Kind>,
+    /// The `convergencectrl` token operand per instruction.
+    pub(crate) ctrl: Vec<Option<Value>>,
+    pub controlled: bool,
+    /// Per block: token-defining instructions whose convergence region contains points of the
+    /// block, with the position of the last such point (see [`token_regions`]).
+    pub(crate) regions: Vec<Vec<(u32, u32)>>,
+    pub(crate) pos: Vec<u32>,
+    pub(crate) target: Target,
+    pub(crate) reach: std::cell::RefCell<HashMap<(u32, u32, bool), bool>>,
+    /// The function's id in the module.
+    pub func: FuncId,
+    /// Functions of the module this one may enter (directly or not), prepared on first use and
+    /// kept across runs: the callee's program and its LLVM cycle hierarchy.
+    pub(crate) callees: std::cell::RefCell<Option<Rc<[Callee<'m>]>>>,
+}
+
+/// A function entered through calls, with the cycle hierarchy its activations use (LLVM's).
+pub(crate) struct Callee<'m> {
+    pub(crate) prog: Program<'m>,
+    pub(crate) h: Hierarchy,
+}
+
+impl Program<'_> {
+    pub fn target(&self) -> Target {
+        self.target
+    }
+}
+
+pub(crate) fn sym(m: &Module, s: converge_ir::Sym) -> &str {
+    m.strings.resolve(s)
+}
+
+/// The control-flow graph of `f`: successors from each block's terminator, in operand order.
+pub fn function_cfg(f: &Function) -> Cfg {
+    let succs: Vec<Vec<Block>> = f
+        .blocks
+        .iter()
+        .map(|b| {
+            if b.insts.is_empty() {
+                return Vec::new();
+            }
+            let t = &f.insts[b.insts.end as usize - 1];
+            if t.op.is_terminator() {
+                f.block_refs[t.blocks.range()].to_vec()
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    Cfg::from_succs(Block(0), f.blocks.len(), succs)
+}
+
+impl<'m> Program<'m> {
+    pub fn new(m: &'m Module, f: &'m Function, target: Target) -> Program<'m> {
+        let cfg = function_cfg(f);
+        let n = f.insts.len();
+        let mut kinds = vec![Kind::Plain; n];
+        let mut ctrl = vec![None; n];
+        let mut controlled = false;
+        let mut pos = vec![0u32; n];
+        for b in &f.blocks {
+            for (k, i) in b.insts.range().enumerate() {
+                pos[i] = k as u32;
+            }
+        }
+        for (i, inst) in f.insts.iter().enumerate() {
+            let generic = target == Target::Generic;
+            let shared = match inst.op {
+                Opcode::Load => generic || (inst.aux != 0 && inst.aux != 5),
+                Opcode::Store | Opcode::CmpXchg => inst.aux != 5,
+                Opcode::AtomicRmw => inst.aux2 != 5,
+                _ => false,
+            };
+            if shared {
+                kinds[i] = Kind::Mem;
+            }
+            if !inst.op.is_call_like() {
+                continue;
+            }
+            let ci: &CallInfo = &f.calls[inst.aux as usize];
+            for bd in &f.bundles[ci.bundles.range()] {
+                if sym(m, bd.tag) == "convergencectrl" && !bd.operands.is_empty() {
+                    ctrl[i] = Some(f.operands[bd.operands.start as usize]);
+                    controlled = true;
+                }
+            }
+            let has_attr = |r: converge_ir::Range32, k: &str| {
+                m.attrs[r.range()].iter().any(|a| sym(m, a.key) == k)
+            };
+            let (name, callee_conv) = match ci.callee {
+                Value::Func(fid) => {
+                    let callee = &m.functions[fid.0 as usize];
+                    if !callee.is_declaration && !callee.blocks.is_empty() {
+                        kinds[i] = Kind::Call(CallKind::Defined(fid.0));
+                        continue;
+                    }
+                    (
+                        sym(m, callee.name).to_string(),
+                        has_attr(callee.attrs, "convergent"),
+                    )
+                }
+                Value::Asm(a) => {
+                    let c = sym(m, m.asms[a.0 as usize].constraints);
+                    let div = c.contains("=v") || c.contains("={v") || c.contains("=a");
+                    kinds[i] = Kind::Call(if div {
+                        CallKind::PerThread
+                    } else {
+                        CallKind::Pure
+                    });
+                    continue;
+                }
+                _ => (String::new(), false),
+            };
+            // An intrinsic is convergent when LLVM's intrinsic table says so, whatever the
+            // declaration says.
+            let convergent = callee_conv
+                || has_attr(ci.fn_attrs, "convergent")
+                || ctrl[i].is_some()
+                || converge_ir::intrinsics::is_convergent_intrinsic(&name);
+            let kind = classify_callee(&name, convergent, target);
+            if matches!(
+                kind,
+                CallKind::TokEntry | CallKind::TokAnchor | CallKind::TokLoop
+            ) {
+                controlled = true;
+            }
+            kinds[i] = Kind::Call(kind);
+        }
+        let regions = if controlled {
+            token_regions(f, &cfg, &kinds)
+        } else {
+            vec![Vec::new(); f.blocks.len()]
+        };
+        Program {
+            m,
+            f,
+            cfg,
+            kinds,
+            ctrl,
+            controlled,
+            regions,
+            pos,
+            target,
+            reach: Default::default(),
+            func: FuncId(
+                m.functions
+                    .iter()
+                    .position(|g| std::ptr::eq(g, f))
+                    .unwrap_or(0) as u32,
+            ),
+            callees: Default::default(),
+        }
+    }
+
+    /// The functions of the module a run of this one may enter (transitively, by direct calls),
+    /// other than itself: the callees whose hierarchies [`run_with`] can choose.
+    pub fn callee_functions(&self) -> Vec<FuncId> {
+        self.callees().iter().map(|c| c.prog.func).collect()
+    }
+
+    /// The functions of the module a run of this one may enter (transitively, by direct calls),
+    /// other than itself.
+    pub(crate) fn callees(&self) -> Rc<[Callee<'m>]> {
+        if let Some(c) = self.callees.borrow().as_ref() {
+            return c.clone();
+        }
+        let m = self.m;
+        let mut seen: HashSet<u32> = HashSet::from([self.func.0]);
+        let mut out: Vec<Callee<'m>> = Vec::new();
+        let mut work: Vec<u32> = Vec::new();
+        let scan = |kinds: &[Kind], work: &mut Vec<u32>, seen: &mut HashSet<u32>| {
+            for k in kinds {
+                if let Kind::Call(CallKind::Defined(fid)) = *k
+                    && seen.insert(fid)
+                {
+                    work.push(fid);
+                }
+            }
+        };
+        scan(&self.kinds, &mut work, &mut seen);
+        while let Some(fid) = work.pop() {
+            let prog = Program::new(m, &m.functions[fid as usize], self.target);
+            scan(&prog.kinds, &mut work, &mut seen);
+            let h = Hierarchy::llvm(&prog.cfg);
+            out.push(Callee { prog, h });
+        }
+        let rc: Rc<[Callee<'m>]> = Rc::from(out);
+        *self.callees.borrow_mut() = Some(rc.clone());
+        rc
+    }
+
+    /// The element type `--mem` values of a global default to: its (innermost) array element.
+    pub(crate) fn elem_of(&self, ty: TypeId) -> ElemTy {
+        match self.ty(ty) {
+            Type::Array { elem, .. } | Type::Vector { elem, .. } => self.elem_of(*elem),
+            Type::Float => ElemTy::F32,
+            Type::Double => ElemTy::F64,
+            Type::Int(w) => ElemTy::Int((*w).clamp(8, 64).next_power_of_two()),
+            _ => ElemTy::Int(64),
+        }
+    }
+
+    pub(crate) fn ty(&self, t: TypeId) -> &Type {
+        &self.m.types.types[t.0 as usize]
+    }
+
+    pub(crate) fn int_width(&self, t: TypeId) -> u32 {
+        match self.ty(t) {
+            Type::Int(w) => *w,
+            Type::Ptr(_) => 64,
+            Type::Vector { elem, .. } => self.int_width(*elem),
+            _ => 64,
+        }
+    }
+
+    pub(crate) fn is_f32(&self, t: TypeId) -> bool {
+        match self.ty(t) {
+            Type::Float | Type::Half | Type::BFloat => true,
+            Type::Vector { elem, .. } => self.is_f32(*elem),
+            _ => false,
+        }
+    }
+
+    /// Size in bytes (natural alignment, 8-byte pointers).
+    pub(crate) fn size_of(&self, t: TypeId) -> u64 {
+        match self.ty(t) {
+            Type::Int(w) => (*w as u64).div_ceil(8),
+            Type::Half | Type::BFloat => 2,
+            Type::Float => 4,
+            Type::Double | Type::Ptr(_) => 8,
+            Type::X86Fp80 | Type::Fp128 | Type::PpcFp128 => 16,
+            Type::Vector { len, elem, .. } => *len as u64 * self.size_of(*elem),
+            Type::Array { len, elem } => len * self.size_of(*elem),
+            Type::Struct { fields, .. } => {
+                let mut off = 0u64;
+                for &ft in &self.m.types.lists[fields.range()] {
+                    let a = self.align_of(ft);
+                    off = off.div_ceil(a) * a + self.size_of(ft);
+                }
+                off.div_ceil(self.align_of(t)) * self.align_of(t)
+            }
+            Type::Named(i) => match self.m.types.named.get(*i as usize).and_then(|x| x.1) {
+                Some(b) => self.size_of(b),
+                None => 8,
+            },
+            _ => 8,
+        }
+    }
+
+    pub(crate) fn align_of(&self, t: TypeId) -> u64 {
+        match self.ty(t) {
+            Type::Array { elem, .. } | Type::Vector { elem, .. } => self.align_of(*elem),
+            Type::Struct { fields, .. } => self.m.types.lists[fields.range()]
+                .iter()
+                .map(|&f| self.align_of(f))
+                .max()
+                .unwrap_or(1),
+            Type::Named(i) => match self.m.types.named.get(*i as usize).and_then(|x| x.1) {
+                Some(b) => self.align_of(b),
+                None => 8,
+            },
+            _ => self.size_of(t).clamp(1, 8).next_power_of_two(),
+        }
+    }
+
+    /// Byte offset and type of field `idx` of aggregate type `t`.
+    pub(crate) fn field(&self, t: TypeId, idx: u64) -> (u64, TypeId) {
+        match self.ty(t) {
+            Type::Array { elem, .. } | Type::Vector { elem, .. } => {
+                (idx * self.size_of(*elem), *elem)
+            }
+            Type::Struct { fields, .. } => {
+                let fs = &self.m.types.lists[fields.range()];
+                let mut off = 0u64;
+                for (k, &ft) in fs.iter().enumerate() {
+                    let a = self.align_of(ft);
+                    off = off.div_ceil(a) * a;
+                    if k as u64 == idx {
+                        return (off, ft);
+                    }
+                    off += self.size_of(ft);
+                }
+                (off, t)
+            }
+            Type::Named(i) => match self.m.types.named.get(*i as usize).and_then(|x| x.1) {
+                Some(b) => self.field(b, idx),
+                None => (0, t),
+            },
+            _ => (0, t),
+        }
+    }
+
+    pub(crate) fn callee_name(&self, i: usize) -> String {
+        let ci = &self.f.calls[self.f.insts[i].aux as usize];
+        match ci.callee {
+            Value::Func(fid) => sym(self.m, self.m.functions[fid.0 as usize].name).to_string(),
+            _ => "<indirect>".to_string(),
+        }
+    }
+
+    /// Whether `to` is reachable from `from` by a path of at least one edge; with `avoid`, no
+    /// intermediate block may head a cycle (of `h`) containing `to`.
+    pub(crate) fn reaches(&self, h: &Hierarchy, from: Block, to: Block, avoid: bool) -> bool {
+        let key = (from.0, to.0, avoid);
+        if let Some(&r) = self.reach.borrow().get(&key) {
+            return r;
+        }
+        let n = self.cfg.num_blocks();
+        let mut seen = vec![false; n];
+        let mut stack: Vec<Block> = self.cfg.succs(from).to_vec();
+        let mut found = false;
+        while let Some(b) = stack.pop() {
+            if b == to {
+                found = true;
+                break;
+            }
+            if seen[b.index()] || (avoid && h.is_relevant_header(b, to)) {
+                continue;
+            }
+            seen[b.index()] = true;
+            stack.extend_from_slice(self.cfg.succs(b));
+        }
+        self.reach.borrow_mut().insert(key, found);
+        found
+    }
+}
+
+/// Convergence regions of the token-defining instructions ("Convergent Operation Semantics",
+/// *Convergence Regions*: the program points dominated by the definition `D` from which a use of
+/// its token can be reached), per block: `(D, last)` when the points of the block up to position
+/// `last` are in the region of `D` (`u32::MAX`: the whole block, a use is reachable from its end).
+/// A point after the last use in a block whose successors reach no use is outside the region.
+pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<(u32, u32)>> {
+    let nb = f.blocks.len();
+    let dt = DominatorTree::new(cfg);
+    let mut out = vec![Vec::new(); nb];
+    let mut pos = vec![0u32; f.insts.len()];
+    for b in &f.blocks {
+        for (k, i) in b.insts.range().enumerate() {
+            pos[i] = k as u32;
+        }
+    }
+    // Uses of each token: (block, position of the using instruction).
+    let mut uses: HashMap<u32, Vec<(Block, u32)>> = HashMap::new();
+    for (i, inst) in f.insts.iter().enumerate() {
+        if !inst.op.is_call_like() {
+            continue;
+        }
+        let ci = &f.calls[inst.aux as usize];
+        for bd in &f.bundles[ci.bundles.range()] {
+            for &v in &f.operands[bd.operands.range()] {
+                if let Value::Inst(d) = v {
+                    uses.entry(d.0).or_default().push((inst.block, pos[i]));
+                }
+            }
+        }
+    }
+    for (d, kind) in kinds.iter().enumerate() {
+        if !matches!(
+            kind,
+            Kind::Call(CallKind::TokEntry | CallKind::TokAnchor | CallKind::TokLoop)
+        ) {
+            continue;
+        }
+        let Some(ub) = uses.get(&(d as u32)) else {
+            continue;
+        };
+        let db = f.insts[d].block;
+        // Backwards from the uses, staying inside D's dominance region.
+        let mut inr = vec![false; nb];
+        let mut stack: Vec<Block> = ub.iter().map(|u| u.0).collect();
+        while let Some(b) = stack.pop() {
+            if inr[b.index()] || !dt.is_reachable(b) || !dt.dominates(db, b) {
+                continue;
+            }
+            inr[b.index()] = true;
+            if b != db {
+                stack.extend_from_slice(cfg.preds(b));
+            }
+        }
+        for b in 0..nb {
+            if !inr[b] {
+                continue;
+            }
+            // The end of the block is in the region when a successor other than D's block
+            // (re-entering it executes D again: a new token) is.
+            let tail = cfg
+                .succs(Block(b as u32))
+                .iter()
+                .any(|&s| s != db && inr[s.index()]);
+            let last = if tail {
+                u32::MAX
+            } else {
+                ub.iter()
+                    .filter(|u| u.0.index() == b)
+                    .map(|u| u.1)
+                    .max()
+                    .unwrap_or(0)
+            };
+            out[b].push((d as u32, last));
+        }
+    }
+    out
+}
+
+pub(crate) fn elem_ty(p: &Program<'_>, t: TypeId) -> TypeId {
+    match p.ty(t) {
+        Type::Vector { elem, .. } => *elem,
+        _ => t,
+    }
+}

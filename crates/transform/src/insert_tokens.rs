@@ -1,0 +1,620 @@
+//! Inserting convergence control tokens into functions whose convergent operations are
+//! uncontrolled: the procedure of "Convergent Operation Semantics", §"Inferring tokens", which
+//! keeps the property that a convergent operation's token comes, through hearts, from the
+//! function's `entry`:
+//! - an `entry` at the start of the entry block (an `anchor` in a function that is not
+//!   `convergent`, where `entry` is not allowed);
+//! - a `loop` heart at the start (after the phis) of every cycle header, using the heart of the
+//!   parent cycle, or the top token for an outermost cycle;
+//! - a `convergencectrl` bundle on every convergent call (direct, indirect, `invoke`, `callbr`,
+//!   calls of convergent intrinsics), with the heart of its innermost cycle or the top token.
+//!
+//! The procedure needs reducible cycles. A natural loop inside an irreducible cycle gets a new
+//! preheader block with an `anchor`, and its heart uses that anchor (the blog post "A New Type of
+//! Convergence Control Intrinsic?", §"Preheaders to the rescue"): a heart there could not use a
+//! token defined outside the irreducible cycle. A convergent operation directly inside an
+//! irreducible cycle is refused with a located error naming the cycle (the seed first makes such
+//! cycles reducible; this transform does not split nodes). LLVM 19 counts a predecessor that is
+//! unreachable from the entry as an extra entry of a cycle (so the cycle would be irreducible for
+//! it and its heart invalid); such dead edges into a cycle with a heart are redirected to a new
+//! block that ends in `unreachable`.
+//!
+//! Functions that already use tokens, and functions without convergent operations, are left as
+//! they are. The module is printed back by converge-ir's module printer with these edits.
+
+use converge_graph::{Block, Cycle, CycleInfo, Graph};
+use converge_ir::diag::Diagnostic;
+use converge_ir::print::{BodyEdits, Preheader, sigil_name};
+use converge_ir::{FuncId, Function, InstId, LocalName, Module, Opcode};
+use converge_verify::llvm::{LlvmFunction, ModuleFacts, function_cfg};
+use converge_verify::{Control, Intrinsic, TokenFunction};
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
+
+/// What the transform should do.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Only this function (raw name, no `@`); the others are left as they are.
+    pub function: Option<String>,
+}
+
+/// What the transform did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Functions that received tokens.
+    pub functions: usize,
+    /// Functions left alone because they already use tokens.
+    pub already_controlled: usize,
+    /// `loop` hearts inserted.
+    pub hearts: usize,
+    /// `convergencectrl` bundles added to convergent calls.
+    pub bundles: usize,
+    /// `anchor`s inserted (at the top of non-convergent functions, and in preheaders).
+    pub anchors: usize,
+    /// New preheader blocks.
+    pub preheaders: usize,
+}
+
+/// The transformed module, or why it could not be transformed.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The whole module printed back with tokens (empty when `refused` is not).
+    pub text: String,
+    pub stats: Stats,
+    /// Remarks for the user (functions left alone).
+    pub notes: Vec<String>,
+    /// Functions the procedure does not apply to, with the located reason.
+    pub refused: Vec<Diagnostic>,
+}
+
+/// The planned edits of one function.
+#[derive(Default)]
+struct Plan {
+    /// Lines to print before an instruction.
+    before: HashMap<u32, String>,
+    /// The bundle to add to a convergent call.
+    bundles: HashMap<u32, String>,
+    preheaders: Vec<Preheader>,
+    hearts: usize,
+    anchors: usize,
+    /// The top token is an `entry` (else an `anchor`).
+    entry: bool,
+    /// Edges from unreachable blocks redirected to the block `dead_label` (LLVM 19, see above).
+    dead: Vec<(Block, Block)>,
+    dead_label: String,
+}
+
+enum Planned {
+    /// No convergent operation: nothing to do.
+    Nothing,
+    AlreadyControlled,
+    Edits(Plan),
+    Refused(Box<Diagnostic>),
+}
+
+struct Edits<'p> {
+    plans: Vec<Option<&'p Plan>>,
+}
+
+impl BodyEdits for Edits<'_> {
+    fn before_inst(&self, f: FuncId, i: InstId, out: &mut String) {
+        if let Some(Some(p)) = self.plans.get(f.0 as usize)
+            && let Some(text) = p.before.get(&i.0)
+        {
+            out.push_str(text);
+        }
+    }
+    fn extra_bundle(&self, f: FuncId, i: InstId) -> Option<&str> {
+        match self.plans.get(f.0 as usize) {
+            Some(Some(p)) => p.bundles.get(&i.0).map(|s| s.as_str()),
+            _ => None,
+        }
+    }
+    fn preheaders(&self, f: FuncId) -> &[Preheader] {
+        match self.plans.get(f.0 as usize) {
+            Some(Some(p)) => &p.preheaders,
+            _ => &[],
+        }
+    }
+    fn dead_edges(&self, f: FuncId) -> (&str, &[(Block, Block)]) {
+        match self.plans.get(f.0 as usize) {
+            Some(Some(p)) => (&p.dead_label, &p.dead),
+            _ => ("", &[]),
+        }
+    }
+}
+
+const ENTRY: &str = "llvm.experimental.convergence.entry";
+const ANCHOR: &str = "llvm.experimental.convergence.anchor";
+const LOOP: &str = "llvm.experimental.convergence.loop";
+
+/// Inserts tokens (see the module comment). `Err` for bad usage (an unknown `--function`).
+pub fn insert_tokens(m: &Module, opts: &Options) -> Result<Outcome, String> {
+    if let Some(name) = &opts.function
+        && !m
+            .functions
+            .iter()
+            .any(|f| !f.is_declaration && m.str(f.name) == name)
+    {
+        return Err(format!("no function @{name} is defined in the module"));
+    }
+    let facts = ModuleFacts::new(m);
+    let planned: Vec<Planned> = (0..m.functions.len())
+        .into_par_iter()
+        .map(|fi| {
+            let f = &m.functions[fi];
+            if f.is_declaration
+                || f.blocks.is_empty()
+                || opts.function.as_deref().is_some_and(|n| m.str(f.name) != n)
+            {
+                return Planned::Nothing;
+            }
+            plan_function(m, &facts, FuncId(fi as u32))
+        })
+        .collect();
+    let mut stats = Stats::default();
+    let mut notes = Vec::new();
+    let mut refused = Vec::new();
+    let (mut uses_entry, mut uses_anchor) = (false, false);
+    for (fi, p) in planned.iter().enumerate() {
+        let name = sigil_name('@', m.str(m.functions[fi].name));
+        match p {
+            Planned::Nothing => {}
+            Planned::AlreadyControlled => {
+                stats.already_controlled += 1;
+                notes.push(format!(
+                    "{name} already uses convergence control tokens; left as it is"
+                ));
+            }
+            Planned::Refused(d) => refused.push((**d).clone()),
+            Planned::Edits(plan) => {
+                stats.functions += 1;
+                stats.hearts += plan.hearts;
+                stats.bundles += plan.bundles.len();
+                stats.anchors += plan.anchors;
+                stats.preheaders += plan.preheaders.len();
+                uses_entry |= plan.entry;
+                uses_anchor |= plan.anchors > 0;
+            }
+        }
+    }
+    if !refused.is_empty() {
+        return Ok(Outcome {
+            text: String::new(),
+            stats,
+            notes,
+            refused,
+        });
+    }
+    let edits = Edits {
+        plans: planned
+            .iter()
+            .map(|p| match p {
+                Planned::Edits(plan) => Some(plan),
+                _ => None,
+            })
+            .collect(),
+    };
+    let mut text = m.print_module_with(&edits);
+    if stats.functions > 0 {
+        // Declare the convergence intrinsics used that the module does not declare yet.
+        let needed: [(&str, bool); 3] = [
+            (ENTRY, uses_entry),
+            (ANCHOR, uses_anchor),
+            (LOOP, stats.hearts > 0),
+        ];
+        let mut missing: Vec<&str> = Vec::new();
+        for (name, want) in needed {
+            if want && !m.functions.iter().any(|f| m.str(f.name) == name) {
+                missing.push(name);
+            }
+        }
+        if !missing.is_empty() {
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            for name in missing {
+                text.push_str("\ndeclare token @");
+                text.push_str(name);
+                text.push_str("()\n");
+            }
+        }
+    }
+    Ok(Outcome {
+        text,
+        stats,
+        notes,
+        refused,
+    })
+}
+
+/// Fresh bare local names that do not collide with the function's own.
+struct Names {
+    used: HashSet<String>,
+}
+
+impl Names {
+    fn new(m: &Module, f: &Function) -> Names {
+        let mut used = HashSet::new();
+        let mut add = |n: LocalName| {
+            if let LocalName::Named(s) = n {
+                used.insert(m.str(s).to_string());
+            }
+        };
+        f.params.iter().for_each(|p| add(p.name));
+        f.blocks.iter().for_each(|b| add(b.name));
+        f.insts.iter().for_each(|i| add(i.name));
+        Names { used }
+    }
+
+    /// `base`, made a bare name, with `.N` appended until it is unused.
+    fn fresh(&mut self, base: &str) -> String {
+        let mut b: String = base
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '$') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if b.is_empty() || b.as_bytes()[0].is_ascii_digit() {
+            b.insert_str(0, "cv.");
+        }
+        let mut name = b.clone();
+        let mut k = 1;
+        while self.used.contains(&name) {
+            name = format!("{b}.{k}");
+            k += 1;
+        }
+        self.used.insert(name.clone());
+        name
+    }
+}
+
+fn block_word(m: &Module, f: &Function, b: Block) -> String {
+    match f.blocks[b.index()].name {
+        LocalName::Named(s) => m.str(s).to_string(),
+        LocalName::Slot(k) => format!("bb{k}"),
+        LocalName::None => format!("bb.{}", b.0),
+    }
+}
+
+fn plan_function(m: &Module, facts: &ModuleFacts, fid: FuncId) -> Planned {
+    let f = m.func(fid);
+    let lf = LlvmFunction::new(m, facts, f);
+    let n = f.insts.len() as u32;
+    if (0..n).any(|i| lf.intrinsic(i) != Intrinsic::None || lf.control(i) != Control::None) {
+        return Planned::AlreadyControlled;
+    }
+    let conv: Vec<u32> = (0..n).filter(|&i| lf.is_convergent(i)).collect();
+    if conv.is_empty() {
+        return Planned::Nothing;
+    }
+    match plan_with(m, f, fid, &lf, &conv) {
+        Ok(p) => Planned::Edits(p),
+        Err(d) => Planned::Refused(d),
+    }
+}
+
+fn refuse(m: &Module, f: &Function, span: converge_ir::Span, msg: String) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::error(
+            format!(
+                "cannot insert convergence control tokens in {}: {msg}",
+                sigil_name('@', m.str(f.name))
+            ),
+            span,
+        )
+        .with_code("T-insert"),
+    )
+}
+
+fn plan_with(
+    m: &Module,
+    f: &Function,
+    fid: FuncId,
+    lf: &LlvmFunction<'_>,
+    conv: &[u32],
+) -> Result<Plan, Box<Diagnostic>> {
+    let _ = fid;
+    let cfg = function_cfg(f);
+    let ci = CycleInfo::new(&cfg);
+    let nb = f.blocks.len();
+    // Reachability from the entry (LLVM 19 counts unreachable predecessors as cycle entries).
+    let mut reach = vec![false; nb];
+    let mut stack = vec![Block(0)];
+    reach[0] = true;
+    while let Some(b) = stack.pop() {
+        for &s in cfg.succs(b) {
+            if !reach[s.index()] {
+                reach[s.index()] = true;
+                stack.push(s);
+            }
+        }
+    }
+    // Cycles that contain a convergent call (at any depth).
+    let mut has_conv = vec![false; ci.len()];
+    for &i in conv {
+        let mut c = ci.cycle_of(f.insts[i as usize].block);
+        while let Some(x) = c {
+            if has_conv[x.index()] {
+                break;
+            }
+            has_conv[x.index()] = true;
+            c = ci.parent(x);
+        }
+    }
+    // A convergent call whose innermost cycle is irreducible: refused.
+    for &i in conv {
+        if let Some(c) = ci.cycle_of(f.insts[i as usize].block)
+            && !ci.is_reducible(c)
+        {
+            let entries: Vec<String> = ci
+                .entries(c)
+                .iter()
+                .map(|&b| m.block_operand(fid, b))
+                .collect();
+            return Err(refuse(
+                m,
+                f,
+                f.insts[i as usize].span,
+                format!(
+                    "this convergent call is inside an irreducible cycle (entries {}), and the \
+                     procedure of \"Convergent Operation Semantics\" (§Inferring tokens) needs \
+                     reducible cycles",
+                    entries.join(", ")
+                ),
+            )
+            .with_note(
+                "make the cycle reducible first (for example with LLVM's `fix-irreducible` \
+                 pass), then insert tokens",
+            )
+            .into());
+        }
+    }
+    let mut names = Names::new(m, f);
+    let mut plan = Plan::default();
+    let convergent_fn = lf.function_is_convergent();
+    let top = names.fresh(if convergent_fn {
+        "cv.entry"
+    } else {
+        "cv.anchor"
+    });
+    let entry_first = f.blocks[0].insts.start;
+    plan.before.insert(
+        entry_first,
+        format!(
+            "  %{top} = call token @{}()\n",
+            if convergent_fn { ENTRY } else { ANCHOR }
+        ),
+    );
+    plan.entry = convergent_fn;
+    if !convergent_fn {
+        plan.anchors += 1;
+    }
+    // Parents before children.
+    let mut order: Vec<Cycle> = ci.cycles().collect();
+    order.sort_by_key(|&c| ci.depth(c));
+    let mut token: Vec<Option<String>> = vec![None; ci.len()];
+    for c in order {
+        if !ci.is_reducible(c) {
+            continue;
+        }
+        let inside_irreducible = {
+            let mut p = ci.parent(c);
+            let mut any = false;
+            while let Some(x) = p {
+                any |= !ci.is_reducible(x);
+                p = ci.parent(x);
+            }
+            any
+        };
+        if inside_irreducible && !has_conv[c.index()] {
+            continue; // no heart needed, and one could not use a token from outside
+        }
+        let h = ci.header(c);
+        let hword = block_word(m, f, h);
+        // The token the heart uses: the parent's heart, the top token, or a preheader anchor
+        // when the parent is irreducible (blog 001).
+        let parent_irreducible = ci.parent(c).is_some_and(|p| !ci.is_reducible(p));
+        let outside_preds: Vec<Block> = {
+            let mut v: Vec<Block> = cfg
+                .preds(h)
+                .iter()
+                .copied()
+                .filter(|&p| !ci.contains(c, p))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        // LLVM 19 counts a predecessor unreachable from the entry as an extra entry of the cycle,
+        // which makes the cycle irreducible for it and its heart invalid: such edges (dead code)
+        // go to a new block ending in `unreachable` instead; a preheader takes the header's.
+        for &b in ci.blocks(c) {
+            for &u in cfg.preds(b) {
+                if reach[u.index()] || (b == h && parent_irreducible) || plan.dead.contains(&(u, b))
+                {
+                    continue;
+                }
+                let first = (f.blocks[b.index()].insts.start..f.blocks[b.index()].insts.end)
+                    .map(|i| f.insts[i as usize].op)
+                    .find(|&op| op != Opcode::Phi);
+                if matches!(
+                    first,
+                    Some(
+                        Opcode::LandingPad
+                            | Opcode::CatchPad
+                            | Opcode::CleanupPad
+                            | Opcode::CatchSwitch
+                    )
+                ) {
+                    return Err(refuse(
+                        m,
+                        f,
+                        f.blocks[b.index()].span,
+                        format!(
+                            "the unreachable block {} unwinds to {} in the cycle headed by {}; \
+                             LLVM 19 counts it as an entry of the cycle, and an unwind edge \
+                             cannot be redirected",
+                            m.block_operand(fid, u),
+                            m.block_operand(fid, b),
+                            m.block_operand(fid, h)
+                        ),
+                    ));
+                }
+                plan.dead.push((u, b));
+            }
+        }
+        let heart_operand = if parent_irreducible {
+            None
+        } else {
+            Some(match ci.parent(c) {
+                None => top.clone(),
+                Some(p) => token[p.index()]
+                    .clone()
+                    .expect("a reducible parent with convergent operations has a heart"),
+            })
+        };
+        let needs_preheader = parent_irreducible;
+        let heart_token = names.fresh(&format!("cv.loop.{hword}"));
+        let operand = if needs_preheader {
+            check_preheader_possible(m, f, fid, &cfg, h, &outside_preds)?;
+            let label = names.fresh(&format!("{hword}.cv.pre"));
+            let mut lines = String::new();
+            let operand = match heart_operand {
+                Some(t) => t,
+                None => {
+                    let a = names.fresh(&format!("cv.anchor.{hword}"));
+                    lines = format!("  %{a} = call token @{ANCHOR}()\n");
+                    plan.anchors += 1;
+                    a
+                }
+            };
+            let hb = &f.blocks[h.index()];
+            let phi_names: Vec<String> = (hb.insts.start..hb.insts.end)
+                .take_while(|&i| f.insts[i as usize].op == Opcode::Phi)
+                .map(|i| {
+                    let base = match f.insts[i as usize].name {
+                        LocalName::Named(s) => m.str(s).to_string(),
+                        _ => "cv.phi".to_string(),
+                    };
+                    names.fresh(&format!("{base}.cv.pre"))
+                })
+                .collect();
+            plan.preheaders.push(Preheader {
+                header: h,
+                label,
+                preds: outside_preds.clone(),
+                phi_names,
+                lines,
+            });
+            operand
+        } else {
+            heart_operand.expect("no preheader: the heart uses the parent's token")
+        };
+        let at = heart_position(m, f, fid, h)?;
+        let line = format!(
+            "  %{heart_token} = call token @{LOOP}() [ \"convergencectrl\"(token %{operand}) ]\n"
+        );
+        plan.before.entry(at).or_default().push_str(&line);
+        plan.hearts += 1;
+        token[c.index()] = Some(heart_token);
+    }
+    if !plan.dead.is_empty() {
+        plan.dead_label = names.fresh("cv.dead");
+    }
+    for &i in conv {
+        let tok = match ci.cycle_of(f.insts[i as usize].block) {
+            None => top.clone(),
+            Some(c) => token[c.index()]
+                .clone()
+                .expect("every cycle around a convergent call has a heart"),
+        };
+        plan.bundles
+            .insert(i, format!("\"convergencectrl\"(token %{tok})"));
+    }
+    Ok(plan)
+}
+
+/// The instruction before which the heart of header `h` goes: the first that is not a phi (nor the
+/// block's exception-handling pad, which must come first).
+fn heart_position(m: &Module, f: &Function, fid: FuncId, h: Block) -> Result<u32, Box<Diagnostic>> {
+    let r = f.blocks[h.index()].insts;
+    let mut i = r.start;
+    while i < r.end && f.insts[i as usize].op == Opcode::Phi {
+        i += 1;
+    }
+    if i < r.end && matches!(f.insts[i as usize].op, Opcode::LandingPad) {
+        i += 1;
+    }
+    let op = f.insts.get(i as usize).map(|x| x.op);
+    if i >= r.end
+        || matches!(
+            op,
+            Some(Opcode::CatchPad | Opcode::CleanupPad | Opcode::CatchSwitch)
+        )
+    {
+        return Err(refuse(
+            m,
+            f,
+            f.blocks[h.index()].span,
+            format!(
+                "the cycle header {} is an exception-handling block where a `loop` heart cannot \
+                 be placed first",
+                m.block_operand(fid, h)
+            ),
+        ));
+    }
+    Ok(i)
+}
+
+/// A preheader redirects the entering edges; refused where LLVM cannot redirect an edge.
+fn check_preheader_possible(
+    m: &Module,
+    f: &Function,
+    fid: FuncId,
+    _cfg: &converge_graph::Cfg,
+    h: Block,
+    preds: &[Block],
+) -> Result<(), Box<Diagnostic>> {
+    let hb = &f.blocks[h.index()];
+    let first_non_phi = (hb.insts.start..hb.insts.end)
+        .find(|&i| f.insts[i as usize].op != Opcode::Phi)
+        .map(|i| f.insts[i as usize].op);
+    if matches!(
+        first_non_phi,
+        Some(Opcode::LandingPad | Opcode::CatchPad | Opcode::CleanupPad | Opcode::CatchSwitch)
+    ) {
+        return Err(refuse(
+            m,
+            f,
+            hb.span,
+            format!(
+                "the natural loop headed by {} needs a preheader with an anchor, but its header \
+                 is an exception-handling block that is entered by unwind edges",
+                m.block_operand(fid, h)
+            ),
+        ));
+    }
+    for &p in preds {
+        let r = f.blocks[p.index()].insts;
+        let t = &f.insts[r.end as usize - 1];
+        if matches!(t.op, Opcode::IndirectBr | Opcode::CallBr) {
+            return Err(refuse(
+                m,
+                f,
+                t.span,
+                format!(
+                    "the natural loop headed by {} needs a preheader, but this `{}` enters it \
+                     and its edge cannot be redirected",
+                    m.block_operand(fid, h),
+                    t.op.name()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

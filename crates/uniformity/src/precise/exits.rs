@@ -1,0 +1,65 @@
+//! Divergent cycle exits in precise mode ("Convergence And Uniformity", *Temporal Divergence*).
+//!
+//! When a cycle has a divergent exit, threads leave it in different iterations; outside the cycle
+//! they are converged again, so a value defined inside the cycle may differ between them at any
+//! use outside it, whatever block of the cycle defines it and even when it is uniform inside
+//! (an always-uniform value included: its instances in different iterations are not converged).
+//! LLVM sweeps only the blocks that dominate an exit and skips the sweep for a cycle already
+//! inside an assumed-divergent one (docs/llvm-differences.md entry 3); precise mode sweeps every
+//! block, always. An exit phi selects by the block the thread left from: it is divergent unless
+//! all its incoming values from inside the cycle are the same value (LLVM only asks whether an
+//! incoming value is defined inside the cycle: entry 2, incomings 1 and 2).
+
+use super::tokens;
+use crate::ssa::{SsaFunction, Val};
+use crate::structure::Structure;
+use converge_graph::Graph;
+
+/// Marks what a divergent exit of cycle `o` makes divergent.
+pub(crate) fn sweep<F: SsaFunction>(f: &F, s: &Structure, o: u32, mark: &mut dyn FnMut(u32)) {
+    for &x in s.exits(o) {
+        for i in f.block_insts(x) {
+            if !f.is_phi(i) {
+                break;
+            }
+            if !f.phi_same_incoming_from(i, &|p| s.contains(o, p)) {
+                mark(i);
+            }
+        }
+    }
+    let heart = tokens::heart_of(f, s, o);
+    for &b in s.blocks(o) {
+        for v in f.block_insts(b) {
+            for &u in f.users(Val::Inst(v)) {
+                if s.contains(o, f.inst_block(u)) {
+                    continue;
+                }
+                match heart {
+                    Some(t) if tokens::iteration_bound(f, s, o, t, v, u) => {
+                        tokens::confine(f, t, u, s, mark)
+                    }
+                    _ => mark(u),
+                }
+            }
+        }
+    }
+}
+
+/// What a cycle assumed divergent (diverged entry) adds in precise mode: its instances are not
+/// converged, so a branch on a value computed inside it (an always-uniform one too: uniform only
+/// within each group) may go different ways for threads that meet again later, and threads
+/// leave it at different times, as through a divergent exit.
+pub(crate) fn assumed<F: SsaFunction>(f: &F, s: &Structure, c: u32, mark: &mut dyn FnMut(u32)) {
+    for &b in s.blocks(c) {
+        let t = f.block_insts(b).end - 1;
+        if f.cfg().succs(b).len() < 2 {
+            continue;
+        }
+        let mut inside = false;
+        f.for_each_inst_operand(t, &mut |d| inside |= s.contains(c, f.inst_block(d)));
+        if inside {
+            mark(t);
+        }
+    }
+    sweep(f, s, c, mark);
+}
