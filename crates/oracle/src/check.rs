@@ -12,7 +12,7 @@ use converge_sim::interp::{ArgValue, Options, Program, Status, Target, run};
 use converge_sim::report::{Verdict, check_groups, inst_name, value_uniformity};
 use converge_uniformity::llvm::{LlvmFunction, Target as UTarget};
 use converge_uniformity::{
-    Ablation, LlvmVersion, SsaFunction, Structure, Uniformity, Val, analyze_ablated,
+    Ablation, LlvmVersion, SsaFunction, Structure, Uniformity, Val, analyze_ablated, analyze_with,
 };
 
 /// Which analysis makes the claims.
@@ -22,6 +22,8 @@ pub enum Mode {
     Llvm(LlvmVersion),
     /// llvm mode (LLVM 22) with parts switched off: the mutation self-test.
     Ablated(Ablation),
+    /// `converge uniformity --mode precise`: sound by the semantics, never excused.
+    Precise,
 }
 
 impl Mode {
@@ -30,6 +32,7 @@ impl Mode {
             Mode::Llvm(LlvmVersion::V19) => "llvm-19".into(),
             Mode::Llvm(_) => "llvm".into(),
             Mode::Ablated(a) => format!("ablated{a:?}"),
+            Mode::Precise => "precise".into(),
         }
     }
 }
@@ -46,9 +49,22 @@ pub struct Claims {
 /// The claims of `mode` about function `fi` of `m`.
 pub fn claims(m: &Module, fi: FuncId, mode: Mode) -> Claims {
     let lf = LlvmFunction::new(m, fi);
+    let n = m.functions[fi.0 as usize].insts.len();
+    if mode == Mode::Precise {
+        let ut = UTarget::from_triple(m.triple.as_deref(), None);
+        let s = Structure::new(lf.cfg());
+        let u = analyze_with(&lf, &ut, &s, converge_uniformity::Mode::Precise);
+        return Claims {
+            divergent: (0..n)
+                .map(|i| !u.analysed || u.is_divergent(Val::Inst(i as u32)))
+                .collect(),
+            llvm: None,
+        };
+    }
     let (version, ablation) = match mode {
         Mode::Llvm(v) => (v, Ablation::default()),
         Mode::Ablated(a) => (LlvmVersion::V22, a),
+        Mode::Precise => unreachable!(),
     };
     let ut = UTarget::from_triple(m.triple.as_deref(), None).for_version(version);
     let s = if version == LlvmVersion::V19 {
@@ -57,7 +73,6 @@ pub fn claims(m: &Module, fi: FuncId, mode: Mode) -> Claims {
         Structure::new(lf.cfg())
     };
     let u = analyze_ablated(&lf, &ut, &s, version, ablation);
-    let n = m.functions[fi.0 as usize].insts.len();
     let divergent = (0..n)
         .map(|i| !u.analysed || u.is_divergent(Val::Inst(i as u32)))
         .collect();

@@ -26,6 +26,11 @@ pub enum KnownBug {
     /// 4. `llvm.amdgcn.global.load.tr.<type>` (gfx12's transposing load) is no divergence source
     ///    in LLVM 19; newer LLVM's tests expect it divergent.
     GlobalLoadTrNotSource,
+    /// 5. LLVM ignores convergence-control tokens: an always-uniform communicating operation
+    ///    controlled by a token whose grouping may be finer than maximal convergence (an anchor,
+    ///    "Convergent Operation Semantics") is uniform only within its group, and its value
+    ///    leaves the token's region.
+    TokensIgnored,
 }
 
 impl KnownBug {
@@ -40,6 +45,9 @@ impl KnownBug {
             }
             KnownBug::GlobalLoadTrNotSource => {
                 "llvm-differences 4: llvm.amdgcn.global.load.tr is no divergence source"
+            }
+            KnownBug::TokensIgnored => {
+                "llvm-differences 5: tokens ignored (a controlled always-uniform value leaves its anchor's region)"
             }
         }
     }
@@ -162,5 +170,25 @@ fn root_pattern(
                 .iter()
                 .any(|&c| s.contains(c, db) && !s.contains(c, b))
     });
-    leaves.then_some(KnownBug::AlwaysUniformLeavesAssumedCycle)
+    if leaves {
+        return Some(KnownBug::AlwaysUniformLeavesAssumedCycle);
+    }
+    // 5: an operand is an always-uniform call with a `convergencectrl` bundle.
+    let controlled = lf.operands(i).iter().any(|&op| {
+        let Value::Inst(d) = op else { return false };
+        u.always_uniform[d.0 as usize] && has_token_bundle(lf, d.0)
+    });
+    controlled.then_some(KnownBug::TokensIgnored)
+}
+
+fn has_token_bundle(lf: &LlvmFunction<'_>, i: u32) -> bool {
+    let f = lf.func;
+    let inst = &f.insts[i as usize];
+    if !inst.op.is_call_like() {
+        return false;
+    }
+    let ci = &f.calls[inst.aux as usize];
+    f.bundles[ci.bundles.range()]
+        .iter()
+        .any(|b| lf.module.strings.resolve(b.tag) == "convergencectrl")
 }
