@@ -285,10 +285,15 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
         for i in f.block_insts(Block(b as u32)) {
             if model.is_source_inst(f, i) {
                 st.mark(i);
-            } else if model.is_always_uniform(f, i)
-                && !(precise && crate::precise::tokens::group_may_differ(f, s, i))
-            {
-                st.out.always_uniform[i as usize] = true;
+            } else if model.is_always_uniform(f, i) {
+                if precise && crate::precise::tokens::group_may_differ(f, s, i) {
+                    // Its group may be only part of the converged threads at the uses (an
+                    // anchor's implementation-defined grouping): a ballot's mask differs between
+                    // the parts even for uniform operands (found by the oracle, seed 3558).
+                    st.mark(i);
+                } else {
+                    st.out.always_uniform[i as usize] = true;
+                }
             }
         }
     }
