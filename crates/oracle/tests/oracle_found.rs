@@ -37,5 +37,9 @@ fn ballot_under_an_anchor_leaves_its_region_divergent() {
     // The simulator: with the finer anchor grouping of the second input set, %t differs.
     let o = check(&m, fi, &llvm, &RunSpec::new(4, 1));
     assert!(o.violations.iter().any(|v| v.name == "%t"), "{o:?}");
-    assert!(check(&m, fi, &precise, &RunSpec::new(4, 1)).violations.is_empty());
+    assert!(
+        check(&m, fi, &precise, &RunSpec::new(4, 1))
+            .violations
+            .is_empty()
+    );
 }

@@ -287,10 +287,11 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
                 st.mark(i);
             } else if model.is_always_uniform(f, i) {
                 if precise && crate::precise::tokens::group_may_differ(f, s, i) {
-                    // Its group may be only part of the converged threads at the uses (an
-                    // anchor's implementation-defined grouping): a ballot's mask differs between
-                    // the parts even for uniform operands (found by the oracle, seed 3558).
-                    st.mark(i);
+                    // An anchor's grouping is implementation-defined: a ballot's mask differs
+                    // between the parts even for uniform operands (the oracle, seed 3558).
+                    if crate::precise::tokens::implementation_grouped(f, i) {
+                        st.mark(i);
+                    }
                 } else {
                     st.out.always_uniform[i as usize] = true;
                 }

@@ -36,6 +36,18 @@ pub(crate) fn group_may_differ<F: SsaFunction>(f: &F, s: &Structure, i: u32) -> 
     c != NONE && !s.contains(c, f.inst_block(i))
 }
 
+/// Is `i` controlled by a token whose grouping is implementation-defined (an anchor, or a token
+/// we cannot see through)? Its converged instances may then be any partition of the threads,
+/// so a result that depends on the group (a ballot's mask) may differ even for uniform operands.
+pub(crate) fn implementation_grouped<F: SsaFunction>(f: &F, i: u32) -> bool {
+    f.control_token(i).is_some_and(|t| {
+        !matches!(
+            f.token_kind(t),
+            Some(TokenKind::Entry) | Some(TokenKind::Loop)
+        )
+    })
+}
+
 /// The loop heart in the header of cycle `o`, when `o` is reducible and not inside an irreducible
 /// cycle (so `o` is the heart's cycle under every hierarchy).
 pub(crate) fn heart_of<F: SsaFunction>(f: &F, s: &Structure, o: u32) -> Option<u32> {
