@@ -13,3 +13,4 @@
 pub mod cases;
 pub mod check;
 pub mod classify;
+pub mod precision;
