@@ -712,9 +712,12 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                     let mut cands = avail_at(&defs, p);
                     cands.extend(defs[p].iter().cloned());
                     let r = rng.below(cands.len() + 2);
-                    if r == cands.len() {
+                    // `undef` only along edges that never run: LLVM calls `phi [undef, %x]`
+                    // uniform by refining undef to %x, a choice the simulator does not make (it
+                    // evaluates undef on its own; oracle seed 4223).
+                    if r == cands.len() && !reach(p) {
                         "undef".to_string()
-                    } else if r > cands.len() {
+                    } else if r >= cands.len() {
                         format!("{}", rng.below(3))
                     } else {
                         cands[r].clone()
