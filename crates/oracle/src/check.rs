@@ -155,6 +155,13 @@ fn is_value(m: &Module, f: &converge_ir::Function, i: usize) -> bool {
 
 /// Checks the claims about function `fi` of `m` under every hierarchy.
 pub fn check(m: &Module, fi: FuncId, claims: &Claims, spec: &RunSpec) -> Outcome {
+    check_many(m, fi, std::slice::from_ref(claims), spec)
+        .pop()
+        .expect("one outcome")
+}
+
+/// [`check`] for several sets of claims (modes) on the same runs: one outcome per set.
+pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Vec<Outcome> {
     let f = &m.functions[fi.0 as usize];
     let lf = LlvmFunction::new(m, fi);
     let s = Structure::new(lf.cfg());
@@ -192,18 +199,29 @@ pub fn check(m: &Module, fi: FuncId, claims: &Claims, spec: &RunSpec) -> Outcome
         })
         .collect();
     let n = f.insts.len();
-    let claimed: Vec<bool> = (0..n)
-        .map(|i| {
-            is_value(m, f, i) && !claims.divergent[i] && s.is_reachable(lf.inst_block(i as u32))
+    let claimed: Vec<Vec<bool>> = sets
+        .iter()
+        .map(|claims| {
+            (0..n)
+                .map(|i| {
+                    is_value(m, f, i)
+                        && !claims.divergent[i]
+                        && s.is_reachable(lf.inst_block(i as u32))
+                })
+                .collect()
         })
         .collect();
-    let mut out = Outcome {
-        hierarchies: e.hierarchies.len(),
-        claimed_uniform: claimed.iter().filter(|&&c| c).count(),
-        ..Default::default()
-    };
+    let mut outs: Vec<Outcome> = claimed
+        .iter()
+        .map(|c| Outcome {
+            hierarchies: e.hierarchies.len(),
+            claimed_uniform: c.iter().filter(|&&c| c).count(),
+            ..Default::default()
+        })
+        .collect();
     let mut covered = vec![false; n];
     let mut executed = vec![false; n];
+    let mut head = Outcome::default();
     for (x, opts) in inputs.iter().enumerate() {
         for (k, h) in e.hierarchies.iter().enumerate() {
             let r = run(&prog, h, opts);
@@ -211,43 +229,54 @@ pub fn check(m: &Module, fi: FuncId, claims: &Claims, spec: &RunSpec) -> Outcome
                 panic!("hierarchy [{k}]: the scheduler broke a group: {err}");
             }
             if k == 0 && x == 0 {
-                out.finished = r
+                head.finished = r
                     .threads
                     .iter()
                     .all(|t| matches!(t.status, Status::Returned(_) | Status::Unreachable));
-                out.all_step_limit = r.threads.iter().all(|t| t.status == Status::StepLimit);
-                out.error = r.threads.iter().find_map(|t| match &t.status {
+                head.all_step_limit = r.threads.iter().all(|t| t.status == Status::StepLimit);
+                head.error = r.threads.iter().find_map(|t| match &t.status {
                     Status::Error(e) => Some(e.clone()),
                     _ => None,
                 });
             }
             for (i, v) in value_uniformity(&r, n) {
                 let i = i.0 as usize;
-                if !claimed[i] {
-                    continue;
-                }
                 executed[i] = true;
                 match v {
                     Verdict::Uniform { shared, .. } => covered[i] |= shared > 0,
                     Verdict::Divergent { a, b } => {
                         covered[i] = true;
-                        out.violations.push(Violation {
-                            inst: InstId(i as u32),
-                            name: inst_name(m, f, InstId(i as u32)),
-                            hierarchy: k,
-                            input_seed: opts.seed,
-                            witness: format!("thread {}: {}, thread {}: {}", a.0, a.1, b.0, b.1),
-                        });
+                        for (c, out) in claimed.iter().zip(outs.iter_mut()) {
+                            if c[i] {
+                                out.violations.push(Violation {
+                                    inst: InstId(i as u32),
+                                    name: inst_name(m, f, InstId(i as u32)),
+                                    hierarchy: k,
+                                    input_seed: opts.seed,
+                                    witness: format!(
+                                        "thread {}: {}, thread {}: {}",
+                                        a.0, a.1, b.0, b.1
+                                    ),
+                                });
+                            }
+                        }
                     }
                     Verdict::NotExecuted => {}
                 }
             }
         }
     }
-    out.covered = covered.iter().filter(|&&c| c).count();
-    out.covered_insts = (0..n as u32).filter(|&i| covered[i as usize]).collect();
-    out.executed = executed.iter().filter(|&&c| c).count();
-    out
+    for (c, out) in claimed.iter().zip(outs.iter_mut()) {
+        out.finished = head.finished;
+        out.all_step_limit = head.all_step_limit;
+        out.error = head.error.clone();
+        out.covered_insts = (0..n as u32)
+            .filter(|&i| c[i as usize] && covered[i as usize])
+            .collect();
+        out.covered = out.covered_insts.len();
+        out.executed = (0..n).filter(|&i| c[i] && executed[i]).count();
+    }
+    outs
 }
 
 /// The first function with a body.

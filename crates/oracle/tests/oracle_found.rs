@@ -43,3 +43,29 @@ fn ballot_under_an_anchor_leaves_its_region_divergent() {
             .is_empty()
     );
 }
+
+/// gfx12's transposing load under its old overloaded name: a divergence source for newer LLVM and
+/// converge's default (docs/llvm-differences.md 4), not for LLVM 19 (`--llvm-version 19`). The
+/// oracle found it on the corpus's `intrinsics.ll`, in llvm and precise mode alike.
+#[test]
+fn global_load_tr_is_a_divergence_source() {
+    let text = r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @k(ptr addrspace(1) %addr, ptr addrspace(1) %out) {
+entry:
+  %tmp0 = call i32 @llvm.amdgcn.global.load.tr.i32(ptr addrspace(1) %addr)
+  store i32 %tmp0, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @llvm.amdgcn.global.load.tr.i32(ptr addrspace(1))
+"#;
+    let m = converge_ir::parse("tr.ll", text.to_string()).unwrap();
+    let fi = main_function(&m).unwrap();
+    let v19 = claims(&m, fi, Mode::Llvm(LlvmVersion::V19));
+    assert!(!v19.divergent[0], "LLVM 19 calls it uniform");
+    for mode in [Mode::Llvm(LlvmVersion::V22), Mode::Precise] {
+        assert!(claims(&m, fi, mode).divergent[0], "{mode:?}");
+    }
+    // The simulator: per-thread values, so LLVM 19's claim is violated.
+    let o = check(&m, fi, &v19, &RunSpec::new(4, 1));
+    assert!(o.violations.iter().any(|v| v.name == "%tmp0"), "{o:?}");
+}
