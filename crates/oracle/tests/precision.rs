@@ -15,7 +15,16 @@ fn report(what: &str, p: &Precision) {
             k.map_or("not a documented pattern", |k| k.name())
         );
     }
-    for v in p.conservative.iter().take(30) {
+    // By what the value is (the generator's names: %l lane of a readlane, %w ballot mask, %k
+    // counters, %v other values).
+    let mut kinds: std::collections::BTreeMap<String, usize> = Default::default();
+    for v in &p.conservative {
+        let name = v.rsplit(' ').next().unwrap_or("");
+        let k: String = name.chars().take_while(|c| !c.is_ascii_digit()).collect();
+        *kinds.entry(k).or_default() += 1;
+    }
+    eprintln!("  precise divergent, LLVM uniform, no witness, by name: {kinds:?}");
+    for v in p.conservative.iter().take(10) {
         eprintln!("  precise divergent, LLVM uniform, no witness: {v}");
     }
 }
@@ -28,10 +37,20 @@ fn precision_on_clang_kernels() {
     let dir = converge_gen::reference::repo_root().join("build/oracle-kernels");
     let modules = converge_gen::kernels::compile_all(&clang, &dir).expect("kernels compile");
     let mut p = Precision::default();
+    let mut per: std::collections::BTreeMap<String, Precision> = Default::default();
     for (label, path) in &modules {
         let text = std::fs::read_to_string(path).unwrap();
         let m = converge_ir::parse(&path.display().to_string(), text).expect("parses");
         p.add_module(&m, label, 33);
+        // "file target level": one row per target and level.
+        let key = label
+            .split_once(' ')
+            .map_or(label.as_str(), |x| x.1)
+            .to_string();
+        per.entry(key).or_default().add_module(&m, label, 33);
+    }
+    for (k, q) in &per {
+        eprintln!("precision on clang kernels {k}: {}", q.summary());
     }
     report("clang kernels", &p);
     assert!(p.functions >= modules.len());
