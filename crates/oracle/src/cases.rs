@@ -112,6 +112,8 @@ pub struct Stats {
     /// Programs with at least one violation.
     pub programs_with_violations: usize,
     pub violations: Vec<Found>,
+    /// Cases that panicked (the simulator or the check), with the message.
+    pub panics: Vec<(u64, String)>,
 }
 
 impl Stats {
@@ -145,6 +147,7 @@ impl Stats {
         self.executed += o.executed;
         self.programs_with_violations += o.programs_with_violations;
         self.violations.extend(o.violations);
+        self.panics.extend(o.panics);
     }
 
     pub fn share(a: usize, b: usize) -> f64 {
@@ -178,12 +181,13 @@ impl Stats {
         let mut s = String::new();
         let _ = write!(
             s,
-            "{} programs ({} with tokens, up to {} threads): finished {:.1}%, every thread at the step limit {:.1}%, \
+            "{} programs ({} with tokens, up to {} threads; {} panicked): finished {:.1}%, every thread at the step limit {:.1}%, \
              simulator errors {}, several hierarchies {:.1}% (mean {:.2}); claimed-uniform values {} of which \
              covered {:.1}% (executed at all {:.1}%); violations {} in {} programs",
             self.programs,
             self.with_tokens,
             self.max_threads,
+            self.panics.len(),
             self.finished_pct(),
             self.step_limit_pct(),
             self.sim_errors,
@@ -246,8 +250,17 @@ pub fn run_seeds(base: u64, count: u64, generator: Generator, mode: Mode, worker
                     let mut k = w;
                     while k < count {
                         let c = case(base + k, generator);
-                        let (o, found) = run_case(&c, mode);
-                        st.add(&c, &o, found);
+                        // A panic is a finding too: keep its seed and go on.
+                        match std::panic::catch_unwind(|| run_case(&c, mode)) {
+                            Ok((o, found)) => st.add(&c, &o, found),
+                            Err(e) => st.panics.push((
+                                c.seed,
+                                e.downcast_ref::<String>()
+                                    .cloned()
+                                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                                    .unwrap_or_default(),
+                            )),
+                        }
                         k += workers;
                     }
                     st
@@ -348,15 +361,18 @@ pub fn run_mutant(
             .filter(|&&i| o.covered_insts.contains(&(i as u32)))
             .count();
         st.caught += (hit > 0) as usize;
-        let observable = hit > 0 || {
-            let mut deep = RunSpec::new(64, c.seed ^ 0x5eed);
-            deep.step_limit = c.step_limit;
-            deep.inputs = 6;
-            check(&m, fi, &mutant, &deep)
-                .violations
-                .iter()
-                .any(|v| changed.contains(&(v.inst.0 as usize)))
-        };
+        // `CONVERGE_MUTATION_DEEP=0` skips the deeper search (observable = caught).
+        let deep_on = std::env::var("CONVERGE_MUTATION_DEEP").map_or(true, |v| v != "0");
+        let observable = hit > 0
+            || deep_on && {
+                let mut deep = RunSpec::new(64, c.seed ^ 0x5eed);
+                deep.step_limit = c.step_limit;
+                deep.inputs = 6;
+                check(&m, fi, &mutant, &deep)
+                    .violations
+                    .iter()
+                    .any(|v| changed.contains(&(v.inst.0 as usize)))
+            };
         st.observable += observable as usize;
         if hit == 0 && observable && std::env::var("CONVERGE_MUTATION_DEBUG").is_ok() {
             let names: Vec<String> = changed

@@ -56,6 +56,10 @@ fn run(mode: Mode, default_cases: u64) {
             f.violation
         );
     }
+    for (seed, msg) in &st.panics {
+        eprintln!("seed {seed} panicked: {msg}");
+    }
+    assert!(st.panics.is_empty(), "{} cases panicked", st.panics.len());
     assert!(bad.is_empty(), "{} violations", bad.len());
     if !legacy {
         assert_coverage(&st);
