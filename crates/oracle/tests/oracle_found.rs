@@ -69,3 +69,49 @@ declare i32 @llvm.amdgcn.global.load.tr.i32(ptr addrspace(1))
     let o = check(&m, fi, &v19, &RunSpec::new(4, 1));
     assert!(o.violations.iter().any(|v| v.name == "%tmp0"), "{o:?}");
 }
+
+/// A loop heart whose parent token is an `anchor` inherits the anchor's implementation-defined
+/// grouping: a `readfirstlane` of a per-thread value under the heart differs between the anchor's
+/// groups, and a use after the anchor's region sees both (oracle seed 49889).
+const HEART_UNDER_ANCHOR: &str = r#"target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+declare i64 @llvm.amdgcn.ballot.i64(i1)
+declare token @llvm.experimental.convergence.anchor()
+declare token @llvm.experimental.convergence.loop()
+define amdgpu_kernel void @f(ptr %q) convergent {
+entry:
+  %anc = call token @llvm.experimental.convergence.anchor()
+  %d = load i32, ptr %q
+  br label %H
+H:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %H ]
+  %h = call token @llvm.experimental.convergence.loop() [ "convergencectrl"(token %anc) ]
+  %r = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %d) [ "convergencectrl"(token %h) ]
+  %i.next = add i32 %i, 1
+  %c = icmp ult i32 %i.next, 2
+  br i1 %c, label %H, label %X
+X:
+  %m = call i64 @llvm.amdgcn.ballot.i64(i1 true) [ "convergencectrl"(token %anc) ]
+  %u = add i32 %r, 1
+  ret void
+}
+"#;
+
+#[test]
+fn heart_under_an_anchor_is_implementation_grouped() {
+    let m = converge_ir::parse("heart.ll", HEART_UNDER_ANCHOR.to_string()).unwrap();
+    let fi = main_function(&m).unwrap();
+    let f = &m.functions[fi.0 as usize];
+    let u = f
+        .insts
+        .iter()
+        .rposition(|i| i.op == converge_ir::Opcode::Add)
+        .unwrap();
+    let llvm = claims(&m, fi, Mode::Llvm(LlvmVersion::V22));
+    let precise = claims(&m, fi, Mode::Precise);
+    assert!(!llvm.divergent[u], "LLVM calls %u uniform");
+    assert!(precise.divergent[u], "precise mode must call %u divergent");
+    let o = check(&m, fi, &llvm, &RunSpec::new(4, 1));
+    assert!(o.violations.iter().any(|v| v.name == "%u"), "{o:?}");
+    assert!(check(&m, fi, &precise, &RunSpec::new(4, 1)).violations.is_empty());
+}
