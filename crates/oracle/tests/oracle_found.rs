@@ -113,5 +113,9 @@ fn heart_under_an_anchor_is_implementation_grouped() {
     assert!(precise.divergent[u], "precise mode must call %u divergent");
     let o = check(&m, fi, &llvm, &RunSpec::new(4, 1));
     assert!(o.violations.iter().any(|v| v.name == "%u"), "{o:?}");
-    assert!(check(&m, fi, &precise, &RunSpec::new(4, 1)).violations.is_empty());
+    assert!(
+        check(&m, fi, &precise, &RunSpec::new(4, 1))
+            .violations
+            .is_empty()
+    );
 }
