@@ -114,6 +114,7 @@ struct State<'a, F: SsaFunction> {
     /// Branches are postponed to the end (see `analyze_control_divergence`).
     defer: bool,
     w: Scratch,
+    ablation: Ablation,
 }
 
 /// Per-function buffers, kept per thread and reused from one function to the next (most
@@ -237,6 +238,31 @@ pub fn analyze_as<F: SsaFunction, M: DivergenceModel<F>>(
     analyze_impl(f, model, s, version, false)
 }
 
+/// Parts of the analysis switched off: deliberately unsound variants for the soundness oracle's
+/// mutation self-test (the oracle must catch each). Not for any other use.
+#[doc(hidden)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ablation {
+    /// No sync dependence: joins of divergent branches taint no phi, no cycle is assumed divergent.
+    pub no_sync: bool,
+    /// No divergent cycle exits: no exit phi, no temporal divergence.
+    pub no_divergent_exits: bool,
+    /// No temporal divergence: uses outside a cycle with a divergent exit stay as they are.
+    pub no_temporal: bool,
+}
+
+/// llvm mode (LLVM `version`) with parts switched off (see [`Ablation`]).
+#[doc(hidden)]
+pub fn analyze_ablated<F: SsaFunction, M: DivergenceModel<F>>(
+    f: &F,
+    model: &M,
+    s: &Structure,
+    version: LlvmVersion,
+    ablation: Ablation,
+) -> Uniformity {
+    analyze_core(f, model, s, version, false, ablation)
+}
+
 /// The shared propagation; `precise` turns on the hooks of [`crate::precise`].
 pub(crate) fn analyze_impl<F: SsaFunction, M: DivergenceModel<F>>(
     f: &F,
@@ -244,6 +270,17 @@ pub(crate) fn analyze_impl<F: SsaFunction, M: DivergenceModel<F>>(
     s: &Structure,
     version: LlvmVersion,
     precise: bool,
+) -> Uniformity {
+    analyze_core(f, model, s, version, precise, Ablation::default())
+}
+
+fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
+    f: &F,
+    model: &M,
+    s: &Structure,
+    version: LlvmVersion,
+    precise: bool,
+    ablation: Ablation,
 ) -> Uniformity {
     let nb = f.cfg().num_blocks();
     let ni = f.num_insts() as usize;
@@ -280,15 +317,22 @@ pub(crate) fn analyze_impl<F: SsaFunction, M: DivergenceModel<F>>(
         out,
         defer: s.num_cycles() > 16,
         w,
+        ablation,
     };
     for b in 0..nb {
         for i in f.block_insts(Block(b as u32)) {
             if model.is_source_inst(f, i) {
                 st.mark(i);
-            } else if model.is_always_uniform(f, i)
-                && !(precise && crate::precise::tokens::group_may_differ(f, s, i))
-            {
-                st.out.always_uniform[i as usize] = true;
+            } else if model.is_always_uniform(f, i) {
+                if precise && crate::precise::tokens::group_may_differ(f, s, i) {
+                    // An anchor's grouping is implementation-defined: a ballot's mask differs
+                    // between the parts even for uniform operands (the oracle, seed 3558).
+                    if crate::precise::tokens::implementation_grouped(f, i) {
+                        st.mark(i);
+                    }
+                } else {
+                    st.out.always_uniform[i as usize] = true;
+                }
             }
         }
     }
@@ -764,6 +808,9 @@ impl<F: SsaFunction> State<'_, F> {
         // A top-level cycle already assumed divergent that contains the branch: joins inside it add
         // nothing (their phis are tainted, and any cycle they make divergent lies inside it).
         for &j in &desc.joins {
+            if self.ablation.no_sync {
+                break;
+            }
             let mut jc = s.cycle_of(j);
             if let Some(c0) = jc {
                 let t = s.top(c0);
@@ -885,7 +932,7 @@ impl<F: SsaFunction> State<'_, F> {
 
     fn propagate_cycle_exit_divergence(&mut self, exit: Block, inner: u32) {
         let s = self.s;
-        if inner == NONE {
+        if inner == NONE || self.ablation.no_divergent_exits {
             return;
         }
         let exit_depth = s.cycle_of(exit).map_or(0, |c| s.depth(c));
@@ -940,6 +987,9 @@ impl<F: SsaFunction> State<'_, F> {
         // contiguous run (cycles are strongly connected), so walk it and stop at marked blocks.
         // They are visited in the cycle's block order (a sort by layout position), not by a scan
         // of all its blocks: nested cycles with divergent exits would make that blocks × depth.
+        if self.ablation.no_temporal {
+            return;
+        }
         let mut doms = std::mem::take(&mut self.w.scratch);
         doms.clear();
         for &x in s.exits(o) {

@@ -24,6 +24,8 @@ pub mod ssa;
 mod structure;
 mod sync;
 
+#[doc(hidden)]
+pub use analysis::{Ablation, analyze_ablated};
 pub use analysis::{LlvmVersion, TemporalDivergence, Uniformity, analyze, analyze_as};
 pub use precise::{Mode, analyze_with};
 pub use ssa::{DivergenceModel, SsaFunction, TokenKind, Val};

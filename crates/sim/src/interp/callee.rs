@@ -148,6 +148,10 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
         _ => {}
     }
     let base = strip_type_suffix(name);
+    // `llvm.amdgcn.if.break.i64.i64`: the mangled name, not a per-thread `llvm.amdgcn.if*`.
+    if base == "llvm.amdgcn.if.break" {
+        return Comm(self::Comm::IfBreak);
+    }
     if base == "llvm.amdgcn.readfirstlane" {
         return Comm(self::Comm::ReadFirstLane);
     }

@@ -333,7 +333,12 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
                             && (reg.starts_with('v') || reg.starts_with('a'))
                             && !reg.starts_with("vcc")
                     }
-                    Some(n) if n.starts_with("llvm.") => lookup(n, is_source_intrinsic),
+                    // gfx12's transposing load reads a different element per lane: newer LLVM
+                    // lists it (docs/llvm-differences.md 4), LLVM 19 does not.
+                    Some(n) if n.starts_with("llvm.") => {
+                        lookup(n, is_source_intrinsic)
+                            || (!self.llvm19 && lookup(n, |n| n == "llvm.amdgcn.global.load.tr"))
+                    }
                     _ => true,
                 }
             }

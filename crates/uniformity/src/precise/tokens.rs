@@ -26,6 +26,9 @@ pub(crate) fn group_may_differ<F: SsaFunction>(f: &F, s: &Structure, i: u32) -> 
     let Some(t) = f.control_token(i) else {
         return false;
     };
+    if implementation_grouped(f, i) {
+        return true;
+    }
     if f.token_kind(t) != Some(TokenKind::Entry) && f.token_kind(t) != Some(TokenKind::Loop) {
         // An anchor (implementation-defined), or a token we cannot see through.
         return true;
@@ -33,6 +36,30 @@ pub(crate) fn group_may_differ<F: SsaFunction>(f: &F, s: &Structure, i: u32) -> 
     // A token defined inside a cycle that does not contain the operation.
     let c = s.inner(f.inst_block(t));
     c != NONE && !s.contains(c, f.inst_block(i))
+}
+
+/// Is `i` controlled by a token whose grouping is implementation-defined (an anchor, or a token
+/// we cannot see through)? Its converged instances may then be any partition of the threads,
+/// so a result that depends on the group (a ballot's mask) may differ even for uniform operands.
+/// A heart inherits the grouping of its parent token, so the chain of hearts is followed up to
+/// an `entry` (not implementation-grouped) or anything else (oracle seed 49889: a heart under an
+/// anchor).
+pub(crate) fn implementation_grouped<F: SsaFunction>(f: &F, i: u32) -> bool {
+    let Some(mut t) = f.control_token(i) else {
+        return false;
+    };
+    // Valid token chains are short and acyclic; give up (conservatively) on anything else.
+    for _ in 0..256 {
+        match f.token_kind(t) {
+            Some(TokenKind::Entry) => return false,
+            Some(TokenKind::Loop) => match f.control_token(t) {
+                Some(p) => t = p,
+                None => return true,
+            },
+            _ => return true,
+        }
+    }
+    true
 }
 
 /// The loop heart in the header of cycle `o`, when `o` is reducible and not inside an irreducible

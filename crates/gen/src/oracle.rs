@@ -1,0 +1,783 @@
+//! Programs for the soundness oracle: random GPU functions that terminate, carry values across
+//! loop iterations, and reach the situations a uniformity analysis must get right.
+//!
+//! The CFG is built from pieces whose termination is known: sequences, if-then(-else), natural
+//! loops whose header counts iterations and leaves once the count reaches a bound (2 plus `and X, 3` of a
+//! value `X` chosen at random, often the thread id, so trip counts differ between threads), breaks
+//! out of one or several loops (divergent exits at several depths), `continue` edges, and
+//! irreducible regions of two or three entries (each entry counts, and every cycle of the region
+//! passes an entry, so it terminates too), whose header depends on the DFS order: several cycle
+//! hierarchies. Unreachable blocks may jump into the code. The data flow is random (phis, carried
+//! values, selects, compares, shared and per-thread loads, stores), with divergence sources (thread
+//! id, flat loads, calls to external and to defined functions) and always-uniform intrinsics
+//! (`readfirstlane`, `readlane`, `ballot` on AMDGPU). With tokens, the placement is the seed's
+//! inference procedure (as [`crate::tokens`] places valid tokens): `entry` (or an `anchor`) at the
+//! top, a `loop` heart at the start of every natural loop header taking the enclosing token, every
+//! convergent operation using the innermost token; inside irreducible regions, where no outer token
+//! may be used, each convergent operation gets its own local `anchor`.
+
+use crate::program::Flavor;
+use crate::rng::Rng;
+use converge_graph::{Block, Cfg, DominatorTree, Graph};
+use std::fmt::Write as _;
+
+/// What the generated programs contain.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub flavor: Flavor,
+    /// Blocks of the main function, at most (unreachable ones included).
+    pub max_blocks: usize,
+    /// Instructions per block besides the fixed ones, at most.
+    pub max_insts: usize,
+    pub tokens: bool,
+    /// Calls to an external function and to a defined helper.
+    pub calls: bool,
+    /// Always-uniform intrinsics (AMDGPU only).
+    pub always_uniform: bool,
+    pub unreachable: bool,
+    pub irreducible: bool,
+}
+
+impl Options {
+    pub fn new(flavor: Flavor) -> Options {
+        Options {
+            flavor,
+            max_blocks: 20,
+            max_insts: 4,
+            tokens: false,
+            calls: true,
+            always_uniform: true,
+            unreachable: true,
+            irreducible: true,
+        }
+    }
+}
+
+/// One generated module: the main function is `@f`, the first function defined.
+#[derive(Clone, Debug)]
+pub struct OracleProgram {
+    pub text: String,
+    /// Blocks of `@f`.
+    pub blocks: usize,
+    pub tokens: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Term {
+    Ret,
+    Jump,
+    /// A random condition.
+    Cond,
+    /// A random switch over the successors.
+    Switch,
+    /// The block counts: `succs[stop]` is taken once the count reaches the bound.
+    Counter {
+        stop: usize,
+    },
+}
+
+#[derive(Clone, Debug)]
+enum Scope {
+    /// Convergent operations use this token.
+    Tok(String),
+    /// Inside an irreducible region: local anchors only.
+    Local,
+    /// No tokens in this function.
+    None,
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    succs: Vec<usize>,
+    term: Term,
+    counter: bool,
+    /// (predecessor, counting block whose incremented count flows along that edge).
+    carry: Vec<(usize, usize)>,
+    scope: Scope,
+    /// A heart token defined here: (name, enclosing token).
+    heart: Option<(String, String)>,
+}
+
+/// Where a break may go from inside a loop or region.
+#[derive(Copy, Clone, Debug)]
+enum Target {
+    Exit(usize),
+    /// A natural loop's header (a `continue`).
+    Continue(usize),
+}
+
+struct Builder<'r> {
+    rng: &'r mut Rng,
+    nodes: Vec<Node>,
+    max: usize,
+    tokens: usize,
+    irreducible: bool,
+}
+
+impl Builder<'_> {
+    fn node(&mut self, scope: &Scope) -> usize {
+        self.nodes.push(Node {
+            succs: Vec::new(),
+            term: Term::Ret,
+            counter: false,
+            carry: Vec::new(),
+            scope: scope.clone(),
+            heart: None,
+        });
+        self.nodes.len() - 1
+    }
+
+    fn room(&self, k: usize) -> bool {
+        self.nodes.len() + k <= self.max
+    }
+
+    /// Ends block `b` with a jump to `to`, or, sometimes, a branch that may also break out.
+    fn close(&mut self, b: usize, to: usize, targets: &[Target]) {
+        if !targets.is_empty() && self.rng.chance(1, 3) {
+            let t = *self.rng.pick(targets);
+            let (dest, carry) = match t {
+                Target::Exit(x) => (x, None),
+                Target::Continue(h) => (h, Some(h)),
+            };
+            if let Some(h) = carry {
+                self.nodes[h].carry.push((b, h));
+            }
+            self.nodes[b].succs = if self.rng.chance(1, 2) {
+                vec![to, dest]
+            } else {
+                vec![dest, to]
+            };
+            self.nodes[b].term = Term::Cond;
+        } else {
+            self.nodes[b].succs = vec![to];
+            self.nodes[b].term = Term::Jump;
+        }
+    }
+
+    /// A structured region starting in `cur`; returns the block where it ends (no terminator yet).
+    fn region(&mut self, cur: usize, depth: u32, targets: &mut Vec<Target>) -> usize {
+        let mut cur = cur;
+        let parts = 1 + self.rng.below(3);
+        for _ in 0..parts {
+            if depth == 0 || !self.room(3) {
+                break;
+            }
+            let scope = self.nodes[cur].scope.clone();
+            match self.rng.below(10) {
+                0 | 1 => {}
+                2..=4 => {
+                    // if-then(-else)
+                    let then_b = self.node(&scope);
+                    let join = self.node(&scope);
+                    let then_end = self.region(then_b, depth - 1, targets);
+                    self.close(then_end, join, targets);
+                    if self.rng.chance(1, 2) && self.room(1) {
+                        let else_b = self.node(&scope);
+                        let else_end = self.region(else_b, depth - 1, targets);
+                        self.close(else_end, join, targets);
+                        self.nodes[cur].succs = vec![then_b, else_b];
+                    } else if self.rng.chance(1, 2) {
+                        self.nodes[cur].succs = vec![then_b, join];
+                    } else {
+                        self.nodes[cur].succs = vec![join, then_b];
+                    }
+                    self.nodes[cur].term = Term::Cond;
+                    cur = join;
+                }
+                5..=7 => cur = self.natural_loop(cur, depth, targets, &scope),
+                _ if self.irreducible && self.room(6) => {
+                    cur = self.irreducible_region(cur, depth, targets, &scope)
+                }
+                _ => cur = self.natural_loop(cur, depth, targets, &scope),
+            }
+        }
+        cur
+    }
+
+    fn natural_loop(
+        &mut self,
+        cur: usize,
+        depth: u32,
+        targets: &mut Vec<Target>,
+        scope: &Scope,
+    ) -> usize {
+        let inner = match scope {
+            Scope::Tok(t) => {
+                self.tokens += 1;
+                let h = format!("%tok{}", self.tokens);
+                (Scope::Tok(h.clone()), Some((h, t.clone())))
+            }
+            s => (s.clone(), None),
+        };
+        let header = self.node(&inner.0);
+        self.nodes[header].heart = inner.1;
+        self.nodes[header].counter = true;
+        let body = self.node(&inner.0);
+        let exit = self.node(scope);
+        self.nodes[cur].succs = vec![header];
+        self.nodes[cur].term = Term::Jump;
+        let stop = self.rng.below(2);
+        self.nodes[header].succs = if stop == 0 {
+            vec![exit, body]
+        } else {
+            vec![body, exit]
+        };
+        self.nodes[header].term = Term::Counter { stop };
+        let mark = targets.len();
+        targets.push(Target::Exit(exit));
+        targets.push(Target::Continue(header));
+        let end = self.region(body, depth - 1, targets);
+        targets.truncate(mark);
+        // The latch: back to the header, sometimes leaving too.
+        self.nodes[header].carry.push((end, header));
+        if self.rng.chance(1, 3) {
+            self.nodes[end].succs = if self.rng.chance(1, 2) {
+                vec![header, exit]
+            } else {
+                vec![exit, header]
+            };
+            self.nodes[end].term = Term::Cond;
+        } else {
+            self.nodes[end].succs = vec![header];
+            self.nodes[end].term = Term::Jump;
+        }
+        exit
+    }
+
+    fn irreducible_region(
+        &mut self,
+        cur: usize,
+        depth: u32,
+        targets: &mut Vec<Target>,
+        scope: &Scope,
+    ) -> usize {
+        let local = match scope {
+            Scope::None => Scope::None,
+            _ => Scope::Local,
+        };
+        let n = if self.room(8) && self.rng.chance(1, 3) {
+            3
+        } else {
+            2
+        };
+        let entries: Vec<usize> = (0..n).map(|_| self.node(&local)).collect();
+        let exit = self.node(scope);
+        let mut order = entries.clone();
+        for i in (1..order.len()).rev() {
+            let j = self.rng.below(i + 1);
+            order.swap(i, j);
+        }
+        // Sometimes the region is also entered from the block before through a single edge, and
+        // the other entries only from inside: still irreducible once two entries have outside
+        // predecessors, so always at least two.
+        self.nodes[cur].succs = order;
+        self.nodes[cur].term = if n == 2 { Term::Cond } else { Term::Switch };
+        let mark = targets.len();
+        targets.push(Target::Exit(exit));
+        let bodies: Vec<usize> = (0..n).map(|_| self.node(&local)).collect();
+        for k in 0..n {
+            let (e, body) = (entries[k], bodies[k]);
+            self.nodes[e].counter = true;
+            let stop = self.rng.below(2);
+            self.nodes[e].succs = if stop == 0 {
+                vec![exit, body]
+            } else {
+                vec![body, exit]
+            };
+            self.nodes[e].term = Term::Counter { stop };
+            let end = self.region(body, depth - 1, targets);
+            let next = entries[(k + 1) % n];
+            self.nodes[next].carry.push((end, e));
+            if self.rng.chance(1, 3) {
+                let other = entries[self.rng.below(n)];
+                if other != next {
+                    self.nodes[other].carry.push((end, e));
+                    self.nodes[end].succs = vec![next, other];
+                    self.nodes[end].term = Term::Cond;
+                    continue;
+                }
+            }
+            self.close(end, next, targets);
+        }
+        targets.truncate(mark);
+        exit
+    }
+}
+
+/// Names of the values of one block, for dominance-respecting uses.
+struct Names {
+    counter: u32,
+}
+
+impl Names {
+    fn fresh(&mut self, p: &str) -> String {
+        self.counter += 1;
+        format!("%{p}{}", self.counter)
+    }
+}
+
+/// The module header: triple and declarations.
+pub fn module_header(flavor: Flavor) -> String {
+    let mut s = String::new();
+    match flavor {
+        Flavor::Nvptx => s.push_str(
+            "target triple = \"nvptx64-nvidia-cuda\"\n\n\
+             declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n",
+        ),
+        Flavor::Amdgpu => s.push_str(
+            "target triple = \"amdgcn-amd-amdhsa\"\n\n\
+             declare i32 @llvm.amdgcn.workitem.id.x()\n\
+             declare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n\
+             declare i32 @llvm.amdgcn.readlane.i32(i32, i32)\n\
+             declare i64 @llvm.amdgcn.ballot.i64(i1)\n",
+        ),
+    }
+    s.push_str(
+        "declare i32 @ext(i32)\n\
+         declare i32 @conv(i32) convergent\n\
+         declare token @llvm.experimental.convergence.entry()\n\
+         declare token @llvm.experimental.convergence.anchor()\n\
+         declare token @llvm.experimental.convergence.loop()\n\n",
+    );
+    s
+}
+
+/// A module whose first defined function `@f` is a random program (see the module doc).
+pub fn program(rng: &mut Rng, opts: &Options) -> OracleProgram {
+    let tokens = opts.tokens;
+    let top = if tokens {
+        Scope::Tok("%tok0".into())
+    } else {
+        Scope::None
+    };
+    let mut b = Builder {
+        rng,
+        nodes: Vec::new(),
+        // Room for the unreachable blocks.
+        max: opts.max_blocks.max(5) - if opts.unreachable { 2 } else { 0 },
+        tokens: 0,
+        irreducible: opts.irreducible,
+    };
+    let entry = b.node(&top);
+    let mut targets = Vec::new();
+    let end = b.region(entry, 3, &mut targets);
+    b.nodes[end].term = Term::Ret;
+    b.nodes[end].succs.clear();
+    // Unreachable blocks jumping into the code (never into the entry block). Not with tokens:
+    // LLVM 19 counts unreachable predecessors as cycle entries and then rejects the hearts.
+    if opts.unreachable && !tokens && b.nodes.len() > 2 && b.rng.chance(1, 4) {
+        let n0 = b.nodes.len();
+        for _ in 0..1 + b.rng.below(2) {
+            let u = b.node(&Scope::None);
+            let t1 = 1 + b.rng.below(n0 - 1);
+            let t2 = 1 + b.rng.below(b.nodes.len() - 1);
+            if b.rng.chance(1, 2) || t1 == t2 {
+                b.nodes[u].succs = vec![t1];
+                b.nodes[u].term = Term::Jump;
+            } else {
+                b.nodes[u].succs = vec![t1, t2];
+                b.nodes[u].term = Term::Cond;
+            }
+        }
+    }
+    let tok_kind = if b.rng.chance(3, 4) {
+        "entry"
+    } else {
+        "anchor"
+    };
+    let nodes = b.nodes;
+    let text = fill(rng, opts, &nodes, tok_kind);
+    OracleProgram {
+        text,
+        blocks: nodes.len(),
+        tokens,
+    }
+}
+
+/// Writes the function: random data flow over the skeleton.
+fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String {
+    let n = nodes.len();
+    let cfg = Cfg::from_succs(
+        Block(0),
+        n,
+        nodes
+            .iter()
+            .map(|x| x.succs.iter().map(|&s| Block(s as u32))),
+    );
+    let dom = DominatorTree::new(&cfg);
+    let amd = opts.flavor == Flavor::Amdgpu;
+    let kernel = rng.chance(2, 3);
+    let cc = match (kernel, amd) {
+        (false, _) => "",
+        (true, true) => "amdgpu_kernel ",
+        (true, false) => "ptx_kernel ",
+    };
+    let tid_call = if amd {
+        "call i32 @llvm.amdgcn.workitem.id.x()"
+    } else {
+        "call i32 @llvm.nvvm.read.ptx.sreg.tid.x()"
+    };
+    let mut names = Names { counter: 0 };
+    let mut defs: Vec<Vec<String>> = vec![Vec::new(); n];
+    let mut bodies: Vec<String> = vec![String::new(); n];
+    let mut phi_slots: Vec<(usize, String, bool)> = Vec::new();
+    let reach = |b: usize| dom.is_reachable(Block(b as u32));
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&b| (!reach(b), dom.level(Block(b as u32)), b));
+    let avail_at = |defs: &Vec<Vec<String>>, b: usize| -> Vec<String> {
+        let mut v: Vec<String> = vec!["%a0".into(), "%a1".into()];
+        let mut d = dom.idom(Block(b as u32));
+        while let Some(x) = d {
+            v.extend(defs[x.index()].iter().cloned());
+            d = dom.idom(x);
+        }
+        if !reach(b) && b != 0 {
+            v.extend(defs[0].iter().cloned());
+        }
+        v
+    };
+    for &b in &order {
+        let avail = avail_at(&defs, b);
+        let node = &nodes[b];
+        let mut body = String::new();
+        let mut mine: Vec<String> = Vec::new();
+        let has_preds = !cfg.preds(Block(b as u32)).is_empty();
+        if b != 0 && has_preds {
+            if node.counter {
+                let k = format!("%k{b}");
+                let _ = writeln!(body, "  {k} = phi i32 @PHI{}@", phi_slots.len());
+                phi_slots.push((b, k.clone(), true));
+            }
+            for _ in 0..rng.below(3) {
+                let v = names.fresh("v");
+                let _ = writeln!(body, "  {v} = phi i32 @PHI{}@", phi_slots.len());
+                phi_slots.push((b, v.clone(), false));
+                mine.push(v);
+            }
+        }
+        // Tokens: the entry token, or this header's heart, before any other instruction.
+        if b == 0 && opts.tokens {
+            let _ = writeln!(
+                body,
+                "  %tok0 = call token @llvm.experimental.convergence.{tok_kind}()"
+            );
+        }
+        if let Some((h, outer)) = &node.heart {
+            let _ = writeln!(
+                body,
+                "  {h} = call token @llvm.experimental.convergence.loop() [ \"convergencectrl\"(token {outer}) ]"
+            );
+        }
+        if b == 0 {
+            let _ = writeln!(body, "  %tid = {tid_call}");
+            let _ = writeln!(body, "  %u = load i32, ptr addrspace(1) %p, align 4");
+            let _ = writeln!(body, "  %d = load i32, ptr %q, align 4");
+            mine.extend(["%tid".to_string(), "%u".into(), "%d".into()]);
+        }
+        // A counting block: the incremented count and its bound.
+        let counted = if node.counter && has_preds {
+            let k = format!("%k{b}");
+            let _ = writeln!(body, "  {k}.n = add i32 {k}, 1");
+            let x = if rng.chance(1, 3) {
+                "%tid".to_string()
+            } else {
+                let all: Vec<&String> = avail.iter().chain(mine.iter()).collect();
+                all[rng.below(all.len())].clone()
+            };
+            // The bound is 2 to 5: the body runs at least once, nests stay cheap.
+            let _ = writeln!(body, "  {k}.m = and i32 {x}, 3");
+            let _ = writeln!(body, "  {k}.b = add i32 {k}.m, 2");
+            mine.push(format!("{k}.n"));
+            // The branch reads `stop` or its negation, so either successor order occurs.
+            // A bound computed from `undef` is no bound (a branch on undef may go either way):
+            // the count also stops at 5 whatever the bound.
+            let _ = writeln!(body, "  {k}.cap = icmp sge i32 {k}.n, 5");
+            if matches!(node.term, Term::Counter { stop: 0 }) {
+                let _ = writeln!(body, "  {k}.s = icmp sge i32 {k}.n, {k}.b");
+                let _ = writeln!(body, "  {k}.stop = select i1 {k}.cap, i1 true, i1 {k}.s");
+                Some(format!("{k}.stop"))
+            } else {
+                let _ = writeln!(body, "  {k}.s = icmp slt i32 {k}.n, {k}.b");
+                let _ = writeln!(body, "  {k}.go = select i1 {k}.cap, i1 false, i1 {k}.s");
+                Some(format!("{k}.go"))
+            }
+        } else {
+            None
+        };
+        // Random operations.
+        let pick = |rng: &mut Rng, mine: &Vec<String>| -> String {
+            // Half of the time a recent value (this block's, or the nearest dominators'): longer
+            // chains, and values that change from one iteration to the next.
+            if rng.chance(1, 2) {
+                let near: Vec<&String> = mine.iter().chain(avail.iter().skip(2).take(6)).collect();
+                if !near.is_empty() {
+                    return near[rng.below(near.len())].clone();
+                }
+            }
+            let total = avail.len() + mine.len();
+            let r = rng.below(total + 1);
+            if r == total {
+                format!("{}", rng.below(7))
+            } else if r < avail.len() {
+                avail[r].clone()
+            } else {
+                mine[r - avail.len()].clone()
+            }
+        };
+        let bundle = |body: &mut String, names: &mut Names| -> String {
+            match &node.scope {
+                Scope::None => String::new(),
+                Scope::Tok(t) => format!(" [ \"convergencectrl\"(token {t}) ]"),
+                Scope::Local => {
+                    let a = names.fresh("anc");
+                    let _ = writeln!(
+                        body,
+                        "  {a} = call token @llvm.experimental.convergence.anchor()"
+                    );
+                    format!(" [ \"convergencectrl\"(token {a}) ]")
+                }
+            }
+        };
+        for _ in 0..rng.below(opts.max_insts + 1) {
+            let v = names.fresh("v");
+            match rng.below(14) {
+                0 => {
+                    let _ = writeln!(body, "  {v} = {tid_call}");
+                }
+                1 => {
+                    let _ = writeln!(body, "  {v} = load i32, ptr %q, align 4");
+                }
+                2 => {
+                    let _ = writeln!(body, "  {v} = load i32, ptr addrspace(1) %p, align 4");
+                }
+                3 | 4 if amd && opts.always_uniform => {
+                    let x = pick(rng, &mine);
+                    let bd = bundle(&mut body, &mut names);
+                    match rng.below(3) {
+                        0 => {
+                            let _ = writeln!(
+                                body,
+                                "  {v} = call i32 @llvm.amdgcn.readfirstlane.i32(i32 {x}){bd}"
+                            );
+                        }
+                        1 => {
+                            // The lane read is active: the first active one.
+                            let l = names.fresh("l");
+                            let _ = writeln!(
+                                body,
+                                "  {l} = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %tid){bd}"
+                            );
+                            let _ = writeln!(
+                                body,
+                                "  {v} = call i32 @llvm.amdgcn.readlane.i32(i32 {x}, i32 {l}){bd}"
+                            );
+                        }
+                        _ => {
+                            let y = pick(rng, &mine);
+                            let c = names.fresh("c");
+                            let w = names.fresh("w");
+                            let _ = writeln!(body, "  {c} = icmp ult i32 {x}, {y}");
+                            let _ = writeln!(
+                                body,
+                                "  {w} = call i64 @llvm.amdgcn.ballot.i64(i1 {c}){bd}"
+                            );
+                            let _ = writeln!(body, "  {v} = trunc i64 {w} to i32");
+                        }
+                    }
+                }
+                5 => {
+                    let (x, y, z) = (pick(rng, &mine), pick(rng, &mine), pick(rng, &mine));
+                    let c = names.fresh("c");
+                    let _ = writeln!(body, "  {c} = icmp ult i32 {x}, {y}");
+                    let _ = writeln!(body, "  {v} = select i1 {c}, i32 {z}, i32 {x}");
+                }
+                6 => {
+                    let x = pick(rng, &mine);
+                    let _ = writeln!(body, "  store i32 {x}, ptr addrspace(1) %p, align 4");
+                    continue;
+                }
+                7 if opts.calls => {
+                    let x = pick(rng, &mine);
+                    if rng.chance(1, 2) {
+                        let y = pick(rng, &mine);
+                        let _ = writeln!(body, "  {v} = call i32 @helper(i32 {x}, i32 {y})");
+                    } else {
+                        let _ = writeln!(body, "  {v} = call i32 @ext(i32 {x})");
+                    }
+                }
+                8 if opts.calls => {
+                    let x = pick(rng, &mine);
+                    let bd = bundle(&mut body, &mut names);
+                    let _ = writeln!(body, "  {v} = call i32 @conv(i32 {x}){bd}");
+                }
+                _ => {
+                    let op = *rng.pick(&["add", "xor", "mul", "and", "sub", "or"]);
+                    let (x, y) = (pick(rng, &mine), pick(rng, &mine));
+                    let _ = writeln!(body, "  {v} = {op} i32 {x}, {y}");
+                }
+            }
+            mine.push(v);
+        }
+        // The terminator.
+        let all: Vec<String> = avail.iter().chain(mine.iter()).cloned().collect();
+        let cond = |rng: &mut Rng, body: &mut String, names: &mut Names| -> String {
+            let c = names.fresh("c");
+            if rng.chance(1, 3) {
+                let t = names.fresh("t");
+                let _ = writeln!(body, "  {t} = and i32 %tid, {}", 1 + rng.below(3));
+                let x = if rng.chance(1, 2) {
+                    "0".to_string()
+                } else {
+                    all[rng.below(all.len())].clone()
+                };
+                let _ = writeln!(body, "  {c} = icmp eq i32 {t}, {x}");
+            } else {
+                let x = all[rng.below(all.len())].clone();
+                let y = if rng.chance(1, 3) {
+                    format!("{}", rng.below(5))
+                } else {
+                    all[rng.below(all.len())].clone()
+                };
+                let p = *rng.pick(&["slt", "ult", "eq", "ne", "sgt"]);
+                let _ = writeln!(body, "  {c} = icmp {p} i32 {x}, {y}");
+            }
+            c
+        };
+        let l = |t: usize| format!("label %b{t}");
+        match &node.term {
+            Term::Ret => body.push_str(if rng.chance(1, 12) {
+                "  unreachable\n"
+            } else {
+                "  ret void\n"
+            }),
+            Term::Jump => {
+                let _ = writeln!(body, "  br {}", l(node.succs[0]));
+            }
+            Term::Cond => {
+                let c = cond(rng, &mut body, &mut names);
+                let _ = writeln!(
+                    body,
+                    "  br i1 {c}, {}, {}",
+                    l(node.succs[0]),
+                    l(node.succs[1])
+                );
+            }
+            Term::Switch => {
+                let x = if rng.chance(1, 2) {
+                    "%tid".to_string()
+                } else {
+                    all[rng.below(all.len())].clone()
+                };
+                let s = names.fresh("s");
+                let _ = writeln!(body, "  {s} = and i32 {x}, 3");
+                let _ = write!(body, "  switch i32 {s}, {} [", l(node.succs[0]));
+                for (k, &t) in node.succs[1..].iter().enumerate() {
+                    let _ = write!(body, "\n    i32 {k}, {}", l(t));
+                }
+                body.push_str("\n  ]\n");
+            }
+            Term::Counter { .. } => {
+                let c = match &counted {
+                    Some(c) => c.clone(),
+                    None => cond(rng, &mut body, &mut names),
+                };
+                let _ = writeln!(
+                    body,
+                    "  br i1 {c}, {}, {}",
+                    l(node.succs[0]),
+                    l(node.succs[1])
+                );
+            }
+        }
+        bodies[b] = body;
+        defs[b] = mine;
+    }
+    // Phis: counters take the count along their carrying edges and 0 elsewhere; the others a
+    // value available at the end of each predecessor.
+    let mut filled = Vec::with_capacity(phi_slots.len());
+    for (b, _, is_counter) in &phi_slots {
+        let mut parts: Vec<String> = Vec::new();
+        let mut chosen: Vec<(usize, String)> = Vec::new();
+        for p in cfg.preds(Block(*b as u32)) {
+            let p = p.index();
+            let val = if let Some((_, x)) = chosen.iter().find(|(q, _)| *q == p) {
+                x.clone()
+            } else {
+                let x = if *is_counter {
+                    match nodes[*b].carry.iter().find(|c| c.0 == p) {
+                        Some(&(_, src)) if reach(p) => format!("%k{src}.n"),
+                        _ => "0".to_string(),
+                    }
+                } else {
+                    let mut cands = avail_at(&defs, p);
+                    cands.extend(defs[p].iter().cloned());
+                    let r = rng.below(cands.len() + 2);
+                    // `undef` only along edges that never run: LLVM calls `phi [undef, %x]`
+                    // uniform by refining undef to %x, a choice the simulator does not make (it
+                    // evaluates undef on its own; oracle seed 4223).
+                    if r == cands.len() && !reach(p) {
+                        "undef".to_string()
+                    } else if r >= cands.len() {
+                        format!("{}", rng.below(3))
+                    } else {
+                        cands[r].clone()
+                    }
+                };
+                chosen.push((p, x.clone()));
+                x
+            };
+            parts.push(format!("[ {val}, %b{p} ]"));
+        }
+        filled.push(parts.join(", "));
+    }
+    let mut out = String::new();
+    let attrs = if opts.tokens { " convergent" } else { "" };
+    let _ = writeln!(
+        out,
+        "define {cc}void @f(i32 %a0, i32 %a1, ptr addrspace(1) %p, ptr %q){attrs} {{"
+    );
+    for (b, body) in bodies.iter().enumerate() {
+        let _ = writeln!(out, "b{b}:");
+        let mut text = body.clone();
+        for (k, slot) in phi_slots.iter().enumerate() {
+            if slot.0 == b {
+                text = text.replace(&format!("@PHI{k}@"), &filled[k]);
+            }
+        }
+        out.push_str(&text);
+    }
+    out.push_str("}\n");
+    module_header(opts.flavor) + &out + HELPER
+}
+
+/// The defined function the programs call (after `@f`, which stays the first definition): a loop
+/// whose trip count is its second argument's low bits.
+const HELPER: &str = "\n\
+define internal i32 @helper(i32 %x, i32 %y) {\n\
+entry:\n  %n = and i32 %y, 3\n  br label %loop\n\
+loop:\n  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]\n\
+\x20 %acc = phi i32 [ %x, %entry ], [ %acc.next, %loop ]\n\
+\x20 %acc.next = mul i32 %acc, 3\n  %i.next = add i32 %i, 1\n\
+\x20 %more = icmp ult i32 %i, %n\n  br i1 %more, label %loop, label %done\n\
+done:\n  ret i32 %acc.next\n}\n";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deterministic_and_bounded() {
+        for seed in 0..200 {
+            let mut o = Options::new(if seed % 2 == 0 {
+                Flavor::Amdgpu
+            } else {
+                Flavor::Nvptx
+            });
+            o.tokens = seed % 3 == 0;
+            let a = program(&mut Rng::new(seed), &o);
+            let b = program(&mut Rng::new(seed), &o);
+            assert_eq!(a.text, b.text);
+            assert!(a.blocks <= o.max_blocks, "{}", a.blocks);
+        }
+    }
+}

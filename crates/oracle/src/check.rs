@@ -1,0 +1,288 @@
+//! One oracle check: a function's uniformity claims against its runs under every cycle hierarchy.
+//!
+//! The claims come from converge-uniformity in a chosen [`Mode`]; the runs from converge-sim. Every
+//! value called uniform whose converged instances differ under some hierarchy is a [`Violation`]
+//! (all of them, under every hierarchy, not only the first). The [`Outcome`] also says how much
+//! the run tested: whether the threads finished, and which claimed-uniform values were executed by
+//! a converged instance of at least two threads under some hierarchy ("covered").
+
+use converge_ir::{FuncId, InstId, Module, Opcode, Type};
+use converge_sim::hierarchy::enumerate;
+use converge_sim::interp::{ArgValue, Options, Program, Status, Target, run};
+use converge_sim::report::{Verdict, check_groups, inst_name, value_uniformity};
+use converge_uniformity::llvm::{LlvmFunction, Target as UTarget};
+use converge_uniformity::{
+    Ablation, LlvmVersion, SsaFunction, Structure, Uniformity, Val, analyze_ablated, analyze_with,
+};
+
+/// Which analysis makes the claims.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `converge uniformity` (llvm mode) reproducing a given LLVM release.
+    Llvm(LlvmVersion),
+    /// llvm mode (LLVM 22) with parts switched off: the mutation self-test.
+    Ablated(Ablation),
+    /// `converge uniformity --mode precise`: sound by the semantics, never excused.
+    Precise,
+}
+
+impl Mode {
+    pub fn name(self) -> String {
+        match self {
+            Mode::Llvm(LlvmVersion::V19) => "llvm-19".into(),
+            Mode::Llvm(_) => "llvm".into(),
+            Mode::Ablated(a) => format!("ablated{a:?}"),
+            Mode::Precise => "precise".into(),
+        }
+    }
+}
+
+/// What the analysis says about one function.
+#[derive(Clone, Debug)]
+pub struct Claims {
+    /// Per instruction: called divergent.
+    pub divergent: Vec<bool>,
+    /// The llvm-mode answer (for classification), when the claims come from llvm mode.
+    pub llvm: Option<Uniformity>,
+}
+
+/// The claims of `mode` about function `fi` of `m`.
+pub fn claims(m: &Module, fi: FuncId, mode: Mode) -> Claims {
+    let lf = LlvmFunction::new(m, fi);
+    let n = m.functions[fi.0 as usize].insts.len();
+    if mode == Mode::Precise {
+        let ut = UTarget::from_triple(m.triple.as_deref(), None);
+        let s = Structure::new(lf.cfg());
+        let u = analyze_with(&lf, &ut, &s, converge_uniformity::Mode::Precise);
+        return Claims {
+            divergent: (0..n)
+                .map(|i| !u.analysed || u.is_divergent(Val::Inst(i as u32)))
+                .collect(),
+            llvm: None,
+        };
+    }
+    let (version, ablation) = match mode {
+        Mode::Llvm(v) => (v, Ablation::default()),
+        Mode::Ablated(a) => (LlvmVersion::V22, a),
+        Mode::Precise => unreachable!(),
+    };
+    let ut = UTarget::from_triple(m.triple.as_deref(), None).for_version(version);
+    let s = if version == LlvmVersion::V19 {
+        Structure::new_llvm19(lf.cfg())
+    } else {
+        Structure::new(lf.cfg())
+    };
+    let u = analyze_ablated(&lf, &ut, &s, version, ablation);
+    let divergent = (0..n)
+        .map(|i| !u.analysed || u.is_divergent(Val::Inst(i as u32)))
+        .collect();
+    Claims {
+        divergent,
+        llvm: Some(u),
+    }
+}
+
+/// A value called uniform whose converged instances differ.
+#[derive(Clone, Debug)]
+pub struct Violation {
+    pub inst: InstId,
+    pub name: String,
+    /// Index of the hierarchy (0: LLVM's) in the enumeration.
+    pub hierarchy: usize,
+    /// The seed of the input set (`converge simulate --seed`; integer arguments drawn from it).
+    pub input_seed: u64,
+    /// Two converged instances with their values.
+    pub witness: String,
+}
+
+/// What one check found and how much it tested.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub hierarchies: usize,
+    /// Under LLVM's hierarchy every thread returned (or reached `unreachable`).
+    pub finished: bool,
+    /// Under LLVM's hierarchy every thread stopped at the step limit.
+    pub all_step_limit: bool,
+    /// Some thread stopped on an error of the simulator (an operation it does not model).
+    pub error: Option<String>,
+    /// Reachable values called uniform.
+    pub claimed_uniform: usize,
+    /// Of those, executed by a converged instance of two threads or more under some hierarchy.
+    pub covered: usize,
+    /// Of those, executed at all.
+    pub executed: usize,
+    /// The covered claimed-uniform instructions.
+    pub covered_insts: Vec<u32>,
+    pub violations: Vec<Violation>,
+}
+
+/// How to run the function.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    pub threads: u32,
+    /// Seed of the inputs (integer arguments, memory contents).
+    pub seed: u64,
+    pub step_limit: u64,
+    /// Successor orders tried when enumerating hierarchies.
+    pub enumeration_cap: u64,
+    /// Input sets per hierarchy: set `k` draws arguments and memory from `seed + k * 7919`, so
+    /// uniform branches go both ways across the sets.
+    pub inputs: u32,
+}
+
+impl RunSpec {
+    pub fn new(threads: u32, seed: u64) -> RunSpec {
+        RunSpec {
+            threads,
+            seed,
+            step_limit: 20_000,
+            enumeration_cap: 256,
+            inputs: 2,
+        }
+    }
+}
+
+/// Whether instruction `i` of the function produces a value the claims are about.
+fn is_value(m: &Module, f: &converge_ir::Function, i: usize) -> bool {
+    let inst = &f.insts[i];
+    inst.op != Opcode::Store
+        && !inst.op.is_terminator()
+        && !matches!(
+            m.types.types[inst.ty.0 as usize],
+            Type::Void | Type::Token | Type::Label | Type::Metadata
+        )
+}
+
+/// Checks the claims about function `fi` of `m` under every hierarchy.
+pub fn check(m: &Module, fi: FuncId, claims: &Claims, spec: &RunSpec) -> Outcome {
+    check_many(m, fi, std::slice::from_ref(claims), spec)
+        .pop()
+        .expect("one outcome")
+}
+
+/// [`check`] for several sets of claims (modes) on the same runs: one outcome per set.
+pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Vec<Outcome> {
+    let f = &m.functions[fi.0 as usize];
+    let lf = LlvmFunction::new(m, fi);
+    let s = Structure::new(lf.cfg());
+    let target = Target::from_triple(m.triple.as_deref());
+    let prog = Program::new(m, f, target);
+    let e = enumerate(&prog.cfg, spec.enumeration_cap);
+    let inputs: Vec<Options> = (0..spec.inputs.max(1) as u64)
+        .map(|k| {
+            let seed = spec.seed + k * 7919;
+            let mut rng = converge_gen::rng::Rng::new(seed);
+            let args: Vec<Option<ArgValue>> = f
+                .params
+                .iter()
+                .map(|p| match m.types.types[p.ty.0 as usize] {
+                    Type::Int(_) => Some(ArgValue::Int(rng.below(9) as i128 - 2)),
+                    _ => None,
+                })
+                .collect();
+            Options {
+                threads: spec.threads,
+                args,
+                seed,
+                step_limit: spec.step_limit,
+                target,
+                // Every other input set lets the implementation group anchor instances more
+                // finely ("Convergent Operation Semantics", the anchor is implementation-defined).
+                // With one input set, the seed's parity decides.
+                anchor_parts: if (k + if spec.inputs <= 1 { spec.seed } else { 0 }) % 2 == 1 {
+                    (0..spec.threads).map(|t| t % 2).collect()
+                } else {
+                    Vec::new()
+                },
+                ..Options::default()
+            }
+        })
+        .collect();
+    let n = f.insts.len();
+    let claimed: Vec<Vec<bool>> = sets
+        .iter()
+        .map(|claims| {
+            (0..n)
+                .map(|i| {
+                    is_value(m, f, i)
+                        && !claims.divergent[i]
+                        && s.is_reachable(lf.inst_block(i as u32))
+                })
+                .collect()
+        })
+        .collect();
+    let mut outs: Vec<Outcome> = claimed
+        .iter()
+        .map(|c| Outcome {
+            hierarchies: e.hierarchies.len(),
+            claimed_uniform: c.iter().filter(|&&c| c).count(),
+            ..Default::default()
+        })
+        .collect();
+    let mut covered = vec![false; n];
+    let mut executed = vec![false; n];
+    let mut head = Outcome::default();
+    for (x, opts) in inputs.iter().enumerate() {
+        for (k, h) in e.hierarchies.iter().enumerate() {
+            let r = run(&prog, h, opts);
+            if let Err(err) = check_groups(&r) {
+                panic!("hierarchy [{k}]: the scheduler broke a group: {err}");
+            }
+            if k == 0 && x == 0 {
+                head.finished = r
+                    .threads
+                    .iter()
+                    .all(|t| matches!(t.status, Status::Returned(_) | Status::Unreachable));
+                head.all_step_limit = r.threads.iter().all(|t| t.status == Status::StepLimit);
+                head.error = r.threads.iter().find_map(|t| match &t.status {
+                    Status::Error(e) => Some(e.clone()),
+                    _ => None,
+                });
+            }
+            for (i, v) in value_uniformity(&r, n) {
+                let i = i.0 as usize;
+                executed[i] = true;
+                match v {
+                    Verdict::Uniform { shared, .. } => covered[i] |= shared > 0,
+                    Verdict::Divergent { a, b } => {
+                        covered[i] = true;
+                        for (c, out) in claimed.iter().zip(outs.iter_mut()) {
+                            if c[i] {
+                                out.violations.push(Violation {
+                                    inst: InstId(i as u32),
+                                    name: inst_name(m, f, InstId(i as u32)),
+                                    hierarchy: k,
+                                    input_seed: opts.seed,
+                                    witness: format!(
+                                        "thread {}: {}, thread {}: {}",
+                                        a.0, a.1, b.0, b.1
+                                    ),
+                                });
+                            }
+                        }
+                    }
+                    Verdict::NotExecuted => {}
+                }
+            }
+        }
+    }
+    for (c, out) in claimed.iter().zip(outs.iter_mut()) {
+        out.finished = head.finished;
+        out.all_step_limit = head.all_step_limit;
+        out.error = head.error.clone();
+        out.covered_insts = (0..n as u32)
+            .filter(|&i| c[i as usize] && covered[i as usize])
+            .collect();
+        out.covered = out.covered_insts.len();
+        out.executed = (0..n).filter(|&i| c[i] && executed[i]).count();
+    }
+    outs
+}
+
+/// The first function with a body.
+pub fn main_function(m: &Module) -> Option<FuncId> {
+    m.functions
+        .iter()
+        .position(|f| !f.is_declaration)
+        .map(|i| FuncId(i as u32))
+}

@@ -1,0 +1,121 @@
+//! Precision: where precise mode and llvm mode (LLVM 22) disagree about a function, and what the
+//! oracle says about each disagreement.
+//!
+//! A value precise mode calls uniform and LLVM divergent is a refinement: the oracle must back it
+//! (no violation, and ideally executed on converged instances). A value precise mode calls
+//! divergent and LLVM uniform is an LLVM bug when the simulator shows two converged instances
+//! with different values (LLVM's claim violated), otherwise a place where precise mode is more
+//! conservative than LLVM without a witness.
+
+use crate::check::{Mode, RunSpec, check, claims};
+use crate::classify::{KnownBug, classify};
+use converge_ir::{FuncId, Module, Opcode, Type};
+use converge_sim::report::inst_name;
+
+/// Counts over a set of functions.
+#[derive(Clone, Debug, Default)]
+pub struct Precision {
+    pub functions: usize,
+    pub values: usize,
+    pub divergent_llvm: usize,
+    pub divergent_precise: usize,
+    /// Precise uniform, LLVM divergent; of those executed on converged instances of two threads
+    /// or more (and never seen differing).
+    pub refinements: usize,
+    pub refinements_covered: usize,
+    /// A refinement the simulator contradicts (must stay empty).
+    pub refinements_violated: Vec<String>,
+    /// Precise divergent, LLVM uniform: with the simulator's witness against LLVM (and the known
+    /// bug it matches), or without one.
+    pub llvm_bugs: Vec<(String, Option<KnownBug>)>,
+    pub conservative: Vec<String>,
+}
+
+impl Precision {
+    /// Adds every defined function of `m`, each run with `threads` threads (two input sets).
+    pub fn add_module(&mut self, m: &Module, label: &str, threads: u32) {
+        for (k, f) in m.functions.iter().enumerate() {
+            if f.is_declaration {
+                continue;
+            }
+            let fi = FuncId(k as u32);
+            let fname = m.strings.resolve(f.name).to_string();
+            let llvm = claims(m, fi, Mode::Llvm(converge_uniformity::LlvmVersion::V22));
+            let precise = claims(m, fi, Mode::Precise);
+            self.functions += 1;
+            let is_value = |i: usize| {
+                let inst = &f.insts[i];
+                inst.op != Opcode::Store
+                    && !inst.op.is_terminator()
+                    && !matches!(
+                        m.types.types[inst.ty.0 as usize],
+                        Type::Void | Type::Token | Type::Label | Type::Metadata
+                    )
+            };
+            let values: Vec<usize> = (0..f.insts.len()).filter(|&i| is_value(i)).collect();
+            self.values += values.len();
+            self.divergent_llvm += values.iter().filter(|&&i| llvm.divergent[i]).count();
+            self.divergent_precise += values.iter().filter(|&&i| precise.divergent[i]).count();
+            let refined: Vec<usize> = values
+                .iter()
+                .copied()
+                .filter(|&i| llvm.divergent[i] && !precise.divergent[i])
+                .collect();
+            let worse: Vec<usize> = values
+                .iter()
+                .copied()
+                .filter(|&i| !llvm.divergent[i] && precise.divergent[i])
+                .collect();
+            if refined.is_empty() && worse.is_empty() {
+                continue;
+            }
+            let mut spec = RunSpec::new(threads, 1);
+            spec.step_limit = 5_000;
+            let name = |i: usize| {
+                format!(
+                    "{label} @{fname} {}",
+                    inst_name(m, f, converge_ir::InstId(i as u32))
+                )
+            };
+            if !refined.is_empty() {
+                let o = check(m, fi, &precise, &spec);
+                self.refinements += refined.len();
+                self.refinements_covered += refined
+                    .iter()
+                    .filter(|&&i| o.covered_insts.contains(&(i as u32)))
+                    .count();
+                for v in &o.violations {
+                    if refined.contains(&(v.inst.0 as usize)) {
+                        self.refinements_violated.push(name(v.inst.0 as usize));
+                    }
+                }
+            }
+            if !worse.is_empty() {
+                let o = check(m, fi, &llvm, &spec);
+                let known = classify(m, fi, &llvm, &o.violations);
+                for &i in &worse {
+                    match o.violations.iter().position(|v| v.inst.0 as usize == i) {
+                        Some(k) => self.llvm_bugs.push((name(i), known[k])),
+                        None => self.conservative.push(name(i)),
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn summary(&self) -> String {
+        format!(
+            "{} functions, {} values: divergent {} in llvm mode, {} in precise mode; refinements (precise uniform, LLVM divergent) {} of which covered by the oracle {} and contradicted {}; precise divergent, LLVM uniform {}: {} with the simulator's witness against LLVM, {} without",
+            self.functions,
+            self.values,
+            self.divergent_llvm,
+            self.divergent_precise,
+            self.refinements,
+            self.refinements_covered,
+            self.refinements_violated.len(),
+            self.llvm_bugs.len() + self.conservative.len(),
+            self.llvm_bugs.len(),
+            self.conservative.len()
+        )
+    }
+}

@@ -1,0 +1,121 @@
+//! What the oracle found, pinned: each program, the claim, and the simulator's contradiction.
+
+use converge_oracle::check::{Mode, RunSpec, check, claims, main_function};
+use converge_uniformity::LlvmVersion;
+
+/// A ballot of a uniform condition under an `anchor`: the anchor's grouping is
+/// implementation-defined, so an implementation may split the converged threads, and each part's
+/// mask differs. After the anchor's last use the threads are converged again and see different
+/// masks. LLVM (which ignores tokens) calls `%t` uniform; precise mode must not (oracle seed 3558,
+/// found with `anchor_parts`).
+const ANCHOR_BALLOT: &str = r#"target triple = "amdgcn-amd-amdhsa"
+declare i64 @llvm.amdgcn.ballot.i64(i1)
+declare token @llvm.experimental.convergence.anchor()
+define amdgpu_kernel void @f(i32 %a0) convergent {
+entry:
+  %anc = call token @llvm.experimental.convergence.anchor()
+  %c = icmp sle i32 %a0, 100
+  %m = call i64 @llvm.amdgcn.ballot.i64(i1 %c) [ "convergencectrl"(token %anc) ]
+  %t = trunc i64 %m to i32
+  ret void
+}
+"#;
+
+#[test]
+fn ballot_under_an_anchor_leaves_its_region_divergent() {
+    let m = converge_ir::parse("anchor.ll", ANCHOR_BALLOT.to_string()).unwrap();
+    let fi = main_function(&m).unwrap();
+    let t = m.functions[fi.0 as usize]
+        .insts
+        .iter()
+        .position(|i| i.op == converge_ir::Opcode::Trunc)
+        .unwrap();
+    let llvm = claims(&m, fi, Mode::Llvm(LlvmVersion::V22));
+    let precise = claims(&m, fi, Mode::Precise);
+    assert!(!llvm.divergent[t], "LLVM calls %t uniform");
+    assert!(precise.divergent[t], "precise mode must call %t divergent");
+    // The simulator: with the finer anchor grouping of the second input set, %t differs.
+    let o = check(&m, fi, &llvm, &RunSpec::new(4, 1));
+    assert!(o.violations.iter().any(|v| v.name == "%t"), "{o:?}");
+    assert!(
+        check(&m, fi, &precise, &RunSpec::new(4, 1))
+            .violations
+            .is_empty()
+    );
+}
+
+/// gfx12's transposing load under its old overloaded name: a divergence source for newer LLVM and
+/// converge's default (docs/llvm-differences.md 4), not for LLVM 19 (`--llvm-version 19`). The
+/// oracle found it on the corpus's `intrinsics.ll`, in llvm and precise mode alike.
+#[test]
+fn global_load_tr_is_a_divergence_source() {
+    let text = r#"target triple = "amdgcn-amd-amdhsa"
+define amdgpu_kernel void @k(ptr addrspace(1) %addr, ptr addrspace(1) %out) {
+entry:
+  %tmp0 = call i32 @llvm.amdgcn.global.load.tr.i32(ptr addrspace(1) %addr)
+  store i32 %tmp0, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @llvm.amdgcn.global.load.tr.i32(ptr addrspace(1))
+"#;
+    let m = converge_ir::parse("tr.ll", text.to_string()).unwrap();
+    let fi = main_function(&m).unwrap();
+    let v19 = claims(&m, fi, Mode::Llvm(LlvmVersion::V19));
+    assert!(!v19.divergent[0], "LLVM 19 calls it uniform");
+    for mode in [Mode::Llvm(LlvmVersion::V22), Mode::Precise] {
+        assert!(claims(&m, fi, mode).divergent[0], "{mode:?}");
+    }
+    // The simulator: per-thread values, so LLVM 19's claim is violated.
+    let o = check(&m, fi, &v19, &RunSpec::new(4, 1));
+    assert!(o.violations.iter().any(|v| v.name == "%tmp0"), "{o:?}");
+}
+
+/// A loop heart whose parent token is an `anchor` inherits the anchor's implementation-defined
+/// grouping: a `readfirstlane` of a per-thread value under the heart differs between the anchor's
+/// groups, and a use after the anchor's region sees both (oracle seed 49889).
+const HEART_UNDER_ANCHOR: &str = r#"target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+declare i64 @llvm.amdgcn.ballot.i64(i1)
+declare token @llvm.experimental.convergence.anchor()
+declare token @llvm.experimental.convergence.loop()
+define amdgpu_kernel void @f(ptr %q) convergent {
+entry:
+  %anc = call token @llvm.experimental.convergence.anchor()
+  %d = load i32, ptr %q
+  br label %H
+H:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %H ]
+  %h = call token @llvm.experimental.convergence.loop() [ "convergencectrl"(token %anc) ]
+  %r = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %d) [ "convergencectrl"(token %h) ]
+  %i.next = add i32 %i, 1
+  %c = icmp ult i32 %i.next, 2
+  br i1 %c, label %H, label %X
+X:
+  %m = call i64 @llvm.amdgcn.ballot.i64(i1 true) [ "convergencectrl"(token %anc) ]
+  %u = add i32 %r, 1
+  ret void
+}
+"#;
+
+#[test]
+fn heart_under_an_anchor_is_implementation_grouped() {
+    let m = converge_ir::parse("heart.ll", HEART_UNDER_ANCHOR.to_string()).unwrap();
+    let fi = main_function(&m).unwrap();
+    let f = &m.functions[fi.0 as usize];
+    let u = f
+        .insts
+        .iter()
+        .rposition(|i| i.op == converge_ir::Opcode::Add)
+        .unwrap();
+    let llvm = claims(&m, fi, Mode::Llvm(LlvmVersion::V22));
+    let precise = claims(&m, fi, Mode::Precise);
+    assert!(!llvm.divergent[u], "LLVM calls %u uniform");
+    assert!(precise.divergent[u], "precise mode must call %u divergent");
+    let o = check(&m, fi, &llvm, &RunSpec::new(4, 1));
+    assert!(o.violations.iter().any(|v| v.name == "%u"), "{o:?}");
+    assert!(
+        check(&m, fi, &precise, &RunSpec::new(4, 1))
+            .violations
+            .is_empty()
+    );
+}

@@ -1,0 +1,123 @@
+//! The soundness oracle on random programs (see the crate doc and docs/oracle.md).
+//!
+//! Environment: `CONVERGE_ORACLE_CASES` (programs; default below), `CONVERGE_ORACLE_SEED` (first
+//! seed, default 1), `CONVERGE_ORACLE_BLOCKS` (default 20), `CONVERGE_ORACLE_GEN=legacy` (the
+//! generator before issue 10, for the before figures; coverage is then only reported),
+//! `CONVERGE_ORACLE_WORKERS` (threads, default 1).
+
+use converge_oracle::cases::{Generator, run_seeds};
+use converge_oracle::check::Mode;
+use converge_uniformity::LlvmVersion;
+
+fn env_u64(k: &str, d: u64) -> u64 {
+    std::env::var(k)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(d)
+}
+
+/// Runs the configured seeds in `mode`; asserts no unexplained violation (precise mode: none at
+/// all) and, for the oracle's generator, the coverage.
+fn run(mode: Mode, default_cases: u64) {
+    let cases = env_u64("CONVERGE_ORACLE_CASES", default_cases);
+    let base = env_u64("CONVERGE_ORACLE_SEED", 1);
+    let blocks = env_u64("CONVERGE_ORACLE_BLOCKS", 20) as usize;
+    let legacy = std::env::var("CONVERGE_ORACLE_GEN").is_ok_and(|g| g == "legacy");
+    let generator = if legacy {
+        Generator::Legacy { blocks }
+    } else {
+        Generator::Oracle { blocks }
+    };
+    let t = std::time::Instant::now();
+    let st = run_seeds(
+        base,
+        cases,
+        generator,
+        mode,
+        env_u64("CONVERGE_ORACLE_WORKERS", 1) as usize,
+    );
+    eprintln!(
+        "oracle ({} mode, {generator:?}, seeds {base}..{}): {:.1}s\n{}",
+        mode.name(),
+        base + cases - 1,
+        t.elapsed().as_secs_f64(),
+        st.summary()
+    );
+    let bad: Vec<_> = if mode == Mode::Precise {
+        st.violations.iter().collect()
+    } else {
+        st.unexplained()
+    };
+    for f in bad.iter().take(20) {
+        eprintln!(
+            "seed {} ({}): {:?}",
+            f.seed,
+            f.known.map_or("unexplained", |k| k.name()),
+            f.violation
+        );
+    }
+    for (seed, msg) in &st.panics {
+        eprintln!("seed {seed} panicked: {msg}");
+    }
+    assert!(st.panics.is_empty(), "{} cases panicked", st.panics.len());
+    assert!(bad.is_empty(), "{} violations", bad.len());
+    if !legacy {
+        assert_coverage(&st);
+    }
+}
+
+#[test]
+fn llvm_mode_is_sound_on_random_programs() {
+    run(Mode::Llvm(LlvmVersion::V22), 300);
+}
+
+/// Precise mode: no violation at all, whatever LLVM says.
+#[test]
+fn precise_mode_is_sound_on_random_programs() {
+    run(Mode::Precise, 300);
+}
+
+/// The oracle tests what it claims to: most programs finish, most claimed-uniform values run on
+/// converged instances of several threads, most programs have several cycle hierarchies, and
+/// tokens and large thread groups occur. Thresholds below the measured figures (docs/oracle.md)
+/// with margin.
+fn assert_coverage(st: &converge_oracle::cases::Stats) {
+    assert!(st.finished_pct() >= 95.0, "{}", st.summary());
+    assert!(st.covered_pct() >= 65.0, "{}", st.summary());
+    assert!(st.several_pct() >= 50.0, "{}", st.summary());
+    assert!(st.with_tokens * 10 >= st.programs, "{}", st.summary());
+    assert!(st.max_threads > 32, "{}", st.summary());
+}
+
+/// The generator's token placements are valid (converge's verifier finds nothing): the oracle
+/// checks controlled convergence on programs the rules accept.
+#[test]
+fn generated_token_placements_are_valid() {
+    use converge_gen::program::Flavor;
+    let mut checked = 0;
+    for seed in 0..300u64 {
+        let flavor = if seed % 3 == 0 {
+            Flavor::Nvptx
+        } else {
+            Flavor::Amdgpu
+        };
+        let mut o = converge_gen::oracle::Options::new(flavor);
+        o.tokens = true;
+        let p = converge_gen::oracle::program(&mut converge_gen::rng::Rng::new(seed), &o);
+        let m = converge_ir::parse("t.ll", p.text.clone()).expect("parses");
+        for fl in [
+            converge_verify::llvm::Flavor::Llvm22,
+            converge_verify::llvm::Flavor::Llvm19,
+        ] {
+            let found = converge_verify::llvm::verify_module(&m, fl);
+            assert!(
+                found.is_empty(),
+                "seed {seed}: {}\n{}",
+                converge_verify::llvm::llvm_report(&m, &found),
+                p.text
+            );
+        }
+        checked += p.text.matches("convergence.loop() [").count();
+    }
+    assert!(checked > 100, "only {checked} hearts");
+}
