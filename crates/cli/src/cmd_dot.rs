@@ -1,11 +1,12 @@
-//! `converge dot FILE`: each function's CFG as Graphviz DOT (one `digraph` per function), with
+//! `converge dot FILE`: each function's CFG as Graphviz DOT (one `digraph`; several functions are
+//! clusters of one graph, so `dot -Tpng` draws them all), with
 //! cycles as nested clusters and, with `--uniformity`, divergent branches, joins, divergent cycle
-//! exits and temporal divergence highlighted. Render with `dot -Tpng`.
+//! exits and temporal divergence highlighted. Render with `dot -Tpng`; or `--svg` for the picture of
+//! `converge explore` (laid out by converge, no Graphviz needed).
 
-use crate::cmd_explain::{select_functions, target_of};
-use crate::common::{CliError, TargetArg};
+use crate::common::{CliError, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
-use converge_report::dot::{DotOptions, render};
+use converge_report::dot::{DotOptions, combine, render};
 use converge_report::explain::Analysed;
 use converge_uniformity::LlvmVersion;
 use converge_uniformity::llvm::Target;
@@ -14,19 +15,23 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
-    /// Only this function (name with or without `@`).
-    #[arg(long)]
-    pub function: Option<String>,
+    #[command(flatten)]
+    pub functions: FunctionArgs,
     /// Run the uniformity analysis and colour divergence.
     #[arg(long)]
     pub uniformity: bool,
     /// List every instruction in the blocks (default: the terminator only).
     #[arg(long)]
     pub instructions: bool,
-    /// Target model (`auto` reads the module's target triple).
-    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    /// Write the picture as SVG, laid out by converge itself (the layout of `converge explore`:
+    /// no Graphviz needed) instead of DOT; one function (`--function` when there are several).
+    #[arg(long, conflicts_with = "instructions")]
+    pub svg: bool,
+    /// Target model: auto (the module's triple), amdgpu|amdgcn, nvptx|nvptx64, none, or a
+    /// triple; also `-mtriple=T`.
+    #[arg(long, alias = "mtriple", default_value = "auto", value_parser = crate::common::target::parse)]
     pub target: TargetArg,
     /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
     #[arg(long)]
@@ -39,22 +44,45 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let module = crate::common::load_module(&args.file)?;
     let target = if args.uniformity {
-        target_of(&module, args.target, args.mcpu.as_deref())
+        args.target.model(&module, args.mcpu.as_deref())
     } else {
         Target::Uniform
     };
-    let funcs = select_functions(&module, args.function.as_deref())?;
+    let funcs = args.functions.select(&module)?;
     let opts = DotOptions {
         uniformity: args.uniformity,
         instructions: args.instructions,
     };
+    if args.svg {
+        let [f] = funcs.as_slice() else {
+            return Err(format!(
+                "error: --svg draws one function; {} defines {}: choose one with --function",
+                crate::common::input_name(&args.file),
+                funcs.len()
+            ));
+        };
+        let a = Analysed::new_with(&module, *f, &target, args.mode.mode(LlvmVersion::V22));
+        crate::common::emit(&converge_report::explore::standalone_svg(&a));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let graphs: Vec<String> = funcs
+        .iter()
+        .map(|&f| {
+            render(
+                &Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22)),
+                &opts,
+            )
+        })
+        .collect();
+    // One `digraph` per function would show only the first with `dot -Tpng`: several functions
+    // become one graph with a cluster per function.
     let mut out = String::new();
     if args.uniformity && args.mode == ModeArg::Precise {
         out.push_str("// converge dot --uniformity --mode precise\n");
     }
-    for f in funcs {
-        let a = Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22));
-        out.push_str(&render(&a, &opts));
+    match graphs.as_slice() {
+        [one] => out.push_str(one),
+        _ => out.push_str(&combine(&crate::common::input_name(&args.file), &graphs)),
     }
     crate::common::emit(&out);
     Ok(ExitCode::SUCCESS)

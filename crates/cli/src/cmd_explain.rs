@@ -4,13 +4,12 @@
 //! exits. The explanations are computed from the same analysis result `converge uniformity`
 //! prints (LLVM 22 behaviour), so they cannot disagree with it.
 
-use crate::common::{CliError, TargetArg};
+use crate::common::{CliError, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
-use converge_ir::{FuncId, Module};
+use converge_ir::FuncId;
 use converge_report::LineIndex;
 use converge_report::explain::{Analysed, Explainer, Explanation, Node, find_block, find_value};
 use converge_report::render::Ctx;
-use converge_uniformity::llvm::{Amdgpu, Nvptx, Target};
 use converge_uniformity::{LlvmVersion, Mode};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,20 +25,21 @@ pub enum ExplainFormat {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
-    /// Only this function (name with or without `@`); required with `--value`/`--block` when the
-    /// name occurs in several functions.
-    #[arg(long)]
-    pub function: Option<String>,
+    /// Restricts the search (`--function` is needed with `--value`/`--block` when the name occurs
+    /// in several functions).
+    #[command(flatten)]
+    pub functions: FunctionArgs,
     /// Explain this value (`%x`, `x`, `%3`).
     #[arg(long, conflicts_with = "block")]
     pub value: Option<String>,
     /// Explain the terminator (branch) of this block (`%bb`, `bb`).
     #[arg(long)]
     pub block: Option<String>,
-    /// Target model (`auto` reads the module's target triple).
-    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    /// Target model: auto (the module's triple), amdgpu|amdgcn, nvptx|nvptx64, none, or a
+    /// triple; also `-mtriple=T`.
+    #[arg(long, alias = "mtriple", default_value = "auto", value_parser = crate::common::target::parse)]
     pub target: TargetArg,
     /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
     #[arg(long)]
@@ -52,58 +52,10 @@ pub struct Args {
     pub format: ExplainFormat,
 }
 
-pub fn target_of(module: &Module, t: TargetArg, mcpu: Option<&str>) -> Target {
-    match t {
-        TargetArg::Auto => Target::from_triple(module.triple.as_deref(), mcpu),
-        TargetArg::Amdgpu => Target::Amdgpu(Amdgpu::new(mcpu)),
-        TargetArg::Nvptx => Target::Nvptx(Nvptx),
-        TargetArg::None => Target::Uniform,
-    }
-}
-
-/// The defined functions to look at: one by name, or all.
-pub fn select_functions(module: &Module, name: Option<&str>) -> Result<Vec<FuncId>, CliError> {
-    let defined: Vec<FuncId> = module
-        .func_ids()
-        .filter(|&f| !module.func(f).is_declaration)
-        .collect();
-    match name {
-        None => Ok(defined),
-        Some(n) => {
-            let n = n.strip_prefix('@').unwrap_or(n);
-            let n = n
-                .strip_prefix('"')
-                .and_then(|x| x.strip_suffix('"'))
-                .unwrap_or(n);
-            match defined
-                .iter()
-                .find(|&&f| module.str(module.func(f).name) == n)
-            {
-                Some(&f) => Ok(vec![f]),
-                None => {
-                    let names: Vec<String> = defined
-                        .iter()
-                        .map(|&f| format!("@{}", module.str(module.func(f).name)))
-                        .collect();
-                    Err(format!(
-                        "error: no function @{n} defined in {} (defined: {})",
-                        module.source_name,
-                        if names.is_empty() {
-                            "none".to_string()
-                        } else {
-                            names.join(", ")
-                        }
-                    ))
-                }
-            }
-        }
-    }
-}
-
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let module = crate::common::load_module(&args.file)?;
-    let target = target_of(&module, args.target, args.mcpu.as_deref());
-    let funcs = select_functions(&module, args.function.as_deref())?;
+    let target = args.target.model(&module, args.mcpu.as_deref());
+    let funcs = args.functions.select(&module)?;
     let lines = LineIndex::new(&module.source);
     let json = args.format == ExplainFormat::Json;
 
@@ -134,12 +86,12 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             [] => {
                 return Err(format!(
                     "error: no {what} in {}{}",
-                    if args.function.is_some() {
-                        "function "
+                    if args.functions.is_set() {
+                        "the selected functions of "
                     } else {
                         "any function of "
                     },
-                    args.function.as_deref().unwrap_or(&module.source_name)
+                    module.source_name
                 ));
             }
             [one] => *one,
@@ -195,9 +147,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                     );
                 }
             }
-            let mut s = v.to_string();
-            s.push('\n');
-            s
+            crate::common::output::json_text(&v)
         } else {
             let mut s = if a.mode == Mode::Precise {
                 "mode: precise\n".to_string()
@@ -211,6 +161,12 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                         "witness (simulator): converged instances differ, thread {}: {}, thread {}: {}\n  {cmd}\n",
                         w.a.0, w.a.1, w.b.0, w.b.1
                     ));
+                }
+                Some(None) if !converge_report::witness::searchable(&module, f) => {
+                    s.push_str(&format!(
+                        "witness: not searched (the function has more than {} instructions)\n",
+                        converge_report::witness::MAX_INSTS
+                    ))
                 }
                 Some(None) => s.push_str(
                     "witness: none found within the search bounds (2, 4, 8, 32 threads; 8 inputs; 64 hierarchies)\n",
@@ -241,8 +197,9 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     }
     let mode = args.mode.mode(LlvmVersion::V22);
     if json {
-        text = serde_json::json!({ "mode": mode.name(), "functions": objs }).to_string();
-        text.push('\n');
+        text = crate::common::output::json_text(
+            &serde_json::json!({ "mode": mode.name(), "functions": objs }),
+        );
     }
     if !json && mode == Mode::Precise {
         text.insert_str(0, "mode: precise\n");

@@ -13,19 +13,18 @@ use std::process::ExitCode;
 pub struct Args {
     /// The LLVM textual IR file (.ll).
     pub file: PathBuf,
-    /// Write the module here instead of stdout (written only when the whole transform succeeds).
-    #[arg(short = 'o', long = "output", value_name = "OUT")]
-    pub output: Option<PathBuf>,
     /// Transform only this function (name without `@`); the others are printed unchanged.
     #[arg(long, value_name = "NAME")]
     pub function: Option<String>,
 }
 
-pub fn run(args: &Args) -> Result<ExitCode, CliError> {
+/// `output`: the global `-o FILE` (written only when the whole transform succeeds).
+pub fn run(args: &Args, output: Option<&std::path::Path>) -> Result<ExitCode, CliError> {
     let module = crate::common::load_module(&args.file)?;
     let name = args.file.display().to_string();
     let opts = Options {
         function: args.function.clone(),
+        threads: rayon::current_num_threads(),
     };
     let outcome = insert_tokens(&module, &opts).map_err(|e| format!("error: {name}: {e}"))?;
     for note in &outcome.notes {
@@ -42,16 +41,17 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         );
         return Ok(ExitCode::from(1));
     }
-    match &args.output {
-        None => crate::common::emit(&outcome.text),
-        Some(out) => write_whole(out, &outcome.text)?,
+    match output.filter(|p| p.as_os_str() != "-") {
+        None => outcome.chunks.iter().for_each(|c| crate::common::emit(c)),
+        Some(out) => write_whole(out, &outcome.chunks)?,
     }
     Ok(ExitCode::from(0))
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory, so a failure never
+/// Writes the pieces to `path` through a temporary file in the same directory, so a failure never
 /// leaves a partial output file.
-fn write_whole(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+fn write_whole(path: &std::path::Path, chunks: &[String]) -> Result<(), CliError> {
+    use std::io::Write;
     let shown = path.display();
     let file_name = path
         .file_name()
@@ -60,7 +60,14 @@ fn write_whole(path: &std::path::Path, text: &str) -> Result<(), CliError> {
     tmp_name.push(file_name);
     tmp_name.push(".converge-tmp");
     let tmp = path.with_file_name(tmp_name);
-    std::fs::write(&tmp, text).map_err(|e| {
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        for c in chunks {
+            f.write_all(c.as_bytes())?;
+        }
+        f.flush()
+    };
+    write().map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         format!("error: cannot write {shown}: {e}")
     })?;

@@ -4,7 +4,7 @@
 //! produced equal values. `--all-hierarchies` repeats the run under every distinct hierarchy of the
 //! CFG and reports which blocks are m-converged.
 
-use crate::common::{CliError, Format, TargetArg};
+use crate::common::{CliError, Format, FunctionArgs, TargetArg, formats};
 use converge_ir::{Function, Module};
 use converge_sim::hierarchy::{Hierarchy, enumerate};
 use converge_sim::inputs::{parse_mem, parse_value};
@@ -17,11 +17,12 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
-    /// The function to run (may be omitted when the module defines exactly one).
-    #[arg(long)]
-    pub function: Option<String>,
+    /// The function to run (may be omitted when the module defines exactly one; a glob must
+    /// select exactly one).
+    #[command(flatten)]
+    pub functions: FunctionArgs,
     /// Number of threads in the group.
     #[arg(long, default_value_t = 4)]
     pub threads: u32,
@@ -59,11 +60,12 @@ pub struct Args {
     /// Instructions per thread before the thread is stopped.
     #[arg(long, default_value_t = 100_000)]
     pub step_limit: u64,
-    /// Target whose id intrinsics and wave size apply.
-    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    /// Target whose id intrinsics and wave size apply: auto (the module's triple),
+    /// amdgpu|amdgcn, nvptx|nvptx64, none, or a triple; also `-mtriple=T`.
+    #[arg(long, alias = "mtriple", default_value = "auto", value_parser = crate::common::target::parse)]
     pub target: TargetArg,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, default_value = "text", value_parser = formats(&[Format::Text, Format::Json, Format::None]))]
     pub format: Format,
 }
 
@@ -75,22 +77,14 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         ));
     }
     let m = crate::common::load_module(&args.file)?;
-    let f = pick_function(&m, args.function.as_deref())?;
+    let f = m.func(args.functions.select_one(&m)?);
     let target = match args.target {
         TargetArg::Auto => Target::from_triple(m.triple.as_deref()),
         TargetArg::Amdgpu => Target::Amdgpu,
         TargetArg::Nvptx => Target::Nvptx,
         TargetArg::None => Target::Generic,
     };
-    let mut argv = Vec::new();
-    for (k, a) in args.args.iter().enumerate() {
-        let a = a.trim();
-        argv.push(if a == "_" || a.is_empty() {
-            None
-        } else {
-            Some(parse_value(a).map_err(|e| format!("error: --args: argument {}: {e}", k + 1))?)
-        });
-    }
+    let argv = parse_args(&args.args)?;
     let mut memory = Vec::new();
     for spec in &args.mem {
         memory.push(parse_mem(spec).map_err(|e| format!("error: --mem: {e}"))?);
@@ -146,10 +140,19 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         };
         (vec![h], true, 0)
     };
+    let progress = crate::common::progress::Progress::start(
+        format!("simulating {} threads", args.threads),
+        hierarchies.len(),
+    );
     let runs: Vec<Run> = hierarchies
         .iter()
-        .map(|h| interp::run(&prog, h, &opts))
+        .map(|h| {
+            let r = interp::run(&prog, h, &opts);
+            progress.inc();
+            r
+        })
         .collect();
+    drop(progress);
     let main = &runs[chosen];
     let fname = m.strings.resolve(f.name).to_string();
 
@@ -176,9 +179,7 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
                     "runs": runs.iter().map(|r| run_json(&m, f, r, &name)).collect::<Result<Vec<_>, _>>()?,
                 });
             }
-            let mut s = serde_json::to_string_pretty(&j).unwrap_or_default();
-            s.push('\n');
-            crate::common::emit(&s);
+            crate::common::emit_json(&j);
         }
         Format::None => {}
         Format::Text | Format::Llvm => {
@@ -272,6 +273,23 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
     })
 }
 
+/// `--args`: integers (decimal or `0x` hex), floats, pointers into `--mem` buffers, as
+/// [`converge_sim::inputs::parse_value`] reads them; `_` (or empty) for "draw it from the seed".
+pub fn parse_args(
+    list: &[String],
+) -> Result<Vec<Option<converge_sim::interp::ArgValue>>, CliError> {
+    let mut argv = Vec::new();
+    for (k, a) in list.iter().enumerate() {
+        let a = a.trim();
+        argv.push(if a == "_" || a.is_empty() {
+            None
+        } else {
+            Some(parse_value(a).map_err(|e| format!("error: --args: argument {}: {e}", k + 1))?)
+        });
+    }
+    Ok(argv)
+}
+
 /// Columns of the text table; wider tables are cut (the JSON output has everything).
 const MAX_TEXT_COLUMNS: usize = 48;
 
@@ -284,43 +302,6 @@ fn list(xs: &[String]) -> String {
         "(none)".to_string()
     } else {
         xs.join(" ")
-    }
-}
-
-fn pick_function<'m>(m: &'m Module, want: Option<&str>) -> Result<&'m Function, CliError> {
-    let defined: Vec<&Function> = m.functions.iter().filter(|f| !f.is_declaration).collect();
-    match want {
-        Some(w) => {
-            let w = w.trim_start_matches('@');
-            m.functions
-                .iter()
-                .find(|f| m.strings.resolve(f.name) == w)
-                .filter(|f| !f.is_declaration)
-                .ok_or_else(|| {
-                    let names: Vec<String> = defined
-                        .iter()
-                        .map(|f| format!("@{}", m.strings.resolve(f.name)))
-                        .collect();
-                    format!(
-                        "error: no function @{w} with a body in this module (defined: {})",
-                        list(&names)
-                    )
-                })
-        }
-        None => match defined.as_slice() {
-            [f] => Ok(f),
-            [] => Err("error: the module defines no function".to_string()),
-            _ => {
-                let names: Vec<String> = defined
-                    .iter()
-                    .map(|f| format!("@{}", m.strings.resolve(f.name)))
-                    .collect();
-                Err(format!(
-                    "error: the module defines several functions; pick one with --function ({})",
-                    names.join(" ")
-                ))
-            }
-        },
     }
 }
 

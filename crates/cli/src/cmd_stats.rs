@@ -6,9 +6,10 @@
 //! - `--format none`: read the module and count, print nothing (cycles are not computed): the
 //!   whole-process timing of the reader that `scripts/bench-parse.sh` uses.
 //!
-//! `--time` reports the time spent reading on stderr.
+//! `--function` restricts the per-function lines and the block/instruction/cycle totals to the
+//! selected functions; `--time-passes` (alias `--time`) reports the time spent reading on stderr.
 
-use crate::common::{CliError, Format};
+use crate::common::{CliError, Format, FunctionArgs, formats};
 use converge_graph::{CycleInfo, Graph};
 use converge_ir::{CallConv, FuncId, Module};
 use rayon::prelude::*;
@@ -20,13 +21,15 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
     /// Output format (`none`: read and count only, for timing the reader).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, default_value = "text", value_parser = formats(&[Format::Text, Format::Json, Format::None]))]
     pub format: Format,
+    #[command(flatten)]
+    pub functions: FunctionArgs,
     /// Report the time spent reading the module on stderr.
-    #[arg(long)]
+    #[arg(long = "time-passes", alias = "time")]
     pub time: bool,
 }
 
@@ -73,24 +76,25 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     if args.time {
         eprintln!("read: {:.1} ms", t0.elapsed().as_secs_f64() * 1e3);
     }
-    if args.format == Format::Llvm {
-        return Err("error: `converge stats` has no `llvm` format (opt has no such printer); use text or json".into());
-    }
     let with_cycles = args.format != Format::None;
-    let defined: Vec<FuncId> = m
-        .func_ids()
-        .filter(|f| !m.func(*f).is_declaration)
-        .collect();
+    let all_defined = m.func_ids().filter(|f| !m.func(*f).is_declaration).count();
+    let defined: Vec<FuncId> = args.functions.select(&m)?;
+    let progress = crate::common::progress::Progress::start("counting", defined.len());
     let stats: Vec<FnStats> = defined
         .par_iter()
         .map(|&f| FnStats {
             id: f,
             blocks: m.func(f).num_blocks(),
             insts: m.func(f).num_insts(),
-            cycles: with_cycles.then(|| cycle_counts(&m, f)),
+            cycles: with_cycles.then(|| {
+                let c = cycle_counts(&m, f);
+                progress.inc();
+                c
+            }),
         })
         .collect();
-    let declared = m.functions.len() - defined.len();
+    drop(progress);
+    let declared = m.functions.len() - all_defined;
     let blocks: usize = stats.iter().map(|s| s.blocks).sum();
     let insts: usize = stats.iter().map(|s| s.insts).sum();
     let total = |sel: fn(&CycleCounts) -> usize| -> usize {
@@ -100,7 +104,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             .map(sel)
             .sum()
     };
-    let file = args.file.display().to_string();
+    let file = crate::common::input_name(&args.file);
     // `Module::is_kernel` scans `!nvvm.annotations`; do that once for the whole module.
     let nvvm = m.nvvm_kernels();
     let is_kernel = |f: FuncId| {
@@ -132,7 +136,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                 "file": file,
                 "source_filename": m.source_filename,
                 "target_triple": m.triple,
-                "functions": { "total": m.functions.len(), "defined": defined.len(), "declared": declared },
+                "functions": { "total": m.functions.len(), "defined": all_defined, "declared": declared },
                 "globals": m.globals.len(),
                 "blocks": blocks,
                 "instructions": insts,
@@ -141,9 +145,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                 "named_metadata": m.named_metadata.len(),
                 "per_function": per,
             });
-            let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
-            s.push('\n');
-            crate::common::emit(&s);
+            crate::common::emit_json(&v);
         }
         Format::Text => {
             let mut out = String::new();
@@ -155,7 +157,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                 out,
                 "  functions       {} ({} defined, {} declared)",
                 m.functions.len(),
-                defined.len(),
+                all_defined,
                 declared
             );
             let _ = writeln!(out, "  globals         {}", m.globals.len());

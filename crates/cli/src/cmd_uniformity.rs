@@ -1,15 +1,17 @@
 //! `converge uniformity FILE`: uniform and divergent values of every function (LLVM's
 //! `UniformityInfo`), as readable text, `opt`'s `print<uniformity>` layout (LLVM 22), JSON, or
-//! nothing (`--format none`, with `--time` for per-phase timings). Functions are analysed in
+//! nothing (`--format none`, with `--time-passes` for per-phase timings). Functions are analysed in
 //! parallel; output is assembled in function order, so it does not depend on the thread count.
 
-use crate::common::{CliError, Format, TargetArg};
+use crate::common::color::{Style, paint};
+use crate::common::{CliError, Format, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
 use converge_graph::{Block, Cycle};
 use converge_ir::{FuncId, InstId, Module, Value};
-use converge_uniformity::llvm::{Amdgpu, LlvmFunction, Nvptx, Target};
+use converge_uniformity::llvm::{LlvmFunction, Target};
 use converge_uniformity::{LlvmVersion, Mode, Structure, Uniformity, analyze_with};
 use rayon::prelude::*;
+use serde_json::json;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,24 +19,27 @@ use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Target model (`auto` reads the module's target triple).
-    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    /// Target model: auto (the module's triple), amdgpu|amdgcn, nvptx|nvptx64, none, or a
+    /// triple; also `-mtriple=T`.
+    #[arg(long, alias = "mtriple", default_value = "auto", value_parser = crate::common::target::parse)]
     pub target: TargetArg,
+    #[command(flatten)]
+    pub functions: FunctionArgs,
     /// Processor (AMDGPU: decides the wave size, wave32 from gfx10 on); overrides "target-cpu".
     #[arg(long)]
     pub mcpu: Option<String>,
     /// Print per-phase times to stderr.
-    #[arg(long)]
+    #[arg(long = "time-passes", alias = "time")]
     pub time: bool,
     /// Reproduce this LLVM release (22, the reference; or 19, with its join-detection early stop,
     /// unreachable predecessors as cycle entries, no temporal-divergence list and the `ASSSUMED`
     /// spelling).
-    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(19..=22))]
+    #[arg(long, alias = "llvm", value_name = "N", default_value_t = 22, value_parser = crate::common::llvm_version())]
     pub llvm_version: u32,
     /// `llvm` reproduces LLVM (bugs included); `precise` is sound by the semantics, with
     /// convergence tokens, and tighter where that is sound (docs/precise-mode.md).
@@ -55,46 +60,52 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let module = crate::common::load_module(&args.file)?;
     let t_parse = t0.elapsed();
     let llvm19 = args.llvm_version < 22 && args.mode == ModeArg::Llvm;
-    let mode = args.mode.mode(if llvm19 {
+    let version = if llvm19 {
         LlvmVersion::V19
     } else {
         LlvmVersion::V22
-    });
-    let target = match args.target {
-        TargetArg::Auto => Target::from_triple(module.triple.as_deref(), args.mcpu.as_deref()),
-        TargetArg::Amdgpu => Target::Amdgpu(Amdgpu::new(args.mcpu.as_deref())),
-        TargetArg::Nvptx => Target::Nvptx(Nvptx),
-        TargetArg::None => Target::Uniform,
-    }
-    .for_version(if llvm19 {
-        LlvmVersion::V19
-    } else {
-        LlvmVersion::V22
-    });
+    };
+    let mode = args.mode.mode(version);
+    let target = args
+        .target
+        .model(&module, args.mcpu.as_deref())
+        .for_version(version);
     let t1 = Instant::now();
-    let defined: Vec<usize> = (0..module.functions.len())
-        .filter(|&i| !module.functions[i].is_declaration)
+    let defined: Vec<usize> = args
+        .functions
+        .select(&module)?
+        .into_iter()
+        .map(|f| f.0 as usize)
         .collect();
-    let results: Vec<(String, Times)> = defined
+    let progress = crate::common::progress::Progress::start("uniformity", defined.len());
+    let results: Vec<(Rendered, Times)> = defined
         .par_iter()
-        .map(|&fi| analyse_one(&module, fi, &target, args.format, mode))
+        .map(|&fi| {
+            let r = analyse_one(&module, fi, &target, args.format, mode);
+            progress.inc();
+            r
+        })
         .collect();
+    drop(progress);
+    let times: Vec<Times> = results.iter().map(|r| r.1).collect();
     let t_analyse = t1.elapsed();
     let t2 = Instant::now();
-    let mut out = String::new();
     match args.format {
         Format::Json => {
-            let _ = write!(out, "{{\"mode\":\"{}\",\"functions\":[", mode.name());
-            for (k, (s, _)) in results.iter().enumerate() {
-                if k > 0 {
-                    out.push(',');
-                }
-                out.push_str(s);
-            }
-            out.push_str("]}\n");
+            let functions: Vec<serde_json::Value> = results
+                .into_iter()
+                .filter_map(|(r, _)| match r {
+                    Rendered::Json(v) => Some(v),
+                    Rendered::Text(_) => None,
+                })
+                .collect();
+            crate::common::emit_json(
+                &serde_json::json!({ "mode": mode.name(), "functions": functions }),
+            );
         }
         Format::None => {}
         _ => {
+            let mut out = String::new();
             if mode == Mode::Precise {
                 out.push_str(if args.format == Format::Llvm {
                     "; converge uniformity --mode precise\n"
@@ -102,15 +113,17 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                     "mode: precise (sound by the semantics; docs/precise-mode.md)\n\n"
                 });
             }
-            for (s, _) in &results {
-                out.push_str(s);
+            for (r, _) in &results {
+                if let Rendered::Text(s) = r {
+                    out.push_str(s);
+                }
             }
+            crate::common::emit(&out);
         }
     }
-    crate::common::emit(&out);
     if args.time {
         let mut sum = Times::default();
-        for (_, t) in &results {
+        for t in &times {
             sum.cfg += t.cfg;
             sum.structure += t.structure;
             sum.analysis += t.analysis;
@@ -120,7 +133,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         eprintln!(
             "time: parse {:.2} ms; {} functions in {:.2} ms wall on {} threads (summed: cfg+uses {:.2} ms, dominators+cycles {:.2} ms, uniformity {:.2} ms, render {:.2} ms); output {:.2} ms; total {:.2} ms",
             ms(t_parse),
-            results.len(),
+            times.len(),
             ms(t_analyse),
             rayon::current_num_threads(),
             ms(sum.cfg),
@@ -134,13 +147,19 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One function's report: text for the readable and llvm formats, a JSON value for `json`.
+enum Rendered {
+    Text(String),
+    Json(serde_json::Value),
+}
+
 fn analyse_one(
     module: &Module,
     fi: usize,
     target: &Target,
     format: Format,
     mode: Mode,
-) -> (String, Times) {
+) -> (Rendered, Times) {
     let llvm19 = mode == Mode::Llvm(LlvmVersion::V19);
     let mut t = Times::default();
     let a = Instant::now();
@@ -159,10 +178,10 @@ fn analyse_one(
     t.analysis = a.elapsed();
     let a = Instant::now();
     let text = match format {
-        Format::Llvm => render_llvm(&lf, &s, &u, llvm19),
-        Format::Json => render_json(&lf, &s, &u),
-        Format::Text => render_text(&lf, &s, &u),
-        Format::None => String::new(),
+        Format::Llvm => Rendered::Text(render_llvm(&lf, &s, &u, llvm19)),
+        Format::Json => Rendered::Json(render_json(&lf, &s, &u)),
+        Format::Text => Rendered::Text(render_text(&lf, &s, &u)),
+        Format::None => Rendered::Text(String::new()),
     };
     t.render = a.elapsed();
     (text, t)
@@ -295,137 +314,91 @@ fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: boo
     out
 }
 
-fn json_str(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
-}
-
-/// Appends `s` as a JSON string literal (serde_json's escapes) without a temporary per call.
-fn push_json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-fn cycle_json(m: &Module, fid: FuncId, s: &Structure, c: u32) -> String {
+fn cycle_json(m: &Module, fid: FuncId, s: &Structure, c: u32) -> serde_json::Value {
     let ci = &s.cycles;
     let cy = Cycle(c);
-    let list = |bs: &[Block]| -> String {
-        let v: Vec<String> = bs
-            .iter()
-            .map(|&b| json_str(&block_name(m, fid, b)))
-            .collect();
-        format!("[{}]", v.join(","))
-    };
-    format!(
-        "{{\"depth\":{},\"header\":{},\"entries\":{},\"blocks\":{}}}",
-        ci.depth(cy),
-        json_str(&block_name(m, fid, ci.header(cy))),
-        list(ci.entries(cy)),
-        list(ci.blocks(cy))
-    )
+    let list =
+        |bs: &[Block]| -> Vec<String> { bs.iter().map(|&b| block_name(m, fid, b)).collect() };
+    json!({
+        "depth": ci.depth(cy),
+        "header": block_name(m, fid, ci.header(cy)),
+        "entries": list(ci.entries(cy)),
+        "blocks": list(ci.blocks(cy)),
+    })
 }
 
 /// One JSON object per function.
-fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
+fn render_json(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> serde_json::Value {
     let mut buf = String::new();
     let (m, f, fid) = (lf.module, lf.func, lf.fid);
-    let mut out = format!(
-        "{{\"name\":{},\"analysed\":{},\"arguments\":[",
-        json_str(lf.name()),
-        u.analysed
-    );
-    for a in 0..f.params.len() {
-        if a > 0 {
-            out.push(',');
-        }
-        let _ = write!(
-            out,
-            "{{\"index\":{a},\"name\":{},\"divergent\":{}}}",
-            json_str(&value_name(m, fid, Value::Arg(a as u32))),
-            u.divergent_args[a]
-        );
-    }
-    out.push_str("],\"blocks\":[");
-    for (b, bd) in f.blocks.iter().enumerate() {
-        if b > 0 {
-            out.push(',');
-        }
-        let _ = write!(
-            out,
-            "{{\"name\":{},\"reachable\":{},\"instructions\":[",
-            json_str(&block_name(m, fid, Block(b as u32))),
-            s.is_reachable(Block(b as u32))
-        );
-        for (k, i) in bd.insts.range().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            let inst = &f.insts[i];
-            let term = inst.op.is_terminator();
-            let div = if term {
-                u.divergent_terminators[b]
-            } else {
-                u.divergent_insts[i]
-            };
-            let name = if inst.name == converge_ir::LocalName::None {
-                String::new()
-            } else {
-                value_name(m, fid, Value::Inst(InstId(i as u32)))
-            };
-            let _ = write!(out, "{{\"position\":{k},\"name\":");
-            if name.is_empty() {
-                out.push_str("null");
-            } else {
-                push_json_str(&mut out, &name);
-            }
-            out.push_str(",\"text\":");
-            push_json_str(&mut out, inst_text(&mut buf, m, fid, i as u32).trim_start());
-            let _ = write!(
-                out,
-                ",\"terminator\":{term},\"divergent\":{div},\"always_uniform\":{}}}",
-                u.always_uniform[i]
-            );
-        }
-        out.push_str("]}");
-    }
-    let cycles = |cs: &[u32]| -> String {
-        let v: Vec<String> = cs.iter().map(|&c| cycle_json(m, fid, s, c)).collect();
-        format!("[{}]", v.join(","))
+    let arguments: Vec<serde_json::Value> = (0..f.params.len())
+        .map(|a| {
+            json!({
+                "index": a,
+                "name": value_name(m, fid, Value::Arg(a as u32)),
+                "divergent": u.divergent_args[a],
+            })
+        })
+        .collect();
+    let blocks: Vec<serde_json::Value> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(b, bd)| {
+            let insts: Vec<serde_json::Value> = bd
+                .insts
+                .range()
+                .enumerate()
+                .map(|(k, i)| {
+                    let inst = &f.insts[i];
+                    let term = inst.op.is_terminator();
+                    let div = if term {
+                        u.divergent_terminators[b]
+                    } else {
+                        u.divergent_insts[i]
+                    };
+                    let name = (inst.name != converge_ir::LocalName::None)
+                        .then(|| value_name(m, fid, Value::Inst(InstId(i as u32))));
+                    json!({
+                        "position": k,
+                        "name": name,
+                        "text": inst_text(&mut buf, m, fid, i as u32).trim_start(),
+                        "terminator": term,
+                        "divergent": div,
+                        "always_uniform": u.always_uniform[i],
+                    })
+                })
+                .collect();
+            json!({
+                "name": block_name(m, fid, Block(b as u32)),
+                "reachable": s.is_reachable(Block(b as u32)),
+                "instructions": insts,
+            })
+        })
+        .collect();
+    let cycles = |cs: &[u32]| -> Vec<serde_json::Value> {
+        cs.iter().map(|&c| cycle_json(m, fid, s, c)).collect()
     };
-    let _ = write!(
-        out,
-        "],\"cycles_assumed_divergent\":{},\"cycles_with_divergent_exit\":{},\"temporal_divergence\":[",
-        cycles(&u.assumed_divergent),
-        cycles(&u.divergent_exit_cycles)
-    );
-    for (k, t) in u.temporal_divergence.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        let _ = write!(
-            out,
-            "{{\"value\":{},\"user\":{},\"cycle\":{}}}",
-            json_str(inst_text(&mut buf, m, fid, t.value).trim_start()),
-            json_str(inst_text(&mut buf, m, fid, t.user).trim_start()),
-            cycle_json(m, fid, s, t.cycle)
-        );
-    }
-    out.push_str("]}");
-    out
+    let temporal: Vec<serde_json::Value> = u
+        .temporal_divergence
+        .iter()
+        .map(|t| {
+            json!({
+                "value": inst_text(&mut buf, m, fid, t.value).trim_start(),
+                "user": inst_text(&mut buf, m, fid, t.user).trim_start(),
+                "cycle": cycle_json(m, fid, s, t.cycle),
+            })
+        })
+        .collect();
+    json!({
+        "name": lf.name(),
+        "analysed": u.analysed,
+        "arguments": arguments,
+        "blocks": blocks,
+        "cycles_assumed_divergent": cycles(&u.assumed_divergent),
+        "cycles_with_divergent_exit": cycles(&u.divergent_exit_cycles),
+        "temporal_divergence": temporal,
+    })
 }
 
 /// The readable default: the function with each divergent item flagged, then the cycle facts.
@@ -434,15 +407,20 @@ fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
     let (m, f, fid) = (lf.module, lf.func, lf.fid);
     let nd = u.divergent_insts.iter().filter(|&&d| d).count()
         + u.divergent_args.iter().filter(|&&d| d).count();
-    let mut out = format!("function @{}", lf.name());
+    let mut out = paint(Style::Bold, &format!("function @{}", lf.name()));
     if !u.analysed {
         out.push_str(": no branch divergence on this target; every value is uniform\n\n");
         return out;
     }
     let _ = writeln!(
         out,
-        ": {nd} divergent values, {} divergent terminators",
-        u.divergent_terminators.iter().filter(|&&d| d).count()
+        ": {}, {}",
+        crate::common::count(nd, "divergent value", "divergent values"),
+        crate::common::count(
+            u.divergent_terminators.iter().filter(|&&d| d).count(),
+            "divergent terminator",
+            "divergent terminators"
+        )
     );
     for (a, p) in f.params.iter().enumerate() {
         let ty = m.type_text(p.ty);
@@ -450,9 +428,9 @@ fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
             out,
             "  {} arg {ty} {}",
             if u.divergent_args[a] {
-                "divergent"
+                paint(Style::Error, "divergent")
             } else {
-                "uniform  "
+                "uniform  ".to_string()
             },
             value_name(m, fid, Value::Arg(a as u32))
         );
@@ -503,32 +481,19 @@ fn render_text(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity) -> String {
             } else {
                 ""
             };
+            let mark = format!("{mark:>14}");
             let _ = writeln!(
                 out,
-                "  {mark:>14} {}",
+                "  {} {}",
+                if div {
+                    paint(Style::Error, &mark)
+                } else {
+                    mark
+                },
                 inst_text(&mut buf, m, fid, i as u32).trim_start()
             );
         }
     }
     out.push('\n');
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{json_str, push_json_str};
-
-    #[test]
-    fn push_json_str_escapes_like_serde_json() {
-        for s in [
-            "",
-            "  %x = call i32 asm \"v_mov_b32 $0, 1\", \"=v\"()",
-            "a\\b\n\r\t\u{8}\u{c}\u{1}\u{1f}\u{7f} é ∀ 𝄞",
-            "c\"\\\"",
-        ] {
-            let mut out = String::from("x");
-            push_json_str(&mut out, s);
-            assert_eq!(out[1..], json_str(s), "{s:?}");
-        }
-    }
 }

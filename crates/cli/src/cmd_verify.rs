@@ -2,44 +2,47 @@
 //! them, with rustc-style diagnostics (`text`), LLVM's own messages (`llvm`, what `opt -passes=verify`
 //! and `llvm-as` print) or JSON. Exit 0 valid, 1 invalid, 2 unreadable.
 
-use crate::common::{CliError, Format};
+use crate::common::color::{Style, paint};
+use crate::common::{CliError, Format, FunctionArgs};
 use converge_verify::Rule;
 use converge_verify::llvm::{self, Finding, Flavor};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
-pub enum LlvmVersion {
-    /// LLVM 22 (the reference).
-    #[default]
-    #[value(name = "22")]
-    V22,
-    /// LLVM 19: a predecessor unreachable from the entry makes a cycle irreducible.
-    #[value(name = "19")]
-    V19,
-}
-
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Which LLVM's verifier to reproduce where LLVM versions differ.
-    #[arg(long = "llvm", value_enum, default_value_t = LlvmVersion::V22)]
-    pub llvm: LlvmVersion,
+    /// Which LLVM's verifier to reproduce where LLVM versions differ: 22 (the reference) or 19
+    /// (a predecessor unreachable from the entry makes a cycle irreducible).
+    #[arg(long = "llvm-version", alias = "llvm", value_name = "N", default_value_t = 22, value_parser = crate::common::llvm_version())]
+    pub llvm: u32,
+    /// Only the findings of these functions (all are still read).
+    #[command(flatten)]
+    pub functions: FunctionArgs,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let module = crate::common::load_module(&args.file)?;
-    let flavor = match args.llvm {
-        LlvmVersion::V22 => Flavor::Llvm22,
-        LlvmVersion::V19 => Flavor::Llvm19,
+    let flavor = if args.llvm < 22 {
+        Flavor::Llvm19
+    } else {
+        Flavor::Llvm22
     };
-    let findings = llvm::verify_module(&module, flavor);
-    let name = args.file.display().to_string();
+    let selected = args.functions.select(&module)?;
+    let mut findings = llvm::verify_module(&module, flavor);
+    if args.functions.is_set() {
+        let mut keep = vec![false; module.functions.len()];
+        for f in &selected {
+            keep[f.0 as usize] = true;
+        }
+        findings.retain(|fd| keep[fd.func.0 as usize]);
+    }
+    let name = crate::common::input_name(&args.file);
     let out = match args.format {
         Format::None => String::new(),
         Format::Llvm => {
@@ -52,19 +55,32 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             s
         }
         Format::Json => json_report(&module, &name, &findings),
-        Format::Text => text_report(&module, &name, &findings),
+        Format::Text => text_report(&module, &name, &findings, selected.len()),
     };
     crate::common::emit(&out);
     Ok(ExitCode::from(if findings.is_empty() { 0 } else { 1 }))
 }
 
-fn text_report(m: &converge_ir::Module, name: &str, findings: &[Finding]) -> String {
+fn text_report(
+    m: &converge_ir::Module,
+    name: &str,
+    findings: &[Finding],
+    defined: usize,
+) -> String {
     let mut s = String::new();
     for fd in findings {
-        s.push_str(&llvm::diagnostic(m, fd).render(name, &m.source));
+        let text = llvm::diagnostic(m, fd).render(name, &m.source);
+        // The headline (`error[rule]: …`) painted; the excerpt and notes as rendered.
+        match text.split_once('\n') {
+            Some((head, rest)) if crate::common::color::enabled() => {
+                s.push_str(&paint(Style::Error, head));
+                s.push('\n');
+                s.push_str(rest);
+            }
+            _ => s.push_str(&text),
+        }
         s.push('\n');
     }
-    let defined = m.functions.iter().filter(|f| !f.is_declaration).count();
     if findings.is_empty() {
         s.push_str(&format!(
             "{name}: convergence control is valid ({defined} function{} checked)\n",
@@ -100,6 +116,7 @@ fn json_report(m: &converge_ir::Module, name: &str, findings: &[Finding]) -> Str
                 "rule": rule.id(),
                 "catalogue": rule.catalogue(),
                 "message": rule.sentence(),
+                "problem": llvm::problem(m, fd),
                 "llvm_message": rule.llvm_message(),
                 "llvm_lines": llvm::llvm_lines(m, fd),
             });
@@ -160,7 +177,5 @@ fn json_report(m: &converge_ir::Module, name: &str, findings: &[Finding]) -> Str
         "valid": findings.is_empty(),
         "findings": items,
     });
-    let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
-    s.push('\n');
-    s
+    crate::common::output::json_text(&report)
 }

@@ -69,6 +69,7 @@ const UNREADABLE: &[(&str, &str)] = &[
 
 fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
     let f = file.to_str().expect("utf-8 path");
+    let page = format!("{f}.html");
     let cmds: &[&[&str]] = &[
         &["stats", f],
         &["cycles", f],
@@ -99,6 +100,7 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
             "json",
             f,
         ],
+        &["explore", "--step-limit", "1000", "-o", &page, f],
         &[
             "check-transform",
             "--step-limit",
@@ -110,6 +112,7 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
             f,
             f,
         ],
+        &["insert-tokens", f],
     ];
     cmds.iter()
         .map(|args| {
@@ -208,8 +211,14 @@ fn unreadable_modules_exit_2_with_a_located_excerpt() {
                 };
                 num(parts.next()) && num(parts.next())
             });
+            // `explore` leaves no page behind.
+            let no_page = !std::path::Path::new(&format!("{shown}.html")).exists();
             assert!(
-                o.code == Some(2) && located && err.contains('^') && !err.contains("panicked"),
+                o.code == Some(2)
+                    && located
+                    && no_page
+                    && err.contains('^')
+                    && !err.contains("panicked"),
                 "{name}: `converge {cmd}` ended with {}\n--- stderr ---\n{err}",
                 o.describe_end()
             );

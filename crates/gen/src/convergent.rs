@@ -3,7 +3,8 @@
 //! a chosen [`Shape`] (reducible, irreducible, nested irreducible, unreachable blocks, …), with
 //! convergent calls added at the start of random blocks: an external `convergent` function, a
 //! `convergent` function defined in the module, and (AMDGPU) the convergent intrinsic
-//! `llvm.amdgcn.s.barrier`.
+//! `llvm.amdgcn.s.barrier` (declared `convergent`, as clang declares it: the simulator reads the
+//! declaration).
 //!
 //! [`Placement::OutsideIrreducible`] puts no convergent call directly in an irreducible cycle (the
 //! transform refuses those) but may put them in natural loops nested inside irreducible cycles,
@@ -29,7 +30,7 @@ pub fn module_header(flavor: Flavor) -> String {
     let mut s = program::module_header(flavor);
     s.push_str(
         "declare i32 @conv.op(i32) convergent\n\
-         declare void @llvm.amdgcn.s.barrier()\n\n\
+         declare void @llvm.amdgcn.s.barrier() convergent\n\n\
          define internal i32 @conv.helper(i32 %x) convergent {\n\
          \x20 %y = call i32 @conv.op(i32 %x)\n\
          \x20 ret i32 %y\n\
@@ -54,6 +55,9 @@ pub fn function(
     let succs = cfg.succs;
     let mut opts = Options::new(flavor);
     opts.max_insts = 2;
+    // No `readfirstlane` from the program generator: it is convergent too, and would land in
+    // irreducible cycles whatever the placement.
+    opts.always_uniform = false;
     let text = program::function_with_cfg(rng, name, &opts, &succs);
     let g = Cfg::from_succs(
         Block(0),

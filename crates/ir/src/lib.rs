@@ -30,6 +30,7 @@ mod fx;
 mod lexer;
 mod parser;
 pub mod print;
+mod wellformed;
 
 /// Reads a module from LLVM textual IR. `source_name` is used in diagnostics.
 ///
@@ -74,6 +75,14 @@ pub fn parse_with(
     let mut m = parser::parse_source(source_name, &source, parallel).map_err(|d| *d)?;
     m.source = source;
     Ok(m)
+}
+
+/// The well-formedness checks every read makes (operand types, definitions dominating uses, phi
+/// incomings matching predecessors; see the `wellformed` module), on an already read module: the
+/// first violation. For timing the checks apart from the reader.
+#[doc(hidden)]
+pub fn check_wellformed(m: &Module) -> Result<(), Box<Diagnostic>> {
+    wellformed::check_module(m)
 }
 
 /// How many reads so far merged two threads' results (the others read sequentially). For tests.

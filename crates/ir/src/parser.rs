@@ -29,6 +29,7 @@ pub(crate) fn parse_source(
         Parser::new(source_name, src).parse_module()
     }?;
     crate::check::intrinsic_call_signatures(&m)?;
+    crate::wellformed::check_module(&m)?;
     Ok(m)
 }
 

@@ -16,13 +16,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-fn clang19() -> Option<PathBuf> {
-    ["/usr/lib/llvm-19/bin/clang", "/usr/bin/clang-19"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-}
-
 const CLANG_TARGETS: &[(&str, &[&str])] = &[
     (
         "amdgcn",
@@ -44,8 +37,7 @@ const CLANG_TARGETS: &[(&str, &[&str])] = &[
 /// Compiles `examples/kernels/*.cl` into `build/ir-tests/clang/` (once per test process).
 fn clang_outputs() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let Some(clang) = clang19() else {
-        eprintln!("SKIPPED clang kernels: clang 19 is not installed");
+    let Some(clang) = converge_gen::reference::clang19("reader on clang kernels") else {
         return out;
     };
     let root = converge_gen::reference::repo_root();

@@ -358,3 +358,89 @@ fn legend(out: &mut String, divergence: bool) {
         "  legend [shape=none, margin=0, fontname=\"Helvetica\", fontsize=9, label=<<table border=\"0\" cellborder=\"1\" cellspacing=\"2\" cellpadding=\"3\">{rows}</table>>];"
     );
 }
+
+/// Several functions' [`render`] outputs as one `digraph` (Graphviz draws only the first graph of
+/// a file): each function becomes a cluster titled with its graph label, its node and cluster ids
+/// prefixed `f<k>_` so they stay distinct, with one shared legend (the richest one given).
+pub fn combine(title: &str, graphs: &[String]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "digraph \"{}\" {{", escape(title));
+    let _ = writeln!(
+        out,
+        "  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\", fontsize=16, newrank=true];",
+        escape(title)
+    );
+    out.push_str(
+        "  node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"Courier\", fontsize=10];\n",
+    );
+    out.push_str("  edge [fontname=\"Helvetica\", fontsize=9];\n");
+    let mut legend_line: Option<&str> = None;
+    for (k, g) in graphs.iter().enumerate() {
+        let prefix = format!("f{k}_");
+        let _ = writeln!(out, "  subgraph \"cluster_f{k}\" {{");
+        for line in g.lines() {
+            let t = line.trim_start();
+            if line.starts_with("digraph ")
+                || line == "}"
+                || t.starts_with("node [")
+                || t.starts_with("edge [")
+            {
+                continue;
+            }
+            if t.starts_with("legend [") {
+                if legend_line.is_none_or(|l| l.len() < line.len()) {
+                    legend_line = Some(line);
+                }
+                continue;
+            }
+            out.push_str("  ");
+            if let Some(rest) = line.strip_prefix("  graph [") {
+                // The function's title line becomes the cluster's label.
+                let _ = writeln!(
+                    out,
+                    "  graph [style=rounded, {}",
+                    rest.replace(", newrank=true", "")
+                );
+                continue;
+            }
+            let indent = &line[..line.len() - t.len()];
+            if let Some(c) = t.strip_prefix("subgraph \"cluster_") {
+                let _ = writeln!(out, "{indent}subgraph \"cluster_{prefix}{c}");
+                continue;
+            }
+            // `bN [..]` (a node) or `bN -> bM ...` (an edge): only the leading ids are renamed,
+            // never label text.
+            let id_len = |s: &str| -> usize {
+                s.strip_prefix('b')
+                    .map_or(0, |r| 1 + r.bytes().take_while(u8::is_ascii_digit).count())
+            };
+            let n = id_len(t);
+            if n > 1 {
+                let (id, rest) = t.split_at(n);
+                out.push_str(indent);
+                out.push_str(&prefix);
+                out.push_str(id);
+                if let Some(r2) = rest.strip_prefix(" -> ") {
+                    let m2 = id_len(r2);
+                    let _ = writeln!(out, " -> {prefix}{r2}", r2 = &r2[..m2]);
+                    out.pop();
+                    out.push_str(&r2[m2..]);
+                    out.push('\n');
+                } else {
+                    out.push_str(rest);
+                    out.push('\n');
+                }
+                continue;
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str("  }\n");
+    }
+    if let Some(l) = legend_line {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.push_str("}\n");
+    out
+}

@@ -923,6 +923,14 @@ fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
                         .iter()
                         .copied()
                         .filter(|&us| !s.contains(x, f.insts[us as usize].block))
+                        // Precise mode's list is complete and leaves out the uses a loop heart's
+                        // region keeps converged per iteration.
+                        .filter(|&us| {
+                            a.mode != Mode::Precise
+                                || u.temporal_divergence
+                                    .iter()
+                                    .any(|t| t.value == i && t.user == us)
+                        })
                         .collect();
                 if !users.is_empty() {
                     out.push(UniformFact::TemporalOutside { cycle: x, users });

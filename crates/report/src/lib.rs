@@ -8,10 +8,13 @@
 //!   JSON;
 //! - [`dot`]: the CFG as Graphviz DOT, with cycles as nested clusters and divergence highlighted;
 //! - [`witness`]: thread inputs under which the simulator shows a value divergent (precise mode's
-//!   explanations come with one when the search finds it).
+//!   explanations come with one when the search finds it);
+//! - [`explore`]: one self-contained interactive HTML page per module (CFG picture, source,
+//!   explanation chains, token diagnostics, the simulator's tables of dynamic instances).
 
 pub mod dot;
 pub mod explain;
+pub mod explore;
 pub mod loc;
 pub mod paths;
 pub mod render;

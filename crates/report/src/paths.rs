@@ -32,14 +32,51 @@ pub fn disjoint_paths<G: Graph>(
     if firsts.len() < 2 {
         return None;
     }
+    // Only blocks on some path from the branch to `j` can carry flow: those reachable from a
+    // successor that also reach `j` (both through allowed blocks). Restricting the flow network
+    // to them changes no augmenting path (the others are dead ends of the residual graph) and
+    // makes the usual query, a join candidate far from most of the CFG, cheap.
+    let mut fwd = vec![false; n];
+    let mut stack: Vec<Block> = Vec::new();
+    for &s in &firsts {
+        if !fwd[s.index()] {
+            fwd[s.index()] = true;
+            stack.push(s);
+        }
+    }
+    while let Some(x) = stack.pop() {
+        if x == j {
+            continue;
+        }
+        for &w in g.succs(x) {
+            if !fwd[w.index()] && allowed(w) {
+                fwd[w.index()] = true;
+                stack.push(w);
+            }
+        }
+    }
+    if !fwd[j.index()] {
+        return None;
+    }
+    let mut on_path = vec![false; n];
+    on_path[j.index()] = true;
+    stack.push(j);
+    while let Some(x) = stack.pop() {
+        for &w in g.preds(x) {
+            if fwd[w.index()] && !on_path[w.index()] && w != j {
+                on_path[w.index()] = true;
+                stack.push(w);
+            }
+        }
+    }
     for v in 0..n {
         let bv = Block(v as u32);
-        if !allowed(bv) || bv == j {
+        if !on_path[v] || bv == j {
             continue;
         }
         fl.add(2 * v, 2 * v + 1, 1);
         for &w in g.succs(bv) {
-            if allowed(w) {
+            if on_path[w.index()] {
                 fl.add(2 * v + 1, 2 * w.index(), 1);
             }
         }

@@ -46,13 +46,18 @@ impl Witness {
 const CAP: u64 = 64;
 const STEPS: u64 = 4_000;
 /// Functions larger than this are not simulated (the search would be slow).
-const MAX_INSTS: usize = 400;
+pub const MAX_INSTS: usize = 400;
+
+/// Whether [`find`] searches this function (small enough to simulate quickly).
+pub fn searchable(m: &Module, fid: FuncId) -> bool {
+    m.func(fid).insts.len() <= MAX_INSTS
+}
 
 /// Searches thread counts 2, 4, 8 and 32, argument seeds 1-8 and up to 64 hierarchies for a
 /// witness that instruction `inst` of `fid` is divergent.
 pub fn find(m: &Module, fid: FuncId, inst: u32) -> Option<Witness> {
     let f = m.func(fid);
-    if f.insts.len() > MAX_INSTS {
+    if !searchable(m, fid) {
         return None;
     }
     let target = Target::from_triple(m.triple.as_deref());

@@ -12,6 +12,12 @@
 //! back, never release it early. If every group is held back (only possible through infeasible static
 //! paths), the group of the lowest thread is released and the run says so in its notes.
 //!
+//! Calls to functions of the module run in a new activation (a frame) whose classes are based on
+//! the class of the call instance, so a callee's instances are converged for the threads of
+//! converged call instances. A thread stops with an error on undefined behaviour the simulator
+//! sees (division by zero, an access out of bounds, null); a barrier released for fewer than all
+//! threads is a violation of the run ([`Run::failures`]).
+//!
 //! Memory model (docs/simulation.md): allocas are per thread (the same address in every thread, as
 //! private memory is on GPUs). Other memory is shared by the group and starts with deterministic
 //! contents (global initialisers, a hash of the address elsewhere). Loads, stores and atomics on it
@@ -206,6 +212,8 @@ struct Thread {
     fr: Frame,
     /// The callers' activations, outermost first.
     stack: Vec<Frame>,
+    /// Registers and header slots held by the callee activations (bounded per thread).
+    held: usize,
     state: TState,
     status: Option<Status>,
     steps: u64,

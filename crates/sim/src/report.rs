@@ -173,7 +173,8 @@ pub fn m_converged(runs: &[(&Hierarchy, &Run)], num_blocks: usize) -> Vec<bool> 
 
 /// Consistency of a run's scheduling: every released group is exactly the set of threads that
 /// waited at that instance (no thread joined an instance after its group was released, and no
-/// instance was released twice).
+/// instance was released twice), and every convergent group appears once in each of its threads'
+/// operation lists (`ThreadRun::ops`), callees included.
 pub fn check_groups(run: &Run) -> Result<(), String> {
     let mut released: HashMap<(u32, ClassId), Vec<u32>> = HashMap::new();
     for g in &run.groups {
@@ -204,6 +205,37 @@ pub fn check_groups(run: &Run) -> Result<(), String> {
             }
             // Threads stopped (step limit) while waiting are never released.
             None => {}
+        }
+    }
+    // Every convergent group is in the operation list of exactly its threads, once.
+    let mut count: HashMap<(u32, u32), usize> = HashMap::new();
+    for t in &run.threads {
+        for op in &t.ops {
+            let Some(g) = run.groups.get(op.group as usize) else {
+                return Err(format!(
+                    "thread {}: operation of unknown group {}",
+                    t.tid, op.group
+                ));
+            };
+            if !g.convergent || !g.threads.contains(&t.tid) {
+                return Err(format!(
+                    "thread {} lists group {} ({:?} of function #{}), which it is not in",
+                    t.tid, op.group, g.inst, g.func.0
+                ));
+            }
+            *count.entry((t.tid, op.group)).or_default() += 1;
+        }
+    }
+    for (k, g) in run.groups.iter().enumerate() {
+        for &tid in g.threads.iter().filter(|_| g.convergent) {
+            if count.get(&(tid, k as u32)) != Some(&1) {
+                return Err(format!(
+                    "group {k} ({:?} of function #{}): thread {tid} lists it {} time(s)",
+                    g.inst,
+                    g.func.0,
+                    count.get(&(tid, k as u32)).copied().unwrap_or(0)
+                ));
+            }
         }
     }
     Ok(())

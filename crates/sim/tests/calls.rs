@@ -289,6 +289,29 @@ define amdgpu_kernel i32 @loops() {
     let (_, r) = run_text(text, "loops", 2, 500);
     assert!(r.threads.iter().all(|t| t.status == Status::StepLimit));
     assert_eq!(r.failures().len(), 2);
+    // The activations a thread holds are bounded too (2^24 values over the group): with 1024
+    // threads, 16384 values each, @fat's activations (200 instructions, 1 block; the recursive
+    // call first) stop at depth 82 (82 * 201 > 16384), long before the step limit.
+    let mut fat = String::from(
+        "define internal i32 @fat(i32 %n) {\n  %r = call i32 @fat(i32 %n)\n  %a0 = add i32 %r, 1\n",
+    );
+    for k in 1..198 {
+        fat.push_str(&format!("  %a{k} = add i32 %a{}, 1\n", k - 1));
+    }
+    fat.push_str(
+        "  ret i32 %a197\n}\ndefine i32 @k() {\n  %r = call i32 @fat(i32 0)\n  ret i32 %r\n}\n",
+    );
+    let (m, r) = run_text(&fat, "k", 1024, 100_000);
+    assert_eq!(m.functions[0].insts.len(), 200);
+    for t in &r.threads {
+        match &t.status {
+            Status::Error(e) => assert!(
+                e.contains("call stack too deep: entering @fat at depth 82 "),
+                "{e}"
+            ),
+            s => panic!("{s:?}"),
+        }
+    }
 }
 
 /// The API the transform checker uses: a callee's cycle hierarchy can be chosen

@@ -82,6 +82,7 @@ fn simulate(
             seed,
             step_limit: 4_000,
             target,
+            ..Options::default()
         };
         for (k, h) in e.hierarchies.iter().enumerate() {
             let r = run(&prog, h, &opts);

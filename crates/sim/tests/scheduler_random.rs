@@ -272,3 +272,80 @@ fn random_structured_programs_schedule_consistently() {
     }
     assert!(controlled_runs > 0);
 }
+
+/// The groups of a run as (instruction, sorted threads) and each thread's sequence of
+/// (instruction, result) over its convergent operations.
+type Observed = (Vec<(u32, Vec<u32>)>, Vec<Vec<(u32, String)>>);
+
+fn observed(r: &Run) -> Observed {
+    let mut gs: Vec<(u32, Vec<u32>)> = r
+        .groups
+        .iter()
+        .filter(|g| g.convergent)
+        .map(|g| {
+            let mut ts = g.threads.clone();
+            ts.sort_unstable();
+            (g.inst.0, ts)
+        })
+        .collect();
+    gs.sort();
+    let per = r
+        .threads
+        .iter()
+        .map(|t| {
+            t.ops
+                .iter()
+                .map(|o| (r.groups[o.group as usize].inst.0, o.val.render()))
+                .collect()
+        })
+        .collect();
+    (gs, per)
+}
+
+/// Calls are executed with the callee's instances converged for converged call instances: a
+/// random program run as a callee of a kernel whose threads all call it from one call site
+/// communicates exactly as when it is run itself (same groups, same results per thread, in the
+/// same order), with consistent groups. Cases: `CONVERGE_SCHED_CASES` / 4.
+#[test]
+fn a_callee_called_by_the_whole_group_communicates_as_the_function_itself() {
+    let cases = std::env::var("CONVERGE_SCHED_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400u64)
+        / 4;
+    for seed in 0..cases.max(1) {
+        let (text, _) = program(seed);
+        let callee = text.replacen("define void @k(", "define void @body(", 1)
+            + "\ndefine void @k() convergent {\n  call void @body()\n  ret void\n}\n";
+        let threads = 2 + (seed % 7) as u32;
+        let opts = Options {
+            threads,
+            target: Target::Amdgpu,
+            ..Options::default()
+        };
+        let mut obs = Vec::new();
+        for t in [&text, &callee] {
+            let m = converge_ir::parse("sched.ll", t.clone())
+                .unwrap_or_else(|d| panic!("seed {seed}: {}\n{t}", d.message));
+            let f = m
+                .functions
+                .iter()
+                .find(|f| m.strings.resolve(f.name) == "k")
+                .unwrap();
+            let prog = Program::new(&m, f, Target::Amdgpu);
+            let r = run(
+                &prog,
+                &converge_sim::hierarchy::Hierarchy::llvm(&prog.cfg),
+                &opts,
+            );
+            check_groups(&r).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{t}"));
+            assert!(
+                !r.notes.iter().any(|n| n.contains("anyway")),
+                "seed {seed}: {:?}\n{t}",
+                r.notes
+            );
+            obs.push(observed(&r));
+        }
+        assert_eq!(obs[0], obs[1], "seed {seed}\n{callee}");
+    }
+}

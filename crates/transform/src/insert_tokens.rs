@@ -26,16 +26,17 @@ use converge_graph::{Block, Cycle, CycleInfo, Graph};
 use converge_ir::diag::Diagnostic;
 use converge_ir::print::{BodyEdits, Preheader, sigil_name};
 use converge_ir::{FuncId, Function, InstId, LocalName, Module, Opcode};
-use converge_verify::llvm::{LlvmFunction, ModuleFacts, function_cfg};
+use converge_verify::llvm::{LlvmFunction, ModuleFacts};
 use converge_verify::{Control, Intrinsic, TokenFunction};
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
 
 /// What the transform should do.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Only this function (raw name, no `@`); the others are left as they are.
     pub function: Option<String>,
+    /// Threads printing the module (0: one per core); the output is the same for any.
+    pub threads: usize,
 }
 
 /// What the transform did.
@@ -58,8 +59,9 @@ pub struct Stats {
 /// The transformed module, or why it could not be transformed.
 #[derive(Debug)]
 pub struct Outcome {
-    /// The whole module printed back with tokens (empty when `refused` is not).
-    pub text: String,
+    /// The whole module printed back with tokens, in consecutive pieces (none when `refused` is
+    /// not empty); [`Outcome::text`] joins them.
+    pub chunks: Vec<String>,
     pub stats: Stats,
     /// Remarks for the user (functions left alone).
     pub notes: Vec<String>,
@@ -67,18 +69,29 @@ pub struct Outcome {
     pub refused: Vec<Diagnostic>,
 }
 
+impl Outcome {
+    /// The whole transformed module.
+    pub fn text(&self) -> String {
+        self.chunks.concat()
+    }
+}
+
 /// The planned edits of one function.
 #[derive(Default)]
 struct Plan {
-    /// Lines to print before an instruction.
-    before: HashMap<u32, String>,
-    /// The bundle to add to a convergent call.
-    bundles: HashMap<u32, String>,
+    /// Lines to print before an instruction (sorted by instruction once planned).
+    before: Vec<(u32, String)>,
+    /// The bundle to add to a convergent call (in instruction order).
+    bundles: Vec<(u32, String)>,
     preheaders: Vec<Preheader>,
     hearts: usize,
     anchors: usize,
     /// The top token is an `entry` (else an `anchor`).
     entry: bool,
+    /// Calls convergent only by LLVM's intrinsic table (sorted): they get a `convergent` call-site
+    /// attribute, because LLVM 19's table lacks some (`llvm.amdgcn.if`, …) and rejects a bundle on
+    /// a call it does not see as convergent, while LLVM 22 requires the bundle.
+    mark_convergent: Vec<u32>,
     /// Edges from unreachable blocks redirected to the block `dead_label` (LLVM 19, see above).
     dead: Vec<(Block, Block)>,
     dead_label: String,
@@ -88,7 +101,7 @@ enum Planned {
     /// No convergent operation: nothing to do.
     Nothing,
     AlreadyControlled,
-    Edits(Plan),
+    Edits(Box<Plan>),
     Refused(Box<Diagnostic>),
 }
 
@@ -99,14 +112,24 @@ struct Edits<'p> {
 impl BodyEdits for Edits<'_> {
     fn before_inst(&self, f: FuncId, i: InstId, out: &mut String) {
         if let Some(Some(p)) = self.plans.get(f.0 as usize)
-            && let Some(text) = p.before.get(&i.0)
+            && let Ok(k) = p.before.binary_search_by_key(&i.0, |e| e.0)
         {
-            out.push_str(text);
+            out.push_str(&p.before[k].1);
         }
     }
     fn extra_bundle(&self, f: FuncId, i: InstId) -> Option<&str> {
         match self.plans.get(f.0 as usize) {
-            Some(Some(p)) => p.bundles.get(&i.0).map(|s| s.as_str()),
+            Some(Some(p)) => p
+                .bundles
+                .binary_search_by_key(&i.0, |e| e.0)
+                .ok()
+                .map(|k| p.bundles[k].1.as_str()),
+            _ => None,
+        }
+    }
+    fn extra_fn_attr(&self, f: FuncId, i: InstId) -> Option<&str> {
+        match self.plans.get(f.0 as usize) {
+            Some(Some(p)) if p.mark_convergent.binary_search(&i.0).is_ok() => Some("convergent"),
             _ => None,
         }
     }
@@ -180,7 +203,7 @@ pub fn insert_tokens(m: &Module, opts: &Options) -> Result<Outcome, String> {
     }
     if !refused.is_empty() {
         return Ok(Outcome {
-            text: String::new(),
+            chunks: Vec::new(),
             stats,
             notes,
             refused,
@@ -190,12 +213,13 @@ pub fn insert_tokens(m: &Module, opts: &Options) -> Result<Outcome, String> {
         plans: planned
             .iter()
             .map(|p| match p {
-                Planned::Edits(plan) => Some(plan),
+                Planned::Edits(plan) => Some(&**plan),
                 _ => None,
             })
             .collect(),
     };
-    let mut text = m.print_module_with(&edits);
+    let mut chunks = m.print_module_chunks(&edits, opts.threads);
+    let text = chunks.last_mut().expect("at least one piece");
     if stats.functions > 0 {
         // Declare the convergence intrinsics used that the module does not declare yet.
         let needed: [(&str, bool); 3] = [
@@ -221,30 +245,41 @@ pub fn insert_tokens(m: &Module, opts: &Options) -> Result<Outcome, String> {
         }
     }
     Ok(Outcome {
-        text,
+        chunks,
         stats,
         notes,
         refused,
     })
 }
 
-/// Fresh bare local names that do not collide with the function's own.
-struct Names {
-    used: HashSet<String>,
+/// Fresh bare local names that do not collide with the function's own. A candidate that the
+/// module never interned cannot be a name of the function; only interned ones are looked up.
+struct Names<'m> {
+    m: &'m Module,
+    f: &'m Function,
+    taken: Vec<String>,
 }
 
-impl Names {
-    fn new(m: &Module, f: &Function) -> Names {
-        let mut used = HashSet::new();
-        let mut add = |n: LocalName| {
-            if let LocalName::Named(s) = n {
-                used.insert(m.str(s).to_string());
-            }
+impl<'m> Names<'m> {
+    fn new(m: &'m Module, f: &'m Function) -> Names<'m> {
+        Names {
+            m,
+            f,
+            taken: Vec::new(),
+        }
+    }
+
+    fn used(&self, name: &str) -> bool {
+        if self.taken.iter().any(|t| t == name) {
+            return true;
+        }
+        let Some(sym) = self.m.strings.get(name) else {
+            return false;
         };
-        f.params.iter().for_each(|p| add(p.name));
-        f.blocks.iter().for_each(|b| add(b.name));
-        f.insts.iter().for_each(|i| add(i.name));
-        Names { used }
+        let is = |n: LocalName| n == LocalName::Named(sym);
+        self.f.params.iter().any(|p| is(p.name))
+            || self.f.blocks.iter().any(|b| is(b.name))
+            || self.f.insts.iter().any(|i| is(i.name))
     }
 
     /// `base`, made a bare name, with `.N` appended until it is unused.
@@ -264,11 +299,11 @@ impl Names {
         }
         let mut name = b.clone();
         let mut k = 1;
-        while self.used.contains(&name) {
+        while self.used(&name) {
             name = format!("{b}.{k}");
             k += 1;
         }
-        self.used.insert(name.clone());
+        self.taken.push(name.clone());
         name
     }
 }
@@ -293,7 +328,7 @@ fn plan_function(m: &Module, facts: &ModuleFacts, fid: FuncId) -> Planned {
         return Planned::Nothing;
     }
     match plan_with(m, f, fid, &lf, &conv) {
-        Ok(p) => Planned::Edits(p),
+        Ok(p) => Planned::Edits(Box::new(p)),
         Err(d) => Planned::Refused(d),
     }
 }
@@ -319,8 +354,19 @@ fn plan_with(
     conv: &[u32],
 ) -> Result<Plan, Box<Diagnostic>> {
     let _ = fid;
-    let cfg = function_cfg(f);
-    let ci = CycleInfo::new(&cfg);
+    let cfg = lf.graph();
+    if !cfg.preds(Block(0)).is_empty() {
+        // LLVM rejects such a function ("Entry block to function must not have predecessors!").
+        return Err(refuse(
+            m,
+            f,
+            f.blocks[0].span,
+            "the entry block has predecessors, which LLVM does not allow (and the `entry` token \
+             would sit in a cycle)"
+                .to_string(),
+        ));
+    }
+    let ci = CycleInfo::new(cfg);
     let nb = f.blocks.len();
     // Reachability from the entry (LLVM 19 counts unreachable predecessors as cycle entries).
     let mut reach = vec![false; nb];
@@ -383,13 +429,13 @@ fn plan_with(
         "cv.anchor"
     });
     let entry_first = f.blocks[0].insts.start;
-    plan.before.insert(
+    plan.before.push((
         entry_first,
         format!(
             "  %{top} = call token @{}()\n",
             if convergent_fn { ENTRY } else { ANCHOR }
         ),
-    );
+    ));
     plan.entry = convergent_fn;
     if !convergent_fn {
         plan.anchors += 1;
@@ -481,7 +527,7 @@ fn plan_with(
         let needs_preheader = parent_irreducible;
         let heart_token = names.fresh(&format!("cv.loop.{hword}"));
         let operand = if needs_preheader {
-            check_preheader_possible(m, f, fid, &cfg, h, &outside_preds)?;
+            check_preheader_possible(m, f, fid, cfg, h, &outside_preds)?;
             let label = names.fresh(&format!("{hword}.cv.pre"));
             let mut lines = String::new();
             let operand = match heart_operand {
@@ -519,12 +565,29 @@ fn plan_with(
         let line = format!(
             "  %{heart_token} = call token @{LOOP}() [ \"convergencectrl\"(token %{operand}) ]\n"
         );
-        plan.before.entry(at).or_default().push_str(&line);
+        match plan.before.iter_mut().find(|e| e.0 == at) {
+            Some(e) => e.1.push_str(&line),
+            None => plan.before.push((at, line)),
+        }
         plan.hearts += 1;
         token[c.index()] = Some(heart_token);
     }
     if !plan.dead.is_empty() {
         plan.dead_label = names.fresh("cv.dead");
+    }
+    let convergent = m.strings.get("convergent");
+    let has = |r: converge_ir::Range32| {
+        convergent.is_some_and(|k| m.attrs[r.range()].iter().any(|a| a.key == k))
+    };
+    for &i in conv {
+        let call = &f.calls[f.insts[i as usize].aux as usize];
+        // LLVM replaces an intrinsic declaration's attributes by its own table's.
+        let declared = has(call.fn_attrs)
+            || matches!(call.callee, converge_ir::Value::Func(g)
+                if has(m.func(g).attrs) && !m.str(m.func(g).name).starts_with("llvm."));
+        if !declared {
+            plan.mark_convergent.push(i);
+        }
     }
     for &i in conv {
         let tok = match ci.cycle_of(f.insts[i as usize].block) {
@@ -534,8 +597,9 @@ fn plan_with(
                 .expect("every cycle around a convergent call has a heart"),
         };
         plan.bundles
-            .insert(i, format!("\"convergencectrl\"(token %{tok})"));
+            .push((i, format!("\"convergencectrl\"(token %{tok})")));
     }
+    plan.before.sort_by_key(|e| e.0);
     Ok(plan)
 }
 

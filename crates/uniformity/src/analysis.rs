@@ -108,6 +108,8 @@ struct State<'a, F: SsaFunction> {
     llvm19: bool,
     /// Precise mode (`crate::precise`): the hooks below switch to the rules sound by the semantics.
     precise: bool,
+    /// Precise mode's per-function memory (`crate::precise::Scratch`).
+    pm: crate::precise::Scratch,
     out: Uniformity,
     /// Branches are postponed to the end (see `analyze_control_divergence`).
     defer: bool,
@@ -239,6 +241,11 @@ pub(crate) fn analyze_impl<F: SsaFunction, M: DivergenceModel<F>>(
         po_ready: false,
         llvm19: version == LlvmVersion::V19,
         precise,
+        pm: if precise {
+            crate::precise::Scratch::new(s)
+        } else {
+            Default::default()
+        },
         out,
         defer: s.num_cycles() > 16,
         w,
@@ -535,7 +542,7 @@ impl<F: SsaFunction> State<'_, F> {
             return;
         }
         let region = if self.precise {
-            crate::precise::irreducible::branch_region(f, s, b)
+            crate::precise::irreducible::branch_region(f, s, &self.pm.outer_irr, b)
         } else {
             None
         };
@@ -619,12 +626,24 @@ impl<F: SsaFunction> State<'_, F> {
             }
             let llvm = self.outermost_divergent_cycle(jc, b, j);
             let found = if self.precise {
-                crate::precise::irreducible::divergent_cycle(s, jc, b, j, llvm)
+                crate::precise::irreducible::divergent_cycle(s, &self.pm.outer_irr, jc, b, j, llvm)
             } else {
                 llvm
             };
             if let Some(c) = found {
                 div_cycles.push(c);
+                continue;
+            }
+            if self.precise {
+                // Per branch: the phis' incoming values on the diverged paths decide.
+                if self.w.phis_tainted[j.index()] {
+                    continue;
+                }
+                let mut pm = std::mem::take(&mut self.pm);
+                let all =
+                    crate::precise::joins::taint(f, b, j, &mut pm.reach, &mut |i| self.mark(i));
+                self.pm = pm;
+                self.w.phis_tainted[j.index()] = all;
                 continue;
             }
             // All phis of the join that are not constant-or-undef (once per block: marking is
@@ -659,7 +678,9 @@ impl<F: SsaFunction> State<'_, F> {
             }
             if self.precise {
                 // Threads in the cycle are not converged: they leave it at different times.
-                crate::precise::exits::assumed(f, s, c, &mut |i| self.mark(i));
+                let mut pm = std::mem::take(&mut self.pm);
+                crate::precise::exits::assumed(f, s, c, &mut pm, &mut |i| self.mark(i));
+                self.pm = pm;
                 if !std::mem::replace(&mut self.w.exit_flag[c as usize], true) {
                     self.out.divergent_exit_cycles.push(c);
                 }
@@ -723,8 +744,15 @@ impl<F: SsaFunction> State<'_, F> {
         self.w.exit_flag[outer as usize] = true;
         self.out.divergent_exit_cycles.push(outer);
         if self.precise {
+            // Inside an assumed-divergent cycle every value is divergent already, and that
+            // cycle's own sweep (when it was assumed) marked the users outside it.
+            if self.inside_assumed(outer) {
+                return;
+            }
             let (f, s) = (self.f, self.s);
-            crate::precise::exits::sweep(f, s, outer, &mut |i| self.mark(i));
+            let mut pm = std::mem::take(&mut self.pm);
+            crate::precise::exits::sweep(f, s, outer, &mut pm, &mut |i| self.mark(i));
+            self.pm = pm;
             return;
         }
         if self.inside_assumed(outer) {

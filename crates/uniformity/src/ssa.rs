@@ -42,11 +42,15 @@ pub trait SsaFunction {
 
     // ---- used by precise mode only (defaults keep older implementations working) ----
 
-    /// Like [`SsaFunction::phi_has_constant_or_undef_value`], counting only the incoming values
-    /// whose incoming block satisfies `pred`. The default ignores `pred` (a stronger condition).
+    /// Whether the incoming values of phi `i` whose incoming block satisfies `pred` are all one
+    /// value, ignoring undef/poison (the phi itself is a value here, unlike in
+    /// [`SsaFunction::phi_has_constant_or_undef_value`]). The default answers with
+    /// `phi_has_constant_or_undef_value` when the phi does not use itself, a stronger condition.
     fn phi_same_incoming_from(&self, i: u32, pred: &dyn Fn(Block) -> bool) -> bool {
         let _ = pred;
-        self.phi_has_constant_or_undef_value(i)
+        let mut uses_itself = false;
+        self.for_each_inst_operand(i, &mut |d| uses_itself |= d == i);
+        !uses_itself && self.phi_has_constant_or_undef_value(i)
     }
     /// The convergence-control token `i` defines ("Convergent Operation Semantics": the `entry`,
     /// `loop` (heart) and `anchor` intrinsics), if any.

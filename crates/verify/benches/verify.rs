@@ -1,7 +1,7 @@
 //! How much verifying convergence-control tokens costs compared with reading the module.
 //!
 //! The module is the benchmark GPU module (`converge_gen::module`, AMDGPU, `CONVERGE_BENCH_MB`
-//! megabytes, default 60) with tokens inserted by `converge_verify::insert` (an entry or anchor per
+//! megabytes, default 60) with tokens inserted by `converge_transform::insert_tokens` (an entry or anchor per
 //! function, a heart per loop header, a bundle on every convergent call). Three measurements:
 //! - `read`: parse the text (converge-ir);
 //! - `verify`: the token rules on the parsed module (everything: CFG, dominators, cycles, stacks);
@@ -30,7 +30,9 @@ fn text() -> &'static String {
         };
         let plain =
             converge_ir::parse("gpu.ll", converge_gen::module::generate(&spec)).expect("parse");
-        let (text, stats) = converge_verify::insert::insert_tokens(&plain);
+        let outcome = converge_transform::insert_tokens::insert_tokens(&plain, &Default::default())
+            .expect("insert tokens");
+        let (text, stats) = (outcome.text(), outcome.stats);
         eprintln!(
             "module: {:.1} MB with tokens, {} functions, {} hearts, {} bundles",
             text.len() as f64 / (1 << 20) as f64,

@@ -1,7 +1,7 @@
 //! Writes a generated token-using module to stdout, for benchmarks and by-hand experiments.
 //!
 //! `token_module gpu MB [SEED]`: the benchmark GPU module (`converge_gen::module`) of MB megabytes with
-//! tokens inserted by `converge_verify::insert`;
+//! tokens inserted by `converge_transform::insert_tokens`;
 //! `token_module big MB [SEED]`: valid generated token placements, at least MB megabytes;
 //! `token_module random COUNT [SEED]`: COUNT random placements (valid and invalid).
 
@@ -27,7 +27,9 @@ fn main() {
             };
             let m = converge_ir::parse("gpu.ll", converge_gen::module::generate(&spec))
                 .expect("generated module parses");
-            converge_verify::insert::insert_tokens(&m).0
+            converge_transform::insert_tokens::insert_tokens(&m, &Default::default())
+                .expect("insert tokens")
+                .text()
         }
         "big" => converge_gen::tokens::big_module(seed, n << 20),
         "random" => converge_gen::tokens::random_module(seed, n).0,

@@ -474,15 +474,101 @@ fn inst_name(m: &Module, f: &Function, i: u32) -> String {
     }
 }
 
-/// converge's own diagnostic for a finding: the rule id and sentence, every instruction involved with
-/// its location, the cycle and a witness closed path for cycle rules, and LLVM's message as a note.
+/// What went wrong, in one line naming what was found (the token, the block, the cycle), as a
+/// diagnostic headline: the rule it breaks is a note of [`diagnostic`].
+pub fn problem(m: &Module, finding: &Finding) -> String {
+    let f = &m.functions[finding.func.0 as usize];
+    let fname = sigil_name('@', m.strings.resolve(f.name));
+    let Some(v) = &finding.violation else {
+        return match finding.rule {
+            Rule::TokenReturnNotIntrinsic => {
+                format!("{fname} returns a token but is not an intrinsic")
+            }
+            Rule::TokenParamNotIntrinsic => {
+                format!("{fname} takes a token parameter but is not an intrinsic")
+            }
+            r => format!("{} (in {fname})", r.sentence()),
+        };
+    };
+    let block = |i: u32| sigil_name('%', &block_raw_name(m, f, f.insts[i as usize].block));
+    let token = token_def_of(f, m, v.inst)
+        .map(|(_, d)| format!("token {}", inst_name(m, f, d)))
+        .unwrap_or_else(|| "a token".to_string());
+    let header = v
+        .cycle
+        .as_ref()
+        .and_then(|c| c.entries.first())
+        .map(|&b| sigil_name('%', &block_raw_name(m, f, b)))
+        .unwrap_or_else(|| "?".to_string());
+    let what = match finding.rule {
+        Rule::BundleOnce => "a call carries more than one \"convergencectrl\" bundle".to_string(),
+        Rule::BundleOneToken => {
+            "a \"convergencectrl\" bundle does not hold exactly one token".to_string()
+        }
+        Rule::TokenSource => format!("{token} is not produced by a convergence control intrinsic"),
+        Rule::EntryInConvergentFunction => {
+            format!("llvm.experimental.convergence.entry in {fname}, which is not convergent")
+        }
+        Rule::EntryInEntryBlock => format!(
+            "llvm.experimental.convergence.entry in {}, not in the entry block",
+            block(v.inst)
+        ),
+        Rule::EntryFirst => format!(
+            "llvm.experimental.convergence.entry after another convergent operation in {}",
+            block(v.inst)
+        ),
+        Rule::NoOperandOnEntryOrAnchor => {
+            "an entry or anchor intrinsic with a convergencectrl token".to_string()
+        }
+        Rule::LoopNeedsOperand => {
+            "llvm.experimental.convergence.loop without a parent token".to_string()
+        }
+        Rule::LoopFirst => format!(
+            "llvm.experimental.convergence.loop after another convergent operation in {}",
+            block(v.inst)
+        ),
+        Rule::UseByConvergentOnly => format!("{token} is used by a call that is not convergent"),
+        Rule::NoMixing => {
+            "controlled and uncontrolled convergent operations in one function".to_string()
+        }
+        Rule::Dominance => format!("{token} is used where its definition does not dominate"),
+        Rule::WellNested => format!(
+            "{token} is used in {} where it is no longer live: convergence regions do not nest",
+            block(v.inst)
+        ),
+        Rule::CycleUseByHeartOnly => format!(
+            "{token} is used inside the cycle headed by {header}, which does not contain its definition"
+        ),
+        Rule::HeartInHeader => format!(
+            "loop heart {} in {}, not in the header of a reducible cycle",
+            inst_name(m, f, v.inst),
+            block(v.inst)
+        ),
+        Rule::OneHeartPerCycle => format!("the cycle headed by {header} has two loop hearts"),
+        Rule::TokenReturnNotIntrinsic | Rule::TokenParamNotIntrinsic => {
+            return problem(
+                m,
+                &Finding {
+                    violation: None,
+                    ..finding.clone()
+                },
+            );
+        }
+    };
+    format!("{what} (in {fname})")
+}
+
+/// converge's own diagnostic for a finding: the problem found as headline, every instruction
+/// involved with its location, the cycle and a witness closed path for cycle rules, and the rule
+/// broken and LLVM's message as notes.
 pub fn diagnostic(m: &Module, finding: &Finding) -> Diagnostic {
     let f = &m.functions[finding.func.0 as usize];
     let fname = sigil_name('@', m.strings.resolve(f.name));
     let rule = finding.rule;
     let Some(v) = &finding.violation else {
-        return Diagnostic::error(format!("{} (in {fname})", rule.sentence()), f.span)
+        return Diagnostic::error(problem(m, finding), f.span)
             .with_code(rule.id())
+            .with_note(format!("rule: {}", rule.sentence()))
             .with_note(format!("LLVM: {}", rule.llvm_message()));
     };
     let span = |i: u32| f.insts[i as usize].span;
@@ -507,8 +593,7 @@ pub fn diagnostic(m: &Module, finding: &Finding) -> Diagnostic {
         Rule::OneHeartPerCycle => "a second heart of the cycle".to_string(),
         Rule::TokenReturnNotIntrinsic | Rule::TokenParamNotIntrinsic => String::new(),
     };
-    let mut d = Diagnostic::error(format!("{} (in {fname})", rule.sentence()), span(v.inst))
-        .with_code(rule.id());
+    let mut d = Diagnostic::error(problem(m, finding), span(v.inst)).with_code(rule.id());
     d.labels[0].message = primary;
     if let Some(r) = v.related {
         d = d.with_label(span(r), related_role(m, f, rule, r));
@@ -529,7 +614,8 @@ pub fn diagnostic(m: &Module, finding: &Finding) -> Diagnostic {
             witness_text(m, f, &v.witness)
         ));
     }
-    d.with_note(format!("LLVM: {}", rule.llvm_message()))
+    d.with_note(format!("rule: {}", rule.sentence()))
+        .with_note(format!("LLVM: {}", rule.llvm_message()))
 }
 
 /// What the related instruction of a violation is, in words.

@@ -66,9 +66,12 @@ pub fn compile(
     }
 }
 
-/// Compiles every kernel for every target and level into `build/<dir>/`; returns the modules as
-/// (path, label, is NVPTX) and the failures. `None` without clang (SKIPPED / CI failure printed).
-pub fn compile_all(what: &str, dir: &str) -> Option<(Vec<(PathBuf, String, bool)>, Vec<String>)> {
+/// A compiled kernel module: its path, a label (`file.cl target level`), whether it is NVPTX.
+pub type Compiled = (PathBuf, String, bool);
+
+/// Compiles every kernel for every target and level into `build/<dir>/`; returns the modules and
+/// the failures. `None` without clang (SKIPPED / CI failure printed).
+pub fn compile_all(what: &str, dir: &str) -> Option<(Vec<Compiled>, Vec<String>)> {
     let clang = converge_gen::reference::clang19(what)?;
     let out_dir = converge_gen::reference::repo_root().join("build").join(dir);
     std::fs::create_dir_all(&out_dir).expect("create the kernels' build directory");

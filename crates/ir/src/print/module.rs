@@ -31,11 +31,15 @@ pub struct Preheader {
 }
 
 /// Changes a transform makes while a module is printed (see the module comment).
-pub trait BodyEdits {
+pub trait BodyEdits: Sync {
     /// Appends whole lines (each `"  ...\n"`) to print before instruction `i` of `f`.
     fn before_inst(&self, _f: FuncId, _i: InstId, _out: &mut String) {}
     /// An operand bundle (`"convergencectrl"(token %t)`) to add to call `i` of `f`.
     fn extra_bundle(&self, _f: FuncId, _i: InstId) -> Option<&str> {
+        None
+    }
+    /// A function attribute to add to call `i` of `f` (`convergent`).
+    fn extra_fn_attr(&self, _f: FuncId, _i: InstId) -> Option<&str> {
         None
     }
     /// New preheader blocks of `f`.
@@ -57,13 +61,19 @@ impl BodyEdits for NoEdits {}
 impl Module {
     /// The module printed back (see the module comment).
     pub fn print_module(&self) -> String {
-        self.print_module_with(&NoEdits)
+        self.print_module_with(&NoEdits, 0)
     }
 
-    /// The module printed back with a transform's edits.
-    pub fn print_module_with(&self, edits: &dyn BodyEdits) -> String {
+    /// The module printed back with a transform's edits. Function bodies are printed on
+    /// `threads` threads (0: one per core; 1: this thread only); the text is the same for any.
+    pub fn print_module_with(&self, edits: &dyn BodyEdits, threads: usize) -> String {
+        self.print_module_chunks(edits, threads).concat()
+    }
+
+    /// [`Module::print_module_with`] as consecutive pieces (one per printing thread) whose
+    /// concatenation is the module: a large module can be written out without one more copy.
+    pub fn print_module_chunks(&self, edits: &dyn BodyEdits, threads: usize) -> Vec<String> {
         let src = self.source.as_str();
-        let mut out = String::with_capacity(src.len() + src.len() / 4 + 256);
         let mut defs: Vec<FuncId> = self
             .func_ids()
             .filter(|&f| {
@@ -73,21 +83,72 @@ impl Module {
             .collect();
         defs.sort_by_key(|&f| self.func(f).span.start);
         let records = src.contains("#dbg_");
-        let mut pos = 0usize;
-        for f in defs {
-            let func = self.func(f);
-            let open = self.body_open(func);
-            if open < pos {
-                continue;
-            }
-            out.push_str(&src[pos..open]);
-            out.push('\n');
-            self.write_body(&mut out, f, edits, records);
-            out.push('}');
-            pos = func.span.end as usize;
+        let threads = match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
         }
-        out.push_str(&src[pos..]);
-        out
+        .clamp(1, defs.len().max(1));
+        let size = |f: FuncId| {
+            let sp = self.func(f).span;
+            sp.end.saturating_sub(sp.start) as usize
+        };
+        // Contiguous runs of functions of about equal source size, one per thread.
+        let total: usize = defs.iter().map(|&f| size(f)).sum();
+        let mut runs: Vec<&[FuncId]> = Vec::with_capacity(threads);
+        let (mut start, mut acc) = (0, 0);
+        for (k, &f) in defs.iter().enumerate() {
+            acc += size(f);
+            if acc * threads >= total * (runs.len() + 1) && runs.len() + 1 < threads {
+                runs.push(&defs[start..=k]);
+                start = k + 1;
+            }
+        }
+        runs.push(&defs[start..]);
+        // Run k starts where run k-1's last function ends; the last run takes the module's tail.
+        let starts: Vec<usize> = runs
+            .iter()
+            .scan(0usize, |pos, r| {
+                let here = *pos;
+                if let Some(&last) = r.last() {
+                    *pos = (*pos).max(self.func(last).span.end as usize);
+                }
+                Some(here)
+            })
+            .collect();
+        let nruns = runs.len();
+        let print_run = |k: usize| -> String {
+            let run = runs[k];
+            let bytes: usize = run.iter().map(|&f| size(f)).sum();
+            let mut out = String::with_capacity(bytes * 5 / 4 + 256);
+            let mut pos = starts[k];
+            for &f in run {
+                let func = self.func(f);
+                let open = self.body_open(func);
+                if open < pos {
+                    continue;
+                }
+                out.push_str(&src[pos..open]);
+                out.push('\n');
+                self.write_body(&mut out, f, edits, records);
+                out.push('}');
+                pos = func.span.end as usize;
+            }
+            if k + 1 == nruns {
+                out.push_str(&src[pos..]);
+            }
+            out
+        };
+        if nruns == 1 {
+            vec![print_run(0)]
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..nruns).map(|k| s.spawn(move || print_run(k))).collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("printing thread"))
+                    .collect()
+            })
+        }
     }
 
     /// The offset just after the `{` that opens a definition's body.
@@ -220,6 +281,7 @@ impl Module {
                 };
                 let edit = InstEdit {
                     extra_bundle: edits.extra_bundle(f, id),
+                    extra_fn_attr: edits.extra_fn_attr(f, id),
                     retarget: &retarget,
                     phi_merge,
                     drop_preds: if inst.op == Opcode::Phi {
@@ -285,7 +347,9 @@ impl Module {
                 out.push_str(&self.type_text(inst.ty));
                 let ops = &func.operands[inst.operands.range()];
                 let blocks = &func.block_refs[inst.blocks.range()];
-                for (n, pred) in p.preds.iter().enumerate() {
+                // One entry per edge (a predecessor may branch to the header twice).
+                let edges = header_preds.iter().filter(|b| p.preds.contains(b));
+                for (n, pred) in edges.enumerate() {
                     out.push_str(if n > 0 { ", [ " } else { " [ " });
                     match blocks.iter().position(|b| b == pred) {
                         Some(j) => self.operand_source_into(out, f, ops[j]),

@@ -200,6 +200,13 @@ impl Tables {
     }
 
     pub(crate) fn build(m: &Module) -> Tables {
+        let mut t = Tables::build_light(m);
+        t.build_numbering(m);
+        t
+    }
+
+    /// Only the attachment-kind order and the layout (what the source numbering needs).
+    pub(crate) fn build_light(m: &Module) -> Tables {
         let mut t = Tables {
             layout: Layout::parse(
                 m.datalayout
@@ -224,6 +231,12 @@ impl Tables {
                 });
             }
         }
+        t
+    }
+
+    /// Attribute-set and metadata numbers as `Value::print` and `opt -S` number them.
+    fn build_numbering(&mut self, m: &Module) {
+        let t = self;
         // Attribute sets: function attributes, module-wide.
         let mut sets: FxHashMap<Vec<(u32, u32)>, u32> = FxHashMap::default();
         let align = m.strings.get("align");
@@ -343,7 +356,6 @@ impl Tables {
         }
         t.md_num_module = module;
         t.md_named = named;
-        t
     }
 }
 
@@ -403,6 +415,7 @@ struct Slots<'a> {
     phi_merge: Option<PhiMerge<'a>>,
     /// Phi entries left out.
     drop_preds: &'a [converge_graph::Block],
+    extra_fn_attr: Option<&'a str>,
 }
 
 /// How a header phi is printed when its entering edges are redirected through a new preheader:
@@ -423,6 +436,8 @@ pub(crate) struct InstEdit<'a> {
     pub phi_merge: Option<PhiMerge<'a>>,
     /// Phi entries from these blocks are left out (their edges were redirected).
     pub drop_preds: &'a [converge_graph::Block],
+    /// A function attribute added to a call (`convergent`).
+    pub extra_fn_attr: Option<&'a str>,
 }
 
 /// Which numbering of attribute groups and metadata a printed instruction uses.
@@ -668,6 +683,15 @@ impl Module {
         self.print_tables.get_or_init(|| Tables::build(self))
     }
 
+    /// The tables printing with the source's numbers needs (the full ones if already built).
+    fn source_print_tables(&self) -> &Tables {
+        if let Some(t) = self.print_tables.get() {
+            return t;
+        }
+        self.source_print_tables
+            .get_or_init(|| Tables::build_light(self))
+    }
+
     fn write_sigil(&self, out: &mut String, prefix: char, name: &str) {
         out.push(prefix);
         if is_bare_name(name) {
@@ -898,7 +922,7 @@ impl Module {
     /// A value operand without its type, with the source's numbering.
     pub(crate) fn operand_source_into(&self, out: &mut String, f: FuncId, v: Value) {
         let empty = FxHashMap::default();
-        let tables = self.print_tables();
+        let tables = self.source_print_tables();
         let t = Slots {
             md_first: &empty,
             md: None,
@@ -911,6 +935,7 @@ impl Module {
             retarget: &[],
             phi_merge: None,
             drop_preds: &[],
+            extra_fn_attr: None,
         };
         self.write_operand(out, &t, f, v);
     }
@@ -924,7 +949,11 @@ impl Module {
         edit: &InstEdit<'_>,
     ) {
         let extra_bundle = edit.extra_bundle;
-        let tables = self.print_tables();
+        let tables = if numbering == Numbering::Source {
+            self.source_print_tables()
+        } else {
+            self.print_tables()
+        };
         let fi = f.0 as usize;
         let empty = FxHashMap::default();
         let slots = match numbering {
@@ -951,6 +980,7 @@ impl Module {
                     retarget: &[],
                     phi_merge: None,
                     drop_preds: &[],
+                    extra_fn_attr: None,
                 }
             }
             Numbering::Source => Slots {
@@ -965,6 +995,7 @@ impl Module {
                 retarget: edit.retarget,
                 phi_merge: edit.phi_merge,
                 drop_preds: edit.drop_preds,
+                extra_fn_attr: edit.extra_fn_attr,
             },
         };
         let t = &slots;
@@ -1668,6 +1699,10 @@ impl Module {
         }
         if t.source_attrs && !call.fn_attrs.is_empty() {
             self.write_source_call_attrs(out, call, toks);
+        }
+        if let Some(a) = t.extra_fn_attr {
+            out.push(' ');
+            out.push_str(a);
         }
         let bundles = &func.bundles[call.bundles.range()];
         if !bundles.is_empty() || t.extra_bundle.is_some() {

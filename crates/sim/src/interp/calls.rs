@@ -170,11 +170,25 @@ impl Exec<'_, '_> {
             let v = self.per_thread(t, i, self.p.f.insts[i].ty);
             return self.done_call(t, i, v);
         };
+        let (p, _) = self.progs[k as usize];
+        let nb = p.f.blocks.len();
+        // Activations are kept in memory: bound what the thread's call stack holds (the step limit
+        // alone would allow 100000 activations of a large function).
+        let size = p.f.insts.len() + nb;
+        let budget = (1usize << 24) / self.opts.threads.max(1) as usize;
+        if t.held + size > budget {
+            let name = sym(p.m, p.f.name);
+            let msg = format!(
+                "call stack too deep: entering @{name} at depth {} would hold more than {budget} \
+                 values (unbounded recursion?)",
+                t.stack.len() + 1
+            );
+            return self.finish(t, Status::Error(msg));
+        }
+        t.held += size;
         let cc = self.use_class(t, i);
         let base = self.classes.intern(Key::Frame(cc, k));
         t.produced.insert(base);
-        let (p, _) = self.progs[k as usize];
-        let nb = p.f.blocks.len();
         let frame = Frame {
             func: k,
             block: Block(0),

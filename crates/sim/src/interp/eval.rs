@@ -105,8 +105,11 @@ impl Exec<'_, '_> {
                 self.finish(t, Status::StepLimit);
                 return;
             }
+            let func = t.fr.func;
             self.step(t, i);
             if let Some(msg) = self.fault.take() {
+                // `step` may have entered or left an activation: name `i` in its own function.
+                self.at(func);
                 let at = self.describe_inst(i);
                 self.finish(t, Status::Error(format!("{msg} ({at})")));
             }
@@ -157,6 +160,7 @@ impl Exec<'_, '_> {
                     // Back in the caller, at its call instruction.
                     let callee = std::mem::replace(&mut t.fr, caller);
                     t.allocas.truncate(callee.alloca_mark);
+                    t.held -= callee.regs.len() + self.p.f.blocks.len();
                     self.at(t.fr.func);
                     let range = self.p.f.blocks[t.fr.block.index()].insts.range();
                     let ci = range.start + t.fr.pos as usize;

@@ -13,19 +13,25 @@ use super::*;
 pub(crate) const PRIVATE_BASE: u64 = 0x00A0_0000_0000_0000;
 pub(crate) const PRIVATE_END: u64 = 0x00B0_0000_0000_0000;
 
+/// The address of global `g`: a region of `REGION` bytes each, the first 240 below the pointer
+/// parameters' default addresses (`0x0100_0000_0000`), the others above the given buffers.
 pub(crate) fn global_addr(g: u32) -> u64 {
-    0x0010_0000_0000 + (g as u64) * 0x1_0000_0000
+    if g < 240 {
+        0x0010_0000_0000 + (g as u64) * REGION
+    } else {
+        0x2000_0000_0000 + (g as u64 - 240) * REGION
+    }
 }
 
 /// Accesses below this address are null-pointer dereferences.
 pub(crate) const NULL_END: u64 = 0x1000;
 /// Buffer `k` given for a pointer parameter starts at `BUFFER_BASE + k * REGION`.
-pub(crate) const BUFFER_BASE: u64 = 0x0200_0000_0000;
+pub(crate) const BUFFER_BASE: u64 = 0x1000_0000_0000;
 pub(crate) const REGION: u64 = 0x1_0000_0000;
 /// The AMDGPU HSA dispatch packet (`llvm.amdgcn.dispatch.ptr`) and implicit kernel arguments
 /// (`llvm.amdgcn.implicitarg.ptr`, code object v5 layout).
-pub(crate) const DISPATCH_ADDR: u64 = 0x0300_0000_0000;
-pub(crate) const IMPLICIT_ADDR: u64 = 0x0300_0000_0000 + REGION;
+pub(crate) const DISPATCH_ADDR: u64 = 0x1F00_0000_0000;
+pub(crate) const IMPLICIT_ADDR: u64 = 0x1F00_0000_0000 + REGION;
 
 /// A bounded object of shared memory.
 #[derive(Clone, Debug)]

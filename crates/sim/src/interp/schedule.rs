@@ -119,6 +119,7 @@ pub fn run_with(
                 alloca_mark: 0,
             },
             stack: Vec::new(),
+            held: 0,
             state: TState::Running,
             status: None,
             steps: 0,

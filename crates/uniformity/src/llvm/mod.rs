@@ -321,7 +321,9 @@ impl SsaFunction for LlvmFunction<'_> {
         let blocks = &self.func.block_refs[inst.blocks.range()];
         let mut seen: Option<Value> = None;
         for (&v, &b) in self.operands(i).iter().zip(blocks) {
-            if !pred(b) || v == Value::Inst(converge_ir::InstId(i)) {
+            // The phi itself counts as a value here (its previous value): on a subset of the
+            // edges it need not equal the others.
+            if !pred(b) {
                 continue;
             }
             if let Value::Const(c) = v

@@ -12,11 +12,33 @@
 
 use super::tokens;
 use crate::ssa::{SsaFunction, Val};
-use crate::structure::Structure;
+use crate::structure::{NONE, Structure};
 use converge_graph::Graph;
 
+/// Per-function memory of the sweeps, so that each block's users are scanned about once.
+#[derive(Default)]
+pub(crate) struct Sweep {
+    /// Per block: the smallest cycle containing it that was swept (`NONE` if none). Its users
+    /// outside that cycle are already marked.
+    swept_by: Vec<u32>,
+}
+
 /// Marks what a divergent exit of cycle `o` makes divergent.
-pub(crate) fn sweep<F: SsaFunction>(f: &F, s: &Structure, o: u32, mark: &mut dyn FnMut(u32)) {
+pub(crate) fn sweep<F: SsaFunction>(
+    f: &F,
+    s: &Structure,
+    o: u32,
+    pm: &mut super::Scratch,
+    mark: &mut dyn FnMut(u32),
+) {
+    let w = &mut pm.sweep;
+    let g = f.cfg();
+    let n = g.num_blocks();
+    if w.swept_by.len() != n {
+        w.swept_by.clear();
+        w.swept_by.resize(n, NONE);
+    }
+    // Exit phis: judged by their incoming values from inside the cycle.
     for &x in s.exits(o) {
         for i in f.block_insts(x) {
             if !f.is_phi(i) {
@@ -27,8 +49,15 @@ pub(crate) fn sweep<F: SsaFunction>(f: &F, s: &Structure, o: u32, mark: &mut dyn
             }
         }
     }
-    let heart = tokens::heart_of(f, s, o);
+    let heart = tokens::heart_of(f, s, &pm.outer_irr, o);
     for &b in s.blocks(o) {
+        // A swept cycle inside `o` around `b` already marked every user outside it, and so
+        // every user outside `o`.
+        let prev = w.swept_by[b.index()];
+        if prev != NONE && s.contains_cycle(o, prev) {
+            continue;
+        }
+        w.swept_by[b.index()] = o;
         for v in f.block_insts(b) {
             for &u in f.users(Val::Inst(v)) {
                 if s.contains(o, f.inst_block(u)) {
@@ -49,7 +78,13 @@ pub(crate) fn sweep<F: SsaFunction>(f: &F, s: &Structure, o: u32, mark: &mut dyn
 /// converged, so a branch on a value computed inside it (an always-uniform one too: uniform only
 /// within each group) may go different ways for threads that meet again later, and threads
 /// leave it at different times, as through a divergent exit.
-pub(crate) fn assumed<F: SsaFunction>(f: &F, s: &Structure, c: u32, mark: &mut dyn FnMut(u32)) {
+pub(crate) fn assumed<F: SsaFunction>(
+    f: &F,
+    s: &Structure,
+    c: u32,
+    pm: &mut super::Scratch,
+    mark: &mut dyn FnMut(u32),
+) {
     for &b in s.blocks(c) {
         let t = f.block_insts(b).end - 1;
         if f.cfg().succs(b).len() < 2 {
@@ -61,5 +96,5 @@ pub(crate) fn assumed<F: SsaFunction>(f: &F, s: &Structure, c: u32, mark: &mut d
             mark(t);
         }
     }
-    sweep(f, s, c, mark);
+    sweep(f, s, c, pm, mark);
 }

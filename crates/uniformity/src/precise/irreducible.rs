@@ -17,27 +17,37 @@ use crate::ssa::SsaFunction;
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
 
-/// The outermost irreducible ancestor-or-self of cycle `c`, or `NONE`.
-pub(crate) fn outer_irreducible(s: &Structure, c: u32) -> u32 {
-    let mut best = NONE;
-    let mut x = c;
-    while x != NONE {
-        if !s.is_reducible(x) {
-            best = x;
-        }
-        x = s.parent_raw(x);
+/// Per cycle: its outermost irreducible ancestor-or-self, or `NONE` (parents are numbered before
+/// their children, so one pass in cycle order).
+pub(crate) fn outer_table(s: &Structure) -> Vec<u32> {
+    let n = s.num_cycles();
+    let mut t = vec![NONE; n];
+    for c in 0..n as u32 {
+        let p = s.parent_raw(c);
+        t[c as usize] = if p != NONE && t[p as usize] != NONE {
+            t[p as usize]
+        } else if !s.is_reducible(c) {
+            c
+        } else {
+            NONE
+        };
     }
-    best
+    t
 }
 
 /// The irreducible region a divergent branch in block `b` makes divergent by itself: the
 /// outermost irreducible cycle around `b` when two different successors of `b` stay inside it.
-pub(crate) fn branch_region<F: SsaFunction>(f: &F, s: &Structure, b: Block) -> Option<u32> {
+pub(crate) fn branch_region<F: SsaFunction>(
+    f: &F,
+    s: &Structure,
+    outer: &[u32],
+    b: Block,
+) -> Option<u32> {
     let c = s.inner(b);
     if c == NONE {
         return None;
     }
-    let r = outer_irreducible(s, c);
+    let r = outer[c as usize];
     if r == NONE {
         return None;
     }
@@ -61,13 +71,14 @@ pub(crate) fn branch_region<F: SsaFunction>(f: &F, s: &Structure, b: Block) -> O
 /// around it, in which case LLVM's rule is exact: the hierarchy is unique there).
 pub(crate) fn divergent_cycle(
     s: &Structure,
+    outer: &[u32],
     jc: Option<u32>,
     b: Block,
     j: Block,
     llvm: Option<u32>,
 ) -> Option<u32> {
     let Some(c0) = jc else { return llvm };
-    let r = outer_irreducible(s, c0);
+    let r = outer[c0 as usize];
     if r == NONE {
         return llvm;
     }

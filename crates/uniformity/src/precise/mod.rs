@@ -6,12 +6,14 @@
 //! every cycle hierarchy, not only LLVM's ([`irreducible`]); the users outside a cycle with a
 //! divergent exit of *every* value defined inside it are temporally divergent, always-uniform
 //! values and assumed-divergent cycles included, and exit phis are judged by their incoming
-//! values from inside the cycle ([`exits`]); convergence-control tokens decide which dynamic
+//! values from inside the cycle ([`exits`]); phis at joins by their incoming values on the
+//! diverged paths ([`joins`]); convergence-control tokens decide which dynamic
 //! instances are converged ([`tokens`]). The temporal-divergence list is rebuilt after the
 //! fixpoint, sorted, so it does not depend on the order of analysis.
 
 pub(crate) mod exits;
 pub(crate) mod irreducible;
+pub(crate) mod joins;
 pub(crate) mod tokens;
 
 use crate::analysis::{LlvmVersion, TemporalDivergence, Uniformity, analyze_impl};
@@ -58,11 +60,29 @@ pub fn analyze_with<F: SsaFunction, M: DivergenceModel<F>>(
     }
 }
 
+/// Precise mode's per-function memory, kept by the propagation.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// Per cycle: its outermost irreducible ancestor-or-self, or `NONE`.
+    pub(crate) outer_irr: Vec<u32>,
+    pub(crate) reach: joins::Reach,
+    pub(crate) sweep: exits::Sweep,
+}
+
+impl Scratch {
+    pub(crate) fn new(s: &Structure) -> Scratch {
+        Scratch {
+            outer_irr: irreducible::outer_table(s),
+            ..Default::default()
+        }
+    }
+}
+
 /// After the fixpoint: cycle lists in cycle order and the complete temporal-divergence list.
 pub(crate) fn finish<F: SsaFunction>(f: &F, s: &Structure, out: &mut Uniformity) {
     out.assumed_divergent.sort_unstable();
     out.divergent_exit_cycles.sort_unstable();
-    out.temporal_divergence = temporal_list(f, s, &out.divergent_exit_cycles);
+    out.temporal_divergence = temporal_list(f, s, &out.divergent_exit_cycles, false);
 }
 
 /// Every use outside a cycle with a divergent exit of a value defined inside it, with the
@@ -72,6 +92,7 @@ fn temporal_list<F: SsaFunction>(
     f: &F,
     s: &Structure,
     exit_cycles: &[u32],
+    walk_only: bool,
 ) -> Vec<TemporalDivergence> {
     let mut out = Vec::new();
     if exit_cycles.is_empty() {
@@ -82,30 +103,61 @@ fn temporal_list<F: SsaFunction>(
     for &c in exit_cycles {
         flag[c as usize] = true;
     }
-    // Parents are numbered before their children: one pass gives "some ancestor-or-self has a
-    // divergent exit".
-    let mut up = vec![false; nc];
+    // Parents are numbered before their children: one pass gives the outermost ancestor-or-self
+    // with a divergent exit.
+    let mut top = vec![NONE; nc];
     for c in 0..nc as u32 {
         let p = s.parent_raw(c);
-        up[c as usize] = flag[c as usize] || (p != NONE && up[p as usize]);
+        top[c as usize] = if p != NONE && top[p as usize] != NONE {
+            top[p as usize]
+        } else if flag[c as usize] {
+            c
+        } else {
+            NONE
+        };
     }
+    let outer = irreducible::outer_table(s);
     let hearts: Vec<Option<u32>> = (0..nc as u32)
         .map(|c| {
             if flag[c as usize] {
-                tokens::heart_of(f, s, c)
+                tokens::heart_of(f, s, &outer, c)
             } else {
                 None
             }
         })
         .collect();
+    let any_heart = walk_only || hearts.iter().any(Option::is_some);
+    let lift = FlaggedChain::new(s, &flag);
     for b in 0..f.cfg().num_blocks() as u32 {
         let c0 = s.inner(Block(b));
-        if c0 == NONE || !up[c0 as usize] {
+        if c0 == NONE || top[c0 as usize] == NONE {
             continue;
         }
         for v in f.block_insts(Block(b)) {
             for &u in f.users(crate::Val::Inst(v)) {
                 let ub = f.inst_block(u);
+                if s.contains(c0, ub) {
+                    continue;
+                }
+                // Without hearts the answer is the outermost flagged cycle not containing the
+                // user: the outermost flagged one overall when the user lies outside it, else
+                // found by binary lifting over the flagged cycles of c0's chain.
+                if !any_heart {
+                    let t = top[c0 as usize];
+                    let cycle = if !s.contains(t, ub) {
+                        t
+                    } else {
+                        lift.outermost_below(s, c0, s.common_cycle(c0, s.inner(ub)))
+                    };
+                    if cycle != NONE {
+                        out.push(TemporalDivergence {
+                            value: v,
+                            user: u,
+                            cycle,
+                        });
+                    }
+                    continue;
+                }
                 let mut c = c0;
                 let mut best = NONE;
                 while c != NONE && !s.contains(c, ub) {
@@ -130,4 +182,93 @@ fn temporal_list<F: SsaFunction>(
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// The cycles with a divergent exit as a forest (each one's parent: the innermost such strict
+/// ancestor), with binary lifting: the outermost one on a cycle's chain strictly inside a given
+/// ancestor in O(log depth).
+struct FlaggedChain {
+    /// Per cycle: the innermost flagged ancestor-or-self.
+    inner: Vec<u32>,
+    /// `up[k][c]`: the 2^k-th flagged strict ancestor of flagged `c`.
+    up: Vec<Vec<u32>>,
+}
+
+impl FlaggedChain {
+    fn new(s: &Structure, flag: &[bool]) -> FlaggedChain {
+        let nc = flag.len();
+        let mut inner = vec![NONE; nc];
+        let mut par = vec![NONE; nc];
+        for c in 0..nc as u32 {
+            let p = s.parent_raw(c);
+            let above = if p == NONE { NONE } else { inner[p as usize] };
+            par[c as usize] = above;
+            inner[c as usize] = if flag[c as usize] { c } else { above };
+        }
+        let mut up = vec![par];
+        while up.len() < 32 {
+            let last = up.last().unwrap();
+            if last.iter().all(|&x| x == NONE) {
+                break;
+            }
+            let next: Vec<u32> = last
+                .iter()
+                .map(|&x| if x == NONE { NONE } else { last[x as usize] })
+                .collect();
+            up.push(next);
+        }
+        FlaggedChain { inner, up }
+    }
+
+    /// The outermost flagged ancestor-or-self of `c` strictly inside `common` (any, when
+    /// `common` is `NONE`), or `NONE`.
+    fn outermost_below(&self, s: &Structure, c: u32, common: u32) -> u32 {
+        let d = if common == NONE { 0 } else { s.depth(common) };
+        let mut x = self.inner[c as usize];
+        if x == NONE || s.depth(x) <= d {
+            return NONE;
+        }
+        for k in (0..self.up.len()).rev() {
+            let y = self.up[k][x as usize];
+            if y != NONE && s.depth(y) > d {
+                x = y;
+            }
+        }
+        x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llvm::{LlvmFunction, Target};
+    use converge_gen::program::{Flavor, Options, function_with_cfg, module_header, random_cfg};
+    use converge_gen::rng::Rng;
+
+    /// The binary-lifting path of the temporal-divergence list gives the walk's answer.
+    #[test]
+    fn temporal_list_fast_path_equals_the_walk() {
+        let mut checked = 0;
+        for seed in 1..40u64 {
+            let mut rng = Rng::new(seed);
+            let mut opts = Options::new(Flavor::Amdgpu);
+            opts.extra_edges_percent = 60;
+            let succs = random_cfg(&mut rng, 60 + (seed as usize % 5) * 40, &opts);
+            let mut text = module_header(Flavor::Amdgpu);
+            text.push_str(&function_with_cfg(&mut rng, "f", &opts, &succs));
+            let m = converge_ir::parse("t.ll", text).unwrap();
+            let fid = converge_ir::FuncId(
+                m.functions.iter().position(|f| !f.is_declaration).unwrap() as u32,
+            );
+            let lf = LlvmFunction::new(&m, fid);
+            let s = Structure::new(lf.cfg());
+            let t = Target::from_triple(m.triple.as_deref(), None);
+            let u = analyze_with(&lf, &t, &s, Mode::Precise);
+            let fast = temporal_list(&lf, &s, &u.divergent_exit_cycles, false);
+            let walk = temporal_list(&lf, &s, &u.divergent_exit_cycles, true);
+            assert_eq!(fast, walk, "seed {seed}");
+            checked += fast.len();
+        }
+        assert!(checked > 100, "{checked} entries");
+    }
 }

@@ -16,7 +16,6 @@
 //! from such a use is divergent where it leaves the region, and a branch on one is divergent
 //! (its joins may lie outside the region) ([`confine`]).
 
-use super::irreducible::outer_irreducible;
 use crate::ssa::{SsaFunction, TokenKind, Val};
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
@@ -38,8 +37,8 @@ pub(crate) fn group_may_differ<F: SsaFunction>(f: &F, s: &Structure, i: u32) -> 
 
 /// The loop heart in the header of cycle `o`, when `o` is reducible and not inside an irreducible
 /// cycle (so `o` is the heart's cycle under every hierarchy).
-pub(crate) fn heart_of<F: SsaFunction>(f: &F, s: &Structure, o: u32) -> Option<u32> {
-    if !s.is_reducible(o) || outer_irreducible(s, o) != NONE {
+pub(crate) fn heart_of<F: SsaFunction>(f: &F, s: &Structure, outer: &[u32], o: u32) -> Option<u32> {
+    if !s.is_reducible(o) || outer[o as usize] != NONE {
         return None;
     }
     f.block_insts(s.header(o))

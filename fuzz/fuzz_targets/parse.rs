@@ -1,8 +1,8 @@
 //! Fuzz target: any UTF-8 text is either read or rejected with a located diagnostic, and every
 //! module that is read can be walked with the helpers without a panic.
 //!
-//! Run: `cd crates/ir/fuzz && cargo +nightly fuzz run parse -- -max_len=4096`
-//! (seed the corpus with `../tests/data/*.ll` and the LLVM test corpus).
+//! Run: `cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run parse -- -max_len=4096`
+//! (seed the corpus with `../crates/ir/tests/data/*.ll` and the LLVM test corpus).
 #![no_main]
 
 use converge_graph::Graph;

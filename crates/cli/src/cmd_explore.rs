@@ -1,0 +1,136 @@
+//! `converge explore FILE`: writes one self-contained HTML page (no network, no server) that shows
+//! each function's CFG with its cycles and divergence, the source with every value marked, the
+//! explanation chain of a clicked value, the token diagnostics and the simulator's table of
+//! dynamic instances. The page is built by `converge_report::explore`; this module only reads the
+//! flags and writes the file atomically (a temporary file renamed into place, so a failure never
+//! leaves a partial page).
+
+use crate::common::{CliError, FunctionArgs, TargetArg};
+use crate::mode::ModeArg;
+use converge_report::explore::{ExploreOptions, SimOptions, page};
+use converge_uniformity::LlvmVersion;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The LLVM textual IR file (.ll).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub functions: FunctionArgs,
+    /// Which uniformity analysis the page shows: `llvm` (LLVM 22's answer) or `precise` (sound
+    /// by the semantics; docs/precise-mode.md).
+    #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
+    pub mode: ModeArg,
+    /// Threads of the simulation panel.
+    #[arg(long, default_value_t = 4)]
+    pub threads: u32,
+    /// Kernel arguments of the simulation, comma-separated, in parameter order (integers, floats,
+    /// `_` for random); the same in every thread.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub args: Vec<String>,
+    /// Seed for missing arguments and for the values of unknown calls and divergent loads.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Instructions per thread before the simulation stops it.
+    #[arg(long, default_value_t = 20_000)]
+    pub step_limit: u64,
+    /// Cycle hierarchies simulated when the CFG is irreducible (LLVM's first).
+    #[arg(long, default_value_t = 4)]
+    pub hierarchies: usize,
+    /// Target model: auto (the module's triple), amdgpu|amdgcn, nvptx|nvptx64, none, or a
+    /// triple; also `-mtriple=T`.
+    #[arg(long, alias = "mtriple", default_value = "auto", value_parser = crate::common::target::parse)]
+    pub target: TargetArg,
+    /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
+    #[arg(long)]
+    pub mcpu: Option<String>,
+}
+
+/// `output`: the global `-o OUT.html` (default: the input's name with `.html`, in the current
+/// directory); the page is written whole at the end.
+pub fn run(args: &Args, output: Option<&Path>) -> Result<ExitCode, CliError> {
+    if args.threads == 0 || args.threads > 1024 {
+        return Err(format!(
+            "error: --threads must be between 1 and 1024 (got {})",
+            args.threads
+        ));
+    }
+    if args.hierarchies == 0 {
+        return Err("error: --hierarchies must be at least 1".to_string());
+    }
+    let sim_args = crate::cmd_simulate::parse_args(&args.args)?;
+    let out = match output {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let stem = args
+                .file
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "explore".to_string());
+            PathBuf::from(format!("{stem}.html"))
+        }
+    };
+    if same_file(&out, &args.file) {
+        return Err(format!(
+            "error: the output {} is the input file; choose another with -o",
+            out.display()
+        ));
+    }
+    let module = crate::common::load_module(&args.file)?;
+    let funcs = args.functions.select(&module)?;
+    let opts = ExploreOptions {
+        target: args.target.model(&module, args.mcpu.as_deref()),
+        mode: args.mode.mode(LlvmVersion::V22),
+        sim: SimOptions {
+            threads: args.threads,
+            args: sim_args,
+            seed: args.seed,
+            step_limit: args.step_limit,
+            max_hierarchies: args.hierarchies,
+            ..SimOptions::default()
+        },
+    };
+    let html = page(&module, &funcs, &opts);
+    write_atomically(&out, html.as_bytes())?;
+    eprintln!(
+        "wrote {} ({} bytes, {} function{})",
+        out.display(),
+        html.len(),
+        funcs.len(),
+        if funcs.len() == 1 { "" } else { "s" }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Writes `bytes` to a temporary file next to `out` and renames it into place; on any error the
+/// temporary file is removed and `out` is left as it was.
+fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = out
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .ok_or_else(|| format!("error: {} is not a file name", out.display()))?;
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, out)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("error: cannot write {}: {e}", out.display())
+    })
+}

@@ -1,0 +1,102 @@
+//! What every subcommand shares, as small helpers a new subcommand adopts by calling them:
+//!
+//! - [`load_module`]: the input, a path or `-` for standard input, parsed with located errors;
+//! - [`output`]: the output sink behind the global `-o FILE` ([`emit`], [`emit_json`]);
+//! - [`select`]: `--function NAME` (repeatable, glob, `@name` or `name`) via [`FunctionArgs`];
+//! - [`color`]: `--color auto|always|never` and `NO_COLOR` for the readable formats;
+//! - [`progress`]: a progress line on standard error for work longer than a couple of seconds;
+//! - [`target`]: `--target` with LLVM's names and triples, `-mtriple=`/`-mcpu=` as `opt` spells them;
+//! - [`formats`] and [`llvm_version`]: `--format` offering only what a subcommand supports, and
+//!   the one `--llvm-version` spelling (alias `--llvm`).
+
+pub mod color;
+pub mod output;
+pub mod progress;
+pub mod select;
+pub mod target;
+
+pub use output::{emit, emit_json};
+pub use select::FunctionArgs;
+pub use target::TargetArg;
+
+use clap::ValueEnum;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use converge_ir::Module;
+use std::io::Read;
+use std::path::Path;
+
+/// An error that ends the process with exit code 2, already rendered for the user.
+pub type CliError = String;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    /// Readable, annotated output.
+    #[default]
+    Text,
+    /// What `opt`'s printer pass prints.
+    Llvm,
+    /// Machine-readable JSON.
+    Json,
+    /// Analyse only, print nothing.
+    None,
+}
+
+/// A `--format` value parser offering only `allowed` (in `--help`, completions and the error for
+/// anything else), so a subcommand never accepts a format it then rejects.
+pub fn formats(allowed: &'static [Format]) -> impl TypedValueParser<Value = Format> {
+    let names = allowed
+        .iter()
+        .map(|f| f.to_possible_value().expect("every format has a name"));
+    PossibleValuesParser::new(names.collect::<Vec<_>>())
+        .map(|s| Format::from_str(&s, false).expect("offered values are formats"))
+}
+
+/// The `--llvm-version` value parser shared by every subcommand that reproduces an LLVM release:
+/// 19 to 22 (22 is the reference; anything below reproduces 19's behaviour).
+pub fn llvm_version() -> impl TypedValueParser<Value = u32> {
+    clap::value_parser!(u32).range(19..=22)
+}
+
+/// The name diagnostics give the input: the path, or `<stdin>` for `-`.
+pub fn input_name(path: &Path) -> String {
+    if is_stdin(path) {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Reads and parses one `.ll` file (`-`: standard input); any failure is rendered with
+/// file:line:col and an excerpt. Modules of many megabytes get a progress line (see [`progress`]).
+pub fn load_module(path: &Path) -> Result<Module, CliError> {
+    let name = input_name(path);
+    let bytes = if is_stdin(path) {
+        let mut b = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut b)
+            .map_err(|e| format!("error: cannot read standard input: {e}"))?;
+        b
+    } else {
+        std::fs::read(path).map_err(|e| format!("error: cannot read {name}: {e}"))?
+    };
+    let source = String::from_utf8(bytes).map_err(|e| {
+        let off = e.utf8_error().valid_up_to();
+        let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+        let (l, c) = converge_ir::diag::line_col(&text, off as u32);
+        format!("error: {name}:{l}:{c}: the file is not valid UTF-8")
+    })?;
+    let _p = progress::Progress::start(format!("reading {name} ({} MB)", source.len() >> 20), 0);
+    // One thread allowed (`--threads 1` or `RAYON_NUM_THREADS=1`): the reader stays on it too.
+    let parallel = (rayon::current_num_threads() <= 1).then_some(false);
+    converge_ir::parse_rendered_with(&name, source, parallel)
+}
+
+/// `n` and the noun, plural unless `n == 1`: `1 divergent terminator`, `2 divergent terminators`.
+pub fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}

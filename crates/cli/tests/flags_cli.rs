@@ -1,0 +1,573 @@
+//! The flags every subcommand shares, as an LLVM user expects them: `--target` with LLVM's names
+//! and `-mtriple=`, `-` for standard input, `-o FILE`, `--function` (repeatable, glob, `@name`),
+//! one `--llvm-version` and `--time-passes` spelling with the old ones as aliases, `--format`
+//! listing only supported formats, one JSON layout, `--color`, the progress line, `--help`
+//! examples, plurals, verify headlines and `dot` on several functions. Expected answers come from
+//! LLVM (`opt -mtriple=...`, live) or from the same subcommand run with the established spelling.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn run_in(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> common::Outcome {
+    let mut cmd = Command::new(common::converge_bin());
+    cmd.args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    common::run(cmd, stdin, LIMIT)
+}
+
+fn run(args: &[&str]) -> common::Outcome {
+    run_in(args, b"", &[])
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert_eq!(o.code, Some(0), "{args:?}: {}", o.stderr_str());
+    o.stdout_str()
+}
+
+fn root() -> PathBuf {
+    converge_gen::reference::repo_root()
+}
+
+fn example(name: &str) -> String {
+    root().join("examples").join(name).display().to_string()
+}
+
+fn scratch(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("converge-flags-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+/// Two kernels without a target triple: the target comes from the command line.
+const NO_TRIPLE: &str = r#"
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+define void @kernel_one(i32 %n) {
+entry:
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %u = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %s = add i32 %t, %u
+  %c = icmp slt i32 %s, %n
+  br i1 %c, label %a, label %b
+a:
+  br label %b
+b:
+  ret void
+}
+
+define void @kernel_two() {
+entry:
+  br label %loop
+loop:
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %c = icmp eq i32 %t, 0
+  br i1 %c, label %loop, label %done
+done:
+  ret void
+}
+
+declare void @only_declared()
+"#;
+
+#[test]
+fn target_takes_llvm_names_triples_and_mtriple() {
+    let f = scratch("no-triple.ll", NO_TRIPLE);
+    let amd = ok(&["uniformity", "--format", "llvm", "--target", "amdgpu", &f]);
+    let nv = ok(&["uniformity", "--format", "llvm", "--target", "nvptx", &f]);
+    assert_ne!(amd, nv, "the two models differ on this module");
+    for spelling in [
+        vec!["--target", "amdgcn"],
+        vec!["--target=amdgcn-amd-amdhsa"],
+        vec!["-mtriple=amdgcn"],
+        vec!["-mtriple", "amdgcn--"],
+        vec!["--mtriple", "amdgcn"],
+    ] {
+        let mut a = vec!["uniformity", "--format", "llvm"];
+        a.extend(spelling.iter().copied());
+        a.push(&f);
+        assert_eq!(ok(&a), amd, "{spelling:?}");
+    }
+    for spelling in ["nvptx64", "nvptx64-nvidia-cuda", "nvptx"] {
+        assert_eq!(
+            ok(&["uniformity", "--format", "llvm", "--target", spelling, &f]),
+            nv,
+            "{spelling}"
+        );
+    }
+    // A triple of a target without divergence: everything uniform, as in LLVM.
+    let x86 = ok(&[
+        "uniformity",
+        "--format",
+        "llvm",
+        "-mtriple=x86_64-pc-linux-gnu",
+        &f,
+    ]);
+    assert!(x86.contains("ALL VALUES UNIFORM"), "{x86}");
+    // A misspelt name is a usage error.
+    let o = run(&["uniformity", "--target", "amdgp", &f]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("unknown target"),
+        "{}",
+        o.stderr_str()
+    );
+    // -mcpu= as opt spells it.
+    let w32 = ok(&[
+        "uniformity",
+        "--format",
+        "llvm",
+        "-mtriple=amdgcn",
+        "-mcpu=gfx1100",
+        &f,
+    ]);
+    let w32b = ok(&[
+        "uniformity",
+        "--format",
+        "llvm",
+        "--target=amdgcn",
+        "--mcpu",
+        "gfx1100",
+        &f,
+    ]);
+    assert_eq!(w32, w32b);
+    // The same spellings reach the other subcommands.
+    for sub in ["explain", "dot", "simulate"] {
+        let mut a = vec![sub, "-mtriple=amdgcn", &f];
+        if sub == "simulate" {
+            a.extend(["--function", "kernel_one"]);
+        }
+        ok(&a);
+    }
+}
+
+/// `-mtriple=` means what it means to `opt`: LLVM 19's print<uniformity> with the triple given
+/// on the command line equals ours with the same flag (LLVM 19 mode).
+#[test]
+fn mtriple_matches_opt() {
+    let Some(opt) = converge_gen::reference::opt19("mtriple_matches_opt") else {
+        return;
+    };
+    let f = scratch("no-triple-opt.ll", NO_TRIPLE);
+    for triple in ["amdgcn-amd-amdhsa", "nvptx64-nvidia-cuda"] {
+        let o = converge_gen::reference::run_opt(
+            &opt,
+            &[
+                &format!("-mtriple={triple}"),
+                "-passes=print<uniformity>",
+                "-disable-output",
+            ],
+            NO_TRIPLE,
+        );
+        assert!(o.success, "{}", o.stderr);
+        let ours = ok(&[
+            "uniformity",
+            "--format",
+            "llvm",
+            "--llvm-version",
+            "19",
+            &format!("-mtriple={triple}"),
+            &f,
+        ]);
+        assert_eq!(ours, o.stderr, "{triple}");
+    }
+}
+
+#[test]
+fn dash_reads_standard_input() {
+    let f = example("divergent-loop.ll");
+    let text = std::fs::read(&f).unwrap();
+    for sub in [
+        "stats",
+        "cycles",
+        "uniformity",
+        "verify",
+        "explain",
+        "dot",
+        "simulate",
+    ] {
+        let from_file = run(&[sub, &f]);
+        let from_stdin = run_in(&[sub, "-"], &text, &[]);
+        assert_eq!(from_file.code, from_stdin.code, "{sub}");
+        let name = f.as_str();
+        assert_eq!(
+            from_file.stdout_str().replace(name, "<stdin>"),
+            from_stdin.stdout_str(),
+            "{sub}"
+        );
+    }
+    // Errors in standard input are located in `<stdin>`.
+    let o = run_in(&["stats", "-"], b"define void @f( {\n", &[]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("--> <stdin>:"),
+        "{}",
+        o.stderr_str()
+    );
+}
+
+#[test]
+fn dash_o_writes_every_report_to_a_file() {
+    let f = example("tokens-invalid.ll");
+    let dir = std::env::temp_dir().join(format!("converge-flags-o-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (k, args) in [
+        vec!["stats"],
+        vec!["stats", "--format", "json"],
+        vec!["cycles", "--format", "llvm"],
+        vec!["uniformity", "--format", "json"],
+        vec!["verify"],
+        vec!["explain"],
+        vec!["dot", "--uniformity"],
+        vec!["simulate", "--function", "mixed"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = dir.join(format!("out{k}.txt"));
+        let out = out.to_str().unwrap();
+        let mut a = args.clone();
+        a.push(&f);
+        let plain = run(&a);
+        let mut b = args.clone();
+        b.extend(["-o", out, &f]);
+        let to_file = run(&b);
+        assert_eq!(plain.code, to_file.code, "{args:?}");
+        assert!(to_file.stdout.is_empty(), "{args:?}: nothing on stdout");
+        assert_eq!(
+            std::fs::read(out).unwrap(),
+            plain.stdout,
+            "{args:?}: the file holds what stdout would"
+        );
+    }
+    let o = run(&["stats", "-o", "/nonexistent-dir/x.txt", &f]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("cannot create"),
+        "{}",
+        o.stderr_str()
+    );
+}
+
+#[test]
+fn function_selection_everywhere() {
+    let f = scratch("select.ll", NO_TRIPLE);
+    let all = ok(&["uniformity", "--target", "amdgpu", &f]);
+    let one = ok(&[
+        "uniformity",
+        "--target",
+        "amdgpu",
+        "--function",
+        "kernel_two",
+        &f,
+    ]);
+    assert!(
+        !one.contains("@kernel_one") && one.contains("@kernel_two"),
+        "{one}"
+    );
+    assert!(
+        all.ends_with(&one),
+        "the selection prints what the whole run prints for it"
+    );
+    assert_eq!(
+        one,
+        ok(&[
+            "uniformity",
+            "--target",
+            "amdgpu",
+            "--function",
+            "@kernel_two",
+            &f
+        ])
+    );
+    assert_eq!(
+        all,
+        ok(&[
+            "uniformity",
+            "--target",
+            "amdgpu",
+            "--function",
+            "kernel_*",
+            &f
+        ])
+    );
+    assert_eq!(
+        all,
+        ok(&[
+            "uniformity",
+            "--target",
+            "amdgpu",
+            "--function",
+            "kernel_two",
+            "--function",
+            "@kernel_one",
+            &f
+        ]),
+        "repeated, in module order"
+    );
+    for sub in [
+        "stats",
+        "cycles",
+        "uniformity",
+        "verify",
+        "explain",
+        "dot",
+        "simulate",
+    ] {
+        let o = run(&[sub, "--function", "@kernel_one", &f]);
+        assert_eq!(o.code, Some(0), "{sub}: {}", o.stderr_str());
+        assert!(
+            !o.stdout_str().contains("kernel_two"),
+            "{sub} shows only the selected function"
+        );
+        let o = run(&[sub, "--function", "kernl_one", &f]);
+        assert_eq!(o.code, Some(2), "{sub}");
+        let e = o.stderr_str();
+        assert!(
+            e.contains("no function @kernl_one") && e.contains("did you mean @kernel_one"),
+            "{sub}: {e}"
+        );
+        let o = run(&[sub, "--function", "only_declared", &f]);
+        assert_eq!(o.code, Some(2), "{sub}");
+        assert!(o.stderr_str().contains("only declared"), "{sub}");
+        let o = run(&[sub, "--function", "zz*", &f]);
+        assert_eq!(o.code, Some(2), "{sub}");
+        assert!(o.stderr_str().contains("matches `zz*`"), "{sub}");
+    }
+    // stats: the totals are those of the selection.
+    let s = ok(&["stats", "--format", "json", "--function", "kernel_two", &f]);
+    let v: serde_json::Value = serde_json::from_str(&s).unwrap();
+    assert_eq!(v["per_function"].as_array().unwrap().len(), 1);
+    assert_eq!(v["blocks"], 3);
+    assert_eq!(v["cycles"], 1);
+    // simulate needs exactly one.
+    let o = run(&["simulate", "--function", "kernel_*", &f]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("several functions"),
+        "{}",
+        o.stderr_str()
+    );
+}
+
+#[test]
+fn one_llvm_version_and_timing_spelling() {
+    let f = example("divergent-loop.ll");
+    for sub in ["uniformity", "cycles", "verify"] {
+        let new = ok(&[sub, "--format", "llvm", "--llvm-version", "19", &f]);
+        let old = ok(&[sub, "--format", "llvm", "--llvm", "19", &f]);
+        assert_eq!(new, old, "{sub}");
+        let o = run(&[sub, "--llvm-version", "18", &f]);
+        assert_eq!(o.code, Some(2), "{sub}");
+    }
+    for sub in ["stats", "cycles", "uniformity"] {
+        for flag in ["--time-passes", "--time"] {
+            let o = run(&[sub, "--format", "none", flag, &f]);
+            assert_eq!(o.code, Some(0), "{sub} {flag}");
+            assert!(
+                o.stderr_str().contains("ms"),
+                "{sub} {flag}: {}",
+                o.stderr_str()
+            );
+        }
+    }
+}
+
+#[test]
+fn format_offers_only_what_a_subcommand_supports() {
+    let f = example("divergent-loop.ll");
+    for (sub, bad) in [("stats", "llvm"), ("simulate", "llvm"), ("explain", "llvm")] {
+        let o = run(&[sub, "--format", bad, &f]);
+        assert_eq!(o.code, Some(2), "{sub} --format {bad}");
+        let help = ok(&[sub, "--help"]);
+        let line = help
+            .lines()
+            .skip_while(|l| !l.contains("--format"))
+            .take(8)
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(!line.contains(bad), "{sub} --help offers {bad}: {line}");
+    }
+}
+
+#[test]
+fn json_is_laid_out_the_same_everywhere() {
+    let f = example("tokens-invalid.ll");
+    for args in [
+        vec!["stats", "--format", "json"],
+        vec!["cycles", "--format", "json"],
+        vec!["uniformity", "--format", "json"],
+        vec!["verify", "--format", "json"],
+        vec!["explain", "--format", "json"],
+        vec![
+            "explain",
+            "--format",
+            "json",
+            "--value",
+            "%t",
+            "--function",
+            "mixed",
+        ],
+        vec!["simulate", "--format", "json", "--function", "mixed"],
+    ] {
+        let mut a = args.clone();
+        a.push(&f);
+        let o = run(&a);
+        let text = o.stdout_str();
+        let v: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: {e}\n{text}"));
+        let mut pretty = serde_json::to_string_pretty(&v).unwrap();
+        pretty.push('\n');
+        assert_eq!(text, pretty, "{args:?}: serde_json's pretty layout");
+    }
+}
+
+#[test]
+fn readable_details() {
+    let f = example("divergent-loop.ll");
+    let u = ok(&["uniformity", &f]);
+    assert!(u.contains(", 1 divergent terminator\n"), "{u}");
+    // Verify headlines state the problem found; the rule is a note.
+    let o = run(&["verify", &example("tokens-invalid.ll")]);
+    assert_eq!(o.code, Some(1));
+    let t = o.stdout_str();
+    assert!(
+        t.contains("error[T-cycle-use]: token %t is used inside the cycle headed by %loop, which does not contain its definition (in @token_crosses_cycle)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("= note: rule: a closed path through a use of a token contains its definition"),
+        "{t}"
+    );
+    assert!(
+        t.contains("error[T-entry-block]: llvm.experimental.convergence.entry in %body, not in the entry block")
+            || t.contains("error[T-entry-block]: llvm.experimental.convergence.entry in %"),
+        "{t}"
+    );
+    for sub in [
+        "stats",
+        "cycles",
+        "uniformity",
+        "verify",
+        "simulate",
+        "explain",
+        "dot",
+    ] {
+        let h = ok(&[sub, "--help"]);
+        assert!(h.contains("Example"), "{sub} --help shows an example");
+        assert!(h.contains(&format!("converge {sub}")), "{sub}");
+    }
+    assert!(ok(&["--help"]).contains("Examples"));
+}
+
+#[test]
+fn dot_draws_every_function_in_one_graph() {
+    let f = scratch("dot.ll", NO_TRIPLE);
+    let d = ok(&["dot", "--uniformity", "--target", "amdgpu", &f]);
+    assert_eq!(d.matches("digraph ").count(), 1, "{d}");
+    assert!(d.contains("subgraph \"cluster_f0\"") && d.contains("subgraph \"cluster_f1\""));
+    assert!(d.contains("@kernel_one") && d.contains("@kernel_two"));
+    assert_eq!(d.matches('{').count(), d.matches('}').count());
+    // Node ids are distinct across functions: every edge end is declared once.
+    let mut nodes: Vec<&str> = d
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with('f') && l.contains(" [label=") && !l.contains(" -> "))
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    let n = nodes.len();
+    nodes.sort();
+    nodes.dedup();
+    assert_eq!(nodes.len(), n, "node ids are unique");
+    assert_eq!(n, 3 + 3, "every block of both functions");
+    for l in d.lines().map(str::trim).filter(|l| l.contains(" -> ")) {
+        let mut it = l.split(' ');
+        let (a, b) = (it.next().unwrap(), it.nth(1).unwrap().trim_end_matches(';'));
+        assert!(nodes.contains(&a) && nodes.contains(&b), "{l}");
+    }
+    // One function: the single digraph, as before.
+    let one = ok(&["dot", "--function", "kernel_one", &f]);
+    assert!(one.starts_with("digraph \"@kernel_one\" {"), "{one}");
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let f = example("divergent-loop.ll");
+    let esc = |s: &str| s.contains('\x1b');
+    assert!(!esc(&ok(&["uniformity", &f])), "piped: no colour");
+    assert!(esc(&ok(&["uniformity", "--color", "always", &f])));
+    assert!(!esc(&ok(&["uniformity", "--color", "never", &f])));
+    assert!(esc(&ok(&["cycles", "--color=always", &f])));
+    let o = run_in(
+        &["verify", "--color", "always", &example("tokens-invalid.ll")],
+        b"",
+        &[],
+    );
+    assert!(esc(&o.stdout_str()));
+    // Machine formats are never coloured.
+    for args in [
+        vec!["uniformity", "--format", "json"],
+        vec!["uniformity", "--format", "llvm"],
+        vec!["cycles", "--format", "llvm"],
+        vec!["dot", "--uniformity"],
+    ] {
+        let mut a = args.clone();
+        a.extend(["--color", "always", &f]);
+        assert!(!esc(&ok(&a)), "{args:?}");
+    }
+    // NO_COLOR keeps `auto` plain (piped here anyway), `always` still colours.
+    let o = run_in(
+        &["uniformity", "--color", "always", &f],
+        b"",
+        &[("NO_COLOR", "1")],
+    );
+    assert!(esc(&o.stdout_str()));
+}
+
+#[test]
+fn progress_goes_to_stderr_only() {
+    let dir = root().join("build/cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("progress.ll");
+    if !Path::new(&f).exists() {
+        let text = converge_gen::module::generate(&converge_gen::module::ModuleSpec {
+            seed: 5,
+            bytes: 300 << 10,
+            ..Default::default()
+        });
+        std::fs::write(&f, text).unwrap();
+    }
+    let f = f.to_str().unwrap();
+    for format in ["json", "llvm"] {
+        let quiet = run(&["uniformity", "--format", format, f]);
+        let loud = run_in(
+            &["uniformity", "--format", format, f],
+            b"",
+            &[
+                ("CONVERGE_PROGRESS", "1"),
+                ("CONVERGE_PROGRESS_AFTER_MS", "0"),
+            ],
+        );
+        assert_eq!(quiet.code, Some(0));
+        assert_eq!(
+            quiet.stdout, loud.stdout,
+            "--format {format}: stdout untouched"
+        );
+        assert!(quiet.stderr.is_empty(), "no progress off a terminal");
+        assert!(
+            loud.stderr_str().contains("converge: uniformity:"),
+            "{}",
+            loud.stderr_str()
+        );
+    }
+}

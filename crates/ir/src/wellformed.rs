@@ -1,0 +1,405 @@
+//! The structural rules of LLVM's verifier that every answer of converge depends on, checked when a
+//! module is read, so that invalid IR is an error (exit 2) rather than an answer:
+//!
+//! - **operand types**: a local value (argument or instruction result) used where the instruction
+//!   expects another type (`%y = add i64 %x, 1` with `%x` an `i32`; LLVM's reader: "'%x' defined
+//!   with type 'i32' but expected 'i64'"). Checked for the operands whose expected type the
+//!   instruction fixes: binary and unary operators, comparisons, `select`, `phi`, `ret`, the
+//!   condition of `br`/`switch`, call arguments against the call's function type, and the pointer
+//!   of `load`/`store`/`getelementptr`. Constants and globals are typed by the reader where they
+//!   are written, so only locals can disagree.
+//! - **definitions dominate uses** ("Instruction does not dominate all uses!", "Only PHI nodes may
+//!   reference their own value!"): a use in the same block comes after the definition, a use in
+//!   another block is dominated by the definition's block, and a phi's incoming value dominates the
+//!   end of its incoming block. Uses in unreachable blocks are exempt, as in LLVM. The result of
+//!   an `invoke` is defined on its normal edge; uses of `callbr` results are not checked.
+//! - **phi incomings match predecessors** ("PHINode should have one entry for each predecessor of
+//!   its parent basic block!"), as multisets (an edge taken twice needs two entries), and phis come
+//!   first in their block ("PHI nodes not grouped at top of basic block!");
+//! - **the entry block has no predecessors** ("Entry block to function must not have
+//!   predecessors!").
+//!
+//! That each block ends in exactly one terminator the reader enforces while parsing.
+//!
+//! Cost: one pass over the instructions and, for functions with a use across blocks, one dominator
+//! tree (Semi-NCA, `converge_graph`); see `docs/benchmarks.md`.
+
+use crate::diag::Diagnostic;
+use crate::ir::Span;
+use crate::ir::{FuncId, Function, InstId, Module, Opcode, Type, TypeId, Value};
+use converge_graph::Block;
+use converge_graph::{DominatorTree, Graph};
+
+/// The first violation in module order (function by function, instruction by instruction).
+pub(crate) fn check_module(m: &Module) -> Result<(), Box<Diagnostic>> {
+    let mut scratch = Scratch::default();
+    for (k, f) in m.functions.iter().enumerate() {
+        if !f.is_declaration {
+            check_function(m, FuncId(k as u32), f, &mut scratch)?;
+        }
+    }
+    Ok(())
+}
+
+/// Buffers reused across functions (the dominator tree keeps its arrays between computations).
+#[derive(Default)]
+struct Scratch {
+    preds: Vec<u32>,
+    incoming: Vec<u32>,
+    dt: DominatorTree,
+}
+
+fn err(span: Span, code: &str, msg: String, llvm: &str) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::error(msg, span)
+            .with_code(code)
+            .with_note(format!("LLVM's verifier rejects this module (\"{llvm}\")")),
+    )
+}
+
+fn is_bool(m: &Module, t: TypeId) -> bool {
+    match &m.types.types[t.0 as usize] {
+        Type::Int(1) => true,
+        Type::Vector { elem, .. } => matches!(m.types.types[elem.0 as usize], Type::Int(1)),
+        _ => false,
+    }
+}
+
+fn is_pointer(m: &Module, t: TypeId) -> bool {
+    match &m.types.types[t.0 as usize] {
+        Type::Ptr(_) => true,
+        Type::Vector { elem, .. } => matches!(m.types.types[elem.0 as usize], Type::Ptr(_)),
+        _ => false,
+    }
+}
+
+fn check_function(
+    m: &Module,
+    fid: FuncId,
+    f: &Function,
+    sc: &mut Scratch,
+) -> Result<(), Box<Diagnostic>> {
+    let local = |v: Value| f.local_type(v);
+    let mismatch = |i: &crate::ir::Inst, v: Value, want: TypeId| -> Box<Diagnostic> {
+        err(
+            i.span,
+            "E-type",
+            format!(
+                "{} has type {} but this `{}` expects {}",
+                m.value_name(fid, v),
+                m.type_text(local(v).unwrap_or(want)),
+                opcode_word(m, fid, i),
+                m.type_text(want)
+            ),
+            &format!(
+                "'{}' defined with type '{}' but expected '{}'",
+                m.value_name(fid, v),
+                m.type_text(local(v).unwrap_or(want)),
+                m.type_text(want)
+            ),
+        )
+    };
+    let mut cross_block = false;
+    for (k, i) in f.insts.iter().enumerate() {
+        let ops = &f.operands[i.operands.range()];
+        let expect = |v: Value, want: TypeId| -> Result<(), Box<Diagnostic>> {
+            match local(v) {
+                Some(t) if t != want => Err(mismatch(i, v, want)),
+                _ => Ok(()),
+            }
+        };
+        use Opcode as O;
+        match i.op {
+            O::FNeg
+            | O::Add
+            | O::FAdd
+            | O::Sub
+            | O::FSub
+            | O::Mul
+            | O::FMul
+            | O::UDiv
+            | O::SDiv
+            | O::FDiv
+            | O::URem
+            | O::SRem
+            | O::FRem
+            | O::Shl
+            | O::LShr
+            | O::AShr
+            | O::And
+            | O::Or
+            | O::Xor
+            | O::Freeze
+            | O::Phi => {
+                for &v in ops {
+                    expect(v, i.ty)?;
+                }
+            }
+            O::Select if ops.len() == 3 => {
+                if let Some(t) = local(ops[0])
+                    && !is_bool(m, t)
+                {
+                    return Err(err(
+                        i.span,
+                        "E-type",
+                        format!(
+                            "the condition {} of `select` has type {}, not i1",
+                            m.value_name(fid, ops[0]),
+                            m.type_text(t)
+                        ),
+                        "select condition must be i1 or <n x i1>",
+                    ));
+                }
+                expect(ops[1], i.ty)?;
+                expect(ops[2], i.ty)?;
+            }
+            O::ICmp | O::FCmp if ops.len() == 2 => {
+                let t0 = m.value_type(fid, ops[0]);
+                let t1 = m.value_type(fid, ops[1]);
+                if t0 != t1 {
+                    let (v, want) = if local(ops[1]).is_some() {
+                        (ops[1], t0)
+                    } else {
+                        (ops[0], t1)
+                    };
+                    return Err(mismatch(i, v, want));
+                }
+            }
+            O::Ret if ops.len() == 1 => expect(ops[0], f.ret_ty)?,
+            O::Br if ops.len() == 1 => {
+                if let Some(t) = local(ops[0])
+                    && !matches!(m.types.types[t.0 as usize], Type::Int(1))
+                {
+                    return Err(err(
+                        i.span,
+                        "E-type",
+                        format!(
+                            "the condition {} of `br` has type {}, not i1",
+                            m.value_name(fid, ops[0]),
+                            m.type_text(t)
+                        ),
+                        "Branch condition is not 'i1' type!",
+                    ));
+                }
+            }
+            O::Switch if ops.len() > 1 => {
+                expect(ops[0], m.value_type(fid, ops[1]))?;
+            }
+            O::Load | O::GetElementPtr if !ops.is_empty() => pointer(m, fid, i, ops[0], &local)?,
+            O::Store if ops.len() == 2 => pointer(m, fid, i, ops[1], &local)?,
+            O::Call | O::Invoke | O::CallBr => {
+                if let Some(call) = f.calls.get(i.aux as usize)
+                    && let Type::Func { params, .. } = &m.types.types[call.fn_ty.0 as usize]
+                {
+                    let params = &m.types.lists[params.range()];
+                    for (&v, &want) in ops.iter().zip(params) {
+                        expect(v, want)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        // A use after its definition in the same block needs no dominator tree; anything else
+        // (other blocks, phis, a use before the definition, possibly in unreachable code) does.
+        if !cross_block {
+            cross_block = i.op == O::Phi
+                || ops.iter().any(|&v| match v {
+                    Value::Inst(d) => {
+                        let di = &f.insts[d.0 as usize];
+                        di.block != i.block || d.0 as usize >= k || di.op == O::Invoke
+                    }
+                    _ => false,
+                });
+        }
+    }
+
+    // Phis first in their block, and one incoming per predecessor edge.
+    let cfg = f.cfg();
+    if !cfg.preds(Block(0)).is_empty() {
+        return Err(err(
+            f.blocks[0].span,
+            "E-entry-preds",
+            format!(
+                "the entry block %{} of @{} is a branch target",
+                m.block_name(fid, Block(0)),
+                m.str(f.name)
+            ),
+            "Entry block to function must not have predecessors!",
+        ));
+    }
+    for (b, bd) in f.blocks.iter().enumerate() {
+        let mut seen_other = false;
+        let mut preds_ready = false;
+        for k in bd.insts.range() {
+            let i = &f.insts[k];
+            if i.op != Opcode::Phi {
+                seen_other = true;
+                continue;
+            }
+            if seen_other {
+                return Err(err(
+                    i.span,
+                    "E-phi-position",
+                    "a phi after a non-phi instruction of its block".to_string(),
+                    "PHI nodes not grouped at top of basic block!",
+                ));
+            }
+            if !preds_ready {
+                // Predecessor edges with multiplicity (a switch may reach a block twice).
+                // (the CFG keeps one predecessor entry per successor slot).
+                sc.preds.clear();
+                sc.preds
+                    .extend(cfg.preds(Block(b as u32)).iter().map(|p| p.0));
+                sc.preds.sort_unstable();
+                preds_ready = true;
+            }
+            sc.incoming.clear();
+            sc.incoming
+                .extend(f.block_refs[i.blocks.range()].iter().map(|b| b.0));
+            sc.incoming.sort_unstable();
+            if sc.incoming != sc.preds {
+                let names = |v: &[u32]| -> String {
+                    let s: Vec<String> = v
+                        .iter()
+                        .map(|&x| format!("%{}", m.block_name(fid, Block(x))))
+                        .collect();
+                    if s.is_empty() {
+                        "none".to_string()
+                    } else {
+                        s.join(" ")
+                    }
+                };
+                return Err(err(
+                    i.span,
+                    "E-phi-preds",
+                    format!(
+                        "the phi's incoming blocks ({}) are not the predecessors of %{} ({})",
+                        names(&sc.incoming),
+                        m.block_name(fid, Block(b as u32)),
+                        names(&sc.preds)
+                    ),
+                    "PHINode should have one entry for each predecessor of its parent basic block!",
+                ));
+            }
+        }
+    }
+
+    if !cross_block {
+        return Ok(());
+    }
+    sc.dt.compute(&cfg);
+    let dt = &sc.dt;
+    for (k, i) in f.insts.iter().enumerate() {
+        let ops = &f.operands[i.operands.range()];
+        let is_phi = i.op == Opcode::Phi;
+        let in_blocks = &f.block_refs[i.blocks.range()];
+        for (n, &v) in ops.iter().enumerate() {
+            let Value::Inst(d) = v else { continue };
+            let di = &f.insts[d.0 as usize];
+            // Where the use must be dominated: the end of the incoming block for a phi.
+            let (at, same_block_ok) = if is_phi {
+                match in_blocks.get(n) {
+                    Some(&b) => (b, true),
+                    None => continue,
+                }
+            } else {
+                (i.block, false)
+            };
+            if !dt.is_reachable(at) {
+                continue;
+            }
+            let ok = match di.op {
+                Opcode::CallBr => true,
+                Opcode::Invoke => {
+                    // Defined on the normal edge: the normal destination must be reached only
+                    // through it and dominate the use.
+                    let normal = f.block_refs[di.blocks.range()].first().copied();
+                    match normal {
+                        Some(nb) => {
+                            let single = cfg.preds(nb).len() == 1
+                                && f.succs(di.block).iter().filter(|&&s| s == nb).count() == 1;
+                            !single || dt.dominates(nb, at)
+                        }
+                        None => true,
+                    }
+                }
+                _ => {
+                    if di.block == at {
+                        same_block_ok || d.0 < k as u32
+                    } else {
+                        dt.dominates(di.block, at)
+                    }
+                }
+            };
+            if !ok {
+                return Err(not_dominated(m, fid, f, d, InstId(k as u32)));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn pointer(
+    m: &Module,
+    fid: FuncId,
+    i: &crate::ir::Inst,
+    v: Value,
+    local: &dyn Fn(Value) -> Option<TypeId>,
+) -> Result<(), Box<Diagnostic>> {
+    match local(v) {
+        Some(t) if !is_pointer(m, t) => Err(err(
+            i.span,
+            "E-type",
+            format!(
+                "{} has type {} but this `{}` expects a pointer",
+                m.value_name(fid, v),
+                m.type_text(t),
+                opcode_word(m, fid, i)
+            ),
+            &format!(
+                "'{}' defined with type '{}' but expected 'ptr'",
+                m.value_name(fid, v),
+                m.type_text(t)
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn not_dominated(
+    m: &Module,
+    fid: FuncId,
+    f: &Function,
+    d: InstId,
+    user: InstId,
+) -> Box<Diagnostic> {
+    let def = &f.insts[d.0 as usize];
+    let name = m.value_name(fid, Value::Inst(d));
+    let (msg, llvm) = if d == user {
+        (
+            format!("{name} uses its own value, and it is not a phi"),
+            "Only PHI nodes may reference their own value!",
+        )
+    } else {
+        (
+            format!(
+                "{name} is used where its definition in %{} does not dominate the use",
+                m.block_name(fid, def.block)
+            ),
+            "Instruction does not dominate all uses!",
+        )
+    };
+    let mut e = Diagnostic::error(msg, f.insts[user.0 as usize].span)
+        .with_code("E-dominance")
+        .with_note(format!("LLVM's verifier rejects this module (\"{llvm}\")"));
+    if d != user {
+        e = e.with_label(def.span, "defined here");
+    }
+    Box::new(e)
+}
+
+/// The instruction's opcode as written (`add`, `icmp`, …), for messages.
+fn opcode_word(m: &Module, fid: FuncId, i: &crate::ir::Inst) -> String {
+    let _ = (m, fid);
+    format!("{:?}", i.op).to_ascii_lowercase()
+}
