@@ -46,6 +46,9 @@ pub struct Obs {
     /// The result, when the operation has one and the simulator computes it from its operands.
     pub result: Option<Val>,
     pub root: Root,
+    /// Uncontrolled, in a function that is not `convergent`: its grouping is
+    /// implementation-defined in BEFORE too, so an anchor of AFTER there is not freer.
+    pub opportunistic: bool,
     /// Loop hearts between the root and the operation: (heart instruction, virtual counter).
     pub hearts: Vec<(u32, u32)>,
     /// Index of the released group in [`Run::groups`].
@@ -133,6 +136,7 @@ pub fn observe(m: &Module, f: &Function, run: &Run) -> Observed {
         *by_key.entry((gr.func.0, gr.inst.0, gr.class)).or_default() += 1;
     }
     let mut names: HashMap<(u32, u32), String> = HashMap::new();
+    let mut convergent_fn: HashMap<u32, bool> = HashMap::new();
     let mut sites: HashMap<SiteKey, u32> = HashMap::new();
     let mut threads = Vec::with_capacity(run.threads.len());
     for tr in &run.threads {
@@ -162,6 +166,30 @@ pub fn observe(m: &Module, f: &Function, run: &Run) -> Observed {
             let result = (result_is_semantic(&name) && !matches!(op.val, Val::Undef))
                 .then(|| op.val.clone());
             let (root, hearts) = origin(&run.classes, gr.class);
+            // An uncontrolled convergent operation of a function that is not `convergent`
+            // communicates with "an implementation-defined subset of threads within the function
+            // body" ("Convergent Operation Semantics", Opportunistic convergent operations): an
+            // anchor of AFTER at that place is not freer than BEFORE (what token inference does
+            // for non-convergent functions). The sets are still compared as fixed.
+            // Through calls: an uncontrolled call in a function that is not `convergent` makes
+            // everything below it opportunistic too.
+            let mut opportunistic = false;
+            if root == Root::Fixed {
+                let frames = gr
+                    .stack
+                    .iter()
+                    .copied()
+                    .chain(std::iter::once((gr.func, gr.inst)));
+                for (f, i) in frames {
+                    let convergent_fn = *convergent_fn
+                        .entry(f.0)
+                        .or_insert_with(|| m.has_fn_attr(f, "convergent"));
+                    if !convergent_fn && !has_token_bundle(m, f, i) {
+                        opportunistic = true;
+                        break;
+                    }
+                }
+            }
             obs.push(Obs {
                 func: gr.func,
                 inst: gr.inst,
@@ -171,6 +199,7 @@ pub fn observe(m: &Module, f: &Function, run: &Run) -> Observed {
                 set,
                 result,
                 root,
+                opportunistic,
                 hearts,
                 group: g,
             });
@@ -193,6 +222,19 @@ pub fn observe(m: &Module, f: &Function, run: &Run) -> Observed {
             || by_key.values().any(|&n| n > 1),
         groups: run.groups.iter().filter(|g| g.convergent).count(),
     }
+}
+
+/// Whether a call carries a `convergencectrl` bundle (a controlled convergent operation).
+fn has_token_bundle(m: &Module, f: FuncId, i: InstId) -> bool {
+    let f = &m.functions[f.0 as usize];
+    let inst = &f.insts[i.0 as usize];
+    if !inst.op.is_call_like() {
+        return false;
+    }
+    let ci = &f.calls[inst.aux as usize];
+    f.bundles[ci.bundles.range()]
+        .iter()
+        .any(|b| m.strings.resolve(b.tag) == "convergencectrl")
 }
 
 fn is_token_intrinsic(name: &str) -> bool {

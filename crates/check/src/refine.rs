@@ -18,6 +18,9 @@
 //!   instance)); then every BEFORE operation with that anchor group and the same loop-heart
 //!   counters must communicate with exactly AFTER's set, and no group may hold two instances of
 //!   one thread;
+//! - an anchor of AFTER standing for an uncontrolled operation of a function that is not
+//!   `convergent` is not freer: that grouping is implementation-defined in BEFORE too
+//!   ("Opportunistic convergent operations"); the sets are still compared as fixed;
 //! - AFTER may not be freer than BEFORE: two of AFTER's anchor instances in one thread that stand
 //!   for one anchor instance of BEFORE could be grouped differently by an implementation, and an
 //!   anchor of AFTER standing for fixed convergence of BEFORE could be grouped otherwise;
@@ -160,7 +163,7 @@ pub fn compare(after: &Observed, before: &Observed) -> Result<(), Mismatch> {
                     }
                     stands.insert((t as u32, bc), (aa, ac));
                 }
-                (Root::Anchor(..), Root::Fixed) if nthreads > 1 => {
+                (Root::Anchor(..), Root::Fixed) if nthreads > 1 && !b.opportunistic => {
                     return Err(mismatch(
                         MismatchKind::Freer,
                         t,

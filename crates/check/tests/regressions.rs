@@ -34,3 +34,47 @@ fn a_class_released_as_two_groups_makes_the_run_inconclusive() {
     );
     assert!(o.stats.skipped_inconclusive > 0);
 }
+
+/// Found by running check-transform on insert-tokens' output: an anchor standing for an
+/// uncontrolled operation of a function that is not `convergent` was called freer than BEFORE,
+/// but BEFORE's grouping there is implementation-defined too ("Opportunistic convergent
+/// operations"). The same anchor in a `convergent` function stays a violation (the seeds' rule).
+#[test]
+fn an_anchor_for_opportunistic_operations_is_not_freer() {
+    let before = module("opportunistic.before.ll");
+    let after = module("opportunistic.after.ll");
+    let settings = Settings {
+        seed: 1,
+        time_limit: Duration::from_secs(60),
+        ..Settings::default()
+    };
+    let o = check(&before, &after, Some("f"), ("b.ll", "a.ll"), &settings).unwrap();
+    assert_eq!(
+        o.verdict,
+        Verdict::Refines,
+        "{}",
+        converge_check::render::text(&o)
+    );
+    // Made `convergent`, BEFORE's convergence at the ballot is fixed: the anchor is freer.
+    let conv = |m: &converge_ir::Module| {
+        let text = m.source.replace(
+            "define i64 @f(i32 %n) {",
+            "define i64 @f(i32 %n) convergent {",
+        );
+        converge_ir::parse("c.ll", text).unwrap()
+    };
+    let o = check(
+        &conv(&before),
+        &conv(&after),
+        Some("f"),
+        ("b.ll", "a.ll"),
+        &settings,
+    )
+    .unwrap();
+    assert_eq!(
+        o.verdict,
+        Verdict::Violation,
+        "{}",
+        converge_check::render::text(&o)
+    );
+}

@@ -345,6 +345,23 @@ fn groups(m: &Module, fid: FuncId, r: &Run) -> Vec<Vec<Vec<u32>>> {
     out
 }
 
+/// The simulator's value of an unknown call (`@ext`) depends on the instruction's index, which the
+/// inserted instructions shift: make it a function of its operand instead.
+fn g_of(m: &Module, name: &str) -> FuncId {
+    m.func_ids()
+        .find(|&g| m.str(m.func(g).name) == name)
+        .expect("function in the output")
+}
+
+fn ext_as_arithmetic(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.split_once("call i32 @ext(i32 ") {
+            Some((lhs, arg)) => format!("{lhs}mul i32 {}, 7\n", arg.trim_end_matches(')')),
+            None => format!("{l}\n"),
+        })
+        .collect()
+}
+
 fn bad_status(r: &Run) -> bool {
     r.threads
         .iter()
@@ -379,15 +396,7 @@ fn semantics_kept_by_the_simulator() {
             blocks,
             Placement::OutsideIrreducible,
         ));
-        // The simulator's value of an unknown call (`@ext`) depends on the instruction's index,
-        // which the inserted instructions shift: make it a function of its operand instead.
-        let text: String = text
-            .lines()
-            .map(|l| match l.split_once("call i32 @ext(i32 ") {
-                Some((lhs, arg)) => format!("{lhs}mul i32 {}, 7\n", arg.trim_end_matches(')')),
-                None => format!("{l}\n"),
-            })
-            .collect();
+        let text = ext_as_arithmetic(&text);
         let label = format!("sim seed {seed} {flavor:?} {shape:?}");
         let (m_in, o) = transform(&label, &text).unwrap_or_else(|e| panic!("{label}: {e}"));
         assert!(o.refused.is_empty(), "{label}: refused: {:?}", o.refused);
@@ -534,7 +543,8 @@ fn bad_input_and_refusals_are_located_with_no_output() {
     assert_eq!(o.code, Some(2), "{}", o.stderr_str());
     assert!(
         o.stderr_str().contains("entry-loop.ll:3:")
-            && o.stderr_str().contains("Entry block to function must not have predecessors"),
+            && o.stderr_str()
+                .contains("Entry block to function must not have predecessors"),
         "{}",
         o.stderr_str()
     );
@@ -612,4 +622,92 @@ fn preheader_merges_values_per_edge() {
             assert_eq!(llvm_verify(opt, &out, v22), Ok(true), "{out}");
         }
     }
+}
+
+/// Semantics kept, by the transform checker ("Convergent Operation Semantics", correctness of
+/// program transforms): for every function of the shipped example and of generated programs,
+/// `check-transform IN OUT` finds no execution in which the output's convergent operations
+/// communicate with a set of threads the input could not have (a search, not a proof). Inputs whose
+/// runs stop on errors or the step limit in every configuration are counted, not compared.
+/// Functions given preheader anchors (natural loops inside irreducible cycles, blog "A New Type of
+/// Convergence Control Intrinsic?") are not compared: an anchor's grouping is
+/// implementation-defined, so the checker rightly calls it freer than BEFORE's maximal
+/// convergence; that is the design the blog argues for, counted here.
+#[test]
+fn check_transform_finds_no_violation() {
+    let cases = env_usize("CONVERGE_INSERT_CHECK_CASES", 16);
+    let settings = converge_check::Settings {
+        threads: 4,
+        seed: 1,
+        time_limit: std::time::Duration::from_secs(10),
+        max_executions: 16,
+        enumeration_cap: 16,
+        step_limit: 3_000,
+        ..converge_check::Settings::default()
+    };
+    let example = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/insert-tokens.ll"),
+    )
+    .expect("examples/insert-tokens.ll");
+    let mut inputs = vec![("examples/insert-tokens.ll".to_string(), example)];
+    for seed in 0..cases as u64 {
+        let flavor = if seed % 2 == 0 {
+            Flavor::Amdgpu
+        } else {
+            Flavor::Nvptx
+        };
+        inputs.push((
+            format!("generated seed {seed} {flavor:?}"),
+            ext_as_arithmetic(&convergent::module(
+                seed,
+                6,
+                flavor,
+                Placement::OutsideIrreducible,
+            )),
+        ));
+    }
+    let (mut functions, mut compared, mut violations, mut preheaders) = (0, 0, Vec::new(), 0);
+    for (label, text) in &inputs {
+        let (m, o) = transform(label, text).unwrap_or_else(|e| panic!("{label}: {e}"));
+        if !o.refused.is_empty() {
+            continue;
+        }
+        let out = converge_ir::parse("out.ll", o.text())
+            .unwrap_or_else(|e| panic!("{label}: output does not read: {e:?}"));
+        for f in m.func_ids().filter(|&f| !m.func(f).is_declaration) {
+            let name = m.str(m.func(f).name).to_string();
+            let body = out
+                .func_ids()
+                .find(|&g| out.str(out.func(g).name) == name)
+                .map(|g| out.func(g));
+            if body.is_some_and(|b| {
+                (0..b.blocks.len() as u32).any(|k| {
+                    out.block_name(g_of(&out, &name), converge_graph::Block(k))
+                        .ends_with(".cv.pre")
+                })
+            }) {
+                preheaders += 1;
+                continue;
+            }
+            functions += 1;
+            let r = converge_check::check(&m, &out, Some(&name), ("in.ll", "out.ll"), &settings)
+                .unwrap_or_else(|e| panic!("{label} @{name}: {}", e.0));
+            compared += r.stats.executions;
+            if r.verdict != converge_check::Verdict::Refines {
+                violations.push(format!(
+                    "{label} @{name}:\n{}",
+                    converge_check::render::text(&r)
+                ));
+            }
+        }
+    }
+    println!(
+        "check-transform on insert-tokens outputs: {} inputs, {functions} functions, {compared} \
+         executions compared, {} violations; {preheaders} functions with preheader anchors not \
+         compared",
+        inputs.len(),
+        violations.len()
+    );
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+    assert!(compared > 0, "nothing was compared");
 }

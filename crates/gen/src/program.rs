@@ -172,12 +172,12 @@ pub fn dag_back_edges_cfg(rng: &mut Rng, n: usize) -> Vec<Vec<u32>> {
 /// stored to memory so that it is used.
 pub fn tid_function_with_cfg(flavor: Flavor, name: &str, succs: &[Vec<u32>]) -> String {
     let n = succs.len();
+    // One entry per edge: LLVM wants a phi entry for each edge from a block (a switch or branch
+    // with a repeated target), all with the same value.
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (b, s) in succs.iter().enumerate() {
         for &t in s {
-            if !preds[t as usize].contains(&(b as u32)) {
-                preds[t as usize].push(b as u32);
-            }
+            preds[t as usize].push(b as u32);
         }
     }
     let (cc, tid) = match flavor {

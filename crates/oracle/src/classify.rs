@@ -173,12 +173,37 @@ fn root_pattern(
     if leaves {
         return Some(KnownBug::AlwaysUniformLeavesAssumedCycle);
     }
-    // 5: an operand is an always-uniform call with a `convergencectrl` bundle.
-    let controlled = lf.operands(i).iter().any(|&op| {
-        let Value::Inst(d) = op else { return false };
-        u.always_uniform[d.0 as usize] && has_token_bundle(lf, d.0)
-    });
+    // 5: an operand is (or is computed from, e.g. `trunc` of a ballot) an always-uniform call
+    // with a `convergencectrl` bundle: uniform within its token's groups, which LLVM ignores.
+    let mut seen = std::collections::HashSet::new();
+    let controlled = lf
+        .operands(i)
+        .iter()
+        .any(|&op| from_controlled_always_uniform(lf, u, op, &mut seen));
     controlled.then_some(KnownBug::TokensIgnored)
+}
+
+/// Whether `v` is an always-uniform call with a token bundle, or computed from one through
+/// instructions other than phis (bounded walk over operands).
+fn from_controlled_always_uniform(
+    lf: &LlvmFunction<'_>,
+    u: &converge_uniformity::Uniformity,
+    v: Value,
+    seen: &mut std::collections::HashSet<u32>,
+) -> bool {
+    let Value::Inst(d) = v else { return false };
+    if !seen.insert(d.0) || seen.len() > 64 {
+        return false;
+    }
+    if u.always_uniform[d.0 as usize] && has_token_bundle(lf, d.0) {
+        return true;
+    }
+    if lf.func.insts[d.0 as usize].op == Opcode::Phi {
+        return false;
+    }
+    lf.operands(d.0)
+        .iter()
+        .any(|&op| from_controlled_always_uniform(lf, u, op, seen))
 }
 
 fn has_token_bundle(lf: &LlvmFunction<'_>, i: u32) -> bool {
