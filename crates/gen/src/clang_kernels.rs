@@ -1,6 +1,6 @@
 //! The OpenCL C kernels of `examples/kernels/`, compiled by clang 19 for AMDGPU (gfx90a) and NVPTX
 //! (sm_70) at -O0 and -O3: real compiler output for the oracle runs and the precision figures
-//! (the same flags as `crates/cli/tests/clang_kernels.rs`).
+//! (also the kernels of the CLI tests, `crates/cli/tests/common/kernels.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -37,6 +37,18 @@ pub fn sources() -> Vec<PathBuf> {
     v
 }
 
+/// The clang command compiling `src` to textual IR at `out` for one target and level.
+pub fn command(clang: &Path, src: &Path, flags: &[&str], level: &str, out: &Path) -> Command {
+    let mut cmd = Command::new(clang);
+    cmd.args(["-x", "cl", "-cl-std=CL2.0"])
+        .args(flags)
+        .arg(level)
+        .args(["-S", "-emit-llvm", "-o"])
+        .arg(out)
+        .arg(src);
+    cmd
+}
+
 /// Compiles every kernel for every target and level into `out_dir`; returns
 /// `(label, module path)` per module, label `file target level`, or the first clang error.
 pub fn compile_all(clang: &Path, out_dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
@@ -51,13 +63,7 @@ pub fn compile_all(clang: &Path, out_dir: &Path) -> Result<Vec<(String, PathBuf)
         for (target, flags) in TARGETS {
             for level in LEVELS {
                 let ll = out_dir.join(format!("{stem}.{target}{level}.ll"));
-                let o = Command::new(clang)
-                    .args(["-x", "cl", "-cl-std=CL2.0"])
-                    .args(*flags)
-                    .arg(level)
-                    .args(["-S", "-emit-llvm", "-o"])
-                    .arg(&ll)
-                    .arg(&src)
+                let o = command(clang, &src, flags, level, &ll)
                     .output()
                     .map_err(|e| format!("cannot run {}: {e}", clang.display()))?;
                 if !o.status.success() {

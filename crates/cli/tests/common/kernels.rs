@@ -1,47 +1,13 @@
-//! The OpenCL C kernels of `examples/kernels/` and how the tests compile them with clang 19
+//! The OpenCL C kernels of `examples/kernels/` compiled with clang 19 (targets, levels and the
+//! command from `converge_gen::clang_kernels`), with the tests' time limit and failure reports
 //! (shared by `clang_kernels.rs` and the tests of the token transform and the printer).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 pub const LIMIT: Duration = Duration::from_secs(120);
 
-/// (name, clang flags). `-nogpulib`: no ROCm device library is installed, and the kernels use
-/// only builtins. `+ptx70`: the warp `*_sync` builtins need PTX 6.0 or later.
-pub const TARGETS: &[(&str, &[&str])] = &[
-    (
-        "amdgcn-gfx90a",
-        &["--target=amdgcn-amd-amdhsa", "-mcpu=gfx90a", "-nogpulib"],
-    ),
-    (
-        "nvptx64-sm70",
-        &[
-            "--target=nvptx64-nvidia-cuda",
-            "-march=sm_70",
-            "-Xclang",
-            "-target-feature",
-            "-Xclang",
-            "+ptx70",
-        ],
-    ),
-];
-pub const LEVELS: &[&str] = &["-O0", "-O3"];
-
-pub fn kernels_dir() -> PathBuf {
-    converge_gen::reference::repo_root().join("examples/kernels")
-}
-
-pub fn sources() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(kernels_dir())
-        .expect("examples/kernels")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cl"))
-        .collect();
-    v.sort();
-    v
-}
+pub use converge_gen::clang_kernels::{LEVELS, TARGETS, sources};
 
 /// Compiles one kernel file; the error text on failure.
 pub fn compile(
@@ -51,13 +17,7 @@ pub fn compile(
     level: &str,
     out: &Path,
 ) -> Result<(), String> {
-    let mut cmd = Command::new(clang);
-    cmd.args(["-x", "cl", "-cl-std=CL2.0"])
-        .args(flags)
-        .arg(level)
-        .args(["-S", "-emit-llvm", "-o"])
-        .arg(out)
-        .arg(src);
+    let cmd = converge_gen::clang_kernels::command(clang, src, flags, level, out);
     let o = super::run(cmd, b"", LIMIT);
     if o.success() {
         Ok(())
