@@ -60,6 +60,8 @@ impl Cfg {
         }
     }
 
+    /// Number of edges, a successor repeated once per edge (a `switch` with two cases to one block
+    /// counts twice).
     pub fn num_edges(&self) -> usize {
         self.succ.len()
     }

@@ -1,6 +1,6 @@
-//! The cycle hierarchy exactly as LLVM's `GenericCycleInfo` computes it (`GenericCycleImpl.h`,
-//! `GenericCycleInfoCompute::run`; the Havlak-style discovery of "Nesting of reducible and
-//! irreducible loops", Havlak 1997, on the DFS of [`crate::CycleDfs`]):
+//! The cycle hierarchy exactly as LLVM's `CycleInfo` computes it (the terms are those of LLVM's
+//! "LLVM Cycle Terminology" document; the discovery is Havlak's, "Nesting of reducible and
+//! irreducible loops", 1997, on the DFS of [`crate::CycleDfs`]):
 //!
 //! - every block, in reverse DFS preorder, that is the target of a DFS back edge heads a new cycle;
 //! - its blocks are found by walking predecessors backwards from the back edges, staying inside the
@@ -33,6 +33,7 @@ const CHILD: u32 = 1 << 31;
 pub struct Cycle(pub u32);
 
 impl Cycle {
+    /// The index into per-cycle tables, in print order.
     #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
@@ -134,6 +135,8 @@ impl CycleInfo {
         CycleInfo::with_mode(g, UnreachablePreds::Ignore)
     }
 
+    /// Computes the cycles of `g`, treating predecessors unreachable from the entry as `mode` says
+    /// (LLVM 22 ignores them, LLVM 19 counts them as entries).
     pub fn with_mode<G: Graph + ?Sized>(g: &G, mode: UnreachablePreds) -> CycleInfo {
         let mut ci = CycleInfo::default();
         ci.compute(g, mode);
@@ -407,6 +410,7 @@ impl CycleInfo {
     pub fn len(&self) -> usize {
         self.cycles.len()
     }
+    /// Whether the graph has no cycle at all.
     pub fn is_empty(&self) -> bool {
         self.cycles.is_empty()
     }
@@ -419,6 +423,7 @@ impl CycleInfo {
         self.cycles()
             .filter(|&c| self.cycles[c.index()].parent == NONE)
     }
+    /// Number of top-level (depth 1) cycles.
     pub fn num_top_level(&self) -> usize {
         self.num_top_level as usize
     }
@@ -429,6 +434,8 @@ impl CycleInfo {
         let (a, b) = e.range[c.index()];
         &e.list[a as usize..b as usize]
     }
+    /// The header: the first entry found by the DFS. For a reducible cycle the only entry; for an
+    /// irreducible one, depends on the DFS order (the cycle hierarchy LLVM picks).
     #[inline]
     pub fn header(&self, c: Cycle) -> Block {
         self.cycles[c.index()].header
@@ -453,10 +460,12 @@ impl CycleInfo {
         let (a, b) = self.cycles[c.index()].blocks;
         &self.layout[a as usize..b as usize]
     }
+    /// The cycles directly nested in `c`, in LLVM's order (adoption order during discovery).
     pub fn children(&self, c: Cycle) -> &[Cycle] {
         let (a, b) = self.cycles[c.index()].children;
         &self.children[a as usize..b as usize]
     }
+    /// The innermost cycle strictly containing `c`; `None` at top level.
     pub fn parent(&self, c: Cycle) -> Option<Cycle> {
         let p = self.cycles[c.index()].parent;
         (p != NONE).then_some(Cycle(p))

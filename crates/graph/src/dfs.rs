@@ -1,5 +1,5 @@
-//! The depth-first search LLVM's cycle analysis is built on (`GenericCycleInfoCompute::dfs` in
-//! LLVM's `GenericCycleImpl.h`): iterative, from the entry, exploring the **last successor first**
+//! The depth-first search LLVM's cycle analysis (`CycleInfo`) is built on: iterative, from the
+//! entry, exploring the **last successor first**
 //! (the legacy single-LIFO-stack order). It records each reached block's preorder number (`start`,
 //! counted from 1) and the largest preorder number in its DFS subtree (`end`), so ancestry in the DFS
 //! tree is an interval test. Unreachable blocks keep `(0, 0)` and are nobody's descendant.
@@ -21,6 +21,7 @@ pub struct CycleDfs {
 }
 
 impl CycleDfs {
+    /// Runs LLVM's cycle-analysis DFS on `g` from its entry.
     pub fn new<G: Graph + ?Sized>(g: &G) -> CycleDfs {
         let mut d = CycleDfs::default();
         d.compute(g);
@@ -105,6 +106,7 @@ impl CycleDfs {
     pub fn end(&self, b: Block) -> u32 {
         self.info[b.index()].1
     }
+    /// Whether the DFS from the entry reached `b` (unreachable blocks have no preorder number).
     #[inline]
     pub fn is_reachable(&self, b: Block) -> bool {
         self.info[b.index()].0 != 0

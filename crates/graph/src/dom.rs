@@ -1,10 +1,10 @@
 //! Dominator tree by the Semi-NCA algorithm (Georgiadis, "Linear-time algorithms for dominators and
-//! related problems", 2005; the variant LLVM's `GenericDomTreeConstruction.h` uses): an iterative
+//! related problems", 2005; the variant LLVM's dominator-tree construction uses): an iterative
 //! DFS numbering, semidominators by path-compressed link-eval in reverse preorder, then each
 //! immediate dominator as the nearest common ancestor of the DFS parent and the semidominator.
 //! Queries are O(1) through nested preorder intervals of the dominator tree.
 //!
-//! Like Cranelift's `dominator_tree.rs`, [`DominatorTree::compute`] reuses every buffer, so
+//! Like Cranelift's dominator tree, [`DominatorTree::compute`] reuses every buffer, so
 //! recomputing for a changed function does not allocate in the steady state.
 //!
 //! Unreachable blocks have no immediate dominator and are outside the tree. Following LLVM's
@@ -15,6 +15,9 @@ use crate::{Block, Graph};
 
 const NONE: u32 = u32::MAX;
 
+/// The dominator tree of a [`Graph`] rooted at its entry: block `a` dominates `b` when every path
+/// from the entry to `b` goes through `a`. Built by Semi-NCA; `dominates` is O(1) through
+/// preorder intervals of the tree. Reusable across functions through its `compute` methods.
 #[derive(Clone, Debug, Default)]
 pub struct DominatorTree {
     root: Block,
@@ -61,6 +64,7 @@ struct Node {
 }
 
 impl DominatorTree {
+    /// Computes the dominator tree of `g`.
     pub fn new<G: Graph + ?Sized>(g: &G) -> DominatorTree {
         let mut t = DominatorTree::default();
         t.compute(g);
@@ -271,6 +275,7 @@ impl DominatorTree {
     pub fn root(&self) -> Block {
         self.root
     }
+    /// Whether `b` is reachable from the root (only reachable blocks are in the tree).
     #[inline]
     pub fn is_reachable(&self, b: Block) -> bool {
         self.num[b.index()] != 0
@@ -321,6 +326,7 @@ impl DominatorTree {
         let (ta, tb) = (self.tree[a.index()], self.tree[b.index()].tin);
         ta.tin <= tb && tb < ta.tin + ta.size
     }
+    /// Whether `a` dominates `b` and `a != b`.
     #[inline]
     pub fn properly_dominates(&self, a: Block, b: Block) -> bool {
         a != b && self.dominates(a, b)

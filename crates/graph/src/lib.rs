@@ -10,6 +10,30 @@
 //!   chosen as LLVM chooses them, infinite loops included);
 //! - [`CycleInfo`]: LLVM's `CycleInfo` (headers, entries, nesting and print orders as LLVM 22; LLVM
 //!   19's treatment of unreachable predecessors on request).
+//!
+//! # Example
+//!
+//! A loop `1 → 2 → 1` entered from block 0 and left from 2 to 3, built from successor lists (no IR
+//! involved: [`Cfg`] is the crate's own [`Graph`] implementation):
+//!
+//! ```
+//! use converge_graph::{Block, Cfg, CycleInfo, DominatorTree, PostDominatorTree};
+//!
+//! let b = Block;
+//! let cfg = Cfg::from_succs(b(0), 4, [vec![b(1)], vec![b(2)], vec![b(1), b(3)], vec![]]);
+//! let cycles = CycleInfo::new(&cfg);
+//! assert_eq!(cycles.len(), 1);
+//! let c = cycles.cycles().next().unwrap();
+//! assert_eq!(cycles.header(c), b(1));
+//! assert_eq!(cycles.blocks(c), &[b(1), b(2)]);
+//! assert!(cycles.is_reducible(c));
+//!
+//! let dom = DominatorTree::new(&cfg);
+//! assert!(dom.dominates(b(1), b(3)));
+//! let pdom = PostDominatorTree::new(&cfg);
+//! assert_eq!(pdom.ipdom(b(1)), Some(b(2)));
+//! ```
+#![warn(missing_docs)]
 
 mod cfg;
 mod cycles;
@@ -29,6 +53,7 @@ pub use rpo::{Rpo, reverse_post_order};
 pub struct Block(pub u32);
 
 impl Block {
+    /// The index into per-block tables (`Vec`s indexed by block).
     #[inline]
     pub fn index(self) -> usize {
         self.0 as usize
@@ -42,8 +67,13 @@ impl Block {
 /// kept) and predecessors in the order the reference compiler would (for LLVM text: terminators in
 /// reverse textual order, and within one terminator its successor slots in reverse operand order).
 pub trait Graph {
+    /// Number of blocks; valid blocks are `Block(0)..Block(num_blocks)`, unreachable ones included.
     fn num_blocks(&self) -> usize;
+    /// The entry block, where every execution starts (the root of the dominator tree and of the DFS).
     fn entry(&self) -> Block;
+    /// Successors of `b` in terminator operand order, a target repeated once per edge to it.
     fn succs(&self, b: Block) -> &[Block];
+    /// Predecessors of `b`, one per edge, in the order the reference compiler walks them (LLVM's
+    /// use-list order for LLVM text, see the trait documentation).
     fn preds(&self, b: Block) -> &[Block];
 }

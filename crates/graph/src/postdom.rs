@@ -12,6 +12,9 @@
 
 use crate::{Block, Cfg, DominatorTree, Graph};
 
+/// The post-dominator tree: `a` post-dominates `b` when every path from `b` to a function exit
+/// goes through `a`. All exits (and the roots LLVM picks for infinite loops) hang from one
+/// virtual exit node, which the public API never returns.
 #[derive(Clone, Debug, Default)]
 pub struct PostDominatorTree {
     n: usize,
@@ -20,6 +23,7 @@ pub struct PostDominatorTree {
 }
 
 impl PostDominatorTree {
+    /// Computes the post-dominator tree of `g` (roots as LLVM's `PostDominatorTree` picks them).
     pub fn new<G: Graph + ?Sized>(g: &G) -> PostDominatorTree {
         let n = g.num_blocks();
         let roots = find_roots(g);
@@ -56,6 +60,7 @@ impl PostDominatorTree {
     pub fn post_dominates(&self, a: Block, b: Block) -> bool {
         self.tree.dominates(a, b)
     }
+    /// Whether `a` post-dominates `b` and `a != b`.
     pub fn properly_post_dominates(&self, a: Block, b: Block) -> bool {
         a != b && self.tree.dominates(a, b)
     }

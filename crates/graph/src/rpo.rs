@@ -18,12 +18,14 @@ pub struct Rpo {
 }
 
 impl Rpo {
+    /// Computes the reverse post-order of `g`.
     pub fn new<G: Graph + ?Sized>(g: &G) -> Rpo {
         let mut r = Rpo::default();
         r.compute(g);
         r
     }
 
+    /// Recomputes for `g`, reusing the buffers of the previous graph.
     pub fn compute<G: Graph + ?Sized>(&mut self, g: &G) {
         let n = g.num_blocks();
         self.order.clear();
@@ -78,6 +80,7 @@ impl Rpo {
         let p = self.pos[b.index()];
         (p != u32::MAX).then_some(p)
     }
+    /// Whether `b` is reachable from the entry (has a position in the order).
     #[inline]
     pub fn is_reachable(&self, b: Block) -> bool {
         self.pos[b.index()] != u32::MAX
