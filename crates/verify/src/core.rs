@@ -1,5 +1,5 @@
-//! The static rules of convergence control (seed 004, "Convergent Operation Semantics"), checked the
-//! way LLVM's `GenericConvergenceVerifier` does (notes §4):
+//! The static rules of convergence control ("Convergent Operation Semantics", §Convergence Control
+//! Intrinsics and §Static Rules), checked the way LLVM's IR verifier does:
 //!
 //! 1. a per-instruction phase over the blocks in layout order (bundle shape, token source, placement
 //!    of `entry`/`loop`, controlled vs. uncontrolled convergence);
@@ -18,9 +18,16 @@ use converge_graph::{Block, Graph};
 /// Which convergence-control intrinsic an instruction calls.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Intrinsic {
+    /// Not a convergence-control intrinsic (any other instruction or call).
     None,
+    /// `llvm.experimental.convergence.entry`: the token of the function's entry dynamic instance,
+    /// allowed only in the entry block of a convergent function.
     Entry,
+    /// `llvm.experimental.convergence.anchor`: a token whose set of converged threads is
+    /// implementation-defined.
     Anchor,
+    /// `llvm.experimental.convergence.loop`: a cycle heart, taking the token of the enclosing
+    /// dynamic instance through its bundle.
     Loop,
 }
 
@@ -43,10 +50,13 @@ pub enum Control {
 /// block is the graph's entry, block 0 in LLVM), and ids grow along the layout (block `b + 1`'s range
 /// starts after block `b`'s).
 pub trait TokenFunction {
+    /// The control-flow graph the block ids refer to.
     type G: Graph;
+    /// The function's CFG (entry = the function's entry block).
     fn graph(&self) -> &Self::G;
     /// Instructions of `b`, in order.
     fn block_insts(&self, b: Block) -> std::ops::Range<u32>;
+    /// The block containing instruction `i`.
     fn inst_block(&self, i: u32) -> Block;
     /// Which convergence-control intrinsic `i` calls, if any.
     fn intrinsic(&self, i: u32) -> Intrinsic;
@@ -67,6 +77,7 @@ pub trait Structure {
     fn dominates(&self, a: Block, b: Block) -> bool;
     /// The innermost cycle containing `b`.
     fn cycle_of(&self, b: Block) -> Option<u32>;
+    /// The innermost cycle strictly containing `c`; `None` at top level.
     fn parent(&self, c: u32) -> Option<u32>;
     /// Whether cycle `c` (with its descendants) contains `b`.
     fn contains(&self, c: u32, b: Block) -> bool;
@@ -74,13 +85,16 @@ pub trait Structure {
     fn entries(&self, c: u32) -> &[Block];
     /// All blocks of the cycle (entries included) in the hierarchy's order.
     fn blocks(&self, c: u32) -> &[Block];
+    /// Nesting depth of `c`: 1 for a top-level cycle (as `print<cycles>` prints `depth=1`).
     fn depth(&self, c: u32) -> u32;
 }
 
 /// A cycle as it was when a diagnostic was made (for printing `depth=1: entries(h) b`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CycleSummary {
+    /// Depth of the cycle in the hierarchy (1 = top level).
     pub depth: u32,
+    /// The entries, header first (LLVM's order).
     pub entries: Vec<Block>,
     /// The blocks other than the entries, in the hierarchy's order.
     pub others: Vec<Block>,
@@ -89,6 +103,7 @@ pub struct CycleSummary {
 /// One broken rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
+    /// The rule broken.
     pub rule: Rule,
     /// The instruction that breaks the rule (the use, the intrinsic call, …).
     pub inst: u32,

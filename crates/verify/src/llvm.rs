@@ -63,6 +63,8 @@ pub struct ModuleFacts {
 }
 
 impl ModuleFacts {
+    /// Collects, once per module, each function's convergence intrinsic kind and `convergent`
+    /// attribute, so a callee's facts are an index lookup during the per-function checks.
     pub fn new(m: &Module) -> ModuleFacts {
         let names = Names::new(m);
         let callee = m
@@ -104,6 +106,8 @@ pub fn function_cfg(f: &Function) -> Cfg {
 }
 
 impl<'m> LlvmFunction<'m> {
+    /// The adapter of function `f` of `m`: instruction ids are converge-ir's instruction ids,
+    /// blocks its blocks; `facts` must be built from the same module.
     pub fn new(m: &'m Module, facts: &'m ModuleFacts, f: &'m Function) -> LlvmFunction<'m> {
         LlvmFunction {
             m,
@@ -204,8 +208,10 @@ impl TokenFunction for LlvmFunction<'_> {
 /// predecessor as an extra cycle entry (so such a cycle is irreducible and cannot have a heart).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Flavor {
+    /// LLVM 22 (the default): predecessors unreachable from the entry are not cycle entries.
     #[default]
     Llvm22,
+    /// LLVM 19: a predecessor unreachable from the entry is an extra entry of the cycle it jumps into.
     Llvm19,
 }
 
@@ -222,7 +228,9 @@ impl Flavor {
 /// One finding of the module verifier.
 #[derive(Clone, Debug)]
 pub struct Finding {
+    /// The function the finding is in.
     pub func: FuncId,
+    /// The rule broken.
     pub rule: Rule,
     /// `None` for function-level rules (X1, X2).
     pub violation: Option<Violation>,

@@ -1,6 +1,7 @@
 //! The rule catalogue: short stable ids, a sentence for people, and LLVM's exact verifier message.
 //!
-//! The D-numbers follow `llvm-reference-notes.md` §4.4; `docs/tokens.md` has the same table.
+//! The D-numbers number the checks of LLVM's convergence verifier in the order it makes them;
+//! `docs/tokens.md` has the same table.
 
 /// One static rule of convergence control, as LLVM's IR verifier checks it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -44,6 +45,7 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule, in catalogue order (D1…D16, then X1, X2).
     pub const ALL: [Rule; 18] = [
         Rule::BundleOnce,
         Rule::BundleOneToken,
@@ -89,7 +91,8 @@ impl Rule {
         }
     }
 
-    /// The number in `llvm-reference-notes.md` §4.4 (`D1`…`D16`), or `X1`/`X2`.
+    /// The rule's number in the catalogue (`D1`…`D16`, LLVM's convergence verifier in check order),
+    /// or `X1`/`X2` (LLVM's main verifier).
     pub fn catalogue(self) -> &'static str {
         const D: [&str; 18] = [
             "D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D12", "D13",
