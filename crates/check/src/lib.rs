@@ -10,6 +10,67 @@
 //! [`refine`] describes. The search ([`search`]) is exhaustive over small argument domains where
 //! that is feasible and seeded-random beyond, and time-boxed: a "refines" verdict says how much was
 //! compared, never that it is proved. AFTER must also keep the static token rules (converge-verify).
+//!
+//! # Example
+//!
+//! Sinking a `subgroupAdd` out of both arms of a divergent branch into one call after the join
+//! lets every thread communicate with every other, which BEFORE never allows ("Convergent
+//! Operation Semantics", §Examples for the Correctness of Program Transforms):
+//!
+//! ```
+//! use converge_check::{MismatchKind, Settings, Verdict, check};
+//!
+//! let before = r#"
+//! target triple = "amdgcn-amd-amdhsa"
+//! declare i32 @llvm.amdgcn.workitem.id.x()
+//! declare i32 @subgroupAdd(i32) convergent
+//! define i32 @k() convergent {
+//! entry:
+//!   %tid = call i32 @llvm.amdgcn.workitem.id.x()
+//!   %c = icmp sgt i32 %tid, 0
+//!   br i1 %c, label %then, label %else
+//! then:
+//!   %a = call i32 @subgroupAdd(i32 %tid)
+//!   br label %end
+//! else:
+//!   %b = call i32 @subgroupAdd(i32 %tid)
+//!   br label %end
+//! end:
+//!   %r = phi i32 [ %a, %then ], [ %b, %else ]
+//!   ret i32 %r
+//! }
+//! "#;
+//! let after = r#"
+//! target triple = "amdgcn-amd-amdhsa"
+//! declare i32 @llvm.amdgcn.workitem.id.x()
+//! declare i32 @subgroupAdd(i32) convergent
+//! define i32 @k() convergent {
+//! entry:
+//!   %tid = call i32 @llvm.amdgcn.workitem.id.x()
+//!   %c = icmp sgt i32 %tid, 0
+//!   br i1 %c, label %then, label %else
+//! then:
+//!   br label %end
+//! else:
+//!   br label %end
+//! end:
+//!   %r = call i32 @subgroupAdd(i32 %tid)
+//!   ret i32 %r
+//! }
+//! "#;
+//! let parse = |name: &str, s: &str| converge_ir::parse(name, s.to_string()).unwrap();
+//! let (b, a) = (parse("before.ll", before), parse("after.ll", after));
+//! let settings = Settings { threads: 2, ..Settings::default() };
+//! let outcome = check(&b, &a, None, ("before.ll", "after.ll"), &settings).unwrap();
+//! assert_eq!(outcome.verdict, Verdict::Violation);
+//! let cex = outcome.counterexample.unwrap();
+//! assert_eq!(cex.mismatch.kind, MismatchKind::Set);
+//!
+//! // The identity transform refines.
+//! let same = check(&b, &parse("b2.ll", before), None, ("b", "b"), &settings).unwrap();
+//! assert_eq!(same.verdict, Verdict::Refines);
+//! ```
+#![warn(missing_docs)]
 
 pub mod observe;
 pub mod refine;

@@ -33,6 +33,7 @@ pub enum Root {
 pub struct Obs {
     /// The function of the call (the simulated one, or a callee) and the call.
     pub func: FuncId,
+    /// The call instruction, an id in `func`.
     pub inst: InstId,
     /// The static operation within the run: function, call and the chain of call sites that led
     /// to it (interned per run; only compared within one run).
@@ -45,6 +46,8 @@ pub struct Obs {
     pub set: Vec<u32>,
     /// The result, when the operation has one and the simulator computes it from its operands.
     pub result: Option<Val>,
+    /// What decides the operation's dynamic instance: fixed by the program (entry, hearts,
+    /// maximal convergence) or an anchor's implementation-defined grouping.
     pub root: Root,
     /// Uncontrolled, in a function that is not `convergent`: its grouping is
     /// implementation-defined in BEFORE too, so an anchor of AFTER there is not freer.
@@ -58,6 +61,7 @@ pub struct Obs {
 /// All observations of one run, per thread, with what a counterexample needs.
 #[derive(Clone, Debug)]
 pub struct Observed {
+    /// Per thread: its convergent operations in execution order.
     pub threads: Vec<Vec<Obs>>,
     /// Per thread: the blocks it executed, in order.
     pub paths: Vec<Vec<Block>>,
@@ -70,6 +74,7 @@ pub struct Observed {
     /// Violations of the execution model that are not one thread's error (a barrier reached by
     /// only some of the threads).
     pub violations: Vec<String>,
+    /// Number of groups the scheduler released (dynamic instances of communicating operations).
     pub groups: usize,
 }
 

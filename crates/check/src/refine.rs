@@ -33,19 +33,25 @@ use std::collections::HashMap;
 /// Why an execution of AFTER is not one of BEFORE's.
 #[derive(Clone, Debug)]
 pub struct Mismatch {
+    /// Which criterion the operation breaks.
     pub kind: MismatchKind,
     /// The thread whose operation is reported.
     pub thread: u32,
+    /// The callee of the operation, without `@`.
     pub callee: String,
     /// Occurrence of the callee in the thread (0-based).
     pub k: u32,
+    /// The threads the operation communicates with in AFTER (sorted, the thread included).
     pub after_set: Vec<u32>,
     /// What BEFORE gives the same operation (in the run compared; for anchors: after the
     /// groupings AFTER forces).
     pub before_set: Option<Vec<u32>>,
+    /// A sentence explaining the mismatch for the report.
     pub detail: String,
 }
 
+/// The kinds of difference between an execution of AFTER and BEFORE's executions, in the
+/// order [`refine`](crate::refine) checks them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum MismatchKind {
     /// AFTER executes a convergent operation the thread never executes in BEFORE.
@@ -59,6 +65,7 @@ pub enum MismatchKind {
 }
 
 impl MismatchKind {
+    /// The stable name used in reports and JSON (`"communicating-set"`, …).
     pub fn name(self) -> &'static str {
         match self {
             MismatchKind::Extra => "extra-operation",
@@ -330,6 +337,7 @@ fn same_root_kind(a: Root, b: Root) -> bool {
     }
 }
 
+/// English ordinal for reports: `1st`, `2nd`, `3rd`, `11th`, `22nd`.
 pub fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, r) if r != 11 => "st",

@@ -21,16 +21,21 @@ use converge_sim::report::block_name;
 use converge_verify::llvm::{self, Flavor};
 use std::time::{Duration, Instant};
 
+/// How hard [`check`] searches: thread counts, time box, configurations and hierarchies.
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// Largest thread count (counts from 2 up to it are tried; 1 means a single thread).
     pub threads: u32,
+    /// Seed of the configuration sample and of the simulator's unspecified values (arguments not
+    /// given, memory contents, `undef`).
     pub seed: u64,
+    /// Wall-clock limit of the search; when reached, the verdict says how much was compared.
     pub time_limit: Duration,
     /// Configurations tried at most (all of them when there are no more).
     pub max_executions: u64,
     /// DFS successor orders tried per function when enumerating cycle hierarchies.
     pub enumeration_cap: u64,
+    /// Steps per thread after which the simulator stops a run (runs that stop are not compared).
     pub step_limit: u64,
     /// `None`: from BEFORE's target triple.
     pub target: Option<Target>,
@@ -53,14 +58,18 @@ impl Default for Settings {
     }
 }
 
+/// The answer of [`check`]: a search result, never a proof.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// No execution found in which AFTER does something BEFORE cannot.
     Refines,
+    /// An execution of AFTER that no execution of BEFORE allows (see [`Counterexample`]), or
+    /// AFTER breaks the static token rules.
     Violation,
 }
 
 impl Verdict {
+    /// The name used in reports and as JSON `"verdict"`.
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Refines => "refines",
@@ -80,11 +89,15 @@ pub struct Stats {
     pub exhaustive: bool,
     /// Configurations to try (all, or the sample size).
     pub planned: u64,
+    /// Simulator runs of BEFORE (configurations × hierarchies).
     pub before_runs: u64,
+    /// Simulator runs of AFTER (configurations × hierarchies).
     pub after_runs: u64,
     /// Released groups (dynamic instances of communicating operations) of AFTER compared.
     pub groups: u64,
+    /// Cycle hierarchies of BEFORE considered (1: LLVM's only).
     pub hierarchies_before: usize,
+    /// Cycle hierarchies of AFTER considered (1: LLVM's only).
     pub hierarchies_after: usize,
     /// Whether every DFS successor order was tried for the hierarchies.
     pub hierarchies_exhaustive: bool,
@@ -95,36 +108,49 @@ pub struct Stats {
     pub skipped_after_error: u64,
     /// Runs whose scheduler had to release a group it could not prove complete.
     pub skipped_inconclusive: u64,
+    /// Whether the time limit ended the search.
     pub timed_out: bool,
+    /// Wall-clock time of the search.
     pub elapsed: Duration,
 }
 
 /// A violation a person can follow.
 #[derive(Clone, Debug)]
 pub struct Counterexample {
+    /// Threads in the group of the counterexample's execution.
     pub threads: u32,
     /// Kernel arguments as given to the simulator (`_` for the simulator's own pointer/default).
     pub args: Vec<String>,
+    /// The simulator seed of the execution (its unspecified values: memory contents, `undef`).
     pub seed: u64,
     /// Index of AFTER's cycle hierarchy (0: LLVM's).
     pub after_hierarchy: usize,
+    /// The operation whose communicating set or result BEFORE cannot produce.
     pub mismatch: Mismatch,
     /// Per thread: the blocks executed in AFTER and in BEFORE (LLVM's hierarchy).
     pub after_paths: Vec<Vec<String>>,
+    /// Per thread: the blocks executed in BEFORE (LLVM's hierarchy).
     pub before_paths: Vec<Vec<String>>,
     /// `file:line:col` of the call in AFTER and of the matched call in BEFORE, when known.
     pub after_site: Option<String>,
+    /// `file:line:col` of the matched call in BEFORE, when known.
     pub before_site: Option<String>,
 }
 
+/// The result of [`check`] for one function pair.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The function compared (its name without `@`).
     pub function: String,
+    /// Refines, or violation.
     pub verdict: Verdict,
+    /// How much was compared.
     pub stats: Stats,
+    /// The first violating execution found, for a violation by execution.
     pub counterexample: Option<Counterexample>,
     /// AFTER breaks the static token rules: the verifier's diagnostics, rendered.
     pub token_errors: Vec<String>,
+    /// Remarks: runs skipped and why, functions not compared.
     pub notes: Vec<String>,
 }
 

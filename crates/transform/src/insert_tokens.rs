@@ -13,11 +13,11 @@
 //! preheader block with an `anchor`, and its heart uses that anchor (the blog post "A New Type of
 //! Convergence Control Intrinsic?", §"Preheaders to the rescue"): a heart there could not use a
 //! token defined outside the irreducible cycle. A convergent operation directly inside an
-//! irreducible cycle is refused with a located error naming the cycle (the seed first makes such
-//! cycles reducible; this transform does not split nodes). LLVM 19 counts a predecessor that is
-//! unreachable from the entry as an extra entry of a cycle (so the cycle would be irreducible for
-//! it and its heart invalid); such dead edges into a cycle with a heart are redirected to a new
-//! block that ends in `unreachable`.
+//! irreducible cycle is refused with a located error naming the cycle ("Convergent Operation
+//! Semantics" first makes such cycles reducible; this transform does not split nodes). LLVM 19
+//! counts a predecessor that is unreachable from the entry as an extra entry of a cycle (so the
+//! cycle would be irreducible for it and its heart invalid); such dead edges into a cycle with a
+//! heart are redirected to a new block that ends in `unreachable`.
 //!
 //! Functions that already use tokens, and functions without convergent operations, are left as
 //! they are. The module is printed back by converge-ir's module printer with these edits.
@@ -62,6 +62,7 @@ pub struct Outcome {
     /// The whole module printed back with tokens, in consecutive pieces (none when `refused` is
     /// not empty); [`Outcome::text`] joins them.
     pub chunks: Vec<String>,
+    /// What was inserted.
     pub stats: Stats,
     /// Remarks for the user (functions left alone).
     pub notes: Vec<String>,
