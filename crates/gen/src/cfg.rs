@@ -17,6 +17,7 @@ use std::fmt::Write;
 /// the entry.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RandomCfg {
+    /// Per block: its successors (block indices) in terminator operand order; 0 is the entry.
     pub succs: Vec<Vec<u32>>,
     /// Per block: a block without successors ends in `unreachable` (true) or `ret void` (false).
     pub ends_unreachable: Vec<bool>,
@@ -47,6 +48,7 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// Every shape, for tests that sweep them all.
     pub const ALL: [Shape; 9] = [
         Shape::Reducible,
         Shape::Irreducible,
@@ -67,6 +69,7 @@ impl Shape {
 /// Parameters of [`random_cfg`].
 #[derive(Copy, Clone, Debug)]
 pub struct CfgParams {
+    /// What the CFG stresses.
     pub shape: Shape,
     /// Approximate number of reachable blocks (the skeleton stops growing past it).
     pub blocks: usize,
@@ -79,6 +82,8 @@ pub struct CfgParams {
 }
 
 impl CfgParams {
+    /// Defaults for `shape` with about `blocks` reachable blocks: nesting up to 4, unreachable
+    /// blocks allowed, block order shuffled.
     pub fn new(shape: Shape, blocks: usize) -> CfgParams {
         CfgParams {
             shape,
@@ -455,9 +460,11 @@ pub fn nested_loops(depth: usize) -> RandomCfg {
 }
 
 impl RandomCfg {
+    /// Number of blocks, unreachable ones included.
     pub fn num_blocks(&self) -> usize {
         self.succs.len()
     }
+    /// Number of edges (a repeated successor counts once per edge).
     pub fn num_edges(&self) -> usize {
         self.succs.iter().map(Vec::len).sum()
     }
@@ -571,6 +578,7 @@ fn write_function(cfg: &RandomCfg, name: &str, prefix: &str) -> String {
 /// One cycle line of `print<cycles>` output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PrintedCycle {
+    /// The `depth=N` of the line (1 for a top-level cycle).
     pub depth: u32,
     /// Header first.
     pub entries: Vec<String>,
@@ -583,7 +591,9 @@ pub struct PrintedCycle {
 /// One function of `print<cycles>` output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PrintedCycles {
+    /// The function's name, as printed after `CycleInfo for function:`.
     pub function: String,
+    /// Its cycles in print order.
     pub cycles: Vec<PrintedCycle>,
 }
 

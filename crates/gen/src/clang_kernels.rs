@@ -24,6 +24,7 @@ pub const TARGETS: &[(&str, &[&str])] = &[
         ],
     ),
 ];
+/// The optimisation levels the kernels are compiled at.
 pub const LEVELS: &[&str] = &["-O0", "-O3"];
 
 /// The kernel sources, sorted.

@@ -13,14 +13,19 @@
 use crate::rng::Rng;
 use std::fmt::Write;
 
+/// The target a generated kernel is written for (its triple and intrinsics).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GpuTarget {
+    /// `amdgcn-amd-amdhsa`, AMDGPU intrinsics.
     Amdgpu,
+    /// `nvptx64-nvidia-cuda`, NVVM intrinsics.
     Nvptx,
 }
 
+/// What a generated convergent kernel contains.
 #[derive(Clone, Debug)]
 pub struct ConvergentOptions {
+    /// The target the kernel is written for.
     pub target: GpuTarget,
     /// Controlled convergence (tokens) instead of uncontrolled convergent calls.
     pub tokens: bool,

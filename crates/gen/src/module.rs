@@ -14,15 +14,21 @@
 use crate::rng::Rng;
 use std::fmt::Write;
 
+/// The target of a generated module (its triple and thread-id intrinsics).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GpuTarget {
+    /// `amdgcn-amd-amdhsa`, AMDGPU intrinsics.
     Amdgpu,
+    /// `nvptx64-nvidia-cuda`, NVVM intrinsics.
     Nvptx,
 }
 
+/// What [`generate`] writes: a module of many functions, sized in bytes.
 #[derive(Clone, Debug)]
 pub struct ModuleSpec {
+    /// Seed of the generator: the same spec gives the same text.
     pub seed: u64,
+    /// The target the module is written for.
     pub target: GpuTarget,
     /// Stop adding functions once the text is at least this long.
     pub bytes: usize,

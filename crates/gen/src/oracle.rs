@@ -24,21 +24,27 @@ use std::fmt::Write as _;
 /// What the generated programs contain.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// The target the programs are written for.
     pub flavor: Flavor,
     /// Blocks of the main function, at most (unreachable ones included).
     pub max_blocks: usize,
     /// Instructions per block besides the fixed ones, at most.
     pub max_insts: usize,
+    /// Convergence control tokens: an entry token, loop hearts, anchors, bundles on the
+    /// convergent calls.
     pub tokens: bool,
     /// Calls to an external function and to a defined helper.
     pub calls: bool,
     /// Always-uniform intrinsics (AMDGPU only).
     pub always_uniform: bool,
+    /// Blocks unreachable from the entry that jump into the code.
     pub unreachable: bool,
+    /// Irreducible regions (two or three entries): several cycle hierarchies.
     pub irreducible: bool,
 }
 
 impl Options {
+    /// Every kind of program content on, tokens off, up to 20 blocks of up to 4 instructions.
     pub fn new(flavor: Flavor) -> Options {
         Options {
             flavor,
@@ -56,9 +62,11 @@ impl Options {
 /// One generated module: the main function is `@f`, the first function defined.
 #[derive(Clone, Debug)]
 pub struct OracleProgram {
+    /// The module as LLVM text.
     pub text: String,
     /// Blocks of `@f`.
     pub blocks: usize,
+    /// Whether `@f` uses convergence control tokens.
     pub tokens: bool,
 }
 

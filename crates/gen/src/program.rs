@@ -14,14 +14,20 @@ use std::fmt::Write as _;
 /// Which GPU target the program is written for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Flavor {
+    /// `nvptx64-nvidia-cuda`: NVVM thread-id registers as divergence sources.
     Nvptx,
+    /// `amdgcn-amd-amdhsa`: AMDGPU work-item ids, `readfirstlane` as always uniform.
     Amdgpu,
 }
 
+/// What [`function`] and [`module`] generate.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// The target the program is written for.
     pub flavor: Flavor,
+    /// Blocks at least (unreachable ones included).
     pub min_blocks: usize,
+    /// Blocks at most (unreachable ones included).
     pub max_blocks: usize,
     /// Allow blocks unreachable from the entry.
     pub unreachable: bool,
@@ -38,6 +44,8 @@ pub struct Options {
 }
 
 impl Options {
+    /// Defaults for `flavor`: 2 to 24 blocks, none unreachable, 45% extra edges (irreducible cycles
+    /// likely), always-uniform intrinsics on.
     pub fn new(flavor: Flavor) -> Options {
         Options {
             flavor,

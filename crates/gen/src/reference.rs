@@ -29,21 +29,26 @@ fn from_env(var: &str, default: PathBuf) -> PathBuf {
     std::env::var_os(var).map(PathBuf::from).unwrap_or(default)
 }
 
+/// Where LLVM 19's `opt` is (`CONVERGE_OPT19`); not checked, see [`opt19`].
 pub fn opt19_path() -> PathBuf {
     from_env("CONVERGE_OPT19", "/usr/lib/llvm-19/bin/opt".into())
 }
+/// Where LLVM 19's `FileCheck` is (`CONVERGE_FILECHECK`); not checked, see [`filecheck`].
 pub fn filecheck_path() -> PathBuf {
     from_env(
         "CONVERGE_FILECHECK",
         "/usr/lib/llvm-19/bin/FileCheck".into(),
     )
 }
+/// Where LLVM 22's `opt` is (`CONVERGE_OPT22`); not checked, see [`opt22`].
 pub fn opt22_path() -> PathBuf {
     from_env(
         "CONVERGE_OPT22",
         repo_root().join("build/venv/lib/python3.11/site-packages/llvm/bin/opt"),
     )
 }
+/// Where LLVM's lit tests with LLVM 19's results are (`CONVERGE_CORPUS`); not checked, see
+/// [`corpus`].
 pub fn corpus_path() -> PathBuf {
     from_env(
         "CONVERGE_CORPUS",
@@ -51,14 +56,17 @@ pub fn corpus_path() -> PathBuf {
     )
 }
 
+/// Where clang 19 is (`CONVERGE_CLANG19`); not checked, see [`clang19`].
 pub fn clang19_path() -> PathBuf {
     from_env("CONVERGE_CLANG19", "/usr/lib/llvm-19/bin/clang".into())
 }
 
+/// Where chromium is (`CONVERGE_CHROMIUM`); not checked, see [`chromium`].
 pub fn chromium_path() -> PathBuf {
     from_env("CONVERGE_CHROMIUM", "/usr/bin/chromium".into())
 }
 
+/// Whether the tests run in CI (`CI=true` or `CI=1`): a missing tool is then a failure.
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
@@ -142,29 +150,38 @@ pub fn require_version(path: PathBuf, expected: &str, what: &str) -> Option<Path
     None
 }
 
+/// LLVM 19's `opt` if present and of version 19.1; else fails (CI) or skips the test `what`.
 pub fn opt19(what: &str) -> Option<PathBuf> {
     require_version(opt19_path(), LLVM19_VERSION, what)
 }
+/// LLVM 22.1.8's `opt` if present and of that version; else fails (CI) or skips the test `what`.
 pub fn opt22(what: &str) -> Option<PathBuf> {
     require_version(opt22_path(), LLVM22_VERSION, what)
 }
+/// LLVM 19's `FileCheck` if present and of version 19.1; else fails (CI) or skips `what`.
 pub fn filecheck(what: &str) -> Option<PathBuf> {
     require_version(filecheck_path(), LLVM19_VERSION, what)
 }
+/// The LLVM test corpus if present; else fails (CI) or skips the test `what`.
 pub fn corpus(what: &str) -> Option<PathBuf> {
     require(corpus_path(), what)
 }
+/// clang 19 if present and of version 19.1; else fails (CI) or skips the test `what`.
 pub fn clang19(what: &str) -> Option<PathBuf> {
     require_version(clang19_path(), LLVM19_VERSION, what)
 }
+/// chromium if present; else fails (CI) or skips the test `what`.
 pub fn chromium(what: &str) -> Option<PathBuf> {
     require(chromium_path(), what)
 }
 
 /// The output of one `opt` run.
 pub struct OptOutput {
+    /// Whether `opt` exited with status 0.
     pub success: bool,
+    /// What `opt` printed on standard output (the module, for `-S`).
     pub stdout: String,
+    /// What `opt` printed on standard error (the analysis printers', and diagnostics).
     pub stderr: String,
 }
 

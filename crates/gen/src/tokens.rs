@@ -1,8 +1,8 @@
 //! Random convergence-control token placements, valid and invalid, in reducible and irreducible CFGs.
 //!
 //! A function starts from a structured shape (sequences, if-then-else, natural loops nested up to a
-//! small depth) with tokens placed the way the seed's "inferring tokens" procedure places them: an
-//! `entry` (or an `anchor`) at the top, a `loop` heart at the start of every loop header whose token
+//! small depth) with tokens placed the way "Convergent Operation Semantics" (§Inferring Tokens)
+//! places them: an `entry` (or an `anchor`) at the top, a `loop` heart at the start of every loop header whose token
 //! is the enclosing region's, and convergent calls using the innermost token. Then random mutations
 //! break it in the ways the static rules forbid (a token from an outer region used inside a cycle, a
 //! second heart, a heart moved out of the header, an extra edge that makes a cycle irreducible or
@@ -56,9 +56,11 @@ struct Blk {
 /// One generated function: its `define` text.
 #[derive(Clone, Debug)]
 pub struct TokenFunction {
+    /// The function's name, without `@`.
     pub name: String,
+    /// Its `define … { … }` text (declarations in [`PRELUDE`]).
     pub text: String,
-    /// The mutations applied (empty: placed as the seed's inference procedure would).
+    /// The mutations applied (empty: placed as the inference procedure would).
     pub mutations: Vec<&'static str>,
 }
 
