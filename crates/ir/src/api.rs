@@ -4,13 +4,16 @@ use crate::*;
 use converge_graph::{Block, Cfg};
 
 impl Types {
+    /// The type `t` is.
     #[inline]
     pub fn get(&self, t: TypeId) -> &Type {
         &self.types[t.0 as usize]
     }
+    /// Whether `t` is `void`.
     pub fn is_void(&self, t: TypeId) -> bool {
         matches!(self.get(t), Type::Void)
     }
+    /// Whether `t` is `token` (convergence-control tokens).
     pub fn is_token(&self, t: TypeId) -> bool {
         matches!(self.get(t), Type::Token)
     }
@@ -30,6 +33,7 @@ impl Types {
             _ => None,
         }
     }
+    /// Whether `t` is a scalar floating-point type (`half` … `ppc_fp128`).
     pub fn is_float(&self, t: TypeId) -> bool {
         matches!(
             self.get(t),
@@ -49,17 +53,21 @@ impl Types {
 }
 
 impl Function {
+    /// The instruction `i` of this function.
     #[inline]
     pub fn inst(&self, i: InstId) -> &Inst {
         &self.insts[i.0 as usize]
     }
+    /// The block `b` of this function.
     #[inline]
     pub fn block(&self, b: Block) -> &BlockData {
         &self.blocks[b.index()]
     }
+    /// Number of blocks (0 for a declaration).
     pub fn num_blocks(&self) -> usize {
         self.blocks.len()
     }
+    /// Number of instructions of all blocks.
     pub fn num_insts(&self) -> usize {
         self.insts.len()
     }
@@ -117,6 +125,7 @@ impl Function {
             None => &[],
         }
     }
+    /// The operands of a bundle of this function (for `convergencectrl`: the one token).
     pub fn bundle_operands(&self, b: &Bundle) -> &[Value] {
         &self.operands[b.operands.range()]
     }
@@ -154,10 +163,12 @@ impl Module {
     pub fn str(&self, s: Sym) -> &str {
         self.strings.resolve(s)
     }
+    /// The function `f`.
     #[inline]
     pub fn func(&self, f: FuncId) -> &Function {
         &self.functions[f.0 as usize]
     }
+    /// Every function id, in source order (declarations included).
     pub fn func_ids(&self) -> impl Iterator<Item = FuncId> + use<> {
         (0..self.functions.len() as u32).map(FuncId)
     }
@@ -169,6 +180,7 @@ impl Module {
             .position(|f| f.name == sym)
             .map(|i| FuncId(i as u32))
     }
+    /// A global variable, alias or ifunc by raw name (no `@`).
     pub fn global_by_name(&self, name: &str) -> Option<GlobalId> {
         let sym = self.strings.get(name)?;
         self.globals
@@ -176,6 +188,7 @@ impl Module {
             .position(|g| g.name == sym)
             .map(|i| GlobalId(i as u32))
     }
+    /// The attributes of a range into [`Module::attrs`].
     pub fn attrs(&self, r: Range32) -> &[Attr] {
         &self.attrs[r.range()]
     }
@@ -254,6 +267,7 @@ impl Module {
             .find(|(n, _)| *n == sym)
             .map(|(_, r)| &self.md_lists[r.range()])
     }
+    /// The metadata node `m`.
     #[inline]
     pub fn md(&self, m: MdId) -> &Metadata {
         &self.metadata[m.0 as usize]

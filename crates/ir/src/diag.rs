@@ -3,32 +3,44 @@
 use crate::Span;
 use std::fmt::Write;
 
+/// How serious a diagnostic is; printed as `error`, `warning` or `note`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Severity {
+    /// The input is rejected (exit 2 in the CLI for unreadable or invalid IR).
     Error,
+    /// Suspicious but accepted.
     Warning,
+    /// Information attached to another diagnostic.
     Note,
 }
 
 /// One labelled source location of a diagnostic.
 #[derive(Clone, Debug)]
 pub struct Label {
+    /// The bytes the caret line underlines (its start gives `line:col`).
     pub span: Span,
+    /// Text printed after the carets (may be empty).
     pub message: String,
 }
 
+/// A located message about the source, rendered rustc-style by [`Diagnostic::render`]:
+/// `error[code]: message`, `--> file:line:col`, the source line, carets, notes.
 #[derive(Clone, Debug)]
 pub struct Diagnostic {
+    /// Error, warning or note.
     pub severity: Severity,
     /// A short stable id (`E-parse`, `token-dominance`, …), printed in brackets.
     pub code: Option<String>,
+    /// The headline.
     pub message: String,
     /// The first label is the primary location.
     pub labels: Vec<Label>,
+    /// `= note:` lines printed after the excerpts.
     pub notes: Vec<String>,
 }
 
 impl Diagnostic {
+    /// An error at `span` (the primary label, without text).
     pub fn error(message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
@@ -42,11 +54,13 @@ impl Diagnostic {
         }
     }
 
+    /// Sets the stable id printed in brackets.
     pub fn with_code(mut self, code: impl Into<String>) -> Self {
         self.code = Some(code.into());
         self
     }
 
+    /// Adds a secondary location with its text.
     pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
         self.labels.push(Label {
             span,
@@ -55,6 +69,7 @@ impl Diagnostic {
         self
     }
 
+    /// Adds a `= note:` line.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self

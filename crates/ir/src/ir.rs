@@ -6,26 +6,33 @@ use converge_graph::Block;
 /// A byte range into the module's source text.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Span {
+    /// First byte (inclusive).
     pub start: u32,
+    /// One past the last byte.
     pub end: u32,
 }
 
 /// A half-open index range into one of the pools.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Range32 {
+    /// First index (inclusive).
     pub start: u32,
+    /// One past the last index.
     pub end: u32,
 }
 
 impl Range32 {
+    /// Number of entries.
     #[inline]
     pub fn len(self) -> usize {
         (self.end - self.start) as usize
     }
+    /// Whether the range holds no entry.
     #[inline]
     pub fn is_empty(self) -> bool {
         self.start == self.end
     }
+    /// The range as `usize` indices, for slicing the pool.
     #[inline]
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
@@ -36,18 +43,26 @@ impl Range32 {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sym(pub u32);
 
+/// A type, as an index into [`Types::types`]; equal types have equal ids within one module.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TypeId(pub u32);
+/// An instruction, as an index into its function's [`Function::insts`] (in layout order: a
+/// block's instructions are contiguous).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InstId(pub u32);
+/// A constant, as an index into [`Module::consts`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ConstId(pub u32);
+/// A global variable, alias or ifunc, as an index into [`Module::globals`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GlobalId(pub u32);
+/// A function (defined or declared), as an index into [`Module::functions`], in source order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FuncId(pub u32);
+/// A metadata node, as an index into [`Module::metadata`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MdId(pub u32);
+/// An inline-asm callee, as an index into [`Module::asms`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AsmId(pub u32);
 
@@ -60,7 +75,9 @@ pub enum Value {
     Inst(InstId),
     /// A constant (including `undef`, `poison`, `none`, constant expressions).
     Const(ConstId),
+    /// A global variable, alias or ifunc (`@g`).
     Global(GlobalId),
+    /// A function (`@f`): a direct callee, or a function pointer.
     Func(FuncId),
     /// A metadata operand (`metadata !0`, `metadata i32 %x`, …), kept opaque.
     Meta(MdId),
@@ -74,48 +91,79 @@ pub enum Value {
 /// A local name: `%foo`, `%"quoted name"` or an unnamed/numbered value `%7`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum LocalName {
+    /// No name: a value without a result (a `store`, a `void` call), or not known.
     #[default]
     None,
+    /// A written name (raw text: no `%`, no quotes).
     Named(Sym),
     /// The slot number LLVM gives an unnamed value or block (`%7`, `7:`).
     Slot(u32),
 }
 
+/// A type of the module's [`Types`] arena.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
+    /// `void`: no value (results of stores, `void` calls).
     Void,
+    /// `iN`: an integer of N bits (N ≥ 1).
     Int(u32),
+    /// `half`: IEEE binary16.
     Half,
+    /// `bfloat`: brain float, 8 exponent and 7 mantissa bits.
     BFloat,
+    /// `float`: IEEE binary32.
     Float,
+    /// `double`: IEEE binary64.
     Double,
+    /// `x86_fp80`: the x87 80-bit extended format.
     X86Fp80,
+    /// `fp128`: IEEE binary128.
     Fp128,
+    /// `ppc_fp128`: a pair of doubles.
     PpcFp128,
+    /// `x86_amx`: an AMX tile.
     X86Amx,
+    /// `ptr addrspace(N)`: an opaque pointer in address space N (0 when not written).
     Ptr(u32),
+    /// `label`: the type of a basic block operand.
     Label,
+    /// `token`: convergence-control tokens and other values that cannot be inspected, stored or
+    /// merged by a phi.
     Token,
+    /// `metadata`: the type of metadata operands of intrinsics.
     Metadata,
+    /// `<N x T>` or `<vscale x N x T>`.
     Vector {
+        /// Number of elements (a multiple of `vscale` when `scalable`).
         len: u32,
+        /// `vscale x`: the length is a multiple of a hardware constant.
         scalable: bool,
+        /// Element type.
         elem: TypeId,
     },
+    /// `[N x T]`.
     Array {
+        /// Number of elements.
         len: u64,
+        /// Element type.
         elem: TypeId,
     },
     /// A literal struct; `fields` indexes [`Types::lists`].
     Struct {
+        /// The field types, a range of [`Types::lists`].
         fields: Range32,
+        /// `<{ … }>`: no padding between fields.
         packed: bool,
     },
     /// A named (identified) struct `%T`; its body, if any, is in [`Types::named`].
     Named(u32),
+    /// A function type `R (P…)`, as callees and `declare`s have.
     Func {
+        /// Return type.
         ret: TypeId,
+        /// Parameter types, a range of [`Types::lists`].
         params: Range32,
+        /// Whether `...` ends the parameter list.
         vararg: bool,
     },
     /// `target("name", types..., ints...)`.
@@ -125,6 +173,7 @@ pub enum Type {
 /// The type arena of a module. Types are hash-consed: equal types have equal ids.
 #[derive(Clone, Debug, Default)]
 pub struct Types {
+    /// Every type, indexed by [`TypeId`].
     pub types: Vec<Type>,
     /// Element-type lists of structs and function types.
     pub lists: Vec<TypeId>,
@@ -132,83 +181,151 @@ pub struct Types {
     pub named: Vec<(Sym, Option<TypeId>)>,
 }
 
+/// An LLVM instruction opcode, as written in the text (LLVM's LangRef names).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Opcode {
     // Terminators.
+    /// `ret` (terminator).
     Ret,
+    /// `br` (terminator).
     Br,
+    /// `switch` (terminator).
     Switch,
+    /// `indirectbr` (terminator).
     IndirectBr,
+    /// `invoke` (terminator).
     Invoke,
+    /// `resume` (terminator).
     Resume,
+    /// `unreachable` (terminator).
     Unreachable,
+    /// `cleanupret` (terminator).
     CleanupRet,
+    /// `catchret` (terminator).
     CatchRet,
+    /// `catchswitch` (terminator).
     CatchSwitch,
+    /// `callbr` (terminator).
     CallBr,
     // Unary and binary.
+    /// `fneg` (arithmetic or bitwise operation).
     FNeg,
+    /// `add` (arithmetic or bitwise operation).
     Add,
+    /// `fadd` (arithmetic or bitwise operation).
     FAdd,
+    /// `sub` (arithmetic or bitwise operation).
     Sub,
+    /// `fsub` (arithmetic or bitwise operation).
     FSub,
+    /// `mul` (arithmetic or bitwise operation).
     Mul,
+    /// `fmul` (arithmetic or bitwise operation).
     FMul,
+    /// `udiv` (arithmetic or bitwise operation).
     UDiv,
+    /// `sdiv` (arithmetic or bitwise operation).
     SDiv,
+    /// `fdiv` (arithmetic or bitwise operation).
     FDiv,
+    /// `urem` (arithmetic or bitwise operation).
     URem,
+    /// `srem` (arithmetic or bitwise operation).
     SRem,
+    /// `frem` (arithmetic or bitwise operation).
     FRem,
+    /// `shl` (arithmetic or bitwise operation).
     Shl,
+    /// `lshr` (arithmetic or bitwise operation).
     LShr,
+    /// `ashr` (arithmetic or bitwise operation).
     AShr,
+    /// `and` (arithmetic or bitwise operation).
     And,
+    /// `or` (arithmetic or bitwise operation).
     Or,
+    /// `xor` (arithmetic or bitwise operation).
     Xor,
     // Vector and aggregate.
+    /// `extractelement` (vector or aggregate operation).
     ExtractElement,
+    /// `insertelement` (vector or aggregate operation).
     InsertElement,
+    /// `shufflevector` (vector or aggregate operation).
     ShuffleVector,
+    /// `extractvalue` (vector or aggregate operation).
     ExtractValue,
+    /// `insertvalue` (vector or aggregate operation).
     InsertValue,
     // Memory.
+    /// `alloca` (memory operation).
     Alloca,
+    /// `load` (memory operation).
     Load,
+    /// `store` (memory operation).
     Store,
+    /// `fence` (memory operation).
     Fence,
+    /// `cmpxchg` (memory operation).
     CmpXchg,
+    /// `atomicrmw` (memory operation).
     AtomicRmw,
+    /// `getelementptr` (memory operation).
     GetElementPtr,
     // Casts.
+    /// `trunc` (conversion).
     Trunc,
+    /// `zext` (conversion).
     ZExt,
+    /// `sext` (conversion).
     SExt,
+    /// `fptrunc` (conversion).
     FpTrunc,
+    /// `fpext` (conversion).
     FpExt,
+    /// `fptoui` (conversion).
     FpToUi,
+    /// `fptosi` (conversion).
     FpToSi,
+    /// `uitofp` (conversion).
     UiToFp,
+    /// `sitofp` (conversion).
     SiToFp,
+    /// `ptrtoint` (conversion).
     PtrToInt,
+    /// `ptrtoaddr` (conversion).
     PtrToAddr,
+    /// `inttoptr` (conversion).
     IntToPtr,
+    /// `bitcast` (conversion).
     BitCast,
+    /// `addrspacecast` (conversion).
     AddrSpaceCast,
     // Other.
+    /// `icmp` (instruction).
     ICmp,
+    /// `fcmp` (instruction).
     FCmp,
+    /// `phi` (instruction).
     Phi,
+    /// `select` (instruction).
     Select,
+    /// `freeze` (instruction).
     Freeze,
+    /// `call` (instruction).
     Call,
+    /// `va_arg` (instruction).
     VaArg,
+    /// `landingpad` (instruction).
     LandingPad,
+    /// `catchpad` (instruction).
     CatchPad,
+    /// `cleanuppad` (instruction).
     CleanupPad,
 }
 
 impl Opcode {
+    /// Whether the instruction ends a block (every block ends in exactly one terminator).
     pub fn is_terminator(self) -> bool {
         matches!(
             self,
@@ -254,29 +371,48 @@ impl Opcode {
 /// Atomic ordering of `load atomic`, `store atomic`, `atomicrmw`, `cmpxchg` (success), `fence`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Ordering {
+    /// Not atomic (a plain `load`/`store`).
     #[default]
     NotAtomic,
+    /// `unordered`.
     Unordered,
+    /// `monotonic`.
     Monotonic,
+    /// `acquire`.
     Acquire,
+    /// `release`.
     Release,
+    /// `acq_rel`.
     AcqRel,
+    /// `seq_cst`.
     SeqCst,
 }
 
 /// Instruction flags (bit set in [`Inst::flags`]).
 pub mod flags {
+    /// `nuw`: no unsigned wrap.
     pub const NUW: u32 = 1 << 0;
+    /// `nsw`: no signed wrap.
     pub const NSW: u32 = 1 << 1;
+    /// `exact` (`udiv`, `sdiv`, `lshr`, `ashr`).
     pub const EXACT: u32 = 1 << 2;
+    /// `disjoint` (`or`).
     pub const DISJOINT: u32 = 1 << 3;
+    /// `volatile` (memory operations).
     pub const VOLATILE: u32 = 1 << 4;
+    /// `inbounds` (`getelementptr`).
     pub const INBOUNDS: u32 = 1 << 5;
+    /// `samesign` (`icmp`).
     pub const SAMESIGN: u32 = 1 << 6;
+    /// `nneg` (`zext`, `uitofp`).
     pub const NNEG: u32 = 1 << 7;
+    /// `weak` (`cmpxchg`).
     pub const WEAK: u32 = 1 << 8;
+    /// `tail call`.
     pub const TAIL: u32 = 1 << 9;
+    /// `musttail call`.
     pub const MUSTTAIL: u32 = 1 << 10;
+    /// `notail call`.
     pub const NOTAIL: u32 = 1 << 11;
     /// Any fast-math flag is present.
     pub const FAST_MATH: u32 = 1 << 12;
@@ -285,10 +421,13 @@ pub mod flags {
 /// One instruction. Fixed size; variable parts are pool ranges.
 #[derive(Clone, Debug)]
 pub struct Inst {
+    /// The opcode.
     pub op: Opcode,
     /// Result type (`void` for stores, void calls, terminators without a value, …).
     pub ty: TypeId,
+    /// The result's name (`LocalName::None` for instructions without a result).
     pub name: LocalName,
+    /// The block the instruction is in.
     pub block: Block,
     /// Operands into [`Function::operands`], in LLVM operand order, except that successor blocks of
     /// terminators and phi incoming blocks are in `blocks` instead:
@@ -333,73 +472,125 @@ pub struct Inst {
     /// Second opcode-specific datum: the element type of `getelementptr` and `alloca`, the loaded type
     /// of `load`; the pointer address space of `atomicrmw` (reader convention, see `aux`).
     pub aux2: u32,
+    /// Atomic ordering (`NotAtomic` for non-atomic instructions); `cmpxchg`'s success ordering.
     pub ordering: Ordering,
     /// Syncscope, if any (`syncscope("agent")`).
     pub syncscope: Option<Sym>,
     /// Metadata attachments (`!dbg !3`, …) into [`Function::md_attachments`].
     pub md: Range32,
+    /// Where the instruction is in the source.
     pub span: Span,
 }
 
+/// An `icmp` predicate.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum IPred {
+    /// `eq`: equal.
     Eq,
+    /// `ne`: not equal.
     Ne,
+    /// `ugt`: unsigned greater than.
     Ugt,
+    /// `uge`: unsigned greater or equal.
     Uge,
+    /// `ult`: unsigned less than.
     Ult,
+    /// `ule`: unsigned less or equal.
     Ule,
+    /// `sgt`: signed greater than.
     Sgt,
+    /// `sge`: signed greater or equal.
     Sge,
+    /// `slt`: signed less than.
     Slt,
+    /// `sle`: signed less or equal.
     Sle,
 }
 
+/// An `fcmp` predicate; "ordered" means neither operand is NaN.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum FPred {
+    /// `false`: always false.
     False,
+    /// `oeq`: ordered (neither is NaN) and equal.
     Oeq,
+    /// `ogt`: ordered and greater than.
     Ogt,
+    /// `oge`: ordered and greater or equal.
     Oge,
+    /// `olt`: ordered and less than.
     Olt,
+    /// `ole`: ordered and less or equal.
     Ole,
+    /// `one`: ordered and not equal.
     One,
+    /// `ord`: ordered (neither operand is NaN).
     Ord,
+    /// `ueq`: unordered (either is NaN) or equal.
     Ueq,
+    /// `ugt`: unordered or greater than.
     Ugt,
+    /// `uge`: unordered or greater or equal.
     Uge,
+    /// `ult`: unordered or less than.
     Ult,
+    /// `ule`: unordered or less or equal.
     Ule,
+    /// `une`: unordered or not equal.
     Une,
+    /// `uno`: unordered (either operand is NaN).
     Uno,
+    /// `true`: always true.
     True,
 }
 
+/// An `atomicrmw` operation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum RmwOp {
+    /// `xchg`: exchange.
     Xchg,
+    /// `add`: integer add.
     Add,
+    /// `sub`: integer subtract.
     Sub,
+    /// `and`: bitwise and.
     And,
+    /// `nand`: bitwise not-and.
     Nand,
+    /// `or`: bitwise or.
     Or,
+    /// `xor`: bitwise xor.
     Xor,
+    /// `max`: signed maximum.
     Max,
+    /// `min`: signed minimum.
     Min,
+    /// `umax`: unsigned maximum.
     UMax,
+    /// `umin`: unsigned minimum.
     UMin,
+    /// `fadd`: floating-point add.
     FAdd,
+    /// `fsub`: floating-point subtract.
     FSub,
+    /// `fmax`: floating-point `maxnum`.
     FMax,
+    /// `fmin`: floating-point `minnum`.
     FMin,
+    /// `fmaximum`: floating-point `maximum` (NaN-propagating).
     FMaximum,
+    /// `fminimum`: floating-point `minimum` (NaN-propagating).
     FMinimum,
+    /// `uincwrap`: increment, wrapping to 0 past the operand.
     UIncWrap,
+    /// `udecwrap`: decrement, wrapping to the operand below 1.
     UDecWrap,
+    /// `usubcond`: subtract if no unsigned underflow.
     USubCond,
+    /// `usubsat`: unsigned saturating subtract.
     USubSat,
 }
 
@@ -410,6 +601,7 @@ pub struct CallInfo {
     pub callee: Value,
     /// The function type at the call site.
     pub fn_ty: TypeId,
+    /// The calling convention written at the call site.
     pub cc: CallConv,
     /// Call-site function attributes (inline and from `#N` groups), into [`Module::attrs`].
     pub fn_attrs: Range32,
@@ -420,8 +612,10 @@ pub struct CallInfo {
     pub bundles: Range32,
 }
 
+/// An operand bundle of a call: `[ "convergencectrl"(token %t) ]`, `[ "deopt"(…) ]`, ….
 #[derive(Clone, Debug)]
 pub struct Bundle {
+    /// The bundle's tag (`convergencectrl`, …).
     pub tag: Sym,
     /// Into [`Function::operands`].
     pub operands: Range32,
@@ -431,74 +625,108 @@ pub struct Bundle {
 /// `value` holds the textual argument if any (`4`, `1,256`, the type text of `byval(...)`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Attr {
+    /// The attribute's name (`convergent`, `align`, a quoted string attribute's key).
     pub key: Sym,
+    /// The argument, as written (without quotes or parentheses), if any.
     pub value: Option<Sym>,
 }
 
 /// Calling convention, kept as LLVM spells it (`amdgpu_kernel`, `ptx_kernel`, `cc 91`, …).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum CallConv {
+    /// The default C convention (nothing written).
     #[default]
     C,
     /// Any other convention, by its keyword (or `cc N` text).
     Named(Sym),
 }
 
+/// A basic block: a name and a contiguous range of instructions ending in a terminator.
 #[derive(Copy, Clone, Debug)]
 pub struct BlockData {
+    /// The label (`LocalName::Slot` for an unnamed block, numbered as LLVM numbers it).
     pub name: LocalName,
     /// Instructions of the block, a contiguous range of [`Function::insts`]; the last is the
     /// terminator.
     pub insts: Range32,
+    /// Where the block is in the source.
     pub span: Span,
 }
 
+/// A function parameter.
 #[derive(Clone, Debug)]
 pub struct Param {
+    /// The parameter's type.
     pub ty: TypeId,
+    /// The parameter's name (`%x`, or a slot number).
     pub name: LocalName,
     /// Into [`Module::attrs`].
     pub attrs: Range32,
+    /// Where the parameter is in the source.
     pub span: Span,
 }
 
+/// A function: a declaration (no blocks) or a definition with its body. The body's
+/// instructions, operands and side tables are flat pools; [`Inst`] addresses them by range.
+/// Block 0 is the entry.
 #[derive(Clone, Debug)]
 pub struct Function {
     /// Raw name (no `@`, no quotes).
     pub name: Sym,
+    /// Return type.
     pub ret_ty: TypeId,
+    /// Parameters, in order.
     pub params: Vec<Param>,
+    /// Whether the function takes `...`.
     pub vararg: bool,
+    /// Calling convention (`amdgpu_kernel`, `ptx_kernel`, …).
     pub cc: CallConv,
+    /// Linkage (`internal`, `private`, …); `None` for external.
     pub linkage: Option<Sym>,
     /// Function attributes, inline and from `#N` groups, into [`Module::attrs`].
     pub attrs: Range32,
     /// Function metadata attachments (`!reqd_work_group_size !0`), into `md_attachments`.
     pub md: Range32,
+    /// Whether this is a `declare` (no body).
     pub is_declaration: bool,
+    /// Blocks in layout order; block `i` is `Block(i)`.
     pub blocks: Vec<BlockData>,
+    /// Instructions of all blocks in layout order, indexed by [`InstId`].
     pub insts: Vec<Inst>,
+    /// Operand pool ([`Inst::operands`], [`Bundle::operands`]).
     pub operands: Vec<Value>,
+    /// Block-reference pool ([`Inst::blocks`]: successors and phi incoming blocks).
     pub block_refs: Vec<Block>,
+    /// Integer side-data pool ([`Inst::aux_list`]).
     pub aux: Vec<u64>,
+    /// Call-site data of call-like instructions, indexed by their [`Inst::aux`].
     pub calls: Vec<CallInfo>,
+    /// Operand-bundle pool ([`CallInfo::bundles`]).
     pub bundles: Vec<Bundle>,
+    /// Per-argument attribute lists of calls ([`CallInfo::arg_attrs`]).
     pub arg_attr_lists: Vec<Range32>,
     /// (kind, node) pairs.
     pub md_attachments: Vec<(Sym, MdId)>,
+    /// Where the function is in the source.
     pub span: Span,
     /// Added by the reader: return-value attributes, into [`Module::attrs`].
     pub ret_attrs: Range32,
 }
 
+/// A module-level global: variable, alias or ifunc (see [`GlobalKind`]).
 #[derive(Clone, Debug)]
 pub struct Global {
+    /// Raw name (no `@`, no quotes).
     pub name: Sym,
+    /// The type written in the definition (the contents of a variable).
     pub ty: TypeId,
+    /// Address space of the global's pointer.
     pub addrspace: u32,
+    /// `constant` rather than `global`.
     pub is_constant: bool,
     /// The initializer; for an alias or ifunc, the aliasee/resolver.
     pub init: Option<ConstId>,
+    /// Where the global is in the source.
     pub span: Span,
     /// Added by the reader: variable, alias or ifunc.
     pub kind: GlobalKind,
@@ -509,9 +737,12 @@ pub struct Global {
 /// What a [`Global`] entry is (`@g = global …`, `@a = alias …`, `@i = ifunc …`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum GlobalKind {
+    /// `@g = global …` or `constant …`.
     #[default]
     Variable,
+    /// `@a = alias …`: another name for the aliasee in `init`.
     Alias,
+    /// `@i = ifunc …`: resolved at load time by the resolver in `init`.
     IFunc,
 }
 
@@ -519,22 +750,31 @@ pub enum GlobalKind {
 /// `poison`, `zeroinitializer`, globals) of the same type; compare constants by content, not id.
 #[derive(Clone, Debug)]
 pub struct Const {
+    /// The constant's type.
     pub ty: TypeId,
+    /// What the constant is.
     pub kind: ConstKind,
 }
 
+/// The kinds of constant.
 #[derive(Clone, Debug)]
 pub enum ConstKind {
     /// Integer of up to 128 bits (wider integers keep the low 128 bits; `wide` is set).
     Int {
+        /// The low 128 bits (two's complement).
         value: u128,
+        /// The integer type is wider than 128 bits.
         wide: bool,
     },
     /// IEEE bits of `half`/`bfloat`/`float`/`double` (other float types: low 64 bits, raw).
     Float(u64),
+    /// `null` pointer.
     Null,
+    /// `undef`: any value of the type, possibly a different one at each use.
     Undef,
+    /// `poison`.
     Poison,
+    /// `zeroinitializer`.
     Zero,
     /// `none` of type token.
     NoneToken,
@@ -542,25 +782,35 @@ pub enum ConstKind {
     Aggregate(Range32),
     /// `c"..."` bytes, into [`Module::bytes`].
     Bytes(Range32),
+    /// The address of a global (`@g` as a constant).
     Global(GlobalId),
+    /// The address of a function (`@f` as a constant).
     Func(FuncId),
     /// `blockaddress(@f, %b)`.
     BlockAddress(FuncId, Block),
     /// A constant expression: opcode, operands into `const_lists`, flags, predicate/aux.
     Expr {
+        /// The operation (`getelementptr`, casts, arithmetic, `icmp`, …).
         op: Opcode,
+        /// Operands, a range of [`Module::const_lists`].
         operands: Range32,
+        /// Opcode-specific datum, as in [`Inst::aux`] (predicate, source element type).
         aux: u32,
+        /// Set of [`flags`].
         flags: u32,
     },
     /// Anything else kept opaque (`dso_local_equivalent`, `no_cfi`, `ptrauth`, …).
     Other,
 }
 
+/// An inline-asm callee: `asm sideeffect "…", "…"`.
 #[derive(Clone, Debug)]
 pub struct InlineAsm {
+    /// The assembly text.
     pub asm: Sym,
+    /// The constraint string.
     pub constraints: Sym,
+    /// `sideeffect` is written.
     pub side_effect: bool,
 }
 
@@ -571,33 +821,50 @@ pub enum Metadata {
     Tuple(Range32),
     /// `!DILocation(...)` and other specialised nodes.
     Special(Sym),
+    /// A metadata string `!"…"`.
     String(Sym),
     /// A value wrapped as metadata (`i32 1`, `ptr @f`). Function-local values keep their function.
     Value(Option<FuncId>, Value),
     /// A reference to a numbered node `!7`, resolved to its definition's id.
     Node(MdId),
+    /// `null` metadata, and numbered nodes that are never defined.
     Null,
 }
 
+/// One parsed `.ll` file: globals, functions and the module-wide arenas (strings, types,
+/// constants, attributes, metadata) they index into. Built by [`crate::parse`]; immutable
+/// afterwards, except for the printer's lazily built tables.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
     /// The file name used in diagnostics.
     pub source_name: String,
     /// The whole source text; spans index into it.
     pub source: String,
+    /// `target triple = "…"`, if written (decides the target model of the analyses).
     pub triple: Option<String>,
+    /// `target datalayout = "…"`, if written.
     pub datalayout: Option<String>,
+    /// The interner of every name and attribute text.
     pub strings: Strings,
+    /// The type arena.
     pub types: Types,
+    /// Global variables, aliases and ifuncs, in source order, indexed by [`GlobalId`].
     pub globals: Vec<Global>,
+    /// Functions in source order, indexed by [`FuncId`].
     pub functions: Vec<Function>,
+    /// Constants, indexed by [`ConstId`].
     pub consts: Vec<Const>,
+    /// Element pool of aggregate constants and constant expressions.
     pub const_lists: Vec<ConstId>,
+    /// Byte pool of `c"…"` strings.
     pub bytes: Vec<u8>,
+    /// Inline-asm callees, indexed by [`AsmId`].
     pub asms: Vec<InlineAsm>,
+    /// Attribute pool (function, parameter, call-site and group attributes).
     pub attrs: Vec<Attr>,
     /// Numbered metadata `!N` by number (index = id); also holds anonymous inline nodes.
     pub metadata: Vec<Metadata>,
+    /// Operand pool of metadata tuples and named metadata.
     pub md_lists: Vec<MdId>,
     /// `!name = !{...}`; the range indexes [`Module::md_lists`].
     pub named_metadata: Vec<(Sym, Range32)>,
@@ -623,7 +890,9 @@ pub struct Module {
 /// A string interner backed by one buffer: no allocation per string.
 #[derive(Clone, Debug, Default)]
 pub struct Strings {
+    /// Every interned text, concatenated.
     pub buf: String,
+    /// Per symbol: its byte range in `buf`.
     pub spans: Vec<(u32, u32)>,
     /// Text to symbol.
     pub map: StrIndex,
@@ -662,6 +931,7 @@ impl StrIndex {
     pub fn len(&self) -> usize {
         self.len
     }
+    /// Whether no string is indexed.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -686,14 +956,17 @@ impl std::fmt::Debug for StrIndex {
 }
 
 impl Strings {
+    /// The symbol of `s`, adding it if new.
     pub fn intern(&mut self, s: &str) -> Sym {
         self.intern_hashed(crate::fx::text_hash(s), s)
     }
 
+    /// The symbol of `s` if it was interned.
     pub fn get(&self, s: &str) -> Option<Sym> {
         self.get_hashed(crate::fx::text_hash(s), s)
     }
 
+    /// The text of `sym`.
     #[inline]
     pub fn resolve(&self, sym: Sym) -> &str {
         let (a, b) = self.spans[sym.0 as usize];

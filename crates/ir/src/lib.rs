@@ -18,6 +18,47 @@
 //! instructions, as in LLVM), the operands of specialised metadata nodes (`!DILocation(...)` is
 //! parsed but kept as its name). Type checking is structural only: ill-typed operands that LLVM
 //! rejects may be accepted.
+//!
+//! # Example
+//!
+//! Read a kernel, walk its blocks and calls, and hand its CFG to converge-graph:
+//!
+//! ```
+//! use converge_graph::{CycleInfo, Graph};
+//!
+//! let src = r#"
+//! define amdgpu_kernel void @k(i32 %n) {
+//! entry:
+//!   %tid = call i32 @llvm.amdgcn.workitem.id.x()
+//!   br label %loop
+//! loop:
+//!   %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+//!   %i.next = add i32 %i, %tid
+//!   %c = icmp slt i32 %i.next, %n
+//!   br i1 %c, label %loop, label %exit
+//! exit:
+//!   ret void
+//! }
+//! declare i32 @llvm.amdgcn.workitem.id.x()
+//! "#;
+//! let m = converge_ir::parse("k.ll", src.to_string()).unwrap();
+//! let k = m.function_by_name("k").unwrap();
+//! let f = m.func(k);
+//! assert_eq!((f.num_blocks(), f.num_insts()), (3, 7));
+//! let first = f.block_insts(converge_graph::Block(0)).next().unwrap();
+//! assert_eq!(m.callee_name(k, first), Some("llvm.amdgcn.workitem.id.x"));
+//!
+//! let cfg = f.cfg();
+//! assert_eq!(cfg.succs(converge_graph::Block(1)).len(), 2);
+//! assert_eq!(CycleInfo::new(&cfg).len(), 1);
+//!
+//! // Bad input is a located error, never a panic.
+//! let bad = "define void @f() {\n  ret i32\n}\n";
+//! let err = converge_ir::parse("bad.ll", bad.to_string()).unwrap_err();
+//! let text = err.render("bad.ll", bad);
+//! assert!(text.starts_with("error") && text.contains("--> bad.ll:3:1"));
+//! ```
+#![warn(missing_docs)]
 
 pub mod ir;
 pub use ir::*;

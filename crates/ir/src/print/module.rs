@@ -18,6 +18,7 @@ use converge_graph::{Block, Graph};
 /// A new block inserted before `header`; the edges from `preds` to the header go through it.
 #[derive(Clone, Debug, Default)]
 pub struct Preheader {
+    /// The cycle header the new block is inserted before.
     pub header: Block,
     /// The new block's label as printed (without `%`; a bare name).
     pub label: String,
