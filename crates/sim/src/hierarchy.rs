@@ -16,8 +16,11 @@ use std::collections::BTreeSet;
 /// One cycle of a hierarchy, as a set: its header and its blocks (sorted), nesting depth from 1.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CycleDesc {
+    /// The header: the entry the hierarchy's DFS reached first.
     pub header: Block,
+    /// Nesting depth (1 = outermost).
     pub depth: u32,
+    /// Every block of the cycle, descendants' included, sorted.
     pub blocks: Vec<Block>,
 }
 
@@ -94,6 +97,7 @@ impl Hierarchy {
         }
     }
 
+    /// Number of blocks of the function the hierarchy is for.
     pub fn num_blocks(&self) -> usize {
         self.is_header.len()
     }
@@ -104,6 +108,7 @@ impl Hierarchy {
         &self.rel[self.rel_start[b.index()] as usize..self.rel_start[b.index() + 1] as usize]
     }
 
+    /// Whether `b` heads a cycle of this hierarchy.
     #[inline]
     pub fn is_header(&self, b: Block) -> bool {
         self.is_header[b.index()]

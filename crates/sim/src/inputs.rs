@@ -6,7 +6,9 @@
 /// A kernel argument or a memory element.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum ArgValue {
+    /// An integer (two's complement; truncated to the parameter's width).
     Int(i128),
+    /// A floating-point number (rounded to the parameter's type).
     Float(f64),
 }
 
@@ -15,11 +17,14 @@ pub enum ArgValue {
 pub enum ElemTy {
     /// An integer of this many bits (8, 16, 32, 64).
     Int(u32),
+    /// `float` elements.
     F32,
+    /// `double` elements.
     F64,
 }
 
 impl ElemTy {
+    /// Bytes per element.
     pub fn size(self) -> u64 {
         match self {
             ElemTy::Int(w) => w.div_ceil(8) as u64,
@@ -65,9 +70,11 @@ pub enum MemTarget {
 /// Memory contents given by the user.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemInit {
+    /// The global or parameter filled.
     pub target: MemTarget,
     /// `None`: the element type of the global's array type (i32 for parameters).
     pub elem: Option<ElemTy>,
+    /// The elements, in order from offset 0.
     pub values: Vec<ArgValue>,
 }
 

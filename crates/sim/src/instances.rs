@@ -23,6 +23,7 @@ use std::collections::HashMap;
 
 /// A converged-with class. `NONE` stands for "no instance" (for example no preceding header).
 pub type ClassId = u32;
+/// "No instance": the context of a block instance with no preceding header instance.
 pub const NONE: ClassId = u32::MAX;
 
 /// What a class is made of.
@@ -58,6 +59,7 @@ pub struct Classes {
 }
 
 impl Classes {
+    /// The class of `k`, a new one if no thread produced `k` yet.
     pub fn intern(&mut self, k: Key) -> ClassId {
         if let Some(&c) = self.map.get(&k) {
             return c;
@@ -71,12 +73,15 @@ impl Classes {
     pub fn lookup(&self, k: Key) -> Option<ClassId> {
         self.map.get(&k).copied()
     }
+    /// What class `c` is made of.
     pub fn key(&self, c: ClassId) -> Key {
         self.keys[c as usize]
     }
+    /// Number of classes produced so far.
     pub fn len(&self) -> usize {
         self.keys.len()
     }
+    /// Whether no class was produced yet.
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
@@ -95,6 +100,7 @@ pub struct Tracker {
 }
 
 impl Tracker {
+    /// A tracker for the simulated function (no enclosing activation).
     pub fn new(num_blocks: usize) -> Tracker {
         Tracker::with_base(num_blocks, NONE)
     }
@@ -109,6 +115,7 @@ impl Tracker {
         }
     }
 
+    /// The class standing for "no preceding header instance" in this activation.
     pub fn base(&self) -> ClassId {
         self.base
     }
@@ -223,6 +230,7 @@ pub struct ConvergenceBefore {
 }
 
 impl ConvergenceBefore {
+    /// Builds the convergence-before order from each thread's sequence of classes.
     pub fn new(cls: &[Vec<ClassId>]) -> ConvergenceBefore {
         let mut ids: HashMap<ClassId, usize> = HashMap::new();
         let node: Vec<Vec<usize>> = cls

@@ -38,8 +38,10 @@ use converge_ir::{
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
+/// How to run: the group of threads, its inputs, its limits and the target whose intrinsics apply.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// Threads in the group (thread ids `0..threads`).
     pub threads: u32,
     /// Per parameter; missing entries are drawn from `seed` (the same in every thread).
     pub args: Vec<Option<ArgValue>>,
@@ -48,7 +50,9 @@ pub struct Options {
     /// The work-group this group of threads is (x dimension), and how many there are: what the
     /// group-id and grid-size queries return.
     pub group_id: u32,
+    /// How many work-groups the grid has (what grid-size queries return).
     pub num_groups: u32,
+    /// Seed of the unspecified values: arguments not given, memory contents, `undef` reads.
     pub seed: u64,
     /// The implementation-defined grouping at anchors ("Convergent Operation Semantics",
     /// `llvm.experimental.convergence.anchor`): empty (the default) groups the threads that are
@@ -57,6 +61,7 @@ pub struct Options {
     pub anchor_parts: Vec<u32>,
     /// Steps (instructions) per thread before it is stopped.
     pub step_limit: u64,
+    /// Whose thread-id intrinsics, builtins and wave size apply.
     pub target: Target,
 }
 
@@ -79,8 +84,11 @@ impl Default for Options {
 /// How a thread ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Status {
+    /// The thread returned, with the returned value rendered (`None` for `ret void`).
     Returned(Option<String>),
+    /// The thread was stopped after [`Options::step_limit`] steps.
     StepLimit,
+    /// The thread reached `unreachable` (undefined behaviour; the run stops the thread).
     Unreachable,
     /// The thread stopped on an error: division by zero, an access out of bounds, an operation
     /// that is not simulated.
@@ -98,10 +106,12 @@ impl Status {
 /// One executed instruction with a result.
 #[derive(Clone, Debug)]
 pub struct Record {
+    /// The instruction, in the simulated function.
     pub inst: InstId,
     /// Converged instances of `inst` have equal classes (maximal, or controlled where tokens
     /// apply).
     pub class: ClassId,
+    /// The value the thread computed.
     pub val: Val,
 }
 
@@ -114,8 +124,10 @@ pub struct Op {
     pub val: Val,
 }
 
+/// What one thread did in a run.
 #[derive(Clone, Debug)]
 pub struct ThreadRun {
+    /// The thread's index in the group, from 0.
     pub tid: u32,
     /// Block instances of the simulated function with their maximal classes (instances inside
     /// callees are not listed).
@@ -127,7 +139,9 @@ pub struct ThreadRun {
     pub waits: Vec<(InstId, ClassId)>,
     /// The convergent operations the thread executed, in its order, callees included.
     pub ops: Vec<Op>,
+    /// How the thread ended.
     pub status: Status,
+    /// Instructions executed.
     pub steps: u64,
 }
 
@@ -136,8 +150,11 @@ pub struct ThreadRun {
 pub struct Group {
     /// The function the instruction belongs to (the simulated one, or a callee).
     pub func: FuncId,
+    /// The communicating instruction, an id in `func`.
     pub inst: InstId,
+    /// The class of the dynamic instance the threads executed together.
     pub class: ClassId,
+    /// The threads of the group (sorted): exactly the threads that executed converged instances.
     pub threads: Vec<u32>,
     /// A convergent operation (not a shared-memory access).
     pub convergent: bool,
@@ -146,14 +163,20 @@ pub struct Group {
     pub stack: Rc<[(FuncId, InstId)]>,
 }
 
+/// The result of running a function for a group of threads under one cycle hierarchy.
 #[derive(Clone, Debug)]
 pub struct Run {
+    /// Per thread, in thread order.
     pub threads: Vec<ThreadRun>,
+    /// The converged-with classes of the run (every [`ClassId`] in the run indexes them).
     pub classes: Classes,
+    /// Released groups, in release order.
     pub groups: Vec<Group>,
     /// Whether the function uses convergence control tokens (controlled convergence).
     pub controlled: bool,
+    /// The kernel arguments the run used (given or drawn from the seed).
     pub args: Vec<Val>,
+    /// Remarks: groups released by the scheduler's fallback, simplifications made.
     pub notes: Vec<String>,
     /// Violations of the execution model found during the run that are not one thread's error:
     /// a barrier reached by only some of the threads.

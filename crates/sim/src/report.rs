@@ -33,11 +33,15 @@ pub fn inst_name(m: &Module, f: &Function, i: InstId) -> String {
     }
 }
 
-/// The seeds' table: `cells[thread][column]` is the index of the thread's block instance in that
+/// The table of dynamic instances as "Convergence And Uniformity" draws it (§Examples): one
+/// row per thread, converged block instances in one column; `cells[thread][column]` is the index of the thread's block instance in that
 /// column, if any.
 #[derive(Clone, Debug)]
 pub struct Table {
+    /// The classes of the columns, in a linear extension of convergence-before.
     pub columns: Vec<ClassId>,
+    /// `cells[thread][column]`: the index into the thread's block instances, if it has one in the
+    /// column.
     pub cells: Vec<Vec<Option<usize>>>,
 }
 
@@ -69,16 +73,21 @@ pub fn table(run: &Run) -> Result<Table, String> {
 /// Whether the converged dynamic instances of a static instruction produced equal values.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
+    /// No thread executed the instruction.
     NotExecuted,
     /// Every class of converged instances agrees; `classes` classes with `shared` of them executed
     /// by more than one thread.
     Uniform {
+        /// Classes of converged instances.
         classes: usize,
+        /// Classes executed by more than one thread.
         shared: usize,
     },
     /// Two converged instances differ: (thread, value) twice.
     Divergent {
+        /// The first of the two: (thread, value).
         a: (u32, String),
+        /// The second: (thread, value).
         b: (u32, String),
     },
 }

@@ -6,8 +6,11 @@ use std::rc::Rc;
 /// they convert to exactly (and rounded back on every operation).
 #[derive(Clone, Debug)]
 pub enum Val {
+    /// An integer, masked to its type's width.
     I(u128),
+    /// A floating-point value (`f32` kept as the `f64` it converts to exactly).
     F(f64),
+    /// A pointer: a byte address in the simulator's memory.
     P(u64),
     /// A convergence token: the class of the instance that produced it.
     Tok(u32),
@@ -58,6 +61,7 @@ impl Val {
         }
     }
 
+    /// Whether the value is `undef`/`poison`.
     pub fn is_undef(&self) -> bool {
         matches!(self, Val::Undef)
     }
@@ -78,6 +82,7 @@ impl Val {
     }
 }
 
+/// The mask of the low `w` bits (all bits for `w >= 128`).
 #[inline]
 pub fn mask(w: u32) -> u128 {
     if w >= 128 {

@@ -7,8 +7,11 @@ use super::*;
 /// The target whose id intrinsics and wave size apply.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Target {
+    /// AMDGPU: `llvm.amdgcn.*` ids, wave size 64.
     Amdgpu,
+    /// NVPTX: `llvm.nvvm.read.ptx.sreg.*` registers, warp size 32.
     Nvptx,
+    /// Any other triple, or none: no target intrinsics, wave size 64.
     Generic,
 }
 
@@ -21,6 +24,7 @@ impl Target {
             _ => Target::Generic,
         }
     }
+    /// Threads per wave (AMDGPU) or warp (NVPTX): the group communicating operations see.
     pub fn wave_size(self) -> u32 {
         match self {
             Target::Nvptx => 32,

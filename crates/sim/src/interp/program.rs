@@ -15,12 +15,16 @@ pub(crate) enum Kind {
 
 /// The function prepared for execution.
 pub struct Program<'m> {
+    /// The module the function is in (callees, globals, constants).
     pub m: &'m Module,
+    /// The function run.
     pub f: &'m Function,
+    /// Its control-flow graph.
     pub cfg: Cfg,
     pub(crate) kinds: Vec<Kind>,
     /// The `convergencectrl` token operand per instruction.
     pub(crate) ctrl: Vec<Option<Value>>,
+    /// Whether the function uses convergence control tokens (controlled convergence).
     pub controlled: bool,
     /// Per block: token-defining instructions whose convergence region contains points of the
     /// block, with the position of the last such point (see [`token_regions`]).
@@ -42,6 +46,7 @@ pub(crate) struct Callee<'m> {
 }
 
 impl Program<'_> {
+    /// The target whose intrinsics and wave size apply.
     pub fn target(&self) -> Target {
         self.target
     }
@@ -72,6 +77,8 @@ pub fn function_cfg(f: &Function) -> Cfg {
 }
 
 impl<'m> Program<'m> {
+    /// Prepares `f` of `m` for execution under `target`: instruction kinds, token operands and
+    /// convergence regions.
     pub fn new(m: &'m Module, f: &'m Function, target: Target) -> Program<'m> {
         let cfg = function_cfg(f);
         let n = f.insts.len();
