@@ -17,18 +17,30 @@ use std::fmt::Write as _;
 pub enum Generator {
     /// `converge_gen::program` with at most `blocks` blocks and 2-8 threads: the oracle before
     /// issue 10, kept for the before/after figures.
-    Legacy { blocks: usize },
+    /// `converge_gen::program` programs of at most `blocks` blocks, 2-8 threads.
+    Legacy {
+        /// Blocks of the program at most.
+        blocks: usize,
+    },
     /// `converge_gen::oracle`: terminating loops, irreducible regions, calls, always-uniform
     /// intrinsics, tokens; 2-64 threads.
-    Oracle { blocks: usize },
+    /// `converge_gen::oracle` programs of at most `blocks` blocks, 2-64 threads.
+    Oracle {
+        /// Blocks of the main function at most.
+        blocks: usize,
+    },
 }
 
 /// One random case.
 #[derive(Clone, Debug)]
 pub struct Case {
+    /// The seed everything of the case is drawn from (reproduces it).
     pub seed: u64,
+    /// The module, as LLVM text; the function checked is its first defined one.
     pub text: String,
+    /// Threads per group.
     pub threads: u32,
+    /// Whether the program uses convergence control tokens.
     pub tokens: bool,
     /// Steps per thread (the legacy oracle used 4000).
     pub step_limit: u64,
@@ -90,33 +102,49 @@ pub fn case(seed: u64, generator: Generator) -> Case {
 /// A violation with its program and classification.
 #[derive(Clone, Debug)]
 pub struct Found {
+    /// The case's seed.
     pub seed: u64,
+    /// The value called uniform and the simulator's converged instances that differ.
     pub violation: Violation,
+    /// The documented LLVM bug the violation matches, if any ([`classify`]).
     pub known: Option<KnownBug>,
 }
 
 /// Figures of a run.
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
+    /// Programs checked.
     pub programs: usize,
+    /// Of those, programs with convergence control tokens.
     pub with_tokens: usize,
+    /// Programs where every thread finished under LLVM's hierarchy.
     pub finished: usize,
+    /// Programs where every thread stopped at the step limit.
     pub all_step_limit: usize,
+    /// Programs where a thread stopped on an operation the simulator does not model.
     pub sim_errors: usize,
+    /// Programs with more than one cycle hierarchy (irreducible cycles).
     pub several_hierarchies: usize,
+    /// Hierarchies run, over all programs.
     pub hierarchies: usize,
+    /// Largest thread count used.
     pub max_threads: u32,
+    /// Reachable values the analysis called uniform.
     pub claimed_uniform: usize,
+    /// Of those, executed by a converged instance of two threads or more (the claim was tested).
     pub covered: usize,
+    /// Of those claimed uniform, executed at all.
     pub executed: usize,
     /// Programs with at least one violation.
     pub programs_with_violations: usize,
+    /// Every violation found, with its case and classification.
     pub violations: Vec<Found>,
     /// Cases that panicked (the simulator or the check), with the message.
     pub panics: Vec<(u64, String)>,
 }
 
 impl Stats {
+    /// Adds the outcome of case `c` and its classified violations.
     pub fn add(&mut self, c: &Case, o: &Outcome, found: Vec<Found>) {
         self.programs += 1;
         self.with_tokens += c.tokens as usize;
@@ -133,6 +161,7 @@ impl Stats {
         self.violations.extend(found);
     }
 
+    /// Adds the figures of another run (for parallel runs).
     pub fn merge(&mut self, o: Stats) {
         self.programs += o.programs;
         self.with_tokens += o.with_tokens;
@@ -150,6 +179,7 @@ impl Stats {
         self.panics.extend(o.panics);
     }
 
+    /// `a` as a percentage of `b` (0 when `b` is 0).
     pub fn share(a: usize, b: usize) -> f64 {
         if b == 0 {
             0.0
@@ -157,15 +187,19 @@ impl Stats {
             100.0 * a as f64 / b as f64
         }
     }
+    /// Percentage of programs that finished.
     pub fn finished_pct(&self) -> f64 {
         Self::share(self.finished, self.programs)
     }
+    /// Percentage of programs where every thread hit the step limit.
     pub fn step_limit_pct(&self) -> f64 {
         Self::share(self.all_step_limit, self.programs)
     }
+    /// Percentage of claimed-uniform values covered.
     pub fn covered_pct(&self) -> f64 {
         Self::share(self.covered, self.claimed_uniform)
     }
+    /// Percentage of programs with several hierarchies.
     pub fn several_pct(&self) -> f64 {
         Self::share(self.several_hierarchies, self.programs)
     }
@@ -177,6 +211,7 @@ impl Stats {
             .collect()
     }
 
+    /// One paragraph with every figure, as the tests print it.
     pub fn summary(&self) -> String {
         let mut s = String::new();
         let _ = write!(
@@ -280,6 +315,7 @@ pub fn run_seeds(base: u64, count: u64, generator: Generator, mode: Mode, worker
 /// What one mutant did on a set of programs.
 #[derive(Clone, Debug, Default)]
 pub struct MutantStats {
+    /// Programs the mutant was run on.
     pub programs: usize,
     /// Programs where the mutant calls some reachable value uniform that the full analysis calls
     /// divergent.
@@ -288,6 +324,7 @@ pub struct MutantStats {
     pub caught: usize,
     /// Values the mutant wrongly calls uniform, and of those the ones the oracle reports.
     pub changed_values: usize,
+    /// Of the changed values, those the oracle reports.
     pub caught_values: usize,
     /// Changed values executed by a converged instance of two threads or more.
     pub covered_values: usize,
@@ -297,6 +334,7 @@ pub struct MutantStats {
 }
 
 impl MutantStats {
+    /// Caught programs as a percentage of those where the mutant matters.
     pub fn rate(&self) -> f64 {
         Stats::share(self.caught, self.matters)
     }

@@ -27,6 +27,7 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// The mode's name in reports (`llvm`, `llvm-19`, `precise`, `ablated…`).
     pub fn name(self) -> String {
         match self {
             Mode::Llvm(LlvmVersion::V19) => "llvm-19".into(),
@@ -85,7 +86,9 @@ pub fn claims(m: &Module, fi: FuncId, mode: Mode) -> Claims {
 /// A value called uniform whose converged instances differ.
 #[derive(Clone, Debug)]
 pub struct Violation {
+    /// The instruction called uniform.
     pub inst: InstId,
+    /// Its name as printed (`%x`).
     pub name: String,
     /// Index of the hierarchy (0: LLVM's) in the enumeration.
     pub hierarchy: usize,
@@ -98,6 +101,7 @@ pub struct Violation {
 /// What one check found and how much it tested.
 #[derive(Clone, Debug, Default)]
 pub struct Outcome {
+    /// Cycle hierarchies run.
     pub hierarchies: usize,
     /// Under LLVM's hierarchy every thread returned (or reached `unreachable`).
     pub finished: bool,
@@ -113,15 +117,18 @@ pub struct Outcome {
     pub executed: usize,
     /// The covered claimed-uniform instructions.
     pub covered_insts: Vec<u32>,
+    /// Every violation, per hierarchy and input set.
     pub violations: Vec<Violation>,
 }
 
 /// How to run the function.
 #[derive(Clone, Debug)]
 pub struct RunSpec {
+    /// Threads per group.
     pub threads: u32,
     /// Seed of the inputs (integer arguments, memory contents).
     pub seed: u64,
+    /// Steps per thread before the simulator stops it.
     pub step_limit: u64,
     /// Successor orders tried when enumerating hierarchies.
     pub enumeration_cap: u64,
@@ -131,6 +138,7 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
+    /// `threads` threads, inputs from `seed`: 20,000 steps, 256 successor orders, two input sets.
     pub fn new(threads: u32, seed: u64) -> RunSpec {
         RunSpec {
             threads,

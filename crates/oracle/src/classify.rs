@@ -34,6 +34,7 @@ pub enum KnownBug {
 }
 
 impl KnownBug {
+    /// A short name that says which entry of `docs/llvm-differences.md` the bug is.
     pub fn name(self) -> &'static str {
         match self {
             KnownBug::JoinAtIrreducibleEntry => "llvm-differences 1: join at an irreducible entry",
