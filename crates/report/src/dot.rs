@@ -11,6 +11,7 @@ use converge_ir::InstId;
 use converge_uniformity::SsaFunction;
 use std::fmt::Write as _;
 
+/// What the DOT picture shows besides the CFG and its cycles.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct DotOptions {
     /// Colour divergence (the analysis result).

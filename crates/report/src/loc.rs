@@ -7,7 +7,9 @@ use converge_ir::{FuncId, Module, Value};
 /// 1-based line and column of a byte offset.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Loc {
+    /// Line, from 1.
     pub line: u32,
+    /// Column, from 1, counting characters.
     pub col: u32,
 }
 
@@ -17,6 +19,7 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
+    /// Indexes the line starts of `source`.
     pub fn new(source: &str) -> LineIndex {
         let mut starts = vec![0u32];
         for (i, b) in source.bytes().enumerate() {

@@ -13,11 +13,14 @@ use std::fmt::Write as _;
 /// The summary lists at most this many joins per branch, trying at most this many candidates
 /// (each a max-flow over the CFG), so big irreducible regions stay fast.
 pub const MAX_JOINS: usize = 16;
+/// Candidate joins tried per branch at most (see [`MAX_JOINS`]).
 pub const MAX_JOIN_TRIES: usize = 256;
 
 /// What renderers need besides the analysis: the line index of the module's source.
 pub struct Ctx<'a, 'm> {
+    /// The analysed function.
     pub a: &'a Analysed<'m>,
+    /// Line starts of the module's source, for `file:line:col`.
     pub lines: &'a LineIndex,
 }
 
@@ -25,12 +28,14 @@ impl Ctx<'_, '_> {
     fn file(&self) -> &str {
         &self.a.module().source_name
     }
+    /// `file:line:col` of a value (an argument: its parameter in the `define` line).
     pub fn node_loc(&self, n: Node) -> String {
         let l = self
             .lines
             .value_loc(self.a.module(), self.a.fid(), n.value());
         format!("{}:{l}", self.file())
     }
+    /// `file:line:col` of a block.
     pub fn block_loc(&self, b: Block) -> String {
         let l = self.lines.block_loc(self.a.module(), self.a.fid(), b);
         format!("{}:{l}", self.file())
@@ -52,6 +57,7 @@ impl Ctx<'_, '_> {
             }
         }
     }
+    /// The value's text as LLVM prints it (`%x = add i32 %a, 1`, `i32 %a`).
     pub fn node_text(&self, n: Node) -> String {
         let (m, fid) = (self.a.module(), self.a.fid());
         match n {
@@ -66,6 +72,7 @@ impl Ctx<'_, '_> {
         let v: Vec<String> = p.iter().map(|&b| self.a.block_name(b)).collect();
         v.join(" -> ")
     }
+    /// A cycle in prose: `cycle %h (depth N)`, with `irreducible, entries …` when it is.
     pub fn cycle_text(&self, c: u32) -> String {
         let s = &self.a.s;
         let entries: Vec<String> = s.entries(c).iter().map(|&b| self.a.block_name(b)).collect();
@@ -237,6 +244,7 @@ impl Ctx<'_, '_> {
         o
     }
 
+    /// Why a value is uniform, in one sentence.
     pub fn uniform_text(&self, fact: &UniformFact) -> String {
         let a = self.a;
         match fact {
