@@ -9,7 +9,9 @@ use std::ops::Range;
 /// A value the analysis tracks: a function argument or an instruction result, by dense index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Val {
+    /// The function's argument at this position.
     Arg(u32),
+    /// The result of the instruction with this id.
     Inst(u32),
 }
 
@@ -18,18 +20,26 @@ pub enum Val {
 /// Instruction ids are dense (`0..num_insts`), and each block's instructions form a contiguous range
 /// whose last element is the block's terminator.
 pub trait SsaFunction {
+    /// The control-flow graph type (block ids are shared with the instructions' blocks).
     type Cfg: Graph;
+    /// The CFG: successors in terminator operand order, predecessors in use-list order (see
+    /// [`converge_graph::Graph`]); the entry is the function's entry block.
     fn cfg(&self) -> &Self::Cfg;
+    /// Number of arguments; arguments are `Val::Arg(0..num_args)`.
     fn num_args(&self) -> u32;
+    /// Number of instructions; instructions are `Val::Inst(0..num_insts)`.
     fn num_insts(&self) -> u32;
     /// The instruction ids of block `b`, in order; the last one is the terminator.
     fn block_insts(&self, b: Block) -> Range<u32>;
+    /// The block containing instruction `i`.
     fn inst_block(&self, i: u32) -> Block;
     /// Terminators are tracked per block (a divergent terminator marks its block), never as values.
     fn is_terminator(&self, i: u32) -> bool {
         let r = self.block_insts(self.inst_block(i));
         i + 1 == r.end
     }
+    /// Whether `i` is a phi: at a join of a divergent branch, phis are where sync dependence makes
+    /// values divergent.
     fn is_phi(&self, i: u32) -> bool;
     /// LLVM's `PHINode::hasConstantOrUndefValue`: ignoring incoming values that are the phi itself or
     /// undef/poison, all remaining incoming values are the same value (possibly none).
@@ -68,9 +78,11 @@ pub trait SsaFunction {
 /// The three token-defining intrinsics of "Convergent Operation Semantics".
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TokenKind {
+    /// `llvm.experimental.convergence.entry`: the dynamic instance of the function's entry.
     Entry,
     /// A loop heart.
     Loop,
+    /// `llvm.experimental.convergence.anchor`: an implementation-defined set of threads.
     Anchor,
 }
 
@@ -78,7 +90,11 @@ pub enum TokenKind {
 pub trait DivergenceModel<F: ?Sized> {
     /// `false` means the analysis does not run: every value is uniform.
     fn has_branch_divergence(&self, f: &F) -> bool;
+    /// Whether argument `arg` is divergent by itself (a source), like a non-`inreg` argument of
+    /// an AMDGPU non-kernel function.
     fn is_source_arg(&self, f: &F, arg: u32) -> bool;
+    /// Whether instruction `inst` is divergent by itself (a source): thread-id intrinsics, atomics,
+    /// loads of memory that differs per thread, calls the target knows nothing about.
     fn is_source_inst(&self, f: &F, inst: u32) -> bool;
     /// Only asked when `is_source_inst` is false; such an instruction is never divergent.
     fn is_always_uniform(&self, f: &F, inst: u32) -> bool;

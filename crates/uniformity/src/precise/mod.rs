@@ -3,12 +3,12 @@
 //!
 //! Precise mode runs the same propagation as LLVM mode (`analysis.rs`, `sync.rs`) with a few
 //! hooks switched on, each a rule of docs/precise-mode.md: irreducible regions are judged under
-//! every cycle hierarchy, not only LLVM's ([`irreducible`]); the users outside a cycle with a
+//! every cycle hierarchy, not only LLVM's (`irreducible`); the users outside a cycle with a
 //! divergent exit of *every* value defined inside it are temporally divergent, always-uniform
 //! values and assumed-divergent cycles included, and exit phis are judged by their incoming
-//! values from inside the cycle ([`exits`]); phis at joins by their incoming values on the
-//! diverged paths ([`joins`]); convergence-control tokens decide which dynamic
-//! instances are converged ([`tokens`]). The temporal-divergence list is rebuilt after the
+//! values from inside the cycle (`exits`); phis at joins by their incoming values on the
+//! diverged paths (`joins`); convergence-control tokens decide which dynamic
+//! instances are converged (`tokens`). The temporal-divergence list is rebuilt after the
 //! fixpoint, sorted, so it does not depend on the order of analysis.
 
 pub(crate) mod exits;
