@@ -38,7 +38,8 @@ fn a_class_released_as_two_groups_makes_the_run_inconclusive() {
 /// Found by running check-transform on insert-tokens' output: an anchor standing for an
 /// uncontrolled operation of a function that is not `convergent` was called freer than BEFORE,
 /// but BEFORE's grouping there is implementation-defined too ("Opportunistic convergent
-/// operations"). The same anchor in a `convergent` function stays a violation (the seeds' rule).
+/// operations"). The same anchor in a `convergent` function stays a violation ("Convergent
+/// Operation Semantics", §Opportunistic Convergent Operations).
 #[test]
 fn an_anchor_for_opportunistic_operations_is_not_freer() {
     let before = module("opportunistic.before.ll");

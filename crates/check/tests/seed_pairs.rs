@@ -1,6 +1,6 @@
-//! Every transform example of seeds 002 ("the original RFC") and 004 ("Convergent Operation
-//! Semantics", *Examples for the Correctness of Program Transforms* and the motivating examples)
-//! as a before/after pair, with the verdict the seed gives. The pairs are in `tests/pairs/`.
+//! Every transform example of the original convergence-control RFC and of "Convergent Operation
+//! Semantics" (*Examples for the Correctness of Program Transforms* and the motivating examples)
+//! as a before/after pair, with the verdict the document gives. The pairs are in `tests/pairs/`.
 
 use converge_check::{MismatchKind, Settings, Verdict, check};
 use std::path::PathBuf;

@@ -1,6 +1,7 @@
 //! `converge check-transform`: exit codes (0 refines, 1 violation or broken token rules, 2 bad
 //! input or usage), the counterexample a person reads, JSON's top-level verdict. The pairs are the
-//! seed examples of crates/check/tests/pairs (verdicts from seeds 002 and 004).
+//! examples of crates/check/tests/pairs (verdicts from the original convergence-control RFC and
+//! "Convergent Operation Semantics").
 
 mod common;
 

@@ -233,8 +233,9 @@ impl Emit<'_> {
         r
     }
 
-    /// The same operation on the same operand in both arms of an if/else (002's ballot example, 004's
-    /// subgroupAdd): what hoisting and sinking of common instructions looks for.
+    /// The same operation on the same operand in both arms of an if/else (the ballot example of the
+    /// original convergence-control RFC, the subgroupAdd example of "Convergent Operation
+    /// Semantics"): what hoisting and sinking of common instructions looks for.
     fn twin(&mut self, acc: String) -> String {
         let c = self.cond(&acc);
         let (t, e, j) = (self.fresh("then"), self.fresh("else"), self.fresh("join"));
@@ -258,7 +259,7 @@ impl Emit<'_> {
         r2
     }
 
-    /// 002's jump-threading shape: a flag set on some paths, then an operation under the flag.
+    /// The original convergence-control RFC's jump-threading shape: a flag set on some paths, then an operation under the flag.
     fn flag(&mut self, acc: String) -> String {
         let c1 = self.cond(&acc);
         let (t1, mid, t2, end) = (

@@ -10,11 +10,12 @@
 //! hierarchies. Unreachable blocks may jump into the code. The data flow is random (phis, carried
 //! values, selects, compares, shared and per-thread loads, stores), with divergence sources (thread
 //! id, flat loads, calls to external and to defined functions) and always-uniform intrinsics
-//! (`readfirstlane`, `readlane`, `ballot` on AMDGPU). With tokens, the placement is the seed's
-//! inference procedure (as [`crate::tokens`] places valid tokens): `entry` (or an `anchor`) at the
-//! top, a `loop` heart at the start of every natural loop header taking the enclosing token, every
-//! convergent operation using the innermost token; inside irreducible regions, where no outer token
-//! may be used, each convergent operation gets its own local `anchor`.
+//! (`readfirstlane`, `readlane`, `ballot` on AMDGPU). With tokens, the placement is the inference
+//! procedure of "Convergent Operation Semantics" (as [`crate::tokens`] places valid tokens):
+//! `entry` (or an `anchor`) at the top, a `loop` heart at the start of every natural loop header
+//! taking the enclosing token, every convergent operation using the innermost token; inside
+//! irreducible regions, where no outer token may be used, each convergent operation gets its own
+//! local `anchor`.
 
 use crate::program::Flavor;
 use crate::rng::Rng;

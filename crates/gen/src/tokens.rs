@@ -286,7 +286,8 @@ pub fn on_random_cfg(rng: &mut Rng, prefix: &str) -> TokenFunction {
     }
 }
 
-/// A function with tokens placed as the seed's inference procedure places them (valid).
+/// A function with tokens placed as the inference procedure of "Convergent Operation Semantics"
+/// places them (valid).
 pub fn valid_function(rng: &mut Rng, prefix: &str) -> TokenFunction {
     generate(rng, prefix, false)
 }

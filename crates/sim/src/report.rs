@@ -1,6 +1,7 @@
-//! What a run says: the seeds' table (one row per thread, converged block instances in one column),
-//! the groups of the communicating operations, per static instruction whether its converged
-//! instances produced equal values, and across hierarchies which static instances are m-converged.
+//! What a run says: the table of "Convergence And Uniformity" (one row per thread, converged block
+//! instances in one column), the groups of the communicating operations, per static instruction
+//! whether its converged instances produced equal values, and across hierarchies which static
+//! instances are m-converged.
 
 use crate::hierarchy::Hierarchy;
 use crate::instances::{ClassId, columns};

@@ -464,7 +464,7 @@ fn plan_with(
         let h = ci.header(c);
         let hword = block_word(m, f, h);
         // The token the heart uses: the parent's heart, the top token, or a preheader anchor
-        // when the parent is irreducible (blog 001).
+        // when the parent is irreducible (the blog post "A New Type of Convergence Control Intrinsic?").
         let parent_irreducible = ci.parent(c).is_some_and(|p| !ci.is_reducible(p));
         let outside_preds: Vec<Block> = {
             let mut v: Vec<Block> = cfg

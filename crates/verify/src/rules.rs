@@ -101,7 +101,7 @@ impl Rule {
         D[self as usize]
     }
 
-    /// A sentence in the seeds' vocabulary.
+    /// A sentence in the vocabulary of "Convergent Operation Semantics".
     pub fn sentence(self) -> &'static str {
         match self {
             Rule::BundleOnce => "a call carries at most one \"convergencectrl\" operand bundle",

@@ -1,7 +1,7 @@
 ; gvn-sink merges the convergent calls of both arms of a divergent branch into the join block
-; (LLVM 19 and 22). Thread 0 takes %then, the others %else: in this program each call communicates
-; with the threads of its arm; after gvn-sink, one call communicates with all of them (seed 002's
-; ballot example, seed 004's subgroupAdd example). docs/llvm-differences.md.
+; (LLVM 19 and 22). Thread 0 takes %then, the others %else: each call communicates with the threads
+; of its arm; after gvn-sink, one call communicates with all of them (the ballot example of the
+; original convergence-control RFC; "Convergent Operation Semantics", subgroupAdd). docs/llvm-differences.md.
 target triple = "nvptx64-nvidia-cuda"
 
 define void @k(ptr addrspace(1) %out, i32 %n) {

@@ -1,4 +1,4 @@
-; 004, hoisting and sinking: an anchor inside a loop.
+; "Convergent Operation Semantics", hoisting and sinking: an anchor inside a loop.
 target triple = "amdgcn-amd-amdhsa"
 
 declare i32 @llvm.amdgcn.workitem.id.x()

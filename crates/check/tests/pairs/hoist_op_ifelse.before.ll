@@ -1,4 +1,4 @@
-; 004, hoisting and sinking: an anchor and an operation in each arm of an if/else.
+; "Convergent Operation Semantics", hoisting and sinking: an anchor and an operation in each arm of an if/else.
 target triple = "amdgcn-amd-amdhsa"
 
 declare i32 @llvm.amdgcn.workitem.id.x()

@@ -1,4 +1,4 @@
-; 004, reductions inside divergent control flow: subgroupAdd in both arms of an if/else (divergent condition).
+; "Convergent Operation Semantics", reductions inside divergent control flow: subgroupAdd in both arms of an if/else (divergent condition).
 target triple = "amdgcn-amd-amdhsa"
 
 declare i32 @llvm.amdgcn.workitem.id.x()

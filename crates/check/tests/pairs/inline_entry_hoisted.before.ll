@@ -1,4 +1,4 @@
-; 004, inlining: a callee whose convergent operation is controlled by its entry token, called in a
+; "Convergent Operation Semantics", inlining: a callee whose convergent operation is controlled by its entry token, called in a
 ; divergent branch with the caller's token in the call's bundle.
 target triple = "amdgcn-amd-amdhsa"
 

@@ -1,4 +1,4 @@
-; 004, unstructured control flow (and 002): the barrier after a flag set on some paths (uncontrolled).
+; "Convergent Operation Semantics", unstructured control flow (and the original convergence-control RFC): the barrier after a flag set on some paths (uncontrolled).
 target triple = "amdgcn-amd-amdhsa"
 
 declare i32 @llvm.amdgcn.workitem.id.x()

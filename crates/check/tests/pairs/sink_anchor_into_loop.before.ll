@@ -1,4 +1,4 @@
-; 004, hoisting and sinking: an anchor outside a loop whose heart uses it.
+; "Convergent Operation Semantics", hoisting and sinking: an anchor outside a loop whose heart uses it.
 target triple = "amdgcn-amd-amdhsa"
 
 declare i32 @llvm.amdgcn.workitem.id.x()

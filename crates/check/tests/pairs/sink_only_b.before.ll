@@ -1,4 +1,4 @@
-; 004, hoisting and sinking: an anchor and two pure convergent operations used only in a conditional block.
+; "Convergent Operation Semantics", hoisting and sinking: an anchor and two pure convergent operations used only in a conditional block.
 target triple = "amdgcn-amd-amdhsa"
 
 declare i32 @llvm.amdgcn.workitem.id.x()

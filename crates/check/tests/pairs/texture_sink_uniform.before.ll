@@ -1,4 +1,4 @@
-; 004, texture sampling in a pixel shader: the sample feeds only the then-branch (uniform condition).
+; "Convergent Operation Semantics", texture sampling in a pixel shader: the sample feeds only the then-branch (uniform condition).
 target triple = "amdgcn-amd-amdhsa"
 
 declare i32 @llvm.amdgcn.workitem.id.x()

@@ -1,4 +1,4 @@
-; 004, loop unrolling: every convergent operation goes back to an anchor inside the loop.
+; "Convergent Operation Semantics", loop unrolling: every convergent operation goes back to an anchor inside the loop.
 target triple = "amdgcn-amd-amdhsa"
 
 declare i32 @llvm.amdgcn.workitem.id.x()

@@ -1,4 +1,4 @@
-; 004, loop unrolling: a loop with a heart whose token comes from an anchor outside the loop (constant trip count 2).
+; "Convergent Operation Semantics", loop unrolling: a loop with a heart whose token comes from an anchor outside the loop (constant trip count 2).
 target triple = "amdgcn-amd-amdhsa"
 
 declare i32 @llvm.amdgcn.workitem.id.x()

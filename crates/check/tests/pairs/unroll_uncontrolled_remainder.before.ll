@@ -1,4 +1,4 @@
-; 004, loop unrolling: the loop body holds an uncontrolled convergent operation.
+; "Convergent Operation Semantics", loop unrolling: the loop body holds an uncontrolled convergent operation.
 target triple = "amdgcn-amd-amdhsa"
 
 declare i32 @llvm.amdgcn.workitem.id.x()
