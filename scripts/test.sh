@@ -46,6 +46,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --release --workspace --all-targets -q -- -D warnings
+echo "== cargo doc (public API documented, no broken links)"
+RUSTDOCFLAGS="-D warnings" cargo doc --release --workspace --no-deps -q
 echo "== cargo build --release"
 cargo build --release --workspace -q
 echo "== cargo test"
