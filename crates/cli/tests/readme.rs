@@ -25,7 +25,9 @@ fn readme() -> String {
 
 /// The README section from the heading `start` to the next `## ` heading.
 fn section<'a>(text: &'a str, start: &str) -> &'a str {
-    let a = text.find(start).unwrap_or_else(|| panic!("README has no {start:?}"));
+    let a = text
+        .find(start)
+        .unwrap_or_else(|| panic!("README has no {start:?}"));
     let rest = &text[a + start.len()..];
     &rest[..rest.find("\n## ").unwrap_or(rest.len())]
 }

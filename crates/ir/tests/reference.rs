@@ -120,7 +120,7 @@ fn inputs() -> &'static [PathBuf] {
     })
 }
 
-/// LLVM's opcode names as `instcount` prints them (`Instruction.def`).
+/// LLVM's opcode names as `instcount` prints them (`Number of Br insts`: the instruction class names).
 fn llvm_opcode_name(op: Opcode) -> &'static str {
     use Opcode::*;
     match op {
