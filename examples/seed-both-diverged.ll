@@ -1,13 +1,13 @@
-; Seed 000 ("Convergence And Uniformity"), section "Examples": two nested irreducible cycles, with
+; "Convergence And Uniformity", section "Examples": two nested irreducible cycles, with
 ; divergent branches in Entry and in Q. The CFG is the figure's: Entry -> P | R, P -> Q,
 ; Q -> R | S, R -> S, S -> P | Exit. LLVM's cycle hierarchy makes R the header of the outer cycle
 ; {R, S, P, Q} (entries R and P) and S the header of the inner cycle {S, P, Q}.
 ;
-; The thread paths are the seed's table with threads 1, 2, 3 numbered 0, 1, 2:
+; The thread paths are the document's table with threads 1, 2, 3 numbered 0, 1, 2:
 ;   thread 0: Entry P Q S P Q R S Exit
 ;   thread 1: Entry P Q R S Exit
 ;   thread 2: Entry R S Exit
-; Explore it (3 threads, as in the seed's table):
+; Explore it (3 threads, as in the document's table):
 ;   converge explore examples/seed-both-diverged.ll --threads 3 -o both.html
 target triple = "amdgcn-amd-amdhsa"
 

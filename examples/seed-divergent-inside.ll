@@ -1,4 +1,4 @@
-; Seed 000 ("Convergence And Uniformity"), section "Divergent Branch inside a Cycle": the closed
+; "Convergence And Uniformity", section "Divergent Branch inside a Cycle": the closed
 ; path P -> Q -> R -> S with entries P and R, a divergent branch in Q and its join S. Here the
 ; branch in Entry is uniform (a kernel argument), so only Q diverges; whether the instances of S
 ; are converged depends on the cycle hierarchy (header P, or nested cycles with headers R and S),

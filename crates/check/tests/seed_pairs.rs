@@ -77,9 +77,10 @@ fn texture_sink_uniform_refines() {
     expect("texture_sink_uniform", Verdict::Refines, None);
 }
 
-// 004, "Unstructured control flow" (002's jump-threading example): with entry, the barrier's set
-// is the threads reaching it, before and after. Without tokens, maximal convergence (reconvergence
-// in acyclic control flow is maximal, as 004 takes it) gives the same answer.
+// "Convergent Operation Semantics", "Unstructured control flow" (the original RFC's jump-threading
+// example): with entry, the barrier's set is the threads reaching it, before and after. Without
+// tokens, maximal convergence (reconvergence in acyclic control flow is maximal, as that document
+// takes it) gives the same answer.
 #[test]
 fn jump_threading_with_entry_refines() {
     expect("jump_threading_entry", Verdict::Refines, None);

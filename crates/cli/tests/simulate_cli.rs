@@ -1,5 +1,5 @@
-//! `converge simulate`: the seed table in text form, JSON, `--all-hierarchies`, `--hierarchy`,
-//! `--args`, the step limit, and usage errors.
+//! `converge simulate`: the table of "Convergence And Uniformity" in text form, JSON,
+//! `--all-hierarchies`, `--hierarchy`, `--args`, the step limit, and usage errors.
 
 mod common;
 
@@ -33,7 +33,7 @@ fn temp(name: &str, text: &str) -> PathBuf {
     p
 }
 
-/// The natural-loop table of the seed, as the text output's rows (cells numbered per thread).
+/// The natural-loop table of "Convergence And Uniformity", as the text output's rows (cells numbered per thread).
 #[test]
 fn text_table_is_the_seed_table() {
     let f = seed("natural_loop.ll");

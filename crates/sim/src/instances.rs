@@ -7,9 +7,10 @@
 //! **Maximal convergence** uses the characterisation of "Convergence And Uniformity" (*Dependence on
 //! Cycle Headers*, rules 1-3): an instance of block `X` is identified by `X` and the identity of the
 //! latest preceding instance, in its thread, of a header of any cycle containing `X` (none if there
-//! is none). Header instances are identified the same way, recursively, so the key of an instance is
-//! the chain of "last points of convergence" leading to it. [`check_definition`] checks this against
-//! the definition itself (via convergence-before) and is run on the seed tables by the tests.
+//! is none). Header instances are identified the same way, recursively, so the key of an instance
+//! is the chain of "last points of convergence" leading to it. [`check_definition`] checks this
+//! against the definition itself (via convergence-before) and is run on the tables of "Convergence
+//! And Uniformity" by the tests.
 //!
 //! **Controlled convergence** ("Convergent Operation Semantics") adds token classes: `entry` is one
 //! class for the whole group; a loop heart's instance is keyed by its token operand's class and the

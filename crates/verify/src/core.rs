@@ -165,7 +165,8 @@ impl Default for Options {
     }
 }
 
-/// Per-instruction phase (notes §4.2); pushes violations in LLVM's order.
+/// Per-instruction phase (LLVM's verifier visits each instruction); pushes violations in LLVM's
+/// order.
 pub fn visit<F: TokenFunction>(f: &F, opts: Options, out: &mut Vec<Violation>) -> Visited {
     let g = f.graph();
     let mut kind = Kind::NoConvergence;
@@ -278,7 +279,7 @@ pub fn visit<F: TokenFunction>(f: &F, opts: Options, out: &mut Vec<Violation>) -
     }
 }
 
-/// Function-level phase (notes §4.3). `uses` lists `(use, def)` in instruction order.
+/// Function-level phase (LLVM's verifier, once per function with controlled convergence). `uses` lists `(use, def)` in instruction order.
 pub fn check_function<F: TokenFunction, S: Structure>(
     f: &F,
     s: &S,
