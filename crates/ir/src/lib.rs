@@ -16,8 +16,10 @@
 //! `ptr`, as LLVM 17+ does). Not modelled: `uselistorder` directives (skipped; predecessor order
 //! follows the text), summary entries `^N` (skipped), debug records `#dbg_*` (skipped, not
 //! instructions, as in LLVM), the operands of specialised metadata nodes (`!DILocation(...)` is
-//! parsed but kept as its name). Type checking is structural only: ill-typed operands that LLVM
-//! rejects may be accepted.
+//! parsed but kept as its name). Every read also checks the rules of LLVM's verifier that the
+//! answers depend on (`wellformed`: operand types of locals, definitions dominating uses, phi
+//! incomings matching predecessors, phis first, no branch to the entry block); other verifier rules
+//! are not checked, so some modules LLVM rejects are still accepted.
 //!
 //! # Example
 //!
