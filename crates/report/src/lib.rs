@@ -9,6 +9,8 @@
 //! - [`dot`]: the CFG as Graphviz DOT, with cycles as nested clusters and divergence highlighted;
 //! - [`witness`]: thread inputs under which the simulator shows a value divergent (precise mode's
 //!   explanations come with one when the search finds it);
+//! - [`reports`]: the subcommands' reports (uniformity, cycles, stats, verify) as text, LLVM's
+//!   layouts and serde-derived JSON with a versioned schema (docs/json-schema.md);
 //! - [`explore`]: one self-contained interactive HTML page per module (CFG picture, source,
 //!   explanation chains, token diagnostics, the simulator's tables of dynamic instances).
 
@@ -18,6 +20,7 @@ pub mod explore;
 pub mod loc;
 pub mod paths;
 pub mod render;
+pub mod reports;
 pub mod witness;
 
 pub use explain::{Analysed, Explainer, Explanation, Node, Reason, SourceRule, Step, UniformFact};

@@ -95,8 +95,3 @@ pub fn load_module(path: &Path) -> Result<Module, CliError> {
     let parallel = (rayon::current_num_threads() <= 1).then_some(false);
     converge_ir::parse_rendered_with(&name, source, parallel)
 }
-
-/// `n` and the noun, plural unless `n == 1`: `1 divergent terminator`, `2 divergent terminators`.
-pub fn count(n: usize, singular: &str, plural: &str) -> String {
-    format!("{n} {}", if n == 1 { singular } else { plural })
-}
