@@ -9,6 +9,7 @@
 //! subcommand. A cycle has one JSON shape everywhere ([`CycleJson`]).
 
 pub mod cycles;
+pub mod simulate;
 pub mod stats;
 pub mod style;
 pub mod uniformity;
@@ -40,6 +41,8 @@ pub fn json_text<T: Serialize + ?Sized>(doc: &T) -> String {
 pub struct CycleJson {
     pub depth: u32,
     pub header: String,
+    /// Absent where the hierarchy records no entries (`simulate`'s hierarchies).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entries: Vec<String>,
     pub blocks: Vec<String>,
 }
