@@ -8,6 +8,7 @@
 //! serde_json's pretty layout, keys in sorted order, a final newline, the same on every
 //! subcommand. A cycle has one JSON shape everywhere ([`CycleJson`]).
 
+pub mod check_transform;
 pub mod cycles;
 pub mod simulate;
 pub mod stats;
