@@ -161,31 +161,28 @@ pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool) -> String {
             "\nBLOCK {}\nDEFINITIONS\n",
             m.block_name_in(f, Block(b as u32))
         );
-        let r = bd.insts.range();
-        for i in r.clone() {
-            if f.insts[i].op.is_terminator() {
-                continue;
+        // LLVM prints the non-terminators, then the terminators, each flagged when divergent.
+        for terminators in [false, true] {
+            if terminators {
+                out.push_str("TERMINATORS\n");
             }
-            out.push_str(if u.divergent_insts[i] {
-                "  DIVERGENT: "
-            } else {
-                "             "
-            });
-            m.inst_text_into(&mut out, fid, InstId(i as u32));
-            out.push('\n');
-        }
-        out.push_str("TERMINATORS\n");
-        for i in r {
-            if !f.insts[i].op.is_terminator() {
-                continue;
+            for i in bd.insts.range() {
+                if f.insts[i].op.is_terminator() != terminators {
+                    continue;
+                }
+                let div = if terminators {
+                    u.divergent_terminators[b]
+                } else {
+                    u.divergent_insts[i]
+                };
+                out.push_str(if div {
+                    "  DIVERGENT: "
+                } else {
+                    "             "
+                });
+                m.inst_text_into(&mut out, fid, InstId(i as u32));
+                out.push('\n');
             }
-            out.push_str(if u.divergent_terminators[b] {
-                "  DIVERGENT: "
-            } else {
-                "             "
-            });
-            m.inst_text_into(&mut out, fid, InstId(i as u32));
-            out.push('\n');
         }
         out.push_str("END BLOCK\n");
     }

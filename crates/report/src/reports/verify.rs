@@ -62,13 +62,12 @@ pub struct InstructionRef {
 }
 
 fn line_col(m: &Module, span: Span) -> (usize, usize) {
-    let (l, c) = converge_ir::diag::line_col(&m.source, span.start);
-    (l as usize, c as usize)
+    converge_ir::diag::line_col(&m.source, span.start)
 }
 
 /// The JSON document for `findings` of module `m` read from `file`.
 pub fn json(m: &Module, file: &str, findings: &[Finding]) -> VerifyReport {
-    let findings = findings
+    let findings: Vec<FindingJson> = findings
         .iter()
         .map(|fd| {
             let f = &m.functions[fd.func.0 as usize];
@@ -140,13 +139,9 @@ pub fn json(m: &Module, file: &str, findings: &[Finding]) -> VerifyReport {
     VerifyReport {
         schema: super::schema("verify"),
         file: file.to_string(),
-        valid: findings_empty(&findings),
+        valid: findings.is_empty(),
         findings,
     }
-}
-
-fn findings_empty(f: &Vec<FindingJson>) -> bool {
-    f.is_empty()
 }
 
 fn names_of(m: &Module, f: &converge_ir::Function, bs: &[converge_graph::Block]) -> Vec<String> {
