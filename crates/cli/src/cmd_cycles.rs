@@ -12,7 +12,7 @@
 //! CFGs, computing cycles and dominator trees (the latter from the cycle analysis's DFS, for
 //! comparison with opt's `DominatorTreeAnalysis`). Rendering: `converge_report::reports::cycles`.
 
-use crate::common::{CliError, Format, FunctionArgs};
+use crate::common::{CliError, Format, FunctionArgs, LlvmVersion};
 use converge_graph::{Cfg, CycleInfo, DominatorTree, UnreachablePreds};
 use converge_ir::{FuncId, Function};
 use converge_report::reports::cycles as report;
@@ -30,8 +30,8 @@ pub struct Args {
     pub format: Format,
     /// Which LLVM's cycle entries to reproduce: 22 (the reference: unreachable predecessors are
     /// ignored) or 19 (an unreachable predecessor makes its block an extra cycle entry).
-    #[arg(long = "llvm-version", alias = "llvm", value_name = "N", default_value_t = 22, value_parser = crate::common::llvm_version())]
-    pub llvm: u32,
+    #[arg(long = "llvm-version", alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_version())]
+    pub llvm: crate::common::LlvmVersion,
     #[command(flatten)]
     pub functions: FunctionArgs,
     /// Report per-phase times on stderr (also computes dominator trees, to compare with
@@ -77,10 +77,9 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let start = Instant::now();
     let module = crate::common::load_module(&args.file)?;
     let parsed = Instant::now();
-    let mode = if args.llvm < 22 {
-        UnreachablePreds::AreEntries
-    } else {
-        UnreachablePreds::Ignore
+    let mode = match args.llvm {
+        LlvmVersion::V19 => UnreachablePreds::AreEntries,
+        LlvmVersion::V22 => UnreachablePreds::Ignore,
     };
     let funcs: Vec<FuncId> = args.functions.select(&module)?;
     let format = args.format;

@@ -37,8 +37,8 @@ pub struct Args {
     /// Reproduce this LLVM release (22, the reference; or 19, with its join-detection early stop,
     /// unreachable predecessors as cycle entries, no temporal-divergence list and the `ASSSUMED`
     /// spelling).
-    #[arg(long, alias = "llvm", value_name = "N", default_value_t = 22, value_parser = crate::common::llvm_version())]
-    pub llvm_version: u32,
+    #[arg(long, alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_version())]
+    pub llvm_version: crate::common::LlvmVersion,
     /// `llvm` reproduces LLVM (bugs included); `precise` is sound by the semantics, with
     /// convergence tokens, and tighter where that is sound (docs/precise-mode.md).
     #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
@@ -49,14 +49,9 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let t0 = Instant::now();
     let module = crate::common::load_module(&args.file)?;
     let t_parse = t0.elapsed();
-    let version = if args.llvm_version < 22 {
-        LlvmVersion::V19
-    } else {
-        LlvmVersion::V22
-    };
     let setup = Setup::new(
         args.target.model(&module, args.mcpu.as_deref()),
-        args.mode.mode(version),
+        args.mode.mode(args.llvm_version),
     );
     let mode = setup.mode();
     let t1 = Instant::now();
@@ -69,10 +64,9 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             let (a, phases) = setup.analyse_timed(&module, fid);
             let r = Instant::now();
             let out = match args.format {
-                Format::Llvm => Rendered::Text(report::llvm(
-                    &a,
-                    setup.version() == LlvmVersion::V19 && mode != Mode::Precise,
-                )),
+                Format::Llvm => {
+                    Rendered::Text(report::llvm(&a, mode == Mode::Llvm(LlvmVersion::V19)))
+                }
                 Format::Json => Rendered::Json(Box::new(report::json(&a))),
                 Format::Text => Rendered::Text(report::text(&a, painter)),
                 Format::None => Rendered::Text(String::new()),

@@ -3,7 +3,7 @@
 //! and `llvm-as` print) or JSON. Exit 0 valid, 1 invalid, 2 unreadable. Rendering:
 //! `converge_report::reports::verify`.
 
-use crate::common::{CliError, Format, FunctionArgs};
+use crate::common::{CliError, Format, FunctionArgs, LlvmVersion};
 use converge_report::reports::verify as report;
 use converge_verify::llvm::{self, Flavor};
 use std::path::PathBuf;
@@ -18,8 +18,8 @@ pub struct Args {
     pub format: Format,
     /// Which LLVM's verifier to reproduce where LLVM versions differ: 22 (the reference) or 19
     /// (a predecessor unreachable from the entry makes a cycle irreducible).
-    #[arg(long = "llvm-version", alias = "llvm", value_name = "N", default_value_t = 22, value_parser = crate::common::llvm_version())]
-    pub llvm: u32,
+    #[arg(long = "llvm-version", alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_version())]
+    pub llvm: crate::common::LlvmVersion,
     /// Only the findings of these functions (all are still read).
     #[command(flatten)]
     pub functions: FunctionArgs,
@@ -27,10 +27,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let module = crate::common::load_module(&args.file)?;
-    let flavor = if args.llvm < 22 {
-        Flavor::Llvm19
-    } else {
-        Flavor::Llvm22
+    let flavor = match args.llvm {
+        LlvmVersion::V19 => Flavor::Llvm19,
+        LlvmVersion::V22 => Flavor::Llvm22,
     };
     let selected = args.functions.select(&module)?;
     let mut findings = llvm::verify_module(&module, flavor);
