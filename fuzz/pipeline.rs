@@ -19,8 +19,8 @@ use converge_sim::hierarchy::{Hierarchy, enumerate};
 use converge_sim::interp as sim;
 use converge_sim::report::{m_converged, table, value_uniformity};
 use converge_transform::insert_tokens::insert_tokens;
-use converge_uniformity::llvm::{Amdgpu, LlvmFunction, Nvptx, Target};
-use converge_uniformity::{LlvmVersion, Mode, Structure, analyze_as, analyze_with};
+use converge_uniformity::llvm::{Amdgpu, Nvptx, Setup, Target};
+use converge_uniformity::{LlvmVersion, Mode};
 use converge_verify::llvm::{self as vl, Flavor};
 use std::time::Duration;
 
@@ -51,6 +51,7 @@ pub fn pipeline(m: &Module) -> usize {
             let _ = PostDominatorTree::new(&cfg);
         }
         uniformity(m, f, &targets, &mut work);
+        cycles_report(m, f, &mut work);
         simulate(m, func, &mut work);
         for t in &targets {
             let a = Analysed::new(m, f, t);
@@ -106,6 +107,12 @@ pub fn pipeline(m: &Module) -> usize {
     for flavor in [Flavor::Llvm22, Flavor::Llvm19] {
         let findings = vl::verify_module(m, flavor);
         work += vl::llvm_report(m, &findings).len();
+        {
+            use converge_report::reports::{json_text, style::Painter, verify as report};
+            work += report::text(m, "fuzz.ll", &findings, 1, Painter::PLAIN).len();
+            work += report::llvm(m, "fuzz.ll", &findings).len();
+            work += json_text(&report::json(m, "fuzz.ll", &findings)).len();
+        }
         for fd in &findings {
             work += vl::diagnostic(m, fd).render("fuzz.ll", &m.source).len();
             work += vl::llvm_lines(m, fd).len();
@@ -158,28 +165,30 @@ fn insert_tokens_checked(m: &Module) -> usize {
 }
 
 fn uniformity(m: &Module, f: FuncId, targets: &[Target], work: &mut usize) {
-    let lf = LlvmFunction::new(m, f);
-    for llvm19 in [false, true] {
-        let g = converge_uniformity::SsaFunction::cfg(&lf);
-        let s = if llvm19 {
-            Structure::new_llvm19(g)
-        } else {
-            Structure::new(g)
-        };
-        let v = if llvm19 {
-            LlvmVersion::V19
-        } else {
-            LlvmVersion::V22
-        };
+    use converge_report::reports::{style::Painter, uniformity as report};
+    for mode in [
+        Mode::Llvm(LlvmVersion::V22),
+        Mode::Llvm(LlvmVersion::V19),
+        Mode::Precise,
+    ] {
         for t in targets {
-            let u = analyze_as(&lf, t, &s, v);
-            *work += usize::from(u.analysed);
-            if !llvm19 {
-                let p = analyze_with(&lf, t, &s, Mode::Precise);
-                *work += usize::from(p.analysed);
-            }
+            let a = Setup::new(t.clone(), mode).analyse(m, f);
+            *work += usize::from(a.uniformity.analysed);
+            *work += report::text(&a, Painter::PLAIN).len();
+            *work += report::llvm(&a, mode == Mode::Llvm(LlvmVersion::V19)).len();
+            *work += converge_report::reports::json_text(&report::json(&a)).len();
         }
     }
+}
+
+/// The `cycles` report in its three formats (LLVM 22's cycle entries).
+fn cycles_report(m: &Module, f: FuncId, work: &mut usize) {
+    use converge_report::reports::{cycles as report, style::Painter};
+    let cfg = m.func(f).cfg();
+    let ci = CycleInfo::new(&cfg);
+    *work += report::llvm(m, f, &ci).len();
+    *work += report::text(m, f, &cfg, &ci, Painter::PLAIN).len();
+    *work += converge_report::reports::json_text(&report::json(m, f, &cfg, &ci)).len();
 }
 
 /// The simulator with a small step limit, under LLVM's hierarchy and a few enumerated ones.
@@ -205,6 +214,26 @@ fn simulate(m: &Module, func: &converge_ir::Function, work: &mut usize) {
     }
     let pairs: Vec<(&Hierarchy, &sim::Run)> = hs.iter().zip(runs.iter()).collect();
     *work += m_converged(&pairs, func.blocks.len()).len();
+    // The `simulate` report, as `--all-hierarchies` shows it (a run whose instances cannot be
+    // laid out is an error the CLI reports, not a crash).
+    let setting = converge_report::reports::simulate::Setting {
+        m,
+        f: func,
+        threads: opts.threads,
+        target: format!("{target:?}").to_lowercase(),
+        hierarchies: &hs,
+        runs: &runs,
+        chosen: 0,
+        hierarchy_arg: "llvm",
+        all: true,
+        exhaustive: false,
+    };
+    if let Ok(t) = converge_report::reports::simulate::text(&setting) {
+        *work += t.len();
+    }
+    if let Ok(j) = converge_report::reports::simulate::json(&setting) {
+        *work += converge_report::reports::json_text(&j).len();
+    }
     check_against_itself(m, func, work);
 }
 
@@ -227,5 +256,9 @@ fn check_against_itself(m: &Module, func: &converge_ir::Function, work: &mut usi
             converge_check::render::text(&o)
         );
         *work += o.stats.groups as usize;
+        *work += converge_report::reports::json_text(
+            &converge_report::reports::check_transform::json(&o),
+        )
+        .len();
     }
 }

@@ -1,9 +1,9 @@
-//! The verdict as a person reads it (`text`) and as tools read it (`json`, top-level `"verdict"`).
+//! The verdict as a person reads it (`text`; the JSON report is
+//! `converge_report::reports::check_transform`).
 //! Both say how much was compared; a "refines" verdict is the result of a search, not a proof.
 
 use crate::refine::{MismatchKind, ordinal};
 use crate::search::{Outcome, Stats, Verdict};
-use serde_json::{Value as Json, json};
 use std::fmt::Write;
 
 fn set(s: &[u32]) -> String {
@@ -192,53 +192,4 @@ fn skipped(s: &mut String, st: &Stats) {
             plural(st.skipped_inconclusive)
         );
     }
-}
-
-/// JSON report.
-pub fn json(o: &Outcome) -> Json {
-    let st = &o.stats;
-    let cex = o.counterexample.as_ref().map(|c| {
-        json!({
-            "kind": c.mismatch.kind.name(),
-            "thread": c.mismatch.thread,
-            "callee": c.mismatch.callee,
-            "occurrence": c.mismatch.k + 1,
-            "after_site": c.after_site,
-            "before_site": c.before_site,
-            "after_set": c.mismatch.after_set,
-            "before_set": c.mismatch.before_set,
-            "detail": c.mismatch.detail,
-            "threads": c.threads,
-            "args": c.args,
-            "seed": c.seed,
-            "after_hierarchy": c.after_hierarchy,
-            "after_paths": c.after_paths,
-            "before_paths": c.before_paths,
-        })
-    });
-    json!({
-        "function": o.function,
-        "verdict": o.verdict.name(),
-        "token_errors": o.token_errors,
-        "counterexample": cex,
-        "stats": {
-            "executions": st.executions,
-            "configurations": st.configurations.to_string(),
-            "exhaustive": st.exhaustive,
-            "planned": st.planned,
-            "before_runs": st.before_runs,
-            "after_runs": st.after_runs,
-            "thread_groups": st.groups,
-            "hierarchies_before": st.hierarchies_before,
-            "hierarchies_after": st.hierarchies_after,
-            "hierarchies_exhaustive": st.hierarchies_exhaustive,
-            "skipped_before_error": st.skipped_before_error,
-            "skipped_after_error": st.skipped_after_error,
-            "skipped_inconclusive": st.skipped_inconclusive,
-            "timed_out": st.timed_out,
-            "seconds": st.elapsed.as_secs_f64(),
-        },
-        "notes": o.notes,
-        "proof": false,
-    })
 }

@@ -5,7 +5,7 @@
 //! violation (with a counterexample) or when AFTER breaks the static token rules; 2 for unreadable
 //! input, bad usage or functions that cannot be matched.
 
-use crate::common::{CliError, Format, TargetArg};
+use crate::common::{CliError, Format, TargetArg, formats};
 use converge_check::{Settings, Verdict, check, render};
 use converge_sim::interp::Target;
 use std::path::PathBuf;
@@ -18,9 +18,9 @@ pub struct Args {
     pub before: PathBuf,
     /// The transformed program (.ll).
     pub after: PathBuf,
-    /// The function to compare (may be omitted when one function with a body is in both modules
-    /// and not called by another).
-    #[arg(long)]
+    /// The function to compare, `NAME` or `@NAME` (may be omitted when one function with a body
+    /// is in both modules and not called by another).
+    #[arg(long, value_name = "NAME")]
     pub function: Option<String>,
     /// Largest number of threads: groups of 2 up to N threads are tried.
     #[arg(long, default_value_t = 4)]
@@ -48,8 +48,8 @@ pub struct Args {
     /// nvptx|nvptx64, none, or a triple; also `-mtriple=T`.
     #[arg(long, alias = "mtriple", default_value = "auto", value_parser = crate::common::target::parse)]
     pub target: TargetArg,
-    /// Output format (`text` or `json`; `none` prints nothing).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    /// Output format (`none` prints nothing).
+    #[arg(long, default_value = "text", value_parser = formats(&[Format::Text, Format::Json, Format::None]))]
     pub format: Format,
 }
 
@@ -62,9 +62,6 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     }
     if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
         return Err("error: --time-limit must be a positive number of seconds".into());
-    }
-    if args.format == Format::Llvm {
-        return Err("error: check-transform has no `llvm` format (use text or json)".into());
     }
     let before = crate::common::load_module(&args.before)?;
     let after = crate::common::load_module(&args.after)?;
@@ -90,16 +87,15 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let outcome = check(
         &before,
         &after,
-        args.function.as_deref(),
+        args.function.as_deref().map(crate::common::select::bare),
         (&names.0, &names.1),
         &settings,
     )
     .map_err(|e| e.0)?;
     match args.format {
-        Format::Json => crate::common::emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&render::json(&outcome)).unwrap_or_default()
-        )),
+        Format::Json => {
+            crate::common::emit_json(&converge_report::reports::check_transform::json(&outcome))
+        }
         Format::None => {}
         _ => crate::common::emit(&render::text(&outcome)),
     }

@@ -4,26 +4,30 @@
 //! OUT); 1 when a function cannot be transformed (located errors on stderr, no output); 2 for
 //! unreadable input or bad usage. Notes (functions left alone) go to stderr.
 
-use crate::common::CliError;
+use crate::common::{CliError, FunctionArgs};
 use converge_transform::insert_tokens::{Options, insert_tokens};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input.
     pub file: PathBuf,
-    /// Transform only this function (name without `@`); the others are printed unchanged.
-    #[arg(long, value_name = "NAME")]
-    pub function: Option<String>,
+    /// Transform only these functions; the others are printed unchanged.
+    #[command(flatten)]
+    pub functions: FunctionArgs,
 }
 
 /// `output`: the global `-o FILE` (written only when the whole transform succeeds).
 pub fn run(args: &Args, output: Option<&std::path::Path>) -> Result<ExitCode, CliError> {
     let module = crate::common::load_module(&args.file)?;
-    let name = args.file.display().to_string();
+    let name = crate::common::input_name(&args.file);
     let opts = Options {
-        function: args.function.clone(),
+        functions: if args.functions.is_set() {
+            Some(args.functions.select(&module)?)
+        } else {
+            None
+        },
         threads: rayon::current_num_threads(),
     };
     let outcome = insert_tokens(&module, &opts).map_err(|e| format!("error: {name}: {e}"))?;

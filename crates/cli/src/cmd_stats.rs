@@ -8,13 +8,15 @@
 //!
 //! `--function` restricts the per-function lines and the block/instruction/cycle totals to the
 //! selected functions; `--time-passes` (alias `--time`) reports the time spent reading on stderr.
+//! Layout: `converge_report::reports::stats`.
 
 use crate::common::{CliError, Format, FunctionArgs, formats};
 use converge_graph::{CycleInfo, Graph};
 use converge_ir::{CallConv, FuncId, Module};
+use converge_report::reports::stats::{
+    FunctionCounts, FunctionStats, StatsReport, text as stats_text,
+};
 use rayon::prelude::*;
-use serde_json::json;
-use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -111,87 +113,45 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         nvvm.contains(&f)
             || matches!(m.func(f).cc, CallConv::Named(s) if matches!(m.str(s), "amdgpu_kernel" | "ptx_kernel" | "spir_kernel"))
     };
+    let report = StatsReport {
+        schema: StatsReport::schema(),
+        file,
+        source_filename: m.source_filename.clone(),
+        target_triple: m.triple.clone(),
+        functions: FunctionCounts {
+            total: m.functions.len(),
+            defined: all_defined,
+            declared,
+        },
+        globals: m.globals.len(),
+        blocks,
+        instructions: insts,
+        cycles: total(|c| c.total),
+        irreducible_cycles: total(|c| c.irreducible),
+        named_metadata: m.named_metadata.len(),
+        per_function: stats
+            .iter()
+            .map(|s| {
+                let c = s.cycles.unwrap_or_default();
+                FunctionStats {
+                    name: m.str(m.func(s.id).name).to_string(),
+                    calling_convention: cc_name(&m, s.id),
+                    kernel: is_kernel(s.id),
+                    params: m.func(s.id).params.len(),
+                    blocks: s.blocks,
+                    instructions: s.insts,
+                    cycles: c.total,
+                    top_level_cycles: c.top_level,
+                    irreducible_cycles: c.irreducible,
+                    max_cycle_depth: c.max_depth,
+                }
+            })
+            .collect(),
+    };
     match args.format {
         Format::None | Format::Llvm => {}
-        Format::Json => {
-            let per: Vec<serde_json::Value> = stats
-                .iter()
-                .map(|s| {
-                    let c = s.cycles.unwrap_or_default();
-                    json!({
-                        "name": m.str(m.func(s.id).name),
-                        "calling_convention": cc_name(&m, s.id),
-                        "kernel": is_kernel(s.id),
-                        "params": m.func(s.id).params.len(),
-                        "blocks": s.blocks,
-                        "instructions": s.insts,
-                        "cycles": c.total,
-                        "top_level_cycles": c.top_level,
-                        "irreducible_cycles": c.irreducible,
-                        "max_cycle_depth": c.max_depth,
-                    })
-                })
-                .collect();
-            let v = json!({
-                "file": file,
-                "source_filename": m.source_filename,
-                "target_triple": m.triple,
-                "functions": { "total": m.functions.len(), "defined": all_defined, "declared": declared },
-                "globals": m.globals.len(),
-                "blocks": blocks,
-                "instructions": insts,
-                "cycles": total(|c| c.total),
-                "irreducible_cycles": total(|c| c.irreducible),
-                "named_metadata": m.named_metadata.len(),
-                "per_function": per,
-            });
-            crate::common::emit_json(&v);
-        }
-        Format::Text => {
-            let mut out = String::new();
-            let _ = writeln!(out, "module {file}");
-            if let Some(t) = &m.triple {
-                let _ = writeln!(out, "  target triple   {t}");
-            }
-            let _ = writeln!(
-                out,
-                "  functions       {} ({} defined, {} declared)",
-                m.functions.len(),
-                all_defined,
-                declared
-            );
-            let _ = writeln!(out, "  globals         {}", m.globals.len());
-            let _ = writeln!(out, "  blocks          {blocks}");
-            let _ = writeln!(out, "  instructions    {insts}");
-            let _ = writeln!(
-                out,
-                "  cycles          {} ({} irreducible)",
-                total(|c| c.total),
-                total(|c| c.irreducible)
-            );
-            if !stats.is_empty() {
-                let _ = writeln!(out);
-                let _ = writeln!(
-                    out,
-                    "  {:>7} {:>8} {:>7} {:>6}  function",
-                    "blocks", "insts", "cycles", "depth"
-                );
-                for s in &stats {
-                    let c = s.cycles.unwrap_or_default();
-                    let kernel = if is_kernel(s.id) { "  (kernel)" } else { "" };
-                    let _ = writeln!(
-                        out,
-                        "  {:>7} {:>8} {:>7} {:>6}  @{}{kernel}",
-                        s.blocks,
-                        s.insts,
-                        c.total,
-                        c.max_depth,
-                        m.str(m.func(s.id).name)
-                    );
-                }
-            }
-            crate::common::emit(&out);
-        }
+        Format::Json => crate::common::emit_json(&report),
+        Format::Text => crate::common::emit(&stats_text(&report)),
     }
     Ok(ExitCode::SUCCESS)
 }

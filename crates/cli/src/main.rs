@@ -75,6 +75,9 @@ enum Cmd {
     )]
     Explain(cmd_explain::Args),
     /// Is AFTER a correct transformation of BEFORE for its convergent operations?
+    #[command(
+        after_help = "Examples:\n  opt -S -passes=gvn-sink before.ll -o after.ll && converge check-transform before.ll after.ll\n  converge check-transform --format json --function @k --threads 3 before.ll after.ll"
+    )]
     CheckTransform(cmd_check_transform::Args),
     /// Draw a function's CFG with its cycles and divergence as Graphviz DOT.
     #[command(
@@ -82,9 +85,15 @@ enum Cmd {
     )]
     Dot(cmd_dot::Args),
     /// Print the module back with convergence control tokens inserted into uncontrolled code.
+    #[command(
+        after_help = "Examples:\n  converge insert-tokens examples/insert-tokens.ll\n  converge insert-tokens --function 'kern*' -o with-tokens.ll kernel.ll && converge verify with-tokens.ll"
+    )]
     InsertTokens(cmd_insert_tokens::Args),
     /// Write one self-contained HTML page to explore a module's convergence: CFG, source,
     /// explanations, token diagnostics, tables of dynamic instances.
+    #[command(
+        after_help = "Examples:\n  converge explore examples/seed-both-diverged.ll --threads 3 -o both.html\n  converge explore --mode precise --function kern -o kern.html kernel.ll"
+    )]
     Explore(cmd_explore::Args),
 }
 

@@ -386,8 +386,17 @@ fn one_llvm_version_and_timing_spelling() {
 #[test]
 fn format_offers_only_what_a_subcommand_supports() {
     let f = example("divergent-loop.ll");
-    for (sub, bad) in [("stats", "llvm"), ("simulate", "llvm"), ("explain", "llvm")] {
-        let o = run(&[sub, "--format", bad, &f]);
+    for (sub, bad) in [
+        ("stats", "llvm"),
+        ("simulate", "llvm"),
+        ("explain", "llvm"),
+        ("check-transform", "llvm"),
+    ] {
+        let o = if sub == "check-transform" {
+            run(&[sub, "--format", bad, &f, &f])
+        } else {
+            run(&[sub, "--format", bad, &f])
+        };
         assert_eq!(o.code, Some(2), "{sub} --format {bad}");
         let help = ok(&[sub, "--help"]);
         let line = help
@@ -462,6 +471,9 @@ fn readable_details() {
         "simulate",
         "explain",
         "dot",
+        "check-transform",
+        "insert-tokens",
+        "explore",
     ] {
         let h = ok(&[sub, "--help"]);
         assert!(h.contains("Example"), "{sub} --help shows an example");
@@ -570,4 +582,65 @@ fn progress_goes_to_stderr_only() {
             loud.stderr_str()
         );
     }
+}
+
+/// `insert-tokens` and `check-transform` take `--function` like the other subcommands (issue 15:
+/// `@name` and `name` both work everywhere). Expected answers: the same run with the plain name,
+/// and the module's own function names.
+#[test]
+fn function_selection_in_insert_tokens_and_check_transform() {
+    let two = scratch(
+        "two-convergent.ll",
+        "declare void @sync() convergent\n\
+         define void @f() convergent {\n  call void @sync()\n  ret void\n}\n\
+         define void @g() convergent {\n  call void @sync()\n  ret void\n}\n",
+    );
+    let entries = |t: &str| {
+        t.matches("call token @llvm.experimental.convergence.entry()")
+            .count()
+    };
+    let plain = ok(&["insert-tokens", "--function", "g", &two]);
+    assert_eq!(entries(&plain), 1, "{plain}");
+    assert!(plain.contains("define void @f() convergent {\n  call void @sync()\n"));
+    assert_eq!(plain, ok(&["insert-tokens", "--function", "@g", &two]));
+    // A glob and a repeated flag select both.
+    let both = ok(&["insert-tokens", "--function", "[fg]", &two]);
+    assert_eq!(entries(&both), 2, "{both}");
+    assert_eq!(
+        both,
+        ok(&["insert-tokens", "--function", "g", "--function", "@f", &two])
+    );
+    assert_eq!(both, ok(&["insert-tokens", &two]));
+    let o = run(&["insert-tokens", "--function", "gg", &two]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("did you mean @g"),
+        "{}",
+        o.stderr_str()
+    );
+
+    let pair = root().join("crates/check/tests/pairs");
+    let b = pair.join("sink_entry.before.ll").display().to_string();
+    let a = pair.join("sink_entry.after.ll").display().to_string();
+    let name = {
+        let m = converge_ir::parse(&b, std::fs::read_to_string(&b).unwrap()).unwrap();
+        let f = m.func_ids().find(|&f| !m.func(f).is_declaration).unwrap();
+        m.str(m.func(f).name).to_string()
+    };
+    let with = |n: &str| {
+        let o = run(&[
+            "check-transform",
+            "--format",
+            "json",
+            "--function",
+            n,
+            &b,
+            &a,
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&o.stdout_str()).unwrap();
+        (o.code, v["verdict"].clone(), v["function"].clone())
+    };
+    let plain = with(&name);
+    assert_eq!(plain.2, serde_json::Value::from(name.clone()));
+    assert_eq!(plain, with(&format!("@{name}")));
 }

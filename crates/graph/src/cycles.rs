@@ -561,26 +561,53 @@ impl CycleInfo {
             for _ in 0..self.depth(c) {
                 out.push_str("    ");
             }
-            out.push_str("depth=");
-            out.push_str(&self.depth(c).to_string());
-            out.push_str(": entries(");
-            for (i, &e) in self.entries(c).iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                name(e, out);
-            }
-            out.push(')');
-            let mut sorted: Vec<Block> = self.entries(c).to_vec();
-            sorted.sort_unstable();
-            for &b in self.blocks(c) {
-                if sorted.binary_search(&b).is_err() {
-                    out.push(' ');
-                    name(b, out);
-                }
-            }
+            self.write_llvm_line(out, c, &mut name);
             out.push('\n');
         }
+    }
+    /// One cycle as LLVM prints it (`depth=N: entries(E…) B…`, no indent or newline): the one
+    /// printer behind `print<cycles>`, `print<uniformity>` and the token verifier's cycle notes.
+    pub fn write_llvm_line(
+        &self,
+        out: &mut String,
+        c: Cycle,
+        name: impl FnMut(Block, &mut String),
+    ) {
+        let mut sorted: Vec<Block> = self.entries(c).to_vec();
+        sorted.sort_unstable();
+        let others = self
+            .blocks(c)
+            .iter()
+            .copied()
+            .filter(|b| sorted.binary_search(b).is_err());
+        write_cycle_line(out, self.depth(c), self.entries(c), others, name);
+    }
+}
+
+/// `depth=N: entries(E…) B…`: a cycle as LLVM's `GenericCycle::print` writes it, from its depth,
+/// its entries and its other blocks, `name` rendering a block. [`CycleInfo::write_llvm_line`] and
+/// every other printer of a cycle (hierarchies that are not a `CycleInfo`, like the token
+/// verifier's) go through this function.
+pub fn write_cycle_line(
+    out: &mut String,
+    depth: u32,
+    entries: &[Block],
+    others: impl IntoIterator<Item = Block>,
+    mut name: impl FnMut(Block, &mut String),
+) {
+    out.push_str("depth=");
+    out.push_str(&depth.to_string());
+    out.push_str(": entries(");
+    for (i, &e) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        name(e, out);
+    }
+    out.push(')');
+    for b in others {
+        out.push(' ');
+        name(b, out);
     }
 }
 

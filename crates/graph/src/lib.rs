@@ -42,7 +42,7 @@ mod dom;
 mod postdom;
 mod rpo;
 pub use cfg::Cfg;
-pub use cycles::{Cycle, CycleInfo, UnreachablePreds};
+pub use cycles::{Cycle, CycleInfo, UnreachablePreds, write_cycle_line};
 pub use dfs::CycleDfs;
 pub use dom::DominatorTree;
 pub use postdom::PostDominatorTree;

@@ -89,15 +89,22 @@ impl Function {
     pub fn terminator(&self, b: Block) -> InstId {
         InstId(self.block(b).insts.end - 1)
     }
-    /// Successors of a block in terminator operand order (duplicates kept).
+    /// Successors of a block in terminator operand order (duplicates kept); none for a block
+    /// that does not end in a terminator (only a function built in memory can have one).
     pub fn succs(&self, b: Block) -> &[Block] {
         let bd = self.block(b);
         if bd.insts.is_empty() {
             return &[];
         }
-        self.inst_blocks(InstId(bd.insts.end - 1))
+        let t = InstId(bd.insts.end - 1);
+        if !self.inst(t).op.is_terminator() {
+            return &[];
+        }
+        self.inst_blocks(t)
     }
     /// The control-flow graph: successors in operand order, predecessors in LLVM's use-list order.
+    /// The one CFG builder of the workspace: the analyses' adapter, the simulator's program and
+    /// the token verifier all take their graph from here.
     pub fn cfg(&self) -> Cfg {
         Cfg::from_succs(
             Block(0),

@@ -165,10 +165,27 @@ impl Module {
 
     /// A block as `print<cycles>` prints it: the raw name, or the slot number of an unnamed block.
     pub fn block_name(&self, f: FuncId, b: Block) -> String {
-        match self.func(f).blocks.get(b.index()).map(|x| x.name) {
-            Some(LocalName::Named(s)) => self.str(s).to_string(),
-            Some(LocalName::Slot(k)) => k.to_string(),
-            _ => "<badref>".to_string(),
+        self.block_name_in(self.func(f), b)
+    }
+
+    /// [`Module::block_name`] for a function at hand.
+    pub fn block_name_in(&self, f: &Function, b: Block) -> String {
+        let mut s = String::new();
+        self.write_block_name(f, b, &mut s);
+        s
+    }
+
+    /// Appends a block's raw name (no `%`) as LLVM's printers show it: its name, or its slot
+    /// number. The one fallback for a block with neither (only built, never read, functions have
+    /// them) is LLVM's own `<badref>`: every subcommand and library report names blocks through
+    /// here.
+    pub fn write_block_name(&self, f: &Function, b: Block, out: &mut String) {
+        match f.blocks.get(b.index()).map(|x| x.name) {
+            Some(LocalName::Named(s)) => out.push_str(self.str(s)),
+            Some(LocalName::Slot(k)) => {
+                let _ = write!(out, "{k}");
+            }
+            _ => out.push_str("<badref>"),
         }
     }
 

@@ -11,13 +11,9 @@ use converge_graph::Block;
 use converge_ir::{Function, InstId, LocalName, Module};
 use std::collections::HashMap;
 
-/// A block's name as LLVM prints it (`%name`, a slot number, or `bbN` when neither is known).
+/// A block's name as LLVM prints it (its name or slot number): converge-ir's one block naming.
 pub fn block_name(m: &Module, f: &Function, b: Block) -> String {
-    match f.blocks[b.index()].name {
-        LocalName::Named(s) => m.strings.resolve(s).to_string(),
-        LocalName::Slot(n) => n.to_string(),
-        LocalName::None => format!("bb{}", b.0),
-    }
+    m.block_name_in(f, b)
 }
 
 /// An instruction's name (`%x`), or `<opcode in block>` for unnamed ones.

@@ -33,8 +33,8 @@ use rayon::prelude::*;
 /// What the transform should do.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// Only this function (raw name, no `@`); the others are left as they are.
-    pub function: Option<String>,
+    /// Only these functions (the others are left as they are); `None`: every function.
+    pub functions: Option<Vec<FuncId>>,
     /// Threads printing the module (0: one per core); the output is the same for any.
     pub threads: usize,
 }
@@ -152,25 +152,22 @@ const ENTRY: &str = "llvm.experimental.convergence.entry";
 const ANCHOR: &str = "llvm.experimental.convergence.anchor";
 const LOOP: &str = "llvm.experimental.convergence.loop";
 
-/// Inserts tokens (see the module comment). `Err` for bad usage (an unknown `--function`).
+/// Inserts tokens (see the module comment). `Err` for bad usage (a selected function that is
+/// not defined in `m`).
 pub fn insert_tokens(m: &Module, opts: &Options) -> Result<Outcome, String> {
-    if let Some(name) = &opts.function
-        && !m
-            .functions
-            .iter()
-            .any(|f| !f.is_declaration && m.str(f.name) == name)
-    {
-        return Err(format!("no function @{name} is defined in the module"));
+    let mut selected = vec![opts.functions.is_none(); m.functions.len()];
+    for &f in opts.functions.iter().flatten() {
+        match selected.get_mut(f.0 as usize) {
+            Some(s) if !m.func(f).is_declaration => *s = true,
+            _ => return Err(format!("function #{} is not defined in the module", f.0)),
+        }
     }
     let facts = ModuleFacts::new(m);
     let planned: Vec<Planned> = (0..m.functions.len())
         .into_par_iter()
         .map(|fi| {
             let f = &m.functions[fi];
-            if f.is_declaration
-                || f.blocks.is_empty()
-                || opts.function.as_deref().is_some_and(|n| m.str(f.name) != n)
-            {
+            if f.is_declaration || f.blocks.is_empty() || !selected[fi] {
                 return Planned::Nothing;
             }
             plan_function(m, &facts, FuncId(fi as u32))

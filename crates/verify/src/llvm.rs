@@ -84,25 +84,9 @@ impl ModuleFacts {
     }
 }
 
-/// The control-flow graph of a function: successors of each block's terminator in operand order.
+/// The control-flow graph of a function: converge-ir's one CFG builder ([`Function::cfg`]).
 pub fn function_cfg(f: &Function) -> Cfg {
-    Cfg::from_succs(
-        Block(0),
-        f.blocks.len(),
-        f.blocks.iter().map(|b| {
-            let refs: &[Block] = if b.insts.is_empty() {
-                &[]
-            } else {
-                let t = &f.insts[b.insts.end as usize - 1];
-                if t.op.is_terminator() {
-                    &f.block_refs[t.blocks.range()]
-                } else {
-                    &[]
-                }
-            };
-            refs.iter().copied()
-        }),
-    )
+    f.cfg()
 }
 
 impl<'m> LlvmFunction<'m> {
@@ -330,13 +314,9 @@ fn sigil_name(sigil: char, s: &str) -> String {
     }
 }
 
-/// A block's name as `print<cycles>` shows it (raw, no `%`).
+/// A block's name as `print<cycles>` shows it (raw, no `%`): converge-ir's one block naming.
 pub fn block_raw_name(m: &Module, f: &Function, b: Block) -> String {
-    match f.blocks[b.index()].name {
-        LocalName::Named(s) => m.strings.resolve(s).to_string(),
-        LocalName::Slot(n) => n.to_string(),
-        LocalName::None => b.0.to_string(),
-    }
+    m.block_name_in(f, b)
 }
 
 /// A block as an operand (`label %B`).
@@ -350,20 +330,14 @@ pub fn inst_text(m: &Module, f: FuncId, i: u32) -> String {
 }
 
 fn cycle_text(m: &Module, f: &Function, c: &CycleSummary) -> String {
-    let names = |bs: &[Block]| {
-        bs.iter()
-            .map(|&b| block_raw_name(m, f, b))
-            .collect::<Vec<_>>()
-    };
-    let mut s = format!(
-        "depth={}: entries({})",
+    let mut s = String::new();
+    converge_graph::write_cycle_line(
+        &mut s,
         c.depth,
-        names(&c.entries).join(" ")
+        &c.entries,
+        c.others.iter().copied(),
+        |b, out| m.write_block_name(f, b, out),
     );
-    for n in names(&c.others) {
-        s.push(' ');
-        s.push_str(&n);
-    }
     s
 }
 

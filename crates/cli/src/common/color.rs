@@ -1,7 +1,8 @@
 //! Colour for the readable (`text`) formats: `--color auto` (the default) colours only when the
 //! output is a terminal and `NO_COLOR` is unset or empty (<https://no-color.org>); `always` and
 //! `never` force it. Machine formats (`json`, `llvm`, DOT) are never coloured: callers paint only
-//! text output, through [`paint`].
+//! text output, through [`painter`] (the colours themselves are
+//! `converge_report::reports::style`'s).
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,31 +32,14 @@ pub fn init(choice: ColorChoice, to_file: bool) {
     ON.store(on, Ordering::Relaxed);
 }
 
-/// Whether [`paint`] colours.
+/// Whether [`painter`] colours.
 pub fn enabled() -> bool {
     ON.load(Ordering::Relaxed)
 }
 
-/// What a painted span means (one colour per meaning, the same in every subcommand).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Style {
-    /// An error headline, a divergent value.
-    Error,
-    /// Something worth a look: an irreducible cycle, a divergent exit.
-    Warn,
-    /// Headlines.
-    Bold,
-}
+pub use converge_report::reports::style::Painter;
 
-/// `text` wrapped in the ANSI colour of `style` when colour is on, unchanged otherwise.
-pub fn paint(style: Style, text: &str) -> String {
-    if !enabled() {
-        return text.to_string();
-    }
-    let code = match style {
-        Style::Error => "1;31",
-        Style::Warn => "33",
-        Style::Bold => "1",
-    };
-    format!("\x1b[{code}m{text}\x1b[0m")
+/// The painter for this process's readable output (colour decided by [`init`]).
+pub fn painter() -> Painter {
+    Painter { color: enabled() }
 }

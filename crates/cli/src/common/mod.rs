@@ -22,6 +22,7 @@ pub use target::TargetArg;
 use clap::ValueEnum;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use converge_ir::Module;
+pub use converge_uniformity::LlvmVersion;
 use std::io::Read;
 use std::path::Path;
 
@@ -52,9 +53,16 @@ pub fn formats(allowed: &'static [Format]) -> impl TypedValueParser<Value = Form
 }
 
 /// The `--llvm-version` value parser shared by every subcommand that reproduces an LLVM release:
-/// 19 to 22 (22 is the reference; anything below reproduces 19's behaviour).
-pub fn llvm_version() -> impl TypedValueParser<Value = u32> {
-    clap::value_parser!(u32).range(19..=22)
+/// 19 to 22 (22 is the reference; anything below reproduces 19's behaviour). The one place the
+/// command line turns a release number into the [`LlvmVersion`] the libraries take.
+pub fn llvm_version() -> impl TypedValueParser<Value = LlvmVersion> {
+    clap::value_parser!(u32).range(19..=22).map(|n| {
+        if n < 22 {
+            LlvmVersion::V19
+        } else {
+            LlvmVersion::V22
+        }
+    })
 }
 
 /// The name diagnostics give the input: the path, or `<stdin>` for `-`.
@@ -94,9 +102,4 @@ pub fn load_module(path: &Path) -> Result<Module, CliError> {
     // One thread allowed (`--threads 1` or `RAYON_NUM_THREADS=1`): the reader stays on it too.
     let parallel = (rayon::current_num_threads() <= 1).then_some(false);
     converge_ir::parse_rendered_with(&name, source, parallel)
-}
-
-/// `n` and the noun, plural unless `n == 1`: `1 divergent terminator`, `2 divergent terminators`.
-pub fn count(n: usize, singular: &str, plural: &str) -> String {
-    format!("{n} {}", if n == 1 { singular } else { plural })
 }

@@ -40,15 +40,14 @@ pub fn emit(text: &str) {
     let _ = out.flush();
 }
 
-/// Writes a JSON document the way every subcommand does: serde_json's pretty layout (two-space
-/// indent, keys in sorted order) and a final newline.
-pub fn emit_json(v: &serde_json::Value) {
+/// Writes a JSON document the way every subcommand does
+/// ([`converge_report::reports::json_text`]: serde_json's pretty layout, keys in sorted order,
+/// a final newline).
+pub fn emit_json<T: serde::Serialize + ?Sized>(v: &T) {
     emit(&json_text(v));
 }
 
 /// [`emit_json`]'s text.
-pub fn json_text(v: &serde_json::Value) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
-    s.push('\n');
-    s
+pub fn json_text<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    converge_report::reports::json_text(v)
 }

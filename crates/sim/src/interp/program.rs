@@ -58,22 +58,7 @@ pub(crate) fn sym(m: &Module, s: converge_ir::Sym) -> &str {
 
 /// The control-flow graph of `f`: successors from each block's terminator, in operand order.
 pub fn function_cfg(f: &Function) -> Cfg {
-    let succs: Vec<Vec<Block>> = f
-        .blocks
-        .iter()
-        .map(|b| {
-            if b.insts.is_empty() {
-                return Vec::new();
-            }
-            let t = &f.insts[b.insts.end as usize - 1];
-            if t.op.is_terminator() {
-                f.block_refs[t.blocks.range()].to_vec()
-            } else {
-                Vec::new()
-            }
-        })
-        .collect();
-    Cfg::from_succs(Block(0), f.blocks.len(), succs)
+    f.cfg()
 }
 
 impl<'m> Program<'m> {

@@ -5,10 +5,12 @@
 // public functions and drop these allows.
 #[allow(missing_docs)]
 mod amdgpu;
+pub mod function;
 #[allow(missing_docs)]
 mod nvptx;
 
 pub use amdgpu::Amdgpu;
+pub use function::{FunctionAnalysis, PhaseTimes, Setup};
 pub use nvptx::Nvptx;
 
 use crate::ssa::{DivergenceModel, SsaFunction, Val};
@@ -37,19 +39,7 @@ impl<'m> LlvmFunction<'m> {
     pub fn new(module: &'m Module, fid: converge_ir::FuncId) -> LlvmFunction<'m> {
         let func = &module.functions[fid.0 as usize];
         let f = func;
-        let nb = f.blocks.len();
-        let cfg = Cfg::from_succs(
-            Block(0),
-            nb,
-            f.blocks.iter().map(|b| {
-                let blocks = if b.insts.is_empty() {
-                    Default::default()
-                } else {
-                    f.insts[b.insts.end as usize - 1].blocks
-                };
-                f.block_refs[blocks.range()].iter().copied()
-            }),
-        );
+        let cfg = f.cfg();
         let (user_start, users) = use_lists(f);
         LlvmFunction {
             module,

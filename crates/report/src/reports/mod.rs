@@ -1,0 +1,79 @@
+//! The subcommands' reports, one module per report: each turns an analysis result into the
+//! readable text, LLVM's printer layout where LLVM has one, and JSON. The CLI only parses flags,
+//! loads the input and calls these.
+//!
+//! JSON is serde-derived from the structs of each module, so the structs *are* the schema:
+//! `docs/json-schema.md` describes every field, and every document carries
+//! `"schema": "converge.<report>/<version>"` ([`schema`]). Documents are printed by [`json_text`]:
+//! serde_json's pretty layout, keys in sorted order, a final newline, the same on every
+//! subcommand. A cycle has one JSON shape everywhere ([`CycleJson`]).
+
+pub mod check_transform;
+pub mod cycles;
+pub mod simulate;
+pub mod stats;
+pub mod style;
+pub mod uniformity;
+pub mod verify;
+
+use converge_graph::{Block, Cycle, CycleInfo};
+use converge_ir::{Function, Module};
+use serde::{Deserialize, Serialize};
+
+/// The `"schema"` value of a report: `converge.<report>/<version>`. The version grows when a field
+/// changes meaning or disappears; new fields keep it.
+pub fn schema(report: &str) -> String {
+    format!("converge.{report}/1")
+}
+
+/// A JSON document as every subcommand prints it: keys sorted (through `serde_json::Value`), two
+/// spaces of indent, a final newline.
+pub fn json_text<T: Serialize + ?Sized>(doc: &T) -> String {
+    let v = serde_json::to_value(doc).unwrap_or(serde_json::Value::Null);
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// A cycle, the same shape in every report: nesting depth (1 for a top-level cycle), header,
+/// entries (the header first) and every block of the cycle (entries included), as raw block
+/// names (`print<cycles>`'s spelling: no `%`).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct CycleJson {
+    pub depth: u32,
+    pub header: String,
+    /// Absent where the hierarchy records no entries (`simulate`'s hierarchies).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entries: Vec<String>,
+    pub blocks: Vec<String>,
+}
+
+impl CycleJson {
+    /// Cycle `c` of `ci` in function `f`.
+    pub fn new(m: &Module, f: &Function, ci: &CycleInfo, c: Cycle) -> CycleJson {
+        let names = |bs: &[Block]| block_names(m, f, bs.iter().copied());
+        CycleJson {
+            depth: ci.depth(c),
+            header: m.block_name_in(f, ci.header(c)),
+            entries: names(ci.entries(c)),
+            blocks: names(ci.blocks(c)),
+        }
+    }
+}
+
+/// Raw names of blocks (`print<cycles>`'s spelling).
+pub fn block_names(m: &Module, f: &Function, bs: impl IntoIterator<Item = Block>) -> Vec<String> {
+    bs.into_iter().map(|b| m.block_name_in(f, b)).collect()
+}
+
+/// `depth=N: entries(E…) B…` for cycle `c`: LLVM's spelling, with raw block names.
+pub fn cycle_line(m: &Module, f: &Function, ci: &CycleInfo, c: Cycle) -> String {
+    let mut s = String::new();
+    ci.write_llvm_line(&mut s, c, |b, out| m.write_block_name(f, b, out));
+    s
+}
+
+/// `n` and the noun, plural unless `n == 1`: `1 divergent terminator`, `2 divergent terminators`.
+pub fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}

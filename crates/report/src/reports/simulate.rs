@@ -1,0 +1,560 @@
+//! `converge simulate`'s report: one run (or one per cycle hierarchy with `--all-hierarchies`)
+//! of a function for a group of threads, as the seeds' table of dynamic instances with
+//! communicating operations and per-instruction value verdicts ([`text`]) or JSON
+//! ([`SimulateReport`], schema `converge.simulate/1`). The simulation is the caller's.
+
+use super::CycleJson;
+use converge_graph::Block;
+use converge_ir::{Function, Module};
+use converge_sim::hierarchy::Hierarchy;
+use converge_sim::interp::{Run, Status};
+use converge_sim::report::{Verdict, block_name, inst_name, m_converged, table, value_uniformity};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// What was simulated, besides the runs.
+pub struct Setting<'a> {
+    pub m: &'a Module,
+    pub f: &'a Function,
+    pub threads: u32,
+    /// The target's name (`amdgpu`, `nvptx`, `generic`).
+    pub target: String,
+    /// The hierarchies run, the chosen one first in the text (`chosen` indexes them).
+    pub hierarchies: &'a [Hierarchy],
+    pub runs: &'a [Run],
+    pub chosen: usize,
+    /// How the chosen hierarchy was asked for (`llvm`, `reversed`, an index).
+    pub hierarchy_arg: &'a str,
+    /// `--all-hierarchies`: every hierarchy was run; `exhaustive` when every DFS order was tried.
+    pub all: bool,
+    pub exhaustive: bool,
+}
+
+/// The JSON document.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct SimulateReport {
+    /// `converge.simulate/1`.
+    pub schema: String,
+    pub function: String,
+    pub threads: u32,
+    pub target: String,
+    /// Whether the function uses convergence control tokens (controlled convergence).
+    pub controlled: bool,
+    /// The kernel arguments used (drawn ones included).
+    pub arguments: Vec<String>,
+    /// The cycles of the chosen hierarchy (no `entries`: a hierarchy records header and blocks).
+    pub hierarchy: Vec<CycleJson>,
+    pub run: RunJson,
+    /// With `--all-hierarchies` only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub all_hierarchies: Option<AllHierarchiesJson>,
+}
+
+/// Every hierarchy's run and what holds under all of them.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct AllHierarchiesJson {
+    /// Every DFS successor order was tried (otherwise sampled).
+    pub exhaustive: bool,
+    pub hierarchies: Vec<Vec<CycleJson>>,
+    /// Blocks with the same converged-with relation under every hierarchy.
+    pub m_converged: Vec<String>,
+    pub not_m_converged: Vec<String>,
+    pub uniform_under_every_hierarchy: Vec<String>,
+    pub runs: Vec<RunJson>,
+}
+
+/// One run.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct RunJson {
+    pub threads: Vec<ThreadJson>,
+    /// Number of columns of the table (converged block instances).
+    pub columns: usize,
+    pub communicating: Vec<GroupJson>,
+    pub values: Vec<ValueJson>,
+    pub notes: Vec<String>,
+    /// Why the run is not a valid complete execution (empty when it is).
+    pub failures: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct ThreadJson {
+    pub thread: u32,
+    pub status: String,
+    pub steps: u64,
+    pub instances: Vec<InstanceJson>,
+    /// For each column of the table, the index into `instances` of this thread's instance, or null.
+    pub columns: Vec<Option<usize>>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct InstanceJson {
+    pub block: String,
+    /// The converged-with class of the instance.
+    pub class: u32,
+}
+
+/// The threads of one converged instance of a communicating operation.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct GroupJson {
+    pub function: String,
+    pub instruction: String,
+    pub block: String,
+    pub threads: Vec<u32>,
+    /// A convergent operation (false: a shared-memory access).
+    pub convergent: bool,
+}
+
+/// Whether converged instances of one static instruction produced equal values.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct ValueJson {
+    pub instruction: String,
+    /// `not executed`, `uniform` or `divergent`.
+    pub verdict: String,
+    /// `uniform`: classes of converged instances, and how many were shared by several threads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classes: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared: Option<usize>,
+    /// `divergent`: two converged instances with different values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness: Option<Vec<WitnessJson>>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct WitnessJson {
+    pub thread: u32,
+    pub value: String,
+}
+
+/// Columns of the text table; wider tables are cut (the JSON output has everything).
+const MAX_TEXT_COLUMNS: usize = 48;
+
+fn hierarchy_json(h: &Hierarchy, name: &dyn Fn(Block) -> String) -> Vec<CycleJson> {
+    h.cycles
+        .iter()
+        .map(|c| CycleJson {
+            depth: c.depth,
+            header: name(c.header),
+            entries: Vec::new(),
+            blocks: c.blocks.iter().map(|&b| name(b)).collect(),
+        })
+        .collect()
+}
+
+fn run_json(
+    m: &Module,
+    f: &Function,
+    r: &Run,
+    name: &dyn Fn(Block) -> String,
+) -> Result<RunJson, String> {
+    let t = table(r).map_err(|e| format!("error: {e}"))?;
+    let threads = r
+        .threads
+        .iter()
+        .zip(&t.cells)
+        .map(|(th, row)| ThreadJson {
+            thread: th.tid,
+            status: status_text(&th.status),
+            steps: th.steps,
+            instances: th
+                .blocks
+                .iter()
+                .map(|&(b, c)| InstanceJson {
+                    block: name(b),
+                    class: c,
+                })
+                .collect(),
+            columns: row.clone(),
+        })
+        .collect();
+    let communicating = r
+        .groups
+        .iter()
+        .map(|g| {
+            let gf = &m.functions[g.func.0 as usize];
+            GroupJson {
+                function: m.strings.resolve(gf.name).to_string(),
+                instruction: inst_name(m, gf, g.inst),
+                block: block_name(m, gf, gf.insts[g.inst.0 as usize].block),
+                threads: g.threads.clone(),
+                convergent: g.convergent,
+            }
+        })
+        .collect();
+    let values = value_uniformity(r, f.insts.len())
+        .into_iter()
+        .map(|(i, v)| {
+            let instruction = inst_name(m, f, i);
+            let none = ValueJson {
+                instruction,
+                verdict: String::new(),
+                classes: None,
+                shared: None,
+                witness: None,
+            };
+            match v {
+                Verdict::NotExecuted => ValueJson {
+                    verdict: "not executed".into(),
+                    ..none
+                },
+                Verdict::Uniform { classes, shared } => ValueJson {
+                    verdict: "uniform".into(),
+                    classes: Some(classes),
+                    shared: Some(shared),
+                    ..none
+                },
+                Verdict::Divergent { a, b } => ValueJson {
+                    verdict: "divergent".into(),
+                    witness: Some(vec![
+                        WitnessJson {
+                            thread: a.0,
+                            value: a.1,
+                        },
+                        WitnessJson {
+                            thread: b.0,
+                            value: b.1,
+                        },
+                    ]),
+                    ..none
+                },
+            }
+        })
+        .collect();
+    Ok(RunJson {
+        threads,
+        columns: t.columns.len(),
+        communicating,
+        values,
+        notes: r.notes.clone(),
+        failures: r.failures(),
+    })
+}
+
+fn block_lists(s: &Setting<'_>, name: &dyn Fn(Block) -> String) -> (Vec<String>, Vec<String>) {
+    let pairs: Vec<(&Hierarchy, &Run)> = s.hierarchies.iter().zip(s.runs.iter()).collect();
+    let n = s.f.blocks.len();
+    let mc = m_converged(&pairs, n);
+    let yes = (0..n)
+        .filter(|&b| mc[b])
+        .map(|b| name(Block(b as u32)))
+        .collect();
+    let no = (0..n)
+        .filter(|&b| !mc[b])
+        .map(|b| name(Block(b as u32)))
+        .collect();
+    (yes, no)
+}
+
+/// The JSON document (an error when a run's instances cannot be laid out in a table).
+pub fn json(s: &Setting<'_>) -> Result<SimulateReport, String> {
+    let (m, f) = (s.m, s.f);
+    let name = |b| block_name(m, f, b);
+    let main = &s.runs[s.chosen];
+    let all_hierarchies = if s.all {
+        let (yes, no) = block_lists(s, &name);
+        Some(AllHierarchiesJson {
+            exhaustive: s.exhaustive,
+            hierarchies: s
+                .hierarchies
+                .iter()
+                .map(|h| hierarchy_json(h, &name))
+                .collect(),
+            m_converged: yes,
+            not_m_converged: no,
+            uniform_under_every_hierarchy: uniform_everywhere(m, f, s.runs),
+            runs: s
+                .runs
+                .iter()
+                .map(|r| run_json(m, f, r, &name))
+                .collect::<Result<Vec<_>, _>>()?,
+        })
+    } else {
+        None
+    };
+    Ok(SimulateReport {
+        schema: super::schema("simulate"),
+        function: m.strings.resolve(f.name).to_string(),
+        threads: s.threads,
+        target: s.target.clone(),
+        controlled: main.controlled,
+        arguments: main.args.iter().map(|v| v.render()).collect(),
+        hierarchy: hierarchy_json(&s.hierarchies[s.chosen], &name),
+        run: run_json(m, f, main, &name)?,
+        all_hierarchies,
+    })
+}
+
+/// The readable report.
+pub fn text(s: &Setting<'_>) -> Result<String, String> {
+    let (m, f) = (s.m, s.f);
+    let name = |b| block_name(m, f, b);
+    let main = &s.runs[s.chosen];
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "function @{}: {} threads, target {}, {} convergence",
+        m.strings.resolve(f.name),
+        s.threads,
+        s.target,
+        if main.controlled {
+            "controlled (tokens)"
+        } else {
+            "maximal"
+        }
+    );
+    if !main.args.is_empty() {
+        let a: Vec<String> = main.args.iter().map(|v| v.render()).collect();
+        let _ = writeln!(out, "arguments: {}", a.join(", "));
+    }
+    let _ = writeln!(
+        out,
+        "hierarchy {}: {}",
+        if s.all {
+            "0 (LLVM's)".to_string()
+        } else {
+            s.hierarchy_arg.to_string()
+        },
+        s.hierarchies[s.chosen].describe(&name)
+    );
+    render_run(&mut out, m, f, main, &name)?;
+    if s.all {
+        let n = s.hierarchies.len();
+        let _ = writeln!(
+            out,
+            "\n{} distinct cycle hierarch{} ({}):",
+            n,
+            if n == 1 { "y" } else { "ies" },
+            if s.exhaustive {
+                "every DFS successor order tried"
+            } else {
+                "sampled DFS successor orders; more may exist"
+            }
+        );
+        for (k, h) in s.hierarchies.iter().enumerate() {
+            let _ = writeln!(out, "  [{k}] {}", h.describe(&name));
+        }
+        let (yes, no) = block_lists(s, &name);
+        let _ = writeln!(
+            out,
+            "m-converged blocks (same converged-with relation under every hierarchy): {}",
+            list(&yes)
+        );
+        let _ = writeln!(out, "not m-converged: {}", list(&no));
+        let u = uniform_everywhere(m, f, s.runs);
+        let _ = writeln!(out, "values uniform under every hierarchy: {}", list(&u));
+        for (k, r) in s.runs.iter().enumerate().skip(1) {
+            let _ = writeln!(out, "\n-- under hierarchy [{k}]:");
+            render_run(&mut out, m, f, r, &name)?;
+        }
+    }
+    Ok(out)
+}
+
+fn list(xs: &[String]) -> String {
+    if xs.is_empty() {
+        "(none)".to_string()
+    } else {
+        xs.join(" ")
+    }
+}
+
+fn status_text(s: &Status) -> String {
+    match s {
+        Status::Returned(None) => "returned".to_string(),
+        Status::Returned(Some(v)) => format!("returned {v}"),
+        Status::StepLimit => "STOPPED: step limit reached".to_string(),
+        Status::Unreachable => "reached `unreachable`".to_string(),
+        Status::Error(e) => format!("error: {e}"),
+    }
+}
+
+fn render_run(
+    out: &mut String,
+    m: &Module,
+    f: &Function,
+    r: &Run,
+    name: &dyn Fn(Block) -> String,
+) -> Result<(), String> {
+    let t = table(r).map_err(|e| format!("error: {e}"))?;
+    let _ = writeln!(
+        out,
+        "\ndynamic instances (one row per thread; converged block instances share a column):"
+    );
+    // Cell text: block name and the thread's execution count of it.
+    let texts: Vec<Vec<String>> = r
+        .threads
+        .iter()
+        .zip(&t.cells)
+        .map(|(th, row)| {
+            let mut count = std::collections::HashMap::new();
+            let labels: Vec<String> = th
+                .blocks
+                .iter()
+                .map(|&(b, _)| {
+                    let c = count.entry(b).or_insert(0u32);
+                    *c += 1;
+                    let n = name(b);
+                    // `H1` as in the seeds; `b0.1` when the name itself ends in a digit.
+                    if n.ends_with(|ch: char| ch.is_ascii_digit()) {
+                        format!("{n}.{c}")
+                    } else {
+                        format!("{n}{c}")
+                    }
+                })
+                .collect();
+            row.iter()
+                .map(|c| c.map_or(".".to_string(), |k| labels[k].clone()))
+                .collect()
+        })
+        .collect();
+    // Long runs: show the first columns; JSON has all of them.
+    let ncol = t.columns.len().min(MAX_TEXT_COLUMNS);
+    let widths: Vec<usize> = (0..ncol)
+        .map(|c| {
+            texts
+                .iter()
+                .map(|r| r[c].len())
+                .max()
+                .unwrap_or(1)
+                .max((c + 1).to_string().len())
+        })
+        .collect();
+    let lw = format!("thread {}", r.threads.len().saturating_sub(1)).len();
+    let mut line = format!("{:lw$}", "");
+    for (c, w) in widths.iter().enumerate() {
+        let _ = write!(line, "  {:>w$}", c + 1);
+    }
+    let _ = writeln!(out, "{}", line.trim_end());
+    for (k, row) in texts.iter().enumerate() {
+        let mut line = format!("{:lw$}", format!("thread {}", r.threads[k].tid));
+        for (c, w) in widths.iter().enumerate() {
+            let _ = write!(line, "  {:>w$}", row[c]);
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if t.columns.len() > ncol {
+        let _ = writeln!(
+            out,
+            "({} more columns not shown; --format json lists every instance)",
+            t.columns.len() - ncol
+        );
+    }
+    for th in &r.threads {
+        if !matches!(th.status, Status::Returned(_)) || th.steps == 0 {
+            let _ = writeln!(
+                out,
+                "thread {}: {} after {} steps",
+                th.tid,
+                status_text(&th.status),
+                th.steps
+            );
+        }
+    }
+    let rets: Vec<String> = r
+        .threads
+        .iter()
+        .filter_map(|th| match &th.status {
+            Status::Returned(Some(v)) => Some(format!("{}={v}", th.tid)),
+            _ => None,
+        })
+        .collect();
+    if !rets.is_empty() {
+        let _ = writeln!(out, "returned: {}", rets.join(" "));
+    }
+    if !r.groups.is_empty() {
+        let _ = writeln!(
+            out,
+            "\ncommunicating operations (threads of each converged instance, in execution order):"
+        );
+        let mut order: Vec<(converge_ir::FuncId, converge_ir::InstId)> = Vec::new();
+        for g in &r.groups {
+            if !order.contains(&(g.func, g.inst)) {
+                order.push((g.func, g.inst));
+            }
+        }
+        for (func, i) in order {
+            let gf = &m.functions[func.0 as usize];
+            let gs: Vec<String> = r
+                .groups
+                .iter()
+                .filter(|g| (g.func, g.inst) == (func, i))
+                .map(|g| {
+                    format!(
+                        "[{}]",
+                        g.threads
+                            .iter()
+                            .map(|t| t.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )
+                })
+                .collect();
+            let place = if std::ptr::eq(gf, f) {
+                name(f.insts[i.0 as usize].block)
+            } else {
+                format!(
+                    "{} of @{}",
+                    block_name(m, gf, gf.insts[i.0 as usize].block),
+                    m.strings.resolve(gf.name)
+                )
+            };
+            let _ = writeln!(
+                out,
+                "  {} (@{} in {}): {}",
+                inst_name(m, gf, i),
+                converge_sim::interp::callee_name_of(m, gf, i),
+                place,
+                gs.join(" ")
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nvalues of converged instances, per static instruction:"
+    );
+    for (i, v) in value_uniformity(r, f.insts.len()) {
+        let n = inst_name(m, f, i);
+        match v {
+            Verdict::NotExecuted => {}
+            Verdict::Uniform { classes, shared: 0 } => {
+                let _ = writeln!(
+                    out,
+                    "  unshared   {n}  ({classes} instance(s), none converged with another thread's)"
+                );
+            }
+            Verdict::Uniform { classes, shared } => {
+                let _ = writeln!(
+                    out,
+                    "  uniform    {n}  ({classes} converged instance(s), {shared} shared by several threads)"
+                );
+            }
+            Verdict::Divergent { a, b } => {
+                let _ = writeln!(
+                    out,
+                    "  divergent  {n}  (thread {}: {}, thread {}: {})",
+                    a.0, a.1, b.0, b.1
+                );
+            }
+        }
+    }
+    for note in &r.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    Ok(())
+}
+
+fn uniform_everywhere(m: &Module, f: &Function, runs: &[Run]) -> Vec<String> {
+    let mut ok: Vec<Option<bool>> = vec![None; f.insts.len()];
+    for r in runs {
+        for (i, v) in value_uniformity(r, f.insts.len()) {
+            let u = matches!(v, Verdict::Uniform { .. });
+            let e = &mut ok[i.0 as usize];
+            *e = Some(e.unwrap_or(true) && u);
+        }
+    }
+    ok.iter()
+        .enumerate()
+        .filter(|(_, v)| **v == Some(true))
+        .map(|(i, _)| inst_name(m, f, converge_ir::InstId(i as u32)))
+        .collect()
+}

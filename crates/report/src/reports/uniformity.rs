@@ -1,0 +1,348 @@
+//! `converge uniformity`'s report: per function, uniform and divergent arguments and
+//! instructions, cycles assumed divergent, cycles with a divergent exit and temporal divergence,
+//! as readable text ([`text`]), `opt -passes='print<uniformity>'`'s layout ([`llvm`]) or JSON
+//! ([`UniformityReport`], schema `converge.uniformity/1`).
+
+use super::style::{Painter, Style};
+use super::{CycleJson, count, cycle_line};
+use converge_graph::{Block, Cycle};
+use converge_ir::{InstId, LocalName, Value};
+use converge_uniformity::Mode;
+use converge_uniformity::llvm::FunctionAnalysis;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// The JSON document: the mode and one entry per function, in module order.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct UniformityReport {
+    /// `converge.uniformity/1`.
+    pub schema: String,
+    /// `llvm` or `precise`.
+    pub mode: String,
+    pub functions: Vec<FunctionJson>,
+}
+
+impl UniformityReport {
+    pub fn new(mode: Mode, functions: Vec<FunctionJson>) -> UniformityReport {
+        UniformityReport {
+            schema: super::schema("uniformity"),
+            mode: mode.name().to_string(),
+            functions,
+        }
+    }
+}
+
+/// One function.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct FunctionJson {
+    pub name: String,
+    /// False when the target has no branch divergence (every value uniform, nothing analysed).
+    pub analysed: bool,
+    pub arguments: Vec<ArgumentJson>,
+    pub blocks: Vec<BlockJson>,
+    pub cycles_assumed_divergent: Vec<CycleJson>,
+    pub cycles_with_divergent_exit: Vec<CycleJson>,
+    pub temporal_divergence: Vec<TemporalJson>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct ArgumentJson {
+    pub index: usize,
+    pub name: String,
+    pub divergent: bool,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct BlockJson {
+    pub name: String,
+    pub reachable: bool,
+    pub instructions: Vec<InstructionJson>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct InstructionJson {
+    /// Index within the block.
+    pub position: usize,
+    /// `%name`, or null for an instruction without a result name.
+    pub name: Option<String>,
+    /// The instruction as LLVM prints it.
+    pub text: String,
+    pub terminator: bool,
+    pub divergent: bool,
+    pub always_uniform: bool,
+}
+
+/// A value defined in a cycle with a divergent exit and used outside it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct TemporalJson {
+    pub value: String,
+    pub user: String,
+    pub cycle: CycleJson,
+}
+
+/// What precedes the functions in the text formats: nothing in llvm mode, a line naming precise
+/// mode otherwise (a comment in LLVM's layout).
+pub fn preamble(mode: Mode, llvm_layout: bool) -> &'static str {
+    match (mode, llvm_layout) {
+        (Mode::Precise, true) => "; converge uniformity --mode precise\n",
+        (Mode::Precise, false) => {
+            "mode: precise (sound by the semantics; docs/precise-mode.md)\n\n"
+        }
+        _ => "",
+    }
+}
+
+fn cyc(a: &FunctionAnalysis<'_>, c: u32) -> String {
+    cycle_line(a.lf.module, a.lf.func, &a.structure.cycles, Cycle(c))
+}
+
+fn cyc_json(a: &FunctionAnalysis<'_>, c: u32) -> CycleJson {
+    CycleJson::new(a.lf.module, a.lf.func, &a.structure.cycles, Cycle(c))
+}
+
+fn inst_text<'b>(buf: &'b mut String, a: &FunctionAnalysis<'_>, i: u32) -> &'b str {
+    buf.clear();
+    a.lf.module.inst_text_into(buf, a.lf.fid, InstId(i));
+    buf
+}
+
+/// `opt -passes='print<uniformity>'` as LLVM 22 prints it (19's when `llvm19`: the `ASSSUMED`
+/// spelling, no temporal-divergence list).
+pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool) -> String {
+    let (lf, u) = (&a.lf, &a.uniformity);
+    let (m, f, fid) = (lf.module, lf.func, lf.fid);
+    let mut out = format!("UniformityInfo for function '{}':\n", lf.name());
+    if !u.has_divergence() {
+        out.push_str("ALL VALUES UNIFORM\n");
+        return out;
+    }
+    if u.divergent_args.iter().any(|&d| d) {
+        out.push_str("DIVERGENT ARGUMENTS:\n");
+        for (k, p) in f.params.iter().enumerate() {
+            if u.divergent_args[k] {
+                out.push_str("  DIVERGENT: ");
+                out.push_str(&m.type_text(p.ty));
+                out.push(' ');
+                out.push_str(&m.value_name(fid, Value::Arg(k as u32)));
+                out.push('\n');
+            }
+        }
+    }
+    if !u.assumed_divergent.is_empty() {
+        // LLVM 19 spells it with three S.
+        out.push_str(if llvm19 {
+            "CYCLES ASSSUMED DIVERGENT:\n"
+        } else {
+            "CYCLES ASSUMED DIVERGENT:\n"
+        });
+        for &c in &u.assumed_divergent {
+            let _ = writeln!(out, "  {}", cyc(a, c));
+        }
+    }
+    if !u.divergent_exit_cycles.is_empty() {
+        out.push_str("CYCLES WITH DIVERGENT EXIT:\n");
+        for &c in &u.divergent_exit_cycles {
+            let _ = writeln!(out, "  {}", cyc(a, c));
+        }
+    }
+    if !llvm19 && !u.temporal_divergence.is_empty() {
+        out.push_str("\nTEMPORAL DIVERGENCE LIST:\n");
+        for t in &u.temporal_divergence {
+            out.push_str("Value         :");
+            m.inst_text_into(&mut out, fid, InstId(t.value));
+            out.push_str("\nUsed by       :");
+            m.inst_text_into(&mut out, fid, InstId(t.user));
+            let _ = write!(out, "\nOutside cycle :{}\n\n", cyc(a, t.cycle));
+        }
+    }
+    for (b, bd) in f.blocks.iter().enumerate() {
+        let _ = write!(
+            out,
+            "\nBLOCK {}\nDEFINITIONS\n",
+            m.block_name_in(f, Block(b as u32))
+        );
+        // LLVM prints the non-terminators, then the terminators, each flagged when divergent.
+        for terminators in [false, true] {
+            if terminators {
+                out.push_str("TERMINATORS\n");
+            }
+            for i in bd.insts.range() {
+                if f.insts[i].op.is_terminator() != terminators {
+                    continue;
+                }
+                let div = if terminators {
+                    u.divergent_terminators[b]
+                } else {
+                    u.divergent_insts[i]
+                };
+                out.push_str(if div {
+                    "  DIVERGENT: "
+                } else {
+                    "             "
+                });
+                m.inst_text_into(&mut out, fid, InstId(i as u32));
+                out.push('\n');
+            }
+        }
+        out.push_str("END BLOCK\n");
+    }
+    out
+}
+
+/// One function as JSON.
+pub fn json(a: &FunctionAnalysis<'_>) -> FunctionJson {
+    let (lf, s, u) = (&a.lf, &a.structure, &a.uniformity);
+    let mut buf = String::new();
+    let (m, f, fid) = (lf.module, lf.func, lf.fid);
+    let arguments = (0..f.params.len())
+        .map(|k| ArgumentJson {
+            index: k,
+            name: m.value_name(fid, Value::Arg(k as u32)),
+            divergent: u.divergent_args[k],
+        })
+        .collect();
+    let blocks = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(b, bd)| BlockJson {
+            name: m.block_name_in(f, Block(b as u32)),
+            reachable: s.is_reachable(Block(b as u32)),
+            instructions: bd
+                .insts
+                .range()
+                .enumerate()
+                .map(|(k, i)| {
+                    let inst = &f.insts[i];
+                    let term = inst.op.is_terminator();
+                    InstructionJson {
+                        position: k,
+                        name: (inst.name != LocalName::None)
+                            .then(|| m.value_name(fid, Value::Inst(InstId(i as u32)))),
+                        text: inst_text(&mut buf, a, i as u32).trim_start().to_string(),
+                        terminator: term,
+                        divergent: if term {
+                            u.divergent_terminators[b]
+                        } else {
+                            u.divergent_insts[i]
+                        },
+                        always_uniform: u.always_uniform[i],
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    let cycles = |cs: &[u32]| cs.iter().map(|&c| cyc_json(a, c)).collect();
+    let temporal_divergence = u
+        .temporal_divergence
+        .iter()
+        .map(|t| TemporalJson {
+            value: inst_text(&mut buf, a, t.value).trim_start().to_string(),
+            user: inst_text(&mut buf, a, t.user).trim_start().to_string(),
+            cycle: cyc_json(a, t.cycle),
+        })
+        .collect();
+    FunctionJson {
+        name: lf.name().to_string(),
+        analysed: u.analysed,
+        arguments,
+        blocks,
+        cycles_assumed_divergent: cycles(&u.assumed_divergent),
+        cycles_with_divergent_exit: cycles(&u.divergent_exit_cycles),
+        temporal_divergence,
+    }
+}
+
+/// The readable default: the function with each divergent item flagged, then the cycle facts.
+pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
+    let (lf, s, u) = (&a.lf, &a.structure, &a.uniformity);
+    let (mut buf, mut buf2) = (String::new(), String::new());
+    let (m, f, fid) = (lf.module, lf.func, lf.fid);
+    let nd = u.divergent_insts.iter().filter(|&&d| d).count()
+        + u.divergent_args.iter().filter(|&&d| d).count();
+    let mut out = p.paint(Style::Bold, &format!("function @{}", lf.name()));
+    if !u.analysed {
+        out.push_str(": no branch divergence on this target; every value is uniform\n\n");
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        ": {}, {}",
+        count(nd, "divergent value", "divergent values"),
+        count(
+            u.divergent_terminators.iter().filter(|&&d| d).count(),
+            "divergent terminator",
+            "divergent terminators"
+        )
+    );
+    for (k, prm) in f.params.iter().enumerate() {
+        let ty = m.type_text(prm.ty);
+        let _ = writeln!(
+            out,
+            "  {} arg {ty} {}",
+            if u.divergent_args[k] {
+                p.paint(Style::Error, "divergent")
+            } else {
+                "uniform  ".to_string()
+            },
+            m.value_name(fid, Value::Arg(k as u32))
+        );
+    }
+    for &c in &u.assumed_divergent {
+        let _ = writeln!(
+            out,
+            "  cycle assumed divergent (diverged entry): {}",
+            cyc(a, c)
+        );
+    }
+    for &c in &u.divergent_exit_cycles {
+        let _ = writeln!(out, "  cycle with divergent exit: {}", cyc(a, c));
+    }
+    for t in &u.temporal_divergence {
+        let _ = writeln!(
+            out,
+            "  temporal divergence: {} used by {} outside {}",
+            inst_text(&mut buf, a, t.value).trim(),
+            inst_text(&mut buf2, a, t.user).trim(),
+            cyc(a, t.cycle)
+        );
+    }
+    for (b, bd) in f.blocks.iter().enumerate() {
+        let blk = Block(b as u32);
+        let _ = write!(out, "{}:", m.block_name_in(f, blk));
+        if !s.is_reachable(blk) {
+            out.push_str("  ; unreachable");
+        } else if let Some(c) = s.cycle_of(blk) {
+            let _ = write!(out, "  ; in cycle {}", cyc(a, c));
+        }
+        out.push('\n');
+        for i in bd.insts.range() {
+            let inst = &f.insts[i];
+            let div = if inst.op.is_terminator() {
+                u.divergent_terminators[b]
+            } else {
+                u.divergent_insts[i]
+            };
+            let mark = if div {
+                "divergent"
+            } else if u.always_uniform[i] {
+                "always-uniform"
+            } else {
+                ""
+            };
+            let mark = format!("{mark:>14}");
+            let _ = writeln!(
+                out,
+                "  {} {}",
+                if div {
+                    p.paint(Style::Error, &mark)
+                } else {
+                    mark
+                },
+                inst_text(&mut buf, a, i as u32).trim_start()
+            );
+        }
+    }
+    out.push('\n');
+    out
+}
