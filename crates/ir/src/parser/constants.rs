@@ -323,7 +323,7 @@ impl<'s> Parser<'s> {
     pub(super) fn const_expr(&mut self, ty: TypeId) -> PResult<ConstId> {
         let t = self.tok;
         let w = self.cur();
-        let mut flags = 0u32;
+        let mut flags = 0u16;
         let mut aux = 0u32;
         let op;
         if let Some(o) = cast_op(w) {
@@ -426,7 +426,7 @@ impl<'s> Parser<'s> {
         op: Opcode,
         ops: &[ConstId],
         aux: u32,
-        flags: u32,
+        flags: u16,
     ) -> ConstId {
         let start = self.m.const_lists.len() as u32;
         self.m.const_lists.extend_from_slice(ops);

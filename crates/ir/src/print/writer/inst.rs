@@ -258,7 +258,7 @@ impl InstCx<'_> {
     }
 
     pub(super) fn write_sync(&self, out: &mut String) {
-        if let Some(s) = self.inst.syncscope {
+        if let Some(s) = self.inst.syncscope.get() {
             out.push_str(" syncscope(\"");
             escape_into(out, self.m.str(s).as_bytes());
             out.push_str("\")");
