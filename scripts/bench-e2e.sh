@@ -5,8 +5,11 @@
 #   LLVM 19:  opt -passes='require<uniformity>' -disable-output -disable-verify FILE
 #   converge: converge -j 1 uniformity --format none FILE    (and -j 2)
 #
-# Like for like: `opt` also verifies the module unless told not to; converge does not run LLVM's
-# verifier, so opt runs with -disable-verify. Every command runs REPS times (default 5) in
+# Like for like: `opt` also verifies the module unless told not to. converge's reader always makes
+# its own IR checks (operand types, dominance of uses, phi incomings; `crates/ir/src/wellformed.rs`),
+# a subset of LLVM's verifier, so both comparisons are printed: against opt with -disable-verify
+# (converge's checks included: conservative for converge) and against opt with its verifier on.
+# Every command runs REPS times (default 5) in
 # alternation and each side's figure is the median; the ratios use the medians of the same run.
 # Peak RSS is GNU time's maximum resident set size (median too). CPU time (user + system, GNU
 # time) is printed beside the wall time: on a loaded machine a process waits for a core, and the
@@ -26,7 +29,7 @@ reps=${REPS:-5}
 [ -x /usr/bin/time ] || { echo "bench-e2e: /usr/bin/time (GNU time) is required" >&2; exit 2; }
 [ -x "$opt19" ] || { echo "bench-e2e: LLVM 19 opt not found ($opt19)" >&2; exit 2; }
 cargo build --release -q -p converge-cli
-bin=target/release/converge
+bin=${CONVERGE_BIN:-target/release/converge}
 module=${1:-build/bench/gpu-36mb.ll}
 if [ ! -f "$module" ]; then
   mkdir -p "$(dirname "$module")"
@@ -53,6 +56,7 @@ bytes=$(stat -c %s "$module")
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for _ in $(seq "$reps"); do
   run opt "$opt19" -passes='require<uniformity>' -disable-output -disable-verify "$module"
+  run optv "$opt19" -passes='require<uniformity>' -disable-output "$module"
   run j1 "$bin" -j 1 uniformity --format none "$module"
   run j2 "$bin" -j 2 uniformity --format none "$module"
 done
@@ -60,13 +64,15 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 t() { cut -d' ' -f1 "$tmp/$1" | median; }
 m() { cut -d' ' -f2 "$tmp/$1" | median; }
 u() { cut -d' ' -f3 "$tmp/$1" | median; }
-to=$(t opt); t1=$(t j1); t2=$(t j2)
+to=$(t opt); tv=$(t optv); t1=$(t j1); t2=$(t j2)
 echo "== $module ($(calc "$bytes / 1e6") MB; median of $reps runs; load average $load0 before, $load1 after)"
 printf '  %-52s %7s s wall %7s s CPU  peak RSS %6.1f MiB\n' "LLVM 19 opt require<uniformity> -disable-verify" "$to" "$(u opt)" "$(calc "$(m opt) / 1024")"
+printf '  %-52s %7s s wall %7s s CPU  peak RSS %6.1f MiB\n' "LLVM 19 opt require<uniformity> (verifier on)" "$tv" "$(u optv)" "$(calc "$(m optv) / 1024")"
 printf '  %-52s %7s s wall %7s s CPU  peak RSS %6.1f MiB (%sx the file)\n' "converge -j 1 uniformity --format none" "$t1" "$(u j1)" "$(calc "$(m j1) / 1024")" "$(calc "$(m j1) * 1024 / $bytes")"
 printf '  %-52s %7s s wall %7s s CPU  peak RSS %6.1f MiB (%sx the file)\n' "converge -j 2 uniformity --format none" "$t2" "$(u j2)" "$(calc "$(m j2) / 1024")" "$(calc "$(m j2) * 1024 / $bytes")"
-echo "  speed-up (wall) on one thread: $(calc "$to / $t1")x (target >= 30x); on two: $(calc "$to / $t2")x (target >= 50x)"
-echo "  speed-up (CPU time, one thread): $(calc "$(u opt) / $(u j1)")x"
+echo "  speed-up (wall) against -disable-verify, on one thread: $(calc "$to / $t1")x (target >= 30x); on two: $(calc "$to / $t2")x (target >= 50x)"
+echo "  speed-up (wall) against opt's verifier on, on one thread: $(calc "$tv / $t1")x; on two: $(calc "$tv / $t2")x"
+echo "  speed-up (CPU time, one thread): $(calc "$(u opt) / $(u j1)")x (-disable-verify), $(calc "$(u optv) / $(u j1)")x (verifier on)"
 echo "  converge phases, one thread: $("$bin" -j 1 uniformity --format none --time "$module" 2>&1 | tail -1)"
 
 "$opt19" -passes='print<uniformity>' -disable-output -disable-verify "$module" 2>"$tmp/opt.txt"
@@ -74,7 +80,7 @@ echo "  converge phases, one thread: $("$bin" -j 1 uniformity --format none --ti
 norm() { sed -E 's/ #[0-9]+$//' "$1" | sort | md5sum | cut -c1-32; }
 a=$(norm "$tmp/opt.txt"); b=$(norm "$tmp/cv.txt")
 if [ "$a" = "$b" ]; then
-  echo "  answers: same as opt 19 ($(wc -l <"$tmp/opt.txt") lines, normalised md5 $a)"
+  echo "  answers: same as opt 19 ($(wc -l <"$tmp/opt.txt") lines, $(grep -c DIVERGENT "$tmp/opt.txt") divergent, normalised md5 $a)"
 else
   echo "  answers: DIFFERENT from opt 19 (normalised md5 $a vs $b)"
   exit 1

@@ -2,7 +2,9 @@
 //! the 60 MB whole-process comparison in `scripts/bench-parse.sh`, at sizes that keep a divan run
 //! short. Run: `cargo bench -p converge-ir --bench parse`.
 
+use converge_gen::cfg::{Shape, chain_cfg, to_ll};
 use converge_gen::module::{GpuTarget, ModuleSpec, generate};
+use converge_gen::rng::Rng;
 use divan::counter::BytesCount;
 use divan::{Bencher, black_box};
 
@@ -50,6 +52,23 @@ fn parse_nvptx(bencher: Bencher, mb: usize) {
         .counter(BytesCount::new(text.len()))
         .with_inputs(|| text.clone())
         .bench_values(|src| black_box(converge_ir::parse("bench.ll", src).expect("valid")));
+}
+
+/// The sequential reader on the control-flow-heavy kind of module of `scripts/bench-parse.sh`
+/// (`cfg_module`: chains of structured and irreducible pieces, short lines, one block every few
+/// instructions): 64 functions of about 2,000 blocks, about 6 MB.
+#[divan::bench]
+fn parse_cfg_heavy_one_thread(bencher: Bencher) {
+    let mut rng = Rng::new(0xB16);
+    let text: String = (0..64)
+        .map(|i| to_ll(&chain_cfg(&mut rng, 2000, Shape::Mixed), &format!("f{i}")))
+        .collect();
+    bencher
+        .counter(BytesCount::new(text.len()))
+        .with_inputs(|| text.clone())
+        .bench_values(|src| {
+            black_box(converge_ir::parse_with("bench.ll", src, Some(false)).expect("valid"))
+        });
 }
 
 /// CFG construction for every function of an 8 MB module (what each analysis does first).

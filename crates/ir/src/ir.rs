@@ -43,6 +43,30 @@ impl Range32 {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sym(pub u32);
 
+/// An optional [`Sym`] in four bytes (an `Option<Sym>` takes eight): keeps per-instruction records
+/// small.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OptSym(u32);
+
+impl OptSym {
+    /// No symbol.
+    pub const NONE: OptSym = OptSym(u32::MAX);
+    /// The symbol `s`.
+    pub fn some(s: Sym) -> OptSym {
+        OptSym(s.0)
+    }
+    /// The symbol, if any.
+    pub fn get(self) -> Option<Sym> {
+        (self.0 != u32::MAX).then_some(Sym(self.0))
+    }
+}
+
+impl Default for OptSym {
+    fn default() -> Self {
+        OptSym::NONE
+    }
+}
+
 /// A type, as an index into [`Types::types`]; equal types have equal ids within one module.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TypeId(pub u32);
@@ -391,31 +415,31 @@ pub enum Ordering {
 /// Instruction flags (bit set in [`Inst::flags`]).
 pub mod flags {
     /// `nuw`: no unsigned wrap.
-    pub const NUW: u32 = 1 << 0;
+    pub const NUW: u16 = 1 << 0;
     /// `nsw`: no signed wrap.
-    pub const NSW: u32 = 1 << 1;
+    pub const NSW: u16 = 1 << 1;
     /// `exact` (`udiv`, `sdiv`, `lshr`, `ashr`).
-    pub const EXACT: u32 = 1 << 2;
+    pub const EXACT: u16 = 1 << 2;
     /// `disjoint` (`or`).
-    pub const DISJOINT: u32 = 1 << 3;
+    pub const DISJOINT: u16 = 1 << 3;
     /// `volatile` (memory operations).
-    pub const VOLATILE: u32 = 1 << 4;
+    pub const VOLATILE: u16 = 1 << 4;
     /// `inbounds` (`getelementptr`).
-    pub const INBOUNDS: u32 = 1 << 5;
+    pub const INBOUNDS: u16 = 1 << 5;
     /// `samesign` (`icmp`).
-    pub const SAMESIGN: u32 = 1 << 6;
+    pub const SAMESIGN: u16 = 1 << 6;
     /// `nneg` (`zext`, `uitofp`).
-    pub const NNEG: u32 = 1 << 7;
+    pub const NNEG: u16 = 1 << 7;
     /// `weak` (`cmpxchg`).
-    pub const WEAK: u32 = 1 << 8;
+    pub const WEAK: u16 = 1 << 8;
     /// `tail call`.
-    pub const TAIL: u32 = 1 << 9;
+    pub const TAIL: u16 = 1 << 9;
     /// `musttail call`.
-    pub const MUSTTAIL: u32 = 1 << 10;
+    pub const MUSTTAIL: u16 = 1 << 10;
     /// `notail call`.
-    pub const NOTAIL: u32 = 1 << 11;
+    pub const NOTAIL: u16 = 1 << 11;
     /// Any fast-math flag is present.
-    pub const FAST_MATH: u32 = 1 << 12;
+    pub const FAST_MATH: u16 = 1 << 12;
 }
 
 /// One instruction. Fixed size; variable parts are pool ranges.
@@ -458,8 +482,8 @@ pub struct Inst {
     /// ordering (Ordering as u64), align?]`; `landingpad`: clause kinds (0 = catch, 1 = filter),
     /// parallel to the operands.
     pub aux_list: Range32,
-    /// Set of [`flags`].
-    pub flags: u32,
+    /// Set of [`flags`] (16 bits: with `op` and `ordering` they fill one word of the record).
+    pub flags: u16,
     /// Opcode-specific small datum: the `icmp`/`fcmp` predicate ([`IPred`]/[`FPred`] as u8); the
     /// `atomicrmw` operation ([`RmwOp`] as u8); the pointer address space of `load`, `store`,
     /// `atomicrmw`, `cmpxchg` and `alloca`; the index into [`Function::calls`] for call-likes; the
@@ -475,7 +499,7 @@ pub struct Inst {
     /// Atomic ordering (`NotAtomic` for non-atomic instructions); `cmpxchg`'s success ordering.
     pub ordering: Ordering,
     /// Syncscope, if any (`syncscope("agent")`).
-    pub syncscope: Option<Sym>,
+    pub syncscope: OptSym,
     /// Metadata attachments (`!dbg !3`, …) into [`Function::md_attachments`].
     pub md: Range32,
     /// Where the instruction is in the source.
@@ -797,7 +821,7 @@ pub enum ConstKind {
         /// Opcode-specific datum, as in [`Inst::aux`] (predicate, source element type).
         aux: u32,
         /// Set of [`flags`].
-        flags: u32,
+        flags: u16,
     },
     /// Anything else kept opaque (`dso_local_equivalent`, `no_cfi`, `ptrauth`, …).
     Other,
@@ -1062,5 +1086,21 @@ impl Strings {
         if n != self.map.slots.len() {
             self.map.grow_to(n);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The instruction record is most of the reader's memory beyond the source text (issue 13:
+    /// peak memory at most 3x the file); `flags` in 16 bits and the syncscope as an [`OptSym`]
+    /// took it from 80 to 72 bytes.
+    #[test]
+    fn inst_record_stays_small() {
+        assert!(std::mem::size_of::<super::Inst>() <= 72);
+        assert_eq!(
+            super::OptSym::some(super::Sym(7)).get(),
+            Some(super::Sym(7))
+        );
+        assert_eq!(super::OptSym::NONE.get(), None);
     }
 }

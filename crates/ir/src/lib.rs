@@ -70,6 +70,7 @@ pub use diag::Diagnostic;
 mod api;
 mod check;
 mod fx;
+pub mod layout;
 mod lexer;
 mod parser;
 pub mod print;

@@ -126,7 +126,7 @@ fn kernels_params_and_address_spaces() {
         (load.op, load.aux, load.ordering),
         (Opcode::Load, 3, Ordering::Acquire)
     );
-    assert_eq!(load.syncscope.map(|s| m.str(s)), Some("block"));
+    assert_eq!(load.syncscope.get().map(|s| m.str(s)), Some("block"));
     assert_eq!(
         m.types
             .ptr_addrspace(m.value_type(k, func.operands(InstId(0))[0])),

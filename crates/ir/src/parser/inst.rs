@@ -19,7 +19,7 @@ fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> Inst {
         aux: 0,
         aux2: 0,
         ordering: Ordering::NotAtomic,
-        syncscope: None,
+        syncscope: OptSym::NONE,
         md: Range32 { start: m, end: m },
         span: Span::default(),
     }
@@ -168,13 +168,13 @@ impl<'s> Parser<'s> {
         self.expect(Tok::Comma, "`,`").map(|_| ())
     }
 
-    fn fast_math(&mut self) -> u32 {
+    fn fast_math(&mut self) -> u16 {
         self.inst_flags(flags::FAST_MATH)
     }
 
     /// Leading flag words (`nuw`, `nsw`, `exact`, `disjoint`, `nneg`, fast-math flags), as far as
     /// they are in `allowed`; the first other word ends them.
-    fn inst_flags(&mut self, allowed: u32) -> u32 {
+    fn inst_flags(&mut self, allowed: u16) -> u16 {
         let mut fl = 0;
         while self.is(Tok::Ident) {
             let w = self.cur();
@@ -199,7 +199,7 @@ impl<'s> Parser<'s> {
     fn syncscope_and_ordering(&mut self, inst: &mut Inst) -> PResult<()> {
         if self.eat_word("syncscope") {
             self.expect(Tok::LParen, "`(` after `syncscope`")?;
-            inst.syncscope = Some(self.expect_str()?);
+            inst.syncscope = OptSym::some(self.expect_str()?);
             self.expect(Tok::RParen, "`)`")?;
         }
         inst.ordering = self.expect_ordering()?;

@@ -346,7 +346,9 @@ impl Remap {
         for i in &mut f.insts {
             i.ty = self.ty(i.ty);
             i.name = self.name(i.name);
-            i.syncscope = i.syncscope.map(|s| self.sym(s));
+            if let Some(s) = i.syncscope.get() {
+                i.syncscope = OptSym::some(self.sym(s));
+            }
             match i.op {
                 Opcode::GetElementPtr => {
                     i.aux = self.ty(TypeId(i.aux)).0;

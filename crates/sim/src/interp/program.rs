@@ -1,8 +1,9 @@
 //! A function prepared for execution: the kind of each instruction, token operands, convergence
-//! regions of token definitions, and the data layout (sizes, alignments, field offsets) and static
-//! reachability the scheduler asks about.
+//! regions of token definitions, type sizes and field offsets (`converge_ir::layout`'s natural
+//! layout, the simulator's memory model) and the static reachability the scheduler asks about.
 
 use super::*;
+use converge_ir::layout::NaturalLayout;
 
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub(crate) enum Kind {
@@ -234,73 +235,14 @@ impl<'m> Program<'m> {
         }
     }
 
-    /// Size in bytes (natural alignment, 8-byte pointers).
+    /// Size in bytes ([`NaturalLayout`]: natural alignment, 8-byte pointers).
     pub(crate) fn size_of(&self, t: TypeId) -> u64 {
-        match self.ty(t) {
-            Type::Int(w) => (*w as u64).div_ceil(8),
-            Type::Half | Type::BFloat => 2,
-            Type::Float => 4,
-            Type::Double | Type::Ptr(_) => 8,
-            Type::X86Fp80 | Type::Fp128 | Type::PpcFp128 => 16,
-            Type::Vector { len, elem, .. } => *len as u64 * self.size_of(*elem),
-            Type::Array { len, elem } => len * self.size_of(*elem),
-            Type::Struct { fields, .. } => {
-                let mut off = 0u64;
-                for &ft in &self.m.types.lists[fields.range()] {
-                    let a = self.align_of(ft);
-                    off = off.div_ceil(a) * a + self.size_of(ft);
-                }
-                off.div_ceil(self.align_of(t)) * self.align_of(t)
-            }
-            Type::Named(i) => match self.m.types.named.get(*i as usize).and_then(|x| x.1) {
-                Some(b) => self.size_of(b),
-                None => 8,
-            },
-            _ => 8,
-        }
-    }
-
-    pub(crate) fn align_of(&self, t: TypeId) -> u64 {
-        match self.ty(t) {
-            Type::Array { elem, .. } | Type::Vector { elem, .. } => self.align_of(*elem),
-            Type::Struct { fields, .. } => self.m.types.lists[fields.range()]
-                .iter()
-                .map(|&f| self.align_of(f))
-                .max()
-                .unwrap_or(1),
-            Type::Named(i) => match self.m.types.named.get(*i as usize).and_then(|x| x.1) {
-                Some(b) => self.align_of(b),
-                None => 8,
-            },
-            _ => self.size_of(t).clamp(1, 8).next_power_of_two(),
-        }
+        NaturalLayout::new(&self.m.types).size_of(t)
     }
 
     /// Byte offset and type of field `idx` of aggregate type `t`.
     pub(crate) fn field(&self, t: TypeId, idx: u64) -> (u64, TypeId) {
-        match self.ty(t) {
-            Type::Array { elem, .. } | Type::Vector { elem, .. } => {
-                (idx * self.size_of(*elem), *elem)
-            }
-            Type::Struct { fields, .. } => {
-                let fs = &self.m.types.lists[fields.range()];
-                let mut off = 0u64;
-                for (k, &ft) in fs.iter().enumerate() {
-                    let a = self.align_of(ft);
-                    off = off.div_ceil(a) * a;
-                    if k as u64 == idx {
-                        return (off, ft);
-                    }
-                    off += self.size_of(ft);
-                }
-                (off, t)
-            }
-            Type::Named(i) => match self.m.types.named.get(*i as usize).and_then(|x| x.1) {
-                Some(b) => self.field(b, idx),
-                None => (0, t),
-            },
-            _ => (0, t),
-        }
+        NaturalLayout::new(&self.m.types).field(t, idx)
     }
 
     pub(crate) fn callee_name(&self, i: usize) -> String {

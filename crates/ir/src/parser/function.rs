@@ -1,0 +1,442 @@
+//! Function declarations and definitions: the header (linkage, calling convention, attributes,
+//! parameters), the body's blocks, local numbering and the fix-ups of forward references.
+
+use super::*;
+
+impl<'s> Parser<'s> {
+    pub(super) fn parse_cc(&mut self) -> PResult<CallConv> {
+        if !self.is(Tok::Ident) {
+            return Ok(CallConv::C);
+        }
+        let w = self.cur();
+        if w == b"ccc" {
+            self.bump();
+            return Ok(CallConv::C);
+        }
+        // Most call sites start with their return type: skip the list scan for type words.
+        if is_type_word(w) || !CALL_CONVS.iter().any(|c| c.as_bytes() == w) {
+            return Ok(CallConv::C);
+        }
+        let t = self.bump();
+        let text = if self.text(t) == b"cc" {
+            let n = self.expect_u32()?;
+            if n == 0 {
+                return Ok(CallConv::C);
+            }
+            format!("cc {n}")
+        } else {
+            String::from_utf8_lossy(self.text(t)).into_owned()
+        };
+        Ok(CallConv::Named(self.intern_text(&text)))
+    }
+
+    pub(super) fn parse_function(&mut self, is_def: bool) -> PResult<()> {
+        let start = self.bump().start;
+        let fid = self.m.functions.len() as u32;
+        let mut f = empty_function(Sym(0), self.ty_void);
+        let md_start = self.m.functions.len();
+        let _ = md_start;
+        // `declare !dbg !1 void @f()`: attachments before the header.
+        let mut pre_md: Vec<(Sym, MdId)> = Vec::new();
+        while self.is(Tok::MetadataVar) {
+            let t = self.bump();
+            let kind = self.name_sym(t);
+            let md = self.parse_md_ref()?;
+            pre_md.push((kind, md));
+        }
+        f.linkage = self.parse_global_prefix()?;
+        f.cc = self.parse_cc()?;
+        let gmark = self.group_refs.len();
+        f.ret_attrs = self.parse_attrs()?;
+        self.group_refs.truncate(gmark);
+        f.ret_ty = self.parse_type()?;
+        let name_tok = self.tok;
+        if !matches!(name_tok.kind, Tok::GlobalVar | Tok::GlobalId) {
+            return self.err("expected a function name `@name`");
+        }
+        self.bump();
+        f.name = self.name_sym(name_tok);
+        self.define_gsym(name_tok, GDef::Func(fid))?;
+        self.cur_func = fid;
+        // Parameters.
+        self.locals.clear();
+        self.fixups.clear();
+        self.next_src_num = 0;
+        self.next_slot = 0;
+        self.expect(Tok::LParen, "`(` before parameters")?;
+        if !self.is(Tok::RParen) {
+            loop {
+                if self.eat(Tok::DotDotDot) {
+                    f.vararg = true;
+                    break;
+                }
+                let pstart = self.tok.start;
+                let ty = self.parse_type()?;
+                let attrs = self.parse_attrs()?;
+                let idx = f.params.len() as u32;
+                let name = match self.tok.kind {
+                    Tok::LocalVar => {
+                        let t = self.bump();
+                        let k = self.lkey(t)?;
+                        if self.locals.insert(k, Local::Arg(idx)).is_some() {
+                            return Err(Box::new(
+                                Diagnostic::error(
+                                    "redefinition of a parameter name",
+                                    Self::span(t),
+                                )
+                                .with_code("E-parse"),
+                            ));
+                        }
+                        let s = self.def_sym(k);
+                        LocalName::Named(s)
+                    }
+                    Tok::LocalId => {
+                        let t = self.bump();
+                        let n = self.u32_of(Token {
+                            start: t.start + 1,
+                            ..t
+                        })?;
+                        self.define_num(n, Local::Arg(idx), Self::span(t))?;
+                        self.slot()
+                    }
+                    _ => {
+                        let n = self.next_src_num;
+                        self.locals.insert(LocalKey::Num(n), Local::Arg(idx));
+                        self.next_src_num += 1;
+                        self.slot()
+                    }
+                };
+                f.params.push(Param {
+                    ty,
+                    name,
+                    attrs,
+                    span: Span {
+                        start: pstart,
+                        end: self.prev_end,
+                    },
+                });
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Tok::RParen, "`)` after parameters")?;
+        // Function attributes and the rest of the header.
+        let gmark = self.group_refs.len();
+        let attr_start = self.m.attrs.len() as u32;
+        let mut md: Vec<(Sym, MdId)> = pre_md;
+        loop {
+            if self.parse_attr(false)? {
+                continue;
+            }
+            match self.tok.kind {
+                Tok::MetadataVar => {
+                    let t = self.bump();
+                    let kind = self.name_sym(t);
+                    let m = self.parse_md_ref()?;
+                    md.push((kind, m));
+                }
+                Tok::Ident => match self.cur() {
+                    b"unnamed_addr" | b"local_unnamed_addr" => {
+                        self.bump();
+                    }
+                    b"addrspace" => {
+                        self.opt_addrspace()?;
+                    }
+                    b"section" | b"partition" | b"gc" => {
+                        self.bump();
+                        self.expect_str()?;
+                    }
+                    b"comdat" => {
+                        self.bump();
+                        if self.is(Tok::LParen) {
+                            self.skip_parens()?;
+                        }
+                    }
+                    b"prefix" | b"prologue" | b"personality" => {
+                        self.bump();
+                        let ty = self.parse_type()?;
+                        self.parse_const(ty)?;
+                    }
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        f.attrs = Range32 {
+            start: attr_start,
+            end: self.m.attrs.len() as u32,
+        };
+        self.defer_attrs(AttrTarget::Function(fid), f.attrs, gmark);
+        f.md_attachments = md;
+        f.md = Range32 {
+            start: 0,
+            end: f.md_attachments.len() as u32,
+        };
+        self.m.functions.push(f);
+        if is_def {
+            self.m.functions[fid as usize].is_declaration = false;
+            self.parse_body(fid)?;
+        }
+        let f = &mut self.m.functions[fid as usize];
+        f.span = Span {
+            start,
+            end: self.prev_end,
+        };
+        Ok(())
+    }
+
+    /// Allocates the next printer slot number (LLVM's `ModuleSlotTracker` order).
+    pub(super) fn slot(&mut self) -> LocalName {
+        let s = self.next_slot;
+        self.next_slot += 1;
+        LocalName::Slot(s)
+    }
+
+    pub(super) fn define_num(&mut self, n: u32, l: Local, span: Span) -> PResult<()> {
+        // LLVM 20+ accepts gaps in the numbering; numbers must still increase.
+        if n < self.next_src_num {
+            return Err(Box::new(
+                Diagnostic::error(
+                    format!(
+                        "numbered value `%{n}` out of order: expected %{} or greater",
+                        self.next_src_num
+                    ),
+                    span,
+                )
+                .with_code("E-parse"),
+            ));
+        }
+        self.next_src_num = n + 1;
+        self.locals.insert(LocalKey::Num(n), l);
+        Ok(())
+    }
+
+    pub(super) fn parse_body(&mut self, fid: u32) -> PResult<()> {
+        self.expect(Tok::LBrace, "`{` to start the function body")?;
+        let mut f = std::mem::replace(
+            &mut self.m.functions[fid as usize],
+            empty_function(Sym(0), self.ty_void),
+        );
+        // Parse straight into the function's pools, reserved at twice the previous body's sizes
+        // (few growth copies), then shrunk to size in place: no copy of the finished pools.
+        reserve_pools(&mut f, &self.pool_sizes);
+        self.pending_names.clear();
+        let r = self.parse_blocks(&mut f).and_then(|()| {
+            self.expect(Tok::RBrace, "`}` at the end of the function body")?;
+            self.name_insts(&mut f);
+            self.resolve_fixups(&mut f)
+        });
+        self.pool_sizes = shrink_pools(&mut f);
+        self.m.functions[fid as usize] = f;
+        r
+    }
+
+    /// Interns the names of the body's named instructions in one loop. Each lookup in the name
+    /// cache is a likely cache miss (names recur across the module in no order); done back to back,
+    /// independent of the parse, the misses overlap instead of stalling the parse one at a time.
+    ///
+    /// The names are taken in chunks: a first pass hashes a chunk's names and touches their first
+    /// probe slots (short independent iterations, so the processor overlaps the misses), the second
+    /// interns them with those slots in cache. Both tables are grown once up front.
+    pub(super) fn name_insts(&mut self, f: &mut Function) {
+        let pending = std::mem::take(&mut self.pending_names);
+        self.m.strings.reserve(pending.len());
+        let mut hashes = [0u64; 32];
+        for chunk in pending.chunks(32) {
+            let mut touched = 0u32;
+            for (h, &(_, s)) in hashes.iter_mut().zip(chunk) {
+                *h = crate::fx::text_hash(s);
+                touched = touched.wrapping_add(self.m.strings.touch(*h));
+            }
+            std::hint::black_box(touched);
+            for (&h, &(id, s)) in hashes.iter().zip(chunk) {
+                let sym = self.m.strings.intern_hashed(h, s);
+                self.locals.remember_sym(s, sym);
+                f.insts[id as usize].name = LocalName::Named(sym);
+            }
+        }
+        self.pending_names = pending;
+    }
+
+    pub(super) fn parse_blocks(&mut self, f: &mut Function) -> PResult<()> {
+        if self.is(Tok::RBrace) {
+            return self.err("expected at least one basic block in a function definition");
+        }
+        while !self.is(Tok::RBrace) {
+            let bidx = f.blocks.len() as u32;
+            let bstart = self.tok.start;
+            let name = match self.tok.kind {
+                Tok::LabelStr => {
+                    let t = self.bump();
+                    let k = self.lkey(t)?;
+                    if self.locals.insert(k, Local::Block(bidx)).is_some() {
+                        return Err(Box::new(
+                            Diagnostic::error("redefinition of a local name", Self::span(t))
+                                .with_code("E-parse"),
+                        ));
+                    }
+                    let s = self.def_sym(k);
+                    LocalName::Named(s)
+                }
+                Tok::LabelId => {
+                    let t = self.bump();
+                    let n = self.u32_of(Token {
+                        end: t.end - 1,
+                        ..t
+                    })?;
+                    self.define_num(n, Local::Block(bidx), Self::span(t))?;
+                    self.slot()
+                }
+                _ => {
+                    let n = self.next_src_num;
+                    self.locals.insert(LocalKey::Num(n), Local::Block(bidx));
+                    self.next_src_num += 1;
+                    self.slot()
+                }
+            };
+            let istart = f.insts.len() as u32;
+            loop {
+                match self.tok.kind {
+                    Tok::DbgRecord => {
+                        // `#dbg_value(...)` records are not instructions; skip them.
+                        self.bump();
+                        self.skip_parens()?;
+                        continue;
+                    }
+                    Tok::Ident if self.cur() == b"uselistorder" => {
+                        self.skip_uselistorder()?;
+                        continue;
+                    }
+                    Tok::RBrace | Tok::Eof | Tok::LabelStr | Tok::LabelId => {
+                        return self.err(
+                            "expected an instruction: the block before this has no terminator",
+                        );
+                    }
+                    _ => {}
+                }
+                let op = self.parse_inst(f, bidx)?;
+                if op.is_terminator() {
+                    break;
+                }
+            }
+            f.blocks.push(BlockData {
+                name,
+                insts: Range32 {
+                    start: istart,
+                    end: f.insts.len() as u32,
+                },
+                span: Span {
+                    start: bstart,
+                    end: self.prev_end,
+                },
+            });
+        }
+        Ok(())
+    }
+
+    pub(super) fn resolve_fixups(&mut self, f: &mut Function) -> PResult<()> {
+        for fx in std::mem::take(&mut self.fixups) {
+            let l = self.locals.get(&fx.key);
+            let Some(l) = l else {
+                let name = self.key_text(fx.key);
+                return Err(Box::new(
+                    Diagnostic::error(format!("use of undefined value `%{name}`"), fx.span)
+                        .with_code("E-parse"),
+                ));
+            };
+            let v = match l {
+                Local::Arg(a) => Value::Arg(a),
+                Local::Inst(i) => Value::Inst(InstId(i)),
+                Local::Block(b) => Value::Block(Block(b)),
+            };
+            match fx.target {
+                FixTarget::Operand(i) => f.operands[i as usize] = v,
+                FixTarget::Callee(c) => f.calls[c as usize].callee = v,
+                FixTarget::Meta(id) => {
+                    self.inline_md[(id & !HIGH) as usize] =
+                        Metadata::Value(Some(FuncId(self.cur_func)), v)
+                }
+                FixTarget::BlockRef(i) => match l {
+                    Local::Block(b) => f.block_refs[i as usize] = Block(b),
+                    _ => {
+                        return Err(Box::new(
+                            Diagnostic::error(
+                                "expected a basic block label, but this names a value",
+                                fx.span,
+                            )
+                            .with_code("E-parse"),
+                        ));
+                    }
+                },
+            }
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- values
+}
+
+/// Reserves room in `f`'s pools for twice the given lengths.
+fn reserve_pools(f: &mut Function, n: &[usize; 9]) {
+    let r = |k: usize| 2 * n[k] + 8;
+    f.blocks.reserve(r(0));
+    f.insts.reserve(r(1));
+    f.operands.reserve(r(2));
+    f.block_refs.reserve(r(3));
+    f.aux.reserve(r(4));
+    f.calls.reserve(r(5));
+    f.bundles.reserve(r(6));
+    f.arg_attr_lists.reserve(r(7));
+    f.md_attachments.reserve(r(8));
+}
+
+/// Shrinks `f`'s pools to their lengths (in place: the allocator keeps the block and frees the
+/// tail) and returns the lengths.
+fn shrink_pools(f: &mut Function) -> [usize; 9] {
+    f.blocks.shrink_to_fit();
+    f.insts.shrink_to_fit();
+    f.operands.shrink_to_fit();
+    f.block_refs.shrink_to_fit();
+    f.aux.shrink_to_fit();
+    f.calls.shrink_to_fit();
+    f.bundles.shrink_to_fit();
+    f.arg_attr_lists.shrink_to_fit();
+    f.md_attachments.shrink_to_fit();
+    [
+        f.blocks.len(),
+        f.insts.len(),
+        f.operands.len(),
+        f.block_refs.len(),
+        f.aux.len(),
+        f.calls.len(),
+        f.bundles.len(),
+        f.arg_attr_lists.len(),
+        f.md_attachments.len(),
+    ]
+}
+
+pub(super) fn empty_function(name: Sym, void: TypeId) -> Function {
+    Function {
+        name,
+        ret_ty: void,
+        params: Vec::new(),
+        vararg: false,
+        cc: CallConv::C,
+        linkage: None,
+        attrs: Range32::default(),
+        md: Range32::default(),
+        is_declaration: true,
+        blocks: Vec::new(),
+        insts: Vec::new(),
+        operands: Vec::new(),
+        block_refs: Vec::new(),
+        aux: Vec::new(),
+        calls: Vec::new(),
+        bundles: Vec::new(),
+        arg_attr_lists: Vec::new(),
+        md_attachments: Vec::new(),
+        span: Span::default(),
+        ret_attrs: Range32::default(),
+    }
+}

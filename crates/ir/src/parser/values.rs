@@ -1,0 +1,151 @@
+//! Operands inside a function body: local and global references, typed operands, constants as
+//! operands, and block references.
+
+use super::*;
+
+impl<'s> Parser<'s> {
+    pub(super) fn parse_local_ref(&mut self) -> PResult<Val<'s>> {
+        let t = self.bump();
+        let key = self.lkey(t)?;
+        let l = self.locals.get(&key);
+        Ok(match l {
+            Some(Local::Arg(a)) => Val::Ready(Value::Arg(a)),
+            Some(Local::Inst(i)) => Val::Ready(Value::Inst(InstId(i))),
+            Some(Local::Block(b)) => Val::Ready(Value::Block(Block(b))),
+            None => Val::Fwd(key, Self::span(t)),
+        })
+    }
+
+    /// A value of type `ty` inside a function: locals, globals, constants, inline asm, metadata.
+    pub(super) fn parse_value(&mut self, f: &mut Function, ty: TypeId) -> PResult<Val<'s>> {
+        match self.tok.kind {
+            Tok::LocalVar | Tok::LocalId => self.parse_local_ref(),
+            Tok::GlobalVar | Tok::GlobalId => {
+                let t = self.bump();
+                Ok(Val::Ready(self.global_value(t)?))
+            }
+            Tok::Ident if self.cur() == b"asm" => {
+                self.bump();
+                let mut side_effect = false;
+                while self.is(Tok::Ident) {
+                    let w = self.cur();
+                    if w == b"sideeffect" {
+                        side_effect = true;
+                    } else if !matches!(w, b"alignstack" | b"inteldialect" | b"unwind") {
+                        break;
+                    }
+                    self.bump();
+                }
+                let asm = self.expect_str()?;
+                self.expect(Tok::Comma, "`,` between asm string and constraints")?;
+                let constraints = self.expect_str()?;
+                let id = self.m.asms.len() as u32;
+                self.m.asms.push(InlineAsm {
+                    asm,
+                    constraints,
+                    side_effect,
+                });
+                Ok(Val::Ready(Value::Asm(AsmId(id))))
+            }
+            _ if ty == self.ty_meta => {
+                let m = self.parse_md_operand(Some(f))?;
+                Ok(Val::Ready(Value::Meta(m)))
+            }
+            _ => {
+                let c = self.parse_const(ty)?;
+                Ok(Val::Ready(Value::Const(c)))
+            }
+        }
+    }
+
+    pub(super) fn push_operand(&mut self, f: &mut Function, v: Val<'s>) {
+        let idx = f.operands.len() as u32;
+        match v {
+            Val::Ready(v) => f.operands.push(v),
+            Val::Fwd(key, span) => {
+                f.operands.push(PENDING);
+                self.fixups.push(Fixup {
+                    key,
+                    target: FixTarget::Operand(idx),
+                    span,
+                });
+            }
+        }
+    }
+
+    pub(super) fn operand(&mut self, f: &mut Function, ty: TypeId) -> PResult<()> {
+        if matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
+            // The commonest operand, pushed directly (the same as `parse_local_ref` and
+            // `push_operand`, without passing a `Val` through memory).
+            let t = self.bump();
+            let key = self.lkey(t)?;
+            let idx = f.operands.len() as u32;
+            match self.locals.get(&key) {
+                Some(Local::Arg(a)) => f.operands.push(Value::Arg(a)),
+                Some(Local::Inst(i)) => f.operands.push(Value::Inst(InstId(i))),
+                Some(Local::Block(b)) => f.operands.push(Value::Block(Block(b))),
+                None => {
+                    f.operands.push(PENDING);
+                    self.fixups.push(Fixup {
+                        key,
+                        target: FixTarget::Operand(idx),
+                        span: Self::span(t),
+                    });
+                }
+            }
+            return Ok(());
+        }
+        let v = self.parse_value(f, ty)?;
+        self.push_operand(f, v);
+        Ok(())
+    }
+
+    /// `T v`: returns the type.
+    pub(super) fn typed_operand(&mut self, f: &mut Function) -> PResult<TypeId> {
+        let ty = self.parse_type()?;
+        self.operand(f, ty)?;
+        Ok(ty)
+    }
+
+    pub(super) fn block_ref(&mut self, f: &mut Function) -> PResult<()> {
+        if !self.eat_word("label") {
+            return self.err("expected `label %block`");
+        }
+        if !matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
+            return self.err("expected a block name `%name`");
+        }
+        self.block_name_ref(f)
+    }
+
+    /// The block named by the current token, appended to `f.block_refs` (patched later when it is
+    /// a forward reference).
+    pub(super) fn block_name_ref(&mut self, f: &mut Function) -> PResult<()> {
+        let t = self.bump();
+        let key = self.lkey(t)?;
+        let l = self.locals.get(&key);
+        let idx = f.block_refs.len() as u32;
+        match l {
+            Some(Local::Block(b)) => f.block_refs.push(Block(b)),
+            Some(_) => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "expected a basic block label, but this names a value",
+                        Self::span(t),
+                    )
+                    .with_code("E-parse"),
+                ));
+            }
+            None => {
+                f.block_refs.push(Block(u32::MAX));
+                self.fixups.push(Fixup {
+                    key,
+                    target: FixTarget::BlockRef(idx),
+                    span: Self::span(t),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- constants
+}
