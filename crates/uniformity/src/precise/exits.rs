@@ -52,13 +52,17 @@ pub(crate) fn sweep<F: SsaFunction>(
     let heart = tokens::heart_of(f, s, &pm.outer_irr, o);
     for &b in s.blocks(o) {
         // A swept cycle inside `o` around `b` already marked every user outside it, and so
-        // every user outside `o`.
+        // every user outside `o` (blocks with a value invariant in that cycle are not recorded).
         let prev = w.swept_by[b.index()];
         if prev != NONE && s.contains_cycle(o, prev) {
             continue;
         }
-        w.swept_by[b.index()] = o;
+        let mut all = true;
         for v in f.block_insts(b) {
+            if invariant_in(f, s, o, v, 0) {
+                all = false;
+                continue;
+            }
             for &u in f.users(Val::Inst(v)) {
                 if s.contains(o, f.inst_block(u)) {
                     continue;
@@ -71,7 +75,36 @@ pub(crate) fn sweep<F: SsaFunction>(
                 }
             }
         }
+        if all {
+            w.swept_by[b.index()] = o;
+        }
     }
+}
+
+/// Is `v` (defined in cycle `c`) computed from values defined outside `c` alone (directly, or
+/// through such computations earlier in its block), so that every iteration of `c` computes
+/// the same value for a thread? Then threads that leave `c` in different iterations read the
+/// same value at a use outside it: no temporal divergence (seed 000, *Temporal Divergence*, is
+/// about values that differ between iterations). Whether the value is the same for the threads
+/// converged at the use is data dependence on the operands, judged as for any other use.
+pub(crate) fn invariant_in<F: SsaFunction>(
+    f: &F,
+    s: &Structure,
+    c: u32,
+    v: u32,
+    depth: u32,
+) -> bool {
+    if depth > 8 || !f.is_operand_function(v) {
+        return false;
+    }
+    let vb = f.inst_block(v);
+    let mut ok = true;
+    f.for_each_inst_operand(v, &mut |d| {
+        if ok && s.contains(c, f.inst_block(d)) {
+            ok = f.inst_block(d) == vb && d < v && invariant_in(f, s, c, d, depth + 1);
+        }
+    });
+    ok
 }
 
 /// What a cycle assumed divergent (diverged entry) adds in precise mode: its instances are not

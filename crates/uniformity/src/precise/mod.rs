@@ -142,7 +142,7 @@ fn temporal_list<F: SsaFunction>(
                 // Without hearts the answer is the outermost flagged cycle not containing the
                 // user: the outermost flagged one overall when the user lies outside it, else
                 // found by binary lifting over the flagged cycles of c0's chain.
-                if !any_heart {
+                if !any_heart && !exits::invariant_in(f, s, c0, v, 0) {
                     let t = top[c0 as usize];
                     let cycle = if !s.contains(t, ub) {
                         t
@@ -162,6 +162,7 @@ fn temporal_list<F: SsaFunction>(
                 let mut best = NONE;
                 while c != NONE && !s.contains(c, ub) {
                     if flag[c as usize]
+                        && !exits::invariant_in(f, s, c, v, 0)
                         && !hearts[c as usize]
                             .is_some_and(|t| tokens::iteration_bound(f, s, c, t, v, u))
                     {
