@@ -21,6 +21,9 @@ pub(crate) struct Sweep {
     /// Per block: the smallest cycle containing it that was swept (`NONE` if none). Its users
     /// outside that cycle are already marked.
     swept_by: Vec<u32>,
+    /// Per block: whether the last sweep over it left a value invariant in its cycle (whose
+    /// users outside were not marked, and may need it for an enclosing cycle).
+    invariant: Vec<bool>,
 }
 
 /// Marks what a divergent exit of cycle `o` makes divergent.
@@ -37,6 +40,8 @@ pub(crate) fn sweep<F: SsaFunction>(
     if w.swept_by.len() != n {
         w.swept_by.clear();
         w.swept_by.resize(n, NONE);
+        w.invariant.clear();
+        w.invariant.resize(n, false);
     }
     // Exit phis: judged by their incoming values from inside the cycle.
     for &x in s.exits(o) {
@@ -52,20 +57,23 @@ pub(crate) fn sweep<F: SsaFunction>(
     let heart = tokens::heart_of(f, s, &pm.outer_irr, o);
     for &b in s.blocks(o) {
         // A swept cycle inside `o` around `b` already marked every user outside it, and so
-        // every user outside `o` (blocks with a value invariant in that cycle are not recorded).
+        // every user outside `o`, unless it left a value invariant in it.
         let prev = w.swept_by[b.index()];
-        if prev != NONE && s.contains_cycle(o, prev) {
+        if prev != NONE && s.contains_cycle(o, prev) && !w.invariant[b.index()] {
             continue;
         }
-        let mut all = true;
+        w.swept_by[b.index()] = o;
+        let mut any_invariant = false;
         for v in f.block_insts(b) {
-            if invariant_in(f, s, o, v, 0) {
-                all = false;
-                continue;
-            }
+            // Decided on the first user outside `o` (most values have none).
+            let mut invariant = None;
             for &u in f.users(Val::Inst(v)) {
                 if s.contains(o, f.inst_block(u)) {
                     continue;
+                }
+                if *invariant.get_or_insert_with(|| invariant_in(f, s, o, v, 0)) {
+                    any_invariant = true;
+                    break;
                 }
                 match heart {
                     Some(t) if tokens::iteration_bound(f, s, o, t, v, u) => {
@@ -75,9 +83,9 @@ pub(crate) fn sweep<F: SsaFunction>(
                 }
             }
         }
-        if all {
-            w.swept_by[b.index()] = o;
-        }
+        // A value invariant in `o` is invariant in the cycles inside it, so only blocks with
+        // one need a second look from an enclosing cycle.
+        w.invariant[b.index()] = any_invariant;
     }
 }
 

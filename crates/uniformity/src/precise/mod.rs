@@ -134,15 +134,19 @@ fn temporal_list<F: SsaFunction>(
             continue;
         }
         for v in f.block_insts(Block(b)) {
+            // Invariant in c0 or not, decided on the first user outside it.
+            let mut inv0 = None;
             for &u in f.users(crate::Val::Inst(v)) {
                 let ub = f.inst_block(u);
                 if s.contains(c0, ub) {
                     continue;
                 }
+                let inv0 = *inv0.get_or_insert_with(|| exits::invariant_in(f, s, c0, v, 0));
                 // Without hearts the answer is the outermost flagged cycle not containing the
                 // user: the outermost flagged one overall when the user lies outside it, else
                 // found by binary lifting over the flagged cycles of c0's chain.
-                if !any_heart && !exits::invariant_in(f, s, c0, v, 0) {
+                // Not invariant in c0: not in any cycle around it either.
+                if !any_heart && !inv0 {
                     let t = top[c0 as usize];
                     let cycle = if !s.contains(t, ub) {
                         t
@@ -162,7 +166,7 @@ fn temporal_list<F: SsaFunction>(
                 let mut best = NONE;
                 while c != NONE && !s.contains(c, ub) {
                     if flag[c as usize]
-                        && !exits::invariant_in(f, s, c, v, 0)
+                        && !(inv0 && exits::invariant_in(f, s, c, v, 0))
                         && !hearts[c as usize]
                             .is_some_and(|t| tokens::iteration_bound(f, s, c, t, v, u))
                     {
