@@ -348,6 +348,9 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
     for (t, i) in anchored {
         crate::precise::tokens::confine(f, t, i, s, &mut |x| st.mark(x));
     }
+    if precise {
+        st.pm.sweep.always_uniform = st.out.always_uniform.clone();
+    }
     for a in 0..na as u32 {
         if model.is_source_arg(f, a) {
             st.out.divergent_args[a as usize] = true;
@@ -403,10 +406,12 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
     }
     #[cfg(test)]
     knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work));
-    let State { mut out, mut w, .. } = st;
+    let State {
+        mut out, mut w, pm, ..
+    } = st;
     w.joins.work = 0;
     if precise {
-        crate::precise::finish(f, s, &mut out);
+        crate::precise::finish(f, s, &mut out, pm);
     }
     SCRATCH.with(|c| {
         if let Ok(mut slot) = c.try_borrow_mut() {
