@@ -11,6 +11,8 @@ use crate::check::{Mode, RunSpec, check, claims};
 use crate::classify::{KnownBug, classify};
 use converge_ir::{FuncId, Module, Opcode, Type};
 use converge_sim::report::inst_name;
+use converge_uniformity::llvm::{LlvmFunction, Target};
+use converge_uniformity::{LlvmVersion, SsaFunction, Structure, Uniformity, analyze_with};
 
 /// Counts over a set of functions.
 #[derive(Clone, Debug, Default)]
@@ -28,7 +30,65 @@ pub struct Precision {
     /// Precise divergent, LLVM uniform: with the simulator's witness against LLVM (and the known
     /// bug it matches), or without one.
     pub llvm_bugs: Vec<(String, Option<KnownBug>)>,
-    pub conservative: Vec<String>,
+    /// Precise divergent, LLVM uniform, no witness: the value and the rule of
+    /// docs/precise-mode.md it comes from ([`Conservative`]).
+    pub conservative: Vec<(String, Conservative)>,
+}
+
+/// Which of precise mode's rules makes a value divergent that LLVM calls uniform (when the
+/// simulator shows no witness against LLVM), by where the value is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Conservative {
+    /// In an irreducible region precise mode assumes divergent and LLVM does not (P1).
+    IrreducibleRegion,
+    /// Used outside a cycle with a divergent exit where LLVM lists no temporal divergence, or an
+    /// exit phi of such a cycle (P2-P4).
+    LeavesCycle,
+    /// An always-uniform operation controlled by a token, or used where its token's region ends
+    /// (P6, P7).
+    TokenRegion,
+    /// Computed from one of the above (data or sync dependence).
+    Propagated,
+}
+
+impl Conservative {
+    pub fn name(self) -> &'static str {
+        match self {
+            Conservative::IrreducibleRegion => "irreducible region assumed divergent (P1)",
+            Conservative::LeavesCycle => "leaves a cycle with a divergent exit (P2-P4)",
+            Conservative::TokenRegion => "token group or region (P6, P7)",
+            Conservative::Propagated => "computed from one of the above",
+        }
+    }
+}
+
+/// Classifies instruction `i`, divergent in precise mode (`p`) and uniform in LLVM's (`l`).
+fn conservative_kind(
+    m: &Module,
+    fi: FuncId,
+    p: &Uniformity,
+    l: &Uniformity,
+    i: u32,
+) -> Conservative {
+    let lf = LlvmFunction::new(m, fi);
+    let s = Structure::new(lf.cfg());
+    let b = lf.inst_block(i);
+    let in_assumed = |u: &Uniformity| u.assumed_divergent.iter().any(|&c| s.contains(c, b));
+    if in_assumed(p) && !in_assumed(l) {
+        return Conservative::IrreducibleRegion;
+    }
+    if l.always_uniform[i as usize] || lf.control_token(i).is_some() {
+        return Conservative::TokenRegion;
+    }
+    let listed = |u: &Uniformity| u.temporal_divergence.iter().any(|t| t.user == i);
+    let exit_phi = lf.is_phi(i)
+        && p.divergent_exit_cycles
+            .iter()
+            .any(|&c| s.exits(c).contains(&b));
+    if (listed(p) && !listed(l)) || exit_phi {
+        return Conservative::LeavesCycle;
+    }
+    Conservative::Propagated
 }
 
 impl Precision {
@@ -93,10 +153,26 @@ impl Precision {
             if !worse.is_empty() {
                 let o = check(m, fi, &llvm, &spec);
                 let known = classify(m, fi, &llvm, &o.violations);
+                let (pu, lu) = {
+                    let lf = LlvmFunction::new(m, fi);
+                    let s = Structure::new(lf.cfg());
+                    let t = Target::from_triple(m.triple.as_deref(), None);
+                    (
+                        analyze_with(&lf, &t, &s, converge_uniformity::Mode::Precise),
+                        analyze_with(
+                            &lf,
+                            &t,
+                            &s,
+                            converge_uniformity::Mode::Llvm(LlvmVersion::V22),
+                        ),
+                    )
+                };
                 for &i in &worse {
                     match o.violations.iter().position(|v| v.inst.0 as usize == i) {
                         Some(k) => self.llvm_bugs.push((name(i), known[k])),
-                        None => self.conservative.push(name(i)),
+                        None => self
+                            .conservative
+                            .push((name(i), conservative_kind(m, fi, &pu, &lu, i as u32))),
                     }
                 }
             }

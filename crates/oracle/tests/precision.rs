@@ -15,17 +15,23 @@ fn report(what: &str, p: &Precision) {
             k.map_or("not a documented pattern", |k| k.name())
         );
     }
-    // By what the value is (the generator's names: %l lane of a readlane, %w ballot mask, %k
-    // counters, %v other values).
+    // By the rule they come from, and by what the value is (the generator's names: %l lane of a
+    // readlane, %w ballot mask, %k counters, %c conditions, %v other values).
+    let mut rules: std::collections::BTreeMap<&str, usize> = Default::default();
     let mut kinds: std::collections::BTreeMap<String, usize> = Default::default();
-    for v in &p.conservative {
+    for (v, r) in &p.conservative {
+        *rules.entry(r.name()).or_default() += 1;
         let name = v.rsplit(' ').next().unwrap_or("");
         let k: String = name.chars().take_while(|c| !c.is_ascii_digit()).collect();
         *kinds.entry(k).or_default() += 1;
     }
+    eprintln!("  precise divergent, LLVM uniform, no witness, by rule: {rules:?}");
     eprintln!("  precise divergent, LLVM uniform, no witness, by name: {kinds:?}");
-    for v in p.conservative.iter().take(10) {
-        eprintln!("  precise divergent, LLVM uniform, no witness: {v}");
+    for (v, r) in &p.conservative {
+        eprintln!(
+            "  precise divergent, LLVM uniform, no witness: {v} ({})",
+            r.name()
+        );
     }
 }
 

@@ -82,6 +82,13 @@ fn simulate(
             seed,
             step_limit: 4_000,
             target,
+            // Even seeds: the implementation splits every anchor's group in two (even and odd
+            // threads); an anchor's grouping is implementation-defined.
+            anchor_parts: if seed % 2 == 0 {
+                (0..threads).map(|t| t % 2).collect()
+            } else {
+                Vec::new()
+            },
             ..Options::default()
         };
         for (k, h) in e.hierarchies.iter().enumerate() {

@@ -319,22 +319,37 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
         w,
         ablation,
     };
+    let mut anchored = Vec::new();
     for b in 0..nb {
         for i in f.block_insts(Block(b as u32)) {
             if model.is_source_inst(f, i) {
                 st.mark(i);
             } else if model.is_always_uniform(f, i) {
-                if precise && crate::precise::tokens::group_may_differ(f, s, i) {
+                use crate::precise::tokens::Grouping;
+                match if precise {
+                    crate::precise::tokens::grouping(f, s, i)
+                } else {
+                    Grouping::Uniform
+                } {
+                    Grouping::Uniform => st.out.always_uniform[i as usize] = true,
+                    Grouping::Anchored(t) => {
+                        st.out.always_uniform[i as usize] = true;
+                        anchored.push((t, i));
+                    }
                     // An anchor's grouping is implementation-defined: a ballot's mask differs
                     // between the parts even for uniform operands (the oracle, seed 3558).
-                    if crate::precise::tokens::implementation_grouped(f, i) {
-                        st.mark(i);
-                    }
-                } else {
-                    st.out.always_uniform[i as usize] = true;
+                    Grouping::Divergent => st.mark(i),
+                    Grouping::ByOperands => {}
                 }
             }
         }
+    }
+    // Uniform only inside the anchor's convergence region.
+    for (t, i) in anchored {
+        crate::precise::tokens::confine(f, t, i, s, &mut |x| st.mark(x));
+    }
+    if precise {
+        st.pm.sweep.always_uniform = st.out.always_uniform.clone();
     }
     for a in 0..na as u32 {
         if model.is_source_arg(f, a) {
@@ -391,10 +406,12 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
     }
     #[cfg(test)]
     knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work));
-    let State { mut out, mut w, .. } = st;
+    let State {
+        mut out, mut w, pm, ..
+    } = st;
     w.joins.work = 0;
     if precise {
-        crate::precise::finish(f, s, &mut out);
+        crate::precise::finish(f, s, &mut out, pm);
     }
     SCRATCH.with(|c| {
         if let Ok(mut slot) = c.try_borrow_mut() {

@@ -73,6 +73,13 @@ pub trait SsaFunction {
         let _ = i;
         None
     }
+    /// Whether `i` computes its result from its operands alone, the same every time it runs
+    /// (arithmetic, comparisons, casts, selects, address arithmetic: no memory, no call, no phi,
+    /// no fresh value like `alloca` or `freeze`). Precise mode's cycle-invariant rule.
+    fn is_operand_function(&self, i: u32) -> bool {
+        let _ = i;
+        false
+    }
 }
 
 /// The three token-defining intrinsics of "Convergent Operation Semantics".

@@ -1,8 +1,11 @@
 //! Precise mode's token rules whose expected answers come from "Convergent Operation Semantics"
-//! directly (the simulator cannot show them: it picks one legal grouping for an `anchor`).
+//! directly (the simulator cannot show them: its convergence regions are whole blocks).
 //! An `anchor` captures an implementation-defined group of threads, so `readfirstlane` controlled
-//! by it returns one value per group, and its result is not always uniform (P6 in
-//! docs/precise-mode.md); LLVM mode keeps the target's always-uniform rule.
+//! by it returns one value per group: uniform inside the anchor's convergence region (program
+//! points dominated by the anchor from which a use of it is reachable), where threads are
+//! converged only within a group (*Controlled Maximal Convergence*), and divergent after the
+//! region's last program point, even in the same block (P6 in docs/precise-mode.md); LLVM mode
+//! keeps the target's always-uniform rule everywhere.
 
 use converge_ir::{FuncId, Module};
 use converge_uniformity::llvm::{LlvmFunction, Target};
@@ -22,6 +25,9 @@ entry:
   %tid = call i32 @llvm.amdgcn.workitem.id.x()
   %a = call token @llvm.experimental.convergence.anchor()
   %by.anchor = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %tid) [ "convergencectrl"(token %a) ]
+  %in.region = add i32 %by.anchor, 1
+  %last = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %in.region) [ "convergencectrl"(token %a) ]
+  %after = add i32 %by.anchor, 2
   %by.entry = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %tid) [ "convergencectrl"(token %e) ]
   ret void
 }
@@ -40,11 +46,14 @@ fn divergent(m: &Module, mode: Mode, name: &str) -> bool {
 }
 
 #[test]
-fn anchor_controlled_readfirstlane_is_not_always_uniform() {
+fn anchor_controlled_readfirstlane_is_uniform_only_in_the_region() {
     let m = converge_ir::parse("anchor.ll", ANCHOR.to_string()).unwrap();
-    assert!(divergent(&m, Mode::Precise, "%by.anchor"));
+    assert!(!divergent(&m, Mode::Precise, "%by.anchor"));
+    assert!(!divergent(&m, Mode::Precise, "%in.region"));
+    assert!(divergent(&m, Mode::Precise, "%after"));
     // `entry`: the whole group, as maximal convergence at the function's start: one value.
     assert!(!divergent(&m, Mode::Precise, "%by.entry"));
     // LLVM ignores tokens: both always uniform.
     assert!(!divergent(&m, Mode::Llvm(LlvmVersion::V22), "%by.anchor"));
+    assert!(!divergent(&m, Mode::Llvm(LlvmVersion::V22), "%after"));
 }

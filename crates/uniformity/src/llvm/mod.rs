@@ -353,6 +353,51 @@ impl SsaFunction for LlvmFunction<'_> {
             _ => None,
         }
     }
+    fn is_operand_function(&self, i: u32) -> bool {
+        use Opcode::*;
+        matches!(
+            self.func.insts[i as usize].op,
+            FNeg | Add
+                | FAdd
+                | Sub
+                | FSub
+                | Mul
+                | FMul
+                | UDiv
+                | SDiv
+                | FDiv
+                | URem
+                | SRem
+                | FRem
+                | Shl
+                | LShr
+                | AShr
+                | And
+                | Or
+                | Xor
+                | ExtractElement
+                | InsertElement
+                | ShuffleVector
+                | ExtractValue
+                | InsertValue
+                | GetElementPtr
+                | Trunc
+                | ZExt
+                | SExt
+                | FpTrunc
+                | FpExt
+                | FpToUi
+                | FpToSi
+                | UiToFp
+                | SiToFp
+                | PtrToInt
+                | IntToPtr
+                | BitCast
+                | ICmp
+                | FCmp
+                | Select
+        )
+    }
     fn control_token(&self, i: u32) -> Option<u32> {
         let inst = &self.func.insts[i as usize];
         if !inst.op.is_call_like() {

@@ -21,6 +21,12 @@ pub(crate) struct Sweep {
     /// Per block: the smallest cycle containing it that was swept (`NONE` if none). Its users
     /// outside that cycle are already marked.
     swept_by: Vec<u32>,
+    /// Per block: whether the last sweep over it left a value invariant in its cycle (whose
+    /// users outside were not marked, and may need it for an enclosing cycle).
+    invariant: Vec<bool>,
+    pub(crate) inv: Invariance,
+    /// Per instruction: always uniform (the target's rule, as precise mode keeps it).
+    pub(crate) always_uniform: Vec<bool>,
 }
 
 /// Marks what a divergent exit of cycle `o` makes divergent.
@@ -37,6 +43,8 @@ pub(crate) fn sweep<F: SsaFunction>(
     if w.swept_by.len() != n {
         w.swept_by.clear();
         w.swept_by.resize(n, NONE);
+        w.invariant.clear();
+        w.invariant.resize(n, false);
     }
     // Exit phis: judged by their incoming values from inside the cycle.
     for &x in s.exits(o) {
@@ -52,16 +60,29 @@ pub(crate) fn sweep<F: SsaFunction>(
     let heart = tokens::heart_of(f, s, &pm.outer_irr, o);
     for &b in s.blocks(o) {
         // A swept cycle inside `o` around `b` already marked every user outside it, and so
-        // every user outside `o`.
+        // every user outside `o`, unless it left a value invariant in it.
         let prev = w.swept_by[b.index()];
-        if prev != NONE && s.contains_cycle(o, prev) {
+        let rescan = prev != NONE && s.contains_cycle(o, prev);
+        if rescan && !w.invariant[b.index()] {
             continue;
         }
         w.swept_by[b.index()] = o;
+        let mut any_invariant = false;
         for v in f.block_insts(b) {
+            // On a second look only the values invariant in the inner cycle are left (a value
+            // with no level known had no user outside it).
+            if rescan && !w.inv.known_invariant_in(s, prev, v) {
+                continue;
+            }
+            // Decided on the first user outside `o` (most values have none).
+            let mut invariant = None;
             for &u in f.users(Val::Inst(v)) {
                 if s.contains(o, f.inst_block(u)) {
                     continue;
+                }
+                if *invariant.get_or_insert_with(|| w.inv.invariant_in(f, s, o, v)) {
+                    any_invariant = true;
+                    break;
                 }
                 match heart {
                     Some(t) if tokens::iteration_bound(f, s, o, t, v, u) => {
@@ -71,6 +92,117 @@ pub(crate) fn sweep<F: SsaFunction>(
                 }
             }
         }
+        // A value invariant in `o` is invariant in the cycles inside it, so only blocks with
+        // one need a second look from an enclosing cycle.
+        w.invariant[b.index()] = any_invariant;
+    }
+}
+
+/// Cycle invariance ("Convergence And Uniformity", *Temporal Divergence*, is about values that
+/// differ between iterations): a value computed from values defined outside a cycle alone
+/// (directly, or through such computations earlier in its block) is the same in every iteration
+/// of that cycle for a thread, so threads that leave the cycle in different iterations read the
+/// same value at a use outside it. Whether that value is the same for the threads converged at
+/// the use is data dependence on the operands, judged as for any other use.
+///
+/// Per instruction, computed once per block: the depth of the deepest cycle around it that also
+/// contains the definition of one of its operands. The instruction is invariant in exactly the
+/// cycles around it deeper than that (so invariance in a cycle implies it in the cycles inside).
+#[derive(Default)]
+pub(crate) struct Invariance {
+    level: Vec<u32>,
+}
+
+const UNKNOWN: u32 = u32::MAX;
+const NEVER: u32 = u32::MAX - 1;
+
+impl Invariance {
+    /// Is `v` (defined inside cycle `c`) invariant in `c`?
+    pub(crate) fn invariant_in<F: SsaFunction>(
+        &mut self,
+        f: &F,
+        s: &Structure,
+        c: u32,
+        v: u32,
+    ) -> bool {
+        if !f.is_operand_function(v) {
+            return false;
+        }
+        if self.level.len() != f.num_insts() as usize {
+            self.level.clear();
+            self.level.resize(f.num_insts() as usize, UNKNOWN);
+        }
+        let l = self.level_of(f, s, v, 0);
+        l != NEVER && s.depth(c) > l
+    }
+
+    /// Was `v` found invariant in cycle `c` (its level computed, and below `c`'s depth)?
+    pub(crate) fn known_invariant_in(&self, s: &Structure, c: u32, v: u32) -> bool {
+        self.level
+            .get(v as usize)
+            .is_some_and(|&l| l != UNKNOWN && l != NEVER && s.depth(c) > l)
+    }
+
+    /// The depth at and above which `v` is not invariant: `v` is invariant exactly in the
+    /// cycles around it deeper than this (`u32::MAX - 1`: in none).
+    pub(crate) fn level<F: SsaFunction>(&mut self, f: &F, s: &Structure, v: u32) -> u32 {
+        if !f.is_operand_function(v) {
+            return NEVER;
+        }
+        if self.level.len() != f.num_insts() as usize {
+            self.level.clear();
+            self.level.resize(f.num_insts() as usize, UNKNOWN);
+        }
+        self.level_of(f, s, v, 0)
+    }
+
+    /// The level of `v` (an operand function); chains through earlier instructions of its
+    /// block are followed to a bounded depth (beyond it: never invariant, which is safe).
+    fn level_of<F: SsaFunction>(&mut self, f: &F, s: &Structure, v: u32, depth: u32) -> u32 {
+        let known = self.level[v as usize];
+        if known != UNKNOWN {
+            return known;
+        }
+        let b = f.inst_block(v);
+        let cb = s.inner(b);
+        // The most an operand can give: invariant in no cycle around `v`.
+        let top = if cb == NONE { 0 } else { s.depth(cb) };
+        let mut l = 0;
+        let mut chain = [0u32; 4];
+        let mut n = 0;
+        f.for_each_inst_operand(v, &mut |d| {
+            if l >= top {
+                return;
+            }
+            let db = f.inst_block(d);
+            if db == b && d < v && f.is_operand_function(d) && n < chain.len() {
+                chain[n] = d;
+                n += 1;
+            } else if db == b || s.inner(db) == cb {
+                l = top;
+            } else {
+                let cc = s.common_cycle(cb, s.inner(db));
+                l = l.max(if cc == NONE { 0 } else { s.depth(cc) });
+            }
+        });
+        if l >= top {
+            // Not invariant in any cycle around it (`top` is not below any cycle's depth).
+            self.level[v as usize] = NEVER;
+            return NEVER;
+        }
+        for &d in &chain[..n] {
+            if l >= top {
+                break;
+            }
+            let k = if depth >= 16 {
+                NEVER
+            } else {
+                self.level_of(f, s, d, depth + 1)
+            };
+            l = l.max(k);
+        }
+        self.level[v as usize] = l;
+        l
     }
 }
 
@@ -96,5 +228,50 @@ pub(crate) fn assumed<F: SsaFunction>(
             mark(t);
         }
     }
-    sweep(f, s, c, pm, mark);
+    // Every other value defined in `c` is divergent already (the caller marks them), and so
+    // are its users outside by data dependence: only the exit phis and the users of
+    // always-uniform values remain. The blocks count as swept for the cycles around `c`.
+    let w = &mut pm.sweep;
+    let n = f.cfg().num_blocks();
+    if w.swept_by.len() != n {
+        w.swept_by.clear();
+        w.swept_by.resize(n, NONE);
+        w.invariant.clear();
+        w.invariant.resize(n, false);
+    }
+    for &x in s.exits(c) {
+        for i in f.block_insts(x) {
+            if !f.is_phi(i) {
+                break;
+            }
+            if !f.phi_same_incoming_from(i, &|p| s.contains(c, p)) {
+                mark(i);
+            }
+        }
+    }
+    let heart = tokens::heart_of(f, s, &pm.outer_irr, c);
+    for &b in s.blocks(c) {
+        let prev = w.swept_by[b.index()];
+        if prev != NONE && s.contains_cycle(c, prev) && !w.invariant[b.index()] {
+            continue;
+        }
+        w.swept_by[b.index()] = c;
+        w.invariant[b.index()] = false;
+        for v in f.block_insts(b) {
+            if !w.always_uniform.get(v as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            for &u in f.users(Val::Inst(v)) {
+                if s.contains(c, f.inst_block(u)) {
+                    continue;
+                }
+                match heart {
+                    Some(t) if tokens::iteration_bound(f, s, c, t, v, u) => {
+                        tokens::confine(f, t, u, s, mark)
+                    }
+                    _ => mark(u),
+                }
+            }
+        }
+    }
 }

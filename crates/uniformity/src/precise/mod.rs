@@ -79,10 +79,12 @@ impl Scratch {
 }
 
 /// After the fixpoint: cycle lists in cycle order and the complete temporal-divergence list.
-pub(crate) fn finish<F: SsaFunction>(f: &F, s: &Structure, out: &mut Uniformity) {
+pub(crate) fn finish<F: SsaFunction>(f: &F, s: &Structure, out: &mut Uniformity, pm: Scratch) {
     out.assumed_divergent.sort_unstable();
     out.divergent_exit_cycles.sort_unstable();
-    out.temporal_divergence = temporal_list(f, s, &out.divergent_exit_cycles, false);
+    // The sweeps' invariance levels are reused: they were computed for the same values.
+    let mut inv = pm.sweep.inv;
+    out.temporal_divergence = temporal_list(f, s, &out.divergent_exit_cycles, false, &mut inv);
 }
 
 /// Every use outside a cycle with a divergent exit of a value defined inside it, with the
@@ -93,6 +95,7 @@ fn temporal_list<F: SsaFunction>(
     s: &Structure,
     exit_cycles: &[u32],
     walk_only: bool,
+    inv: &mut exits::Invariance,
 ) -> Vec<TemporalDivergence> {
     let mut out = Vec::new();
     if exit_cycles.is_empty() {
@@ -134,11 +137,15 @@ fn temporal_list<F: SsaFunction>(
             continue;
         }
         for v in f.block_insts(Block(b)) {
+            // Invariant in which cycles (those deeper than the level), decided on the first
+            // user outside c0.
+            let mut level = None;
             for &u in f.users(crate::Val::Inst(v)) {
                 let ub = f.inst_block(u);
                 if s.contains(c0, ub) {
                     continue;
                 }
+                let level = *level.get_or_insert_with(|| inv.level(f, s, v));
                 // Without hearts the answer is the outermost flagged cycle not containing the
                 // user: the outermost flagged one overall when the user lies outside it, else
                 // found by binary lifting over the flagged cycles of c0's chain.
@@ -149,7 +156,9 @@ fn temporal_list<F: SsaFunction>(
                     } else {
                         lift.outermost_below(s, c0, s.common_cycle(c0, s.inner(ub)))
                     };
-                    if cycle != NONE {
+                    // The outermost candidate is the shallowest: invariant in it means in
+                    // every candidate.
+                    if cycle != NONE && s.depth(cycle) <= level {
                         out.push(TemporalDivergence {
                             value: v,
                             user: u,
@@ -162,6 +171,7 @@ fn temporal_list<F: SsaFunction>(
                 let mut best = NONE;
                 while c != NONE && !s.contains(c, ub) {
                     if flag[c as usize]
+                        && s.depth(c) <= level
                         && !hearts[c as usize]
                             .is_some_and(|t| tokens::iteration_bound(f, s, c, t, v, u))
                     {
@@ -264,8 +274,9 @@ mod tests {
             let s = Structure::new(lf.cfg());
             let t = Target::from_triple(m.triple.as_deref(), None);
             let u = analyze_with(&lf, &t, &s, Mode::Precise);
-            let fast = temporal_list(&lf, &s, &u.divergent_exit_cycles, false);
-            let walk = temporal_list(&lf, &s, &u.divergent_exit_cycles, true);
+            let mut inv = exits::Invariance::default();
+            let fast = temporal_list(&lf, &s, &u.divergent_exit_cycles, false, &mut inv);
+            let walk = temporal_list(&lf, &s, &u.divergent_exit_cycles, true, &mut inv);
             assert_eq!(fast, walk, "seed {seed}");
             checked += fast.len();
         }

@@ -38,6 +38,41 @@ pub(crate) fn group_may_differ<F: SsaFunction>(f: &F, s: &Structure, i: u32) -> 
     c != NONE && !s.contains(c, f.inst_block(i))
 }
 
+/// How precise mode treats an operation the target calls always uniform.
+pub(crate) enum Grouping {
+    /// Its group is the converged threads at its later uses: always uniform.
+    Uniform,
+    /// Its group may be a part of those threads, but the same part for equal operands: divergent
+    /// when its operands are.
+    ByOperands,
+    /// Its group is an implementation-defined part of the threads (an anchor's), so its result
+    /// may differ between parts even for uniform operands: divergent.
+    Divergent,
+    /// Controlled by the anchor or loop heart `t`: the threads converged at it are all the
+    /// threads that reach it after being converged at one dynamic instance of `t` (*Controlled
+    /// Maximal Convergence*), so its result is the same for each group of `t`; and inside `t`'s
+    /// convergence region threads are converged only within a group of their latest `t`. Uniform
+    /// there, at uses that every path from `t` reaches through it ([`confine`] marks the rest).
+    Anchored(u32),
+}
+
+/// Precise mode's rule for the always-uniform instruction `i`.
+pub(crate) fn grouping<F: SsaFunction>(f: &F, s: &Structure, i: u32) -> Grouping {
+    if !group_may_differ(f, s, i) {
+        return Grouping::Uniform;
+    }
+    if let Some(t) = f.control_token(i)
+        && matches!(f.token_kind(t), Some(TokenKind::Anchor | TokenKind::Loop))
+    {
+        return Grouping::Anchored(t);
+    }
+    if implementation_grouped(f, i) {
+        Grouping::Divergent
+    } else {
+        Grouping::ByOperands
+    }
+}
+
 /// Is `i` controlled by a token whose grouping is implementation-defined (an anchor, or a token
 /// we cannot see through)? Its converged instances may then be any partition of the threads,
 /// so a result that depends on the group (a ballot's mask) may differ even for uniform operands.
@@ -153,8 +188,8 @@ pub(crate) fn in_region<F: SsaFunction>(f: &F, s: &Structure, t: u32, u: u32) ->
     false
 }
 
-/// `u` was found uniform only inside the region of the loop heart `heart` ([`iteration_bound`]).
-/// Follows the values computed from it: a user inside the region that is not a branch and not a
+/// `u` was found uniform only inside the convergence region of the token `heart` (a loop heart:
+/// [`iteration_bound`]; an anchor: [`Grouping::Anchored`]). Follows the values computed from it: a user inside the region that is not a branch and not a
 /// convergent operation controlled by another token stays bound to the region; any other user is
 /// marked divergent.
 pub(crate) fn confine<F: SsaFunction>(
@@ -174,11 +209,64 @@ pub(crate) fn confine<F: SsaFunction>(
         }
         for &w in f.users(Val::Inst(x)) {
             let other_token = f.control_token(w).is_some_and(|t| t != heart);
-            if f.is_terminator(w) || other_token || !in_region(f, s, heart, w) {
+            // `w` must see the instance of `x` computed after its own latest `heart`: a path
+            // from the heart to `w` that misses `x` reads one computed in an earlier instance,
+            // by another group.
+            if f.is_terminator(w)
+                || other_token
+                || !in_region(f, s, heart, w)
+                || !passes(f, heart, x, w)
+            {
                 mark(w);
             } else if !bound.contains(&w) {
                 bound.push(w);
             }
         }
     }
+}
+
+/// Does every path from the token definition `t` to the use `u` (for a phi: to the end of each
+/// predecessor of its block, a superset of the incoming blocks carrying `d`) pass the definition
+/// `d`, without passing `t` again?
+pub(crate) fn passes<F: SsaFunction>(f: &F, t: u32, d: u32, u: u32) -> bool {
+    let ub = f.inst_block(u);
+    if !f.is_phi(u) {
+        return passes_to(f, t, d, ub, Some(u));
+    }
+    f.cfg()
+        .preds(ub)
+        .iter()
+        .all(|&p| passes_to(f, t, d, p, None))
+}
+
+/// [`passes`] to the point before instruction `pos` of block `ub` (`None`: its end).
+fn passes_to<F: SsaFunction>(f: &F, t: u32, d: u32, ub: Block, pos: Option<u32>) -> bool {
+    let (tb, db) = (f.inst_block(t), f.inst_block(d));
+    let before = |x: u32| pos.is_none_or(|p| x < p);
+    // The straight run from `t` to the point within one block.
+    if tb == ub && before(t) {
+        return db == tb && t < d && before(d);
+    }
+    // Any path entering `ub` reaches `d` before the point.
+    if db == ub && before(d) {
+        return true;
+    }
+    // Any path leaving `tb` passes `d`.
+    if db == tb && d > t {
+        return true;
+    }
+    let g = f.cfg();
+    let mut seen = vec![false; g.num_blocks()];
+    seen[tb.index()] = true;
+    let mut stack: Vec<Block> = g.succs(tb).to_vec();
+    while let Some(x) = stack.pop() {
+        if x == ub {
+            return false;
+        }
+        if x == db || std::mem::replace(&mut seen[x.index()], true) {
+            continue;
+        }
+        stack.extend_from_slice(g.succs(x));
+    }
+    true
 }
