@@ -11,7 +11,7 @@
 //! value, the shortest chain back to a source. Only values the analysis calls divergent get
 //! reasons, so a uniform value can never receive a divergence chain.
 
-use crate::paths::{disjoint_paths, shortest_path};
+use crate::paths::{disjoint_paths, join_set, shortest_path};
 use converge_graph::{Block, Graph};
 use converge_ir::{FuncId, InstId, Module, Opcode, Value};
 use converge_uniformity::llvm::{LlvmFunction, Target};
@@ -19,6 +19,7 @@ use converge_uniformity::{
     DivergenceModel, Mode, SsaFunction, Structure, Uniformity, analyze_with,
 };
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// One function with its structure and uniformity result (LLVM 22 behaviour, or precise mode).
 pub struct Analysed<'m> {
@@ -27,6 +28,9 @@ pub struct Analysed<'m> {
     pub u: Uniformity,
     pub target: Target,
     pub mode: Mode,
+    /// Per (branch, blocks that may only end a path): which blocks are joins ([`join_set`]),
+    /// computed on first use.
+    join_sets: Mutex<HashMap<(Block, Vec<Block>), Arc<Vec<bool>>>>,
 }
 
 impl<'m> Analysed<'m> {
@@ -45,6 +49,7 @@ impl<'m> Analysed<'m> {
             u,
             target: target.clone(),
             mode,
+            join_sets: Mutex::new(HashMap::new()),
         }
     }
     pub fn module(&self) -> &'m Module {
@@ -128,6 +133,37 @@ impl<'m> Analysed<'m> {
     /// reached through two different latches in the same iteration; a join outside the cycle may
     /// be reached through it (the analysis lets the header stand for its cycle).
     pub fn join_paths(&self, b: Block, j: Block) -> Option<[Vec<Block>; 2]> {
+        let hs = self.join_stops(b, j)?;
+        if !self.in_join_set(b, hs.clone(), j) {
+            return None;
+        }
+        disjoint_paths(self.lf.cfg(), b, j, &|x| x != j && hs.contains(&x))
+    }
+
+    /// Whether [`Analysed::join_paths`] finds paths, without finding them: a lookup in the join
+    /// set of `b` (one dominator tree per branch and set of stop headers, see [`join_set`]).
+    pub fn is_join(&self, b: Block, j: Block) -> bool {
+        self.join_stops(b, j)
+            .is_some_and(|hs| self.in_join_set(b, hs, j))
+    }
+
+    /// Whether `j` is reached from `b` along two disjoint paths through any blocks
+    /// ([`disjoint_paths`] without forbidden blocks).
+    pub fn is_free_join(&self, b: Block, j: Block) -> bool {
+        self.in_join_set(b, Vec::new(), j)
+    }
+
+    fn in_join_set(&self, b: Block, hs: Vec<Block>, j: Block) -> bool {
+        let mut sets = self.join_sets.lock().unwrap_or_else(|e| e.into_inner());
+        let set = sets
+            .entry((b, hs))
+            .or_insert_with_key(|(b, hs)| Arc::new(join_set(self.lf.cfg(), *b, hs)));
+        set[j.index()]
+    }
+
+    /// The headers that paths from `b` to `j` may not pass through (see [`Analysed::join_paths`]);
+    /// `None` when `j` is unreachable.
+    fn join_stops(&self, b: Block, j: Block) -> Option<Vec<Block>> {
         if !self.s.is_reachable(j) {
             return None;
         }
@@ -144,8 +180,9 @@ impl<'m> Analysed<'m> {
             }
             false
         });
-        // The header itself may be the join (two latches in the same iteration).
-        disjoint_paths(self.lf.cfg(), b, j, &|x| x != j && hs.contains(&x))
+        // The header itself may be the join (two latches in the same iteration): `h == j` stays
+        // in the list, it only ends paths.
+        Some(hs)
     }
     /// Every join of branch `b`, in block order, with the witness paths.
     pub fn joins_of(&self, b: Block) -> Vec<JoinWitness> {
@@ -153,13 +190,29 @@ impl<'m> Analysed<'m> {
     }
 
     /// The first `max_found` joins of `b` in block order, trying at most `max_tries` candidates
-    /// (each try is a max-flow, O(E)); the flag says whether the list may be incomplete.
+    /// (each try is a lookup in `b`'s join set, the paths a max-flow, O(E)); the flag says
+    /// whether the list may be incomplete.
     pub fn joins_of_limited(
         &self,
         b: Block,
         max_found: usize,
         max_tries: usize,
     ) -> (Vec<JoinWitness>, bool) {
+        let (js, cut) = self.join_blocks_limited(b, max_found, max_tries);
+        let out = js
+            .into_iter()
+            .filter_map(|j| self.join_paths(b, j).map(|p| (j, p)))
+            .collect();
+        (out, cut)
+    }
+
+    /// Like [`Analysed::joins_of_limited`], the joins only (no paths).
+    pub fn join_blocks_limited(
+        &self,
+        b: Block,
+        max_found: usize,
+        max_tries: usize,
+    ) -> (Vec<Block>, bool) {
         let g = self.lf.cfg();
         let n = g.num_blocks();
         // Blocks reachable from at least two distinct successors (a join must be).
@@ -189,8 +242,8 @@ impl<'m> Analysed<'m> {
                 return (out, true);
             }
             tries += 1;
-            if let Some(p) = self.join_paths(b, j) {
-                out.push((j, p));
+            if self.is_join(b, j) {
+                out.push(j);
             }
         }
         (out, false)
@@ -360,8 +413,11 @@ pub enum Explanation {
 /// The explanations of one function, computed once.
 pub struct Explainer<'a, 'm> {
     pub a: &'a Analysed<'m>,
-    /// Per node (arguments, then instructions): distance to a source and the chosen reason.
+    /// Per node (arguments, then instructions): distance to a source and the chosen reason
+    /// (for a disjoint join, without its paths: they are found when shown, see `paths`).
     best: Vec<Option<(u32, Reason)>>,
+    /// The disjoint paths of the (branch, join) pairs shown so far.
+    paths: Mutex<HashMap<(Block, Block), [Vec<Block>; 2]>>,
 }
 
 fn node_index(na: usize, n: Node) -> usize {
@@ -386,8 +442,29 @@ struct EntryWitness {
     paths: Vec<Vec<Block>>,
 }
 
-/// Per join block: the divergent branches it is a join of, with the two disjoint paths.
-type JoinMemo = HashMap<Block, Vec<JoinWitness>>;
+/// Per join block: the divergent branches it is a join of.
+type JoinMemo = HashMap<Block, Vec<Block>>;
+
+/// Searches for entry witnesses per cycle assumed divergent (see `entry_witnesses`).
+const MAX_ENTRY_SEARCHES: usize = 512;
+
+/// Blocks from which one of `targets` can be reached (the targets included).
+fn reaching<G: Graph>(g: &G, targets: &[Block]) -> Vec<bool> {
+    let mut seen = vec![false; g.num_blocks()];
+    let mut stack: Vec<Block> = targets.to_vec();
+    for &t in targets {
+        seen[t.index()] = true;
+    }
+    while let Some(x) = stack.pop() {
+        for &p in g.preds(x) {
+            if !seen[p.index()] {
+                seen[p.index()] = true;
+                stack.push(p);
+            }
+        }
+    }
+    seen
+}
 
 /// At most this many alternative premises per reason kind (enough for the shortest chain in
 /// practice, and bounded work on big functions).
@@ -400,7 +477,11 @@ impl<'a, 'm> Explainer<'a, 'm> {
         let ni = f.insts.len();
         let mut best: Vec<Option<(u32, Reason)>> = vec![None; na + ni];
         if !a.u.analysed {
-            return Explainer { a, best };
+            return Explainer {
+                a,
+                best,
+                paths: Mutex::default(),
+            };
         }
         let branches: Vec<Block> = (0..a.num_blocks() as u32)
             .map(Block)
@@ -459,7 +540,11 @@ impl<'a, 'm> Explainer<'a, 'm> {
                 }
             }
         }
-        Explainer { a, best }
+        Explainer {
+            a,
+            best,
+            paths: Mutex::default(),
+        }
     }
 
     /// The explanation of one value.
@@ -475,10 +560,25 @@ impl<'a, 'm> Explainer<'a, 'm> {
             let Some((_, r)) = &self.best[node_index(na, at)] else {
                 return Explanation::Unexplained;
             };
-            chain.push(Step {
-                node: at,
-                reason: r.clone(),
-            });
+            let mut reason = r.clone();
+            if let Reason::Sync {
+                branch,
+                join,
+                paths,
+                disjoint: true,
+            } = &mut reason
+            {
+                let mut memo = self.paths.lock().unwrap_or_else(|e| e.into_inner());
+                *paths = memo
+                    .entry((*branch, *join))
+                    .or_insert_with(|| {
+                        // `is_join` said yes, so the max-flow finds the paths.
+                        a.join_paths(*branch, *join)
+                            .unwrap_or_else(|| [Vec::new(), Vec::new()])
+                    })
+                    .clone();
+            }
+            chain.push(Step { node: at, reason });
             at = match r {
                 Reason::Source { .. } => return Explanation::Divergent(chain),
                 Reason::Data { operand } => *operand,
@@ -563,15 +663,17 @@ fn candidates(
         let joins = join_memo.entry(ub).or_insert_with(|| {
             branches
                 .iter()
-                .filter_map(|&b| a.join_paths(b, ub).map(|p| (b, p)))
+                .copied()
+                .filter(|&b| a.is_join(b, ub))
                 .take(MAX_ALTERNATIVES)
                 .collect()
         });
-        for (b, p) in joins.iter() {
+        // The paths are found when a chain shows this step (`Explainer::explain`).
+        for &b in joins.iter() {
             out.push(Reason::Sync {
-                branch: *b,
+                branch: b,
                 join: ub,
-                paths: p.clone(),
+                paths: [Vec::new(), Vec::new()],
                 disjoint: true,
             });
         }
@@ -669,10 +771,17 @@ fn exit_witnesses(a: &Analysed<'_>, branches: &[Block], c: u32) -> Vec<ExitWitne
 
 /// Divergent branches whose diverged paths enter cycle `c` at different entries (from outside),
 /// or meet at a join inside `c` that the branch does not dominate (from inside).
+///
+/// Branches outside `c` from which `c` cannot be reached are skipped without a search; at most
+/// [`MAX_ENTRY_SEARCHES`] others are searched (each a BFS, O(E)). Past that budget the witnesses
+/// found so far are kept, and when there are none the branches that reach `c` are named without
+/// paths ("reach it"): a weaker statement, still true.
 fn entry_witnesses(a: &Analysed<'_>, branches: &[Block], c: u32) -> Vec<EntryWitness> {
     let (s, g) = (&a.s, a.lf.cfg());
     let mut out = Vec::new();
     let mut fallback = Vec::new();
+    let reaches = reaching(g, s.blocks(c));
+    let mut searches = 0usize;
     for &b in branches {
         if out.len() >= MAX_ALTERNATIVES {
             break;
@@ -680,6 +789,22 @@ fn entry_witnesses(a: &Analysed<'_>, branches: &[Block], c: u32) -> Vec<EntryWit
         let mut firsts: Vec<Block> = g.succs(b).to_vec();
         firsts.dedup();
         if !s.contains(c, b) {
+            if !firsts.iter().any(|x| reaches[x.index()]) {
+                continue;
+            }
+            searches += 1;
+            if searches > MAX_ENTRY_SEARCHES {
+                if out.is_empty() && fallback.len() < MAX_ALTERNATIVES {
+                    // A successor reaches `c`; if only through `b`, the part of that path after
+                    // its last visit of `b` is a path from a successor that avoids `b`.
+                    fallback.push(EntryWitness {
+                        branch: b,
+                        entries: Vec::new(),
+                        paths: Vec::new(),
+                    });
+                }
+                continue;
+            }
             let inside = |x: Block| s.contains(c, x);
             let hits: Vec<Vec<Block>> = firsts
                 .iter()
@@ -716,6 +841,7 @@ fn entry_witnesses(a: &Analysed<'_>, branches: &[Block], c: u32) -> Vec<EntryWit
                 .iter()
                 .take(256)
                 .filter(|&&j| !s.dom.dominates(b, j))
+                .filter(|&&j| a.is_free_join(b, j))
                 .find_map(|&j| disjoint_paths(g, b, j, &|_| false).map(|p| (j, p)));
             match join {
                 Some((_, [p, q])) => out.push(EntryWitness {
@@ -884,7 +1010,7 @@ fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
             }
             found
         };
-        if let Some(&b) = branches.iter().find(|&&b| a.join_paths(b, j).is_some()) {
+        if let Some(&b) = branches.iter().find(|&&b| a.is_join(b, j)) {
             if constant {
                 out.push(UniformFact::ConstantPhi { join: j, branch: b });
             } else if let Some(c) = exit_of(b) {
