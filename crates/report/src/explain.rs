@@ -19,6 +19,7 @@ use converge_uniformity::{
     DivergenceModel, Mode, SsaFunction, Structure, Uniformity, analyze_with,
 };
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// One function with its structure and uniformity result (LLVM 22 behaviour, or precise mode).
@@ -30,7 +31,23 @@ pub struct Analysed<'m> {
     pub mode: Mode,
     /// Per (branch, blocks that may only end a path): which blocks are joins ([`join_set`]),
     /// computed on first use.
-    join_sets: Mutex<HashMap<(Block, Vec<Block>), Arc<Vec<bool>>>>,
+    join_sets: Mutex<JoinSets>,
+    /// Max-flow searches run by [`Analysed::join_paths`] (the work a test bounds).
+    flows: AtomicUsize,
+}
+
+/// Join sets by (branch, stop headers).
+type JoinSets = HashMap<(Block, Vec<Block>), Arc<Vec<bool>>>;
+/// Disjoint paths by (branch, join).
+type PathMemo = HashMap<(Block, Block), [Vec<Block>; 2]>;
+
+/// The join-search work done so far on one [`Analysed`] function.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct JoinWork {
+    /// Join sets computed (one dominator tree each).
+    pub join_sets: usize,
+    /// Max-flow path searches (one per pair of disjoint paths shown or listed).
+    pub max_flows: usize,
 }
 
 impl<'m> Analysed<'m> {
@@ -50,6 +67,7 @@ impl<'m> Analysed<'m> {
             target: target.clone(),
             mode,
             join_sets: Mutex::new(HashMap::new()),
+            flows: AtomicUsize::new(0),
         }
     }
     pub fn module(&self) -> &'m Module {
@@ -137,7 +155,16 @@ impl<'m> Analysed<'m> {
         if !self.in_join_set(b, hs.clone(), j) {
             return None;
         }
+        self.flows.fetch_add(1, Ordering::Relaxed);
         disjoint_paths(self.lf.cfg(), b, j, &|x| x != j && hs.contains(&x))
+    }
+
+    /// The join-search work done so far.
+    pub fn join_work(&self) -> JoinWork {
+        JoinWork {
+            join_sets: self.join_sets.lock().map_or(0, |m| m.len()),
+            max_flows: self.flows.load(Ordering::Relaxed),
+        }
     }
 
     /// Whether [`Analysed::join_paths`] finds paths, without finding them: a lookup in the join
@@ -417,7 +444,7 @@ pub struct Explainer<'a, 'm> {
     /// (for a disjoint join, without its paths: they are found when shown, see `paths`).
     best: Vec<Option<(u32, Reason)>>,
     /// The disjoint paths of the (branch, join) pairs shown so far.
-    paths: Mutex<HashMap<(Block, Block), [Vec<Block>; 2]>>,
+    paths: Mutex<PathMemo>,
 }
 
 fn node_index(na: usize, n: Node) -> usize {

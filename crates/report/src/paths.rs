@@ -311,11 +311,19 @@ mod tests {
         for g in graphs() {
             let n = g.num_blocks();
             for b in (0..n as u32).map(Block) {
-                for stop in [vec![], vec![Block(0)], vec![Block((n - 1) as u32), Block(1)]] {
+                for stop in [
+                    vec![],
+                    vec![Block(0)],
+                    vec![Block((n - 1) as u32), Block(1)],
+                ] {
                     let set = join_set(&g, b, &stop);
                     for j in (0..n as u32).map(Block) {
                         let flow = disjoint_paths(&g, b, j, &|x| x != j && stop.contains(&x));
-                        assert_eq!(set[j.index()], flow.is_some(), "{g:?} b={b:?} j={j:?} {stop:?}");
+                        assert_eq!(
+                            set[j.index()],
+                            flow.is_some(),
+                            "{g:?} b={b:?} j={j:?} {stop:?}"
+                        );
                         positives += usize::from(flow.is_some());
                     }
                 }

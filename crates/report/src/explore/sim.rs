@@ -182,7 +182,11 @@ pub fn simulate(a: &Analysed<'_>, opts: &SimOptions) -> Json {
             cut = Some(format!(
                 "{} more cycle hierarch{} not simulated: the simulation work budget for a function of {} blocks is used up (steps × blocks); `converge simulate --hierarchy K` runs one",
                 hierarchies.len() - k,
-                if hierarchies.len() - k == 1 { "y" } else { "ies" },
+                if hierarchies.len() - k == 1 {
+                    "y"
+                } else {
+                    "ies"
+                },
                 f.blocks.len()
             ));
             break;
