@@ -178,6 +178,37 @@ impl Ctx<'_, '_> {
                 }
                 t
             }
+            Reason::LeavesAssumedCycle {
+                operand,
+                cycle,
+                branch,
+            } => format!(
+                "temporal divergence (precise mode, rule P2): uses {} defined in {}, outside the cycle; the cycle is assumed divergent because of the divergent branch in {} ({}), so threads run its blocks in dynamic instances that are not converged and leave it at different times",
+                self.node_name(Node::Inst(*operand)),
+                self.cycle_text(*cycle),
+                a.block_name(*branch),
+                self.block_loc(*branch)
+            ),
+            Reason::PastHeartRegion {
+                operand,
+                value,
+                heart,
+                cycle,
+                branch,
+                exit,
+                path,
+            } => format!(
+                "past the convergence region of the loop heart {} (precise mode, rule P7): uses {}, computed from {} defined in {}; inside the heart's region only threads that left the cycle in the same iteration are converged, so {} is uniform there, but no use of the heart follows this value, and here threads that left in different iterations are converged again (its exit {} is divergent because of the divergent branch in {} ({}; path {}))",
+                self.node_name(Node::Inst(*heart)),
+                self.node_name(Node::Inst(*operand)),
+                self.node_name(Node::Inst(*value)),
+                self.cycle_text(*cycle),
+                self.node_name(Node::Inst(*operand)),
+                a.block_name(*exit),
+                a.block_name(*branch),
+                self.block_loc(*branch),
+                self.path_text(path)
+            ),
         }
     }
 
@@ -229,6 +260,39 @@ impl Ctx<'_, '_> {
                 "branch_location": self.block_loc(*branch),
                 "entries": entries.iter().map(|&b| a.block_name(b)).collect::<Vec<_>>(),
                 "paths": paths.iter().map(|p| self.path_json(p)).collect::<Vec<_>>(),
+            }),
+            Reason::LeavesAssumedCycle {
+                operand,
+                cycle,
+                branch,
+            } => json!({
+                "rule": "P2",
+                "operand": a.name(Node::Inst(*operand)),
+                "operand_location": self.node_loc(Node::Inst(*operand)),
+                "cycle": self.cycle_json(*cycle),
+                "branch": a.block_name(*branch),
+                "branch_location": self.block_loc(*branch),
+            }),
+            Reason::PastHeartRegion {
+                operand,
+                value,
+                heart,
+                cycle,
+                branch,
+                exit,
+                path,
+            } => json!({
+                "rule": "P7",
+                "operand": a.name(Node::Inst(*operand)),
+                "operand_location": self.node_loc(Node::Inst(*operand)),
+                "value": a.name(Node::Inst(*value)),
+                "heart": a.name(Node::Inst(*heart)),
+                "heart_location": self.node_loc(Node::Inst(*heart)),
+                "cycle": self.cycle_json(*cycle),
+                "branch": a.block_name(*branch),
+                "branch_location": self.block_loc(*branch),
+                "exit": a.block_name(*exit),
+                "path": self.path_json(path),
             }),
         };
         if let (Json::Object(o), Json::Object(e)) = (&mut o, extra) {

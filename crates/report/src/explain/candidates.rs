@@ -10,20 +10,20 @@ use super::sources::{argument_rule, classify_source};
 use crate::paths::{disjoint_paths, shortest_path};
 use converge_graph::{Block, Graph};
 use converge_ir::{Opcode, Value};
-use converge_uniformity::{DivergenceModel, SsaFunction};
+use converge_uniformity::{DivergenceModel, Mode, SsaFunction};
 use std::collections::HashMap;
 
 /// A divergent branch in a cycle reaching one of its exits: the premise of temporal divergence.
 #[derive(Clone)]
 pub(super) struct ExitWitness {
-    branch: Block,
-    exit: Block,
-    path: Vec<Block>,
+    pub(super) branch: Block,
+    pub(super) exit: Block,
+    pub(super) path: Vec<Block>,
 }
 
 #[derive(Clone)]
 pub(super) struct EntryWitness {
-    branch: Block,
+    pub(super) branch: Block,
     entries: Vec<Block>,
     paths: Vec<Vec<Block>>,
 }
@@ -161,6 +161,10 @@ pub(super) fn candidates(
                 });
             }
         }
+    }
+    if a.mode == Mode::Precise {
+        // Last, so that LLVM's reasons keep their place where they apply.
+        out.extend(super::precise::candidates(a, i, exit_w, assumed_w));
     }
     out
 }

@@ -75,13 +75,8 @@ impl<'a, 'm> Explainer<'a, 'm> {
             let cands = candidates(a, n, &exit_w, &assumed_w, &branches, &mut join_memo);
             for r in cands {
                 let premise = match &r {
-                    Reason::Source { .. } => None,
                     Reason::Data { operand } => Some(*operand),
-                    Reason::Sync { branch, .. }
-                    | Reason::Temporal { branch, .. }
-                    | Reason::AssumedCycle { branch, .. } => {
-                        Some(Node::Inst(a.terminator(*branch)))
-                    }
+                    _ => r.premise_branch().map(|b| Node::Inst(a.terminator(b))),
                 };
                 match premise {
                     None => {
@@ -145,9 +140,10 @@ impl<'a, 'm> Explainer<'a, 'm> {
             at = match r {
                 Reason::Source { .. } => return Explanation::Divergent(chain),
                 Reason::Data { operand } => *operand,
-                Reason::Sync { branch, .. }
-                | Reason::Temporal { branch, .. }
-                | Reason::AssumedCycle { branch, .. } => Node::Inst(a.terminator(*branch)),
+                _ => match r.premise_branch() {
+                    Some(b) => Node::Inst(a.terminator(b)),
+                    None => return Explanation::Unexplained,
+                },
             };
             if chain.len() > best_len_bound(&self.best) {
                 return Explanation::Unexplained;

@@ -15,13 +15,15 @@
 //! queries on its CFG; [`reasons`] the vocabulary (values, reasons, facts, explanations);
 //! `candidates` finds every possible reason of a divergent value, `chains` picks the shortest
 //! chain among them; `sources` names the target rule that makes a value a source; `uniform` says
-//! why a value is uniform; `lookup` finds values and blocks by name. Rendering is in
+//! why a value is uniform; `lookup` finds values and blocks by name; `precise` adds the reasons
+//! of precise mode's own rules (docs/precise-mode.md) that LLVM's reasons do not cover. Rendering is in
 //! [`crate::render`].
 
 pub mod analysed;
 mod candidates;
 mod chains;
 mod lookup;
+mod precise;
 pub mod reasons;
 mod sources;
 mod uniform;
@@ -29,4 +31,6 @@ mod uniform;
 pub use analysed::{Analysed, JoinWork};
 pub use chains::Explainer;
 pub use lookup::{find_block, find_value};
-pub use reasons::{Explanation, JoinWitness, Node, Reason, SourceRule, Step, UniformFact};
+pub use reasons::{
+    Explanation, JoinWitness, Node, PreciseRule, Reason, SourceRule, Step, UniformFact,
+};

@@ -97,6 +97,48 @@ pub enum Reason {
         entries: Vec<Block>,
         paths: Vec<Vec<Block>>,
     },
+    /// Precise mode, rule P2: uses `operand`, defined in `cycle` outside it; the cycle is assumed
+    /// divergent (diverged paths from the branch in `branch` enter it), so the dynamic instances
+    /// of its blocks are not converged and threads leave it at different times.
+    LeavesAssumedCycle {
+        operand: u32,
+        cycle: u32,
+        branch: Block,
+    },
+    /// Precise mode, rule P7: uses `operand`, which is computed from `value` (defined in `cycle`,
+    /// used outside it) and uniform only inside the convergence region of the loop heart `heart`
+    /// in the cycle's header, where only threads that left in the same iteration are converged.
+    /// This value lies outside that region (no use of the heart follows it), where threads that
+    /// left in different iterations are converged again; the cycle's exit `exit` is divergent
+    /// because of the branch in `branch` (`path`: branch → exit).
+    PastHeartRegion {
+        operand: u32,
+        value: u32,
+        heart: u32,
+        cycle: u32,
+        branch: Block,
+        exit: Block,
+        path: Vec<Block>,
+    },
+}
+
+/// The rules of precise mode (docs/precise-mode.md) a reason rests on, beyond LLVM's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PreciseRule {
+    /// P2: assumed-divergent cycles are left at different times.
+    AssumedCycleExit,
+    /// P7: temporal divergence past a loop heart's convergence region.
+    HeartRegion,
+}
+
+impl PreciseRule {
+    /// The rule's name in docs/precise-mode.md.
+    pub fn id(self) -> &'static str {
+        match self {
+            PreciseRule::AssumedCycleExit => "P2",
+            PreciseRule::HeartRegion => "P7",
+        }
+    }
 }
 
 impl Reason {
@@ -107,6 +149,27 @@ impl Reason {
             Reason::Sync { .. } => "sync",
             Reason::Temporal { .. } => "temporal",
             Reason::AssumedCycle { .. } => "assumed-divergent-cycle",
+            Reason::LeavesAssumedCycle { .. } => "leaves-assumed-divergent-cycle",
+            Reason::PastHeartRegion { .. } => "past-heart-region",
+        }
+    }
+    /// The precise-mode rule this reason rests on, if it is not one of LLVM's.
+    pub fn precise_rule(&self) -> Option<PreciseRule> {
+        match self {
+            Reason::LeavesAssumedCycle { .. } => Some(PreciseRule::AssumedCycleExit),
+            Reason::PastHeartRegion { .. } => Some(PreciseRule::HeartRegion),
+            _ => None,
+        }
+    }
+    /// The divergent branch this reason's premise is (the branch's terminator must be divergent).
+    pub fn premise_branch(&self) -> Option<Block> {
+        match self {
+            Reason::Source { .. } | Reason::Data { .. } => None,
+            Reason::Sync { branch, .. }
+            | Reason::Temporal { branch, .. }
+            | Reason::AssumedCycle { branch, .. }
+            | Reason::LeavesAssumedCycle { branch, .. }
+            | Reason::PastHeartRegion { branch, .. } => Some(*branch),
         }
     }
 }

@@ -82,6 +82,42 @@ fn step_json(ctx: &Ctx<'_, '_>, n: Node, r: &Reason) -> Json {
                     *cycle as i64,
                 )
             }
+            Reason::LeavesAssumedCycle {
+                operand,
+                cycle,
+                branch,
+            } => {
+                let mut b = own;
+                b.extend(a.block_of(Node::Inst(*operand)));
+                b.push(*branch);
+                (
+                    Some(Node::Inst(a.terminator(*branch))),
+                    b,
+                    vec![],
+                    *cycle as i64,
+                )
+            }
+            Reason::PastHeartRegion {
+                operand,
+                value,
+                cycle,
+                branch,
+                exit,
+                path,
+                ..
+            } => {
+                let mut b = own;
+                b.extend(a.block_of(Node::Inst(*operand)));
+                b.extend(a.block_of(Node::Inst(*value)));
+                b.push(*branch);
+                b.push(*exit);
+                (
+                    Some(Node::Inst(a.terminator(*branch))),
+                    b,
+                    vec![path.as_slice()],
+                    *cycle as i64,
+                )
+            }
         };
     blocks.dedup();
     // Temporal divergence names the operand as the value it is about; its chain goes on through
