@@ -189,6 +189,30 @@ impl Ctx<'_, '_> {
                 a.block_name(*branch),
                 self.block_loc(*branch)
             ),
+            Reason::ExitPhi {
+                cycle,
+                exit,
+                branch,
+                path,
+            } => format!(
+                "phi in {}, an exit of {}, whose incoming values from inside the cycle differ; the cycle has a divergent exit because of the divergent branch in {} ({}; path {}), so threads leave it from different blocks or in different iterations and select different values (precise mode, rule P4)",
+                a.block_name(*exit),
+                self.cycle_text(*cycle),
+                a.block_name(*branch),
+                self.block_loc(*branch),
+                self.path_text(path)
+            ),
+            Reason::BranchInAssumedCycle {
+                operand,
+                cycle,
+                branch,
+            } => format!(
+                "branch on {} computed in {}, which is assumed divergent because of the divergent branch in {} ({}) (precise mode, rule P2): threads run the cycle's blocks in dynamic instances that are not converged, so the value may differ between threads that meet again",
+                self.node_name(Node::Inst(*operand)),
+                self.cycle_text(*cycle),
+                a.block_name(*branch),
+                self.block_loc(*branch)
+            ),
             Reason::PastHeartRegion {
                 operand,
                 value,
@@ -262,6 +286,31 @@ impl Ctx<'_, '_> {
                 "paths": paths.iter().map(|p| self.path_json(p)).collect::<Vec<_>>(),
             }),
             Reason::LeavesAssumedCycle {
+                operand,
+                cycle,
+                branch,
+            } => json!({
+                "rule": "P2",
+                "operand": a.name(Node::Inst(*operand)),
+                "operand_location": self.node_loc(Node::Inst(*operand)),
+                "cycle": self.cycle_json(*cycle),
+                "branch": a.block_name(*branch),
+                "branch_location": self.block_loc(*branch),
+            }),
+            Reason::ExitPhi {
+                cycle,
+                exit,
+                branch,
+                path,
+            } => json!({
+                "rule": "P4",
+                "cycle": self.cycle_json(*cycle),
+                "exit": a.block_name(*exit),
+                "branch": a.block_name(*branch),
+                "branch_location": self.block_loc(*branch),
+                "path": self.path_json(path),
+            }),
+            Reason::BranchInAssumedCycle {
                 operand,
                 cycle,
                 branch,
@@ -348,6 +397,21 @@ impl Ctx<'_, '_> {
                 self.cycle_text(*cycle),
                 a.block_name(*branch)
             ),
+            UniformFact::SameOnDivergedPaths { join, branch } => format!(
+                "{} is a join of the divergent branch in {}, but the incoming values on the edges that can lie on the diverged paths (from the branch block and the blocks reachable from it) are one value, so the paths do not make the phi differ (precise mode, rule P5)",
+                a.block_name(*join),
+                a.block_name(*branch)
+            ),
+            UniformFact::ExitPhiSameFromCycle {
+                exit,
+                cycle,
+                branch,
+            } => format!(
+                "{} is an exit of {}, which has a divergent exit (the branch in {}), but the incoming values from inside the cycle are one value (undef skipped), so leaving in different iterations does not make the phi differ (precise mode, rule P4)",
+                a.block_name(*exit),
+                self.cycle_text(*cycle),
+                a.block_name(*branch)
+            ),
             UniformFact::JoinNotReported { join, branch } => format!(
                 "{} is reached on disjoint paths from the divergent branch in {} and the incoming values differ, but the analysis in this mode does not report it as a join of that branch",
                 a.block_name(*join),
@@ -382,6 +446,8 @@ impl Ctx<'_, '_> {
             UniformFact::ConstantPhi { .. } => "constant-phi",
             UniformFact::HeaderNotJoin { .. } => "header-not-join",
             UniformFact::ExitPhiNoCycleValue { .. } => "exit-phi-no-cycle-value",
+            UniformFact::SameOnDivergedPaths { .. } => "same-on-diverged-paths",
+            UniformFact::ExitPhiSameFromCycle { .. } => "exit-phi-same-from-cycle",
             UniformFact::JoinNotReported { .. } => "join-not-reported",
             UniformFact::NotAJoin => "not-a-join",
             UniformFact::TemporalOutside { .. } => "temporal-divergence-outside",

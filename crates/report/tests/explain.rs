@@ -264,6 +264,7 @@ fn check_module(m: &Module, what: &str) -> usize {
                     | Reason::AssumedCycle { branch, .. } => {
                         Some(Node::Inst(a.terminator(*branch)))
                     }
+                    r => panic!("{}: a precise-mode reason in llvm mode: {r:?}", ctx()),
                 };
                 if let Some(p) = premise {
                     assert_eq!(c.get(k + 1).map(|x| x.node), Some(p), "{}: step {k}", ctx());
@@ -381,6 +382,7 @@ fn check_step(a: &Analysed<'_>, s: &converge_report::Step, ctx: impl Fn() -> Str
                 assert_eq!(p.first(), Some(branch), "{}", ctx());
             }
         }
+        r => panic!("{}: a precise-mode reason in llvm mode: {r:?}", ctx()),
     }
 }
 

@@ -29,9 +29,50 @@ pub(super) fn candidates(
     let (f, s, u) = (a.lf.func, &a.s, &a.u);
     let ub = f.insts[i as usize].block;
     let mut out = Vec::new();
+    let terminator = f.insts[i as usize].op.is_terminator();
+    // P4: an exit phi whose incoming values from a cycle with a divergent exit differ.
+    if f.insts[i as usize].op == converge_ir::Opcode::Phi {
+        let inc: Vec<(Value, Block)> = f.phi_incoming(converge_ir::InstId(i)).collect();
+        let mut c = inc.first().and_then(|&(_, p)| s.cycle_of(p));
+        while let Some(x) = c {
+            // Compared as printed: equal constants are one value.
+            let mut vals: Vec<String> = inc
+                .iter()
+                .filter(|&&(_, p)| s.contains(x, p))
+                .map(|&(v, _)| a.module().value_name(a.fid(), v))
+                .collect();
+            vals.sort();
+            vals.dedup();
+            if !s.contains(x, ub) && u.divergent_exit_cycles.contains(&x) && vals.len() >= 2 {
+                for w in exit_w.get(&x).into_iter().flatten() {
+                    out.push(Reason::ExitPhi {
+                        cycle: x,
+                        exit: ub,
+                        branch: w.branch,
+                        path: w.path.clone(),
+                    });
+                }
+            }
+            c = s.parent(x);
+        }
+    }
     for v in a.uses(i) {
         let Value::Inst(d) = v else { continue };
         let d = d.0;
+        // P2: a branch in an assumed-divergent cycle on a value computed inside it.
+        if terminator {
+            for &c in &u.assumed_divergent {
+                if s.contains(c, ub) && s.contains(c, f.insts[d as usize].block) {
+                    for w in assumed_w.get(&c).into_iter().flatten() {
+                        out.push(Reason::BranchInAssumedCycle {
+                            operand: d,
+                            cycle: c,
+                            branch: w.branch,
+                        });
+                    }
+                }
+            }
+        }
         // P2: the operand's cycles that do not contain the user, assumed divergent and with a
         // divergent exit.
         let mut c = s.cycle_of(f.insts[d as usize].block);
@@ -77,8 +118,7 @@ fn heart(a: &Analysed<'_>, c: u32) -> Option<u32> {
     let h = a.s.header(c);
     let r = f.blocks[h.index()].insts;
     (r.start..r.end).find(|&k| {
-        a.lf
-            .callee_name(k)
+        a.lf.callee_name(k)
             .is_some_and(|n| n == "llvm.experimental.convergence.loop")
     })
 }
@@ -99,10 +139,9 @@ fn region_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32, u32)> {
             let Value::Inst(d) = v else { continue };
             let d = d.0;
             // Tokens decide which threads are converged; the values are what is computed.
-            let token = a
-                .lf
-                .callee_name(d)
-                .is_some_and(|n| n.starts_with("llvm.experimental.convergence."));
+            let token =
+                a.lf.callee_name(d)
+                    .is_some_and(|n| n.starts_with("llvm.experimental.convergence."));
             if u.divergent_insts[d as usize] || token {
                 continue;
             }

@@ -105,6 +105,24 @@ pub enum Reason {
         cycle: u32,
         branch: Block,
     },
+    /// Precise mode, rule P2: a branch in `cycle`, assumed divergent (diverged paths from the
+    /// branch in `branch` enter it), on `operand` computed inside the cycle: threads run the
+    /// cycle's blocks in dynamic instances that are not converged, so even a value uniform within
+    /// each group may differ between threads that meet again.
+    BranchInAssumedCycle {
+        operand: u32,
+        cycle: u32,
+        branch: Block,
+    },
+    /// Precise mode, rule P4: a phi in `exit`, outside `cycle`, whose incoming values from inside
+    /// the cycle differ; the cycle has a divergent exit because of the branch in `branch`
+    /// (`path`: branch → an exit), so threads leave it from different blocks or iterations.
+    ExitPhi {
+        cycle: u32,
+        exit: Block,
+        branch: Block,
+        path: Vec<Block>,
+    },
     /// Precise mode, rule P7: uses `operand`, which is computed from `value` (defined in `cycle`,
     /// used outside it) and uniform only inside the convergence region of the loop heart `heart`
     /// in the cycle's header, where only threads that left in the same iteration are converged.
@@ -127,6 +145,8 @@ pub enum Reason {
 pub enum PreciseRule {
     /// P2: assumed-divergent cycles are left at different times.
     AssumedCycleExit,
+    /// P4: exit phis are judged by their incoming values from inside the cycle.
+    ExitPhi,
     /// P7: temporal divergence past a loop heart's convergence region.
     HeartRegion,
 }
@@ -136,6 +156,7 @@ impl PreciseRule {
     pub fn id(self) -> &'static str {
         match self {
             PreciseRule::AssumedCycleExit => "P2",
+            PreciseRule::ExitPhi => "P4",
             PreciseRule::HeartRegion => "P7",
         }
     }
@@ -150,14 +171,19 @@ impl Reason {
             Reason::Temporal { .. } => "temporal",
             Reason::AssumedCycle { .. } => "assumed-divergent-cycle",
             Reason::LeavesAssumedCycle { .. } => "leaves-assumed-divergent-cycle",
+            Reason::BranchInAssumedCycle { .. } => "branch-in-assumed-divergent-cycle",
+            Reason::ExitPhi { .. } => "exit-phi",
             Reason::PastHeartRegion { .. } => "past-heart-region",
         }
     }
     /// The precise-mode rule this reason rests on, if it is not one of LLVM's.
     pub fn precise_rule(&self) -> Option<PreciseRule> {
         match self {
-            Reason::LeavesAssumedCycle { .. } => Some(PreciseRule::AssumedCycleExit),
+            Reason::LeavesAssumedCycle { .. } | Reason::BranchInAssumedCycle { .. } => {
+                Some(PreciseRule::AssumedCycleExit)
+            }
             Reason::PastHeartRegion { .. } => Some(PreciseRule::HeartRegion),
+            Reason::ExitPhi { .. } => Some(PreciseRule::ExitPhi),
             _ => None,
         }
     }
@@ -169,6 +195,8 @@ impl Reason {
             | Reason::Temporal { branch, .. }
             | Reason::AssumedCycle { branch, .. }
             | Reason::LeavesAssumedCycle { branch, .. }
+            | Reason::BranchInAssumedCycle { branch, .. }
+            | Reason::ExitPhi { branch, .. }
             | Reason::PastHeartRegion { branch, .. } => Some(*branch),
         }
     }
@@ -195,6 +223,18 @@ pub enum UniformFact {
     /// A phi at `join`, a join of the divergent branch in `branch`, whose incoming values are all
     /// the same value (ignoring undef and the phi itself).
     ConstantPhi { join: Block, branch: Block },
+    /// Precise mode, rule P5: a phi at `join`, a join of the divergent branch in `branch`, whose
+    /// incoming values on the edges that can lie on the diverged paths (from the branch block and
+    /// the blocks reachable from it) are one value.
+    SameOnDivergedPaths { join: Block, branch: Block },
+    /// Precise mode, rule P4: a phi in `exit`, an exit of `cycle` (which has a divergent exit,
+    /// from the branch in `branch`), whose incoming values from inside the cycle are one value
+    /// (undef skipped).
+    ExitPhiSameFromCycle {
+        exit: Block,
+        cycle: u32,
+        branch: Block,
+    },
     /// A phi at the header of `cycle`; the divergent branch in `branch` inside the cycle does not
     /// reach it along two disjoint paths within one iteration (going around again is temporal
     /// divergence, not a join).

@@ -54,9 +54,21 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
             found
         };
         if let Some(&b) = branches.iter().find(|&&b| a.is_join(b, j)) {
+            let precise = a.mode == Mode::Precise;
             if constant {
                 out.push(UniformFact::ConstantPhi { join: j, branch: b });
-            } else if let Some(c) = exit_of(b) {
+            } else if precise && one_value(a, i, false, |p| reached_from(a, b, p)) {
+                out.push(UniformFact::SameOnDivergedPaths { join: j, branch: b });
+            } else if precise
+                && let Some(c) = exit_of(b)
+                && one_value(a, i, true, |p| s.contains(c, p))
+            {
+                out.push(UniformFact::ExitPhiSameFromCycle {
+                    exit: j,
+                    cycle: c,
+                    branch: b,
+                });
+            } else if !precise && let Some(c) = exit_of(b) {
                 out.push(UniformFact::ExitPhiNoCycleValue {
                     exit: j,
                     cycle: c,
@@ -110,4 +122,71 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
         }
     }
     out
+}
+
+/// Whether the incoming values of phi `i` on the edges from blocks `from` selects are one value
+/// (compared as the IR spells them: the same value, or equal integer constants); undef and poison
+/// are skipped when `skip_undef`. Conservative: constants of other kinds count as different.
+fn one_value(a: &Analysed<'_>, i: u32, skip_undef: bool, from: impl Fn(Block) -> bool) -> bool {
+    let m = a.module();
+    let mut seen: Option<Value> = None;
+    let mut any = false;
+    for (v, p) in a.lf.func.phi_incoming(converge_ir::InstId(i)) {
+        if !from(p) {
+            continue;
+        }
+        if let Value::Const(c) = v
+            && matches!(
+                m.consts[c.0 as usize].kind,
+                converge_ir::ConstKind::Undef | converge_ir::ConstKind::Poison
+            )
+            && skip_undef
+        {
+            continue;
+        }
+        any = true;
+        match seen {
+            None => seen = Some(v),
+            Some(s) if same(a, s, v) => {}
+            Some(_) => return false,
+        }
+    }
+    any
+}
+
+fn same(a: &Analysed<'_>, x: Value, y: Value) -> bool {
+    if x == y {
+        return true;
+    }
+    let m = a.module();
+    match (x, y) {
+        (Value::Const(p), Value::Const(q)) => {
+            let (cp, cq) = (&m.consts[p.0 as usize], &m.consts[q.0 as usize]);
+            cp.ty == cq.ty
+                && matches!((&cp.kind, &cq.kind),
+                    (converge_ir::ConstKind::Int { value: u, .. }, converge_ir::ConstKind::Int { value: w, .. }) if u == w)
+        }
+        _ => false,
+    }
+}
+
+/// Whether block `p` is the branch block `b` or reachable from it (an edge from `p` can lie on a
+/// path that diverged at `b`).
+fn reached_from(a: &Analysed<'_>, b: Block, p: Block) -> bool {
+    use converge_graph::Graph;
+    if p == b {
+        return true;
+    }
+    let g = a.lf.cfg();
+    let mut seen = vec![false; g.num_blocks()];
+    let mut stack = g.succs(b).to_vec();
+    while let Some(x) = stack.pop() {
+        if x == p {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[x.index()], true) {
+            stack.extend_from_slice(g.succs(x));
+        }
+    }
+    false
 }

@@ -86,6 +86,11 @@ fn step_json(ctx: &Ctx<'_, '_>, n: Node, r: &Reason) -> Json {
                 operand,
                 cycle,
                 branch,
+            }
+            | Reason::BranchInAssumedCycle {
+                operand,
+                cycle,
+                branch,
             } => {
                 let mut b = own;
                 b.extend(a.block_of(Node::Inst(*operand)));
@@ -97,6 +102,17 @@ fn step_json(ctx: &Ctx<'_, '_>, n: Node, r: &Reason) -> Json {
                     *cycle as i64,
                 )
             }
+            Reason::ExitPhi {
+                cycle,
+                exit,
+                branch,
+                path,
+            } => (
+                Some(Node::Inst(a.terminator(*branch))),
+                vec![*branch, *exit],
+                vec![path.as_slice()],
+                *cycle as i64,
+            ),
             Reason::PastHeartRegion {
                 operand,
                 value,
