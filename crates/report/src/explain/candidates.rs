@@ -324,5 +324,12 @@ pub(super) fn entry_witnesses(a: &Analysed<'_>, branches: &[Block], c: u32) -> V
         fallback.truncate(MAX_ALTERNATIVES);
         return fallback;
     }
+    if a.mode == Mode::Precise {
+        // The branches found may depend on the cycle's own divergence (a branch inside it on a
+        // value precise mode calls divergent because of the cycle); the ones that only reach it
+        // keep a chain to a source possible.
+        fallback.truncate(MAX_ALTERNATIVES);
+        out.extend(fallback);
+    }
     out
 }
