@@ -189,6 +189,16 @@ impl Ctx<'_, '_> {
                 a.block_name(*branch),
                 self.block_loc(*branch)
             ),
+            Reason::GroupedByToken { operand, token } => format!(
+                "uses divergent {}; the target calls this operation always uniform, but it is controlled by {}, {} (precise mode, rule P6): threads converged at later uses may have computed it in different groups",
+                self.node_name(*operand),
+                self.node_name(Node::Inst(*token)),
+                if a.lf.token_kind(*token) == Some(converge_uniformity::TokenKind::Anchor) {
+                    "an anchor, whose group of threads is implementation-defined"
+                } else {
+                    "a token defined in a cycle that does not contain the operation, whose groups are the threads that left in the same iteration"
+                }
+            ),
             Reason::ExitPhi {
                 cycle,
                 exit,
@@ -296,6 +306,13 @@ impl Ctx<'_, '_> {
                 "cycle": self.cycle_json(*cycle),
                 "branch": a.block_name(*branch),
                 "branch_location": self.block_loc(*branch),
+            }),
+            Reason::GroupedByToken { operand, token } => json!({
+                "rule": "P6",
+                "operand": a.name(*operand),
+                "operand_location": self.node_loc(*operand),
+                "token": a.name(Node::Inst(*token)),
+                "token_location": self.node_loc(Node::Inst(*token)),
             }),
             Reason::ExitPhi {
                 cycle,

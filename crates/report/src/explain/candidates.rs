@@ -83,6 +83,10 @@ pub(super) fn candidates(
         out.push(Reason::Source { rule, detail });
     }
     let ub = f.insts[i as usize].block;
+    if a.mode == Mode::Precise {
+        // Before data dependence: it says why the target's always-uniform rule does not apply.
+        out.extend(super::precise::token_group(a, i));
+    }
     let uses = a.uses(i);
     for &v in &uses {
         let op = match v {

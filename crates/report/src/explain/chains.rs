@@ -74,10 +74,9 @@ impl<'a, 'm> Explainer<'a, 'm> {
             let idx = node_index(na, n);
             let cands = candidates(a, n, &exit_w, &assumed_w, &branches, &mut join_memo);
             for r in cands {
-                let premise = match &r {
-                    Reason::Data { operand } => Some(*operand),
-                    _ => r.premise_branch().map(|b| Node::Inst(a.terminator(b))),
-                };
+                let premise = r
+                    .premise_value()
+                    .or_else(|| r.premise_branch().map(|b| Node::Inst(a.terminator(b))));
                 match premise {
                     None => {
                         if best[idx].is_none() {
@@ -140,8 +139,11 @@ impl<'a, 'm> Explainer<'a, 'm> {
             at = match r {
                 Reason::Source { .. } => return Explanation::Divergent(chain),
                 Reason::Data { operand } => *operand,
-                _ => match r.premise_branch() {
-                    Some(b) => Node::Inst(a.terminator(b)),
+                _ => match r
+                    .premise_value()
+                    .or_else(|| r.premise_branch().map(|b| Node::Inst(a.terminator(b))))
+                {
+                    Some(p) => p,
                     None => return Explanation::Unexplained,
                 },
             };

@@ -10,10 +10,10 @@
 
 use super::analysed::Analysed;
 use super::candidates::{EntryWitness, ExitWitness};
-use super::reasons::Reason;
+use super::reasons::{Node, Reason};
 use converge_graph::{Block, Graph};
 use converge_ir::Value;
-use converge_uniformity::{SsaFunction, Val};
+use converge_uniformity::{DivergenceModel, SsaFunction, TokenKind, Val};
 use std::collections::HashMap;
 
 /// Values followed back from an operand when looking for the loop value it is computed from.
@@ -198,4 +198,50 @@ fn reaches_heart_use(a: &Analysed<'_>, i: u32, t: u32) -> bool {
         stack.extend_from_slice(g.succs(x));
     }
     false
+}
+
+/// P6: instruction `i`, which the target calls always uniform, controlled by an `anchor` or by a
+/// token defined in a cycle that does not contain `i`; one reason per divergent operand.
+pub(super) fn token_group(a: &Analysed<'_>, i: u32) -> Vec<Reason> {
+    let (f, s) = (a.lf.func, &a.s);
+    let Some(t) = a.lf.control_token(i) else {
+        return Vec::new();
+    };
+    if !a.target.is_always_uniform(&a.lf, i) {
+        return Vec::new();
+    }
+    let tb = f.insts[t as usize].block;
+    let ib = f.insts[i as usize].block;
+    let other_cycle = {
+        let mut c = s.cycle_of(tb);
+        let mut out = false;
+        while let Some(x) = c {
+            out |= !s.contains(x, ib);
+            c = s.parent(x);
+        }
+        out
+    };
+    if a.lf.token_kind(t) != Some(TokenKind::Anchor) && !other_cycle {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for v in a.uses(i) {
+        let op = match v {
+            Value::Arg(x) => Node::Arg(x),
+            Value::Inst(d) if d.0 != t => Node::Inst(d.0),
+            _ => continue,
+        };
+        if a.is_divergent(op)
+            && !out.contains(&Reason::GroupedByToken {
+                operand: op,
+                token: t,
+            })
+        {
+            out.push(Reason::GroupedByToken {
+                operand: op,
+                token: t,
+            });
+        }
+    }
+    out
 }

@@ -114,6 +114,12 @@ pub enum Reason {
         cycle: u32,
         branch: Block,
     },
+    /// Precise mode, rule P6: uses the divergent `operand` in an operation the target calls always
+    /// uniform, but controlled by `token`, an `anchor` (an implementation-defined group of
+    /// threads) or a token defined in a cycle that does not contain the operation (the threads
+    /// that left in the same iteration): threads converged at later uses may have computed it in
+    /// different groups, so it is divergent when its operands are.
+    GroupedByToken { operand: Node, token: u32 },
     /// Precise mode, rule P4: a phi in `exit`, outside `cycle`, whose incoming values from inside
     /// the cycle differ; the cycle has a divergent exit because of the branch in `branch`
     /// (`path`: branch → an exit), so threads leave it from different blocks or iterations.
@@ -147,6 +153,9 @@ pub enum PreciseRule {
     AssumedCycleExit,
     /// P4: exit phis are judged by their incoming values from inside the cycle.
     ExitPhi,
+    /// P6: operations grouped by an anchor or by a token from another cycle are not always
+    /// uniform.
+    TokenGroup,
     /// P7: temporal divergence past a loop heart's convergence region.
     HeartRegion,
 }
@@ -157,6 +166,7 @@ impl PreciseRule {
         match self {
             PreciseRule::AssumedCycleExit => "P2",
             PreciseRule::ExitPhi => "P4",
+            PreciseRule::TokenGroup => "P6",
             PreciseRule::HeartRegion => "P7",
         }
     }
@@ -173,6 +183,7 @@ impl Reason {
             Reason::LeavesAssumedCycle { .. } => "leaves-assumed-divergent-cycle",
             Reason::BranchInAssumedCycle { .. } => "branch-in-assumed-divergent-cycle",
             Reason::ExitPhi { .. } => "exit-phi",
+            Reason::GroupedByToken { .. } => "grouped-by-token",
             Reason::PastHeartRegion { .. } => "past-heart-region",
         }
     }
@@ -184,13 +195,21 @@ impl Reason {
             }
             Reason::PastHeartRegion { .. } => Some(PreciseRule::HeartRegion),
             Reason::ExitPhi { .. } => Some(PreciseRule::ExitPhi),
+            Reason::GroupedByToken { .. } => Some(PreciseRule::TokenGroup),
+            _ => None,
+        }
+    }
+    /// The value this reason's premise is, when it is a value (data dependence).
+    pub fn premise_value(&self) -> Option<Node> {
+        match self {
+            Reason::Data { operand } | Reason::GroupedByToken { operand, .. } => Some(*operand),
             _ => None,
         }
     }
     /// The divergent branch this reason's premise is (the branch's terminator must be divergent).
     pub fn premise_branch(&self) -> Option<Block> {
         match self {
-            Reason::Source { .. } | Reason::Data { .. } => None,
+            Reason::Source { .. } | Reason::Data { .. } | Reason::GroupedByToken { .. } => None,
             Reason::Sync { branch, .. }
             | Reason::Temporal { branch, .. }
             | Reason::AssumedCycle { branch, .. }
