@@ -185,6 +185,71 @@ impl Ctx<'_, '_> {
                 }
                 t
             }
+            Reason::LeavesAssumedCycle {
+                operand,
+                cycle,
+                branch,
+            } => format!(
+                "temporal divergence (precise mode, rule P2): uses {} defined in {}, outside the cycle; the cycle is assumed divergent because of the divergent branch in {} ({}), so threads run its blocks in dynamic instances that are not converged and leave it at different times",
+                self.node_name(Node::Inst(*operand)),
+                self.cycle_text(*cycle),
+                a.block_name(*branch),
+                self.block_loc(*branch)
+            ),
+            Reason::GroupedByToken { operand, token } => format!(
+                "uses divergent {}; the target calls this operation always uniform, but it is controlled by {}, {} (precise mode, rule P6): threads converged at later uses may have computed it in different groups",
+                self.node_name(*operand),
+                self.node_name(Node::Inst(*token)),
+                if a.lf.token_kind(*token) == Some(converge_uniformity::TokenKind::Anchor) {
+                    "an anchor, whose group of threads is implementation-defined"
+                } else {
+                    "a token defined in a cycle that does not contain the operation, whose groups are the threads that left in the same iteration"
+                }
+            ),
+            Reason::ExitPhi {
+                cycle,
+                exit,
+                branch,
+                path,
+            } => format!(
+                "phi in {}, an exit of {}, whose incoming values from inside the cycle differ; the cycle has a divergent exit because of the divergent branch in {} ({}; path {}), so threads leave it from different blocks or in different iterations and select different values (precise mode, rule P4)",
+                a.block_name(*exit),
+                self.cycle_text(*cycle),
+                a.block_name(*branch),
+                self.block_loc(*branch),
+                self.path_text(path)
+            ),
+            Reason::BranchInAssumedCycle {
+                operand,
+                cycle,
+                branch,
+            } => format!(
+                "branch on {} computed in {}, which is assumed divergent because of the divergent branch in {} ({}) (precise mode, rule P2): threads run the cycle's blocks in dynamic instances that are not converged, so the value may differ between threads that meet again",
+                self.node_name(Node::Inst(*operand)),
+                self.cycle_text(*cycle),
+                a.block_name(*branch),
+                self.block_loc(*branch)
+            ),
+            Reason::PastHeartRegion {
+                operand,
+                value,
+                heart,
+                cycle,
+                branch,
+                exit,
+                path,
+            } => format!(
+                "past the convergence region of the loop heart {} (precise mode, rule P7): uses {}, computed from {} defined in {}; inside the heart's region only threads that left the cycle in the same iteration are converged, so {} is uniform there, but no use of the heart follows this value, and here threads that left in different iterations are converged again (its exit {} is divergent because of the divergent branch in {} ({}; path {}))",
+                self.node_name(Node::Inst(*heart)),
+                self.node_name(Node::Inst(*operand)),
+                self.node_name(Node::Inst(*value)),
+                self.cycle_text(*cycle),
+                self.node_name(Node::Inst(*operand)),
+                a.block_name(*exit),
+                a.block_name(*branch),
+                self.block_loc(*branch),
+                self.path_text(path)
+            ),
         }
     }
 
@@ -236,6 +301,71 @@ impl Ctx<'_, '_> {
                 "branch_location": self.block_loc(*branch),
                 "entries": entries.iter().map(|&b| a.block_name(b)).collect::<Vec<_>>(),
                 "paths": paths.iter().map(|p| self.path_json(p)).collect::<Vec<_>>(),
+            }),
+            Reason::LeavesAssumedCycle {
+                operand,
+                cycle,
+                branch,
+            } => json!({
+                "rule": "P2",
+                "operand": a.name(Node::Inst(*operand)),
+                "operand_location": self.node_loc(Node::Inst(*operand)),
+                "cycle": self.cycle_json(*cycle),
+                "branch": a.block_name(*branch),
+                "branch_location": self.block_loc(*branch),
+            }),
+            Reason::GroupedByToken { operand, token } => json!({
+                "rule": "P6",
+                "operand": a.name(*operand),
+                "operand_location": self.node_loc(*operand),
+                "token": a.name(Node::Inst(*token)),
+                "token_location": self.node_loc(Node::Inst(*token)),
+            }),
+            Reason::ExitPhi {
+                cycle,
+                exit,
+                branch,
+                path,
+            } => json!({
+                "rule": "P4",
+                "cycle": self.cycle_json(*cycle),
+                "exit": a.block_name(*exit),
+                "branch": a.block_name(*branch),
+                "branch_location": self.block_loc(*branch),
+                "path": self.path_json(path),
+            }),
+            Reason::BranchInAssumedCycle {
+                operand,
+                cycle,
+                branch,
+            } => json!({
+                "rule": "P2",
+                "operand": a.name(Node::Inst(*operand)),
+                "operand_location": self.node_loc(Node::Inst(*operand)),
+                "cycle": self.cycle_json(*cycle),
+                "branch": a.block_name(*branch),
+                "branch_location": self.block_loc(*branch),
+            }),
+            Reason::PastHeartRegion {
+                operand,
+                value,
+                heart,
+                cycle,
+                branch,
+                exit,
+                path,
+            } => json!({
+                "rule": "P7",
+                "operand": a.name(Node::Inst(*operand)),
+                "operand_location": self.node_loc(Node::Inst(*operand)),
+                "value": a.name(Node::Inst(*value)),
+                "heart": a.name(Node::Inst(*heart)),
+                "heart_location": self.node_loc(Node::Inst(*heart)),
+                "cycle": self.cycle_json(*cycle),
+                "branch": a.block_name(*branch),
+                "branch_location": self.block_loc(*branch),
+                "exit": a.block_name(*exit),
+                "path": self.path_json(path),
             }),
         };
         if let (Json::Object(o), Json::Object(e)) = (&mut o, extra) {
@@ -292,6 +422,21 @@ impl Ctx<'_, '_> {
                 self.cycle_text(*cycle),
                 a.block_name(*branch)
             ),
+            UniformFact::SameOnDivergedPaths { join, branch } => format!(
+                "{} is a join of the divergent branch in {}, but the incoming values on the edges that can lie on the diverged paths (from the branch block and the blocks reachable from it) are one value, so the paths do not make the phi differ (precise mode, rule P5)",
+                a.block_name(*join),
+                a.block_name(*branch)
+            ),
+            UniformFact::ExitPhiSameFromCycle {
+                exit,
+                cycle,
+                branch,
+            } => format!(
+                "{} is an exit of {}, which has a divergent exit (the branch in {}), but the incoming values from inside the cycle are one value (undef skipped), so leaving in different iterations does not make the phi differ (precise mode, rule P4)",
+                a.block_name(*exit),
+                self.cycle_text(*cycle),
+                a.block_name(*branch)
+            ),
             UniformFact::JoinNotReported { join, branch } => format!(
                 "{} is reached on disjoint paths from the divergent branch in {} and the incoming values differ, but the analysis in this mode does not report it as a join of that branch",
                 a.block_name(*join),
@@ -326,6 +471,8 @@ impl Ctx<'_, '_> {
             UniformFact::ConstantPhi { .. } => "constant-phi",
             UniformFact::HeaderNotJoin { .. } => "header-not-join",
             UniformFact::ExitPhiNoCycleValue { .. } => "exit-phi-no-cycle-value",
+            UniformFact::SameOnDivergedPaths { .. } => "same-on-diverged-paths",
+            UniformFact::ExitPhiSameFromCycle { .. } => "exit-phi-same-from-cycle",
             UniformFact::JoinNotReported { .. } => "join-not-reported",
             UniformFact::NotAJoin => "not-a-join",
             UniformFact::TemporalOutside { .. } => "temporal-divergence-outside",

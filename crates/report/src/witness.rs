@@ -106,3 +106,28 @@ pub fn find(m: &Module, fid: FuncId, inst: u32) -> Option<Witness> {
     }
     None
 }
+
+/// Runs the simulator again with the witness's threads, seed, arguments and hierarchy and says
+/// whether instruction `inst` still shows the two different values on converged instances (a
+/// check that the witness reproduces, independent of the search that found it).
+pub fn replay(m: &Module, fid: FuncId, inst: u32, w: &Witness) -> bool {
+    let f = m.func(fid);
+    let target = Target::from_triple(m.triple.as_deref());
+    let prog = Program::new(m, f, target);
+    let e = enumerate(&prog.cfg, CAP);
+    let Some(h) = e.hierarchies.get(w.hierarchy) else {
+        return false;
+    };
+    let opts = Options {
+        threads: w.threads,
+        args: w.args.iter().map(|a| a.map(ArgValue::Int)).collect(),
+        seed: w.seed,
+        step_limit: STEPS,
+        target,
+        ..Options::default()
+    };
+    let r = run(&prog, h, &opts);
+    value_uniformity(&r, f.insts.len())
+        .into_iter()
+        .any(|(i, v)| i == InstId(inst) && matches!(v, Verdict::Divergent { a, b } if a.1 != b.1))
+}

@@ -264,6 +264,7 @@ fn check_module(m: &Module, what: &str) -> usize {
                     | Reason::AssumedCycle { branch, .. } => {
                         Some(Node::Inst(a.terminator(*branch)))
                     }
+                    r => panic!("{}: a precise-mode reason in llvm mode: {r:?}", ctx()),
                 };
                 if let Some(p) = premise {
                     assert_eq!(c.get(k + 1).map(|x| x.node), Some(p), "{}: step {k}", ctx());
@@ -381,6 +382,7 @@ fn check_step(a: &Analysed<'_>, s: &converge_report::Step, ctx: impl Fn() -> Str
                 assert_eq!(p.first(), Some(branch), "{}", ctx());
             }
         }
+        r => panic!("{}: a precise-mode reason in llvm mode: {r:?}", ctx()),
     }
 }
 
@@ -464,4 +466,68 @@ fn consistency_on_random_programs() {
             "random programs never produced a {k} step: {kinds:?}"
         );
     }
+}
+
+/// Issue 14's 1,000-block page: the join searches are bounded, not one max-flow per (divergent
+/// branch, candidate join) as before. On the irreducible 1,000-block function of
+/// `scripts/bench-explore.sh` (seed 1), explaining every value computes at most one join set per
+/// branch and set of stop headers, and a max-flow only for the joins a chain shows.
+#[test]
+fn join_work_is_bounded_on_a_1000_block_function() {
+    use converge_gen::program::{Flavor, Options, function, module_header};
+    use converge_gen::rng::Rng;
+    let mut opts = Options::new(Flavor::Amdgpu);
+    opts.extra_edges_percent = 10;
+    opts.min_blocks = 1000;
+    opts.max_blocks = 1000;
+    let mut text = module_header(opts.flavor);
+    text.push_str(&function(&mut Rng::new(1), "f", &opts));
+    let m = parse("i1000.ll", text);
+    let fid = func(&m, "f");
+    let a = Analysed::new(&m, fid, &target(&m));
+    let branches = (0..a.num_blocks() as u32)
+        .filter(|&b| a.is_divergent_branch(Block(b)))
+        .count();
+    let irreducible = (0..a.s.num_cycles() as u32).any(|c| !a.s.is_reducible(c));
+    assert!(
+        irreducible && branches > 100,
+        "{branches} divergent branches"
+    );
+    let ex = Explainer::new(&a);
+    let f = m.func(fid);
+    let mut sync_steps = std::collections::BTreeSet::new();
+    let mut divergent = 0;
+    for i in 0..f.insts.len() as u32 {
+        match ex.explain(Node::Inst(i)) {
+            Explanation::Divergent(c) => {
+                divergent += 1;
+                for s in c {
+                    if let Reason::Sync {
+                        branch,
+                        join,
+                        disjoint: true,
+                        ..
+                    } = s.reason
+                    {
+                        sync_steps.insert((branch, join));
+                    }
+                }
+            }
+            Explanation::Unexplained => panic!("%{i} unexplained"),
+            Explanation::Uniform(_) => {}
+        }
+    }
+    let w = a.join_work();
+    let depth = (0..a.s.num_cycles() as u32)
+        .map(|c| a.s.depth(c) as usize)
+        .max()
+        .unwrap_or(0);
+    eprintln!(
+        "{divergent} divergent values, {branches} branches, depth {depth}: {w:?}, {} joins shown",
+        sync_steps.len()
+    );
+    assert!(divergent > 500);
+    // One max-flow per (branch, join) shown in a chain; uniform phis ask only the join sets.
+    assert!(w.max_flows <= sync_steps.len(), "{w:?}");
+    assert!(w.join_sets <= branches * (depth + 2), "{w:?}");
 }

@@ -32,7 +32,7 @@ fn step_json(ctx: &Ctx<'_, '_>, n: Node, r: &Reason) -> Json {
     let (premise, mut blocks, paths, cycle): (Option<Node>, Vec<Block>, Vec<&[Block]>, i64) =
         match r {
             Reason::Source { .. } => (None, own, vec![], -1),
-            Reason::Data { operand } => {
+            Reason::Data { operand } | Reason::GroupedByToken { operand, .. } => {
                 let mut b = own;
                 b.extend(a.block_of(*operand));
                 (Some(*operand), b, vec![], -1)
@@ -79,6 +79,58 @@ fn step_json(ctx: &Ctx<'_, '_>, n: Node, r: &Reason) -> Json {
                     Some(Node::Inst(a.terminator(*branch))),
                     b,
                     paths.iter().map(|p| p.as_slice()).collect(),
+                    *cycle as i64,
+                )
+            }
+            Reason::LeavesAssumedCycle {
+                operand,
+                cycle,
+                branch,
+            }
+            | Reason::BranchInAssumedCycle {
+                operand,
+                cycle,
+                branch,
+            } => {
+                let mut b = own;
+                b.extend(a.block_of(Node::Inst(*operand)));
+                b.push(*branch);
+                (
+                    Some(Node::Inst(a.terminator(*branch))),
+                    b,
+                    vec![],
+                    *cycle as i64,
+                )
+            }
+            Reason::ExitPhi {
+                cycle,
+                exit,
+                branch,
+                path,
+            } => (
+                Some(Node::Inst(a.terminator(*branch))),
+                vec![*branch, *exit],
+                vec![path.as_slice()],
+                *cycle as i64,
+            ),
+            Reason::PastHeartRegion {
+                operand,
+                value,
+                cycle,
+                branch,
+                exit,
+                path,
+                ..
+            } => {
+                let mut b = own;
+                b.extend(a.block_of(Node::Inst(*operand)));
+                b.extend(a.block_of(Node::Inst(*value)));
+                b.push(*branch);
+                b.push(*exit);
+                (
+                    Some(Node::Inst(a.terminator(*branch))),
+                    b,
+                    vec![path.as_slice()],
                     *cycle as i64,
                 )
             }

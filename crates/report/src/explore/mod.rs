@@ -64,10 +64,10 @@ fn joins(a: &Analysed<'_>) -> svg::Marks {
                 break;
             }
             let tries = budget.min(crate::render::MAX_JOIN_TRIES);
-            let (js, t) = a.joins_of_limited(b, MAX_JOINS, tries);
+            let (js, t) = a.join_blocks_limited(b, MAX_JOINS, tries);
             budget -= tries;
             truncated |= t;
-            for (j, _) in js {
+            for j in js {
                 join_of[j.index()].push(b);
             }
         }

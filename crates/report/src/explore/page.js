@@ -189,7 +189,7 @@
     const r = s.runs[hier];
     let h = "<p class=\"note\">" + s.threads + " threads, target " + esc(s.target) + (s.args.length ? ", arguments " + esc(s.args.join(", ")) : "") +
       ", " + (r.controlled ? "controlled convergence (tokens)" : "maximal convergence") + ". One row per thread; dynamic instances in one column are converged (as in the tables of “Convergence And Uniformity”). " +
-      (s.runs.length > 1 ? "The CFG is irreducible: choose a cycle hierarchy above (" + s.runs.length + " shown" + (s.allHierarchies ? ", all there are" : "") + ")." : "") + "</p>";
+      (s.runs.length > 1 ? "The CFG is irreducible: choose a cycle hierarchy above (" + s.runs.length + " shown" + (s.allHierarchies ? ", all there are" : "") + ")." : "") + (s.cut ? " " + esc(s.cut) + "." : "") + "</p>";
     if (r.error) { box.innerHTML = h + '<p class="err">' + esc(r.error) + "</p>"; return; }
     const ncol = r.cols.length;
     h += '<table id="simtable"><tr><th>thread</th>';

@@ -45,6 +45,12 @@ impl Default for SimOptions {
 /// function, 200 for 1,000 blocks, never fewer than 16.
 const ENUMERATION_WORK: u64 = 200_000;
 
+/// Simulation work allowed for the hierarchies after LLVM's, in executed instructions (all
+/// threads) times blocks: the scheduler's cost per step grows with the function. Four runs of
+/// 4 threads up to the default step limit fit for a 100-block function; a 1,000-block function
+/// whose threads all run to the step limit gets LLVM's hierarchy only (the page says so).
+const SIM_WORK: u64 = 50_000_000;
+
 /// The cell names of a run: `H1`, `H2` … (a thread's first, second execution of `H`), `b0.1` when
 /// the name ends in a digit, as `converge simulate` prints them.
 pub fn cell_labels(name: &dyn Fn(Block) -> String, blocks: &[(Block, u32)]) -> Vec<String> {
@@ -169,8 +175,25 @@ pub fn simulate(a: &Analysed<'_>, opts: &SimOptions) -> Json {
     let name = |b: Block| block_name(m, f, b);
     let mut runs = Vec::new();
     let mut args_shown = Vec::new();
+    let mut work = 0u64;
+    let mut cut = None;
     for (k, h) in hierarchies.iter().enumerate() {
+        if work >= SIM_WORK {
+            cut = Some(format!(
+                "{} more cycle hierarch{} not simulated: the simulation work budget for a function of {} blocks is used up (steps × blocks); `converge simulate --hierarchy K` runs one",
+                hierarchies.len() - k,
+                if hierarchies.len() - k == 1 {
+                    "y"
+                } else {
+                    "ies"
+                },
+                f.blocks.len()
+            ));
+            break;
+        }
         let r = interp::run(&prog, h, &sopts);
+        let steps: u64 = r.threads.iter().map(|t| t.steps).sum();
+        work = work.saturating_add(steps.saturating_mul(f.blocks.len() as u64));
         if k == 0 {
             args_shown = r.args.iter().map(|v| v.render()).collect();
         }
@@ -187,12 +210,16 @@ pub fn simulate(a: &Analysed<'_>, opts: &SimOptions) -> Json {
             Err(e) => runs.push(json!({"desc": desc, "error": e})),
         }
     }
-    json!({
+    let mut out = json!({
         "threads": opts.threads,
         "args": args_shown,
         "target": format!("{target:?}").to_lowercase(),
         "runs": runs,
-        "allHierarchies": exhaustive,
+        "allHierarchies": exhaustive && cut.is_none(),
         "maxColumns": opts.max_columns,
-    })
+    });
+    if let Some(c) = cut {
+        out["cut"] = json!(c);
+    }
+    out
 }

@@ -1,0 +1,268 @@
+//! A function with its cycle structure and uniformity result, and the join queries the
+//! explanations and pictures ask of its CFG: is a block a join of a divergent branch (one
+//! dominator tree per branch and set of stop headers, [`crate::paths::join_set`]), and the two
+//! disjoint paths that show it (a max-flow, only for the joins shown). Counters of that work let
+//! a test bound it.
+
+use super::reasons::{JoinWitness, Node};
+use crate::paths::{disjoint_paths, join_set};
+use converge_graph::{Block, Graph};
+use converge_ir::{FuncId, InstId, Module, Value};
+use converge_uniformity::llvm::{LlvmFunction, Target};
+use converge_uniformity::{Mode, SsaFunction, Structure, Uniformity, analyze_with};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// One function with its structure and uniformity result (LLVM 22 behaviour, or precise mode).
+pub struct Analysed<'m> {
+    pub lf: LlvmFunction<'m>,
+    pub s: Structure,
+    pub u: Uniformity,
+    pub target: Target,
+    pub mode: Mode,
+    /// Per (branch, blocks that may only end a path): which blocks are joins ([`join_set`]),
+    /// computed on first use.
+    join_sets: Mutex<JoinSets>,
+    /// Max-flow searches run by [`Analysed::join_paths`] (the work a test bounds).
+    flows: AtomicUsize,
+}
+
+/// Join sets by (branch, stop headers).
+type JoinSets = HashMap<(Block, Vec<Block>), Arc<Vec<bool>>>;
+
+/// The join-search work done so far on one [`Analysed`] function.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct JoinWork {
+    /// Join sets computed (one dominator tree each).
+    pub join_sets: usize,
+    /// Max-flow path searches (one per pair of disjoint paths shown or listed).
+    pub max_flows: usize,
+}
+
+impl<'m> Analysed<'m> {
+    /// LLVM 22 behaviour.
+    pub fn new(module: &'m Module, fid: FuncId, target: &Target) -> Analysed<'m> {
+        Analysed::new_with(module, fid, target, Mode::default())
+    }
+    /// In the given mode.
+    pub fn new_with(module: &'m Module, fid: FuncId, target: &Target, mode: Mode) -> Analysed<'m> {
+        let lf = LlvmFunction::new(module, fid);
+        let s = Structure::new(SsaFunction::cfg(&lf));
+        let u = analyze_with(&lf, target, &s, mode);
+        Analysed {
+            lf,
+            s,
+            u,
+            target: target.clone(),
+            mode,
+            join_sets: Mutex::new(HashMap::new()),
+            flows: AtomicUsize::new(0),
+        }
+    }
+    pub fn module(&self) -> &'m Module {
+        self.lf.module
+    }
+    pub fn fid(&self) -> FuncId {
+        self.lf.fid
+    }
+    pub fn num_blocks(&self) -> usize {
+        self.lf.func.blocks.len()
+    }
+    pub fn terminator(&self, b: Block) -> u32 {
+        self.lf.func.blocks[b.index()].insts.end - 1
+    }
+    pub fn is_terminator(&self, i: u32) -> bool {
+        self.lf.func.insts[i as usize].op.is_terminator()
+    }
+    pub fn block_of(&self, n: Node) -> Option<Block> {
+        match n {
+            Node::Arg(_) => None,
+            Node::Inst(i) => Some(self.lf.func.insts[i as usize].block),
+        }
+    }
+    /// Divergence as the analysis reports it (terminators through their block).
+    pub fn is_divergent(&self, n: Node) -> bool {
+        match n {
+            Node::Arg(a) => self.u.divergent_args[a as usize],
+            Node::Inst(i) => {
+                if self.is_terminator(i) {
+                    self.u.divergent_terminators[self.lf.func.insts[i as usize].block.index()]
+                } else {
+                    self.u.divergent_insts[i as usize]
+                }
+            }
+        }
+    }
+    /// The block's terminator is divergent and has two or more distinct reachable successors.
+    pub fn is_divergent_branch(&self, b: Block) -> bool {
+        if !self.u.divergent_terminators[b.index()] || !self.s.is_reachable(b) {
+            return false;
+        }
+        let succs = self.lf.cfg().succs(b);
+        succs.iter().any(|&x| x != succs[0])
+    }
+    /// Every operand LLVM counts as a use: operands, bundle operands, the callee.
+    pub fn uses(&self, i: u32) -> Vec<Value> {
+        let f = self.lf.func;
+        let inst = &f.insts[i as usize];
+        let mut out: Vec<Value> = f.operands[inst.operands.range()].to_vec();
+        if let Some(call) = f.call(InstId(i)) {
+            for b in &f.bundles[call.bundles.range()] {
+                out.extend_from_slice(&f.operands[b.operands.range()]);
+            }
+            out.push(call.callee);
+        }
+        out
+    }
+    pub fn name(&self, n: Node) -> String {
+        self.module().value_name(self.fid(), n.value())
+    }
+    pub fn block_name(&self, b: Block) -> String {
+        self.module().block_operand(self.fid(), b)
+    }
+    /// Headers of the reducible cycles around `b`: a path through one is a later iteration, which
+    /// LLVM treats as temporal divergence, not as a join. Inside irreducible cycles labels flow
+    /// through every block, so those headers stay usable.
+    fn headers_around(&self, b: Block) -> Vec<Block> {
+        let mut out = Vec::new();
+        let mut c = self.s.cycle_of(b);
+        while let Some(x) = c {
+            if self.s.is_reducible(x) {
+                out.push(self.s.header(x));
+            }
+            c = self.s.parent(x);
+        }
+        out
+    }
+    /// Two disjoint paths from divergent branch `b` to `j` making `j` a join of `b`, not counting
+    /// paths that pass through the header of a reducible cycle containing both `b` and `j` (that
+    /// is the next iteration: temporal divergence, not a join). The header itself can be a join,
+    /// reached through two different latches in the same iteration; a join outside the cycle may
+    /// be reached through it (the analysis lets the header stand for its cycle).
+    pub fn join_paths(&self, b: Block, j: Block) -> Option<[Vec<Block>; 2]> {
+        let hs = self.join_stops(b, j)?;
+        if !self.in_join_set(b, hs.clone(), j) {
+            return None;
+        }
+        self.flows.fetch_add(1, Ordering::Relaxed);
+        disjoint_paths(self.lf.cfg(), b, j, &|x| x != j && hs.contains(&x))
+    }
+
+    /// The join-search work done so far.
+    pub fn join_work(&self) -> JoinWork {
+        JoinWork {
+            join_sets: self.join_sets.lock().map_or(0, |m| m.len()),
+            max_flows: self.flows.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Whether [`Analysed::join_paths`] finds paths, without finding them: a lookup in the join
+    /// set of `b` (one dominator tree per branch and set of stop headers, see [`join_set`]).
+    pub fn is_join(&self, b: Block, j: Block) -> bool {
+        self.join_stops(b, j)
+            .is_some_and(|hs| self.in_join_set(b, hs, j))
+    }
+
+    /// Whether `j` is reached from `b` along two disjoint paths through any blocks
+    /// ([`disjoint_paths`] without forbidden blocks).
+    pub fn is_free_join(&self, b: Block, j: Block) -> bool {
+        self.in_join_set(b, Vec::new(), j)
+    }
+
+    fn in_join_set(&self, b: Block, hs: Vec<Block>, j: Block) -> bool {
+        let mut sets = self.join_sets.lock().unwrap_or_else(|e| e.into_inner());
+        let set = sets
+            .entry((b, hs))
+            .or_insert_with_key(|(b, hs)| Arc::new(join_set(self.lf.cfg(), *b, hs)));
+        set[j.index()]
+    }
+
+    /// The headers that paths from `b` to `j` may not pass through (see [`Analysed::join_paths`]);
+    /// `None` when `j` is unreachable.
+    fn join_stops(&self, b: Block, j: Block) -> Option<Vec<Block>> {
+        if !self.s.is_reachable(j) {
+            return None;
+        }
+        let mut hs = self.headers_around(b);
+        hs.retain(|&h| {
+            let c = self.s.cycle_of(h);
+            // The cycle headed by h: the innermost cycle of h whose header is h.
+            let mut c = c;
+            while let Some(x) = c {
+                if self.s.header(x) == h {
+                    return self.s.contains(x, j);
+                }
+                c = self.s.parent(x);
+            }
+            false
+        });
+        // The header itself may be the join (two latches in the same iteration): `h == j` stays
+        // in the list, it only ends paths.
+        Some(hs)
+    }
+    /// Every join of branch `b`, in block order, with the witness paths.
+    pub fn joins_of(&self, b: Block) -> Vec<JoinWitness> {
+        self.joins_of_limited(b, usize::MAX, usize::MAX).0
+    }
+
+    /// The first `max_found` joins of `b` in block order, trying at most `max_tries` candidates
+    /// (each try is a lookup in `b`'s join set, the paths a max-flow, O(E)); the flag says
+    /// whether the list may be incomplete.
+    pub fn joins_of_limited(
+        &self,
+        b: Block,
+        max_found: usize,
+        max_tries: usize,
+    ) -> (Vec<JoinWitness>, bool) {
+        let (js, cut) = self.join_blocks_limited(b, max_found, max_tries);
+        let out = js
+            .into_iter()
+            .filter_map(|j| self.join_paths(b, j).map(|p| (j, p)))
+            .collect();
+        (out, cut)
+    }
+
+    /// Like [`Analysed::joins_of_limited`], the joins only (no paths).
+    pub fn join_blocks_limited(
+        &self,
+        b: Block,
+        max_found: usize,
+        max_tries: usize,
+    ) -> (Vec<Block>, bool) {
+        let g = self.lf.cfg();
+        let n = g.num_blocks();
+        // Blocks reachable from at least two distinct successors (a join must be).
+        let mut count = vec![0u8; n];
+        let mut seen = vec![u32::MAX; n];
+        let mut firsts: Vec<Block> = g.succs(b).to_vec();
+        firsts.sort();
+        firsts.dedup();
+        for (k, &s) in firsts.iter().enumerate() {
+            let mut stack = vec![s];
+            while let Some(x) = stack.pop() {
+                if x == b || seen[x.index()] == k as u32 {
+                    continue;
+                }
+                seen[x.index()] = k as u32;
+                count[x.index()] = count[x.index()].saturating_add(1);
+                stack.extend_from_slice(g.succs(x));
+            }
+        }
+        let mut out = Vec::new();
+        let mut tries = 0;
+        for j in (0..n as u32).map(Block) {
+            if !(count[j.index()] >= 2 || (j == b && g.preds(b).len() >= 2)) {
+                continue;
+            }
+            if out.len() >= max_found || tries >= max_tries {
+                return (out, true);
+            }
+            tries += 1;
+            if self.is_join(b, j) {
+                out.push(j);
+            }
+        }
+        (out, false)
+    }
+}

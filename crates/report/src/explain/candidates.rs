@@ -1,0 +1,339 @@
+//! Every reason that can explain one divergent value, each with its premise: a source rule, data
+//! dependence on a divergent operand, a join of a divergent branch (sync dependence), temporal
+//! divergence at a divergent cycle exit, or a cycle assumed divergent; with the witnesses that back
+//! them (a branch reaching a cycle exit, diverged paths entering a cycle). Work is bounded: at most
+//! [`MAX_ALTERNATIVES`] premises per kind, and a budget of searches per assumed-divergent cycle.
+
+use super::analysed::Analysed;
+use super::reasons::{JoinWitness, Node, Reason, SourceRule};
+use super::sources::{argument_rule, classify_source};
+use crate::paths::{disjoint_paths, shortest_path};
+use converge_graph::{Block, Graph};
+use converge_ir::{Opcode, Value};
+use converge_uniformity::{DivergenceModel, Mode, SsaFunction};
+use std::collections::HashMap;
+
+/// A divergent branch in a cycle reaching one of its exits: the premise of temporal divergence.
+#[derive(Clone)]
+pub(super) struct ExitWitness {
+    pub(super) branch: Block,
+    pub(super) exit: Block,
+    pub(super) path: Vec<Block>,
+}
+
+#[derive(Clone)]
+pub(super) struct EntryWitness {
+    pub(super) branch: Block,
+    entries: Vec<Block>,
+    paths: Vec<Vec<Block>>,
+}
+
+/// Per join block: the divergent branches it is a join of.
+pub(super) type JoinMemo = HashMap<Block, Vec<Block>>;
+
+/// Searches for entry witnesses per cycle assumed divergent (see `entry_witnesses`).
+const MAX_ENTRY_SEARCHES: usize = 512;
+
+/// Blocks from which one of `targets` can be reached (the targets included).
+fn reaching<G: Graph>(g: &G, targets: &[Block]) -> Vec<bool> {
+    let mut seen = vec![false; g.num_blocks()];
+    let mut stack: Vec<Block> = targets.to_vec();
+    for &t in targets {
+        seen[t.index()] = true;
+    }
+    while let Some(x) = stack.pop() {
+        for &p in g.preds(x) {
+            if !seen[p.index()] {
+                seen[p.index()] = true;
+                stack.push(p);
+            }
+        }
+    }
+    seen
+}
+
+/// At most this many alternative premises per reason kind (enough for the shortest chain in
+/// practice, and bounded work on big functions).
+const MAX_ALTERNATIVES: usize = 8;
+
+pub(super) fn candidates(
+    a: &Analysed<'_>,
+    n: Node,
+    exit_w: &HashMap<u32, Vec<ExitWitness>>,
+    assumed_w: &HashMap<u32, Vec<EntryWitness>>,
+    branches: &[Block],
+    join_memo: &mut JoinMemo,
+) -> Vec<Reason> {
+    let (f, s, u) = (a.lf.func, &a.s, &a.u);
+    let mut out = Vec::new();
+    let i = match n {
+        Node::Arg(arg) => {
+            if a.target.is_source_arg(&a.lf, arg) {
+                out.push(Reason::Source {
+                    rule: SourceRule::Argument,
+                    detail: argument_rule(a),
+                });
+            }
+            return out;
+        }
+        Node::Inst(i) => i,
+    };
+    if a.target.is_source_inst(&a.lf, i) {
+        let (rule, detail) = classify_source(a, i);
+        out.push(Reason::Source { rule, detail });
+    }
+    let ub = f.insts[i as usize].block;
+    if a.mode == Mode::Precise {
+        // Before data dependence: it says why the target's always-uniform rule does not apply.
+        out.extend(super::precise::token_group(a, i));
+    }
+    let uses = a.uses(i);
+    for &v in &uses {
+        let op = match v {
+            Value::Arg(x) => Node::Arg(x),
+            Value::Inst(d) => Node::Inst(d.0),
+            _ => continue,
+        };
+        if a.is_divergent(op) && !out.contains(&Reason::Data { operand: op }) {
+            out.push(Reason::Data { operand: op });
+        }
+        // Temporal divergence: the operand's cycles that do not contain the user.
+        if let Value::Inst(d) = v {
+            let mut c = s.cycle_of(f.insts[d.0 as usize].block);
+            while let Some(x) = c {
+                if s.contains(x, ub) {
+                    break;
+                }
+                if u.divergent_exit_cycles.contains(&x)
+                    && let Some(ws) = exit_w.get(&x)
+                {
+                    for w in ws {
+                        out.push(Reason::Temporal {
+                            operand: d.0,
+                            cycle: x,
+                            branch: w.branch,
+                            exit: w.exit,
+                            path: w.path.clone(),
+                        });
+                    }
+                }
+                c = s.parent(x);
+            }
+        }
+    }
+    let inst = &f.insts[i as usize];
+    if inst.op == Opcode::Phi && !a.lf.phi_has_constant_or_undef_value(i) {
+        let joins = join_memo.entry(ub).or_insert_with(|| {
+            branches
+                .iter()
+                .copied()
+                .filter(|&b| a.is_join(b, ub))
+                .take(MAX_ALTERNATIVES)
+                .collect()
+        });
+        // The paths are found when a chain shows this step (`Explainer::explain`).
+        for &b in joins.iter() {
+            out.push(Reason::Sync {
+                branch: b,
+                join: ub,
+                paths: [Vec::new(), Vec::new()],
+                disjoint: true,
+            });
+        }
+        if joins.is_empty() {
+            for (b, p) in overlapping_joins(a, branches, ub) {
+                out.push(Reason::Sync {
+                    branch: b,
+                    join: ub,
+                    paths: p,
+                    disjoint: false,
+                });
+            }
+        }
+    }
+    if !inst.op.is_terminator() {
+        for &c in &u.assumed_divergent {
+            if !s.contains(c, ub) {
+                continue;
+            }
+            for w in assumed_w.get(&c).into_iter().flatten() {
+                out.push(Reason::AssumedCycle {
+                    cycle: c,
+                    branch: w.branch,
+                    entries: w.entries.clone(),
+                    paths: w.paths.clone(),
+                });
+            }
+        }
+    }
+    if a.mode == Mode::Precise {
+        // Last, so that LLVM's reasons keep their place where they apply.
+        out.extend(super::precise::candidates(a, i, exit_w, assumed_w));
+    }
+    out
+}
+
+/// Divergent branches reaching `j` from two distinct successors, with the shortest such paths
+/// (not necessarily disjoint): the fallback witness for joins of the analysis's label propagation.
+fn overlapping_joins(a: &Analysed<'_>, branches: &[Block], j: Block) -> Vec<JoinWitness> {
+    let g = a.lf.cfg();
+    let mut out = Vec::new();
+    for &b in branches {
+        let mut firsts: Vec<Block> = g.succs(b).to_vec();
+        firsts.sort();
+        firsts.dedup();
+        let hits: Vec<Vec<Block>> = firsts
+            .iter()
+            .filter_map(|&x| shortest_path(g, &[x], &|y| y == j, &|y| y != b || y == j))
+            .take(2)
+            .collect();
+        if let [p, q] = hits.as_slice() {
+            let mut p = p.clone();
+            let mut q = q.clone();
+            p.insert(0, b);
+            q.insert(0, b);
+            out.push((b, [p, q]));
+            if out.len() >= MAX_ALTERNATIVES {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Divergent branches inside cycle `c` whose paths reach an exit of `c` (threads leave at
+/// different iterations). Branches whose diverged paths leave their own innermost cycle outside
+/// `c` come first (that is how the analysis finds the exit); others are kept as a fallback.
+pub(super) fn exit_witnesses(a: &Analysed<'_>, branches: &[Block], c: u32) -> Vec<ExitWitness> {
+    let (s, g) = (&a.s, a.lf.cfg());
+    let mut strict = Vec::new();
+    let mut loose = Vec::new();
+    for &b in branches {
+        if !s.contains(c, b) {
+            continue;
+        }
+        let inner = s.cycle_of(b).unwrap_or(c);
+        let starts = g.succs(b);
+        let outside = |x: Block| !s.contains(c, x);
+        let p = shortest_path(g, starts, &outside, &|x| {
+            x != b && (s.contains(inner, x) || !s.contains(c, x))
+        });
+        let (list, p) = match p {
+            Some(p) => (&mut strict, Some(p)),
+            None => (&mut loose, shortest_path(g, starts, &outside, &|x| x != b)),
+        };
+        if let Some(mut p) = p {
+            p.insert(0, b);
+            list.push(ExitWitness {
+                branch: b,
+                exit: *p.last().unwrap(),
+                path: p,
+            });
+        }
+    }
+    strict.extend(loose);
+    strict.truncate(MAX_ALTERNATIVES);
+    strict
+}
+
+/// Divergent branches whose diverged paths enter cycle `c` at different entries (from outside),
+/// or meet at a join inside `c` that the branch does not dominate (from inside).
+///
+/// Branches outside `c` from which `c` cannot be reached are skipped without a search; at most
+/// [`MAX_ENTRY_SEARCHES`] others are searched (each a BFS, O(E)). Past that budget the witnesses
+/// found so far are kept, and when there are none the branches that reach `c` are named without
+/// paths ("reach it"): a weaker statement, still true.
+pub(super) fn entry_witnesses(a: &Analysed<'_>, branches: &[Block], c: u32) -> Vec<EntryWitness> {
+    let (s, g) = (&a.s, a.lf.cfg());
+    let mut out = Vec::new();
+    let mut fallback = Vec::new();
+    let reaches = reaching(g, s.blocks(c));
+    let mut searches = 0usize;
+    for &b in branches {
+        if out.len() >= MAX_ALTERNATIVES {
+            break;
+        }
+        let mut firsts: Vec<Block> = g.succs(b).to_vec();
+        firsts.dedup();
+        if !s.contains(c, b) {
+            if !firsts.iter().any(|x| reaches[x.index()]) {
+                continue;
+            }
+            searches += 1;
+            if searches > MAX_ENTRY_SEARCHES {
+                if out.is_empty() && fallback.len() < MAX_ALTERNATIVES {
+                    // A successor reaches `c`; if only through `b`, the part of that path after
+                    // its last visit of `b` is a path from a successor that avoids `b`.
+                    fallback.push(EntryWitness {
+                        branch: b,
+                        entries: Vec::new(),
+                        paths: Vec::new(),
+                    });
+                }
+                continue;
+            }
+            let inside = |x: Block| s.contains(c, x);
+            let hits: Vec<Vec<Block>> = firsts
+                .iter()
+                .filter_map(|&x| shortest_path(g, &[x], &inside, &|y| y != b))
+                .collect();
+            let mut found = false;
+            'pairs: for (k, p) in hits.iter().enumerate() {
+                for q in &hits[k + 1..] {
+                    if p.last() != q.last() {
+                        let mut p = p.clone();
+                        let mut q = q.clone();
+                        p.insert(0, b);
+                        q.insert(0, b);
+                        out.push(EntryWitness {
+                            branch: b,
+                            entries: vec![*p.last().unwrap(), *q.last().unwrap()],
+                            paths: vec![p, q],
+                        });
+                        found = true;
+                        break 'pairs;
+                    }
+                }
+            }
+            if !found && !hits.is_empty() {
+                fallback.push(EntryWitness {
+                    branch: b,
+                    entries: Vec::new(),
+                    paths: Vec::new(),
+                });
+            }
+        } else {
+            let join = s
+                .blocks(c)
+                .iter()
+                .take(256)
+                .filter(|&&j| !s.dom.dominates(b, j))
+                .filter(|&&j| a.is_free_join(b, j))
+                .find_map(|&j| disjoint_paths(g, b, j, &|_| false).map(|p| (j, p)));
+            match join {
+                Some((_, [p, q])) => out.push(EntryWitness {
+                    branch: b,
+                    entries: Vec::new(),
+                    paths: vec![p, q],
+                }),
+                None => fallback.push(EntryWitness {
+                    branch: b,
+                    entries: Vec::new(),
+                    paths: Vec::new(),
+                }),
+            }
+        }
+    }
+    if out.is_empty() {
+        fallback.truncate(MAX_ALTERNATIVES);
+        return fallback;
+    }
+    if a.mode == Mode::Precise {
+        // The branches found may depend on the cycle's own divergence (a branch inside it on a
+        // value precise mode calls divergent because of the cycle); the ones that only reach it
+        // keep a chain to a source possible.
+        fallback.truncate(MAX_ALTERNATIVES);
+        out.extend(fallback);
+    }
+    out
+}

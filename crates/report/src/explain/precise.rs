@@ -1,0 +1,247 @@
+//! Reasons for precise mode's own rules (docs/precise-mode.md) where LLVM's reasons do not apply:
+//! P2, a value used after leaving a cycle assumed divergent (no divergent branch inside the cycle
+//! need exist: its dynamic instances are not converged, so threads leave at different times), and
+//! P7, a value computed from a loop value that is uniform only inside a loop heart's convergence
+//! region, used past that region. Each reason is emitted only after its facts are checked here
+//! against the IR and the analysis result (the cycle has a divergent exit and is assumed
+//! divergent; the heart is a `convergence.loop` in the cycle's header, the use inside the region
+//! is one the analysis left out of its temporal-divergence list, and no use of the heart is
+//! reachable from the value), so an explanation never states a reason that does not hold.
+
+use super::analysed::Analysed;
+use super::candidates::{EntryWitness, ExitWitness};
+use super::reasons::{Node, Reason};
+use converge_graph::{Block, Graph};
+use converge_ir::Value;
+use converge_uniformity::{DivergenceModel, SsaFunction, TokenKind, Val};
+use std::collections::HashMap;
+
+/// Values followed back from an operand when looking for the loop value it is computed from.
+const MAX_BACKWARD: usize = 256;
+
+/// The precise-mode reasons of instruction `i` (divergent in precise mode).
+pub(super) fn candidates(
+    a: &Analysed<'_>,
+    i: u32,
+    exit_w: &HashMap<u32, Vec<ExitWitness>>,
+    assumed_w: &HashMap<u32, Vec<EntryWitness>>,
+) -> Vec<Reason> {
+    let (f, s, u) = (a.lf.func, &a.s, &a.u);
+    let ub = f.insts[i as usize].block;
+    let mut out = Vec::new();
+    let terminator = f.insts[i as usize].op.is_terminator();
+    // P4: an exit phi whose incoming values from a cycle with a divergent exit differ.
+    if f.insts[i as usize].op == converge_ir::Opcode::Phi {
+        let inc: Vec<(Value, Block)> = f.phi_incoming(converge_ir::InstId(i)).collect();
+        let mut c = inc.first().and_then(|&(_, p)| s.cycle_of(p));
+        while let Some(x) = c {
+            // Compared as printed: equal constants are one value.
+            let mut vals: Vec<String> = inc
+                .iter()
+                .filter(|&&(_, p)| s.contains(x, p))
+                .map(|&(v, _)| a.module().value_name(a.fid(), v))
+                .collect();
+            vals.sort();
+            vals.dedup();
+            if !s.contains(x, ub) && u.divergent_exit_cycles.contains(&x) && vals.len() >= 2 {
+                for w in exit_w.get(&x).into_iter().flatten() {
+                    out.push(Reason::ExitPhi {
+                        cycle: x,
+                        exit: ub,
+                        branch: w.branch,
+                        path: w.path.clone(),
+                    });
+                }
+            }
+            c = s.parent(x);
+        }
+    }
+    for v in a.uses(i) {
+        let Value::Inst(d) = v else { continue };
+        let d = d.0;
+        // P2: a branch in an assumed-divergent cycle on a value computed inside it.
+        if terminator {
+            for &c in &u.assumed_divergent {
+                if s.contains(c, ub) && s.contains(c, f.insts[d as usize].block) {
+                    for w in assumed_w.get(&c).into_iter().flatten() {
+                        out.push(Reason::BranchInAssumedCycle {
+                            operand: d,
+                            cycle: c,
+                            branch: w.branch,
+                        });
+                    }
+                }
+            }
+        }
+        // P2: the operand's cycles that do not contain the user, assumed divergent and with a
+        // divergent exit.
+        let mut c = s.cycle_of(f.insts[d as usize].block);
+        while let Some(x) = c {
+            if s.contains(x, ub) {
+                break;
+            }
+            if u.divergent_exit_cycles.contains(&x) && u.assumed_divergent.contains(&x) {
+                for w in assumed_w.get(&x).into_iter().flatten() {
+                    out.push(Reason::LeavesAssumedCycle {
+                        operand: d,
+                        cycle: x,
+                        branch: w.branch,
+                    });
+                }
+            }
+            c = s.parent(x);
+        }
+        // P7: a uniform operand computed from a loop value bound to a heart's region.
+        if !a.u.divergent_insts[d as usize]
+            && let Some((value, heart, cycle)) = region_bound(a, d)
+            && !reaches_heart_use(a, i, heart)
+        {
+            for w in exit_w.get(&cycle).into_iter().flatten() {
+                out.push(Reason::PastHeartRegion {
+                    operand: d,
+                    value,
+                    heart,
+                    cycle,
+                    branch: w.branch,
+                    exit: w.exit,
+                    path: w.path.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The loop heart of cycle `c`: a `llvm.experimental.convergence.loop` call in its header.
+fn heart(a: &Analysed<'_>, c: u32) -> Option<u32> {
+    let f = a.lf.func;
+    let h = a.s.header(c);
+    let r = f.blocks[h.index()].insts;
+    (r.start..r.end).find(|&k| {
+        a.lf.callee_name(k)
+            .is_some_and(|n| n == "llvm.experimental.convergence.loop")
+    })
+}
+
+/// For a uniform instruction `o`: a value `v` it is computed from (through uniform values), defined
+/// in a cycle `c` with a divergent exit whose header holds a heart `t`, at a use outside `c` that
+/// the analysis does not list as temporally divergent (rule P7 kept it uniform). Returns
+/// `(v, t, c)`.
+fn region_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32, u32)> {
+    let (f, s, u) = (a.lf.func, &a.s, &a.u);
+    let mut seen = vec![o];
+    let mut k = 0;
+    while k < seen.len() && k < MAX_BACKWARD {
+        let x = seen[k];
+        k += 1;
+        let xb = f.insts[x as usize].block;
+        for v in a.uses(x) {
+            let Value::Inst(d) = v else { continue };
+            let d = d.0;
+            // Tokens decide which threads are converged; the values are what is computed.
+            let token =
+                a.lf.callee_name(d)
+                    .is_some_and(|n| n.starts_with("llvm.experimental.convergence."));
+            if u.divergent_insts[d as usize] || token {
+                continue;
+            }
+            let mut c = s.cycle_of(f.insts[d as usize].block);
+            while let Some(cy) = c {
+                if s.contains(cy, xb) {
+                    break;
+                }
+                if u.divergent_exit_cycles.contains(&cy)
+                    && !u
+                        .temporal_divergence
+                        .iter()
+                        .any(|t| t.value == d && t.user == x)
+                    && let Some(t) = heart(a, cy)
+                {
+                    return Some((d, t, cy));
+                }
+                c = s.parent(cy);
+            }
+            if !seen.contains(&d) {
+                seen.push(d);
+            }
+        }
+    }
+    None
+}
+
+/// Whether a use of token `t` can follow instruction `i`: later in `i`'s block, or in a block
+/// reachable from it without entering `t`'s block (a use there counts too, conservatively). When
+/// none can, `i` is outside `t`'s convergence region ("Convergent Operation Semantics",
+/// *Convergence Region*: a use of the token must be reachable).
+fn reaches_heart_use(a: &Analysed<'_>, i: u32, t: u32) -> bool {
+    let f = a.lf.func;
+    let g = a.lf.cfg();
+    let tb = f.insts[t as usize].block;
+    let users = a.lf.users(Val::Inst(t));
+    let ib = f.insts[i as usize].block;
+    if users
+        .iter()
+        .any(|&us| f.insts[us as usize].block == ib && us > i)
+    {
+        return true;
+    }
+    let mut seen = vec![false; g.num_blocks()];
+    let mut stack: Vec<Block> = g.succs(ib).to_vec();
+    while let Some(x) = stack.pop() {
+        if seen[x.index()] {
+            continue;
+        }
+        seen[x.index()] = true;
+        if x == tb || users.iter().any(|&us| f.insts[us as usize].block == x) {
+            return true;
+        }
+        stack.extend_from_slice(g.succs(x));
+    }
+    false
+}
+
+/// P6: instruction `i`, which the target calls always uniform, controlled by an `anchor` or by a
+/// token defined in a cycle that does not contain `i`; one reason per divergent operand.
+pub(super) fn token_group(a: &Analysed<'_>, i: u32) -> Vec<Reason> {
+    let (f, s) = (a.lf.func, &a.s);
+    let Some(t) = a.lf.control_token(i) else {
+        return Vec::new();
+    };
+    if !a.target.is_always_uniform(&a.lf, i) {
+        return Vec::new();
+    }
+    let tb = f.insts[t as usize].block;
+    let ib = f.insts[i as usize].block;
+    let other_cycle = {
+        let mut c = s.cycle_of(tb);
+        let mut out = false;
+        while let Some(x) = c {
+            out |= !s.contains(x, ib);
+            c = s.parent(x);
+        }
+        out
+    };
+    if a.lf.token_kind(t) != Some(TokenKind::Anchor) && !other_cycle {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for v in a.uses(i) {
+        let op = match v {
+            Value::Arg(x) => Node::Arg(x),
+            Value::Inst(d) if d.0 != t => Node::Inst(d.0),
+            _ => continue,
+        };
+        if a.is_divergent(op)
+            && !out.contains(&Reason::GroupedByToken {
+                operand: op,
+                token: t,
+            })
+        {
+            out.push(Reason::GroupedByToken {
+                operand: op,
+                token: t,
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,192 @@
+//! Why a value the analysis calls uniform is uniform: not analysed, a uniform argument, always
+//! uniform, no divergent operand, and for phis which join rule does not apply (one incoming value,
+//! a header reached again only in a later iteration, an exit phi without a value from the cycle);
+//! plus the temporally divergent uses outside a cycle with a divergent exit.
+
+use super::analysed::Analysed;
+use super::reasons::{Node, UniformFact};
+use converge_graph::Block;
+use converge_ir::{Opcode, Value};
+use converge_uniformity::{Mode, SsaFunction};
+
+pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
+    let (f, s, u) = (a.lf.func, &a.s, &a.u);
+    if !u.analysed {
+        return vec![UniformFact::NotAnalysed];
+    }
+    let i = match n {
+        Node::Arg(_) => return vec![UniformFact::UniformArgument],
+        Node::Inst(i) => i,
+    };
+    let mut out = Vec::new();
+    if u.always_uniform[i as usize] {
+        out.push(UniformFact::AlwaysUniform);
+        return out;
+    }
+    let operands: Vec<Node> = a
+        .uses(i)
+        .iter()
+        .filter_map(|&v| match v {
+            Value::Arg(x) => Some(Node::Arg(x)),
+            Value::Inst(d) => Some(Node::Inst(d.0)),
+            _ => None,
+        })
+        .collect();
+    out.push(UniformFact::NoDivergentOperand { operands });
+    let inst = &f.insts[i as usize];
+    let j = inst.block;
+    if inst.op == Opcode::Phi {
+        let branches: Vec<Block> = (0..a.num_blocks() as u32)
+            .map(Block)
+            .filter(|&b| a.is_divergent_branch(b))
+            .collect();
+        let constant = a.lf.phi_has_constant_or_undef_value(i);
+        let exit_of = |b: Block| -> Option<u32> {
+            // The outermost cycle around the branch with a divergent exit that `j` leaves it to.
+            let mut c = s.cycle_of(b);
+            let mut found = None;
+            while let Some(x) = c {
+                if !s.contains(x, j) && u.divergent_exit_cycles.contains(&x) {
+                    found = Some(x);
+                }
+                c = s.parent(x);
+            }
+            found
+        };
+        if let Some(&b) = branches.iter().find(|&&b| a.is_join(b, j)) {
+            let precise = a.mode == Mode::Precise;
+            if constant {
+                out.push(UniformFact::ConstantPhi { join: j, branch: b });
+            } else if precise && one_value(a, i, false, |p| reached_from(a, b, p)) {
+                out.push(UniformFact::SameOnDivergedPaths { join: j, branch: b });
+            } else if precise
+                && let Some(c) = exit_of(b)
+                && one_value(a, i, true, |p| s.contains(c, p))
+            {
+                out.push(UniformFact::ExitPhiSameFromCycle {
+                    exit: j,
+                    cycle: c,
+                    branch: b,
+                });
+            } else if !precise && let Some(c) = exit_of(b) {
+                out.push(UniformFact::ExitPhiNoCycleValue {
+                    exit: j,
+                    cycle: c,
+                    branch: b,
+                });
+            } else {
+                out.push(UniformFact::JoinNotReported { join: j, branch: b });
+            }
+        } else if let Some((c, b)) = branches.iter().find_map(|&b| {
+            let mut c = s.cycle_of(b);
+            while let Some(x) = c {
+                if s.header(x) == j {
+                    return Some((x, b));
+                }
+                c = s.parent(x);
+            }
+            None
+        }) {
+            out.push(UniformFact::HeaderNotJoin {
+                cycle: c,
+                branch: b,
+            });
+        } else {
+            out.push(UniformFact::NotAJoin);
+        }
+    }
+    if !inst.op.is_terminator() {
+        let mut c = s.cycle_of(j);
+        while let Some(x) = c {
+            if u.divergent_exit_cycles.contains(&x) {
+                let users: Vec<u32> =
+                    a.lf.users(converge_uniformity::Val::Inst(i))
+                        .iter()
+                        .copied()
+                        .filter(|&us| !s.contains(x, f.insts[us as usize].block))
+                        // Precise mode's list is complete and leaves out the uses a loop heart's
+                        // region keeps converged per iteration.
+                        .filter(|&us| {
+                            a.mode != Mode::Precise
+                                || u.temporal_divergence
+                                    .iter()
+                                    .any(|t| t.value == i && t.user == us)
+                        })
+                        .collect();
+                if !users.is_empty() {
+                    out.push(UniformFact::TemporalOutside { cycle: x, users });
+                    break;
+                }
+            }
+            c = s.parent(x);
+        }
+    }
+    out
+}
+
+/// Whether the incoming values of phi `i` on the edges from blocks `from` selects are one value
+/// (compared as the IR spells them: the same value, or equal integer constants); undef and poison
+/// are skipped when `skip_undef`. Conservative: constants of other kinds count as different.
+fn one_value(a: &Analysed<'_>, i: u32, skip_undef: bool, from: impl Fn(Block) -> bool) -> bool {
+    let m = a.module();
+    let mut seen: Option<Value> = None;
+    let mut any = false;
+    for (v, p) in a.lf.func.phi_incoming(converge_ir::InstId(i)) {
+        if !from(p) {
+            continue;
+        }
+        if let Value::Const(c) = v
+            && matches!(
+                m.consts[c.0 as usize].kind,
+                converge_ir::ConstKind::Undef | converge_ir::ConstKind::Poison
+            )
+            && skip_undef
+        {
+            continue;
+        }
+        any = true;
+        match seen {
+            None => seen = Some(v),
+            Some(s) if same(a, s, v) => {}
+            Some(_) => return false,
+        }
+    }
+    any
+}
+
+fn same(a: &Analysed<'_>, x: Value, y: Value) -> bool {
+    if x == y {
+        return true;
+    }
+    let m = a.module();
+    match (x, y) {
+        (Value::Const(p), Value::Const(q)) => {
+            let (cp, cq) = (&m.consts[p.0 as usize], &m.consts[q.0 as usize]);
+            cp.ty == cq.ty
+                && matches!((&cp.kind, &cq.kind),
+                    (converge_ir::ConstKind::Int { value: u, .. }, converge_ir::ConstKind::Int { value: w, .. }) if u == w)
+        }
+        _ => false,
+    }
+}
+
+/// Whether block `p` is the branch block `b` or reachable from it (an edge from `p` can lie on a
+/// path that diverged at `b`).
+fn reached_from(a: &Analysed<'_>, b: Block, p: Block) -> bool {
+    use converge_graph::Graph;
+    if p == b {
+        return true;
+    }
+    let g = a.lf.cfg();
+    let mut seen = vec![false; g.num_blocks()];
+    let mut stack = g.succs(b).to_vec();
+    while let Some(x) = stack.pop() {
+        if x == p {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[x.index()], true) {
+            stack.extend_from_slice(g.succs(x));
+        }
+    }
+    false
+}
