@@ -71,8 +71,6 @@ pub mod explore;
 pub mod loc;
 pub mod paths;
 pub mod render;
-// TODO: document the JSON structs' fields here too (docs/json-schema.md describes them) and drop this allow.
-#[allow(missing_docs)]
 pub mod reports;
 // TODO(explore engineer, owner of witness.rs): document its public items and drop this allow.
 #[allow(missing_docs)]

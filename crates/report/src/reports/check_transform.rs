@@ -11,13 +11,20 @@ use serde::{Deserialize, Serialize};
 pub struct CheckReport {
     /// `converge.check-transform/1`.
     pub schema: String,
+    /// The function compared, without `@` (the same name in BEFORE and AFTER).
     pub function: String,
-    /// `refines` or `violation`.
+    /// `refines` (no execution of AFTER found that BEFORE cannot match: a search result) or
+    /// `violation`.
     pub verdict: String,
     /// AFTER breaks the static token rules: the verifier's diagnostics, rendered.
+    /// Empty when AFTER's tokens are valid.
     pub token_errors: Vec<String>,
+    /// An execution of AFTER that no execution of BEFORE matches; `None` (JSON null) for
+    /// `refines`, and for a violation found by the token rules alone.
     pub counterexample: Option<CounterexampleJson>,
+    /// How much was compared.
     pub stats: StatsJson,
+    /// Remarks: runs skipped and why, functions not compared.
     pub notes: Vec<String>,
     /// Always false: the check is a search.
     pub proof: bool,
@@ -28,41 +35,73 @@ pub struct CheckReport {
 pub struct CounterexampleJson {
     /// What differs (`communicating-set`, …).
     pub kind: String,
+    /// The thread whose operation is reported (its id in the group).
     pub thread: u32,
+    /// The callee of the convergent operation, without `@`.
     pub callee: String,
     /// Which call of `callee` by `thread` (1 for the first).
     pub occurrence: u32,
+    /// `file:line:col` of the operation in AFTER; `None` (null) when not known.
     pub after_site: Option<String>,
+    /// `file:line:col` of the same operation in BEFORE; `None` (null) when not known or absent
+    /// from BEFORE.
     pub before_site: Option<String>,
+    /// The threads the operation communicates with in AFTER (its dynamic instance's threads:
+    /// sorted, the thread included).
     pub after_set: Vec<u32>,
+    /// What BEFORE gives the same operation; `None` (null) when BEFORE has no matching one.
     pub before_set: Option<Vec<u32>>,
+    /// A sentence explaining the difference.
     pub detail: String,
+    /// Threads in the group of the execution.
     pub threads: u32,
+    /// The kernel arguments of the execution, as given to the simulator.
     pub args: Vec<String>,
+    /// The simulator seed of the execution (it fixes the unspecified values: memory contents,
+    /// `undef`).
     pub seed: u64,
+    /// Index of AFTER's cycle hierarchy the execution ran under (0: LLVM's).
     pub after_hierarchy: usize,
+    /// Per thread, the blocks it executed in AFTER, in order.
     pub after_paths: Vec<Vec<String>>,
+    /// Per thread, the blocks it executed in BEFORE (under LLVM's hierarchy).
     pub before_paths: Vec<Vec<String>>,
 }
 
 /// How much was compared.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct StatsJson {
+    /// Executions compared (configurations whose executions were all compared).
     pub executions: u64,
     /// A decimal string (the count can exceed 64 bits).
+    /// Configurations of the argument domains, before any sampling.
     pub configurations: String,
+    /// Every configuration was tried (otherwise a seeded sample).
     pub exhaustive: bool,
+    /// Executions planned: all configurations, or the sample size.
     pub planned: u64,
+    /// Simulator runs of BEFORE (configurations × hierarchies).
     pub before_runs: u64,
+    /// Simulator runs of AFTER (configurations × hierarchies).
     pub after_runs: u64,
+    /// Thread groups (dynamic instances of communicating operations) of AFTER compared.
     pub thread_groups: u64,
+    /// Cycle hierarchies of BEFORE considered (1: LLVM's only).
     pub hierarchies_before: usize,
+    /// Cycle hierarchies of AFTER considered (1: LLVM's only).
     pub hierarchies_after: usize,
+    /// Every DFS successor order was tried for the hierarchies.
     pub hierarchies_exhaustive: bool,
+    /// Executions skipped because BEFORE stopped on an error (or the step limit).
     pub skipped_before_error: u64,
+    /// Executions skipped because AFTER stopped on an error where BEFORE did not (a change of
+    /// single-thread behaviour, reported in the notes).
     pub skipped_after_error: u64,
+    /// Runs skipped because the scheduler released a thread group it could not prove complete.
     pub skipped_inconclusive: u64,
+    /// The time box ran out before the search finished.
     pub timed_out: bool,
+    /// Elapsed wall-clock time in seconds (a measurement: differs between runs).
     pub seconds: f64,
 }
 

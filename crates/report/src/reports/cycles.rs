@@ -16,10 +16,12 @@ pub struct CyclesReport {
     pub schema: String,
     /// The input's name (`<stdin>` for standard input).
     pub file: String,
+    /// One entry per selected function, in module order.
     pub functions: Vec<FunctionCycles>,
 }
 
 impl CyclesReport {
+    /// The document for input `file` (its name as shown) with `functions`, schema filled in.
     pub fn new(file: String, functions: Vec<FunctionCycles>) -> CyclesReport {
         CyclesReport {
             schema: super::schema("cycles"),
@@ -32,9 +34,12 @@ impl CyclesReport {
 /// One function's cycles.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct FunctionCycles {
+    /// The function's name, without `@`.
     pub name: String,
     /// Number of blocks of the function.
     pub blocks: usize,
+    /// The function's cycles in preorder of the cycle hierarchy (LLVM's order); empty without
+    /// cycles.
     pub cycles: Vec<CycleDetail>,
 }
 
@@ -44,11 +49,13 @@ pub struct CycleDetail {
     /// Depth, header, entries, blocks: the shape of a cycle in every report.
     #[serde(flatten)]
     pub cycle: CycleJson,
-    /// Index of the cycle in the function (preorder of the hierarchy).
+    /// Index of the cycle in [`FunctionCycles::cycles`] (preorder of the hierarchy).
     pub id: u32,
     /// The enclosing cycle's `id`, null for a top-level cycle.
     pub parent: Option<u32>,
+    /// The `id`s of the cycles directly inside this one (depth one more).
     pub children: Vec<u32>,
+    /// The cycle has one entry, its header (a natural loop); false for an irreducible cycle.
     pub reducible: bool,
     /// Blocks outside the cycle with a predecessor inside, in LLVM's order.
     pub exits: Vec<String>,

@@ -40,11 +40,18 @@ pub fn json_text<T: Serialize + ?Sized>(doc: &T) -> String {
 /// names (`print<cycles>`'s spelling: no `%`).
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct CycleJson {
+    /// Nesting depth in the cycle hierarchy: 1 for a top-level cycle, its parent's depth plus
+    /// one for a cycle nested in another.
     pub depth: u32,
+    /// The cycle's header: the entry LLVM's `CycleInfo` picks, the first entry reached by its
+    /// depth-first search (a reducible cycle has only this entry).
     pub header: String,
+    /// The cycle's entries (blocks of the cycle with a predecessor outside it), the header
+    /// first. More than one for an irreducible cycle.
     /// Absent where the hierarchy records no entries (`simulate`'s hierarchies).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entries: Vec<String>,
+    /// Every block of the cycle, entries included (nested cycles' blocks too).
     pub blocks: Vec<String>,
 }
 

@@ -14,19 +14,25 @@ use std::fmt::Write as _;
 
 /// What was simulated, besides the runs.
 pub struct Setting<'a> {
+    /// The module the function is in.
     pub m: &'a Module,
+    /// The function simulated.
     pub f: &'a Function,
+    /// Threads in the group.
     pub threads: u32,
     /// The target's name (`amdgpu`, `nvptx`, `generic`).
     pub target: String,
     /// The hierarchies run, the chosen one first in the text (`chosen` indexes them).
     pub hierarchies: &'a [Hierarchy],
+    /// One run per hierarchy, `runs[k]` under `hierarchies[k]`.
     pub runs: &'a [Run],
+    /// Index into `hierarchies` and `runs` of the hierarchy reported first.
     pub chosen: usize,
     /// How the chosen hierarchy was asked for (`llvm`, `reversed`, an index).
     pub hierarchy_arg: &'a str,
-    /// `--all-hierarchies`: every hierarchy was run; `exhaustive` when every DFS order was tried.
+    /// `--all-hierarchies`: every hierarchy was run and is reported.
     pub all: bool,
+    /// Every DFS successor order was tried to find the hierarchies (otherwise sampled).
     pub exhaustive: bool,
 }
 
@@ -35,8 +41,11 @@ pub struct Setting<'a> {
 pub struct SimulateReport {
     /// `converge.simulate/1`.
     pub schema: String,
+    /// The function run, without `@`.
     pub function: String,
+    /// Threads in the group.
     pub threads: u32,
+    /// The target's name: `amdgpu`, `nvptx` or `generic`.
     pub target: String,
     /// Whether the function uses convergence control tokens (controlled convergence).
     pub controlled: bool,
@@ -44,8 +53,9 @@ pub struct SimulateReport {
     pub arguments: Vec<String>,
     /// The cycles of the chosen hierarchy (no `entries`: a hierarchy records header and blocks).
     pub hierarchy: Vec<CycleJson>,
+    /// The run under the chosen hierarchy.
     pub run: RunJson,
-    /// With `--all-hierarchies` only.
+    /// With `--all-hierarchies` only; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub all_hierarchies: Option<AllHierarchiesJson>,
 }
@@ -55,50 +65,75 @@ pub struct SimulateReport {
 pub struct AllHierarchiesJson {
     /// Every DFS successor order was tried (otherwise sampled).
     pub exhaustive: bool,
+    /// Each hierarchy's cycles (no `entries`); index 0 is LLVM's.
     pub hierarchies: Vec<Vec<CycleJson>>,
     /// Blocks with the same converged-with relation under every hierarchy.
     pub m_converged: Vec<String>,
+    /// The other blocks: their converged-with relation depends on the hierarchy.
     pub not_m_converged: Vec<String>,
+    /// Instructions whose converged dynamic instances agree on their value under every
+    /// hierarchy that executes them.
     pub uniform_under_every_hierarchy: Vec<String>,
+    /// One run per hierarchy, in the order of `hierarchies`.
     pub runs: Vec<RunJson>,
 }
 
-/// One run.
+/// One run: the table of dynamic instances, the communicating operations and the value
+/// verdicts.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct RunJson {
+    /// One entry per thread, in thread order.
     pub threads: Vec<ThreadJson>,
     /// Number of columns of the table (converged block instances).
     pub columns: usize,
+    /// Converged dynamic instances of communicating operations, in the order the simulator
+    /// released them.
     pub communicating: Vec<GroupJson>,
+    /// One verdict per static instruction of the function that the run executed with a value,
+    /// in function order.
     pub values: Vec<ValueJson>,
+    /// The simulator's remarks on the run.
     pub notes: Vec<String>,
     /// Why the run is not a valid complete execution (empty when it is).
     pub failures: Vec<String>,
 }
 
+/// One thread's row of the table.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct ThreadJson {
+    /// The thread id.
     pub thread: u32,
+    /// How the thread ended: `returned`, `returned V`, `STOPPED: step limit reached`,
+    /// ``reached `unreachable` ``, or `error: …`.
     pub status: String,
+    /// Instructions the thread executed.
     pub steps: u64,
+    /// The thread's dynamic block instances, in execution order.
     pub instances: Vec<InstanceJson>,
     /// For each column of the table, the index into `instances` of this thread's instance, or null.
     pub columns: Vec<Option<usize>>,
 }
 
+/// A dynamic instance of a block executed by one thread.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct InstanceJson {
+    /// The block's raw name.
     pub block: String,
-    /// The converged-with class of the instance.
+    /// The converged-with class of the instance: instances of different threads with the same
+    /// class are converged (share a column of the table).
     pub class: u32,
 }
 
 /// The threads of one converged instance of a communicating operation.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct GroupJson {
+    /// The function the operation is in, without `@` (the simulated one, or a callee).
     pub function: String,
+    /// The operation's instruction.
     pub instruction: String,
+    /// The block of the operation, in `function`.
     pub block: String,
+    /// The threads that executed this dynamic instance together (sorted).
     pub threads: Vec<u32>,
     /// A convergent operation (false: a shared-memory access).
     pub convergent: bool,
@@ -107,22 +142,28 @@ pub struct GroupJson {
 /// Whether converged instances of one static instruction produced equal values.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct ValueJson {
+    /// The static instruction.
     pub instruction: String,
     /// `not executed`, `uniform` or `divergent`.
     pub verdict: String,
-    /// `uniform`: classes of converged instances, and how many were shared by several threads.
+    /// With `uniform` only: classes of converged instances (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub classes: Option<usize>,
+    /// With `uniform` only: the classes executed by several threads (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared: Option<usize>,
-    /// `divergent`: two converged instances with different values.
+    /// With `divergent` only: two converged instances with different values (absent
+    /// otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub witness: Option<Vec<WitnessJson>>,
 }
 
+/// One thread's value at a converged dynamic instance, half of a divergence witness.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct WitnessJson {
+    /// The thread id.
     pub thread: u32,
+    /// The value the thread computed, rendered.
     pub value: String,
 }
 

@@ -13,47 +13,66 @@ pub struct StatsReport {
     pub schema: String,
     /// The input's name (`<stdin>` for standard input).
     pub file: String,
+    /// The module's `source_filename`; `None` (JSON null) when the module has none.
     pub source_filename: Option<String>,
+    /// The module's `target triple`; `None` (JSON null) when the module has none.
     pub target_triple: Option<String>,
     /// Functions of the whole module.
     pub functions: FunctionCounts,
+    /// Global variables of the module.
     pub globals: usize,
-    /// Totals over the selected functions (every defined one without `--function`).
+    /// Blocks of the selected functions (every defined one without `--function`).
     pub blocks: usize,
+    /// Instructions of the selected functions.
     pub instructions: usize,
+    /// Cycles of the selected functions, at every depth (0 when cycles were not computed).
     pub cycles: usize,
+    /// Irreducible cycles (more than one entry) among [`StatsReport::cycles`].
     pub irreducible_cycles: usize,
+    /// Named metadata nodes of the module (`!name = !{…}`).
     pub named_metadata: usize,
+    /// One entry per selected function, in module order.
     pub per_function: Vec<FunctionStats>,
 }
 
 /// Functions of the module: all, with a body, declarations.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FunctionCounts {
+    /// All functions: `defined + declared`.
     pub total: usize,
+    /// Functions with a body (`define`).
     pub defined: usize,
+    /// Declarations without a body (`declare`).
     pub declared: usize,
 }
 
 /// One defined function.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct FunctionStats {
+    /// The function's name, without `@`.
     pub name: String,
     /// `ccc`, or the named convention (`amdgpu_kernel`, `ptx_kernel`, …).
     pub calling_convention: String,
     /// An entry point: a kernel calling convention or listed in `!nvvm.annotations`.
     pub kernel: bool,
+    /// Number of parameters.
     pub params: usize,
+    /// Number of blocks.
     pub blocks: usize,
+    /// Number of instructions, terminators included.
     pub instructions: usize,
+    /// Cycles at every depth.
     pub cycles: usize,
+    /// Cycles not nested in another cycle (depth 1).
     pub top_level_cycles: usize,
+    /// Irreducible cycles (more than one entry), at every depth.
     pub irreducible_cycles: usize,
+    /// The deepest cycle's depth (1 for a top-level cycle); 0 without cycles.
     pub max_cycle_depth: u32,
 }
 
 impl StatsReport {
-    /// The schema field filled in; the rest as given.
+    /// The value of [`StatsReport::schema`]: `converge.stats/1`.
     pub fn schema() -> String {
         super::schema("stats")
     }

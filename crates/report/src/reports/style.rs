@@ -16,6 +16,7 @@ pub enum Style {
 /// Paints text with ANSI colours when `color` is set, leaves it unchanged otherwise.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Painter {
+    /// Emit ANSI colour codes; when false [`Painter::paint`] returns its text unchanged.
     pub color: bool,
 }
 

@@ -19,10 +19,12 @@ pub struct UniformityReport {
     pub schema: String,
     /// `llvm` or `precise`.
     pub mode: String,
+    /// One entry per selected function, in module order.
     pub functions: Vec<FunctionJson>,
 }
 
 impl UniformityReport {
+    /// The document for analysis mode `mode` with `functions`, schema filled in.
     pub fn new(mode: Mode, functions: Vec<FunctionJson>) -> UniformityReport {
         UniformityReport {
             schema: super::schema("uniformity"),
@@ -35,30 +37,51 @@ impl UniformityReport {
 /// One function.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct FunctionJson {
+    /// The function's name, without `@`.
     pub name: String,
     /// False when the target has no branch divergence (every value uniform, nothing analysed).
     pub analysed: bool,
+    /// The function's arguments, in order.
     pub arguments: Vec<ArgumentJson>,
+    /// The function's blocks, in function order.
     pub blocks: Vec<BlockJson>,
+    /// Cycles entered on diverged paths (irreducible cycles whose entries are reached by
+    /// threads that took different sides of a divergent branch): every value defined in them
+    /// is assumed divergent. LLVM's `CYCLES ASSUMED DIVERGENT`.
     pub cycles_assumed_divergent: Vec<CycleJson>,
+    /// Cycles with a divergent exit: threads may leave them in different iterations, so values
+    /// defined inside and used outside show temporal divergence. LLVM's `CYCLES WITH DIVERGENT
+    /// EXIT`.
     pub cycles_with_divergent_exit: Vec<CycleJson>,
+    /// Uses outside a cycle of values defined in it, for cycles with a divergent exit (LLVM
+    /// 22's `TEMPORAL DIVERGENCE LIST`).
     pub temporal_divergence: Vec<TemporalJson>,
 }
 
+/// One argument of a function and whether it is divergent.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct ArgumentJson {
+    /// Position in the parameter list, from 0.
     pub index: usize,
+    /// `%name`, or `%N` for an unnamed argument.
     pub name: String,
+    /// The argument may differ between threads (the target's rule for arguments, e.g. a
+    /// kernel's arguments are uniform).
     pub divergent: bool,
 }
 
+/// One block of a function and its instructions.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct BlockJson {
+    /// The block's raw name (`print<cycles>`'s spelling: no `%`; the slot number when unnamed).
     pub name: String,
+    /// Reachable from the function's entry block.
     pub reachable: bool,
+    /// The block's instructions in order, terminator last.
     pub instructions: Vec<InstructionJson>,
 }
 
+/// One instruction and its uniformity.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct InstructionJson {
     /// Index within the block.
@@ -67,16 +90,25 @@ pub struct InstructionJson {
     pub name: Option<String>,
     /// The instruction as LLVM prints it.
     pub text: String,
+    /// The instruction ends its block (`br`, `switch`, `ret`, …).
     pub terminator: bool,
+    /// The value may differ between threads; for a terminator, the branch is divergent
+    /// (threads may take different successors).
     pub divergent: bool,
+    /// The target says the result is uniform whatever its operands (e.g. a
+    /// `readfirstlane`).
     pub always_uniform: bool,
 }
 
-/// A value defined in a cycle with a divergent exit and used outside it.
+/// Temporal divergence: a value defined in a cycle with a divergent exit and used outside it,
+/// where threads that left in different iterations see different dynamic instances of it.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct TemporalJson {
+    /// The instruction defining the value, as LLVM prints it.
     pub value: String,
+    /// The instruction using the value outside the cycle, as LLVM prints it.
     pub user: String,
+    /// The cycle the value's uses leave.
     pub cycle: CycleJson,
 }
 

@@ -1,5 +1,5 @@
 //! `converge verify`'s report: the token verifier's findings as rustc-style diagnostics
-//! ([`text`]), LLVM's own messages ([`llvm`], what `opt -passes=verify` prints) or JSON
+//! ([`text`]), LLVM's own messages ([`llvm()`], what `opt -passes=verify` prints) or JSON
 //! ([`VerifyReport`], schema `converge.verify/1`).
 
 use super::CycleJson;
@@ -18,14 +18,16 @@ pub struct VerifyReport {
     pub file: String,
     /// No finding.
     pub valid: bool,
+    /// Every broken rule, in module order; empty when `valid`.
     pub findings: Vec<FindingJson>,
 }
 
 /// One broken rule.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct FindingJson {
+    /// The function the rule is broken in, without `@`.
     pub function: String,
-    /// Stable rule id (`docs/verify-rules.md`).
+    /// Stable rule id (`T-cycle-use`, …; `docs/verify-rules.md`).
     pub rule: String,
     /// The rule's entry in the catalogue of "Convergent Operation Semantics".
     pub catalogue: String,
@@ -37,16 +39,18 @@ pub struct FindingJson {
     pub llvm_message: String,
     /// The lines LLVM's verifier prints after its message (the offending instructions).
     pub llvm_lines: Vec<String>,
-    /// Where: the offending instruction, or the function when there is none.
+    /// Line (from 1) of the offending instruction, or of the function when there is none.
     pub line: usize,
+    /// Column (from 1) of the same place as [`FindingJson::line`].
     pub col: usize,
-    /// The instructions involved: the offending one (`primary`) first.
+    /// The instructions involved: the offending one (`primary`) first. Absent when the finding
+    /// is about the function rather than an instruction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<Vec<InstructionRef>>,
-    /// The cycle a cycle rule is about.
+    /// The cycle a cycle rule is about (its header is the first entry). Absent for other rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cycle: Option<CycleJson>,
-    /// A path of blocks that shows the violation (cycle rules).
+    /// A path of blocks that shows the violation (cycle rules). Absent when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub witness: Option<Vec<String>>,
 }
@@ -56,8 +60,11 @@ pub struct FindingJson {
 pub struct InstructionRef {
     /// `primary`, `definition`, `first-heart`, `earlier-convergent` or `decided-kind`.
     pub role: String,
+    /// The instruction as LLVM prints it.
     pub text: String,
+    /// Line of the instruction, from 1.
     pub line: usize,
+    /// Column of the instruction, from 1.
     pub col: usize,
 }
 
