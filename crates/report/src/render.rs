@@ -206,6 +206,23 @@ impl Ctx<'_, '_> {
                     "a token defined in a cycle that does not contain the operation, whose groups are the threads that left in the same iteration"
                 }
             ),
+            Reason::PastTokenRegion {
+                operand,
+                value,
+                token,
+            } => format!(
+                "past the convergence region of {} (precise mode, rule P6): uses {}, computed from {}, an always-uniform operation controlled by {}, {}; inside the token's region the threads at {} are those of one dynamic instance of the token, so it is uniform there, but no use of the token follows this value, and here threads of different instances are converged again",
+                self.node_name(Node::Inst(*token)),
+                self.node_name(Node::Inst(*operand)),
+                self.node_name(Node::Inst(*value)),
+                self.node_name(Node::Inst(*token)),
+                if a.lf.token_kind(*token) == Some(converge_uniformity::TokenKind::Anchor) {
+                    "an anchor, whose group of threads is implementation-defined"
+                } else {
+                    "a token defined in a cycle that does not contain the operation, whose groups are the threads that left in the same iteration"
+                },
+                self.node_name(Node::Inst(*value)),
+            ),
             Reason::ExitPhi {
                 cycle,
                 exit,
@@ -318,6 +335,19 @@ impl Ctx<'_, '_> {
                 "rule": "P6",
                 "operand": a.name(*operand),
                 "operand_location": self.node_loc(*operand),
+                "token": a.name(Node::Inst(*token)),
+                "token_location": self.node_loc(Node::Inst(*token)),
+            }),
+            Reason::PastTokenRegion {
+                operand,
+                value,
+                token,
+            } => json!({
+                "rule": "P6",
+                "operand": a.name(Node::Inst(*operand)),
+                "operand_location": self.node_loc(Node::Inst(*operand)),
+                "value": a.name(Node::Inst(*value)),
+                "value_location": self.node_loc(Node::Inst(*value)),
                 "token": a.name(Node::Inst(*token)),
                 "token_location": self.node_loc(Node::Inst(*token)),
             }),

@@ -8,8 +8,8 @@ use super::reasons::{JoinWitness, Node};
 use crate::paths::{disjoint_paths, join_set};
 use converge_graph::{Block, Graph};
 use converge_ir::{FuncId, InstId, Module, Value};
-use converge_uniformity::llvm::{LlvmFunction, Target};
-use converge_uniformity::{Mode, SsaFunction, Structure, Uniformity, analyze_with};
+use converge_uniformity::llvm::{LlvmFunction, Setup, Target};
+use converge_uniformity::{Mode, SsaFunction, Structure, Uniformity};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -47,14 +47,14 @@ impl<'m> Analysed<'m> {
     }
     /// In the given mode.
     pub fn new_with(module: &'m Module, fid: FuncId, target: &Target, mode: Mode) -> Analysed<'m> {
-        let lf = LlvmFunction::new(module, fid);
-        let s = Structure::new(SsaFunction::cfg(&lf));
-        let u = analyze_with(&lf, target, &s, mode);
+        // The one per-function entry point decides the LLVM release's structure and target hooks.
+        let setup = Setup::new(target.clone(), mode);
+        let a = setup.analyse(module, fid);
         Analysed {
-            lf,
-            s,
-            u,
-            target: target.clone(),
+            lf: a.lf,
+            s: a.structure,
+            u: a.uniformity,
+            target: setup.target().clone(),
             mode,
             join_sets: Mutex::new(HashMap::new()),
             flows: AtomicUsize::new(0),

@@ -137,7 +137,10 @@ impl<'a, 'm> Explainer<'a, 'm> {
             }
             chain.push(Step { node: at, reason });
             at = match r {
-                Reason::Source { .. } => return Explanation::Divergent(chain),
+                // Roots: a divergence source, and an anchor's implementation-defined grouping.
+                Reason::Source { .. } | Reason::PastTokenRegion { .. } => {
+                    return Explanation::Divergent(chain);
+                }
                 Reason::Data { operand } => *operand,
                 _ => match r
                     .premise_value()

@@ -108,8 +108,71 @@ pub(super) fn candidates(
                 });
             }
         }
+        // P6: a uniform operand computed from an always-uniform operation grouped by a token
+        // whose convergence region this value has left.
+        if !a.u.divergent_insts[d as usize]
+            && let Some((value, token)) = token_bound(a, d)
+            && !reaches_heart_use(a, i, token)
+        {
+            out.push(Reason::PastTokenRegion {
+                operand: d,
+                value,
+                token,
+            });
+        }
     }
     out
+}
+
+/// Whether token `t` groups the threads at operation `o` by something other than maximal
+/// convergence (rule P6): it is an `anchor`, or it is defined in a cycle that does not contain `o`.
+fn implementation_grouped(a: &Analysed<'_>, t: u32, o: u32) -> bool {
+    let (f, s) = (a.lf.func, &a.s);
+    if a.lf.token_kind(t) == Some(TokenKind::Anchor) {
+        return true;
+    }
+    let ob = f.insts[o as usize].block;
+    let mut c = s.cycle_of(f.insts[t as usize].block);
+    while let Some(x) = c {
+        if !s.contains(x, ob) {
+            return true;
+        }
+        c = s.parent(x);
+    }
+    false
+}
+
+/// For a uniform instruction `o`: an always-uniform operation `v` it is computed from (through
+/// uniform values, `o` itself included) whose control token `t` groups threads by rule P6.
+/// Returns `(v, t)`.
+fn token_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32)> {
+    let u = &a.u;
+    let mut seen = vec![o];
+    let mut k = 0;
+    while k < seen.len() && k < MAX_BACKWARD {
+        let x = seen[k];
+        k += 1;
+        if let Some(t) = a.lf.control_token(x)
+            && a.target.is_always_uniform(&a.lf, x)
+            && implementation_grouped(a, t, x)
+        {
+            return Some((x, t));
+        }
+        for v in a.uses(x) {
+            let Value::Inst(d) = v else { continue };
+            let d = d.0;
+            let token =
+                a.lf.callee_name(d)
+                    .is_some_and(|n| n.starts_with("llvm.experimental.convergence."));
+            if u.divergent_insts[d as usize] || token {
+                continue;
+            }
+            if !seen.contains(&d) {
+                seen.push(d);
+            }
+        }
+    }
+    None
 }
 
 /// The loop heart of cycle `c`: a `llvm.experimental.convergence.loop` call in its header.

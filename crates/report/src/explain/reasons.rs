@@ -144,6 +144,18 @@ pub enum Reason {
         exit: Block,
         path: Vec<Block>,
     },
+    /// Precise mode, rule P6: uses `operand`, which is computed from `value`, an always-uniform
+    /// operation controlled by `token` (an `anchor`, or a token of a cycle that does not contain
+    /// it). The threads of one dynamic instance of the token are converged at `value`, so it is
+    /// uniform inside the token's convergence region; which threads form one instance is
+    /// implementation-defined for an anchor ("Convergent Operation Semantics",
+    /// `llvm.experimental.convergence.anchor`). This value lies past the region (no use of the
+    /// token follows it), where threads of different instances are converged again.
+    PastTokenRegion {
+        operand: u32,
+        value: u32,
+        token: u32,
+    },
 }
 
 /// The rules of precise mode (docs/precise-mode.md) a reason rests on, beyond LLVM's.
@@ -185,6 +197,7 @@ impl Reason {
             Reason::ExitPhi { .. } => "exit-phi",
             Reason::GroupedByToken { .. } => "grouped-by-token",
             Reason::PastHeartRegion { .. } => "past-heart-region",
+            Reason::PastTokenRegion { .. } => "past-token-region",
         }
     }
     /// The precise-mode rule this reason rests on, if it is not one of LLVM's.
@@ -195,7 +208,9 @@ impl Reason {
             }
             Reason::PastHeartRegion { .. } => Some(PreciseRule::HeartRegion),
             Reason::ExitPhi { .. } => Some(PreciseRule::ExitPhi),
-            Reason::GroupedByToken { .. } => Some(PreciseRule::TokenGroup),
+            Reason::GroupedByToken { .. } | Reason::PastTokenRegion { .. } => {
+                Some(PreciseRule::TokenGroup)
+            }
             _ => None,
         }
     }
@@ -209,7 +224,10 @@ impl Reason {
     /// The divergent branch this reason's premise is (the branch's terminator must be divergent).
     pub fn premise_branch(&self) -> Option<Block> {
         match self {
-            Reason::Source { .. } | Reason::Data { .. } | Reason::GroupedByToken { .. } => None,
+            Reason::Source { .. }
+            | Reason::Data { .. }
+            | Reason::GroupedByToken { .. }
+            | Reason::PastTokenRegion { .. } => None,
             Reason::Sync { branch, .. }
             | Reason::Temporal { branch, .. }
             | Reason::AssumedCycle { branch, .. }

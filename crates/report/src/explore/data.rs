@@ -32,6 +32,17 @@ fn step_json(ctx: &Ctx<'_, '_>, n: Node, r: &Reason) -> Json {
     let (premise, mut blocks, paths, cycle): (Option<Node>, Vec<Block>, Vec<&[Block]>, i64) =
         match r {
             Reason::Source { .. } => (None, own, vec![], -1),
+            Reason::PastTokenRegion {
+                operand,
+                value,
+                token,
+            } => {
+                let mut b = own;
+                b.extend(a.block_of(Node::Inst(*operand)));
+                b.extend(a.block_of(Node::Inst(*value)));
+                b.extend(a.block_of(Node::Inst(*token)));
+                (None, b, vec![], -1)
+            }
             Reason::Data { operand } | Reason::GroupedByToken { operand, .. } => {
                 let mut b = own;
                 b.extend(a.block_of(*operand));
