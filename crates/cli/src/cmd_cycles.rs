@@ -128,7 +128,10 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             let (cfg, times) = analyse(st, f, mode, args.time_passes);
             let ci = &st.ci;
             let (text, json) = match format {
-                Format::Llvm => (render_llvm(m, f, ci), None),
+                Format::Llvm => (
+                    render_llvm(m, f, ci, args.llvm == crate::common::LLVM_MAIN),
+                    None,
+                ),
                 Format::Text => (render_text(m, f, &cfg, ci), None),
                 Format::Json => (String::new(), Some(render_json(m, f, &cfg, ci))),
                 Format::None => (String::new(), None),
@@ -193,11 +196,32 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn render_llvm(m: &Module, f: &Function, ci: &CycleInfo) -> String {
+fn render_llvm(m: &Module, f: &Function, ci: &CycleInfo, main: bool) -> String {
     let mut s = String::new();
     s.push_str("CycleInfo for function: ");
     s.push_str(m.strings.resolve(f.name));
     s.push('\n');
+    if main {
+        // `--llvm-version main`: LLVM's development branch prints blocks in DFS preorder.
+        for c in ci.cycles() {
+            let (entries, others) = converge_uniformity::llvm::main_print_order(ci, c);
+            s.push_str(&"    ".repeat(ci.depth(c) as usize));
+            let _ = write!(s, "depth={}: entries(", ci.depth(c));
+            for (k, &e) in entries.iter().enumerate() {
+                if k > 0 {
+                    s.push(' ');
+                }
+                raw_block_name(m, f, e, &mut s);
+            }
+            s.push(')');
+            for &b in &others {
+                s.push(' ');
+                raw_block_name(m, f, b, &mut s);
+            }
+            s.push('\n');
+        }
+        return s;
+    }
     ci.print_llvm(&mut s, |b, out| raw_block_name(m, f, b, out));
     s
 }

@@ -8,7 +8,7 @@ use crate::common::{CliError, Format, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
 use converge_graph::{Block, Cycle};
 use converge_ir::{FuncId, InstId, Module, Value};
-use converge_uniformity::llvm::{LlvmFunction, Target};
+use converge_uniformity::llvm::{LlvmFunction, Rules, Target};
 use converge_uniformity::{LlvmVersion, Mode, Structure, Uniformity, analyze_with};
 use rayon::prelude::*;
 use serde_json::json;
@@ -66,10 +66,13 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         LlvmVersion::V22
     };
     let mode = args.mode.mode(version);
-    let target = args
+    let mut target = args
         .target
         .model(&module, args.mcpu.as_deref())
         .for_version(version);
+    if args.llvm_version == crate::common::LLVM_MAIN && args.mode == ModeArg::Llvm {
+        target = target.with_rules(Rules::Main);
+    }
     let t1 = Instant::now();
     let defined: Vec<usize> = args
         .functions
@@ -178,7 +181,7 @@ fn analyse_one(
     t.analysis = a.elapsed();
     let a = Instant::now();
     let text = match format {
-        Format::Llvm => Rendered::Text(render_llvm(&lf, &s, &u, llvm19)),
+        Format::Llvm => Rendered::Text(render_llvm(&lf, &s, &u, llvm19, target.rules())),
         Format::Json => Rendered::Json(render_json(&lf, &s, &u)),
         Format::Text => Rendered::Text(render_text(&lf, &s, &u)),
         Format::None => Rendered::Text(String::new()),
@@ -206,8 +209,28 @@ fn inst_text<'b>(buf: &'b mut String, m: &Module, f: FuncId, i: u32) -> &'b str 
 }
 
 fn cycle_text(m: &Module, fid: FuncId, s: &Structure, c: u32) -> String {
+    cycle_text_in(m, fid, s, c, Rules::V22)
+}
+
+/// [`cycle_text`] in the block order of `rules` (LLVM main: DFS preorder).
+fn cycle_text_in(m: &Module, fid: FuncId, s: &Structure, c: u32, rules: Rules) -> String {
     let ci = &s.cycles;
     let cy = Cycle(c);
+    if rules == Rules::Main {
+        let (entries, others) = converge_uniformity::llvm::main_print_order(ci, cy);
+        let names =
+            |bs: &[Block]| -> Vec<String> { bs.iter().map(|&b| block_name(m, fid, b)).collect() };
+        let mut out = format!(
+            "depth={}: entries({})",
+            ci.depth(cy),
+            names(&entries).join(" ")
+        );
+        for n in names(&others) {
+            out.push(' ');
+            out.push_str(&n);
+        }
+        return out;
+    }
     let mut out = format!("depth={}: entries(", ci.depth(cy));
     for (k, &e) in ci.entries(cy).iter().enumerate() {
         if k > 0 {
@@ -228,7 +251,24 @@ fn cycle_text(m: &Module, fid: FuncId, s: &Structure, c: u32) -> String {
 // ---- formats -------------------------------------------------------------------------------------
 
 /// `opt -passes='print<uniformity>'` as LLVM 22 prints it.
-fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: bool) -> String {
+fn render_llvm(
+    lf: &LlvmFunction<'_>,
+    s: &Structure,
+    u: &Uniformity,
+    llvm19: bool,
+    rules: Rules,
+) -> String {
+    // LLVM main lists cycles in CycleInfo's order (outer before inner) and prints each cycle's
+    // blocks in DFS preorder.
+    let sorted = |cs: &[u32]| -> Vec<u32> {
+        let mut cs = cs.to_vec();
+        if rules == Rules::Main {
+            cs.sort_unstable();
+        }
+        cs
+    };
+    let cycle_text =
+        |m: &Module, fid: FuncId, s: &Structure, c: u32| cycle_text_in(m, fid, s, c, rules);
     let (m, f, fid) = (lf.module, lf.func, lf.fid);
     let mut out = format!("UniformityInfo for function '{}':\n", lf.name());
     if !u.has_divergence() {
@@ -253,13 +293,13 @@ fn render_llvm(lf: &LlvmFunction<'_>, s: &Structure, u: &Uniformity, llvm19: boo
         } else {
             "CYCLES ASSUMED DIVERGENT:\n"
         });
-        for &c in &u.assumed_divergent {
+        for c in sorted(&u.assumed_divergent) {
             let _ = writeln!(out, "  {}", cycle_text(m, fid, s, c));
         }
     }
     if !u.divergent_exit_cycles.is_empty() {
         out.push_str("CYCLES WITH DIVERGENT EXIT:\n");
-        for &c in &u.divergent_exit_cycles {
+        for c in sorted(&u.divergent_exit_cycles) {
             let _ = writeln!(out, "  {}", cycle_text(m, fid, s, c));
         }
     }

@@ -51,10 +51,22 @@ pub fn formats(allowed: &'static [Format]) -> impl TypedValueParser<Value = Form
         .map(|s| Format::from_str(&s, false).expect("offered values are formats"))
 }
 
+/// `--llvm-version main`: LLVM's development branch, as the newest lit tests expect it.
+pub const LLVM_MAIN: u32 = 23;
+
 /// The `--llvm-version` value parser shared by every subcommand that reproduces an LLVM release:
-/// 19 to 22 (22 is the reference; anything below reproduces 19's behaviour).
+/// 19 to 22 (22 is the reference; anything below reproduces 19's behaviour), or `main`
+/// ([`LLVM_MAIN`]: the target-model refinements and print orders of LLVM's development branch).
 pub fn llvm_version() -> impl TypedValueParser<Value = u32> {
-    clap::value_parser!(u32).range(19..=22)
+    |s: &str| -> Result<u32, String> {
+        match s {
+            "main" => Ok(LLVM_MAIN),
+            _ => match s.parse::<u32>() {
+                Ok(v) if (19..=22).contains(&v) => Ok(v),
+                _ => Err(format!("`{s}` is not 19, 20, 21, 22 or main")),
+            },
+        }
+    }
 }
 
 /// The name diagnostics give the input: the path, or `<stdin>` for `-`.
