@@ -33,6 +33,12 @@ impl Target {
 pub(crate) enum Comm {
     ReadFirstLane,
     ReadLane,
+    /// `permlane16` / `permlanex16` (`cross`), with a lane select per 16-lane row from the
+    /// scalar operands, or from each lane's own operand (`var`, gfx12).
+    Permlane16 {
+        cross: bool,
+        var: bool,
+    },
     Ballot,
     AmdIcmp,
     AmdFcmp,
@@ -84,6 +90,8 @@ pub(crate) enum CallKind {
     WaveSize,
     /// A pure function of the operands.
     Pure,
+    /// The same value in every thread (a declared function with the `alwaysuniform` attribute).
+    Uniform,
     /// A different deterministic value per thread (unknown calls, divergence sources).
     PerThread,
     InverseBallot,
@@ -169,6 +177,16 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
     }
     if base == "llvm.amdgcn.permlane64" {
         return Comm(self::Comm::Permlane64);
+    }
+    for (n, cross, var) in [
+        ("llvm.amdgcn.permlane16", false, false),
+        ("llvm.amdgcn.permlanex16", true, false),
+        ("llvm.amdgcn.permlane16.var", false, true),
+        ("llvm.amdgcn.permlanex16.var", true, true),
+    ] {
+        if base == n {
+            return Comm(self::Comm::Permlane16 { cross, var });
+        }
     }
     if base == "llvm.amdgcn.inverse.ballot" {
         return InverseBallot;

@@ -250,10 +250,8 @@ impl Amdgpu {
 
     /// `maxWorkitemID` per dimension (LLVM's subtarget query).
     fn max_workitem_id(f: &LlvmFunction<'_>) -> [u64; 3] {
-        if let Some(v) = f.fn_md_ints("reqd_work_group_size")
-            && v.len() == 3
-        {
-            return [0, 1, 2].map(|d| (v[d] as u64).saturating_sub(1));
+        if let Some(v) = converge_ir::intrinsics::reqd_work_group_size(f.module, f.func) {
+            return v.map(|s| s.saturating_sub(1));
         }
         let max = f
             .fn_attr("amdgpu-flat-work-group-size")
@@ -279,9 +277,7 @@ impl Amdgpu {
 
     /// The required work-group size of dimension `d` (`!reqd_work_group_size`).
     fn reqd_size(f: &LlvmFunction<'_>, d: usize) -> Option<u64> {
-        f.fn_md_ints("reqd_work_group_size")
-            .filter(|v| v.len() == 3)
-            .map(|v| v[d] as u64)
+        converge_ir::intrinsics::reqd_work_group_size(f.module, f.func).map(|v| v[d])
     }
 
     /// Does the required x size fill whole waves of `1 << w` lanes (main: a power of two at least

@@ -99,7 +99,7 @@ fn source(f: &LlvmFunction<'_>, i: u32, rules: Rules) -> bool {
             (0, Rules::Precise) => !f
                 .operands(i)
                 .first()
-                .is_some_and(|&p| addresses_non_local(f, p)),
+                .is_some_and(|&p| converge_ir::memspace::addresses_non_local(f.module, f.fid, p)),
             _ => false,
         },
         Opcode::Alloca => rules == Rules::Main,
@@ -108,49 +108,4 @@ fn source(f: &LlvmFunction<'_>, i: u32, rules: Rules) -> bool {
         Opcode::Call => true,
         _ => false,
     }
-}
-
-/// Whether generic pointer `p` provably addresses global (1), shared (3), constant (4) or
-/// parameter (101) memory, never the thread's local memory: every path of `getelementptr`,
-/// `bitcast`, `phi` and `select` back from `p` ends at an `addrspacecast` from such a space or
-/// at a global variable in one. Iterative, each value visited once.
-fn addresses_non_local(f: &LlvmFunction<'_>, p: Value) -> bool {
-    let non_local = |a: u32| matches!(a, 1 | 3 | 4 | 101);
-    let mut stack = vec![p];
-    let mut seen = std::collections::HashSet::new();
-    while let Some(v) = stack.pop() {
-        if !seen.insert(v) {
-            continue;
-        }
-        match v {
-            Value::Global(g) => {
-                if !non_local(f.module.globals[g.0 as usize].addrspace) {
-                    return false;
-                }
-            }
-            Value::Inst(d) => {
-                let inst = &f.func.insts[d.0 as usize];
-                let ops = f.operands(d.0);
-                match inst.op {
-                    Opcode::AddrSpaceCast => {
-                        let Some(&src) = ops.first() else {
-                            return false;
-                        };
-                        if !f.value_addrspace(src).is_some_and(non_local) {
-                            return false;
-                        }
-                    }
-                    Opcode::GetElementPtr | Opcode::BitCast => match ops.first() {
-                        Some(&b) => stack.push(b),
-                        None => return false,
-                    },
-                    Opcode::Phi => stack.extend(ops.iter().copied()),
-                    Opcode::Select => stack.extend(ops.iter().skip(1).copied()),
-                    _ => return false,
-                }
-            }
-            _ => return false,
-        }
-    }
-    true
 }
