@@ -245,13 +245,14 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
             return MinMax(r);
         }
     }
-    if let Some(rest) = name.strip_prefix("llvm.amdgcn.") {
-        return if amdgpu_divergent_intrinsic(rest) {
-            PerThread
-        } else if convergent {
-            Comm(self::Comm::Opaque)
-        } else {
-            Pure
+    if name.starts_with("llvm.amdgcn.") {
+        // What the intrinsic computes comes from the one table (`converge_ir::intrinsics`).
+        use converge_ir::intrinsics::amdgpu::{Computes, computes};
+        return match computes(name) {
+            Some(Computes::PerLane) => PerThread,
+            _ if convergent => Comm(self::Comm::Opaque),
+            Some(Computes::GroupUniform) => Uniform,
+            None => Pure,
         };
     }
     if name.starts_with("llvm.nvvm.") {
@@ -314,53 +315,6 @@ pub(crate) fn strip_type_suffix(name: &str) -> &str {
         s = head;
     }
     s
-}
-
-/// AMDGPU intrinsics that LLVM 19 treats as sources of divergence (notes §3.3, by family).
-pub(crate) fn amdgpu_divergent_intrinsic(rest: &str) -> bool {
-    const PREFIXES: &[&str] = &[
-        "workitem.id",
-        "mbcnt",
-        "ps.live",
-        "live.mask",
-        "writelane",
-        "mov.dpp",
-        "update.dpp",
-        "permlane16",
-        "permlanex16",
-        "ds.swizzle",
-        "ds.ordered",
-        "interp.mov",
-        "interp.p1",
-        "interp.p2",
-        "lds.param.load",
-        "lds.direct.load",
-        "if",
-        "else",
-        "loop",
-        "atomic",
-        "global.atomic",
-        "flat.atomic",
-        "raw.buffer.atomic",
-        "raw.ptr.buffer.atomic",
-        "struct.buffer.atomic",
-        "struct.ptr.buffer.atomic",
-        "image.atomic",
-        "global.load.tr",
-        "mfma",
-        "smfmac",
-        "wmma",
-        "swmmac",
-    ];
-    if rest == "if.break" {
-        return false;
-    }
-    PREFIXES.iter().any(|p| {
-        rest == *p
-            || rest
-                .strip_prefix(p)
-                .is_some_and(|r| r.starts_with('.') || r.starts_with('_'))
-    })
 }
 
 /// The callee name of call instruction `i` (for reports).

@@ -43,7 +43,9 @@ impl Exec<'_, '_> {
             let v = match op {
                 Comm::ReadFirstLane | Comm::SgBroadcastFirst => arg(first, 0),
                 Comm::ReadLane => {
-                    let lane = arg(k, 1).bits() as u32;
+                    // The lane index is a scalar operand: the hardware reads it once for the
+                    // wave (from the first active lane when it is not uniform).
+                    let lane = arg(first, 1).bits() as u32;
                     members
                         .iter()
                         .find(|&&j| lane_of(j) == lane)

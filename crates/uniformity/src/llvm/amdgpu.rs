@@ -48,154 +48,9 @@ pub struct Amdgpu {
     pub rules: Rules,
 }
 
-const SOURCES: &[&str] = &[
-    "workitem.id.x",
-    "workitem.id.y",
-    "workitem.id.z",
-    "mbcnt.lo",
-    "mbcnt.hi",
-    "ps.live",
-    "live.mask",
-    "inverse.ballot",
-    "writelane",
-    "mov.dpp",
-    "mov.dpp8",
-    "update.dpp",
-    "permlane16",
-    "permlanex16",
-    "permlane16.var",
-    "permlanex16.var",
-    "ds.swizzle",
-    "ds.ordered.add",
-    "ds.ordered.swap",
-    "interp.mov",
-    "interp.p1",
-    "interp.p2",
-    "interp.p1.f16",
-    "interp.p2.f16",
-    "lds.param.load",
-    "lds.direct.load",
-    "if",
-    "else",
-    "loop",
-    "atomic.cond.sub.u32",
-    "global.atomic.csub",
-    "global.atomic.ordered.add.b64",
-    "global.load.tr.b64",
-    "global.load.tr.b128",
-];
-
-const FP_ATOMICS: &[&str] = &[
-    "fadd",
-    "fadd.v2bf16",
-    "fmin",
-    "fmax",
-    "fmin.num",
-    "fmax.num",
-];
-
-const BUFFER_ATOMICS: &[&str] = &[
-    "add",
-    "and",
-    "cmpswap",
-    "cond.sub.u32",
-    "dec",
-    "fadd",
-    "fmax",
-    "fmin",
-    "inc",
-    "or",
-    "smax",
-    "smin",
-    "sub",
-    "swap",
-    "umax",
-    "umin",
-    "xor",
-];
-
-const ALWAYS_UNIFORM: &[&str] = &[
-    "readfirstlane",
-    "readlane",
-    "icmp",
-    "fcmp",
-    "ballot",
-    "if.break",
-    // Newer than LLVM 19.
-    "s.mov.from.global",
-    "s.swap.to.global",
-];
-
-fn is_source_intrinsic(name: &str) -> bool {
-    if let Some(r) = name.strip_prefix("llvm.r600.read.tidig.") {
-        return matches!(r, "x" | "y" | "z");
-    }
-    let Some(n) = name.strip_prefix("llvm.amdgcn.") else {
-        return false;
-    };
-    if SOURCES.contains(&n) {
-        return true;
-    }
-    // Newer than LLVM 19 (ray-tracing stack and shader work-reordering intrinsics).
-    if n.starts_with("swc.") || (n.starts_with("rts.") && n != "rts.trace.ray.nonblock") {
-        return true;
-    }
-    if let Some(op) = n
-        .strip_prefix("global.atomic.")
-        .or_else(|| n.strip_prefix("flat.atomic."))
-    {
-        return FP_ATOMICS.contains(&op);
-    }
-    for p in ["raw.", "raw.ptr.", "struct.", "struct.ptr."] {
-        if let Some(op) = n
-            .strip_prefix(p)
-            .and_then(|r| r.strip_prefix("buffer.atomic."))
-        {
-            return BUFFER_ATOMICS.contains(&op);
-        }
-    }
-    n.starts_with("image.atomic.")
-        || n.starts_with("mfma.")
-        || n.starts_with("smfmac.")
-        || n.starts_with("wmma.")
-        || n.starts_with("swmmac.")
-}
-
-/// Is `c` one component of an overloaded intrinsic's type mangling (`i32`, `f16`, `v2i32`, `p1`,
-/// `nxv4f32`, `a4i8`, `s_struct`, `isVoid`, …)?
-fn is_type_component(c: &str) -> bool {
-    let digits_after = |p: &str| {
-        c.strip_prefix(p)
-            .is_some_and(|r| !r.is_empty() && r.bytes().next().unwrap().is_ascii_digit())
-    };
-    digits_after("i")
-        || digits_after("f")
-        || digits_after("v")
-        || digits_after("p")
-        || digits_after("a")
-        || c.starts_with("nxv")
-        || c.starts_with("s_")
-        || c.starts_with("sl_")
-        || matches!(
-            c,
-            "bf16" | "isVoid" | "ppcf128" | "x86mmx" | "x86amx" | "f80" | "Metadata"
-        )
-}
-
-/// Looks `name` up with `pred`, first as written, then with trailing type-mangling components of
-/// an overloaded intrinsic removed one at a time (`llvm.amdgcn.readfirstlane.i32` → `…readfirstlane`).
-fn lookup(name: &str, pred: impl Fn(&str) -> bool) -> bool {
-    let mut n = name;
-    loop {
-        if pred(n) {
-            return true;
-        }
-        match n.rsplit_once('.') {
-            Some((head, last)) if is_type_component(last) => n = head,
-            _ => return false,
-        }
-    }
-}
+use converge_ir::intrinsics::amdgpu::{
+    Computes, computes, is_always_uniform_intrinsic, is_source_intrinsic, lookup,
+};
 
 /// Inline-asm output constraints; true for each output that lands in an SGPR (or a scalar special
 /// register), false for VGPR/AGPR or an unknown class.
@@ -452,6 +307,10 @@ impl Amdgpu {
                         lookup(n, is_source_intrinsic)
                             || (rules != Rules::V19
                                 && lookup(n, |n| n == "llvm.amdgcn.global.load.tr"))
+                            // Precise mode: every intrinsic the table says computes a value of
+                            // each lane's own, listed by LLVM or not.
+                            || (rules == Rules::Precise
+                                && computes(n) == Some(Computes::PerLane))
                     }
                     _ => true,
                 }
@@ -477,9 +336,7 @@ impl Amdgpu {
                 if rules.newer_than_22() && f.call_has_attr(i, "alwaysuniform") {
                     return true;
                 }
-                f.callee_name(i)
-                    .and_then(|n| n.strip_prefix("llvm.amdgcn."))
-                    .is_some_and(|n| lookup(n, |n| ALWAYS_UNIFORM.contains(&n)))
+                f.callee_name(i).is_some_and(is_always_uniform_intrinsic)
             }
             Opcode::LShr | Opcode::AShr | Opcode::And | Opcode::Or => {
                 self.is_wave_uniform_tid_expr(f, i, rules)
