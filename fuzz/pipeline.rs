@@ -19,7 +19,7 @@ use converge_sim::hierarchy::{Hierarchy, enumerate};
 use converge_sim::interp as sim;
 use converge_sim::report::{m_converged, table, value_uniformity};
 use converge_transform::insert_tokens::insert_tokens;
-use converge_uniformity::llvm::{Amdgpu, LlvmFunction, Nvptx, Target};
+use converge_uniformity::llvm::{Amdgpu, LlvmFunction, Nvptx, Rules, Target};
 use converge_uniformity::{LlvmVersion, Mode, Structure, analyze_as, analyze_with};
 use converge_verify::llvm::{self as vl, Flavor};
 use std::time::Duration;
@@ -32,8 +32,11 @@ pub fn pipeline(m: &Module) -> usize {
         Target::Uniform,
         Target::Amdgpu(Amdgpu::new(None)),
         Target::Amdgpu(Amdgpu::new(Some("gfx1030"))),
-        Target::Nvptx(Nvptx),
+        Target::Nvptx(Nvptx::default()),
         Target::from_triple(m.triple.as_deref(), None),
+        // `--llvm-version main`: LLVM main's target-model rules.
+        Target::Amdgpu(Amdgpu::new(Some("gfx1250"))).with_rules(Rules::Main),
+        Target::Nvptx(Nvptx::default()).with_rules(Rules::Main),
     ];
     for f in m.func_ids() {
         let func = m.func(f);
