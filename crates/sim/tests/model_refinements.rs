@@ -118,4 +118,39 @@ fn permlane16_with_a_different_old_is_divergent() {
     assert!(claims_divergent(&m, "%p", Rules::V22, Mode::Precise));
     let w = witness(&m, "%p", 4, 0, &[1]).expect("lane 0 gets old, lane 1 src0");
     assert!(w.contains("6") && w.contains("4"), "{w}");
+
+    // Main ignores even a divergent `old` (its test's `permlanex16(%v, %src0, …)`): the
+    // operand-aware rule (`DivergenceModel::ignored_operands`) keeps the result uniform there,
+    // and only there.
+    let text = "target triple = \"amdgcn-amd-amdhsa\"\n\
+        declare i32 @llvm.amdgcn.workitem.id.x()\n\
+        declare i32 @llvm.amdgcn.permlanex16.i32(i32, i32, i32, i32, i1 immarg, i1 immarg)\n\
+        define amdgpu_kernel void @f(i32 %n) {\n\
+        entry:\n  %t = call i32 @llvm.amdgcn.workitem.id.x()\n\
+          %p = call i32 @llvm.amdgcn.permlanex16.i32(i32 %t, i32 %n, i32 0, i32 0, i1 false, i1 false)\n\
+          %q = call i32 @llvm.amdgcn.permlanex16.i32(i32 %n, i32 %t, i32 0, i32 0, i1 false, i1 false)\n\
+          ret void\n}\n";
+    let m = converge_ir::parse("x.ll", text.to_string()).unwrap();
+    assert!(!claims_divergent(
+        &m,
+        "%p",
+        Rules::Main,
+        Mode::Llvm(LlvmVersion::V22)
+    ));
+    assert!(claims_divergent(
+        &m,
+        "%q",
+        Rules::Main,
+        Mode::Llvm(LlvmVersion::V22)
+    ));
+    assert!(claims_divergent(
+        &m,
+        "%p",
+        Rules::V22,
+        Mode::Llvm(LlvmVersion::V22)
+    ));
+    assert!(claims_divergent(&m, "%p", Rules::V22, Mode::Precise));
+    // x16 with 4 threads: every source lane is in the other row, not executing: `old`, the
+    // thread id, differs.
+    assert!(witness(&m, "%p", 4, 0, &[1]).is_some());
 }
