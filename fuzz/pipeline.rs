@@ -19,7 +19,7 @@ use converge_sim::hierarchy::{Hierarchy, enumerate};
 use converge_sim::interp as sim;
 use converge_sim::report::{m_converged, table, value_uniformity};
 use converge_transform::insert_tokens::insert_tokens;
-use converge_uniformity::llvm::{Amdgpu, Nvptx, Setup, Target};
+use converge_uniformity::llvm::{Amdgpu, Nvptx, Rules, Setup, Target};
 use converge_uniformity::{LlvmVersion, Mode};
 use converge_verify::llvm::{self as vl, Flavor};
 use std::time::Duration;
@@ -32,8 +32,11 @@ pub fn pipeline(m: &Module) -> usize {
         Target::Uniform,
         Target::Amdgpu(Amdgpu::new(None)),
         Target::Amdgpu(Amdgpu::new(Some("gfx1030"))),
-        Target::Nvptx(Nvptx),
+        Target::Nvptx(Nvptx::default()),
         Target::from_triple(m.triple.as_deref(), None),
+        // `--llvm-version main`: LLVM main's target-model rules.
+        Target::Amdgpu(Amdgpu::new(Some("gfx1250"))).with_rules(Rules::Main),
+        Target::Nvptx(Nvptx::default()).with_rules(Rules::Main),
     ];
     for f in m.func_ids() {
         let func = m.func(f);
@@ -172,10 +175,16 @@ fn uniformity(m: &Module, f: FuncId, targets: &[Target], work: &mut usize) {
         Mode::Precise,
     ] {
         for t in targets {
-            let a = Setup::new(t.clone(), mode).analyse(m, f);
+            // LLVM main's rules ride on 22's structure (`--llvm-version main`).
+            let main = t.rules() == Rules::Main && mode == Mode::Llvm(LlvmVersion::V22);
+            let mut setup = Setup::new(t.clone(), mode);
+            if main {
+                setup = setup.with_rules(Rules::Main);
+            }
+            let a = setup.analyse(m, f);
             *work += usize::from(a.uniformity.analysed);
             *work += report::text(&a, Painter::PLAIN).len();
-            *work += report::llvm(&a, mode == Mode::Llvm(LlvmVersion::V19)).len();
+            *work += report::llvm(&a, mode == Mode::Llvm(LlvmVersion::V19), main).len();
             *work += converge_report::reports::json_text(&report::json(&a)).len();
         }
     }
@@ -186,7 +195,8 @@ fn cycles_report(m: &Module, f: FuncId, work: &mut usize) {
     use converge_report::reports::{cycles as report, style::Painter};
     let cfg = m.func(f).cfg();
     let ci = CycleInfo::new(&cfg);
-    *work += report::llvm(m, f, &ci).len();
+    *work += report::llvm(m, f, &ci, false).len();
+    *work += report::llvm(m, f, &ci, true).len();
     *work += report::text(m, f, &cfg, &ci, Painter::PLAIN).len();
     *work += converge_report::reports::json_text(&report::json(m, f, &cfg, &ci)).len();
 }

@@ -31,7 +31,7 @@ pub struct Args {
     /// Which LLVM's cycle entries to reproduce: 22 (the reference: unreachable predecessors are
     /// ignored) or 19 (an unreachable predecessor makes its block an extra cycle entry).
     #[arg(long = "llvm-version", alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_version())]
-    pub llvm: crate::common::LlvmVersion,
+    pub llvm: crate::common::LlvmRelease,
     #[command(flatten)]
     pub functions: FunctionArgs,
     /// Report per-phase times on stderr (also computes dominator trees, to compare with
@@ -77,7 +77,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let start = Instant::now();
     let module = crate::common::load_module(&args.file)?;
     let parsed = Instant::now();
-    let mode = match args.llvm {
+    let mode = match args.llvm.version() {
         LlvmVersion::V19 => UnreachablePreds::AreEntries,
         LlvmVersion::V22 => UnreachablePreds::Ignore,
     };
@@ -93,7 +93,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             let (cfg, times) = analyse(st, m.func(fid), mode, args.time_passes);
             let ci = &st.ci;
             let (text, json) = match format {
-                Format::Llvm => (report::llvm(m, fid, ci), None),
+                Format::Llvm => (report::llvm(m, fid, ci, args.llvm.is_main()), None),
                 Format::Text => (report::text(m, fid, &cfg, ci, painter), None),
                 Format::Json => (String::new(), Some(report::json(m, fid, &cfg, ci))),
                 Format::None => (String::new(), None),

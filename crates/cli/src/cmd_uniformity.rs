@@ -8,7 +8,7 @@
 use crate::common::{CliError, Format, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
 use converge_report::reports::uniformity as report;
-use converge_uniformity::llvm::{PhaseTimes, Setup};
+use converge_uniformity::llvm::{PhaseTimes, Rules, Setup};
 use converge_uniformity::{LlvmVersion, Mode};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -38,7 +38,7 @@ pub struct Args {
     /// unreachable predecessors as cycle entries, no temporal-divergence list and the `ASSSUMED`
     /// spelling).
     #[arg(long, alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_version())]
-    pub llvm_version: crate::common::LlvmVersion,
+    pub llvm_version: crate::common::LlvmRelease,
     /// `llvm` reproduces LLVM (bugs included); `precise` is sound by the semantics, with
     /// convergence tokens, and tighter where that is sound (docs/precise-mode.md).
     #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
@@ -49,10 +49,15 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let t0 = Instant::now();
     let module = crate::common::load_module(&args.file)?;
     let t_parse = t0.elapsed();
-    let setup = Setup::new(
+    let mut setup = Setup::new(
         args.target.model(&module, args.mcpu.as_deref()),
-        args.mode.mode(args.llvm_version),
+        args.mode.mode(args.llvm_version.version()),
     );
+    // `--llvm-version main` in llvm mode: LLVM main's target-model rules and print orders.
+    let main = args.llvm_version.is_main() && args.mode == ModeArg::Llvm;
+    if main {
+        setup = setup.with_rules(Rules::Main);
+    }
     let mode = setup.mode();
     let t1 = Instant::now();
     let defined = args.functions.select(&module)?;
@@ -65,7 +70,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             let r = Instant::now();
             let out = match args.format {
                 Format::Llvm => {
-                    Rendered::Text(report::llvm(&a, mode == Mode::Llvm(LlvmVersion::V19)))
+                    Rendered::Text(report::llvm(&a, mode == Mode::Llvm(LlvmVersion::V19), main))
                 }
                 Format::Json => Rendered::Json(Box::new(report::json(&a))),
                 Format::Text => Rendered::Text(report::text(&a, painter)),

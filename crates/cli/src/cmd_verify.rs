@@ -19,7 +19,7 @@ pub struct Args {
     /// Which LLVM's verifier to reproduce where LLVM versions differ: 22 (the reference) or 19
     /// (a predecessor unreachable from the entry makes a cycle irreducible).
     #[arg(long = "llvm-version", alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_version())]
-    pub llvm: crate::common::LlvmVersion,
+    pub llvm: crate::common::LlvmRelease,
     /// Only the findings of these functions (all are still read).
     #[command(flatten)]
     pub functions: FunctionArgs,
@@ -27,7 +27,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let module = crate::common::load_module(&args.file)?;
-    let flavor = match args.llvm {
+    let flavor = match args.llvm.version() {
         LlvmVersion::V19 => Flavor::Llvm19,
         LlvmVersion::V22 => Flavor::Llvm22,
     };

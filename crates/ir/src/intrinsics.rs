@@ -1,8 +1,54 @@
 //! Facts about LLVM intrinsics that do not depend on a declaration's attributes: which target
-//! intrinsics LLVM's intrinsic table marks `convergent`, and the base name of a type-mangled
-//! intrinsic. LLVM applies an intrinsic's table attributes whatever the file's declaration says,
+//! intrinsics LLVM's intrinsic table marks `convergent`, the base name of a type-mangled
+//! intrinsic, what AMDGPU's intrinsics compute ([`amdgpu`]: per-lane or group-uniform, read by
+//! the uniformity analysis and the simulator alike), and what the work-item ids range over (a
+//! kernel's required work-group size, the ids of a linear work-item). LLVM applies an intrinsic's table attributes whatever the file's declaration says,
 //! so every layer that needs "is this call convergent" (the token verifier, the simulator) reads
 //! the same table here.
+
+pub mod amdgpu;
+
+use crate::{ConstKind, Function, Metadata, Module, Value};
+
+/// A kernel's required work-group size (`!reqd_work_group_size !{i32 X, i32 Y, i32 Z}`, what
+/// OpenCL's `reqd_work_group_size` attribute becomes): what the work-item-id intrinsics range
+/// over. The analysis's target models derive the largest id per dimension from it, the simulator
+/// the ids of each lane.
+pub fn reqd_work_group_size(m: &Module, f: &Function) -> Option<[u64; 3]> {
+    let &(_, md) = f.md_attachments[f.md.range()]
+        .iter()
+        .find(|(k, _)| m.strings.resolve(*k).trim_start_matches('!') == "reqd_work_group_size")?;
+    let ops = m.md_operands(md);
+    if ops.len() != 3 {
+        return None;
+    }
+    let mut out = [0u64; 3];
+    for (d, &o) in ops.iter().enumerate() {
+        let mut o = o;
+        for _ in 0..64 {
+            match m.md(o) {
+                Metadata::Node(n) => o = *n,
+                _ => break,
+            }
+        }
+        let Metadata::Value(_, Value::Const(c)) = m.md(o) else {
+            return None;
+        };
+        let ConstKind::Int { value, .. } = m.consts[c.0 as usize].kind else {
+            return None;
+        };
+        out[d] = value as u64;
+    }
+    Some(out)
+}
+
+/// The local ids `[x, y, z]` of the work-item with linear id `linear` (x fastest, as work-items
+/// are packed into waves: "lanes of a wave are consecutive linear ids") in a work-group of
+/// `size` (each at least 1).
+pub fn local_ids(linear: u64, size: [u64; 3]) -> [u64; 3] {
+    let [x, y, _] = size.map(|s| s.max(1));
+    [linear % x, (linear / x) % y, linear / (x * y)]
+}
 
 /// Target intrinsics LLVM's intrinsic table marks `convergent` (measured, see the file's header).
 const CONVERGENT_INTRINSICS: &str = include_str!("convergent_intrinsics.txt");
@@ -45,6 +91,16 @@ pub fn is_convergent_intrinsic(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn local_ids_pack_x_first() {
+        assert_eq!(local_ids(0, [4, 2, 1]), [0, 0, 0]);
+        assert_eq!(local_ids(5, [4, 2, 1]), [1, 1, 0]);
+        assert_eq!(local_ids(9, [4, 2, 2]), [1, 0, 1]);
+        // A 65 x 2 group: the second wave of 64 lanes holds x = 64 and then x = 0.. of row 1.
+        assert_eq!(local_ids(64, [65, 2, 1]), [64, 0, 0]);
+        assert_eq!(local_ids(65, [65, 2, 1]), [0, 1, 0]);
+    }
 
     #[test]
     fn convergent_intrinsics_by_mangled_name() {

@@ -66,6 +66,7 @@ pub mod ir;
 pub use ir::*;
 pub mod diag;
 pub mod intrinsics;
+pub mod memspace;
 pub use diag::Diagnostic;
 mod api;
 mod check;

@@ -63,6 +63,11 @@ pub struct Options {
     pub step_limit: u64,
     /// Whose thread-id intrinsics, builtins and wave size apply.
     pub target: Target,
+    /// Which wave of the work-group the simulated threads are: lane `k` is the work-item with
+    /// linear id `wave * wave size + k`, whose local ids follow the kernel's
+    /// `!reqd_work_group_size` (x fastest); without it the group is one row of `threads`
+    /// work-items in x.
+    pub wave: u32,
 }
 
 impl Default for Options {
@@ -77,6 +82,7 @@ impl Default for Options {
             anchor_parts: Vec::new(),
             step_limit: 100_000,
             target: Target::Generic,
+            wave: 0,
         }
     }
 }

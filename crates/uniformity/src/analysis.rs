@@ -115,6 +115,9 @@ struct State<'a, F: SsaFunction> {
     defer: bool,
     w: Scratch,
     ablation: Ablation,
+    /// (user, operand) pairs whose divergence the target says the user does not follow
+    /// (`DivergenceModel::ignored_operands`), sorted; empty for almost every function.
+    ignored: Vec<(u32, Val)>,
 }
 
 /// Per-function buffers, kept per thread and reused from one function to the next (most
@@ -318,13 +321,28 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
         defer: s.num_cycles() > 16,
         w,
         ablation,
+        ignored: Vec::new(),
     };
     let mut anchored = Vec::new();
+    let mut ignored = Vec::new();
     for b in 0..nb {
         for i in f.block_insts(Block(b as u32)) {
-            if model.is_source_inst(f, i) {
+            if !precise {
+                model.ignored_operands(f, i, &mut ignored);
+                st.ignored.extend(ignored.drain(..).map(|v| (i, v)));
+            }
+            let source = if precise {
+                model.is_source_inst_precise(f, i)
+            } else {
+                model.is_source_inst(f, i)
+            };
+            if source {
                 st.mark(i);
-            } else if model.is_always_uniform(f, i) {
+            } else if if precise {
+                model.is_always_uniform_precise(f, i)
+            } else {
+                model.is_always_uniform(f, i)
+            } {
                 use crate::precise::tokens::Grouping;
                 match if precise {
                     crate::precise::tokens::grouping(f, s, i)
@@ -351,6 +369,7 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
     if precise {
         st.pm.sweep.always_uniform = st.out.always_uniform.clone();
     }
+    st.ignored.sort_unstable();
     for a in 0..na as u32 {
         if model.is_source_arg(f, a) {
             st.out.divergent_args[a as usize] = true;
@@ -440,6 +459,9 @@ impl<F: SsaFunction> State<'_, F> {
     fn push_users(&mut self, v: Val) {
         let f = self.f;
         for &u in f.users(v) {
+            if !self.ignored.is_empty() && self.ignored.binary_search(&(u, v)).is_ok() {
+                continue;
+            }
             self.mark(u);
         }
     }

@@ -105,4 +105,22 @@ pub trait DivergenceModel<F: ?Sized> {
     fn is_source_inst(&self, f: &F, inst: u32) -> bool;
     /// Only asked when `is_source_inst` is false; such an instruction is never divergent.
     fn is_always_uniform(&self, f: &F, inst: u32) -> bool;
+
+    /// [`DivergenceModel::is_source_inst`] as precise mode asks it: a target may answer with the
+    /// refinements newer than the release llvm mode reproduces that are sound by the semantics
+    /// (and with newer rules that make values divergent). Default: the llvm-mode answer.
+    fn is_source_inst_precise(&self, f: &F, inst: u32) -> bool {
+        self.is_source_inst(f, inst)
+    }
+    /// [`DivergenceModel::is_always_uniform`] as precise mode asks it (see
+    /// [`DivergenceModel::is_source_inst_precise`]).
+    fn is_always_uniform_precise(&self, f: &F, inst: u32) -> bool {
+        self.is_always_uniform(f, inst)
+    }
+    /// Operands of `inst` whose divergence does not make it divergent (an operand-aware rule of
+    /// the target, like LLVM main's `permlane16`, whose result does not follow `old`); appended
+    /// to `out`. Default: none, every operand counts.
+    fn ignored_operands(&self, f: &F, inst: u32, out: &mut Vec<Val>) {
+        let _ = (f, inst, out);
+    }
 }

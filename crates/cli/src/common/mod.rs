@@ -52,17 +52,45 @@ pub fn formats(allowed: &'static [Format]) -> impl TypedValueParser<Value = Form
         .map(|s| Format::from_str(&s, false).expect("offered values are formats"))
 }
 
-/// The `--llvm-version` value parser shared by every subcommand that reproduces an LLVM release:
-/// 19 to 22 (22 is the reference; anything below reproduces 19's behaviour). The one place the
-/// command line turns a release number into the [`LlvmVersion`] the libraries take.
-pub fn llvm_version() -> impl TypedValueParser<Value = LlvmVersion> {
-    clap::value_parser!(u32).range(19..=22).map(|n| {
-        if n < 22 {
-            LlvmVersion::V19
-        } else {
-            LlvmVersion::V22
+/// The LLVM a subcommand reproduces: a release (19 or 22), or `main`, LLVM's development
+/// branch (22's structure with main's target-model refinements and print orders), as the newest
+/// lit tests expect it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LlvmRelease {
+    /// A release: 19 (anything below 22) or 22.
+    Release(LlvmVersion),
+    /// `--llvm-version main`.
+    Main,
+}
+
+impl LlvmRelease {
+    /// The release whose structure and rules are reproduced (`main` builds on 22).
+    pub fn version(self) -> LlvmVersion {
+        match self {
+            LlvmRelease::Release(v) => v,
+            LlvmRelease::Main => LlvmVersion::V22,
         }
-    })
+    }
+    /// Whether this is `main`.
+    pub fn is_main(self) -> bool {
+        self == LlvmRelease::Main
+    }
+}
+
+/// The `--llvm-version` value parser shared by every subcommand that reproduces an LLVM release:
+/// 19 to 22 (22 is the reference; anything below reproduces 19's behaviour), or `main`. The one
+/// place the command line turns a release into what the libraries take.
+pub fn llvm_version() -> impl TypedValueParser<Value = LlvmRelease> {
+    |s: &str| -> Result<LlvmRelease, String> {
+        match s {
+            "main" => Ok(LlvmRelease::Main),
+            _ => match s.parse::<u32>() {
+                Ok(v) if (19..22).contains(&v) => Ok(LlvmRelease::Release(LlvmVersion::V19)),
+                Ok(22) => Ok(LlvmRelease::Release(LlvmVersion::V22)),
+                _ => Err(format!("`{s}` is not 19, 20, 21, 22 or main")),
+            },
+        }
+    }
 }
 
 /// The name diagnostics give the input: the path, or `<stdin>` for `-`.

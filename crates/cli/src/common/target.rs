@@ -45,7 +45,7 @@ impl TargetArg {
         match self {
             TargetArg::Auto => Target::from_triple(module.triple.as_deref(), mcpu),
             TargetArg::Amdgpu => Target::Amdgpu(Amdgpu::new(mcpu)),
-            TargetArg::Nvptx => Target::Nvptx(Nvptx),
+            TargetArg::Nvptx => Target::Nvptx(Nvptx::default()),
             TargetArg::None => Target::Uniform,
         }
     }

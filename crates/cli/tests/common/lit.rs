@@ -574,6 +574,13 @@ pub struct LineResult {
 pub enum Mode {
     /// `converge` in place of `opt`/`llvm-as`.
     Converge,
+    /// `converge` with `--llvm-version main` on the subcommands that reproduce an LLVM release
+    /// (LLVM's development branch: its target-model refinements and print orders).
+    ConvergeMain,
+    /// `converge` with `--mode precise` on `uniformity` (docs/precise-mode.md).
+    ConvergePrecise,
+    /// `converge` with `--llvm-version 19` (LLVM 19's behaviour and spellings).
+    Converge19,
     /// LLVM 19 as written, with new-style AMDGPU triples rewritten (corpus README).
     Llvm19,
     /// LLVM 19 as above, and its old `CYCLES ASSSUMED DIVERGENT` spelling replaced by the
@@ -654,7 +661,7 @@ fn run_pipeline(pipe: &Pipeline, mode: Mode, tools: &Tools, log: &mut String) ->
     // What the first stage sends down the pipe, and whether it succeeded by lit's rules.
     let mut piped: Vec<u8>;
     match mode {
-        Mode::Converge => {
+        Mode::Converge | Mode::ConvergeMain | Mode::ConvergePrecise | Mode::Converge19 => {
             let cs = match translate(first) {
                 Ok(cs) => cs,
                 Err(skip) => return LineStatus::Skipped(skip),
@@ -667,6 +674,22 @@ fn run_pipeline(pipe: &Pipeline, mode: Mode, tools: &Tools, log: &mut String) ->
             let mut failed: Option<String> = None;
             let mut any_fail_exit = false;
             for call in &cs.calls {
+                let mut call = call.clone();
+                let extra: &[&str] = match (mode, call[0].as_str()) {
+                    (Mode::ConvergeMain, "uniformity" | "cycles" | "verify") => {
+                        &["--llvm-version", "main"]
+                    }
+                    (Mode::ConvergePrecise, "uniformity") => &["--mode", "precise"],
+                    (Mode::Converge19, "uniformity" | "cycles" | "verify") => {
+                        &["--llvm-version", "19"]
+                    }
+                    _ => &[],
+                };
+                // Before the input, the last argument.
+                let input = call.pop().expect("an input");
+                call.extend(extra.iter().map(|s| s.to_string()));
+                call.push(input);
+                let call = &call;
                 log.push_str(&format!("  $ converge {}\n", quote(call)));
                 let mut cmd = Command::new(&tools.converge);
                 cmd.args(call);

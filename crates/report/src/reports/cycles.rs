@@ -64,12 +64,22 @@ pub struct CycleDetail {
 }
 
 /// `print<cycles>` for one function.
-pub fn llvm(m: &Module, fid: FuncId, ci: &CycleInfo) -> String {
+///
+/// With `main`, in the block order of LLVM's development branch (`--llvm-version main`).
+pub fn llvm(m: &Module, fid: FuncId, ci: &CycleInfo, main: bool) -> String {
     let f = m.func(fid);
     let mut s = String::new();
     s.push_str("CycleInfo for function: ");
     s.push_str(m.str(f.name));
     s.push('\n');
+    if main {
+        for c in ci.cycles() {
+            s.push_str(&"    ".repeat(ci.depth(c) as usize));
+            s.push_str(&super::main_cycle_line(m, f, ci, c));
+            s.push('\n');
+        }
+        return s;
+    }
     ci.print_llvm(&mut s, |b, out| m.write_block_name(f, b, out));
     s
 }

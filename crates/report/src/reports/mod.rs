@@ -80,6 +80,25 @@ pub fn cycle_line(m: &Module, f: &Function, ci: &CycleInfo, c: Cycle) -> String 
     s
 }
 
+/// [`cycle_line`] as LLVM's development branch prints it (`--llvm-version main`): the entries in
+/// depth-first preorder, then the cycle's other blocks in preorder.
+pub fn main_cycle_line(m: &Module, f: &Function, ci: &CycleInfo, c: Cycle) -> String {
+    let (entries, others) = converge_uniformity::llvm::main_print_order(ci, c);
+    let mut s = format!("depth={}: entries(", ci.depth(c));
+    for (k, &e) in entries.iter().enumerate() {
+        if k > 0 {
+            s.push(' ');
+        }
+        m.write_block_name(f, e, &mut s);
+    }
+    s.push(')');
+    for &b in &others {
+        s.push(' ');
+        m.write_block_name(f, b, &mut s);
+    }
+    s
+}
+
 /// `n` and the noun, plural unless `n == 1`: `1 divergent terminator`, `2 divergent terminators`.
 pub fn count(n: usize, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })

@@ -124,7 +124,10 @@ pub fn preamble(mode: Mode, llvm_layout: bool) -> &'static str {
     }
 }
 
-fn cyc(a: &FunctionAnalysis<'_>, c: u32) -> String {
+fn cyc(a: &FunctionAnalysis<'_>, c: u32, main: bool) -> String {
+    if main {
+        return super::main_cycle_line(a.lf.module, a.lf.func, &a.structure.cycles, Cycle(c));
+    }
     cycle_line(a.lf.module, a.lf.func, &a.structure.cycles, Cycle(c))
 }
 
@@ -139,8 +142,16 @@ fn inst_text<'b>(buf: &'b mut String, a: &FunctionAnalysis<'_>, i: u32) -> &'b s
 }
 
 /// `opt -passes='print<uniformity>'` as LLVM 22 prints it (19's when `llvm19`: the `ASSSUMED`
-/// spelling, no temporal-divergence list).
-pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool) -> String {
+/// spelling, no temporal-divergence list). With `main`, as LLVM's development branch prints it
+/// (`--llvm-version main`): cycles listed outer before inner, blocks in depth-first preorder.
+pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool, main: bool) -> String {
+    let sorted = |cs: &[u32]| -> Vec<u32> {
+        let mut cs = cs.to_vec();
+        if main {
+            cs.sort_unstable();
+        }
+        cs
+    };
     let (lf, u) = (&a.lf, &a.uniformity);
     let (m, f, fid) = (lf.module, lf.func, lf.fid);
     let mut out = format!("UniformityInfo for function '{}':\n", lf.name());
@@ -167,14 +178,14 @@ pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool) -> String {
         } else {
             "CYCLES ASSUMED DIVERGENT:\n"
         });
-        for &c in &u.assumed_divergent {
-            let _ = writeln!(out, "  {}", cyc(a, c));
+        for c in sorted(&u.assumed_divergent) {
+            let _ = writeln!(out, "  {}", cyc(a, c, main));
         }
     }
     if !u.divergent_exit_cycles.is_empty() {
         out.push_str("CYCLES WITH DIVERGENT EXIT:\n");
-        for &c in &u.divergent_exit_cycles {
-            let _ = writeln!(out, "  {}", cyc(a, c));
+        for c in sorted(&u.divergent_exit_cycles) {
+            let _ = writeln!(out, "  {}", cyc(a, c, main));
         }
     }
     if !llvm19 && !u.temporal_divergence.is_empty() {
@@ -184,7 +195,7 @@ pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool) -> String {
             m.inst_text_into(&mut out, fid, InstId(t.value));
             out.push_str("\nUsed by       :");
             m.inst_text_into(&mut out, fid, InstId(t.user));
-            let _ = write!(out, "\nOutside cycle :{}\n\n", cyc(a, t.cycle));
+            let _ = write!(out, "\nOutside cycle :{}\n\n", cyc(a, t.cycle, main));
         }
     }
     for (b, bd) in f.blocks.iter().enumerate() {
@@ -324,11 +335,11 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
         let _ = writeln!(
             out,
             "  cycle assumed divergent (diverged entry): {}",
-            cyc(a, c)
+            cyc(a, c, false)
         );
     }
     for &c in &u.divergent_exit_cycles {
-        let _ = writeln!(out, "  cycle with divergent exit: {}", cyc(a, c));
+        let _ = writeln!(out, "  cycle with divergent exit: {}", cyc(a, c, false));
     }
     for t in &u.temporal_divergence {
         let _ = writeln!(
@@ -336,7 +347,7 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
             "  temporal divergence: {} used by {} outside {}",
             inst_text(&mut buf, a, t.value).trim(),
             inst_text(&mut buf2, a, t.user).trim(),
-            cyc(a, t.cycle)
+            cyc(a, t.cycle, false)
         );
     }
     for (b, bd) in f.blocks.iter().enumerate() {
@@ -345,7 +356,7 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
         if !s.is_reachable(blk) {
             out.push_str("  ; unreachable");
         } else if let Some(c) = s.cycle_of(blk) {
-            let _ = write!(out, "  ; in cycle {}", cyc(a, c));
+            let _ = write!(out, "  ; in cycle {}", cyc(a, c, false));
         }
         out.push('\n');
         for i in bd.insts.range() {

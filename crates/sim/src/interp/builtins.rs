@@ -1,9 +1,10 @@
 //! Work-item queries: the OpenCL builtins (`get_local_id`, `get_global_id`, `get_group_id`, the
 //! sizes, sub-groups; also the Itanium-mangled spellings clang emits, `_Z12get_local_idj`), NVVM
 //! special registers (`tid`, `ctaid`, `ntid`, `nctaid`) and AMDGPU work-item and work-group ids,
-//! dispatch pointer and implicit kernel arguments. They are answered for one work-group of N
-//! threads in the x dimension (y and z have size 1), work-group `Options::group_id` of
-//! `Options::num_groups`.
+//! dispatch pointer and implicit kernel arguments. They are answered for the threads of one wave
+//! (`Options::wave`) of work-group `Options::group_id` of `Options::num_groups`: with the
+//! kernel's `!reqd_work_group_size` the lanes' local ids are their linear ids unpacked x first
+//! (`converge_ir::intrinsics::local_ids`), otherwise the work-group is one row of N threads in x.
 
 use super::*;
 
@@ -115,28 +116,38 @@ pub(crate) fn classify(name: &str) -> Option<WorkItem> {
 }
 
 /// The answer of query `q` in dimension `dim` for thread `tid`, as an integer of `w` bits (or a
-/// pointer).
-pub(crate) fn answer(q: Query, dim: u128, tid: u32, o: &Options, w: u32) -> Val {
+/// pointer); `shape` is the kernel's required work-group size, if it has one.
+pub(crate) fn answer(
+    q: Query,
+    dim: u128,
+    tid: u32,
+    o: &Options,
+    w: u32,
+    shape: Option<[u64; 3]>,
+) -> Val {
     use Query::*;
     let n = o.threads as u128;
     let wave = o.target.wave_size() as u128;
     let x = dim == 0;
+    let linear = o.wave as u64 * wave as u64 + tid as u64;
+    let (ids, size): ([u128; 3], [u128; 3]) = match shape {
+        Some(s) => (
+            converge_ir::intrinsics::local_ids(linear, s).map(u128::from),
+            s.map(|v| v.max(1) as u128),
+        ),
+        None => ([linear as u128, 0, 0], [n, 1, 1]),
+    };
+    let d = (dim as usize).min(2);
     let v: u128 = match q {
-        LocalId => x as u128 * tid as u128,
-        GlobalId => x as u128 * (o.group_id as u128 * n + tid as u128),
+        LocalId => ids[d] * (dim < 3) as u128,
+        GlobalId => ids[d] + x as u128 * o.group_id as u128 * size[0],
         GroupId => x as u128 * o.group_id as u128,
-        LocalSize => {
-            if x {
-                n
-            } else {
-                1
-            }
-        }
+        LocalSize => size[d],
         GlobalSize => {
             if x {
-                n * o.num_groups as u128
+                size[0] * o.num_groups as u128
             } else {
-                1
+                size[d]
             }
         }
         NumGroups => {

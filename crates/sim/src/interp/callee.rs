@@ -37,6 +37,12 @@ impl Target {
 pub(crate) enum Comm {
     ReadFirstLane,
     ReadLane,
+    /// `permlane16` / `permlanex16` (`cross`), with a lane select per 16-lane row from the
+    /// scalar operands, or from each lane's own operand (`var`, gfx12).
+    Permlane16 {
+        cross: bool,
+        var: bool,
+    },
     Ballot,
     AmdIcmp,
     AmdFcmp,
@@ -88,6 +94,8 @@ pub(crate) enum CallKind {
     WaveSize,
     /// A pure function of the operands.
     Pure,
+    /// The same value in every thread (a declared function with the `alwaysuniform` attribute).
+    Uniform,
     /// A different deterministic value per thread (unknown calls, divergence sources).
     PerThread,
     InverseBallot,
@@ -174,6 +182,16 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
     if base == "llvm.amdgcn.permlane64" {
         return Comm(self::Comm::Permlane64);
     }
+    for (n, cross, var) in [
+        ("llvm.amdgcn.permlane16", false, false),
+        ("llvm.amdgcn.permlanex16", true, false),
+        ("llvm.amdgcn.permlane16.var", false, true),
+        ("llvm.amdgcn.permlanex16.var", true, true),
+    ] {
+        if base == n {
+            return Comm(self::Comm::Permlane16 { cross, var });
+        }
+    }
     if base == "llvm.amdgcn.inverse.ballot" {
         return InverseBallot;
     }
@@ -231,13 +249,14 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
             return MinMax(r);
         }
     }
-    if let Some(rest) = name.strip_prefix("llvm.amdgcn.") {
-        return if amdgpu_divergent_intrinsic(rest) {
-            PerThread
-        } else if convergent {
-            Comm(self::Comm::Opaque)
-        } else {
-            Pure
+    if name.starts_with("llvm.amdgcn.") {
+        // What the intrinsic computes comes from the one table (`converge_ir::intrinsics`).
+        use converge_ir::intrinsics::amdgpu::{Computes, computes};
+        return match computes(name) {
+            Some(Computes::PerLane) => PerThread,
+            _ if convergent => Comm(self::Comm::Opaque),
+            Some(Computes::GroupUniform) => Uniform,
+            None => Pure,
         };
     }
     if name.starts_with("llvm.nvvm.") {
@@ -300,53 +319,6 @@ pub(crate) fn strip_type_suffix(name: &str) -> &str {
         s = head;
     }
     s
-}
-
-/// AMDGPU intrinsics that LLVM 19 treats as sources of divergence (notes §3.3, by family).
-pub(crate) fn amdgpu_divergent_intrinsic(rest: &str) -> bool {
-    const PREFIXES: &[&str] = &[
-        "workitem.id",
-        "mbcnt",
-        "ps.live",
-        "live.mask",
-        "writelane",
-        "mov.dpp",
-        "update.dpp",
-        "permlane16",
-        "permlanex16",
-        "ds.swizzle",
-        "ds.ordered",
-        "interp.mov",
-        "interp.p1",
-        "interp.p2",
-        "lds.param.load",
-        "lds.direct.load",
-        "if",
-        "else",
-        "loop",
-        "atomic",
-        "global.atomic",
-        "flat.atomic",
-        "raw.buffer.atomic",
-        "raw.ptr.buffer.atomic",
-        "struct.buffer.atomic",
-        "struct.ptr.buffer.atomic",
-        "image.atomic",
-        "global.load.tr",
-        "mfma",
-        "smfmac",
-        "wmma",
-        "swmmac",
-    ];
-    if rest == "if.break" {
-        return false;
-    }
-    PREFIXES.iter().any(|p| {
-        rest == *p
-            || rest
-                .strip_prefix(p)
-                .is_some_and(|r| r.starts_with('.') || r.starts_with('_'))
-    })
 }
 
 /// The callee name of call instruction `i` (for reports).

@@ -77,7 +77,7 @@ impl Exec<'_, '_> {
                     Some(d) => d as u128,
                     None => vals.first().map_or(0, Val::bits),
                 };
-                builtins::answer(q.q, dim, t.tid, self.opts, w)
+                builtins::answer(q.q, dim, t.tid, self.opts, w, self.progs[0].0.work_group)
             }
             CallKind::LaneId => Val::I((t.tid % self.opts.target.wave_size()) as u128 & mask(w)),
             CallKind::MbcntLo | CallKind::MbcntHi => {
@@ -99,6 +99,7 @@ impl Exec<'_, '_> {
             CallKind::WaveSize => Val::I(self.opts.target.wave_size() as u128 & mask(w)),
             CallKind::Defined(_) => Val::Undef,
             CallKind::Pure => self.pure_hash(i, &vals, inst.ty),
+            CallKind::Uniform => self.pure_hash(i, &[], inst.ty),
             CallKind::PerThread => self.per_thread(t, i, inst.ty),
             CallKind::InverseBallot => Val::I((vals[0].bits() >> (t.tid % 64)) & 1),
             CallKind::Identity => vals.first().cloned().unwrap_or(Val::Undef),

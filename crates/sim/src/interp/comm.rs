@@ -43,7 +43,9 @@ impl Exec<'_, '_> {
             let v = match op {
                 Comm::ReadFirstLane | Comm::SgBroadcastFirst => arg(first, 0),
                 Comm::ReadLane => {
-                    let lane = arg(k, 1).bits() as u32;
+                    // The lane index is a scalar operand: the hardware reads it once for the
+                    // wave (from the first active lane when it is not uniform).
+                    let lane = arg(first, 1).bits() as u32;
                     members
                         .iter()
                         .find(|&&j| lane_of(j) == lane)
@@ -107,6 +109,31 @@ impl Exec<'_, '_> {
                             });
                         }
                         Val::I(acc.unwrap_or(0) & mask(w))
+                    }
+                }
+                Comm::Permlane16 { cross, var } => {
+                    // v_permlane16/x16: lane `l` reads `src0` of the lane its 4-bit select names
+                    // in its own 16-lane row (x16: the other row of the pair). A source lane that
+                    // is not executing this instance gives `old` (`bound_ctrl`: 0; `fi`, fetch
+                    // inactive: that lane's stale register, a value of its own).
+                    let l = lane_of(k);
+                    let (row, i16) = (l / 16, l % 16);
+                    let sel = if var {
+                        arg(k, 2).bits() as u32 & 0xF
+                    } else {
+                        let s = (arg(k, 3).bits() << 32) | (arg(k, 2).bits() & 0xFFFF_FFFF);
+                        ((s >> (4 * i16)) & 0xF) as u32
+                    };
+                    let src = if cross { row ^ 1 } else { row } * 16 + sel;
+                    let (fi, bc) = if var { (3, 4) } else { (4, 5) };
+                    match members.iter().find(|&&j| lane_of(j) == src) {
+                        Some(&j) => arg(j, 1),
+                        None if arg(k, fi).bits() & 1 == 1 => self.value_of_bits(
+                            mix2(mix2(self.opts.seed ^ 0x5E, i as u64), src as u64) as u128,
+                            ty,
+                        ),
+                        None if arg(k, bc).bits() & 1 == 1 => self.zero(ty),
+                        None => arg(k, 0),
                     }
                 }
                 Comm::Permlane64 => {

@@ -581,7 +581,17 @@ impl Exec<'_, '_> {
             }
             Opcode::Load => {
                 let p = v(self, 0);
-                let aspace = inst.aux;
+                let mut aspace = inst.aux;
+                // A generic pointer that provably addresses global/shared/constant memory reads
+                // memory every thread sees alike, not the thread's own local memory.
+                if aspace == 0
+                    && self.opts.target == Target::Nvptx
+                    && ops.first().is_some_and(|&q| {
+                        converge_ir::memspace::addresses_non_local(self.p.m, self.p.func, q)
+                    })
+                {
+                    aspace = 1;
+                }
                 match p {
                     Val::P(_) | Val::I(_) => self.load(t, i, p.bits() as u64, ty, aspace),
                     _ => Val::Undef,

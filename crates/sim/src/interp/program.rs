@@ -35,6 +35,8 @@ pub struct Program<'m> {
     pub(crate) reach: std::cell::RefCell<HashMap<(u32, u32, bool), bool>>,
     /// The function's id in the module.
     pub func: FuncId,
+    /// The kernel's required work-group size (`!reqd_work_group_size`), if any.
+    pub(crate) work_group: Option<[u64; 3]>,
     /// Functions of the module this one may enter (directly or not), prepared on first use and
     /// kept across runs: the callee's program and its LLVM cycle hierarchy.
     pub(crate) callees: std::cell::RefCell<Option<Rc<[Callee<'m>]>>>,
@@ -108,6 +110,18 @@ impl<'m> Program<'m> {
                         kinds[i] = Kind::Call(CallKind::Defined(fid.0));
                         continue;
                     }
+                    // What the attributes promise of a declared function (newer LLVM):
+                    // `alwaysuniform`, the same result in every thread of the group;
+                    // `nodivergencesource`, a function of the operands.
+                    let attr = |k: &str| has_attr(callee.attrs, k) || has_attr(ci.fn_attrs, k);
+                    if attr("alwaysuniform") {
+                        kinds[i] = Kind::Call(CallKind::Uniform);
+                        continue;
+                    }
+                    if attr("nodivergencesource") && !attr("convergent") {
+                        kinds[i] = Kind::Call(CallKind::Pure);
+                        continue;
+                    }
                     (
                         sym(m, callee.name).to_string(),
                         has_attr(callee.attrs, "convergent"),
@@ -163,6 +177,7 @@ impl<'m> Program<'m> {
                     .unwrap_or(0) as u32,
             ),
             callees: Default::default(),
+            work_group: converge_ir::intrinsics::reqd_work_group_size(m, f),
         }
     }
 

@@ -11,168 +11,46 @@
 //!   wave32 from gfx10 on, when the y and z work-group sizes are 1);
 //! - single-lane functions (`reqd_work_group_size` 1,1,1 or flat work-group size at most 1) have
 //!   no divergence at all.
+//!
+//! Newer rules ([`Rules::Main`], LLVM's development branch as its lit tests expect it, and their
+//! sound variants for [`Rules::Precise`]):
+//! - a call to a function with the `alwaysuniform` attribute is always uniform; one with
+//!   `nodivergencesource` is no source (its result follows its operands);
+//! - `permlane16`/`permlanex16` are no sources: main makes the result follow `src0` (and the lane
+//!   selects) only; precise mode only when `old` is `src0` itself and neither `fi` nor
+//!   `bound_ctrl` is set, because a lane whose source lane is inactive gets `old` (or 0, or a
+//!   stale register), so different `old`s or a stale read make converged lanes differ;
+//! - work-item-id bit patterns: `lshr`/`ashr` by at least log2(wave size), `and` with a mask whose
+//!   lane bits are clear, `or` with a mask whose lane bits are all set, of `workitem.id.x`. Main
+//!   calls them uniform whenever the wave size is known (a processor or a wave-size feature),
+//!   whatever the work-group size; that is unsound when the x dimension wraps inside a wave (a
+//!   work-group of 65 x 2: wave 1 holds x = 64 and x = 0..62). Precise mode requires the x
+//!   dimension not to wrap inside a wave: y and z sizes 1, or a required x size that is a
+//!   multiple of the wave size (64 when the wave size is not known: a 64-aligned pattern is also
+//!   32-aligned);
+//! - `workitem.id.y`/`.z` are no sources when that dimension's size is 1, or when the required x
+//!   size fills whole waves (main: a power of two at least the wave size; precise: a multiple);
+//! - on gfx1250 (globally addressable scratch) a private-to-flat `addrspacecast` (also
+//!   `llvm.amdgcn.addrspacecast.nonnull`) is a source: each lane's flat address of its scratch
+//!   differs.
 
 use super::LlvmFunction;
-use crate::ssa::DivergenceModel;
+use super::rules::Rules;
+use crate::ssa::{DivergenceModel, Val};
 use converge_ir::{Opcode, Type, Value};
 
 #[derive(Clone, Debug, Default)]
 pub struct Amdgpu {
     /// `--mcpu`, overriding each function's `"target-cpu"`.
     pub mcpu: Option<String>,
-    /// LLVM 19's hooks, which only looked at `call`: `callbr` is then neither a source nor
-    /// always uniform.
-    pub llvm19: bool,
+    /// Which release's hooks (LLVM 19's only looked at `call`: `callbr` is then neither a
+    /// source nor always uniform).
+    pub rules: Rules,
 }
 
-const SOURCES: &[&str] = &[
-    "workitem.id.x",
-    "workitem.id.y",
-    "workitem.id.z",
-    "mbcnt.lo",
-    "mbcnt.hi",
-    "ps.live",
-    "live.mask",
-    "inverse.ballot",
-    "writelane",
-    "mov.dpp",
-    "mov.dpp8",
-    "update.dpp",
-    "permlane16",
-    "permlanex16",
-    "permlane16.var",
-    "permlanex16.var",
-    "ds.swizzle",
-    "ds.ordered.add",
-    "ds.ordered.swap",
-    "interp.mov",
-    "interp.p1",
-    "interp.p2",
-    "interp.p1.f16",
-    "interp.p2.f16",
-    "lds.param.load",
-    "lds.direct.load",
-    "if",
-    "else",
-    "loop",
-    "atomic.cond.sub.u32",
-    "global.atomic.csub",
-    "global.atomic.ordered.add.b64",
-    "global.load.tr.b64",
-    "global.load.tr.b128",
-];
-
-const FP_ATOMICS: &[&str] = &[
-    "fadd",
-    "fadd.v2bf16",
-    "fmin",
-    "fmax",
-    "fmin.num",
-    "fmax.num",
-];
-
-const BUFFER_ATOMICS: &[&str] = &[
-    "add",
-    "and",
-    "cmpswap",
-    "cond.sub.u32",
-    "dec",
-    "fadd",
-    "fmax",
-    "fmin",
-    "inc",
-    "or",
-    "smax",
-    "smin",
-    "sub",
-    "swap",
-    "umax",
-    "umin",
-    "xor",
-];
-
-const ALWAYS_UNIFORM: &[&str] = &[
-    "readfirstlane",
-    "readlane",
-    "icmp",
-    "fcmp",
-    "ballot",
-    "if.break",
-    // Newer than LLVM 19.
-    "s.mov.from.global",
-    "s.swap.to.global",
-];
-
-fn is_source_intrinsic(name: &str) -> bool {
-    if let Some(r) = name.strip_prefix("llvm.r600.read.tidig.") {
-        return matches!(r, "x" | "y" | "z");
-    }
-    let Some(n) = name.strip_prefix("llvm.amdgcn.") else {
-        return false;
-    };
-    if SOURCES.contains(&n) {
-        return true;
-    }
-    // Newer than LLVM 19 (ray-tracing stack and shader work-reordering intrinsics).
-    if n.starts_with("swc.") || (n.starts_with("rts.") && n != "rts.trace.ray.nonblock") {
-        return true;
-    }
-    if let Some(op) = n
-        .strip_prefix("global.atomic.")
-        .or_else(|| n.strip_prefix("flat.atomic."))
-    {
-        return FP_ATOMICS.contains(&op);
-    }
-    for p in ["raw.", "raw.ptr.", "struct.", "struct.ptr."] {
-        if let Some(op) = n
-            .strip_prefix(p)
-            .and_then(|r| r.strip_prefix("buffer.atomic."))
-        {
-            return BUFFER_ATOMICS.contains(&op);
-        }
-    }
-    n.starts_with("image.atomic.")
-        || n.starts_with("mfma.")
-        || n.starts_with("smfmac.")
-        || n.starts_with("wmma.")
-        || n.starts_with("swmmac.")
-}
-
-/// Is `c` one component of an overloaded intrinsic's type mangling (`i32`, `f16`, `v2i32`, `p1`,
-/// `nxv4f32`, `a4i8`, `s_struct`, `isVoid`, …)?
-fn is_type_component(c: &str) -> bool {
-    let digits_after = |p: &str| {
-        c.strip_prefix(p)
-            .is_some_and(|r| !r.is_empty() && r.bytes().next().unwrap().is_ascii_digit())
-    };
-    digits_after("i")
-        || digits_after("f")
-        || digits_after("v")
-        || digits_after("p")
-        || digits_after("a")
-        || c.starts_with("nxv")
-        || c.starts_with("s_")
-        || c.starts_with("sl_")
-        || matches!(
-            c,
-            "bf16" | "isVoid" | "ppcf128" | "x86mmx" | "x86amx" | "f80" | "Metadata"
-        )
-}
-
-/// Looks `name` up with `pred`, first as written, then with trailing type-mangling components of
-/// an overloaded intrinsic removed one at a time (`llvm.amdgcn.readfirstlane.i32` → `…readfirstlane`).
-fn lookup(name: &str, pred: impl Fn(&str) -> bool) -> bool {
-    let mut n = name;
-    loop {
-        if pred(n) {
-            return true;
-        }
-        match n.rsplit_once('.') {
-            Some((head, last)) if is_type_component(last) => n = head,
-            _ => return false,
-        }
-    }
-}
+use converge_ir::intrinsics::amdgpu::{
+    Computes, computes, is_always_uniform_intrinsic, is_source_intrinsic, lookup,
+};
 
 /// Inline-asm output constraints; true for each output that lands in an SGPR (or a scalar special
 /// register), false for VGPR/AGPR or an unknown class.
@@ -203,7 +81,7 @@ impl Amdgpu {
     pub fn new(mcpu: Option<&str>) -> Amdgpu {
         Amdgpu {
             mcpu: mcpu.map(str::to_string),
-            llvm19: false,
+            rules: Rules::V22,
         }
     }
 
@@ -227,10 +105,8 @@ impl Amdgpu {
 
     /// `maxWorkitemID` per dimension (LLVM's subtarget query).
     fn max_workitem_id(f: &LlvmFunction<'_>) -> [u64; 3] {
-        if let Some(v) = f.fn_md_ints("reqd_work_group_size")
-            && v.len() == 3
-        {
-            return [0, 1, 2].map(|d| (v[d] as u64).saturating_sub(1));
+        if let Some(v) = converge_ir::intrinsics::reqd_work_group_size(f.module, f.func) {
+            return v.map(|s| s.saturating_sub(1));
         }
         let max = f
             .fn_attr("amdgpu-flat-work-group-size")
@@ -244,39 +120,249 @@ impl Amdgpu {
         matches!(v, Value::Inst(d) if f.callee_name(d.0) == Some(name))
     }
 
-    /// `lshr`/`ashr`/`and` of `workitem.id.x` that throws away the lane bits.
-    fn is_wave_uniform_tid_expr(&self, f: &LlvmFunction<'_>, i: u32) -> bool {
+    /// Whether the wave size is known: a processor (`--mcpu`, `"target-cpu"`) or a wave-size
+    /// feature; without one LLVM's generic subtarget has none.
+    fn wave_size_known(&self, f: &LlvmFunction<'_>) -> bool {
+        let features = f.fn_attr("target-features").unwrap_or("");
+        self.mcpu.is_some()
+            || f.fn_attr("target-cpu").is_some()
+            || features.contains("+wavefrontsize64")
+            || features.contains("+wavefrontsize32")
+    }
+
+    /// The required work-group size of dimension `d` (`!reqd_work_group_size`).
+    fn reqd_size(f: &LlvmFunction<'_>, d: usize) -> Option<u64> {
+        converge_ir::intrinsics::reqd_work_group_size(f.module, f.func).map(|v| v[d])
+    }
+
+    /// Does the required x size fill whole waves of `1 << w` lanes (main: a power of two at least
+    /// the wave size; precise: a multiple of it)?
+    fn x_fills_waves(f: &LlvmFunction<'_>, w: u32, rules: Rules) -> bool {
+        Self::reqd_size(f, 0).is_some_and(|x| match rules {
+            Rules::Precise => x > 0 && x % (1u64 << w) == 0,
+            _ => x.is_power_of_two() && x >= 1u64 << w,
+        })
+    }
+
+    /// `lshr`/`ashr`/`and`/`or` of `workitem.id.x` whose result is the same for every lane of a
+    /// wave (see the module documentation for which rules accept which).
+    fn is_wave_uniform_tid_expr(&self, f: &LlvmFunction<'_>, i: u32, rules: Rules) -> bool {
         let inst = &f.func.insts[i as usize];
         let ops = f.operands(i);
         if ops.len() != 2 {
             return false;
         }
         let tid = "llvm.amdgcn.workitem.id.x";
-        let w = self.wave_log2(f) as u128;
-        let ok = match inst.op {
-            Opcode::LShr | Opcode::AShr => {
-                Self::callee_is(f, ops[0], tid) && f.const_int(ops[1]).is_some_and(|c| c >= w)
+        let shift_or_mask = |w: u32, with_or: bool| -> bool {
+            let w = w as u128;
+            let mask_of = |a: Value, b: Value| -> Option<u128> {
+                if Self::callee_is(f, a, tid) {
+                    f.const_int(b)
+                } else if Self::callee_is(f, b, tid) {
+                    f.const_int(a)
+                } else {
+                    None
+                }
+            };
+            let lane_bits = (1u128 << w) - 1;
+            match inst.op {
+                Opcode::LShr | Opcode::AShr => {
+                    Self::callee_is(f, ops[0], tid) && f.const_int(ops[1]).is_some_and(|c| c >= w)
+                }
+                Opcode::And => mask_of(ops[0], ops[1]).is_some_and(|c| c & lane_bits == 0),
+                Opcode::Or if with_or => {
+                    mask_of(ops[0], ops[1]).is_some_and(|c| c & lane_bits == lane_bits)
+                }
+                _ => false,
             }
-            Opcode::And => {
-                let tz = |v: Value| {
-                    f.const_int(v).map(|c| {
-                        if c == 0 {
-                            128
-                        } else {
-                            c.trailing_zeros() as u128
-                        }
-                    })
-                };
-                (Self::callee_is(f, ops[0], tid) && tz(ops[1]).is_some_and(|t| t >= w))
-                    || (Self::callee_is(f, ops[1], tid) && tz(ops[0]).is_some_and(|t| t >= w))
-            }
-            _ => false,
         };
-        if !ok {
+        let yz_one = || {
+            let m = Self::max_workitem_id(f);
+            m[1] == 0 && m[2] == 0
+        };
+        match rules {
+            Rules::V19 | Rules::V22 => shift_or_mask(self.wave_log2(f), false) && yz_one(),
+            Rules::Main => {
+                (self.wave_size_known(f) && shift_or_mask(self.wave_log2(f), true))
+                    || (shift_or_mask(self.wave_log2(f), false) && yz_one())
+            }
+            Rules::Precise => {
+                let w = if self.wave_size_known(f) {
+                    self.wave_log2(f)
+                } else {
+                    6
+                };
+                shift_or_mask(w, true) && (yz_one() || Self::x_fills_waves(f, w, rules))
+            }
+        }
+    }
+
+    /// `workitem.id.y`/`.z` that newer rules do not count as a source: the dimension has size
+    /// 1, or the x dimension fills whole waves (every lane of a wave has the same y and z).
+    fn uniform_workitem_yz(&self, f: &LlvmFunction<'_>, name: &str, rules: Rules) -> bool {
+        let d = match name {
+            "llvm.amdgcn.workitem.id.y" => 1,
+            "llvm.amdgcn.workitem.id.z" => 2,
+            _ => return false,
+        };
+        let w = if rules == Rules::Precise && !self.wave_size_known(f) {
+            6
+        } else {
+            self.wave_log2(f)
+        };
+        Self::max_workitem_id(f)[d] == 0 || Self::x_fills_waves(f, w, rules)
+    }
+
+    /// gfx1250's globally addressable scratch: a private-to-flat cast gives each lane its own
+    /// flat address.
+    fn is_scratch_to_flat_cast(&self, f: &LlvmFunction<'_>, i: u32) -> bool {
+        let cpu = self.mcpu.as_deref().or_else(|| f.fn_attr("target-cpu"));
+        if !cpu.is_some_and(|c| c.starts_with("gfx125")) {
             return false;
         }
-        let m = Self::max_workitem_id(f);
-        m[1] == 0 && m[2] == 0
+        let inst = &f.func.insts[i as usize];
+        let from_private = || {
+            f.operands(i)
+                .first()
+                .and_then(|&v| f.value_addrspace(v))
+                .is_some_and(|a| a == 5)
+        };
+        let to_flat = f.module.types.ptr_addrspace(inst.ty) == Some(0);
+        match inst.op {
+            Opcode::AddrSpaceCast => to_flat && from_private(),
+            Opcode::Call => {
+                f.callee_name(i)
+                    .is_some_and(|n| lookup(n, |n| n == "llvm.amdgcn.addrspacecast.nonnull"))
+                    && to_flat
+                    && from_private()
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `permlane16`/`permlanex16` call `i` is no source under `rules` (see the module
+    /// documentation).
+    fn uniform_permlane(&self, f: &LlvmFunction<'_>, i: u32, rules: Rules) -> bool {
+        let ops = f.operands(i);
+        match rules {
+            Rules::V19 | Rules::V22 => false,
+            Rules::Main => true,
+            Rules::Precise => {
+                ops.len() == 6
+                    && ops[0] == ops[1]
+                    && f.const_int(ops[4]) == Some(0)
+                    && f.const_int(ops[5]) == Some(0)
+            }
+        }
+    }
+
+    fn is_permlane(name: &str) -> bool {
+        lookup(name, |n| {
+            n == "llvm.amdgcn.permlane16" || n == "llvm.amdgcn.permlanex16"
+        })
+    }
+
+    fn source(&self, f: &LlvmFunction<'_>, i: u32, rules: Rules) -> bool {
+        let inst = &f.func.insts[i as usize];
+        let newer = rules.newer_than_22();
+        match inst.op {
+            // Flat (0), private (5), and the VGPR address space 13 of newer LLVM.
+            Opcode::Load => matches!(inst.aux, 0 | 5 | 13),
+            Opcode::AtomicRmw | Opcode::CmpXchg => true,
+            Opcode::Invoke => true,
+            Opcode::AddrSpaceCast => newer && self.is_scratch_to_flat_cast(f, i),
+            // Newer LLVM treats `callbr` like any call (it was not a source in 19): a source
+            // unless inline asm without VGPR outputs.
+            Opcode::CallBr => {
+                rules != Rules::V19
+                    && f.asm_constraints(i)
+                        .is_none_or(|c| asm_outputs_sgpr(c).iter().any(|&s| !s))
+            }
+            Opcode::Call => {
+                if let Some(c) = f.asm_constraints(i) {
+                    return asm_outputs_sgpr(c).iter().any(|&s| !s);
+                }
+                if newer
+                    && (f.call_has_attr(i, "nodivergencesource")
+                        || f.call_has_attr(i, "alwaysuniform"))
+                {
+                    return false;
+                }
+                match f.callee_name(i) {
+                    Some(n) if lookup(n, |n| n == "llvm.read_register") => {
+                        if matches!(f.module.types.types[inst.ty.0 as usize], Type::Int(1)) {
+                            return true;
+                        }
+                        let reg = read_register_name(f, i).unwrap_or_default();
+                        !reg.is_empty()
+                            && (reg.starts_with('v') || reg.starts_with('a'))
+                            && !reg.starts_with("vcc")
+                    }
+                    Some(n) if newer && Self::is_permlane(n) => !self.uniform_permlane(f, i, rules),
+                    Some(n) if newer && self.uniform_workitem_yz(f, n, rules) => false,
+                    Some(_) if newer && self.is_scratch_to_flat_cast(f, i) => true,
+                    // gfx12's transposing load reads a different element per lane: newer LLVM
+                    // lists it (docs/llvm-differences.md 4), LLVM 19 does not.
+                    Some(n) if n.starts_with("llvm.") => {
+                        lookup(n, is_source_intrinsic)
+                            || (rules != Rules::V19
+                                && lookup(n, |n| n == "llvm.amdgcn.global.load.tr"))
+                            // Precise mode: every intrinsic the table says computes a value of
+                            // each lane's own, listed by LLVM or not.
+                            || (rules == Rules::Precise
+                                && computes(n) == Some(Computes::PerLane))
+                    }
+                    _ => true,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    fn always_uniform(&self, f: &LlvmFunction<'_>, i: u32, rules: Rules) -> bool {
+        let inst = &f.func.insts[i as usize];
+        match inst.op {
+            // Inline asm without VGPR outputs is uniform whatever its inputs; for `callbr` this
+            // keeps its block's terminator uniform.
+            Opcode::CallBr => {
+                rules != Rules::V19
+                    && f.asm_constraints(i)
+                        .is_some_and(|c| asm_outputs_sgpr(c).iter().all(|&s| s))
+            }
+            Opcode::Call => {
+                if let Some(c) = f.asm_constraints(i) {
+                    return asm_outputs_sgpr(c).iter().all(|&s| s);
+                }
+                if rules.newer_than_22() && f.call_has_attr(i, "alwaysuniform") {
+                    return true;
+                }
+                f.callee_name(i).is_some_and(is_always_uniform_intrinsic)
+            }
+            Opcode::LShr | Opcode::AShr | Opcode::And | Opcode::Or => {
+                self.is_wave_uniform_tid_expr(f, i, rules)
+            }
+            Opcode::ExtractValue => {
+                let idx = &f.func.aux[inst.aux_list.range()];
+                let Some(&Value::Inst(src)) = f.operands(i).first() else {
+                    return false;
+                };
+                if idx.len() != 1 {
+                    return false;
+                }
+                match f.callee_name(src.0) {
+                    Some(n) if lookup(n, |n| n == "llvm.amdgcn.if" || n == "llvm.amdgcn.else") => {
+                        idx[0] == 1
+                    }
+                    _ => f.asm_constraints(src.0).is_some_and(|c| {
+                        asm_outputs_sgpr(c)
+                            .get(idx[0] as usize)
+                            .copied()
+                            .unwrap_or(false)
+                    }),
+                }
+            }
+            _ => false,
+        }
     }
 }
 
@@ -306,86 +392,36 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
     }
 
     fn is_source_inst(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        let inst = &f.func.insts[i as usize];
-        match inst.op {
-            // Flat (0), private (5), and the VGPR address space 13 of newer LLVM.
-            Opcode::Load => matches!(inst.aux, 0 | 5 | 13),
-            Opcode::AtomicRmw | Opcode::CmpXchg => true,
-            Opcode::Invoke => true,
-            // Newer LLVM treats `callbr` like any call (it was not a source in 19): a source
-            // unless inline asm without VGPR outputs.
-            Opcode::CallBr => {
-                !self.llvm19
-                    && f.asm_constraints(i)
-                        .is_none_or(|c| asm_outputs_sgpr(c).iter().any(|&s| !s))
-            }
-            Opcode::Call => {
-                if let Some(c) = f.asm_constraints(i) {
-                    return asm_outputs_sgpr(c).iter().any(|&s| !s);
-                }
-                match f.callee_name(i) {
-                    Some(n) if lookup(n, |n| n == "llvm.read_register") => {
-                        if matches!(f.module.types.types[inst.ty.0 as usize], Type::Int(1)) {
-                            return true;
-                        }
-                        let reg = read_register_name(f, i).unwrap_or_default();
-                        !reg.is_empty()
-                            && (reg.starts_with('v') || reg.starts_with('a'))
-                            && !reg.starts_with("vcc")
-                    }
-                    // gfx12's transposing load reads a different element per lane: newer LLVM
-                    // lists it (docs/llvm-differences.md 4), LLVM 19 does not.
-                    Some(n) if n.starts_with("llvm.") => {
-                        lookup(n, is_source_intrinsic)
-                            || (!self.llvm19 && lookup(n, |n| n == "llvm.amdgcn.global.load.tr"))
-                    }
-                    _ => true,
-                }
-            }
-            _ => false,
-        }
+        self.source(f, i, self.rules)
     }
 
     fn is_always_uniform(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        let inst = &f.func.insts[i as usize];
-        match inst.op {
-            // Inline asm without VGPR outputs is uniform whatever its inputs; for `callbr` this
-            // keeps its block's terminator uniform.
-            Opcode::CallBr => {
-                !self.llvm19
-                    && f.asm_constraints(i)
-                        .is_some_and(|c| asm_outputs_sgpr(c).iter().all(|&s| s))
+        self.always_uniform(f, i, self.rules)
+    }
+
+    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
+        self.source(f, i, Rules::Precise)
+    }
+
+    fn is_always_uniform_precise(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
+        self.always_uniform(f, i, Rules::Precise)
+    }
+
+    fn ignored_operands(&self, f: &LlvmFunction<'m>, i: u32, out: &mut Vec<Val>) {
+        // LLVM main: a permlane16's result follows `src0` and the lane selects, not `old`.
+        if self.rules != Rules::Main
+            || f.func.insts[i as usize].op != Opcode::Call
+            || !f.callee_name(i).is_some_and(Self::is_permlane)
+        {
+            return;
+        }
+        let ops = f.operands(i);
+        if ops.len() >= 2 && ops[0] != ops[1] {
+            match ops[0] {
+                Value::Inst(d) => out.push(Val::Inst(d.0)),
+                Value::Arg(a) => out.push(Val::Arg(a)),
+                _ => {}
             }
-            Opcode::Call => {
-                if let Some(c) = f.asm_constraints(i) {
-                    return asm_outputs_sgpr(c).iter().all(|&s| s);
-                }
-                f.callee_name(i)
-                    .and_then(|n| n.strip_prefix("llvm.amdgcn."))
-                    .is_some_and(|n| lookup(n, |n| ALWAYS_UNIFORM.contains(&n)))
-            }
-            Opcode::LShr | Opcode::AShr | Opcode::And => self.is_wave_uniform_tid_expr(f, i),
-            Opcode::ExtractValue => {
-                let idx = &f.func.aux[inst.aux_list.range()];
-                let Some(&Value::Inst(src)) = f.operands(i).first() else {
-                    return false;
-                };
-                if idx.len() != 1 {
-                    return false;
-                }
-                match f.callee_name(src.0) {
-                    Some(n) if lookup(n, |n| n == "llvm.amdgcn.if" || n == "llvm.amdgcn.else") => {
-                        idx[0] == 1
-                    }
-                    _ => f.asm_constraints(src.0).is_some_and(|c| {
-                        asm_outputs_sgpr(c)
-                            .get(idx[0] as usize)
-                            .copied()
-                            .unwrap_or(false)
-                    }),
-                }
-            }
-            _ => false,
         }
     }
 }

@@ -61,6 +61,12 @@ impl Setup {
     pub fn for_module(module: &Module, mcpu: Option<&str>, mode: Mode) -> Setup {
         Setup::new(Target::from_triple(module.triple.as_deref(), mcpu), mode)
     }
+    /// The same with the target's rule set replaced (`Rules::Main`: `--llvm-version main`, in
+    /// llvm mode; precise mode asks the hooks' precise variants whatever the rules).
+    pub fn with_rules(mut self, rules: super::Rules) -> Setup {
+        self.target = self.target.with_rules(rules);
+        self
+    }
     /// The target model, for the mode's release.
     pub fn target(&self) -> &Target {
         &self.target

@@ -8,10 +8,12 @@ mod amdgpu;
 pub mod function;
 #[allow(missing_docs)]
 mod nvptx;
+mod rules;
 
 pub use amdgpu::Amdgpu;
 pub use function::{FunctionAnalysis, PhaseTimes, Setup};
 pub use nvptx::Nvptx;
+pub use rules::{Rules, main_print_order};
 
 use crate::ssa::{DivergenceModel, SsaFunction, Val};
 use converge_graph::{Block, Cfg};
@@ -109,6 +111,18 @@ impl<'m> LlvmFunction<'m> {
             },
             _ => None,
         }
+    }
+
+    /// The address space of a pointer-typed value.
+    pub fn value_addrspace(&self, v: Value) -> Option<u32> {
+        let m = self.module;
+        m.types.ptr_addrspace(m.value_type(self.fid, v))
+    }
+
+    /// Whether call `i` or its callee has function attribute `name` (`alwaysuniform`, …).
+    pub fn call_has_attr(&self, i: u32, name: &str) -> bool {
+        self.module
+            .call_has_fn_attr(self.fid, converge_ir::InstId(i), name)
     }
 
     /// The value of a string function attribute (`"key"="value"`), if present.
@@ -464,7 +478,7 @@ impl Target {
                 .map(|(major, minor)| format!("gfx{major}{minor}"));
             Target::Amdgpu(Amdgpu::new(mcpu.or(cpu.as_deref())))
         } else if t.starts_with("nvptx") {
-            Target::Nvptx(Nvptx)
+            Target::Nvptx(Nvptx::default())
         } else {
             Target::Uniform
         }
@@ -474,9 +488,29 @@ impl Target {
 impl Target {
     /// The target's hooks as the given LLVM release has them (only AMDGPU's `callbr` rule
     /// differs between 19 and 22).
-    pub fn for_version(mut self, version: crate::LlvmVersion) -> Target {
-        if let Target::Amdgpu(a) = &mut self {
-            a.llvm19 = version == crate::LlvmVersion::V19;
+    pub fn for_version(self, version: crate::LlvmVersion) -> Target {
+        self.with_rules(match version {
+            crate::LlvmVersion::V19 => Rules::V19,
+            crate::LlvmVersion::V22 => Rules::V22,
+        })
+    }
+
+    /// The rule set the target's hooks follow (a target without divergence: LLVM 22's).
+    pub fn rules(&self) -> Rules {
+        match self {
+            Target::Amdgpu(a) => a.rules,
+            Target::Nvptx(n) => n.rules,
+            Target::Uniform => Rules::V22,
+        }
+    }
+
+    /// The target's hooks with the given rule set (`Rules::Main`: `--llvm-version main`). Precise
+    /// mode needs no call: it always asks the hooks' precise variants.
+    pub fn with_rules(mut self, rules: Rules) -> Target {
+        match &mut self {
+            Target::Amdgpu(a) => a.rules = rules,
+            Target::Nvptx(n) => n.rules = rules,
+            Target::Uniform => {}
         }
         self
     }
@@ -509,6 +543,25 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
             Target::Amdgpu(t) => t.is_always_uniform(f, inst),
             Target::Nvptx(t) => t.is_always_uniform(f, inst),
             Target::Uniform => false,
+        }
+    }
+    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, inst: u32) -> bool {
+        match self {
+            Target::Amdgpu(t) => t.is_source_inst_precise(f, inst),
+            Target::Nvptx(t) => t.is_source_inst_precise(f, inst),
+            Target::Uniform => false,
+        }
+    }
+    fn is_always_uniform_precise(&self, f: &LlvmFunction<'m>, inst: u32) -> bool {
+        match self {
+            Target::Amdgpu(t) => t.is_always_uniform_precise(f, inst),
+            Target::Nvptx(t) => t.is_always_uniform_precise(f, inst),
+            Target::Uniform => false,
+        }
+    }
+    fn ignored_operands(&self, f: &LlvmFunction<'m>, inst: u32, out: &mut Vec<Val>) {
+        if let Target::Amdgpu(t) = self {
+            t.ignored_operands(f, inst, out)
         }
     }
 }

@@ -5,13 +5,33 @@
 //! - every other atomic (`atomicrmw`, `cmpxchg`, `fence`, atomic `store`) and every `call` is a
 //!   source (intrinsics, inline asm and void calls included); `invoke` is not;
 //! - nothing is always uniform.
+//!
+//! Newer rules ([`Rules::Main`], LLVM's development branch as its lit tests expect it):
+//! - an `alloca` is a source: its pointer names per-thread (local) memory, so what is loaded
+//!   through it is per-thread even where the stored value is uniform;
+//! - a load from generic memory (0) is no longer a source: it follows its pointer (local (5)
+//!   loads stay sources).
+//!
+//! Precise mode ([`Rules::Precise`]) takes a sound variant of the generic-load rule: a generic
+//! pointer may address the thread's local memory (a local address cast to generic, an alloca, a
+//! pointer passed in or loaded), where every thread reads its own memory at the same address. So
+//! a generic load stays a source unless its pointer provably addresses global, shared or constant
+//! memory: built by `getelementptr`, `bitcast`, `phi` or `select` only from `addrspacecast`s of
+//! pointers in such spaces (1, 3, 4, 101) or from globals in them. With that rule the alloca rule
+//! adds nothing sound: every load through an alloca's pointer is a source anyway, and the
+//! address itself is the same number in every thread (each thread's frame has the same layout),
+//! so precise mode keeps an `alloca` uniform.
 
+use super::rules::Rules;
 use super::{LlvmFunction, md_tuple, resolve_md};
 use crate::ssa::DivergenceModel;
 use converge_ir::{Metadata, Opcode, Ordering, Value};
 
 #[derive(Copy, Clone, Debug, Default)]
-pub struct Nvptx;
+pub struct Nvptx {
+    /// Which release's hooks.
+    pub rules: Rules,
+}
 
 impl Nvptx {
     pub fn is_kernel(f: &LlvmFunction<'_>) -> bool {
@@ -59,16 +79,33 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Nvptx {
         !Nvptx::is_kernel(f)
     }
     fn is_source_inst(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        let inst = &f.func.insts[i as usize];
-        match inst.op {
-            Opcode::Load => inst.aux == 0 || inst.aux == 5,
-            Opcode::AtomicRmw | Opcode::CmpXchg | Opcode::Fence => true,
-            Opcode::Store => inst.ordering != Ordering::NotAtomic,
-            Opcode::Call => true,
-            _ => false,
-        }
+        source(f, i, self.rules)
     }
     fn is_always_uniform(&self, _f: &LlvmFunction<'m>, _i: u32) -> bool {
         false
+    }
+    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
+        source(f, i, Rules::Precise)
+    }
+}
+
+fn source(f: &LlvmFunction<'_>, i: u32, rules: Rules) -> bool {
+    let inst = &f.func.insts[i as usize];
+    match inst.op {
+        Opcode::Load => match (inst.aux, rules) {
+            (5, _) => true,
+            (0, Rules::V19 | Rules::V22) => true,
+            (0, Rules::Main) => false,
+            (0, Rules::Precise) => !f
+                .operands(i)
+                .first()
+                .is_some_and(|&p| converge_ir::memspace::addresses_non_local(f.module, f.fid, p)),
+            _ => false,
+        },
+        Opcode::Alloca => rules == Rules::Main,
+        Opcode::AtomicRmw | Opcode::CmpXchg | Opcode::Fence => true,
+        Opcode::Store => inst.ordering != Ordering::NotAtomic,
+        Opcode::Call => true,
+        _ => false,
     }
 }

@@ -1,0 +1,240 @@
+//! AMDGPU intrinsics: what each computes for the lanes of a wave that execute it together, the
+//! one table the uniformity analysis (which intrinsics are divergence sources, which are always
+//! uniform) and the simulator (which it executes as a value of each lane's own) both read.
+//!
+//! - [`is_source_intrinsic`]: the families LLVM's AMDGPU backend lists as divergence sources
+//!   (thread and lane ids, per-lane hardware state, cross-lane movements whose result depends on
+//!   the lane, atomics' old values, matrix fragments, control-flow masks);
+//! - [`is_always_uniform_intrinsic`]: the families whose result is the same in every lane of the
+//!   converged group (`readfirstlane`, `readlane`, `ballot`, the comparison masks, …);
+//! - [`computes`]: the fact behind both, including per-lane families LLVM does not list as
+//!   sources (the older `atomic.inc`/`dec`, every global/flat/buffer atomic operation, the
+//!   transposing loads under their old names). The analysis's llvm mode reproduces LLVM's list;
+//!   precise mode and the simulator use the fact.
+
+/// What an AMDGPU intrinsic computes for the converged lanes that execute it together.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Computes {
+    /// A value of each lane's own (differs between lanes even for equal operands).
+    PerLane,
+    /// The same value in every lane of the group, whatever the operands.
+    GroupUniform,
+}
+
+/// The fact for intrinsic `name` (full name, possibly type-mangled): `None` for the intrinsics
+/// whose result is a function of their operands (or that the table does not know).
+pub fn computes(name: &str) -> Option<Computes> {
+    if is_always_uniform_intrinsic(name) {
+        return Some(Computes::GroupUniform);
+    }
+    if lookup(name, is_source_intrinsic) || lookup(name, is_per_lane_family) {
+        return Some(Computes::PerLane);
+    }
+    None
+}
+
+/// Whether `name` (full, possibly type-mangled) is always uniform: LLVM's AMDGPU
+/// `isAlwaysUniform` intrinsics.
+pub fn is_always_uniform_intrinsic(name: &str) -> bool {
+    name.strip_prefix("llvm.amdgcn.")
+        .is_some_and(|n| lookup(n, |n| ALWAYS_UNIFORM.contains(&n)))
+}
+
+/// Per-lane families beyond LLVM's source list: atomics return each lane's old value, the
+/// transposing loads read a different element per lane.
+fn is_per_lane_family(name: &str) -> bool {
+    let Some(n) = name.strip_prefix("llvm.amdgcn.") else {
+        return false;
+    };
+    const PREFIXES: &[&str] = &[
+        "atomic.",
+        "global.atomic.",
+        "flat.atomic.",
+        "raw.buffer.atomic.",
+        "raw.ptr.buffer.atomic.",
+        "struct.buffer.atomic.",
+        "struct.ptr.buffer.atomic.",
+        "image.atomic.",
+        "global.load.tr",
+        "mbcnt",
+        "interp.",
+    ];
+    PREFIXES.iter().any(|p| n.starts_with(p)) && n != "if.break"
+}
+
+/// Sample names of every family the table knows, for the cross-checks (one per entry).
+pub fn sample_names() -> Vec<(String, Computes)> {
+    let mut v: Vec<(String, Computes)> = SOURCES
+        .iter()
+        .map(|n| (format!("llvm.amdgcn.{n}"), Computes::PerLane))
+        .collect();
+    v.extend(
+        ALWAYS_UNIFORM
+            .iter()
+            .map(|n| (format!("llvm.amdgcn.{n}"), Computes::GroupUniform)),
+    );
+    v.extend(
+        FP_ATOMICS
+            .iter()
+            .map(|n| (format!("llvm.amdgcn.global.atomic.{n}"), Computes::PerLane)),
+    );
+    v.extend(BUFFER_ATOMICS.iter().map(|n| {
+        (
+            format!("llvm.amdgcn.raw.buffer.atomic.{n}"),
+            Computes::PerLane,
+        )
+    }));
+    v
+}
+
+const SOURCES: &[&str] = &[
+    "workitem.id.x",
+    "workitem.id.y",
+    "workitem.id.z",
+    "mbcnt.lo",
+    "mbcnt.hi",
+    "ps.live",
+    "live.mask",
+    "inverse.ballot",
+    "writelane",
+    "mov.dpp",
+    "mov.dpp8",
+    "update.dpp",
+    "permlane16",
+    "permlanex16",
+    "permlane16.var",
+    "permlanex16.var",
+    "ds.swizzle",
+    "ds.ordered.add",
+    "ds.ordered.swap",
+    "interp.mov",
+    "interp.p1",
+    "interp.p2",
+    "interp.p1.f16",
+    "interp.p2.f16",
+    "lds.param.load",
+    "lds.direct.load",
+    "if",
+    "else",
+    "loop",
+    "atomic.cond.sub.u32",
+    "global.atomic.csub",
+    "global.atomic.ordered.add.b64",
+    "global.load.tr.b64",
+    "global.load.tr.b128",
+];
+
+const FP_ATOMICS: &[&str] = &[
+    "fadd",
+    "fadd.v2bf16",
+    "fmin",
+    "fmax",
+    "fmin.num",
+    "fmax.num",
+];
+
+const BUFFER_ATOMICS: &[&str] = &[
+    "add",
+    "and",
+    "cmpswap",
+    "cond.sub.u32",
+    "dec",
+    "fadd",
+    "fmax",
+    "fmin",
+    "inc",
+    "or",
+    "smax",
+    "smin",
+    "sub",
+    "swap",
+    "umax",
+    "umin",
+    "xor",
+];
+
+const ALWAYS_UNIFORM: &[&str] = &[
+    "readfirstlane",
+    "readlane",
+    "icmp",
+    "fcmp",
+    "ballot",
+    "if.break",
+    // Newer than LLVM 19.
+    "s.mov.from.global",
+    "s.swap.to.global",
+];
+
+/// Whether LLVM's AMDGPU backend (`AMDGPU::isIntrinsicSourceOfDivergence` with the rules the
+/// model adds for 19/22) lists intrinsic `name` (full, possibly type-mangled after lookup) as a
+/// divergence source: every family here computes a value of each lane's own.
+pub fn is_source_intrinsic(name: &str) -> bool {
+    if let Some(r) = name.strip_prefix("llvm.r600.read.tidig.") {
+        return matches!(r, "x" | "y" | "z");
+    }
+    let Some(n) = name.strip_prefix("llvm.amdgcn.") else {
+        return false;
+    };
+    if SOURCES.contains(&n) {
+        return true;
+    }
+    // Newer than LLVM 19 (ray-tracing stack and shader work-reordering intrinsics).
+    if n.starts_with("swc.") || (n.starts_with("rts.") && n != "rts.trace.ray.nonblock") {
+        return true;
+    }
+    if let Some(op) = n
+        .strip_prefix("global.atomic.")
+        .or_else(|| n.strip_prefix("flat.atomic."))
+    {
+        return FP_ATOMICS.contains(&op);
+    }
+    for p in ["raw.", "raw.ptr.", "struct.", "struct.ptr."] {
+        if let Some(op) = n
+            .strip_prefix(p)
+            .and_then(|r| r.strip_prefix("buffer.atomic."))
+        {
+            return BUFFER_ATOMICS.contains(&op);
+        }
+    }
+    n.starts_with("image.atomic.")
+        || n.starts_with("mfma.")
+        || n.starts_with("smfmac.")
+        || n.starts_with("wmma.")
+        || n.starts_with("swmmac.")
+}
+
+/// Is `c` one component of an overloaded intrinsic's type mangling (`i32`, `f16`, `v2i32`, `p1`,
+/// `nxv4f32`, `a4i8`, `s_struct`, `isVoid`, …)?
+pub(crate) fn is_type_component(c: &str) -> bool {
+    let digits_after = |p: &str| {
+        c.strip_prefix(p)
+            .is_some_and(|r| !r.is_empty() && r.bytes().next().unwrap().is_ascii_digit())
+    };
+    digits_after("i")
+        || digits_after("f")
+        || digits_after("v")
+        || digits_after("p")
+        || digits_after("a")
+        || c.starts_with("nxv")
+        || c.starts_with("s_")
+        || c.starts_with("sl_")
+        || matches!(
+            c,
+            "bf16" | "isVoid" | "ppcf128" | "x86mmx" | "x86amx" | "f80" | "Metadata"
+        )
+}
+
+/// Looks `name` up with `pred`, first as written, then with trailing type-mangling components of
+/// an overloaded intrinsic removed one at a time (`llvm.amdgcn.readfirstlane.i32` → `…readfirstlane`).
+pub fn lookup(name: &str, pred: impl Fn(&str) -> bool) -> bool {
+    let mut n = name;
+    loop {
+        if pred(n) {
+            return true;
+        }
+        match n.rsplit_once('.') {
+            Some((head, last)) if is_type_component(last) => n = head,
+            _ => return false,
+        }
+    }
+}
