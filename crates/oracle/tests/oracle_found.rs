@@ -119,3 +119,19 @@ fn heart_under_an_anchor_is_implementation_grouped() {
             .is_empty()
     );
 }
+
+/// Oracle seed 49600 with one input set (`CONVERGE_ORACLE_INPUTS=1`, as in the 100,000-program
+/// run): the simulator's scheduler released one class of a heart-controlled `@conv` as two groups
+/// ("instruction #34 class 22 was released twice"), which stopped the check. Now the case runs
+/// and precise mode has no violation.
+#[test]
+fn seed_49600_runs_and_precise_mode_holds() {
+    use converge_oracle::cases::{Generator, case, run_case};
+    let mut c = case(49600, Generator::Oracle { blocks: 20 });
+    c.inputs = 1;
+    assert!(c.text.contains("convergence.loop()"), "{}", c.text);
+    let (o, found) = run_case(&c, Mode::Precise);
+    assert!(o.finished, "{o:?}");
+    assert!(found.is_empty(), "{found:?}");
+    assert!(o.covered > 0, "{o:?}");
+}

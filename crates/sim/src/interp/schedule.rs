@@ -277,7 +277,15 @@ pub fn run_with(
 impl Exec<'_, '_> {
     /// Runs a copy of thread `tid` ahead (its pending operation released with the threads now
     /// waiting at the same instance, later operations released for the copy alone) and reports
-    /// whether it executes an instance of communicating operation `key.0` in class `key.1`.
+    /// whether it may execute an instance of communicating operation `key.0` in class `key.1`.
+    ///
+    /// The copy's releases are made with groups that may still be incomplete, so any value they
+    /// return (a communicating operation's result, a load of shared memory) may differ from the
+    /// real run's. A "no" is therefore only trusted when no such value can steer the copy (see
+    /// [`Exec::guess_matters`]); otherwise the answer is "may reach". Trusting it released one
+    /// class as two groups: a `@conv` result computed for two of three threads sent the copy out
+    /// of the loop, and the group it was blocking was released before the third thread arrived
+    /// (oracle seed 49600).
     pub(crate) fn speculate_reaches(
         &mut self,
         threads: &[Thread],
@@ -305,6 +313,7 @@ impl Exec<'_, '_> {
         let me = copy.iter().position(|t| t.tid == tid).unwrap_or(0);
         let all: Vec<usize> = (0..copy.len()).collect();
         self.release(&mut copy, &all, pk.0);
+        let mut guessed = self.guess_matters(pk.0);
         let mut solo = vec![copy.swap_remove(me)];
         let budget = solo[0].steps + self.opts.step_limit.min(100_000);
         loop {
@@ -322,10 +331,48 @@ impl Exec<'_, '_> {
                     }
                     let i = p.0;
                     self.release(&mut solo, &[0], i);
+                    guessed |= self.guess_matters(i);
                 }
-                _ => return false,
+                // Finished without reaching the instance: trusted only on real values.
+                _ => return guessed,
             }
         }
+    }
+
+    /// Whether the value released operation `i` gave its thread (of the activation [`Exec::at`]
+    /// last selected, as `release` leaves it) may steer where the thread goes: whether some
+    /// branch, switch or return, a store, or a call into the module uses it, directly or through
+    /// other instructions (a static forward slice, so an over-approximation). A result that only
+    /// feeds other values cannot change whether the copy reaches an instance.
+    fn guess_matters(&self, i: u32) -> bool {
+        let f = self.p.f;
+        if matches!(self.p.ty(f.insts[i as usize].ty), Type::Void) {
+            return false;
+        }
+        let mut tainted = vec![false; f.insts.len()];
+        tainted[i as usize] = true;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (k, inst) in f.insts.iter().enumerate() {
+                if tainted[k]
+                    || !f.operands[inst.operands.range()]
+                        .iter()
+                        .any(|o| matches!(o, Value::Inst(x) if tainted[x.0 as usize]))
+                {
+                    continue;
+                }
+                if inst.op.is_terminator()
+                    || inst.op == Opcode::Store
+                    || matches!(self.p.kinds[k], Kind::Call(CallKind::Defined(_)))
+                {
+                    return true;
+                }
+                tainted[k] = true;
+                changed = true;
+            }
+        }
+        false
     }
 
     /// The activation a class belongs to: `NONE` for the simulated function, else the callee
@@ -489,9 +536,34 @@ impl Exec<'_, '_> {
                 self.could_produce_inst(t, a as usize, bc)
             }
             Key::Heart(hi, p, n) => {
-                (t.produced.contains(&p) || p == NONE || self.could_produce_token(t, p))
-                    && t.heart_count.get(&(hi, p)).copied().unwrap_or(0) < n
-                    && self.reaches_inst(t, hi as usize, None)
+                if t.heart_count.get(&(hi, p)).copied().unwrap_or(0) >= n {
+                    return false;
+                }
+                // A heart's instance takes its parent token's value: a thread that holds that
+                // value must reach the heart before redefining it, and one that has redefined it
+                // can never produce the instance ("Convergent Operation Semantics", the
+                // `llvm.experimental.convergence.loop` rule and the dynamic instances of token
+                // values). Ignoring this held back a group at a `@conv` controlled by a loop
+                // heart until the scheduler had to guess (oracle seed 49600).
+                let parent = if p == NONE {
+                    Key::Entry
+                } else {
+                    self.classes.key(p)
+                };
+                let parent_def = match parent {
+                    Key::Heart(d, _, _) | Key::Anchor(d, _) if t.produced.contains(&p) => Some(d),
+                    _ => None,
+                };
+                match parent_def {
+                    Some(d) => {
+                        t.fr.token_last.get(&d) == Some(&p)
+                            && self.reaches_inst(t, hi as usize, Some(d as usize))
+                    }
+                    None => {
+                        (t.produced.contains(&p) || p == NONE || self.could_produce_token(t, p))
+                            && self.reaches_inst(t, hi as usize, None)
+                    }
+                }
             }
             _ => false,
         }
