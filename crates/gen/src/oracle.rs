@@ -478,7 +478,7 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
         let counted = if node.counter && has_preds {
             let k = format!("%k{b}");
             let _ = writeln!(body, "  {k}.n = add i32 {k}, 1");
-            let x = if rng.chance(1, 3) {
+            let x = if rng.chance(1, 2) {
                 "%tid".to_string()
             } else {
                 let all: Vec<&String> = avail.iter().chain(mine.iter()).collect();
@@ -538,6 +538,15 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                 }
             }
         };
+        // The count of the innermost loop or region around this block: values computed from it
+        // change from one iteration to the next, so threads that leave at different iterations
+        // (temporal divergence) or meet at a join from different iterations really differ.
+        let count = avail
+            .iter()
+            .chain(mine.iter())
+            .rev()
+            .find(|x| x.starts_with("%k") && x.ends_with(".n"))
+            .cloned();
         for _ in 0..rng.below(opts.max_insts + 1) {
             let v = names.fresh("v");
             match rng.below(14) {
@@ -612,7 +621,11 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                 }
                 _ => {
                     let op = *rng.pick(&["add", "xor", "mul", "and", "sub", "or"]);
-                    let (x, y) = (pick(rng, &mine), pick(rng, &mine));
+                    let x = match &count {
+                        Some(k) if rng.chance(1, 2) => k.clone(),
+                        _ => pick(rng, &mine),
+                    };
+                    let y = pick(rng, &mine);
                     let _ = writeln!(body, "  {v} = {op} i32 {x}, {y}");
                 }
             }
@@ -624,11 +637,14 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
             let c = names.fresh("c");
             if rng.chance(1, 3) {
                 let t = names.fresh("t");
-                let _ = writeln!(body, "  {t} = and i32 %tid, {}", 1 + rng.below(3));
-                let x = if rng.chance(1, 2) {
-                    "0".to_string()
-                } else {
-                    all[rng.below(all.len())].clone()
+                let mask = 1 + rng.below(3);
+                let _ = writeln!(body, "  {t} = and i32 %tid, {mask}");
+                // A constant the masked id takes for some threads and not for others, so the
+                // branch really splits the group (a random value rarely matched any thread).
+                let x = match rng.below(4) {
+                    0 => all[rng.below(all.len())].clone(),
+                    1 => "0".to_string(),
+                    _ => format!("{}", (1 + rng.below(3)) & mask),
                 };
                 let _ = writeln!(body, "  {c} = icmp eq i32 {t}, {x}");
             } else {
@@ -708,6 +724,10 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                         Some(&(_, src)) if reach(p) => format!("%k{src}.n"),
                         _ => "0".to_string(),
                     }
+                } else if !defs[p].is_empty() && rng.chance(1, 2) {
+                    // A value computed on the incoming path itself: at a join of a divergent
+                    // branch the phi then sees different values from different paths.
+                    defs[p][rng.below(defs[p].len())].clone()
                 } else {
                     let mut cands = avail_at(&defs, p);
                     cands.extend(defs[p].iter().cloned());
@@ -718,7 +738,8 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                     if r == cands.len() && !reach(p) {
                         "undef".to_string()
                     } else if r >= cands.len() {
-                        format!("{}", rng.below(3))
+                        // Constants differ per predecessor, so a join sees which path came.
+                        format!("{}", p % 7)
                     } else {
                         cands[r].clone()
                     }

@@ -374,12 +374,12 @@ pub fn run_mutant(
                     .any(|v| changed.contains(&(v.inst.0 as usize)))
             };
         st.observable += observable as usize;
-        if hit == 0 && observable && std::env::var("CONVERGE_MUTATION_DEBUG").is_ok() {
+        if hit == 0 && std::env::var("CONVERGE_MUTATION_DEBUG").is_ok() {
             let names: Vec<String> = changed
                 .iter()
                 .map(|&i| converge_sim::report::inst_name(&m, f, converge_ir::InstId(i as u32)))
                 .collect();
-            eprintln!("uncaught: seed {seed}, {} threads: {names:?}", c.threads);
+            eprintln!("uncaught (observable {observable}): seed {seed}, {} threads: {names:?}", c.threads);
         }
     }
     st

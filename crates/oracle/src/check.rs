@@ -153,6 +153,32 @@ fn is_value(m: &Module, f: &converge_ir::Function, i: usize) -> bool {
         )
 }
 
+/// The integer parameters that may differ between threads: every one of a function with the
+/// default calling convention that no target treats as a kernel or single-lane function, unless
+/// `inreg` ("Convergence And Uniformity": uniformity is judged for any caller, and a caller may
+/// pass each thread its own value). Kernel and shader arguments come from the launch: uniform.
+pub fn divergent_params(m: &Module, fi: FuncId) -> Vec<bool> {
+    let lf = LlvmFunction::new(m, fi);
+    let f = &m.functions[fi.0 as usize];
+    let annotated = m
+        .named_metadata
+        .iter()
+        .any(|(name, _)| m.strings.resolve(*name).trim_start_matches('!') == "nvvm.annotations");
+    let plain = lf.call_conv() == "ccc"
+        && !annotated
+        && lf.fn_md_ints("reqd_work_group_size").is_none()
+        && lf.fn_attr("amdgpu-flat-work-group-size").is_none();
+    f.params
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            plain
+                && matches!(m.types.types[p.ty.0 as usize], Type::Int(_))
+                && !lf.param_has_attr(k as u32, "inreg")
+        })
+        .collect()
+}
+
 /// Checks the claims about function `fi` of `m` under every hierarchy.
 pub fn check(m: &Module, fi: FuncId, claims: &Claims, spec: &RunSpec) -> Outcome {
     check_many(m, fi, std::slice::from_ref(claims), spec)
@@ -168,6 +194,7 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
     let target = Target::from_triple(m.triple.as_deref());
     let prog = Program::new(m, f, target);
     let e = enumerate(&prog.cfg, spec.enumeration_cap);
+    let per_thread = divergent_params(m, fi);
     let inputs: Vec<Options> = (0..spec.inputs.max(1) as u64)
         .map(|k| {
             let seed = spec.seed + k * 7919;
@@ -178,6 +205,26 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
                 .map(|p| match m.types.types[p.ty.0 as usize] {
                     Type::Int(_) => Some(ArgValue::Int(rng.below(9) as i128 - 2)),
                     _ => None,
+                })
+                .collect();
+            // Every other input set gives the parameters that may differ between threads a
+            // value per thread (two or three values, so threads still agree in groups); with
+            // one input set, every other pair of seeds does.
+            let split = (k + if spec.inputs <= 1 { spec.seed / 2 } else { 0 }) % 2 == 1;
+            let thread_args: Vec<Vec<ArgValue>> = per_thread
+                .iter()
+                .map(|&d| {
+                    if !(d && split) {
+                        return Vec::new();
+                    }
+                    // The first two differ by 1 to 3: in their low bits (loop bounds) and in
+                    // comparisons with whatever lies between them.
+                    let x = rng.below(9) as i128 - 2;
+                    let mut v = vec![x, x + 1 + rng.below(3) as i128];
+                    if rng.chance(1, 2) {
+                        v.push(rng.below(9) as i128 - 2);
+                    }
+                    v.into_iter().map(ArgValue::Int).collect()
                 })
                 .collect();
             Options {
@@ -194,6 +241,7 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
                 } else {
                     Vec::new()
                 },
+                thread_args,
                 ..Options::default()
             }
         })

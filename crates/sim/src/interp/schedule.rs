@@ -26,12 +26,18 @@ pub fn run_with(
     let mut notes = Vec::new();
     // Arguments: uniform across the group.
     let mut args = Vec::new();
+    let given_val = |k: usize, given: ArgValue| {
+        let ty = f.params[k].ty;
+        match (given, prog.ty(ty)) {
+            (ArgValue::Int(x), Type::Ptr(_)) => Val::P(x as u64),
+            (ArgValue::Int(x), _) => Val::I((x as u128) & mask(prog.int_width(ty))),
+            (ArgValue::Float(x), _) => Val::F(x),
+        }
+    };
     for (k, p) in f.params.iter().enumerate() {
         let given = opts.args.get(k).copied().flatten();
         let v = match (given, prog.ty(p.ty)) {
-            (Some(ArgValue::Int(x)), Type::Ptr(_)) => Val::P(x as u64),
-            (Some(ArgValue::Int(x)), _) => Val::I((x as u128) & mask(prog.int_width(p.ty))),
-            (Some(ArgValue::Float(x)), _) => Val::F(x),
+            (Some(g), _) => given_val(k, g),
             (None, Type::Ptr(_)) => Val::P(0x0100_0000_0000 + (k as u64) * 0x1000_0000),
             (None, Type::Float | Type::Half | Type::BFloat | Type::Double) => {
                 Val::F((mix2(opts.seed, k as u64) % 2001) as f64 / 8.0 - 125.0)
@@ -103,6 +109,19 @@ pub fn run_with(
         }
     }
     let args: Rc<[Val]> = Rc::from(args);
+    // Per-thread parameters (`Options::thread_args`), for the function's own activation.
+    let thread_args = |tid: u32| -> Rc<[Val]> {
+        if opts.thread_args.iter().all(Vec::is_empty) {
+            return args.clone();
+        }
+        let mut mine = args.to_vec();
+        for (k, vs) in opts.thread_args.iter().enumerate().take(mine.len()) {
+            if !vs.is_empty() {
+                mine[k] = given_val(k, vs[tid as usize % vs.len()]);
+            }
+        }
+        Rc::from(mine)
+    };
     let nb = f.blocks.len();
     let mut threads: Vec<Thread> = (0..opts.threads)
         .map(|tid| Thread {
@@ -115,7 +134,7 @@ pub fn run_with(
                 tracker: Tracker::new(nb),
                 bclass: NONE,
                 token_last: HashMap::new(),
-                args: args.clone(),
+                args: thread_args(tid),
                 alloca_mark: 0,
             },
             stack: Vec::new(),
