@@ -91,8 +91,11 @@ struct Node {
     succs: Vec<usize>,
     term: Term,
     counter: bool,
-    /// (predecessor, counting block whose incremented count flows along that edge).
-    carry: Vec<(usize, usize)>,
+    /// (predecessor, counting block whose incremented count flows along that edge, whether the
+    /// edge is a `continue`, which counts more: each `continue` edge adds its own step, so the
+    /// header joins different counts when a divergent branch chooses between `continue`s and
+    /// the latch).
+    carry: Vec<(usize, usize, bool)>,
     scope: Scope,
     /// A heart token defined here: (name, enclosing token).
     heart: Option<(String, String)>,
@@ -140,7 +143,7 @@ impl Builder<'_> {
                 Target::Continue(h) => (h, Some(h)),
             };
             if let Some(h) = carry {
-                self.nodes[h].carry.push((b, h));
+                self.nodes[h].carry.push((b, h, true));
             }
             self.nodes[b].succs = if self.rng.chance(1, 2) {
                 vec![to, dest]
@@ -229,7 +232,7 @@ impl Builder<'_> {
         let end = self.region(body, depth - 1, targets);
         targets.truncate(mark);
         // The latch: back to the header, sometimes leaving too.
-        self.nodes[header].carry.push((end, header));
+        self.nodes[header].carry.push((end, header, false));
         if self.rng.chance(1, 3) {
             self.nodes[end].succs = if self.rng.chance(1, 2) {
                 vec![header, exit]
@@ -287,11 +290,11 @@ impl Builder<'_> {
             self.nodes[e].term = Term::Counter { stop };
             let end = self.region(body, depth - 1, targets);
             let next = entries[(k + 1) % n];
-            self.nodes[next].carry.push((end, e));
+            self.nodes[next].carry.push((end, e, false));
             if self.rng.chance(1, 3) {
                 let other = entries[self.rng.below(n)];
                 if other != next {
-                    self.nodes[other].carry.push((end, e));
+                    self.nodes[other].carry.push((end, e, false));
                     self.nodes[end].succs = vec![next, other];
                     self.nodes[end].term = Term::Cond;
                     continue;
@@ -478,6 +481,9 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
         let counted = if node.counter && has_preds {
             let k = format!("%k{b}");
             let _ = writeln!(body, "  {k}.n = add i32 {k}, 1");
+            for j in 0..node.carry.iter().filter(|c| c.2).count() {
+                let _ = writeln!(body, "  {k}.c{j} = add i32 {k}, {}", 2 + j);
+            }
             let x = if rng.chance(1, 2) {
                 "%tid".to_string()
             } else {
@@ -517,12 +523,25 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
             let total = avail.len() + mine.len();
             let r = rng.below(total + 1);
             if r == total {
-                format!("{}", rng.below(7))
+                // Not 0: `mul x, 0` and `and x, 0` are uniform whatever `x` is.
+                format!("{}", 1 + rng.below(6))
             } else if r < avail.len() {
                 avail[r].clone()
             } else {
                 mine[r - avail.len()].clone()
             }
+        };
+        // A second operand different from the first: `x op x`, `icmp ult x, x` and `select c, x,
+        // x` compute the same value in every thread whatever `x` is, hiding the divergence the
+        // analysis must track.
+        let other = |rng: &mut Rng, mine: &Vec<String>, x: &str| -> String {
+            for _ in 0..4 {
+                let y = pick(rng, mine);
+                if y != x {
+                    return y;
+                }
+            }
+            format!("{}", 1 + rng.below(5))
         };
         let bundle = |body: &mut String, names: &mut Names| -> String {
             match &node.scope {
@@ -582,7 +601,7 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                             );
                         }
                         _ => {
-                            let y = pick(rng, &mine);
+                            let y = other(rng, &mine, &x);
                             let c = names.fresh("c");
                             let w = names.fresh("w");
                             let _ = writeln!(body, "  {c} = icmp ult i32 {x}, {y}");
@@ -595,7 +614,9 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                     }
                 }
                 5 => {
-                    let (x, y, z) = (pick(rng, &mine), pick(rng, &mine), pick(rng, &mine));
+                    let x = pick(rng, &mine);
+                    let y = other(rng, &mine, &x);
+                    let z = other(rng, &mine, &x);
                     let c = names.fresh("c");
                     let _ = writeln!(body, "  {c} = icmp ult i32 {x}, {y}");
                     let _ = writeln!(body, "  {v} = select i1 {c}, i32 {z}, i32 {x}");
@@ -625,7 +646,7 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                         Some(k) if rng.chance(1, 2) => k.clone(),
                         _ => pick(rng, &mine),
                     };
-                    let y = pick(rng, &mine);
+                    let y = other(rng, &mine, &x);
                     let _ = writeln!(body, "  {v} = {op} i32 {x}, {y}");
                 }
             }
@@ -649,10 +670,9 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                 let _ = writeln!(body, "  {c} = icmp eq i32 {t}, {x}");
             } else {
                 let x = all[rng.below(all.len())].clone();
-                let y = if rng.chance(1, 3) {
-                    format!("{}", rng.below(5))
-                } else {
-                    all[rng.below(all.len())].clone()
+                let y = match all[rng.below(all.len())].clone() {
+                    y if y != x && !rng.chance(1, 3) => y,
+                    _ => format!("{}", rng.below(5)),
                 };
                 let p = *rng.pick(&["slt", "ult", "eq", "ne", "sgt"]);
                 let _ = writeln!(body, "  {c} = icmp {p} i32 {x}, {y}");
@@ -721,7 +741,16 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
             } else {
                 let x = if *is_counter {
                     match nodes[*b].carry.iter().find(|c| c.0 == p) {
-                        Some(&(_, src)) if reach(p) => format!("%k{src}.n"),
+                        Some(&(_, src, true)) if reach(p) => {
+                            let j = nodes[*b]
+                                .carry
+                                .iter()
+                                .filter(|c| c.2)
+                                .position(|c| c.0 == p)
+                                .unwrap_or(0);
+                            format!("%k{src}.c{j}")
+                        }
+                        Some(&(_, src, false)) if reach(p) => format!("%k{src}.n"),
                         _ => "0".to_string(),
                     }
                 } else if !defs[p].is_empty() && rng.chance(1, 2) {

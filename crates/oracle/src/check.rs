@@ -8,7 +8,7 @@
 
 use converge_ir::{FuncId, InstId, Module, Opcode, Type};
 use converge_sim::hierarchy::enumerate;
-use converge_sim::interp::{ArgValue, Options, Program, Status, Target, run};
+use converge_sim::interp::{ArgValue, MemInit, MemTarget, Options, Program, Status, Target, run};
 use converge_sim::report::{Verdict, check_groups, inst_name, value_uniformity};
 use converge_uniformity::llvm::{LlvmFunction, Target as UTarget};
 use converge_uniformity::{
@@ -128,6 +128,11 @@ pub struct RunSpec {
     /// Input sets per hierarchy: set `k` draws arguments and memory from `seed + k * 7919`, so
     /// uniform branches go both ways across the sets.
     pub inputs: u32,
+    /// Give every `ptr addrspace(1)` parameter a one-element buffer holding a small value drawn
+    /// per input set (the generated programs load and store only there), instead of memory
+    /// that hashes its address to a full-range value: compares with arguments, thread ids and
+    /// counts then go both ways across the input sets.
+    pub small_globals: bool,
 }
 
 impl RunSpec {
@@ -138,6 +143,7 @@ impl RunSpec {
             step_limit: 20_000,
             enumeration_cap: 256,
             inputs: 2,
+            small_globals: false,
         }
     }
 }
@@ -164,8 +170,23 @@ pub fn divergent_params(m: &Module, fi: FuncId) -> Vec<bool> {
         .named_metadata
         .iter()
         .any(|(name, _)| m.strings.resolve(*name).trim_start_matches('!') == "nvvm.annotations");
+    // The simulator evaluates inline asm with scalar outputs and the `llvm.amdgcn.s.*` scalar
+    // operations as pure functions of their operands, while the hardware gives one value per
+    // wave: with per-thread operands it would show them differ (the corpus's `@asm_sgpr`,
+    // `@global_sreg`). Such functions keep uniform arguments.
+    let scalar_ops = (0..f.insts.len() as u32).any(|i| {
+        let inst = &f.insts[i as usize];
+        inst.op.is_call_like()
+            && (matches!(
+                f.calls.get(inst.aux as usize).map(|c| c.callee),
+                Some(converge_ir::Value::Asm(_))
+            ) || lf
+                .callee_name(i)
+                .is_some_and(|n| n.starts_with("llvm.amdgcn.s.")))
+    });
     let plain = lf.call_conv() == "ccc"
         && !annotated
+        && !scalar_ops
         && lf.fn_md_ints("reqd_work_group_size").is_none()
         && lf.fn_attr("amdgpu-flat-work-group-size").is_none();
     f.params
@@ -242,6 +263,20 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
                     Vec::new()
                 },
                 thread_args,
+                memory: if spec.small_globals {
+                    f.params
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| m.types.types[p.ty.0 as usize] == Type::Ptr(1))
+                        .map(|(k, _)| MemInit {
+                            target: MemTarget::Param(k),
+                            elem: None,
+                            values: vec![ArgValue::Int(rng.below(9) as i128 - 2)],
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                },
                 ..Options::default()
             }
         })
