@@ -753,25 +753,38 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                         Some(&(_, src, false)) if reach(p) => format!("%k{src}.n"),
                         _ => "0".to_string(),
                     }
-                } else if !defs[p].is_empty() && rng.chance(1, 2) {
-                    // A value computed on the incoming path itself: at a join of a divergent
-                    // branch the phi then sees different values from different paths.
-                    defs[p][rng.below(defs[p].len())].clone()
                 } else {
-                    let mut cands = avail_at(&defs, p);
-                    cands.extend(defs[p].iter().cloned());
-                    let r = rng.below(cands.len() + 2);
-                    // `undef` only along edges that never run: LLVM calls `phi [undef, %x]`
-                    // uniform by refining undef to %x, a choice the simulator does not make (it
-                    // evaluates undef on its own; oracle seed 4223).
-                    if r == cands.len() && !reach(p) {
-                        "undef".to_string()
-                    } else if r >= cands.len() {
-                        // Constants differ per predecessor, so a join sees which path came.
-                        format!("{}", p % 7)
-                    } else {
-                        cands[r].clone()
+                    // A value not already coming from another predecessor (a few tries): a
+                    // phi joining equal values is uniform whatever the branch did.
+                    let mut x = String::new();
+                    for _ in 0..4 {
+                        x = if !defs[p].is_empty() && rng.chance(1, 2) {
+                            // A value computed on the incoming path itself: at a join of a
+                            // divergent branch the phi then sees different values from
+                            // different paths.
+                            defs[p][rng.below(defs[p].len())].clone()
+                        } else {
+                            let mut cands = avail_at(&defs, p);
+                            cands.extend(defs[p].iter().cloned());
+                            let r = rng.below(cands.len() + 2);
+                            // `undef` only along edges that never run: LLVM calls `phi [undef,
+                            // %x]` uniform by refining undef to %x, a choice the simulator does
+                            // not make (it evaluates undef on its own; oracle seed 4223).
+                            if r == cands.len() && !reach(p) {
+                                "undef".to_string()
+                            } else if r >= cands.len() {
+                                // Constants differ per predecessor, so a join sees which path
+                                // came.
+                                format!("{}", p % 7)
+                            } else {
+                                cands[r].clone()
+                            }
+                        };
+                        if !chosen.iter().any(|(_, y)| *y == x) {
+                            break;
+                        }
                     }
+                    x
                 };
                 chosen.push((p, x.clone()));
                 x

@@ -86,7 +86,7 @@ pub fn case(seed: u64, generator: Generator) -> Case {
                 inputs: std::env::var("CONVERGE_ORACLE_INPUTS")
                     .ok()
                     .and_then(|v| v.parse().ok())
-                    .unwrap_or(2),
+                    .unwrap_or(3),
                 small_globals: true,
             }
         }

@@ -228,10 +228,10 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
                     _ => None,
                 })
                 .collect();
-            // Every other input set gives the parameters that may differ between threads a
+            // Two input sets of three give the parameters that may differ between threads a
             // value per thread (two or three values, so threads still agree in groups); with
-            // one input set, every other pair of seeds does.
-            let split = (k + if spec.inputs <= 1 { spec.seed / 2 } else { 0 }) % 2 == 1;
+            // one input set, two seeds of three do.
+            let split = (k + if spec.inputs <= 1 { spec.seed } else { 0 }) % 3 != 0;
             let thread_args: Vec<Vec<ArgValue>> = per_thread
                 .iter()
                 .map(|&d| {
