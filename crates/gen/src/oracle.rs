@@ -10,7 +10,10 @@
 //! hierarchies. Unreachable blocks may jump into the code. The data flow is random (phis, carried
 //! values, selects, compares, shared and per-thread loads, stores), with divergence sources (thread
 //! id, flat loads, calls to external and to defined functions) and always-uniform intrinsics
-//! (`readfirstlane`, `readlane`, `ballot` on AMDGPU). With tokens, the placement is the seed's
+//! (`readfirstlane`, `readlane`, `ballot` on AMDGPU). It is shaped so that a divergence the
+//! analysis must track also shows in the data: phis join different values, `continue` edges
+//! count their own step, values in loops often come from the loop's count, no operation has the
+//! same operand twice, and thread-id branches split the group. With tokens, the placement is the seed's
 //! inference procedure (as [`crate::tokens`] places valid tokens): `entry` (or an `anchor`) at the
 //! top, a `loop` heart at the start of every natural loop header taking the enclosing token, every
 //! convergent operation using the innermost token; inside irreducible regions, where no outer token
