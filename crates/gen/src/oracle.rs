@@ -10,12 +10,14 @@
 //! hierarchies. Unreachable blocks may jump into the code. The data flow is random (phis, carried
 //! values, selects, compares, shared and per-thread loads, stores), with divergence sources (thread
 //! id, flat loads, calls to external and to defined functions) and always-uniform intrinsics
-//! (`readfirstlane`, `readlane`, `ballot` on AMDGPU). With tokens, the placement is the inference
-//! procedure of "Convergent Operation Semantics" (as [`crate::tokens`] places valid tokens):
-//! `entry` (or an `anchor`) at the top, a `loop` heart at the start of every natural loop header
-//! taking the enclosing token, every convergent operation using the innermost token; inside
-//! irreducible regions, where no outer token may be used, each convergent operation gets its own
-//! local `anchor`.
+//! (`readfirstlane`, `readlane`, `ballot` on AMDGPU). It is shaped so that a divergence the
+//! analysis must track also shows in the data: phis join different values, `continue` edges
+//! count their own step, values in loops often come from the loop's count, no operation has the
+//! same operand twice, and thread-id branches split the group. With tokens, the placement is the
+//! inference procedure of "Convergent Operation Semantics" (as [`crate::tokens`] places valid tokens): `entry` (or an `anchor`) at the
+//! top, a `loop` heart at the start of every natural loop header taking the enclosing token, every
+//! convergent operation using the innermost token; inside irreducible regions, where no outer token
+//! may be used, each convergent operation gets its own local `anchor`.
 
 use crate::program::Flavor;
 use crate::rng::Rng;
@@ -100,8 +102,11 @@ struct Node {
     succs: Vec<usize>,
     term: Term,
     counter: bool,
-    /// (predecessor, counting block whose incremented count flows along that edge).
-    carry: Vec<(usize, usize)>,
+    /// (predecessor, counting block whose incremented count flows along that edge, whether the
+    /// edge is a `continue`, which counts more: each `continue` edge adds its own step, so the
+    /// header joins different counts when a divergent branch chooses between `continue`s and
+    /// the latch).
+    carry: Vec<(usize, usize, bool)>,
     scope: Scope,
     /// A heart token defined here: (name, enclosing token).
     heart: Option<(String, String)>,
@@ -149,7 +154,7 @@ impl Builder<'_> {
                 Target::Continue(h) => (h, Some(h)),
             };
             if let Some(h) = carry {
-                self.nodes[h].carry.push((b, h));
+                self.nodes[h].carry.push((b, h, true));
             }
             self.nodes[b].succs = if self.rng.chance(1, 2) {
                 vec![to, dest]
@@ -238,7 +243,7 @@ impl Builder<'_> {
         let end = self.region(body, depth - 1, targets);
         targets.truncate(mark);
         // The latch: back to the header, sometimes leaving too.
-        self.nodes[header].carry.push((end, header));
+        self.nodes[header].carry.push((end, header, false));
         if self.rng.chance(1, 3) {
             self.nodes[end].succs = if self.rng.chance(1, 2) {
                 vec![header, exit]
@@ -296,11 +301,11 @@ impl Builder<'_> {
             self.nodes[e].term = Term::Counter { stop };
             let end = self.region(body, depth - 1, targets);
             let next = entries[(k + 1) % n];
-            self.nodes[next].carry.push((end, e));
+            self.nodes[next].carry.push((end, e, false));
             if self.rng.chance(1, 3) {
                 let other = entries[self.rng.below(n)];
                 if other != next {
-                    self.nodes[other].carry.push((end, e));
+                    self.nodes[other].carry.push((end, e, false));
                     self.nodes[end].succs = vec![next, other];
                     self.nodes[end].term = Term::Cond;
                     continue;
@@ -487,7 +492,10 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
         let counted = if node.counter && has_preds {
             let k = format!("%k{b}");
             let _ = writeln!(body, "  {k}.n = add i32 {k}, 1");
-            let x = if rng.chance(1, 3) {
+            for j in 0..node.carry.iter().filter(|c| c.2).count() {
+                let _ = writeln!(body, "  {k}.c{j} = add i32 {k}, {}", 2 + j);
+            }
+            let x = if rng.chance(1, 2) {
                 "%tid".to_string()
             } else {
                 let all: Vec<&String> = avail.iter().chain(mine.iter()).collect();
@@ -526,12 +534,25 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
             let total = avail.len() + mine.len();
             let r = rng.below(total + 1);
             if r == total {
-                format!("{}", rng.below(7))
+                // Not 0: `mul x, 0` and `and x, 0` are uniform whatever `x` is.
+                format!("{}", 1 + rng.below(6))
             } else if r < avail.len() {
                 avail[r].clone()
             } else {
                 mine[r - avail.len()].clone()
             }
+        };
+        // A second operand different from the first: `x op x`, `icmp ult x, x` and `select c, x,
+        // x` compute the same value in every thread whatever `x` is, hiding the divergence the
+        // analysis must track.
+        let other = |rng: &mut Rng, mine: &Vec<String>, x: &str| -> String {
+            for _ in 0..4 {
+                let y = pick(rng, mine);
+                if y != x {
+                    return y;
+                }
+            }
+            format!("{}", 1 + rng.below(5))
         };
         let bundle = |body: &mut String, names: &mut Names| -> String {
             match &node.scope {
@@ -547,6 +568,15 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                 }
             }
         };
+        // The count of the innermost loop or region around this block: values computed from it
+        // change from one iteration to the next, so threads that leave at different iterations
+        // (temporal divergence) or meet at a join from different iterations really differ.
+        let count = avail
+            .iter()
+            .chain(mine.iter())
+            .rev()
+            .find(|x| x.starts_with("%k") && x.ends_with(".n"))
+            .cloned();
         for _ in 0..rng.below(opts.max_insts + 1) {
             let v = names.fresh("v");
             match rng.below(14) {
@@ -582,7 +612,7 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                             );
                         }
                         _ => {
-                            let y = pick(rng, &mine);
+                            let y = other(rng, &mine, &x);
                             let c = names.fresh("c");
                             let w = names.fresh("w");
                             let _ = writeln!(body, "  {c} = icmp ult i32 {x}, {y}");
@@ -595,7 +625,9 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                     }
                 }
                 5 => {
-                    let (x, y, z) = (pick(rng, &mine), pick(rng, &mine), pick(rng, &mine));
+                    let x = pick(rng, &mine);
+                    let y = other(rng, &mine, &x);
+                    let z = other(rng, &mine, &x);
                     let c = names.fresh("c");
                     let _ = writeln!(body, "  {c} = icmp ult i32 {x}, {y}");
                     let _ = writeln!(body, "  {v} = select i1 {c}, i32 {z}, i32 {x}");
@@ -621,7 +653,11 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                 }
                 _ => {
                     let op = *rng.pick(&["add", "xor", "mul", "and", "sub", "or"]);
-                    let (x, y) = (pick(rng, &mine), pick(rng, &mine));
+                    let x = match &count {
+                        Some(k) if rng.chance(1, 2) => k.clone(),
+                        _ => pick(rng, &mine),
+                    };
+                    let y = other(rng, &mine, &x);
                     let _ = writeln!(body, "  {v} = {op} i32 {x}, {y}");
                 }
             }
@@ -633,19 +669,21 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
             let c = names.fresh("c");
             if rng.chance(1, 3) {
                 let t = names.fresh("t");
-                let _ = writeln!(body, "  {t} = and i32 %tid, {}", 1 + rng.below(3));
-                let x = if rng.chance(1, 2) {
-                    "0".to_string()
-                } else {
-                    all[rng.below(all.len())].clone()
+                let mask = 1 + rng.below(3);
+                let _ = writeln!(body, "  {t} = and i32 %tid, {mask}");
+                // A constant the masked id takes for some threads and not for others, so the
+                // branch really splits the group (a random value rarely matched any thread).
+                let x = match rng.below(4) {
+                    0 => all[rng.below(all.len())].clone(),
+                    1 => "0".to_string(),
+                    _ => format!("{}", (1 + rng.below(3)) & mask),
                 };
                 let _ = writeln!(body, "  {c} = icmp eq i32 {t}, {x}");
             } else {
                 let x = all[rng.below(all.len())].clone();
-                let y = if rng.chance(1, 3) {
-                    format!("{}", rng.below(5))
-                } else {
-                    all[rng.below(all.len())].clone()
+                let y = match all[rng.below(all.len())].clone() {
+                    y if y != x && !rng.chance(1, 3) => y,
+                    _ => format!("{}", rng.below(5)),
                 };
                 let p = *rng.pick(&["slt", "ult", "eq", "ne", "sgt"]);
                 let _ = writeln!(body, "  {c} = icmp {p} i32 {x}, {y}");
@@ -714,23 +752,50 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
             } else {
                 let x = if *is_counter {
                     match nodes[*b].carry.iter().find(|c| c.0 == p) {
-                        Some(&(_, src)) if reach(p) => format!("%k{src}.n"),
+                        Some(&(_, src, true)) if reach(p) => {
+                            let j = nodes[*b]
+                                .carry
+                                .iter()
+                                .filter(|c| c.2)
+                                .position(|c| c.0 == p)
+                                .unwrap_or(0);
+                            format!("%k{src}.c{j}")
+                        }
+                        Some(&(_, src, false)) if reach(p) => format!("%k{src}.n"),
                         _ => "0".to_string(),
                     }
                 } else {
-                    let mut cands = avail_at(&defs, p);
-                    cands.extend(defs[p].iter().cloned());
-                    let r = rng.below(cands.len() + 2);
-                    // `undef` only along edges that never run: LLVM calls `phi [undef, %x]`
-                    // uniform by refining undef to %x, a choice the simulator does not make (it
-                    // evaluates undef on its own; oracle seed 4223).
-                    if r == cands.len() && !reach(p) {
-                        "undef".to_string()
-                    } else if r >= cands.len() {
-                        format!("{}", rng.below(3))
-                    } else {
-                        cands[r].clone()
+                    // A value not already coming from another predecessor (a few tries): a
+                    // phi joining equal values is uniform whatever the branch did.
+                    let mut x = String::new();
+                    for _ in 0..4 {
+                        x = if !defs[p].is_empty() && rng.chance(1, 2) {
+                            // A value computed on the incoming path itself: at a join of a
+                            // divergent branch the phi then sees different values from
+                            // different paths.
+                            defs[p][rng.below(defs[p].len())].clone()
+                        } else {
+                            let mut cands = avail_at(&defs, p);
+                            cands.extend(defs[p].iter().cloned());
+                            let r = rng.below(cands.len() + 2);
+                            // `undef` only along edges that never run: LLVM calls `phi [undef,
+                            // %x]` uniform by refining undef to %x, a choice the simulator does
+                            // not make (it evaluates undef on its own; oracle seed 4223).
+                            if r == cands.len() && !reach(p) {
+                                "undef".to_string()
+                            } else if r >= cands.len() {
+                                // Constants differ per predecessor, so a join sees which path
+                                // came.
+                                format!("{}", p % 7)
+                            } else {
+                                cands[r].clone()
+                            }
+                        };
+                        if !chosen.iter().any(|(_, y)| *y == x) {
+                            break;
+                        }
                     }
+                    x
                 };
                 chosen.push((p, x.clone()));
                 x

@@ -8,7 +8,7 @@
 
 use converge_ir::{FuncId, InstId, Module, Opcode, Type};
 use converge_sim::hierarchy::enumerate;
-use converge_sim::interp::{ArgValue, Options, Program, Status, Target, run};
+use converge_sim::interp::{ArgValue, MemInit, MemTarget, Options, Program, Status, Target, run};
 use converge_sim::report::{Verdict, check_groups, inst_name, value_uniformity};
 use converge_uniformity::llvm::{LlvmFunction, Target as UTarget};
 use converge_uniformity::{
@@ -135,6 +135,11 @@ pub struct RunSpec {
     /// Input sets per hierarchy: set `k` draws arguments and memory from `seed + k * 7919`, so
     /// uniform branches go both ways across the sets.
     pub inputs: u32,
+    /// Give every `ptr addrspace(1)` parameter a one-element buffer holding a small value drawn
+    /// per input set (the generated programs load and store only there), instead of memory
+    /// that hashes its address to a full-range value: compares with arguments, thread ids and
+    /// counts then go both ways across the input sets.
+    pub small_globals: bool,
 }
 
 impl RunSpec {
@@ -146,6 +151,7 @@ impl RunSpec {
             step_limit: 20_000,
             enumeration_cap: 256,
             inputs: 2,
+            small_globals: false,
         }
     }
 }
@@ -159,6 +165,47 @@ fn is_value(m: &Module, f: &converge_ir::Function, i: usize) -> bool {
             m.types.types[inst.ty.0 as usize],
             Type::Void | Type::Token | Type::Label | Type::Metadata
         )
+}
+
+/// The integer parameters that may differ between threads: every one of a function with the
+/// default calling convention that no target treats as a kernel or single-lane function, unless
+/// `inreg` ("Convergence And Uniformity": uniformity is judged for any caller, and a caller may
+/// pass each thread its own value). Kernel and shader arguments come from the launch: uniform.
+pub fn divergent_params(m: &Module, fi: FuncId) -> Vec<bool> {
+    let lf = LlvmFunction::new(m, fi);
+    let f = &m.functions[fi.0 as usize];
+    let annotated = m
+        .named_metadata
+        .iter()
+        .any(|(name, _)| m.strings.resolve(*name).trim_start_matches('!') == "nvvm.annotations");
+    // The simulator evaluates inline asm with scalar outputs and the `llvm.amdgcn.s.*` scalar
+    // operations as pure functions of their operands, while the hardware gives one value per
+    // wave: with per-thread operands it would show them differ (the corpus's `@asm_sgpr`,
+    // `@global_sreg`). Such functions keep uniform arguments.
+    let scalar_ops = (0..f.insts.len() as u32).any(|i| {
+        let inst = &f.insts[i as usize];
+        inst.op.is_call_like()
+            && (matches!(
+                f.calls.get(inst.aux as usize).map(|c| c.callee),
+                Some(converge_ir::Value::Asm(_))
+            ) || lf
+                .callee_name(i)
+                .is_some_and(|n| n.starts_with("llvm.amdgcn.s.")))
+    });
+    let plain = lf.call_conv() == "ccc"
+        && !annotated
+        && !scalar_ops
+        && lf.fn_md_ints("reqd_work_group_size").is_none()
+        && lf.fn_attr("amdgpu-flat-work-group-size").is_none();
+    f.params
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            plain
+                && matches!(m.types.types[p.ty.0 as usize], Type::Int(_))
+                && !lf.param_has_attr(k as u32, "inreg")
+        })
+        .collect()
 }
 
 /// Checks the claims about function `fi` of `m` under every hierarchy.
@@ -176,6 +223,7 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
     let target = Target::from_triple(m.triple.as_deref());
     let prog = Program::new(m, f, target);
     let e = enumerate(&prog.cfg, spec.enumeration_cap);
+    let per_thread = divergent_params(m, fi);
     let inputs: Vec<Options> = (0..spec.inputs.max(1) as u64)
         .map(|k| {
             let seed = spec.seed + k * 7919;
@@ -186,6 +234,26 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
                 .map(|p| match m.types.types[p.ty.0 as usize] {
                     Type::Int(_) => Some(ArgValue::Int(rng.below(9) as i128 - 2)),
                     _ => None,
+                })
+                .collect();
+            // Two input sets of three give the parameters that may differ between threads a
+            // value per thread (two or three values, so threads still agree in groups); with
+            // one input set, two seeds of three do.
+            let split = (k + if spec.inputs <= 1 { spec.seed } else { 0 }) % 3 != 0;
+            let thread_args: Vec<Vec<ArgValue>> = per_thread
+                .iter()
+                .map(|&d| {
+                    if !(d && split) {
+                        return Vec::new();
+                    }
+                    // The first two differ by 1 to 3: in their low bits (loop bounds) and in
+                    // comparisons with whatever lies between them.
+                    let x = rng.below(9) as i128 - 2;
+                    let mut v = vec![x, x + 1 + rng.below(3) as i128];
+                    if rng.chance(1, 2) {
+                        v.push(rng.below(9) as i128 - 2);
+                    }
+                    v.into_iter().map(ArgValue::Int).collect()
                 })
                 .collect();
             Options {
@@ -199,6 +267,21 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
                 // With one input set, the seed's parity decides.
                 anchor_parts: if (k + if spec.inputs <= 1 { spec.seed } else { 0 }) % 2 == 1 {
                     (0..spec.threads).map(|t| t % 2).collect()
+                } else {
+                    Vec::new()
+                },
+                thread_args,
+                memory: if spec.small_globals {
+                    f.params
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| m.types.types[p.ty.0 as usize] == Type::Ptr(1))
+                        .map(|(k, _)| MemInit {
+                            target: MemTarget::Param(k),
+                            elem: None,
+                            values: vec![ArgValue::Int(rng.below(9) as i128 - 2)],
+                        })
+                        .collect()
                 } else {
                     Vec::new()
                 },

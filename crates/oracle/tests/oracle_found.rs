@@ -119,3 +119,43 @@ fn heart_under_an_anchor_is_implementation_grouped() {
             .is_empty()
     );
 }
+
+/// Oracle seed 49600 with one input set (`CONVERGE_ORACLE_INPUTS=1`, as in the 100,000-program
+/// run): the simulator's scheduler released one class of a heart-controlled `@conv` as two groups
+/// ("instruction #34 class 22 was released twice"), which stopped the check. Now the case runs
+/// and precise mode has no violation.
+#[test]
+fn seed_49600_runs_and_precise_mode_holds() {
+    use converge_oracle::cases::{Generator, case, run_case};
+    let mut c = case(49600, Generator::Oracle { blocks: 20 });
+    c.inputs = 1;
+    assert!(c.text.contains("convergence.loop()"), "{}", c.text);
+    let (o, found) = run_case(&c, Mode::Precise);
+    assert!(o.finished, "{o:?}");
+    assert!(found.is_empty(), "{found:?}");
+    assert!(o.covered > 0, "{o:?}");
+}
+
+/// Legacy-generator seed 5396 (the simulator crate's old oracle test found it and excused it by a
+/// hand-kept list, since LLVM 19 disagrees and LLVM 22 has no AMDGPU backend): LLVM 22 misses the
+/// join at a divergent branch block that is an entry of an irreducible cycle. Every violation of
+/// the program is named by its pattern (docs/llvm-differences.md 1); precise mode has none.
+#[test]
+fn legacy_seed_5396_is_the_join_at_an_irreducible_entry() {
+    use converge_oracle::cases::{Generator, case, run_case};
+    use converge_oracle::classify::KnownBug;
+    let c = case(5396, Generator::Legacy { blocks: 9 });
+    let (_, found) = run_case(&c, Mode::Llvm(LlvmVersion::V22));
+    assert!(!found.is_empty(), "{}", c.text);
+    for f in &found {
+        assert_eq!(
+            f.known,
+            Some(KnownBug::JoinAtIrreducibleEntry),
+            "{:?}",
+            f.violation
+        );
+    }
+    eprintln!("seed 5396: {} violations, all named", found.len());
+    let (_, found) = run_case(&c, Mode::Precise);
+    assert!(found.is_empty(), "{found:?}");
+}

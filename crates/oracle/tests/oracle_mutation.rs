@@ -2,7 +2,7 @@
 //! temporal divergence switched off (`converge_uniformity::Ablation`) is unsound, and the oracle
 //! must say so on a clear majority of the programs where the switch changes the claims.
 //!
-//! `CONVERGE_MUTATION_CASES` programs per mutant (default 200), from seed `CONVERGE_MUTATION_SEED`
+//! `CONVERGE_MUTATION_CASES` programs per mutant (default 300), from seed `CONVERGE_MUTATION_SEED`
 //! (default 1); `CONVERGE_ORACLE_GEN=legacy` measures the generator before issue 10 instead
 //! (reported, not asserted).
 
@@ -18,7 +18,7 @@ fn env_u64(k: &str, d: u64) -> u64 {
 
 #[test]
 fn mutants_are_caught() {
-    let cases = env_u64("CONVERGE_MUTATION_CASES", 200);
+    let cases = env_u64("CONVERGE_MUTATION_CASES", 300);
     let base = env_u64("CONVERGE_MUTATION_SEED", 1);
     let legacy = std::env::var("CONVERGE_ORACLE_GEN").is_ok_and(|g| g == "legacy");
     let generator = if legacy {
@@ -70,10 +70,12 @@ fn mutants_are_caught() {
             100.0 * st.caught_values as f64 / st.changed_values.max(1) as f64,
             t.elapsed().as_secs_f64()
         );
-        if !legacy && (st.observable < 10 || st.observable_rate() < 67.0) {
+        // A majority of the programs whose claims change (measured 60-68% on seeds 1-300, see
+        // docs/oracle.md), and nearly all of those where a deeper search shows the mutant wrong.
+        if !legacy && (st.observable < 10 || st.rate() < 55.0 || st.observable_rate() < 85.0) {
             fails.push(format!(
-                "{name}: {} of {} observable caught",
-                st.caught, st.observable
+                "{name}: caught in {} of {} changed, {} observable",
+                st.caught, st.matters, st.observable
             ));
         }
     }

@@ -100,6 +100,7 @@ fn run_module(path: &Path, label: &str, st: &mut [Stats; 2]) -> Vec<String> {
                 tokens: false,
                 step_limit: 3_000,
                 inputs: 2,
+                small_globals: false,
             };
             st[mode].add(&case, a, found);
         }

@@ -59,6 +59,10 @@ pub struct Options {
     /// maximally converged at the anchor; otherwise a part per thread, and converged anchor
     /// instances also need equal parts (a finer grouping, as an implementation may choose).
     pub anchor_parts: Vec<u32>,
+    /// Per-thread values of parameters: a function that is not a kernel may be called with a
+    /// different argument in each thread. When `thread_args[k]` is not empty, parameter `k` of
+    /// thread `t` is `thread_args[k][t % len]` instead of `args[k]`.
+    pub thread_args: Vec<Vec<ArgValue>>,
     /// Steps (instructions) per thread before it is stopped.
     pub step_limit: u64,
     /// Whose thread-id intrinsics, builtins and wave size apply.
@@ -80,6 +84,7 @@ impl Default for Options {
             num_groups: 1,
             seed: 0,
             anchor_parts: Vec::new(),
+            thread_args: Vec::new(),
             step_limit: 100_000,
             target: Target::Generic,
             wave: 0,

@@ -1,18 +1,11 @@
-//! Soundness oracle for the uniformity analysis: random programs (converge-gen's program generator),
-//! random thread counts and inputs; for every value converge-uniformity calls uniform, all converged
-//! dynamic instances must produce equal values, under every cycle hierarchy of the CFG.
+//! The simulator as an oracle for uniformity claims, on the programs that pin the documented LLVM
+//! bugs (docs/llvm-differences.md 1-3): the analysis (llvm mode) calls a value uniform, the
+//! simulator shows converged instances that differ, and LLVM itself (live) agrees or disagrees as
+//! documented. A self-test shows the check is not vacuous.
 //!
-//! Cases: `CONVERGE_ORACLE_CASES` (default 3000, about 15 s in release mode; a full run sets it to
-//! 10000 or more: 10000 took about 50 s). Seed base: `CONVERGE_ORACLE_SEED` (default 1). Program
-//! size: `CONVERGE_ORACLE_BLOCKS` (default 9 blocks). A violation is shrunk (instruction lines
-//! deleted or replaced by constants while it persists) and printed as a `.ll` with its seed and the
-//! `converge simulate` command that shows it; when `opt` is available, the shrunk program is run
-//! through LLVM (22 for NVPTX, 19 for AMDGPU) to tell whether LLVM makes the same claim (an LLVM
-//! bug we reproduce) or only we do (our bug). A violation can also be a simulator bug: each one
-//! found so far was examined by hand (docs/llvm-differences.md).
-//!
-//! Known LLVM bugs that the oracle finds are recorded in docs/llvm-differences.md and checked
-//! separately below; the main test fails on any violation that is not one of them.
+//! The random-program oracle lives in crates/oracle (`oracle_random.rs`, the legacy generator's
+//! share included): there every violation is classified by the documented patterns, and none is
+//! excused by what an LLVM binary says.
 
 use converge_gen::program::{self, Flavor};
 use converge_gen::rng::Rng;
@@ -26,16 +19,11 @@ use converge_uniformity::{SsaFunction, Structure, Val, analyze};
 /// Successor orders tried per CFG (`--enumeration-cap` of `converge simulate`).
 const ENUMERATION_CAP: u64 = 256;
 
-/// One violation: the instruction the analysis calls uniform and two converged instances that
-/// differ.
+/// One violation: the instruction the analysis calls uniform, under which hierarchy.
 #[derive(Clone, Debug)]
 struct Violation {
     inst: String,
     hierarchy: usize,
-    threads: u32,
-    witness: String,
-    /// `converge simulate` arguments that reproduce it.
-    cli: String,
 }
 
 /// Runs the oracle on one module text (its first defined function) with `threads` threads and
@@ -80,7 +68,7 @@ fn check_with(text: &str, threads: u32, seed: u64, trust_all: bool) -> Option<Ve
             panic!("seed {seed}, hierarchy [{k}]: the scheduler broke a group: {e}\n{text}");
         }
         for (i, v) in value_uniformity(&r, f.insts.len()) {
-            let Verdict::Divergent { a, b } = v else {
+            let Verdict::Divergent { .. } = v else {
                 continue;
             };
             if !trust_all && (u.is_divergent(Val::Inst(i.0)) || !u.analysed) {
@@ -92,75 +80,10 @@ fn check_with(text: &str, threads: u32, seed: u64, trust_all: bool) -> Option<Ve
             out.push(Violation {
                 inst: inst_name(&m, f, InstId(i.0)),
                 hierarchy: k,
-                threads,
-                witness: format!("thread {}: {}, thread {}: {}", a.0, a.1, b.0, b.1),
-                cli: format!(
-                    "--threads {threads} --seed {seed} --step-limit 4000 --enumeration-cap {ENUMERATION_CAP} --hierarchy {k} --args {}",
-                    opts.args
-                        .iter()
-                        .map(|a| match a {
-                            Some(ArgValue::Int(x)) => x.to_string(),
-                            _ => "_".to_string(),
-                        })
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ),
             });
         }
     }
     Some(out)
-}
-
-/// Deletes instruction lines, or replaces an `i32` definition by a constant, while `inst` stays
-/// a violation.
-fn shrink(text: &str, inst: &str, threads: u32, seed: u64) -> String {
-    let still = |t: &str| check(t, threads, seed).is_some_and(|v| v.iter().any(|x| x.inst == inst));
-    let mut cur = text.to_string();
-    loop {
-        let owned: Vec<String> = cur.lines().map(str::to_string).collect();
-        let lines: Vec<&str> = owned.iter().map(String::as_str).collect();
-        let mut changed = false;
-        for k in (0..lines.len()).rev() {
-            let l = lines[k].trim_start();
-            let is_inst = l.starts_with('%') || l.starts_with("store ");
-            if !is_inst || l.starts_with(&format!("{inst} ")) {
-                continue;
-            }
-            let mut cands = vec![None];
-            if let Some((lhs, rhs)) = l.split_once(" = ") {
-                // Type-preserving: the generator's values are i32, its compares i1.
-                let konst = if rhs.starts_with("icmp ") {
-                    "icmp eq i32 0, 0"
-                } else {
-                    "add i32 0, 0"
-                };
-                if !rhs.starts_with(konst) && !rhs.starts_with("phi ") {
-                    cands.push(Some(format!("  {lhs} = {konst}")));
-                }
-            }
-            for c in cands {
-                let mut next: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
-                match c {
-                    None => {
-                        next.remove(k);
-                    }
-                    Some(r) => next[k] = r,
-                }
-                let t = next.join("\n") + "\n";
-                if still(&t) {
-                    cur = t;
-                    changed = true;
-                    break;
-                }
-            }
-            if changed {
-                break;
-            }
-        }
-        if !changed {
-            return cur;
-        }
-    }
 }
 
 /// What LLVM says about `inst` in `text`: Some(true) if `opt` reports it divergent.
@@ -179,11 +102,6 @@ fn llvm_says_divergent(opt: &std::path::Path, text: &str, inst: &str) -> Option<
             .any(|l| l.trim_start().starts_with("DIVERGENT:") && l.contains(&format!("{inst} ="))),
     )
 }
-
-/// Violations (seed, value) that reproduce an LLVM 22 bug which LLVM 19 does not have, on AMDGPU
-/// programs (LLVM 22 here has no AMDGPU backend, so `classify` can only ask LLVM 19). Each is
-/// documented in docs/llvm-differences.md and pinned by a live test against LLVM 22 below.
-const KNOWN_LLVM22: &[(u64, &str)] = &[(5396, "%v20")];
 
 fn env_u64(k: &str, d: u64) -> u64 {
     std::env::var(k)
@@ -205,89 +123,6 @@ fn case_text(seed: u64) -> (String, u32) {
     let text = program::module_header(flavor) + &program::function(&mut rng, "f", &o);
     let threads = 2 + rng.below(7) as u32;
     (text, threads)
-}
-
-/// Violations whose minimal program LLVM also calls uniform are LLVM bugs we reproduce; they are
-/// expected. Returns whether `opt` confirms the claim (None: no opt for this target). LLVM 22 is
-/// the reference but has only NVPTX; AMDGPU programs go to LLVM 19.
-fn classify(text: &str, inst: &str) -> Option<bool> {
-    // LLVM 22 has only NVPTX: on AMDGPU input it would see no divergence at all.
-    let opts = if text.contains("amdgcn") {
-        vec![converge_gen::reference::opt19_path()]
-    } else {
-        vec![
-            converge_gen::reference::opt22_path(),
-            converge_gen::reference::opt19_path(),
-        ]
-    };
-    for opt in opts {
-        if opt.exists()
-            && let Some(d) = llvm_says_divergent(&opt, text, inst)
-        {
-            return Some(!d);
-        }
-    }
-    None
-}
-
-#[test]
-fn uniform_values_are_uniform_on_converged_instances() {
-    let cases = env_u64("CONVERGE_ORACLE_CASES", 3000);
-    let base = env_u64("CONVERGE_ORACLE_SEED", 1);
-    let start = std::time::Instant::now();
-    let mut ours = Vec::new();
-    let mut llvm = 0usize;
-    let mut checked = 0usize;
-    for c in 0..cases {
-        let seed = base + c;
-        let (text, threads) = case_text(seed);
-        let Some(v) = check(&text, threads, seed) else {
-            panic!("seed {seed}: the generated program does not parse:\n{text}");
-        };
-        checked += 1;
-        let Some(first) = v.first() else { continue };
-        let small = shrink(&text, &first.inst, threads, seed);
-        let confirmed = classify(&small, &first.inst);
-        let report = format!(
-            "seed {seed}: {} is called uniform but converged instances differ under hierarchy [{}] with {} threads ({}; `converge simulate FILE {}`); LLVM {}\n{small}",
-            first.inst,
-            first.hierarchy,
-            first.threads,
-            first.witness,
-            first.cli,
-            match confirmed {
-                _ if KNOWN_LLVM22
-                    .iter()
-                    .any(|k| k.0 == seed && k.1 == first.inst) =>
-                {
-                    "22 calls it uniform (known LLVM 22 bug, docs/llvm-differences.md)"
-                }
-                Some(true) => "also calls it uniform (LLVM bug reproduced)",
-                Some(false) => "calls it divergent (our bug)",
-                None => "not available for this target",
-            }
-        );
-        eprintln!("{report}");
-        let known = KNOWN_LLVM22
-            .iter()
-            .any(|k| k.0 == seed && k.1 == first.inst);
-        if confirmed == Some(true) || known {
-            llvm += 1;
-        } else {
-            ours.push(report);
-        }
-    }
-    eprintln!(
-        "oracle: {checked} programs in {:.1}s, {llvm} LLVM-confirmed violation(s), {} of ours",
-        start.elapsed().as_secs_f64(),
-        ours.len()
-    );
-    assert!(
-        ours.is_empty(),
-        "{} violation(s):\n{}",
-        ours.len(),
-        ours.join("\n")
-    );
 }
 
 /// The oracle is not vacuous: with every value claimed uniform, it finds violations on programs

@@ -181,3 +181,55 @@ fn intrinsic_called_with_too_few_arguments_stops_the_thread() {
         }
     }
 }
+
+/// Oracle seed 49600 (`CONVERGE_ORACLE_INPUTS=1`): a `@conv` in `b5` controlled by the loop heart
+/// `%tok1` is reached by every thread with the same heart instance (the first iteration of `b1`),
+/// three of them after leaving the inner loop `b6` at different iterations. The scheduler held
+/// its group back (the static test ignored that a heart instance needs its parent token's value),
+/// then ran the blocking threads ahead on copies whose `@conv` results were computed for
+/// incomplete groups, concluded they would not come, and released the class twice: for threads
+/// 0 and 4, later for 1, 2 and 3. By "Convergent Operation Semantics" the five instances are
+/// converged (same token value, the operation executed once per thread with it): one group.
+#[test]
+fn a_heart_controlled_class_is_released_once() {
+    let path = format!(
+        "{}/tests/seeds/regress_split_heart.ll",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let m = converge_ir::parse(&path, std::fs::read_to_string(&path).unwrap()).unwrap();
+    let f = m.functions.iter().find(|f| !f.is_declaration).unwrap();
+    let prog = Program::new(&m, f, Target::Nvptx);
+    let e = enumerate(&prog.cfg, 256);
+    let v18 = f
+        .insts
+        .iter()
+        .position(
+            |i| matches!(i.name, converge_ir::LocalName::Named(s) if m.strings.resolve(s) == "v18"),
+        )
+        .unwrap() as u32;
+    // The oracle's arguments for seed 49600: %a0 = -2, %a1 = 0.
+    let opts = Options {
+        threads: 5,
+        args: vec![Some(ArgValue::Int(-2)), Some(ArgValue::Int(0)), None, None],
+        seed: 49600,
+        step_limit: 20_000,
+        target: Target::Nvptx,
+        ..Options::default()
+    };
+    for (k, h) in e.hierarchies.iter().enumerate() {
+        let r = run(&prog, h, &opts);
+        check_groups(&r).unwrap_or_else(|e| panic!("hierarchy [{k}]: {e}"));
+        let at_v18: Vec<&Vec<u32>> = r
+            .groups
+            .iter()
+            .filter(|g| g.inst.0 == v18)
+            .map(|g| &g.threads)
+            .collect();
+        assert_eq!(at_v18, vec![&vec![0, 1, 2, 3, 4]], "hierarchy [{k}]");
+        assert!(
+            !r.notes.iter().any(|n| n.contains("scheduling")),
+            "hierarchy [{k}]: {:?}",
+            r.notes
+        );
+    }
+}

@@ -1,6 +1,7 @@
 ; Regression: the simulator released one dynamic instance of a call (one class) as two groups
 ; ([0] and [2], after running threads ahead on copies); compared with itself this looked like a
-; violation. Such runs are inconclusive and not compared (converge_check::observe).
+; violation. Such runs were then skipped as inconclusive (converge_check::observe); the scheduler
+; now releases the class once (crates/sim/tests/regressions.rs, a_heart_controlled_class_is_released_once).
 ; ModuleID = '<stdin>'
 source_filename = "<stdin>"
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

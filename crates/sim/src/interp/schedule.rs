@@ -26,12 +26,18 @@ pub fn run_with(
     let mut notes = Vec::new();
     // Arguments: uniform across the group.
     let mut args = Vec::new();
+    let given_val = |k: usize, given: ArgValue| {
+        let ty = f.params[k].ty;
+        match (given, prog.ty(ty)) {
+            (ArgValue::Int(x), Type::Ptr(_)) => Val::P(x as u64),
+            (ArgValue::Int(x), _) => Val::I((x as u128) & mask(prog.int_width(ty))),
+            (ArgValue::Float(x), _) => Val::F(x),
+        }
+    };
     for (k, p) in f.params.iter().enumerate() {
         let given = opts.args.get(k).copied().flatten();
         let v = match (given, prog.ty(p.ty)) {
-            (Some(ArgValue::Int(x)), Type::Ptr(_)) => Val::P(x as u64),
-            (Some(ArgValue::Int(x)), _) => Val::I((x as u128) & mask(prog.int_width(p.ty))),
-            (Some(ArgValue::Float(x)), _) => Val::F(x),
+            (Some(g), _) => given_val(k, g),
             (None, Type::Ptr(_)) => Val::P(0x0100_0000_0000 + (k as u64) * 0x1000_0000),
             (None, Type::Float | Type::Half | Type::BFloat | Type::Double) => {
                 Val::F((mix2(opts.seed, k as u64) % 2001) as f64 / 8.0 - 125.0)
@@ -103,6 +109,19 @@ pub fn run_with(
         }
     }
     let args: Rc<[Val]> = Rc::from(args);
+    // Per-thread parameters (`Options::thread_args`), for the function's own activation.
+    let thread_args = |tid: u32| -> Rc<[Val]> {
+        if opts.thread_args.iter().all(Vec::is_empty) {
+            return args.clone();
+        }
+        let mut mine = args.to_vec();
+        for (k, vs) in opts.thread_args.iter().enumerate().take(mine.len()) {
+            if !vs.is_empty() {
+                mine[k] = given_val(k, vs[tid as usize % vs.len()]);
+            }
+        }
+        Rc::from(mine)
+    };
     let nb = f.blocks.len();
     let mut threads: Vec<Thread> = (0..opts.threads)
         .map(|tid| Thread {
@@ -115,7 +134,7 @@ pub fn run_with(
                 tracker: Tracker::new(nb),
                 bclass: NONE,
                 token_last: HashMap::new(),
-                args: args.clone(),
+                args: thread_args(tid),
                 alloca_mark: 0,
             },
             stack: Vec::new(),
@@ -277,7 +296,15 @@ pub fn run_with(
 impl Exec<'_, '_> {
     /// Runs a copy of thread `tid` ahead (its pending operation released with the threads now
     /// waiting at the same instance, later operations released for the copy alone) and reports
-    /// whether it executes an instance of communicating operation `key.0` in class `key.1`.
+    /// whether it may execute an instance of communicating operation `key.0` in class `key.1`.
+    ///
+    /// The copy's releases are made with groups that may still be incomplete, so any value they
+    /// return (a communicating operation's result, a load of shared memory) may differ from the
+    /// real run's. A "no" is therefore only trusted when no such value can steer the copy (see
+    /// [`Exec::guess_matters`]); otherwise the answer is "may reach". Trusting it released one
+    /// class as two groups: a `@conv` result computed for two of three threads sent the copy out
+    /// of the loop, and the group it was blocking was released before the third thread arrived
+    /// (oracle seed 49600).
     pub(crate) fn speculate_reaches(
         &mut self,
         threads: &[Thread],
@@ -305,6 +332,7 @@ impl Exec<'_, '_> {
         let me = copy.iter().position(|t| t.tid == tid).unwrap_or(0);
         let all: Vec<usize> = (0..copy.len()).collect();
         self.release(&mut copy, &all, pk.0);
+        let mut guessed = self.guess_matters(pk.0);
         let mut solo = vec![copy.swap_remove(me)];
         let budget = solo[0].steps + self.opts.step_limit.min(100_000);
         loop {
@@ -322,10 +350,48 @@ impl Exec<'_, '_> {
                     }
                     let i = p.0;
                     self.release(&mut solo, &[0], i);
+                    guessed |= self.guess_matters(i);
                 }
-                _ => return false,
+                // Finished without reaching the instance: trusted only on real values.
+                _ => return guessed,
             }
         }
+    }
+
+    /// Whether the value released operation `i` gave its thread (of the activation [`Exec::at`]
+    /// last selected, as `release` leaves it) may steer where the thread goes: whether some
+    /// branch, switch or return, a store, or a call into the module uses it, directly or through
+    /// other instructions (a static forward slice, so an over-approximation). A result that only
+    /// feeds other values cannot change whether the copy reaches an instance.
+    fn guess_matters(&self, i: u32) -> bool {
+        let f = self.p.f;
+        if matches!(self.p.ty(f.insts[i as usize].ty), Type::Void) {
+            return false;
+        }
+        let mut tainted = vec![false; f.insts.len()];
+        tainted[i as usize] = true;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (k, inst) in f.insts.iter().enumerate() {
+                if tainted[k]
+                    || !f.operands[inst.operands.range()]
+                        .iter()
+                        .any(|o| matches!(o, Value::Inst(x) if tainted[x.0 as usize]))
+                {
+                    continue;
+                }
+                if inst.op.is_terminator()
+                    || inst.op == Opcode::Store
+                    || matches!(self.p.kinds[k], Kind::Call(CallKind::Defined(_)))
+                {
+                    return true;
+                }
+                tainted[k] = true;
+                changed = true;
+            }
+        }
+        false
     }
 
     /// The activation a class belongs to: `NONE` for the simulated function, else the callee
@@ -489,9 +555,34 @@ impl Exec<'_, '_> {
                 self.could_produce_inst(t, a as usize, bc)
             }
             Key::Heart(hi, p, n) => {
-                (t.produced.contains(&p) || p == NONE || self.could_produce_token(t, p))
-                    && t.heart_count.get(&(hi, p)).copied().unwrap_or(0) < n
-                    && self.reaches_inst(t, hi as usize, None)
+                if t.heart_count.get(&(hi, p)).copied().unwrap_or(0) >= n {
+                    return false;
+                }
+                // A heart's instance takes its parent token's value: a thread that holds that
+                // value must reach the heart before redefining it, and one that has redefined it
+                // can never produce the instance ("Convergent Operation Semantics", the
+                // `llvm.experimental.convergence.loop` rule and the dynamic instances of token
+                // values). Ignoring this held back a group at a `@conv` controlled by a loop
+                // heart until the scheduler had to guess (oracle seed 49600).
+                let parent = if p == NONE {
+                    Key::Entry
+                } else {
+                    self.classes.key(p)
+                };
+                let parent_def = match parent {
+                    Key::Heart(d, _, _) | Key::Anchor(d, _) if t.produced.contains(&p) => Some(d),
+                    _ => None,
+                };
+                match parent_def {
+                    Some(d) => {
+                        t.fr.token_last.get(&d) == Some(&p)
+                            && self.reaches_inst(t, hi as usize, Some(d as usize))
+                    }
+                    None => {
+                        (t.produced.contains(&p) || p == NONE || self.could_produce_token(t, p))
+                            && self.reaches_inst(t, hi as usize, None)
+                    }
+                }
             }
             _ => false,
         }
