@@ -203,6 +203,7 @@ pub(crate) mod knobs {
         pub static BUDGET: Cell<Option<u64>> = const { Cell::new(None) };
         pub static TWO_STATE_CANDIDATES: Cell<bool> = const { Cell::new(false) };
         pub static NO_DISJOINT_SKIP: Cell<bool> = const { Cell::new(false) };
+        pub static NO_EARLY_STOP: Cell<bool> = const { Cell::new(false) };
         pub static RECORDED: Cell<u32> = const { Cell::new(0) };
         /// Join-propagation steps taken (all functions analysed on this thread).
         pub static WORK: Cell<u64> = const { Cell::new(0) };
