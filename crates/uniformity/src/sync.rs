@@ -373,16 +373,29 @@ impl ModifiedPo {
             if !closed {
                 continue;
             }
+            // The blocks flowing into the region (at most `CLOSED_MAX_PREDS` edges looked at, so
+            // that a block with many predecessors costs little: beyond, no region).
             let mut lo = NONE;
+            let mut edges = 0;
             for &z in &region {
-                owner[z as usize] = k as u32;
-                for &p in
-                    &fpred[fpred_start[z as usize] as usize..fpred_start[z as usize + 1] as usize]
-                {
+                let ps =
+                    &fpred[fpred_start[z as usize] as usize..fpred_start[z as usize + 1] as usize];
+                edges += ps.len();
+                if edges > CLOSED_MAX_PREDS {
+                    closed = false;
+                    break;
+                }
+                for &p in ps {
                     if stamp[p as usize] != k as u32 {
                         lo = lo.min(p);
                     }
                 }
+            }
+            if !closed {
+                continue;
+            }
+            for &z in &region {
+                owner[z as usize] = k as u32;
             }
             closed_lo[k] = lo;
         }
@@ -440,6 +453,8 @@ impl ModifiedPo {
 
 /// The largest closed region (see `ModifiedPo::open_lo`).
 const CLOSED_MAX: usize = 64;
+/// The most edges into a closed region looked at.
+const CLOSED_MAX_PREDS: usize = 256;
 
 /// A set of post-order indices with fast "largest member".
 #[derive(Clone, Debug, Default)]
