@@ -249,175 +249,193 @@ impl ModifiedPo {
             }
             k = b;
         }
-        // Inert blocks (empty flow: no successors, or the header of a reducible cycle without
-        // exits); then per block the smallest index whose flow reaches it (`min_in`), for an
-        // inert block not counting blocks it dominates: those are reached only through it, and
-        // it passes nothing on.
-        let mut inert = std::mem::take(&mut self.finalized);
-        inert.clear();
-        for k in 0..self.order.len() {
-            let hc = self.header_cycle[k];
-            inert.push(if hc != NONE {
-                s.exits(hc).is_empty()
-            } else {
-                self.succ_start[k] == self.succ_start[k + 1]
-            });
-        }
-        let mut min_in = std::mem::take(&mut self.min_in);
-        min_in.clear();
-        min_in.resize(self.order.len(), NONE);
-        for k in 0..self.order.len() {
-            let hc = self.header_cycle[k];
-            let p = self.order[k];
-            let mut visit = |x: u32| {
-                let x = x as usize;
-                if (k as u32) < min_in[x] && !(inert[x] && s.properly_dominates(self.order[x], p)) {
-                    min_in[x] = k as u32;
-                }
-            };
-            if hc != NONE {
-                for &x in s.exits(hc) {
-                    visit(self.index[x.index()]);
-                }
-            } else {
-                for &x in &self.succ[self.succ_start[k] as usize..self.succ_start[k + 1] as usize] {
-                    visit(x);
-                }
-            }
-        }
-        self.inert_lo.clear();
-        self.inert_lo.extend(
-            inert
-                .iter()
-                .zip(&min_in)
-                .map(|(&i, &m)| if i { m } else { 0 }),
-        );
-        self.finalized = inert;
-        // The exits of an outermost irreducible cycle receive no more labels once the
-        // propagation is below every block that flows into them.
-        self.irr_exit_lo.clear();
-        self.irr_exit_lo.resize(nc, NONE);
-        for c in 0..nc {
-            if outer_irr[c] == c as u32 {
-                let h = self.index[s.header(c as u32).index()];
-                self.irr_exit_lo[c] = s
-                    .exits(c as u32)
-                    .iter()
-                    .map(|x| min_in[self.index[x.index()] as usize])
-                    .fold(h, u32::min);
-            }
-        }
-        self.min_in = min_in;
-        // Closed regions: a block whose whole flow reaches at most `CLOSED_MAX` blocks is the
-        // root of a closed region (that set). `open_lo` of each
-        // block of one is the smallest index of a block outside the region whose flow enters it
-        // (of the region with the largest root containing the block); 0 for blocks in none.
-        let m = self.order.len();
-        let mut fpred_start = std::mem::take(&mut self.fpred_start);
-        let mut fpred = std::mem::take(&mut self.fpred);
-        fpred_start.clear();
-        fpred_start.resize(m + 1, 0);
-        for k in 0..m {
-            self.for_each_flow_succ(s, k as u32, |x| fpred_start[x as usize + 1] += 1);
-        }
-        for k in 0..m {
-            fpred_start[k + 1] += fpred_start[k];
-        }
-        fpred.clear();
-        fpred.resize(fpred_start[m] as usize, 0);
-        let mut fill = std::mem::take(&mut self.stamp);
-        fill.clear();
-        fill.extend_from_slice(&fpred_start[..m]);
-        for k in 0..m {
-            self.for_each_flow_succ(s, k as u32, |x| {
-                fpred[fill[x as usize] as usize] = k as u32;
-                fill[x as usize] += 1;
-            });
-        }
-        let mut stamp = fill;
-        stamp.clear();
-        stamp.resize(m, NONE);
-        let mut owner = std::mem::take(&mut self.owner);
-        owner.clear();
-        owner.resize(m, NONE);
-        let mut region: Vec<u32> = Vec::with_capacity(CLOSED_MAX + 1);
-        let mut closed_lo = std::mem::take(&mut self.closed_scratch);
-        closed_lo.clear();
-        closed_lo.resize(m, 0);
-        for k in 0..m {
-            // A successor at a smaller index (classified already) in no closed region puts `k`
-            // in none either.
-            let mut any_open = false;
-            self.for_each_flow_succ(s, k as u32, |x| {
-                any_open |= (x as usize) < k && owner[x as usize] == NONE;
-            });
-            if any_open {
-                continue;
-            }
-            region.clear();
-            region.push(k as u32);
-            stamp[k] = k as u32;
-            let mut at = 0;
-            let mut closed = true;
-            while at < region.len() && closed {
-                let y = region[at];
-                at += 1;
-                self.for_each_flow_succ(s, y, |x| {
-                    if stamp[x as usize] != k as u32 {
-                        stamp[x as usize] = k as u32;
-                        region.push(x);
-                    }
-                });
-                closed = region.len() <= CLOSED_MAX;
-            }
-            if !closed {
-                continue;
-            }
-            // The blocks flowing into the region (at most `CLOSED_MAX_PREDS` edges looked at, so
-            // that a block with many predecessors costs little: beyond, no region).
-            let mut lo = NONE;
-            let mut edges = 0;
-            for &z in &region {
-                let ps =
-                    &fpred[fpred_start[z as usize] as usize..fpred_start[z as usize + 1] as usize];
-                edges += ps.len();
-                if edges > CLOSED_MAX_PREDS {
-                    closed = false;
-                    break;
-                }
-                for &p in ps {
-                    if stamp[p as usize] != k as u32 {
-                        lo = lo.min(p);
-                    }
-                }
-            }
-            if !closed {
-                continue;
-            }
-            for &z in &region {
-                owner[z as usize] = k as u32;
-            }
-            closed_lo[k] = lo;
-        }
-        self.open_lo.clear();
-        self.open_lo.extend((0..m).map(|z| {
-            let o = owner[z];
-            if o == NONE {
-                0
-            } else {
-                let lo = closed_lo[o as usize];
-                if self.inert_lo[z] != 0 {
-                    lo.max(self.inert_lo[z])
+        // The tables of the early stops cost a few passes over the blocks: only long functions,
+        // where propagations are long, get them.
+        if cfg!(test) || self.order.len() >= EARLY_MIN_BLOCKS {
+            // Inert blocks (empty flow: no successors, or the header of a reducible cycle without
+            // exits); then per block the smallest index whose flow reaches it (`min_in`), for an
+            // inert block not counting blocks it dominates: those are reached only through it, and
+            // it passes nothing on.
+            let mut inert = std::mem::take(&mut self.finalized);
+            inert.clear();
+            for k in 0..self.order.len() {
+                let hc = self.header_cycle[k];
+                inert.push(if hc != NONE {
+                    s.exits(hc).is_empty()
                 } else {
-                    lo
+                    self.succ_start[k] == self.succ_start[k + 1]
+                });
+            }
+            let mut min_in = std::mem::take(&mut self.min_in);
+            min_in.clear();
+            min_in.resize(self.order.len(), NONE);
+            for k in 0..self.order.len() {
+                let hc = self.header_cycle[k];
+                let p = self.order[k];
+                let mut visit = |x: u32| {
+                    let x = x as usize;
+                    if (k as u32) < min_in[x]
+                        && !(inert[x] && s.properly_dominates(self.order[x], p))
+                    {
+                        min_in[x] = k as u32;
+                    }
+                };
+                if hc != NONE {
+                    for &x in s.exits(hc) {
+                        visit(self.index[x.index()]);
+                    }
+                } else {
+                    for &x in
+                        &self.succ[self.succ_start[k] as usize..self.succ_start[k + 1] as usize]
+                    {
+                        visit(x);
+                    }
                 }
             }
-        }));
-        self.stamp = stamp;
-        self.owner = owner;
-        self.fpred_start = fpred_start;
-        self.fpred = fpred;
-        self.closed_scratch = closed_lo;
+            self.inert_lo.clear();
+            self.inert_lo.extend(
+                inert
+                    .iter()
+                    .zip(&min_in)
+                    .map(|(&i, &m)| if i { m } else { 0 }),
+            );
+            self.finalized = inert;
+            // The exits of an outermost irreducible cycle receive no more labels once the
+            // propagation is below every block that flows into them.
+            self.irr_exit_lo.clear();
+            self.irr_exit_lo.resize(nc, NONE);
+            for (c, &o) in outer_irr.iter().enumerate() {
+                if o == c as u32 {
+                    let h = self.index[s.header(c as u32).index()];
+                    self.irr_exit_lo[c] = s
+                        .exits(c as u32)
+                        .iter()
+                        .map(|x| min_in[self.index[x.index()] as usize])
+                        .fold(h, u32::min);
+                }
+            }
+            self.min_in = min_in;
+            // Closed regions: a block whose whole flow reaches at most `CLOSED_MAX` blocks is the
+            // root of a closed region (that set). `open_lo` of each block of one is the smallest index of a block outside the region whose flow enters it
+            // (of the region with the largest root containing the block); 0 for blocks in none.
+            let m = self.order.len();
+            let mut fpred_start = std::mem::take(&mut self.fpred_start);
+            let mut fpred = std::mem::take(&mut self.fpred);
+            fpred_start.clear();
+            fpred_start.resize(m + 1, 0);
+            for k in 0..m {
+                self.for_each_flow_succ(s, k as u32, |x| fpred_start[x as usize + 1] += 1);
+            }
+            for k in 0..m {
+                fpred_start[k + 1] += fpred_start[k];
+            }
+            fpred.clear();
+            fpred.resize(fpred_start[m] as usize, 0);
+            let mut fill = std::mem::take(&mut self.stamp);
+            fill.clear();
+            fill.extend_from_slice(&fpred_start[..m]);
+            for k in 0..m {
+                self.for_each_flow_succ(s, k as u32, |x| {
+                    fpred[fill[x as usize] as usize] = k as u32;
+                    fill[x as usize] += 1;
+                });
+            }
+            let mut stamp = fill;
+            stamp.clear();
+            stamp.resize(m, NONE);
+            let mut owner = std::mem::take(&mut self.owner);
+            owner.clear();
+            owner.resize(m, NONE);
+            let mut region: Vec<u32> = Vec::with_capacity(CLOSED_MAX + 1);
+            let mut closed_lo = std::mem::take(&mut self.closed_scratch);
+            closed_lo.clear();
+            closed_lo.resize(m, 0);
+            for k in 0..m {
+                // A successor at a smaller index (classified already) in no closed region puts `k`
+                // in none either.
+                let mut any_open = false;
+                self.for_each_flow_succ(s, k as u32, |x| {
+                    any_open |= (x as usize) < k && owner[x as usize] == NONE;
+                });
+                if any_open {
+                    continue;
+                }
+                region.clear();
+                region.push(k as u32);
+                stamp[k] = k as u32;
+                let mut at = 0;
+                let mut closed = true;
+                while at < region.len() && closed {
+                    let y = region[at];
+                    at += 1;
+                    self.for_each_flow_succ(s, y, |x| {
+                        if stamp[x as usize] != k as u32 {
+                            stamp[x as usize] = k as u32;
+                            region.push(x);
+                        }
+                    });
+                    closed = region.len() <= CLOSED_MAX;
+                }
+                if !closed {
+                    continue;
+                }
+                // The blocks flowing into the region (at most `CLOSED_MAX_PREDS` edges looked at, so
+                // that a block with many predecessors costs little: beyond, no region).
+                let mut lo = NONE;
+                let mut edges = 0;
+                for &z in &region {
+                    let ps = &fpred
+                        [fpred_start[z as usize] as usize..fpred_start[z as usize + 1] as usize];
+                    edges += ps.len();
+                    if edges > CLOSED_MAX_PREDS {
+                        closed = false;
+                        break;
+                    }
+                    for &p in ps {
+                        if stamp[p as usize] != k as u32 {
+                            lo = lo.min(p);
+                        }
+                    }
+                }
+                if !closed {
+                    continue;
+                }
+                for &z in &region {
+                    owner[z as usize] = k as u32;
+                }
+                closed_lo[k] = lo;
+            }
+            self.open_lo.clear();
+            self.open_lo.extend((0..m).map(|z| {
+                let o = owner[z];
+                if o == NONE {
+                    0
+                } else {
+                    let lo = closed_lo[o as usize];
+                    if self.inert_lo[z] != 0 {
+                        lo.max(self.inert_lo[z])
+                    } else {
+                        lo
+                    }
+                }
+            }));
+            self.stamp = stamp;
+            self.owner = owner;
+            self.fpred_start = fpred_start;
+            self.fpred = fpred;
+            self.closed_scratch = closed_lo;
+        } else {
+            // Small functions: every block counts as having a flow and lying in no closed
+            // region, and the exit check's labels as always in reach (the early stops of
+            // `JoinFinder::compute` then only fire when one label is left).
+            let m = self.order.len();
+            self.inert_lo.clear();
+            self.inert_lo.resize(m, 0);
+            self.open_lo.clear();
+            self.open_lo.resize(m, 0);
+            self.irr_exit_lo.clear();
+            self.irr_exit_lo.resize(nc, 0);
+        }
         self.outer_irr = outer_irr;
     }
 
@@ -450,6 +468,10 @@ impl ModifiedPo {
         &self.succ[self.succ_start[i as usize] as usize..self.succ_start[i as usize + 1] as usize]
     }
 }
+
+/// The smallest function whose `ModifiedPo` gets the tables of the early stops (all functions in
+/// unit tests, which compare the answers with and without the stops).
+const EARLY_MIN_BLOCKS: usize = 1024;
 
 /// The largest closed region (see `ModifiedPo::open_lo`).
 const CLOSED_MAX: usize = 64;
