@@ -81,3 +81,20 @@ fn chain_noreturn(b: divan::Bencher, blocks: usize) {
     let m = one_function(&cfg.succs);
     b.bench(|| analyse_all(divan::black_box(&m)));
 }
+
+/// Chains of irreducible pieces (issue 13's worst chain family: labels that entered an infinite
+/// loop or a closed region waited there while the others walked the rest of the function).
+#[divan::bench(args = [1000, 4000, 16000, 32000], sample_count = 3)]
+fn chain_irreducible(b: divan::Bencher, blocks: usize) {
+    let cfg = chain_cfg(&mut Rng::new(1), blocks, Shape::Irreducible);
+    let m = one_function(&cfg.succs);
+    b.bench(|| analyse_all(divan::black_box(&m)));
+}
+
+/// Chains of nested irreducible pieces.
+#[divan::bench(args = [1000, 4000, 16000, 32000], sample_count = 3)]
+fn chain_nested_irreducible(b: divan::Bencher, blocks: usize) {
+    let cfg = chain_cfg(&mut Rng::new(1), blocks, Shape::NestedIrreducible);
+    let m = one_function(&cfg.succs);
+    b.bench(|| analyse_all(divan::black_box(&m)));
+}

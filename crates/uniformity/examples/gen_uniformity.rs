@@ -10,7 +10,12 @@
 //! - `gen_uniformity chain-SHAPE BLOCKS SEED`: one AMDGPU function of about BLOCKS blocks chained
 //!   from random CFGs of one `converge_gen::cfg::Shape` (`reducible`, `irreducible`,
 //!   `nestedirreducible`, `selfloops`, `switch`, `noreturn`, `multiexit`, `mixed`), every branch
-//!   on the thread id.
+//!   on the thread id;
+//! - families with one shape repeated, every branch on the thread id (`shape_family`):
+//!   `nest` (reducible loops nested BLOCKS/2 deep), `exits` (one loop whose every block has a
+//!   divergent exit), `switch` (one switch over BLOCKS targets), `irrloop` (a reducible loop
+//!   around one irreducible cycle entered at every block), `selfloops` (a chain of self-loops,
+//!   each left divergently). SEED is ignored.
 
 use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{
@@ -40,6 +45,15 @@ fn main() {
             t.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "big", &succs));
             t
         }
+        "nest" | "exits" | "switch" | "irrloop" | "selfloops" => {
+            let mut t = module_header(Flavor::Amdgpu);
+            t.push_str(&tid_function_with_cfg(
+                Flavor::Amdgpu,
+                "big",
+                &shape_family(what, n.max(8)),
+            ));
+            t
+        }
         w if w.starts_with("chain-") => {
             let name = &w["chain-".len()..];
             let Some(&shape) = Shape::ALL
@@ -67,4 +81,57 @@ fn main() {
         }
     };
     print!("{text}");
+}
+
+/// The successor lists of the one-shape families (see the module doc), about `n` blocks.
+fn shape_family(what: &str, n: usize) -> Vec<Vec<u32>> {
+    let u = |x: usize| x as u32;
+    match what {
+        "nest" => converge_gen::cfg::nested_loops((n - 2) / 2).succs,
+        "exits" => {
+            // 0 entry, 1 header, body 2..2+m, exits 2+m..2+2m, join 2+2m.
+            let m = (n - 3) / 2;
+            let join = 2 + 2 * m;
+            let mut s = vec![Vec::new(); join + 1];
+            s[0] = vec![1];
+            s[1] = vec![2];
+            for i in 0..m {
+                let next = if i + 1 < m { u(3 + i) } else { 1 };
+                s[2 + i] = vec![next, u(2 + m + i)];
+                s[2 + m + i] = vec![u(join)];
+            }
+            s
+        }
+        "switch" => {
+            // 0 switch over 1..=k, each to the join k+1.
+            let k = n - 2;
+            let mut s = vec![Vec::new(); k + 2];
+            s[0] = (1..=k).map(u).collect();
+            for t in s.iter_mut().take(k + 1).skip(1) {
+                *t = vec![u(k + 1)];
+            }
+            s
+        }
+        "irrloop" => {
+            // 0 entry, 1 header (switch into every ring block), ring 2..2+k, 2+k latch, 3+k
+            // exit.
+            let k = n - 4;
+            let (latch, exit) = (2 + k, 3 + k);
+            let mut s = vec![Vec::new(); exit + 1];
+            s[0] = vec![1];
+            s[1] = (2..2 + k).map(u).collect();
+            for i in 0..k {
+                s[2 + i] = vec![u(2 + (i + 1) % k), u(latch)];
+            }
+            s[latch] = vec![1, u(exit)];
+            s
+        }
+        _ => {
+            // selfloops: block i loops on itself or goes on to i + 1.
+            let mut s: Vec<Vec<u32>> = (0..n - 1).map(|i| vec![u(i), u(i + 1)]).collect();
+            s[0] = vec![1];
+            s.push(Vec::new());
+            s
+        }
+    }
 }

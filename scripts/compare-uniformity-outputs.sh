@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Same answers: md5 of `converge -j 1 uniformity --format llvm` (LLVM 22 mode, `--llvm-version 19`
+# and `--mode precise`) from two binaries on the comparison set of issue 13: both benchmark
+# modules of scripts/bench-uniformity.sh, the irreducible function at 500-64,000 blocks, the DAG
+# family (seeds 1-4, 500-8,000 blocks, seed 4 also at 16,000), chains of every shape at 1,000 and
+# 4,000 blocks, and the one-shape families of gen_uniformity at 1,000 and 2,000 blocks.
+#
+# Usage: scripts/compare-uniformity-outputs.sh OLD_BINARY [NEW_BINARY]
+#   (NEW_BINARY defaults to target/release/converge; inputs are kept in build/compare-inputs).
+# Prints one line per input and mode that differs, then a summary; exit 1 on any difference.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+old=$1
+new=${2:-target/release/converge}
+cargo build --release -q -p converge-cli -p converge-uniformity --example gen_uniformity
+gen=target/release/examples/gen_uniformity
+dir=build/compare-inputs
+mkdir -p "$dir"
+make() { local f="$dir/$1.ll"; shift; [ -s "$f" ] || "$gen" "$@" >"$f"; echo "$f"; }
+inputs=()
+inputs+=("$(make module-45 module 2000 7 45)" "$(make module-70 module 2000 7 70)")
+for n in 500 1000 2000 4000 8000 16000 32000 64000; do inputs+=("$(make irr-$n irreducible $n 1)"); done
+for s in 1 2 3 4; do
+  for n in 500 1000 2000 4000 8000; do inputs+=("$(make dag-$s-$n dag $n $s)"); done
+done
+inputs+=("$(make dag-4-16000 dag 16000 4)")
+for sh in reducible irreducible nestedirreducible selfloops switch unreachable noreturn multiexit mixed; do
+  for n in 1000 4000; do inputs+=("$(make chain-$sh-$n chain-$sh $n 1)"); done
+done
+for fam in nest exits switch irrloop selfloops; do
+  for n in 1000 2000; do inputs+=("$(make $fam-$n $fam $n 1)"); done
+done
+diffs=0
+runs=0
+for f in "${inputs[@]}"; do
+  for mode in "" "--llvm-version 19" "--mode precise"; do
+    # shellcheck disable=SC2086
+    a=$("$old" -j 1 uniformity --format llvm $mode "$f" 2>&1 | md5sum)
+    # shellcheck disable=SC2086
+    b=$("$new" -j 1 uniformity --format llvm $mode "$f" 2>&1 | md5sum)
+    runs=$((runs + 1))
+    if [ "$a" != "$b" ]; then
+      echo "DIFFERS: $f ${mode:-(llvm 22)}"
+      diffs=$((diffs + 1))
+    fi
+  done
+done
+echo "${#inputs[@]} inputs, $runs runs per binary, $diffs differing"
+[ "$diffs" -eq 0 ]
