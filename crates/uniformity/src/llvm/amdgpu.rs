@@ -39,6 +39,11 @@ use super::rules::Rules;
 use crate::ssa::{DivergenceModel, Val};
 use converge_ir::{Opcode, Type, Value};
 
+/// The AMDGPU target model: the [`DivergenceModel`] that names this target's divergence sources
+/// and always-uniform operations ("Convergence And Uniformity", *Divergence*: a value is divergent
+/// when it is computed from a source, data- or control-dependently), following the rules listed in
+/// this module's documentation. The wavefront size and the work-group sizes come from each
+/// function's attributes (or [`Amdgpu::mcpu`]).
 #[derive(Clone, Debug, Default)]
 pub struct Amdgpu {
     /// `--mcpu`, overriding each function's `"target-cpu"`.
@@ -78,6 +83,8 @@ fn asm_outputs_sgpr(constraints: &str) -> Vec<bool> {
 }
 
 impl Amdgpu {
+    /// The model with LLVM 22's rules ([`Rules::V22`]); `mcpu` (the `--mcpu` option), when given,
+    /// overrides every function's `"target-cpu"` attribute.
     pub fn new(mcpu: Option<&str>) -> Amdgpu {
         Amdgpu {
             mcpu: mcpu.map(str::to_string),
