@@ -1,4 +1,4 @@
-//! Explanations computed after the fact from a [`Uniformity`] result, so they never disagree with
+//! Explanations computed after the fact from a [`Uniformity`](converge_uniformity::Uniformity) result, so they never disagree with
 //! `converge uniformity`.
 //!
 //! Every divergent value gets candidate *reasons*, each with at most one *premise* (another value
