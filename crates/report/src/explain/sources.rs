@@ -4,7 +4,7 @@
 
 use super::analysed::Analysed;
 use super::reasons::SourceRule;
-use converge_ir::{InstId, Opcode};
+use converge_ir::{InstId, Opcode, intrinsics};
 use converge_uniformity::llvm::Target;
 
 pub(super) fn argument_rule(a: &Analysed<'_>) -> String {
@@ -18,18 +18,14 @@ pub(super) fn argument_rule(a: &Analysed<'_>) -> String {
     }
 }
 
-fn is_thread_id_intrinsic(name: &str) -> bool {
-    const IDS: [&str; 8] = [
-        "workitem.id",
-        "sreg.tid",
-        "sreg.laneid",
-        "mbcnt",
-        "read.tidig",
-        "lane.id",
-        "lanemask",
-        "sreg.warpid",
-    ];
-    IDS.iter().any(|p| name.contains(p))
+/// Whether the target's intrinsic table (in the IR layer, shared with the analysis and the
+/// simulator) says intrinsic `name` returns the executing thread's own id.
+fn is_thread_id_intrinsic(t: &Target, name: &str) -> bool {
+    match t {
+        Target::Amdgpu(_) => intrinsics::amdgpu::is_id_intrinsic(name),
+        Target::Nvptx(_) => intrinsics::nvptx::is_id_intrinsic(name),
+        Target::Uniform => false,
+    }
 }
 
 /// Which target rule made instruction `i` a source.
@@ -69,7 +65,7 @@ pub(super) fn classify_source(a: &Analysed<'_>, i: u32) -> (SourceRule, String) 
                     SourceRule::ReadRegister,
                     format!("{n} reads a per-lane register"),
                 ),
-                Some(n) if n.starts_with("llvm.") && is_thread_id_intrinsic(n) => (
+                Some(n) if is_thread_id_intrinsic(&a.target, n) => (
                     SourceRule::ThreadId,
                     format!("{n} is a thread-id intrinsic"),
                 ),
