@@ -55,6 +55,13 @@ pub fn is_id_intrinsic(name: &str) -> bool {
     })
 }
 
+/// Whether `name` (full, possibly type-mangled) is `llvm.amdgcn.addrspacecast.nonnull`, the
+/// intrinsic form of `addrspacecast` (an address cast that may assume a non-null source): what it
+/// computes depends on the address spaces, as for the instruction.
+pub fn is_addrspacecast_intrinsic(name: &str) -> bool {
+    lookup(name, |n| n == "llvm.amdgcn.addrspacecast.nonnull")
+}
+
 /// The thread and lane ids among [`SOURCES`].
 const IDS: &[&str] = &[
     "workitem.id.x",

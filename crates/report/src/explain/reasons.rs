@@ -48,6 +48,10 @@ pub enum SourceRule {
     InlineAsm,
     /// A function argument the calling convention passes per thread.
     Argument,
+    /// A private-to-flat address cast (`addrspacecast`, `llvm.amdgcn.addrspacecast.nonnull`) on
+    /// an AMDGPU processor with globally addressable scratch (gfx1250): each lane's scratch has
+    /// its own flat address.
+    ScratchAddress,
 }
 
 impl SourceRule {
@@ -63,6 +67,7 @@ impl SourceRule {
             SourceRule::Invoke => "invoke",
             SourceRule::InlineAsm => "inline-asm",
             SourceRule::Argument => "argument",
+            SourceRule::ScratchAddress => "scratch-address",
         }
     }
 }

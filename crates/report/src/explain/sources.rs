@@ -49,6 +49,7 @@ pub(super) fn classify_source(a: &Analysed<'_>, i: u32) -> (SourceRule, String) 
                 converge_ir::print::opcode_name(inst.op)
             ),
         ),
+        Opcode::AddrSpaceCast => scratch_address(),
         Opcode::Invoke => (
             SourceRule::Invoke,
             "invoke: the result may differ per thread".to_string(),
@@ -61,6 +62,7 @@ pub(super) fn classify_source(a: &Analysed<'_>, i: u32) -> (SourceRule, String) 
                 );
             }
             match a.lf.callee_name(i) {
+                Some(n) if intrinsics::amdgpu::is_addrspacecast_intrinsic(n) => scratch_address(),
                 Some(n) if n.starts_with("llvm.read_register") => (
                     SourceRule::ReadRegister,
                     format!("{n} reads a per-lane register"),
@@ -92,6 +94,15 @@ pub(super) fn classify_source(a: &Analysed<'_>, i: u32) -> (SourceRule, String) 
             }
         }
     }
+}
+
+/// The only `addrspacecast` a target model names a source: AMDGPU's private-to-flat cast where
+/// scratch is globally addressable.
+fn scratch_address() -> (SourceRule, String) {
+    (
+        SourceRule::ScratchAddress,
+        "private-to-flat address cast with globally addressable scratch (AMDGPU gfx1250): each lane's scratch has its own flat address".to_string(),
+    )
 }
 
 fn addrspace_name(t: &Target, aspace: u32) -> &'static str {

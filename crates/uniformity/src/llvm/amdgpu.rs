@@ -54,7 +54,8 @@ pub struct Amdgpu {
 }
 
 use converge_ir::intrinsics::amdgpu::{
-    Computes, computes, is_always_uniform_intrinsic, is_source_intrinsic, lookup,
+    Computes, computes, is_addrspacecast_intrinsic, is_always_uniform_intrinsic,
+    is_source_intrinsic, lookup,
 };
 
 /// Inline-asm output constraints; true for each output that lands in an SGPR (or a scalar special
@@ -238,8 +239,7 @@ impl Amdgpu {
         match inst.op {
             Opcode::AddrSpaceCast => to_flat && from_private(),
             Opcode::Call => {
-                f.callee_name(i)
-                    .is_some_and(|n| lookup(n, |n| n == "llvm.amdgcn.addrspacecast.nonnull"))
+                f.callee_name(i).is_some_and(is_addrspacecast_intrinsic)
                     && to_flat
                     && from_private()
             }
