@@ -550,7 +550,9 @@ fn intrinsic_source_rules_come_from_the_target_table() {
         }
         s
     };
-    let cases: [(&str, &str, &[(&str, &str, SourceRule)]); 2] = [
+    // (triple, calling convention, [(value, callee, expected rule)]).
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str, SourceRule)]);
+    let cases: [Case; 2] = [
         (
             "amdgcn-amd-amdhsa",
             "amdgpu_kernel",
