@@ -9,7 +9,10 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 fn help(args: &[&str]) -> String {
+    // No wrapping (clap wraps at the terminal width, or at 100 columns without one), so each
+    // option and its description stay on their own lines on a terminal, in a pipe and in CI.
     let out = Command::new(common::converge_bin())
+        .env("COLUMNS", "10000")
         .args(args)
         .arg("--help")
         .output()
@@ -39,6 +42,8 @@ fn subcommands() -> Vec<String> {
     list.lines()
         .skip(1)
         .take_while(|l| l.starts_with("  "))
+        // A subcommand's line is indented by two spaces; wrapped descriptions by more.
+        .filter(|l| !l[2..].starts_with(' '))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|c| *c != "help")
         .map(str::to_string)

@@ -1,12 +1,14 @@
 //! Facts about LLVM intrinsics that do not depend on a declaration's attributes: which target
 //! intrinsics LLVM's intrinsic table marks `convergent`, the base name of a type-mangled
 //! intrinsic, what AMDGPU's intrinsics compute ([`amdgpu`]: per-lane or group-uniform, read by
-//! the uniformity analysis and the simulator alike), and what the work-item ids range over (a
+//! the uniformity analysis and the simulator alike), NVPTX's id registers ([`nvptx`]), and what
+//! the work-item ids range over (a
 //! kernel's required work-group size, the ids of a linear work-item). LLVM applies an intrinsic's table attributes whatever the file's declaration says,
 //! so every layer that needs "is this call convergent" (the token verifier, the simulator) reads
 //! the same table here.
 
 pub mod amdgpu;
+pub mod nvptx;
 
 use crate::{ConstKind, Function, Metadata, Module, Value};
 

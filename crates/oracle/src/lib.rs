@@ -53,6 +53,4 @@
 pub mod cases;
 pub mod check;
 pub mod classify;
-// TODO(precise engineer, owner of precision.rs): document its public items and drop this allow.
-#[allow(missing_docs)]
 pub mod precision;

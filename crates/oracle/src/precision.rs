@@ -17,13 +17,21 @@ use converge_uniformity::{LlvmVersion, SsaFunction, Structure, Uniformity, analy
 /// Counts over a set of functions.
 #[derive(Clone, Debug, Default)]
 pub struct Precision {
+    /// Defined functions analysed.
     pub functions: usize,
+    /// Instructions that define a value (not stores, terminators, or void, token, label or
+    /// metadata results): the values whose uniformity the two modes are compared on.
     pub values: usize,
+    /// Of [`Precision::values`], those llvm mode (LLVM 22's rules) calls divergent.
     pub divergent_llvm: usize,
+    /// Of [`Precision::values`], those precise mode calls divergent.
     pub divergent_precise: usize,
     /// Precise uniform, LLVM divergent; of those executed on converged instances of two threads
     /// or more (and never seen differing).
     pub refinements: usize,
+    /// Of [`Precision::refinements`], those the simulator executed on converged dynamic
+    /// instances of two threads or more ("Convergence And Uniformity": a uniform value is the
+    /// same in every thread of a converged dynamic instance), without seeing them differ.
     pub refinements_covered: usize,
     /// A refinement the simulator contradicts (must stay empty).
     pub refinements_violated: Vec<String>,
@@ -52,6 +60,7 @@ pub enum Conservative {
 }
 
 impl Conservative {
+    /// A readable name with the rules of docs/precise-mode.md it covers, for reports.
     pub fn name(self) -> &'static str {
         match self {
             Conservative::IrreducibleRegion => "irreducible region assumed divergent (P1)",
@@ -179,6 +188,7 @@ impl Precision {
         }
     }
 
+    /// The counts on one line, for a test's or a run's output.
     pub fn summary(&self) -> String {
         format!(
             "{} functions, {} values: divergent {} in llvm mode, {} in precise mode; refinements (precise uniform, LLVM divergent) {} of which covered by the oracle {} and contradicted {}; precise divergent, LLVM uniform {}: {} with the simulator's witness against LLVM, {} without",

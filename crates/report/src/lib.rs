@@ -62,18 +62,12 @@
 #![warn(missing_docs)]
 
 pub mod dot;
-// TODO(explore engineer, owner of explain.rs): document its public items and drop this allow.
-#[allow(missing_docs)]
 pub mod explain;
-// TODO(explore engineer, owner of explore/): document its public items and drop this allow.
-#[allow(missing_docs)]
 pub mod explore;
 pub mod loc;
 pub mod paths;
 pub mod render;
 pub mod reports;
-// TODO(explore engineer, owner of witness.rs): document its public items and drop this allow.
-#[allow(missing_docs)]
 pub mod witness;
 
 pub use explain::{Analysed, Explainer, Explanation, Node, Reason, SourceRule, Step, UniformFact};

@@ -11,13 +11,20 @@ use converge_sim::report::{Verdict, value_uniformity};
 /// Two converged instances of the value with different results, and how to reproduce them.
 #[derive(Clone, Debug)]
 pub struct Witness {
+    /// Threads in the simulated group (`converge simulate --threads`).
     pub threads: u32,
+    /// Seed of the values not given (`converge simulate --seed`).
     pub seed: u64,
     /// Index of the cycle hierarchy (`converge simulate --hierarchy K`).
     pub hierarchy: usize,
+    /// Per parameter, the integer every thread gets, or `None` for one drawn from the seed
+    /// (`converge simulate --args`, `_` for `None`).
     pub args: Vec<Option<i128>>,
-    /// (thread, value) of the two instances.
+    /// (thread, value) of one of the two converged dynamic instances: the thread that executed
+    /// it and the value it computed, printed. A value LLVM calls uniform must be the same in
+    /// converged dynamic instances ("Convergence And Uniformity", *Uniformity*).
     pub a: (u32, String),
+    /// (thread, value) of the other instance; its value differs from [`Witness::a`]'s.
     pub b: (u32, String),
 }
 

@@ -531,3 +531,65 @@ fn join_work_is_bounded_on_a_1000_block_function() {
     assert!(w.max_flows <= sync_steps.len(), "{w:?}");
     assert!(w.join_sets <= branches * (depth + 2), "{w:?}");
 }
+
+/// The source rule of an intrinsic call comes from the target's intrinsic table in the IR layer
+/// (the facts the analysis and the simulator read), not from the name's spelling: thread and
+/// lane ids are `ThreadId`, other per-lane intrinsics `Intrinsic`; on NVPTX, where every call is
+/// a source, an AMDGPU id is only a call to an intrinsic, not an id of the NVPTX thread.
+#[test]
+fn intrinsic_source_rules_come_from_the_target_table() {
+    let body = |triple: &str, cc: &str, calls: &[(&str, &str)]| {
+        let mut s =
+            format!("target triple = \"{triple}\"\ndefine {cc} void @k(ptr addrspace(1) %p) {{\n");
+        for (v, callee) in calls {
+            s += &format!("  %{v} = call i32 @{callee}()\n  store i32 %{v}, ptr addrspace(1) %p\n");
+        }
+        s += "  ret void\n}\n";
+        for (_, callee) in calls {
+            s += &format!("declare i32 @{callee}()\n");
+        }
+        s
+    };
+    // (triple, calling convention, [(value, callee, expected rule)]).
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str, SourceRule)]);
+    let cases: [Case; 2] = [
+        (
+            "amdgcn-amd-amdhsa",
+            "amdgpu_kernel",
+            &[
+                ("a", "llvm.amdgcn.workitem.id.x", SourceRule::ThreadId),
+                ("b", "llvm.amdgcn.workitem.id.z", SourceRule::ThreadId),
+                ("c", "llvm.amdgcn.ps.live", SourceRule::Intrinsic),
+                ("d", "llvm.amdgcn.live.mask", SourceRule::Intrinsic),
+            ],
+        ),
+        (
+            "nvptx64-nvidia-cuda",
+            "ptx_kernel",
+            &[
+                ("a", "llvm.nvvm.read.ptx.sreg.tid.x", SourceRule::ThreadId),
+                ("b", "llvm.nvvm.read.ptx.sreg.laneid", SourceRule::ThreadId),
+                (
+                    "c",
+                    "llvm.nvvm.read.ptx.sreg.lanemask.lt",
+                    SourceRule::ThreadId,
+                ),
+                (
+                    "d",
+                    "llvm.nvvm.read.ptx.sreg.ctaid.x",
+                    SourceRule::Intrinsic,
+                ),
+                ("e", "llvm.amdgcn.workitem.id.x", SourceRule::Intrinsic),
+            ],
+        ),
+    ];
+    for (triple, cc, calls) in cases {
+        let names: Vec<(&str, &str)> = calls.iter().map(|&(v, c, _)| (v, c)).collect();
+        let m = parse("ids.ll", body(triple, cc, &names));
+        for &(v, callee, want) in calls {
+            let c = chain(explain(&m, "k", &format!("%{v}")));
+            assert_eq!(c.len(), 1, "{triple} {callee}: {c:?}");
+            assert_eq!(last_rule(&c), want, "{triple} {callee}");
+        }
+    }
+}

@@ -40,6 +40,37 @@ pub fn is_always_uniform_intrinsic(name: &str) -> bool {
         .is_some_and(|n| lookup(n, |n| ALWAYS_UNIFORM.contains(&n)))
 }
 
+/// Whether `name` (full, possibly type-mangled) returns the executing thread's own id: a
+/// work-item id in its work-group (`workitem.id.x/y/z`, R600's `read.tidig.x/y/z`) or its lane
+/// in the wave (`mbcnt.lo/hi`, counting the set mask bits below the lane). Every one is a
+/// divergence source ([`is_source_intrinsic`]); the explanations name this rule apart from the
+/// other per-lane sources.
+pub fn is_id_intrinsic(name: &str) -> bool {
+    lookup(name, |n| {
+        if let Some(r) = n.strip_prefix("llvm.r600.read.tidig.") {
+            return matches!(r, "x" | "y" | "z");
+        }
+        n.strip_prefix("llvm.amdgcn.")
+            .is_some_and(|n| IDS.contains(&n))
+    })
+}
+
+/// Whether `name` (full, possibly type-mangled) is `llvm.amdgcn.addrspacecast.nonnull`, the
+/// intrinsic form of `addrspacecast` (an address cast that may assume a non-null source): what it
+/// computes depends on the address spaces, as for the instruction.
+pub fn is_addrspacecast_intrinsic(name: &str) -> bool {
+    lookup(name, |n| n == "llvm.amdgcn.addrspacecast.nonnull")
+}
+
+/// The thread and lane ids among [`SOURCES`].
+const IDS: &[&str] = &[
+    "workitem.id.x",
+    "workitem.id.y",
+    "workitem.id.z",
+    "mbcnt.lo",
+    "mbcnt.hi",
+];
+
 /// Per-lane families beyond LLVM's source list: atomics return each lane's old value, the
 /// transposing loads read a different element per lane.
 fn is_per_lane_family(name: &str) -> bool {
@@ -236,5 +267,26 @@ pub fn lookup(name: &str, pred: impl Fn(&str) -> bool) -> bool {
             Some((head, last)) if is_type_component(last) => n = head,
             _ => return false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_per_lane_sources() {
+        for n in IDS {
+            let name = format!("llvm.amdgcn.{n}");
+            assert!(is_id_intrinsic(&name), "{name}");
+            assert!(is_source_intrinsic(&name), "{name}");
+            assert_eq!(computes(&name), Some(Computes::PerLane), "{name}");
+        }
+        assert!(is_id_intrinsic("llvm.r600.read.tidig.y"));
+        assert!(is_source_intrinsic("llvm.r600.read.tidig.y"));
+        // Other per-lane sources and the group-uniform ids are not thread ids.
+        assert!(!is_id_intrinsic("llvm.amdgcn.mov.dpp.i32"));
+        assert!(!is_id_intrinsic("llvm.amdgcn.workgroup.id.x"));
+        assert!(!is_id_intrinsic("llvm.amdgcn.readfirstlane.i32"));
     }
 }

@@ -9,17 +9,23 @@ use crate::paths::{disjoint_paths, join_set};
 use converge_graph::{Block, Graph};
 use converge_ir::{FuncId, InstId, Module, Value};
 use converge_uniformity::llvm::{LlvmFunction, Setup, Target};
-use converge_uniformity::{Mode, SsaFunction, Structure, Uniformity};
+use converge_uniformity::{DivergenceModel, Mode, SsaFunction, Structure, Uniformity};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// One function with its structure and uniformity result (LLVM 22 behaviour, or precise mode).
 pub struct Analysed<'m> {
+    /// The function in its module, seen through the LLVM-text adapter.
     pub lf: LlvmFunction<'m>,
+    /// Its CFG structure: reachability, dominance and the cycle hierarchy ("Convergence And
+    /// Uniformity", *Cycles*) the analysis used.
     pub s: Structure,
+    /// The analysis' result: which arguments, instructions and terminators are divergent.
     pub u: Uniformity,
+    /// The target model whose divergence sources and always-uniform operations were applied.
     pub target: Target,
+    /// LLVM's rules (of one release) or precise mode's.
     pub mode: Mode,
     /// Per (branch, blocks that may only end a path): which blocks are joins ([`join_set`]),
     /// computed on first use.
@@ -60,25 +66,51 @@ impl<'m> Analysed<'m> {
             flows: AtomicUsize::new(0),
         }
     }
+    /// The module the function belongs to.
     pub fn module(&self) -> &'m Module {
         self.lf.module
     }
+    /// The function's index in its module.
     pub fn fid(&self) -> FuncId {
         self.lf.fid
     }
+    /// Its number of basic blocks (reachable or not).
     pub fn num_blocks(&self) -> usize {
         self.lf.func.blocks.len()
     }
+    /// The instruction index of `b`'s terminator (its last instruction).
     pub fn terminator(&self, b: Block) -> u32 {
         self.lf.func.blocks[b.index()].insts.end - 1
     }
+    /// Whether instruction `i` ends its block.
     pub fn is_terminator(&self, i: u32) -> bool {
         self.lf.func.insts[i as usize].op.is_terminator()
     }
+    /// The block defining `n`; `None` for an argument.
     pub fn block_of(&self, n: Node) -> Option<Block> {
         match n {
             Node::Arg(_) => None,
             Node::Inst(i) => Some(self.lf.func.insts[i as usize].block),
+        }
+    }
+    /// Whether the target names instruction `i` a divergence source, asked as the analysis asked
+    /// it in this mode (precise mode: the hook's sound variant, with refinements and rules newer
+    /// than the release llvm mode reproduces), so a reason never cites a rule the analysis did
+    /// not apply.
+    pub fn is_source_inst(&self, i: u32) -> bool {
+        if self.mode == Mode::Precise {
+            self.target.is_source_inst_precise(&self.lf, i)
+        } else {
+            self.target.is_source_inst(&self.lf, i)
+        }
+    }
+    /// Whether the target declares instruction `i` always uniform, asked as the analysis asked it
+    /// in this mode (see [`Analysed::is_source_inst`]).
+    pub fn is_always_uniform(&self, i: u32) -> bool {
+        if self.mode == Mode::Precise {
+            self.target.is_always_uniform_precise(&self.lf, i)
+        } else {
+            self.target.is_always_uniform(&self.lf, i)
         }
     }
     /// Divergence as the analysis reports it (terminators through their block).
@@ -115,9 +147,11 @@ impl<'m> Analysed<'m> {
         }
         out
     }
+    /// How `n` is written as an operand in the source (`%x`, or `%5` for an unnamed value).
     pub fn name(&self, n: Node) -> String {
         self.module().value_name(self.fid(), n.value())
     }
+    /// How block `b` is written as a branch operand in the source (`%label`).
     pub fn block_name(&self, b: Block) -> String {
         self.module().block_operand(self.fid(), b)
     }

@@ -78,7 +78,7 @@ pub(super) fn candidates(
         }
         Node::Inst(i) => i,
     };
-    if a.target.is_source_inst(&a.lf, i) {
+    if a.is_source_inst(i) {
         let (rule, detail) = classify_source(a, i);
         out.push(Reason::Source { rule, detail });
     }

@@ -15,6 +15,7 @@ use std::sync::Mutex;
 
 /// The explanations of one function, computed once.
 pub struct Explainer<'a, 'm> {
+    /// The analysed function the chains explain.
     pub a: &'a Analysed<'m>,
     /// Per node (arguments, then instructions): distance to a source and the chosen reason
     /// (for a disjoint join, without its paths: they are found when shown, see `paths`).
@@ -34,6 +35,8 @@ fn node_index(na: usize, n: Node) -> usize {
 }
 
 impl<'a, 'm> Explainer<'a, 'm> {
+    /// Runs the BFS from every divergence source of `a` once; each explanation is then a walk
+    /// back along the chosen reasons.
     pub fn new(a: &'a Analysed<'m>) -> Explainer<'a, 'm> {
         let f = a.lf.func;
         let na = f.params.len();

@@ -1,5 +1,5 @@
-//! Explanations computed after the fact from a [`Uniformity`](converge_uniformity::Uniformity) result, so they never disagree with
-//! `converge uniformity`.
+//! Explanations computed after the fact from a [`Uniformity`](converge_uniformity::Uniformity)
+//! result, so they never disagree with `converge uniformity`.
 //!
 //! Every divergent value gets candidate *reasons*, each with at most one *premise* (another value
 //! or a branch that must itself be divergent): a divergence source of the target (no premise), data

@@ -13,7 +13,7 @@ use super::candidates::{EntryWitness, ExitWitness};
 use super::reasons::{Node, Reason};
 use converge_graph::{Block, Graph};
 use converge_ir::Value;
-use converge_uniformity::{DivergenceModel, SsaFunction, TokenKind, Val};
+use converge_uniformity::{SsaFunction, TokenKind, Val};
 use std::collections::HashMap;
 
 /// Values followed back from an operand when looking for the loop value it is computed from.
@@ -153,7 +153,7 @@ fn token_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32)> {
         let x = seen[k];
         k += 1;
         if let Some(t) = a.lf.control_token(x)
-            && a.target.is_always_uniform(&a.lf, x)
+            && a.is_always_uniform(x)
             && implementation_grouped(a, t, x)
         {
             return Some((x, t));
@@ -270,7 +270,7 @@ pub(super) fn token_group(a: &Analysed<'_>, i: u32) -> Vec<Reason> {
     let Some(t) = a.lf.control_token(i) else {
         return Vec::new();
     };
-    if !a.target.is_always_uniform(&a.lf, i) {
+    if !a.is_always_uniform(i) {
         return Vec::new();
     }
     let tb = f.insts[t as usize].block;

@@ -11,11 +11,14 @@ pub type JoinWitness = (Block, [Vec<Block>; 2]);
 /// A value of the function: an argument or an instruction (terminators included).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Node {
+    /// The function's argument with this index.
     Arg(u32),
+    /// The instruction with this index in the function's instruction arena.
     Inst(u32),
 }
 
 impl Node {
+    /// The same value as an IR operand.
     pub fn value(self) -> Value {
         match self {
             Node::Arg(a) => Value::Arg(a),
@@ -45,9 +48,14 @@ pub enum SourceRule {
     InlineAsm,
     /// A function argument the calling convention passes per thread.
     Argument,
+    /// A private-to-flat address cast (`addrspacecast`, `llvm.amdgcn.addrspacecast.nonnull`) on
+    /// an AMDGPU processor with globally addressable scratch (gfx1250): each lane's scratch has
+    /// its own flat address.
+    ScratchAddress,
 }
 
 impl SourceRule {
+    /// The rule's stable name in JSON output and the explore page (`thread-id-intrinsic`, …).
     pub fn id(self) -> &'static str {
         match self {
             SourceRule::ThreadId => "thread-id-intrinsic",
@@ -59,6 +67,7 @@ impl SourceRule {
             SourceRule::Invoke => "invoke",
             SourceRule::InlineAsm => "inline-asm",
             SourceRule::Argument => "argument",
+            SourceRule::ScratchAddress => "scratch-address",
         }
     }
 }
@@ -67,42 +76,67 @@ impl SourceRule {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
     /// A divergence source of the target.
-    Source { rule: SourceRule, detail: String },
-    /// Uses the divergent `operand`.
-    Data { operand: Node },
+    Source {
+        /// Which rule of the target model names it.
+        rule: SourceRule,
+        /// The rule applied to this value, in words (the intrinsic, address space, callee, …).
+        detail: String,
+    },
+    /// Uses the divergent `operand` ("Convergence And Uniformity", *Divergence*: data
+    /// dependence).
+    Data {
+        /// The divergent operand.
+        operand: Node,
+    },
     /// A phi at `join`, a join of the divergent branch in `branch`: `paths` are two paths from
     /// distinct successors, disjoint when `disjoint` (the seeds' join). Without two disjoint paths
     /// the analysis can still find a join: its label propagation inside irreducible regions
     /// over-approximates, and LLVM agrees; then `paths` are the shortest ones from two successors.
     Sync {
+        /// The block whose terminator is the divergent branch.
         branch: Block,
+        /// The phi's block.
         join: Block,
+        /// Two paths from the branch to the join, each starting at a different successor.
         paths: [Vec<Block>; 2],
+        /// Whether the paths share only the join.
         disjoint: bool,
     },
     /// Uses `operand`, defined in `cycle`, outside the cycle; the cycle has a divergent exit at
     /// `exit` because of the divergent branch in `branch` (`path`: branch → exit).
     Temporal {
+        /// The instruction used outside the cycle, defined inside it.
         operand: u32,
+        /// The cycle, by index in the cycle hierarchy.
         cycle: u32,
+        /// The block whose divergent terminator makes the exit divergent.
         branch: Block,
+        /// The exit block the path reaches.
         exit: Block,
+        /// A path from the branch to the exit.
         path: Vec<Block>,
     },
     /// Defined in `cycle`, an irreducible cycle assumed divergent: diverged paths from the branch in
     /// `branch` enter it at `entries` (or meet at a join inside it not dominated by the branch).
     AssumedCycle {
+        /// The irreducible cycle, by index in the cycle hierarchy.
         cycle: u32,
+        /// The block whose terminator is the divergent branch.
         branch: Block,
+        /// The cycle's entries the diverged paths reach.
         entries: Vec<Block>,
+        /// The diverged paths from the branch that show it.
         paths: Vec<Vec<Block>>,
     },
     /// Precise mode, rule P2: uses `operand`, defined in `cycle` outside it; the cycle is assumed
     /// divergent (diverged paths from the branch in `branch` enter it), so the dynamic instances
     /// of its blocks are not converged and threads leave it at different times.
     LeavesAssumedCycle {
+        /// The instruction used outside the cycle, defined inside it.
         operand: u32,
+        /// The assumed-divergent cycle, by index in the cycle hierarchy.
         cycle: u32,
+        /// The block whose divergent branch's paths enter the cycle.
         branch: Block,
     },
     /// Precise mode, rule P2: a branch in `cycle`, assumed divergent (diverged paths from the
@@ -110,8 +144,11 @@ pub enum Reason {
     /// cycle's blocks in dynamic instances that are not converged, so even a value uniform within
     /// each group may differ between threads that meet again.
     BranchInAssumedCycle {
+        /// The branch's condition, computed inside the cycle.
         operand: u32,
+        /// The assumed-divergent cycle, by index in the cycle hierarchy.
         cycle: u32,
+        /// The block whose divergent branch's paths enter the cycle.
         branch: Block,
     },
     /// Precise mode, rule P6: uses the divergent `operand` in an operation the target calls always
@@ -119,14 +156,23 @@ pub enum Reason {
     /// threads) or a token defined in a cycle that does not contain the operation (the threads
     /// that left in the same iteration): threads converged at later uses may have computed it in
     /// different groups, so it is divergent when its operands are.
-    GroupedByToken { operand: Node, token: u32 },
+    GroupedByToken {
+        /// The divergent operand.
+        operand: Node,
+        /// The convergence control token the operation uses (an instruction index).
+        token: u32,
+    },
     /// Precise mode, rule P4: a phi in `exit`, outside `cycle`, whose incoming values from inside
     /// the cycle differ; the cycle has a divergent exit because of the branch in `branch`
     /// (`path`: branch → an exit), so threads leave it from different blocks or iterations.
     ExitPhi {
+        /// The cycle, by index in the cycle hierarchy.
         cycle: u32,
+        /// The phi's block, an exit block of the cycle.
         exit: Block,
+        /// The block whose divergent terminator makes an exit divergent.
         branch: Block,
+        /// A path from the branch to an exit.
         path: Vec<Block>,
     },
     /// Precise mode, rule P7: uses `operand`, which is computed from `value` (defined in `cycle`,
@@ -136,12 +182,19 @@ pub enum Reason {
     /// left in different iterations are converged again; the cycle's exit `exit` is divergent
     /// because of the branch in `branch` (`path`: branch → exit).
     PastHeartRegion {
+        /// The operand this value uses.
         operand: u32,
+        /// The instruction defined in the cycle and used outside it.
         value: u32,
+        /// The `llvm.experimental.convergence.loop` call (the heart), an instruction index.
         heart: u32,
+        /// The cycle, by index in the cycle hierarchy.
         cycle: u32,
+        /// The block whose divergent terminator makes the exit divergent.
         branch: Block,
+        /// The exit block the path reaches.
         exit: Block,
+        /// A path from the branch to the exit.
         path: Vec<Block>,
     },
     /// Precise mode, rule P6: uses `operand`, which is computed from `value`, an always-uniform
@@ -152,8 +205,11 @@ pub enum Reason {
     /// `llvm.experimental.convergence.anchor`). This value lies past the region (no use of the
     /// token follows it), where threads of different instances are converged again.
     PastTokenRegion {
+        /// The operand this value uses.
         operand: u32,
+        /// The always-uniform operation controlled by the token.
         value: u32,
+        /// The convergence control token (an instruction index).
         token: u32,
     },
 }
@@ -185,6 +241,7 @@ impl PreciseRule {
 }
 
 impl Reason {
+    /// The reason's stable name in JSON output and the explore page (`source`, `sync`, …).
     pub fn kind(&self) -> &'static str {
         match self {
             Reason::Source { .. } => "source",
@@ -242,7 +299,9 @@ impl Reason {
 /// One link of a chain: `node` is divergent because of `reason`.
 #[derive(Clone, Debug)]
 pub struct Step {
+    /// The divergent value.
     pub node: Node,
+    /// Why it is divergent, given the premise (the next step's node, or nothing for a source).
     pub reason: Reason,
 }
 
@@ -256,43 +315,77 @@ pub enum UniformFact {
     /// The target declares the instruction always uniform.
     AlwaysUniform,
     /// No operand is divergent (the operands are listed).
-    NoDivergentOperand { operands: Vec<Node> },
+    NoDivergentOperand {
+        /// The operands, all uniform.
+        operands: Vec<Node>,
+    },
     /// A phi at `join`, a join of the divergent branch in `branch`, whose incoming values are all
     /// the same value (ignoring undef and the phi itself).
-    ConstantPhi { join: Block, branch: Block },
+    ConstantPhi {
+        /// The phi's block.
+        join: Block,
+        /// The block whose terminator is the divergent branch.
+        branch: Block,
+    },
     /// Precise mode, rule P5: a phi at `join`, a join of the divergent branch in `branch`, whose
     /// incoming values on the edges that can lie on the diverged paths (from the branch block and
     /// the blocks reachable from it) are one value.
-    SameOnDivergedPaths { join: Block, branch: Block },
+    SameOnDivergedPaths {
+        /// The phi's block.
+        join: Block,
+        /// The block whose terminator is the divergent branch.
+        branch: Block,
+    },
     /// Precise mode, rule P4: a phi in `exit`, an exit of `cycle` (which has a divergent exit,
     /// from the branch in `branch`), whose incoming values from inside the cycle are one value
     /// (undef skipped).
     ExitPhiSameFromCycle {
+        /// The phi's block, an exit block of the cycle.
         exit: Block,
+        /// The cycle, by index in the cycle hierarchy.
         cycle: u32,
+        /// The block whose divergent terminator makes an exit divergent.
         branch: Block,
     },
     /// A phi at the header of `cycle`; the divergent branch in `branch` inside the cycle does not
     /// reach it along two disjoint paths within one iteration (going around again is temporal
     /// divergence, not a join).
-    HeaderNotJoin { cycle: u32, branch: Block },
+    HeaderNotJoin {
+        /// The cycle, by index in the cycle hierarchy.
+        cycle: u32,
+        /// The block whose terminator is the divergent branch.
+        branch: Block,
+    },
     /// A phi whose block is not a join of any divergent branch.
     NotAJoin,
     /// A phi in `exit`, an exit of `cycle` (which has a divergent exit, from the branch in
     /// `branch`), whose incoming values differ but none is defined inside the cycle: LLVM marks
     /// exit phis only for values from the cycle (docs/llvm-differences.md entry 2).
     ExitPhiNoCycleValue {
+        /// The phi's block, an exit block of the cycle.
         exit: Block,
+        /// The cycle, by index in the cycle hierarchy.
         cycle: u32,
+        /// The block whose divergent terminator makes an exit divergent.
         branch: Block,
     },
     /// A phi at `join`, reached on disjoint paths from the divergent branch in `branch`, with
     /// different incoming values, that the analysis in this mode leaves uniform anyway (LLVM's
     /// join detection does not report it).
-    JoinNotReported { join: Block, branch: Block },
+    JoinNotReported {
+        /// The phi's block.
+        join: Block,
+        /// The block whose terminator is the divergent branch.
+        branch: Block,
+    },
     /// Uniform inside `cycle`, which has a divergent exit; its `users` outside see it temporally
     /// divergent.
-    TemporalOutside { cycle: u32, users: Vec<u32> },
+    TemporalOutside {
+        /// The cycle, by index in the cycle hierarchy.
+        cycle: u32,
+        /// The instructions outside the cycle that use the value.
+        users: Vec<u32>,
+    },
 }
 
 /// The answer for one value.
@@ -300,6 +393,7 @@ pub enum UniformFact {
 pub enum Explanation {
     /// The chain from the value back to a source (the first step is the value itself).
     Divergent(Vec<Step>),
+    /// Uniform, for these reasons (all that apply).
     Uniform(Vec<UniformFact>),
     /// Divergent, but no chain to a source was reconstructed (a bug in this module).
     Unexplained,

@@ -4,7 +4,7 @@
 
 use super::analysed::Analysed;
 use super::reasons::SourceRule;
-use converge_ir::{InstId, Opcode};
+use converge_ir::{InstId, Opcode, intrinsics};
 use converge_uniformity::llvm::Target;
 
 pub(super) fn argument_rule(a: &Analysed<'_>) -> String {
@@ -18,18 +18,14 @@ pub(super) fn argument_rule(a: &Analysed<'_>) -> String {
     }
 }
 
-fn is_thread_id_intrinsic(name: &str) -> bool {
-    const IDS: [&str; 8] = [
-        "workitem.id",
-        "sreg.tid",
-        "sreg.laneid",
-        "mbcnt",
-        "read.tidig",
-        "lane.id",
-        "lanemask",
-        "sreg.warpid",
-    ];
-    IDS.iter().any(|p| name.contains(p))
+/// Whether the target's intrinsic table (in the IR layer, shared with the analysis and the
+/// simulator) says intrinsic `name` returns the executing thread's own id.
+fn is_thread_id_intrinsic(t: &Target, name: &str) -> bool {
+    match t {
+        Target::Amdgpu(_) => intrinsics::amdgpu::is_id_intrinsic(name),
+        Target::Nvptx(_) => intrinsics::nvptx::is_id_intrinsic(name),
+        Target::Uniform => false,
+    }
 }
 
 /// Which target rule made instruction `i` a source.
@@ -53,6 +49,7 @@ pub(super) fn classify_source(a: &Analysed<'_>, i: u32) -> (SourceRule, String) 
                 converge_ir::print::opcode_name(inst.op)
             ),
         ),
+        Opcode::AddrSpaceCast => scratch_address(),
         Opcode::Invoke => (
             SourceRule::Invoke,
             "invoke: the result may differ per thread".to_string(),
@@ -65,11 +62,12 @@ pub(super) fn classify_source(a: &Analysed<'_>, i: u32) -> (SourceRule, String) 
                 );
             }
             match a.lf.callee_name(i) {
+                Some(n) if intrinsics::amdgpu::is_addrspacecast_intrinsic(n) => scratch_address(),
                 Some(n) if n.starts_with("llvm.read_register") => (
                     SourceRule::ReadRegister,
                     format!("{n} reads a per-lane register"),
                 ),
-                Some(n) if n.starts_with("llvm.") && is_thread_id_intrinsic(n) => (
+                Some(n) if is_thread_id_intrinsic(&a.target, n) => (
                     SourceRule::ThreadId,
                     format!("{n} is a thread-id intrinsic"),
                 ),
@@ -96,6 +94,15 @@ pub(super) fn classify_source(a: &Analysed<'_>, i: u32) -> (SourceRule, String) 
             }
         }
     }
+}
+
+/// The only `addrspacecast` a target model names a source: AMDGPU's private-to-flat cast where
+/// scratch is globally addressable.
+fn scratch_address() -> (SourceRule, String) {
+    (
+        SourceRule::ScratchAddress,
+        "private-to-flat address cast with globally addressable scratch (AMDGPU gfx1250): each lane's scratch has its own flat address".to_string(),
+    )
 }
 
 fn addrspace_name(t: &Target, aspace: u32) -> &'static str {

@@ -29,24 +29,36 @@ pub struct Input {
 
 /// Where everything goes (top-left corners; the picture starts at (0, 0)).
 pub struct Layout {
+    /// Each block's box, by block index.
     pub block: Vec<Rect>,
+    /// Each cycle's box (around its blocks and child cycles), by cycle index.
     pub cycle: Vec<Rect>,
+    /// Width of the whole picture, in the same units as [`Input::size`] (SVG user units).
     pub width: f32,
+    /// Height of the whole picture.
     pub height: f32,
 }
 
+/// An axis-aligned box: top-left corner (`x`, `y`, with `y` growing downwards) and size (`w`,
+/// `h`), in SVG user units.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct Rect {
+    /// Left edge.
     pub x: f32,
+    /// Top edge.
     pub y: f32,
+    /// Width.
     pub w: f32,
+    /// Height.
     pub h: f32,
 }
 
 impl Rect {
+    /// The bottom edge's `y`.
     pub fn bottom(&self) -> f32 {
         self.y + self.h
     }
+    /// The horizontal centre's `x`.
     pub fn cx(&self) -> f32 {
         self.x + self.w / 2.0
     }

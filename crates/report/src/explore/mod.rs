@@ -29,9 +29,11 @@ pub use sim::SimOptions;
 
 /// What to put on the page.
 pub struct ExploreOptions {
+    /// The target model whose divergence sources the analysis and the explanations use.
     pub target: Target,
     /// The uniformity analysis the page shows: LLVM's (default) or the precise one.
     pub mode: Mode,
+    /// What the simulation panel runs (converge-sim, the oracle).
     pub sim: SimOptions,
 }
 

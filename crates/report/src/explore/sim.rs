@@ -17,9 +17,15 @@ use std::collections::HashMap;
 /// What to simulate.
 #[derive(Clone, Debug)]
 pub struct SimOptions {
+    /// Threads in the simulated group (thread ids `0..threads`).
     pub threads: u32,
+    /// Per parameter, the value every thread gets; a missing or `None` entry is drawn from
+    /// `seed`.
     pub args: Vec<Option<ArgValue>>,
+    /// Seed of the unspecified values: arguments not given, memory contents, `undef` reads.
     pub seed: u64,
+    /// Instructions each thread may execute before it is stopped (a run that hits it is shown
+    /// as such, so a page is written even for a function that does not terminate).
     pub step_limit: u64,
     /// At most this many hierarchies (LLVM's first).
     pub max_hierarchies: usize,

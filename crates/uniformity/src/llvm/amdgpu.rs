@@ -39,6 +39,11 @@ use super::rules::Rules;
 use crate::ssa::{DivergenceModel, Val};
 use converge_ir::{Opcode, Type, Value};
 
+/// The AMDGPU target model: the [`DivergenceModel`] that names this target's divergence sources
+/// and always-uniform operations ("Convergence And Uniformity", *Divergence*: a value is divergent
+/// when it is computed from a source, data- or control-dependently), following the rules listed in
+/// this module's documentation. The wavefront size and the work-group sizes come from each
+/// function's attributes (or [`Amdgpu::mcpu`]).
 #[derive(Clone, Debug, Default)]
 pub struct Amdgpu {
     /// `--mcpu`, overriding each function's `"target-cpu"`.
@@ -49,7 +54,8 @@ pub struct Amdgpu {
 }
 
 use converge_ir::intrinsics::amdgpu::{
-    Computes, computes, is_always_uniform_intrinsic, is_source_intrinsic, lookup,
+    Computes, computes, is_addrspacecast_intrinsic, is_always_uniform_intrinsic,
+    is_source_intrinsic, lookup,
 };
 
 /// Inline-asm output constraints; true for each output that lands in an SGPR (or a scalar special
@@ -78,6 +84,8 @@ fn asm_outputs_sgpr(constraints: &str) -> Vec<bool> {
 }
 
 impl Amdgpu {
+    /// The model with LLVM 22's rules ([`Rules::V22`]); `mcpu` (the `--mcpu` option), when given,
+    /// overrides every function's `"target-cpu"` attribute.
     pub fn new(mcpu: Option<&str>) -> Amdgpu {
         Amdgpu {
             mcpu: mcpu.map(str::to_string),
@@ -231,8 +239,7 @@ impl Amdgpu {
         match inst.op {
             Opcode::AddrSpaceCast => to_flat && from_private(),
             Opcode::Call => {
-                f.callee_name(i)
-                    .is_some_and(|n| lookup(n, |n| n == "llvm.amdgcn.addrspacecast.nonnull"))
+                f.callee_name(i).is_some_and(is_addrspacecast_intrinsic)
                     && to_flat
                     && from_private()
             }

@@ -1,12 +1,8 @@
 //! The LLVM-text adapter: `converge_ir` functions seen through [`SsaFunction`], and the target
 //! models (AMDGPU, NVPTX, targets without divergence) as [`DivergenceModel`]s.
 
-// TODO(model engineer, owner of amdgpu.rs and nvptx.rs): document `Amdgpu`, `Nvptx` and their
-// public functions and drop these allows.
-#[allow(missing_docs)]
 mod amdgpu;
 pub mod function;
-#[allow(missing_docs)]
 mod nvptx;
 mod rules;
 

@@ -27,6 +27,9 @@ use super::{LlvmFunction, md_tuple, resolve_md};
 use crate::ssa::DivergenceModel;
 use converge_ir::{Metadata, Opcode, Ordering, Value};
 
+/// The NVPTX target model: the [`DivergenceModel`] that names this target's divergence sources
+/// ("Convergence And Uniformity", *Divergence*), following the rules listed in this module's
+/// documentation. It has no always-uniform operations.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Nvptx {
     /// Which release's hooks.
@@ -34,6 +37,9 @@ pub struct Nvptx {
 }
 
 impl Nvptx {
+    /// Whether `f` is a kernel (the `ptx_kernel` calling convention, or an `!nvvm.annotations`
+    /// entry `!{ptr @f, !"kernel", i32 1}`): a kernel's arguments are the same for every thread,
+    /// so they are uniform; any other function's arguments are divergence sources.
     pub fn is_kernel(f: &LlvmFunction<'_>) -> bool {
         if f.call_conv() == "ptx_kernel" {
             return true;
