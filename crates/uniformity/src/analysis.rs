@@ -148,13 +148,8 @@ struct Scratch {
     assumed_flag: Vec<bool>,
     /// Branches postponed to the end (see `analyze_control_divergence`).
     deferred: Vec<Block>,
-    /// Per top-level cycle: no block after it lies in a cycle (valid once `downstream_settled`
-    /// ran for it).
+    /// Per top-level cycle: no block after it lies in a cycle (valid once `pending` is built).
     downstream_acyclic: Vec<bool>,
-    /// Per block: it lies in a cycle or reaches a block that does (built on first use, when
-    /// `reaches_cycle_ready`).
-    reaches_cycle: Vec<bool>,
-    reaches_cycle_ready: bool,
     /// Per block: stamped with a cycle index when the block dominates an exit of that cycle.
     dom_exit: Vec<u32>,
     /// Every block before this modified post-order index is settled for every branch (see
@@ -181,7 +176,6 @@ impl Scratch {
         reset(&mut self.assumed_flag, nc, false);
         reset(&mut self.downstream_acyclic, nc, false);
         reset(&mut self.dom_exit, nb, NONE);
-        self.reaches_cycle_ready = false;
         self.settled_below = 0;
     }
 }
@@ -212,7 +206,6 @@ pub(crate) mod knobs {
         pub static BUDGET: Cell<Option<u64>> = const { Cell::new(None) };
         pub static TWO_STATE_CANDIDATES: Cell<bool> = const { Cell::new(false) };
         pub static NO_DISJOINT_SKIP: Cell<bool> = const { Cell::new(false) };
-        pub static NO_EARLY_STOP: Cell<bool> = const { Cell::new(false) };
         pub static RECORDED: Cell<u32> = const { Cell::new(0) };
         /// Join-propagation steps taken (all functions analysed on this thread).
         pub static WORK: Cell<u64> = const { Cell::new(0) };
@@ -527,15 +520,6 @@ impl<F: SsaFunction> State<'_, F> {
     fn downstream_settled(&mut self, a: u32) -> bool {
         let (f, s) = (self.f, self.s);
         if self.w.pending[a as usize].is_none() {
-            // Whether code after `a` is acyclic, and the answer while an exit (itself after `a`)
-            // is not settled, need no walk over everything after `a`: in a long function with
-            // many top-level cycles those walks were quadratic.
-            self.ensure_reaches_cycle();
-            self.w.downstream_acyclic[a as usize] =
-                s.exits(a).iter().all(|x| !self.w.reaches_cycle[x.index()]);
-            if !s.exits(a).iter().all(|&x| self.settled(x)) {
-                return false;
-            }
             // Blocks reachable from the exits of `a` (none of them is in `a`: it is top-level).
             let mut seen = std::mem::take(&mut self.w.seen);
             seen.resize(f.cfg().num_blocks(), NONE);
@@ -550,10 +534,8 @@ impl<F: SsaFunction> State<'_, F> {
                 stack.extend_from_slice(f.cfg().succs(x));
             }
             self.w.seen = seen;
-            debug_assert_eq!(
-                self.w.downstream_acyclic[a as usize],
-                list.iter().all(|&j| s.cycle_of(Block(j)).is_none())
-            );
+            self.w.downstream_acyclic[a as usize] =
+                list.iter().all(|&j| s.cycle_of(Block(j)).is_none());
             self.w.pending[a as usize] = Some(list);
         }
         let mut list = self.w.pending[a as usize].take().unwrap();
@@ -579,11 +561,6 @@ impl<F: SsaFunction> State<'_, F> {
     fn join_candidates_settled(&mut self, a: u32) -> bool {
         const MULTI: u32 = NONE - 1;
         let (f, s) = (self.f, self.s);
-        // The exits are candidates: while one is not settled, neither is the list (no need to
-        // build it yet).
-        if self.w.candidates[a as usize].is_none() && !s.exits(a).iter().all(|&x| self.settled(x)) {
-            return false;
-        }
         #[cfg(test)]
         let acyclic =
             self.w.downstream_acyclic[a as usize] && !knobs::TWO_STATE_CANDIDATES.with(|c| c.get());
@@ -727,36 +704,6 @@ impl<F: SsaFunction> State<'_, F> {
         self.w.reach_state = first;
         self.w.multi = multi;
         list
-    }
-
-    /// Builds `reaches_cycle` for this function (once): a backward walk from every block in a
-    /// cycle.
-    fn ensure_reaches_cycle(&mut self) {
-        if self.w.reaches_cycle_ready {
-            return;
-        }
-        self.w.reaches_cycle_ready = true;
-        let (f, s) = (self.f, self.s);
-        let nb = f.cfg().num_blocks();
-        let mut r = std::mem::take(&mut self.w.reaches_cycle);
-        reset(&mut r, nb, false);
-        let mut stack = std::mem::take(&mut self.w.scratch);
-        stack.clear();
-        for b in 0..nb as u32 {
-            if s.cycle_of(Block(b)).is_some() {
-                r[b as usize] = true;
-                stack.push(b);
-            }
-        }
-        while let Some(b) = stack.pop() {
-            for &p in f.cfg().preds(Block(b)) {
-                if !std::mem::replace(&mut r[p.index()], true) {
-                    stack.push(p.0);
-                }
-            }
-        }
-        self.w.reaches_cycle = r;
-        self.w.scratch = stack;
     }
 
     fn settled(&self, j: Block) -> bool {
@@ -1125,13 +1072,6 @@ mod tests {
     use converge_ir::FuncId;
 
     fn run(text: &str) -> Vec<Uniformity> {
-        run_with(text, |f, t, s| analyze(f, t, s))
-    }
-
-    fn run_with(
-        text: &str,
-        go: impl Fn(&LlvmFunction, &Target, &Structure) -> Uniformity,
-    ) -> Vec<Uniformity> {
         let m = converge_ir::parse("t.ll", text.to_string()).expect("generated module parses");
         let target = Target::from_triple(m.triple.as_deref(), None);
         (0..m.functions.len())
@@ -1139,7 +1079,7 @@ mod tests {
             .map(|k| {
                 let lf = LlvmFunction::new(&m, FuncId(k as u32));
                 let s = Structure::new(lf.cfg());
-                go(&lf, &target, &s)
+                analyze(&lf, &target, &s)
             })
             .collect()
     }
@@ -1251,9 +1191,6 @@ mod tests {
     #[test]
     fn disjoint_flows_skip_changes_nothing() {
         let mut saved = 0;
-        // The early stops make most of these flows end before the skip is reached: measure the
-        // skip without them.
-        knobs::NO_EARLY_STOP.with(|c| c.set(true));
         for text in inputs() {
             knobs::WORK.with(|c| c.set(0));
             let sharp = run(&text);
@@ -1268,55 +1205,6 @@ mod tests {
                 assert!(same(a, b, true));
             }
         }
-        knobs::NO_EARLY_STOP.with(|c| c.set(false));
         assert!(saved > 10_000, "the skip saves work ({saved} steps)");
-    }
-
-    /// Stopping a join propagation once no two labels can meet (inert blocks, closed regions,
-    /// one label left; `JoinFinder::compute`) changes nothing, order of every list included, in
-    /// llvm mode (LLVM 22 and 19) and precise mode, and saves work on chains of irreducible
-    /// pieces with early returns and infinite loops.
-    #[test]
-    fn early_stops_change_nothing() {
-        let mut saved = 0;
-        let mut texts = inputs();
-        for (k, shape) in [
-            Shape::Irreducible,
-            Shape::NestedIrreducible,
-            Shape::NoReturn,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let mut rng = Rng::new(40 + k as u64);
-            let cfg = chain_cfg(&mut rng, 3000, shape);
-            let mut t = module_header(Flavor::Amdgpu);
-            t.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "chain", &cfg.succs));
-            texts.push(t);
-        }
-        for text in texts {
-            for mode in 0..3 {
-                let go = |text: &str| match mode {
-                    0 => run(text),
-                    1 => run_with(text, |f, t, s| analyze_as(f, t, s, LlvmVersion::V19)),
-                    _ => run_with(text, |f, t, s| {
-                        crate::analyze_with(f, t, s, crate::Mode::Precise)
-                    }),
-                };
-                knobs::WORK.with(|c| c.set(0));
-                let sharp = go(&text);
-                let w_sharp = knobs::WORK.with(|c| c.get());
-                knobs::NO_EARLY_STOP.with(|c| c.set(true));
-                knobs::WORK.with(|c| c.set(0));
-                let plain = go(&text);
-                let w_plain = knobs::WORK.with(|c| c.get());
-                knobs::NO_EARLY_STOP.with(|c| c.set(false));
-                saved += w_plain.saturating_sub(w_sharp);
-                for (a, b) in sharp.iter().zip(&plain) {
-                    assert!(same(a, b, true));
-                }
-            }
-        }
-        assert!(saved > 10_000, "the early stops save work ({saved} steps)");
     }
 }

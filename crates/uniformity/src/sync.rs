@@ -50,25 +50,7 @@ pub(crate) struct ModifiedPo {
     /// reach from `i` (`NONE` when nothing is reachable); 0 inside irreducible cycles (never used
     /// there). See `JoinFinder::compute`.
     lo_reach: Vec<u32>,
-    /// Per index: 0 when the block's label flow is not empty; else (an *inert* block: a return,
-    /// an `unreachable` end, the header of a cycle without exits) the smallest index of a block
-    /// it does not dominate whose flow reaches it (`NONE` for none). See `JoinFinder::compute`.
-    inert_lo: Vec<u32>,
-    /// Per outermost irreducible cycle: the smallest index of its header and of the blocks
-    /// whose flow reaches its exits (`NONE` for other cycles): a propagation below it changes no
-    /// label that the exit check reads.
-    irr_exit_lo: Vec<u32>,
-    /// Per index: 0 for a block in no closed region; else the smallest index of a block
-    /// outside the largest-rooted closed region around it whose flow enters that region (see
-    /// `compute_into` and the skip in `JoinFinder::compute`).
-    open_lo: Vec<u32>,
     /// Scratch of `compute_into`.
-    min_in: Vec<u32>,
-    fpred_start: Vec<u32>,
-    fpred: Vec<u32>,
-    stamp: Vec<u32>,
-    owner: Vec<u32>,
-    closed_scratch: Vec<u32>,
     finalized: Vec<bool>,
     stack: Vec<Block>,
     frames: Vec<(u32, usize)>,
@@ -249,193 +231,6 @@ impl ModifiedPo {
             }
             k = b;
         }
-        // The tables of the early stops cost a few passes over the blocks: only long functions,
-        // where propagations are long, get them.
-        if cfg!(test) || self.order.len() >= EARLY_MIN_BLOCKS {
-            // Inert blocks (empty flow: no successors, or the header of a reducible cycle without
-            // exits); then per block the smallest index whose flow reaches it (`min_in`), for an
-            // inert block not counting blocks it dominates: those are reached only through it, and
-            // it passes nothing on.
-            let mut inert = std::mem::take(&mut self.finalized);
-            inert.clear();
-            for k in 0..self.order.len() {
-                let hc = self.header_cycle[k];
-                inert.push(if hc != NONE {
-                    s.exits(hc).is_empty()
-                } else {
-                    self.succ_start[k] == self.succ_start[k + 1]
-                });
-            }
-            let mut min_in = std::mem::take(&mut self.min_in);
-            min_in.clear();
-            min_in.resize(self.order.len(), NONE);
-            for k in 0..self.order.len() {
-                let hc = self.header_cycle[k];
-                let p = self.order[k];
-                let mut visit = |x: u32| {
-                    let x = x as usize;
-                    if (k as u32) < min_in[x]
-                        && !(inert[x] && s.properly_dominates(self.order[x], p))
-                    {
-                        min_in[x] = k as u32;
-                    }
-                };
-                if hc != NONE {
-                    for &x in s.exits(hc) {
-                        visit(self.index[x.index()]);
-                    }
-                } else {
-                    for &x in
-                        &self.succ[self.succ_start[k] as usize..self.succ_start[k + 1] as usize]
-                    {
-                        visit(x);
-                    }
-                }
-            }
-            self.inert_lo.clear();
-            self.inert_lo.extend(
-                inert
-                    .iter()
-                    .zip(&min_in)
-                    .map(|(&i, &m)| if i { m } else { 0 }),
-            );
-            self.finalized = inert;
-            // The exits of an outermost irreducible cycle receive no more labels once the
-            // propagation is below every block that flows into them.
-            self.irr_exit_lo.clear();
-            self.irr_exit_lo.resize(nc, NONE);
-            for (c, &o) in outer_irr.iter().enumerate() {
-                if o == c as u32 {
-                    let h = self.index[s.header(c as u32).index()];
-                    self.irr_exit_lo[c] = s
-                        .exits(c as u32)
-                        .iter()
-                        .map(|x| min_in[self.index[x.index()] as usize])
-                        .fold(h, u32::min);
-                }
-            }
-            self.min_in = min_in;
-            // Closed regions: a block whose whole flow reaches at most `CLOSED_MAX` blocks is the
-            // root of a closed region (that set). `open_lo` of each block of one is the smallest index of a block outside the region whose flow enters it
-            // (of the region with the largest root containing the block); 0 for blocks in none.
-            let m = self.order.len();
-            let mut fpred_start = std::mem::take(&mut self.fpred_start);
-            let mut fpred = std::mem::take(&mut self.fpred);
-            fpred_start.clear();
-            fpred_start.resize(m + 1, 0);
-            for k in 0..m {
-                self.for_each_flow_succ(s, k as u32, |x| fpred_start[x as usize + 1] += 1);
-            }
-            for k in 0..m {
-                fpred_start[k + 1] += fpred_start[k];
-            }
-            fpred.clear();
-            fpred.resize(fpred_start[m] as usize, 0);
-            let mut fill = std::mem::take(&mut self.stamp);
-            fill.clear();
-            fill.extend_from_slice(&fpred_start[..m]);
-            for k in 0..m {
-                self.for_each_flow_succ(s, k as u32, |x| {
-                    fpred[fill[x as usize] as usize] = k as u32;
-                    fill[x as usize] += 1;
-                });
-            }
-            let mut stamp = fill;
-            stamp.clear();
-            stamp.resize(m, NONE);
-            let mut owner = std::mem::take(&mut self.owner);
-            owner.clear();
-            owner.resize(m, NONE);
-            let mut region: Vec<u32> = Vec::with_capacity(CLOSED_MAX + 1);
-            let mut closed_lo = std::mem::take(&mut self.closed_scratch);
-            closed_lo.clear();
-            closed_lo.resize(m, 0);
-            for k in 0..m {
-                // A successor at a smaller index (classified already) in no closed region puts `k`
-                // in none either.
-                let mut any_open = false;
-                self.for_each_flow_succ(s, k as u32, |x| {
-                    any_open |= (x as usize) < k && owner[x as usize] == NONE;
-                });
-                if any_open {
-                    continue;
-                }
-                region.clear();
-                region.push(k as u32);
-                stamp[k] = k as u32;
-                let mut at = 0;
-                let mut closed = true;
-                while at < region.len() && closed {
-                    let y = region[at];
-                    at += 1;
-                    self.for_each_flow_succ(s, y, |x| {
-                        if stamp[x as usize] != k as u32 {
-                            stamp[x as usize] = k as u32;
-                            region.push(x);
-                        }
-                    });
-                    closed = region.len() <= CLOSED_MAX;
-                }
-                if !closed {
-                    continue;
-                }
-                // The blocks flowing into the region (at most `CLOSED_MAX_PREDS` edges looked at, so
-                // that a block with many predecessors costs little: beyond, no region).
-                let mut lo = NONE;
-                let mut edges = 0;
-                for &z in &region {
-                    let ps = &fpred
-                        [fpred_start[z as usize] as usize..fpred_start[z as usize + 1] as usize];
-                    edges += ps.len();
-                    if edges > CLOSED_MAX_PREDS {
-                        closed = false;
-                        break;
-                    }
-                    for &p in ps {
-                        if stamp[p as usize] != k as u32 {
-                            lo = lo.min(p);
-                        }
-                    }
-                }
-                if !closed {
-                    continue;
-                }
-                for &z in &region {
-                    owner[z as usize] = k as u32;
-                }
-                closed_lo[k] = lo;
-            }
-            self.open_lo.clear();
-            self.open_lo.extend((0..m).map(|z| {
-                let o = owner[z];
-                if o == NONE {
-                    0
-                } else {
-                    let lo = closed_lo[o as usize];
-                    if self.inert_lo[z] != 0 {
-                        lo.max(self.inert_lo[z])
-                    } else {
-                        lo
-                    }
-                }
-            }));
-            self.stamp = stamp;
-            self.owner = owner;
-            self.fpred_start = fpred_start;
-            self.fpred = fpred;
-            self.closed_scratch = closed_lo;
-        } else {
-            // Small functions: every block counts as having a flow and lying in no closed
-            // region, and the exit check's labels as always in reach (the early stops of
-            // `JoinFinder::compute` then only fire when one label is left).
-            let m = self.order.len();
-            self.inert_lo.clear();
-            self.inert_lo.resize(m, 0);
-            self.open_lo.clear();
-            self.open_lo.resize(m, 0);
-            self.irr_exit_lo.clear();
-            self.irr_exit_lo.resize(nc, 0);
-        }
         self.outer_irr = outer_irr;
     }
 
@@ -446,37 +241,12 @@ impl ModifiedPo {
             .push(if reducible_header { s.inner(b) } else { NONE });
     }
 
-    /// The blocks the label of the block at index `k` flows to: the exits of the reducible
-    /// cycle it heads, else its successors.
-    #[inline]
-    fn for_each_flow_succ(&self, s: &Structure, k: u32, mut f: impl FnMut(u32)) {
-        let hc = self.header_cycle[k as usize];
-        if hc != NONE {
-            for &x in s.exits(hc) {
-                f(self.index[x.index()]);
-            }
-        } else {
-            for &x in self.succs(k) {
-                f(x);
-            }
-        }
-    }
-
     /// The successors of the block at index `i`, as indices.
     #[inline(always)]
     fn succs(&self, i: u32) -> &[u32] {
         &self.succ[self.succ_start[i as usize] as usize..self.succ_start[i as usize + 1] as usize]
     }
 }
-
-/// The smallest function whose `ModifiedPo` gets the tables of the early stops (all functions in
-/// unit tests, which compare the answers with and without the stops).
-const EARLY_MIN_BLOCKS: usize = 1024;
-
-/// The largest closed region (see `ModifiedPo::open_lo`).
-const CLOSED_MAX: usize = 64;
-/// The most edges into a closed region looked at.
-const CLOSED_MAX_PREDS: usize = 256;
 
 /// A set of post-order indices with fast "largest member".
 #[derive(Clone, Debug, Default)]
@@ -507,23 +277,15 @@ impl FreshSet {
             self.summary.resize(nw.div_ceil(64), 0);
         }
     }
-    /// Adds `i`; true when it was not a member.
     #[inline]
-    fn set(&mut self, i: u32) -> bool {
+    fn set(&mut self, i: u32) {
         let (w, bit) = (i as usize / 64, 1u64 << (i % 64));
         if self.words[w] & bit == 0 {
             self.words[w] |= bit;
             self.summary[w / 64] |= 1 << (w % 64);
             self.count += 1;
             self.hi = self.hi.max(w / 64);
-            true
-        } else {
-            false
         }
-    }
-    #[inline]
-    fn contains(&self, i: u32) -> bool {
-        self.words[i as usize / 64] & (1u64 << (i % 64)) != 0
     }
     #[inline]
     fn reset(&mut self, i: u32) {
@@ -616,22 +378,6 @@ pub(crate) struct JoinFinder {
     pub ignore: (u32, u32),
     /// Blocks processed by the propagations so far (a work measure; only grows).
     pub work: u64,
-    /// Fresh blocks whose flow is not empty (`ModifiedPo::inert_lo` is 0), counted as they enter
-    /// the fresh set and leave it by `pop` (LLVM 22 propagation only).
-    active: u32,
-    /// The smallest `inert_lo` of the inert blocks that entered the fresh set during this
-    /// propagation (never raised when they leave it: a safe bound).
-    inert_min: u32,
-    /// Per label: how many fresh blocks carry it; `nlabels`: how many labels have any
-    /// (LLVM 22 propagation only; reset through `touched`).
-    label_count: Vec<u32>,
-    nlabels: u32,
-    /// The same over the fresh blocks in no closed region (`ModifiedPo::open_lo` is 0).
-    open_label_count: Vec<u32>,
-    open_nlabels: u32,
-    /// The smallest `open_lo` of the fresh blocks in closed regions (entering the fresh set
-    /// during this propagation; never raised: a safe bound).
-    closed_min: u32,
 }
 
 impl JoinFinder {
@@ -640,8 +386,6 @@ impl JoinFinder {
     pub fn reset(&mut self, n: usize) {
         if self.labels.len() < n {
             self.labels.resize(n, NONE);
-            self.label_count.resize(n, 0);
-            self.open_label_count.resize(n, 0);
             self.in_joins.resize(n, NONE);
             self.in_exits.resize(n, NONE);
         }
@@ -650,64 +394,21 @@ impl JoinFinder {
 
     /// LLVM's `computeJoin`: push label `l` into index `x`; true when this creates a new join.
     #[inline(always)]
-    fn push(&mut self, po: &ModifiedPo, x: u32, l: u32) -> bool {
+    fn push(&mut self, x: u32, l: u32) -> bool {
         let old = self.labels[x as usize];
         if old == l {
             return false;
         }
-        let was_fresh = old != NONE && self.fresh.contains(x);
-        if old != x && self.fresh.set(x) {
-            let lo = po.inert_lo[x as usize];
-            if lo == 0 {
-                self.active += 1;
-            } else {
-                self.inert_min = self.inert_min.min(lo);
-            }
+        if old != x {
+            self.fresh.set(x);
         }
-        let open = po.open_lo[x as usize] == 0;
         if old == NONE {
             self.labels[x as usize] = l;
             self.touched.push(x);
-            self.count_label(l, open);
-            if !open {
-                self.closed_min = self.closed_min.min(po.open_lo[x as usize]);
-            }
             return false;
-        }
-        if old != x {
-            if was_fresh {
-                self.uncount_label(old, open);
-            } else if !open {
-                self.closed_min = self.closed_min.min(po.open_lo[x as usize]);
-            }
-            self.count_label(x, open);
         }
         self.labels[x as usize] = x;
         true
-    }
-
-    #[inline(always)]
-    fn count_label(&mut self, l: u32, open: bool) {
-        let c = &mut self.label_count[l as usize];
-        self.nlabels += (*c == 0) as u32;
-        *c += 1;
-        if open {
-            let c = &mut self.open_label_count[l as usize];
-            self.open_nlabels += (*c == 0) as u32;
-            *c += 1;
-        }
-    }
-
-    #[inline(always)]
-    fn uncount_label(&mut self, l: u32, open: bool) {
-        let c = &mut self.label_count[l as usize];
-        *c -= 1;
-        self.nlabels -= (*c == 0) as u32;
-        if open {
-            let c = &mut self.open_label_count[l as usize];
-            *c -= 1;
-            self.open_nlabels -= (*c == 0) as u32;
-        }
     }
 
     #[inline(always)]
@@ -781,26 +482,13 @@ impl JoinFinder {
             let lo = po.index[s.header(c).index()];
             (lo, lo + s.blocks(c).len() as u32)
         };
-        self.active = 0;
-        self.inert_min = NONE;
-        self.closed_min = NONE;
-        // Is every cycle around t already known to have a divergent exit (or not a possible
-        // target)? Then the exit check below does not run and labels are only read by joins.
-        self.chain.clear();
-        let mut c = t_cycle;
-        let mut all_known = true;
-        while c != NONE {
-            all_known &= exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
-            self.chain.push(c);
-            c = s.parent_raw(c);
-        }
         for &x in g.succs(t) {
             let xi = po.index[x.index()];
             if t_cycle != NONE && !s.contains(t_cycle, x) {
                 // An immediate exit: labels may never collide there, so record it now.
                 self.add_exit(po, xi);
             }
-            if self.push(po, xi, xi) {
+            if self.push(xi, xi) {
                 self.add_join(po, xi);
             }
         }
@@ -811,26 +499,8 @@ impl JoinFinder {
             #[cfg(test)]
             let no_irr_chain =
                 no_irr_chain && !crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get());
-            // Labels are read only through joins (no exit check of irreducible cycles follows).
-            let joins_only = no_irr_chain || all_known;
-            #[cfg(test)]
-            let early_stop = !crate::analysis::knobs::NO_EARLY_STOP.with(|c| c.get());
-            #[cfg(not(test))]
-            let early_stop = true;
-            // Labels the exit check reads change only through blocks at or above this index.
-            let exit_lo = match t_cycle {
-                NONE => NONE,
-                c if po.outer_irr[c as usize] == NONE => NONE,
-                c => po.irr_exit_lo[po.outer_irr[c as usize] as usize],
-            };
             while let Some(i) = self.fresh.pop() {
                 self.work += 1;
-                if po.inert_lo[i as usize] == 0 {
-                    self.active -= 1;
-                }
-                let li = self.labels[i as usize];
-                let i_open = po.open_lo[i as usize] == 0;
-                self.uncount_label(li, i_open);
                 if po.reach_hi[i as usize] < settled_below {
                     // Every later join would be settled.
                     break;
@@ -838,46 +508,6 @@ impl JoinFinder {
                 if self.fresh.count == 0 && !(irr_lo..irr_hi).contains(&i) {
                     // Every path has met again at i.
                     break;
-                }
-                // Early stops when no join can follow and the labels that the exit check reads
-                // (if it runs) can no longer change: LLVM's loop would only spread labels.
-                // Outside irreducible cycles every labelled block below `i` is fresh and nothing
-                // at or below `i` flows above it (`reach_hi[i] == i`), so from here on the only
-                // labels in play are those of the fresh blocks and `i`:
-                // - all the same: no two labels can meet;
-                // - or only inert fresh blocks left (a label that entered an infinite loop or
-                //   reached a return early): they push nothing; only blocks `i`'s flow reaches run
-                //   from here on, and a block that flows into an inert one and is dominated by it
-                //   is reached only through it (`i` lies in no cycle without exits, so not inside
-                //   one); so when every other block that flows into one lies above `reach_hi[i]`,
-                //   `i`'s one label meets no other.
-                // The labels read by the exit check change only through blocks at or above
-                // `exit_lo`, out of reach.
-                let quiet = early_stop
-                    && (joins_only || po.reach_hi[i as usize] < exit_lo)
-                    && !(irr_lo..irr_hi).contains(&i)
-                    && s.cycle_of(po.order[i as usize]).is_none_or(|c| {
-                        po.outer_irr[c as usize] == NONE && !s.exits(s.top(c)).is_empty()
-                    });
-                if quiet
-                    && ((self.nlabels == 0
-                        || (self.nlabels == 1 && self.label_count[li as usize] > 0))
-                        || (self.active == 0 && self.inert_min > po.reach_hi[i as usize]))
-                {
-                    break;
-                }
-                // The same reasoning for `i`'s flow alone: when every other fresh block in no
-                // closed region carries `i`'s label, and `i`'s flow enters no closed region
-                // around a fresh block (`i` is in none, and the blocks that flow into each lie
-                // above `i`), `i`'s label meets no other: its flow is dropped (it would only
-                // spread that label over blocks no other flow reaches).
-                if quiet
-                    && i_open
-                    && self.closed_min > i
-                    && (self.open_nlabels == 0
-                        || (self.open_nlabels == 1 && self.open_label_count[li as usize] > 0))
-                {
-                    continue;
                 }
                 if i == t_idx {
                     continue;
@@ -904,7 +534,7 @@ impl JoinFinder {
                         t_cycle != NONE && c <= t_cycle && t_cycle < s.subtree_end(c);
                     for &x in s.exits(c) {
                         let xi = po.index[x.index()];
-                        if self.push(po, xi, l) {
+                        if self.push(xi, l) {
                             if branch_inside {
                                 self.add_exit(po, xi);
                             } else {
@@ -914,7 +544,7 @@ impl JoinFinder {
                     }
                 } else {
                     for &xi in po.succs(i) {
-                        if self.push(po, xi, l) {
+                        if self.push(xi, l) {
                             self.add_join(po, xi);
                         }
                     }
@@ -926,6 +556,14 @@ impl JoinFinder {
         // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): that cycle
         // is the *target* of the exit, and one divergent exit per target is enough. Nothing to do
         // when every cycle around t already has a divergent exit.
+        self.chain.clear();
+        let mut c = t_cycle;
+        let mut all_known = true;
+        while c != NONE {
+            all_known &= exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
+            self.chain.push(c);
+            c = s.parent_raw(c);
+        }
         if !all_known {
             self.chain.push(NONE);
             self.chain.reverse();
@@ -934,11 +572,7 @@ impl JoinFinder {
         self.fresh.clear();
         for &b in &self.touched {
             self.labels[b as usize] = NONE;
-            self.label_count[b as usize] = 0;
-            self.open_label_count[b as usize] = 0;
         }
-        self.nlabels = 0;
-        self.open_nlabels = 0;
         self.touched.clear();
     }
 
@@ -1048,7 +682,7 @@ impl JoinFinder {
             if c != NONE && s.contains(c, t) {
                 for &x in s.exits(c) {
                     let xi = po.index[x.index()];
-                    if self.push(po, xi, l) {
+                    if self.push(xi, l) {
                         self.add_exit(po, xi);
                         joined = true;
                     }
@@ -1056,7 +690,7 @@ impl JoinFinder {
                 }
             } else {
                 for &xi in po.succs(i) {
-                    if self.push(po, xi, l) {
+                    if self.push(xi, l) {
                         self.add_join(po, xi);
                         joined = true;
                     }
