@@ -27,8 +27,11 @@ use converge_graph::{Block, Graph};
 /// it, and the cycle has a divergent exit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TemporalDivergence {
+    /// The instruction defined inside `cycle` whose value is used outside it.
     pub value: u32,
+    /// The instruction outside `cycle` that uses `value`.
     pub user: u32,
+    /// The cycle (an index of the function's [`Structure`]) with a divergent exit.
     pub cycle: u32,
 }
 
@@ -37,6 +40,7 @@ pub struct TemporalDivergence {
 pub struct Uniformity {
     /// False when the target has no branch divergence (nothing is divergent).
     pub analysed: bool,
+    /// Per argument: is it divergent?
     pub divergent_args: Vec<bool>,
     /// Per instruction (terminators are reported through `divergent_terminators`).
     pub divergent_insts: Vec<bool>,
@@ -46,12 +50,15 @@ pub struct Uniformity {
     pub assumed_divergent: Vec<u32>,
     /// Cycles with a divergent exit, in the order they were found.
     pub divergent_exit_cycles: Vec<u32>,
+    /// Values used outside a cycle with a divergent exit ("Convergence And Uniformity",
+    /// §Temporal Divergence at Cycle Exit), in the order they were found.
     pub temporal_divergence: Vec<TemporalDivergence>,
     /// Instructions the target declared always uniform.
     pub always_uniform: Vec<bool>,
 }
 
 impl Uniformity {
+    /// Whether `v` is divergent (out-of-range ids answer `false`).
     pub fn is_divergent(&self, v: Val) -> bool {
         match v {
             Val::Arg(a) => self

@@ -61,13 +61,9 @@
 //! ```
 #![warn(missing_docs)]
 
-// TODO(scaling engineer, owner of analysis.rs and structure.rs): document the public items of
-// these two modules (the `Uniformity` fields, `Structure`'s queries) and drop these allows.
-#[allow(missing_docs)]
 mod analysis;
 pub mod precise;
 pub mod ssa;
-#[allow(missing_docs)]
 mod structure;
 mod sync;
 
