@@ -18,7 +18,7 @@
 //! (no irreducible cycle around them) skip the cycle queries. Per-function buffers live in a
 //! per-thread `Scratch` reused from one function to the next.
 
-use crate::ssa::{DivergenceModel, SsaFunction, Val};
+use crate::ssa::{DivergenceModel, Inst, SsaFunction, Val};
 use crate::structure::{NONE, Structure};
 use crate::sync::{JoinFinder, ModifiedPo};
 use converge_graph::{Block, Graph};
@@ -28,9 +28,9 @@ use converge_graph::{Block, Graph};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TemporalDivergence {
     /// The instruction defined inside `cycle` whose value is used outside it.
-    pub value: u32,
+    pub value: Inst,
     /// The instruction outside `cycle` that uses `value`.
-    pub user: u32,
+    pub user: Inst,
     /// The cycle (an index of the function's [`Structure`]) with a divergent exit.
     pub cycle: u32,
 }
@@ -73,6 +73,34 @@ impl Uniformity {
                 .unwrap_or(false),
         }
     }
+    /// Whether instruction `i` is divergent (for a terminator: use
+    /// [`Uniformity::divergent_terminators`] of its block).
+    #[inline]
+    pub fn is_divergent_inst(&self, i: Inst) -> bool {
+        self.divergent_insts
+            .get(i.index())
+            .copied()
+            .unwrap_or(false)
+    }
+    /// Whether argument `a` is divergent.
+    #[inline]
+    pub fn is_divergent_arg(&self, a: u32) -> bool {
+        self.divergent_args
+            .get(a as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+    /// Whether the target declared instruction `i` always uniform.
+    #[inline]
+    pub fn is_always_uniform(&self, i: Inst) -> bool {
+        self.always_uniform.get(i.index()).copied().unwrap_or(false)
+    }
+    /// Whether `(value, user)` is on the temporal-divergence list (for some cycle).
+    pub fn is_temporally_divergent(&self, value: Inst, user: Inst) -> bool {
+        self.temporal_divergence
+            .iter()
+            .any(|t| t.value == value && t.user == user)
+    }
     /// Is anything divergent at all (the printer's "ALL VALUES UNIFORM" test)?
     pub fn has_divergence(&self) -> bool {
         self.divergent_args.iter().any(|&d| d)
@@ -89,13 +117,13 @@ impl Uniformity {
         f: &F,
         s: &Structure,
         v: Val,
-        user: u32,
+        user: Inst,
     ) -> bool {
         if self.is_divergent(v) {
             return true;
         }
         let Val::Inst(d) = v else { return false };
-        let ub = f.inst_block(user);
+        let ub = f.inst_block(user.0);
         let mut c = s.inner(f.inst_block(d));
         while c != NONE && !s.contains(c, ub) {
             if self.divergent_exit_cycles.contains(&c) {
@@ -1056,8 +1084,8 @@ impl<F: SsaFunction> State<'_, F> {
                     }
                     self.mark(u);
                     self.out.temporal_divergence.push(TemporalDivergence {
-                        value: i,
-                        user: u,
+                        value: Inst(i),
+                        user: Inst(u),
                         cycle: o,
                     });
                 }

@@ -6,6 +6,39 @@
 use converge_graph::{Block, Graph};
 use std::ops::Range;
 
+/// An instruction of an [`SsaFunction`], by its dense id (`0..num_insts`), as the analysis's
+/// results name it. Arrays indexed by instruction stay plain vectors: use [`Inst::index`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Inst(pub u32);
+
+impl Inst {
+    /// The id as an array index.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl From<u32> for Inst {
+    #[inline]
+    fn from(i: u32) -> Inst {
+        Inst(i)
+    }
+}
+
+impl From<Inst> for u32 {
+    #[inline]
+    fn from(i: Inst) -> u32 {
+        i.0
+    }
+}
+
+impl std::fmt::Display for Inst {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
 /// A value the analysis tracks: a function argument or an instruction result, by dense index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Val {
