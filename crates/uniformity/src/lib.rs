@@ -71,6 +71,6 @@ mod sync;
 pub use analysis::{Ablation, analyze_ablated};
 pub use analysis::{LlvmVersion, TemporalDivergence, Uniformity, analyze, analyze_as};
 pub use precise::{Mode, analyze_with};
-pub use ssa::{DivergenceModel, Inst, SsaFunction, TokenKind, Val};
+pub use ssa::{DivergenceModel, Inst, SourceReason, SsaFunction, TokenKind, Val};
 pub use structure::Structure;
 pub mod llvm;

@@ -126,6 +126,40 @@ pub enum TokenKind {
     Anchor,
 }
 
+/// Why a target names a value a divergence source ("Convergence And Uniformity", *Divergence*:
+/// the target decides which values are sources); see [`DivergenceModel::source_reason`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SourceReason {
+    /// An intrinsic returning the executing thread's own id (its lane, its id in the group).
+    ThreadIdIntrinsic,
+    /// Another intrinsic whose result differs per lane (lane-wise operations, per-lane reads).
+    PerLaneIntrinsic,
+    /// A read of a per-lane register (`llvm.read_register` of a vector register or a mask).
+    PerLaneRegister,
+    /// A load from an address space whose memory differs per thread (or may, like flat or
+    /// generic memory): the address space is given.
+    DivergentLoad(u32),
+    /// An atomic operation (`atomicrmw`, `cmpxchg`, `fence`, an atomic `store`): each thread
+    /// may see a different value.
+    Atomic,
+    /// A call to a function the target knows nothing about (or, on NVPTX, any call).
+    Call,
+    /// An `invoke`.
+    Invoke,
+    /// Inline asm writing a per-lane register.
+    InlineAsm,
+    /// A private-to-flat address cast where scratch is globally addressable: each lane's
+    /// scratch has its own flat address.
+    ScratchAddressCast,
+    /// An `alloca` naming per-thread memory (NVPTX's newer rule).
+    PrivateAlloca,
+    /// An argument the calling convention passes per thread (see
+    /// [`DivergenceModel::source_arg_reason`]).
+    Argument,
+    /// A source the target does not classify.
+    Other,
+}
+
 /// What a target says about divergence (LLVM's `TargetTransformInfo` hooks).
 pub trait DivergenceModel<F: ?Sized> {
     /// `false` means the analysis does not run: every value is uniform.
@@ -149,6 +183,18 @@ pub trait DivergenceModel<F: ?Sized> {
     /// [`DivergenceModel::is_source_inst_precise`]).
     fn is_always_uniform_precise(&self, f: &F, inst: u32) -> bool {
         self.is_always_uniform(f, inst)
+    }
+    /// Why `inst` is a source in llvm mode: `Some` exactly when
+    /// [`DivergenceModel::is_source_inst`] is true. Default: [`SourceReason::Other`] for every
+    /// source (a target overrides it with the facts its rules use).
+    fn source_reason(&self, f: &F, inst: Inst) -> Option<SourceReason> {
+        self.is_source_inst(f, inst.0)
+            .then_some(SourceReason::Other)
+    }
+    /// Why argument `arg` is a source: `Some` exactly when [`DivergenceModel::is_source_arg`]
+    /// is true.
+    fn source_arg_reason(&self, f: &F, arg: u32) -> Option<SourceReason> {
+        self.is_source_arg(f, arg).then_some(SourceReason::Argument)
     }
     /// Operands of `inst` whose divergence does not make it divergent (an operand-aware rule of
     /// the target, like LLVM main's `permlane16`, whose result does not follow `old`); appended

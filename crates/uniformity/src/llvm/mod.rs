@@ -534,6 +534,17 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
             Target::Uniform => false,
         }
     }
+    fn source_reason(
+        &self,
+        f: &LlvmFunction<'m>,
+        inst: crate::Inst,
+    ) -> Option<crate::SourceReason> {
+        match self {
+            Target::Amdgpu(t) => t.source_reason(f, inst),
+            Target::Nvptx(t) => t.source_reason(f, inst),
+            Target::Uniform => None,
+        }
+    }
     fn is_always_uniform(&self, f: &LlvmFunction<'m>, inst: u32) -> bool {
         match self {
             Target::Amdgpu(t) => t.is_always_uniform(f, inst),
