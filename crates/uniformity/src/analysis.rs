@@ -363,20 +363,20 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
     for b in 0..nb {
         for i in f.block_insts(Block(b as u32)) {
             if !precise {
-                model.ignored_operands(f, i, &mut ignored);
+                model.ignored_operands(f, Inst(i), &mut ignored);
                 st.ignored.extend(ignored.drain(..).map(|v| (i, v)));
             }
             let source = if precise {
-                model.is_source_inst_precise(f, i)
+                model.is_source_inst_precise(f, Inst(i))
             } else {
-                model.is_source_inst(f, i)
+                model.is_source_inst(f, Inst(i))
             };
             if source {
                 st.mark(i);
             } else if if precise {
-                model.is_always_uniform_precise(f, i)
+                model.is_always_uniform_precise(f, Inst(i))
             } else {
-                model.is_always_uniform(f, i)
+                model.is_always_uniform(f, Inst(i))
             } {
                 use crate::precise::tokens::Grouping;
                 match if precise {

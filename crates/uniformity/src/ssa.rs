@@ -169,27 +169,26 @@ pub trait DivergenceModel<F: ?Sized> {
     fn is_source_arg(&self, f: &F, arg: u32) -> bool;
     /// Whether instruction `inst` is divergent by itself (a source): thread-id intrinsics, atomics,
     /// loads of memory that differs per thread, calls the target knows nothing about.
-    fn is_source_inst(&self, f: &F, inst: u32) -> bool;
+    fn is_source_inst(&self, f: &F, inst: Inst) -> bool;
     /// Only asked when `is_source_inst` is false; such an instruction is never divergent.
-    fn is_always_uniform(&self, f: &F, inst: u32) -> bool;
+    fn is_always_uniform(&self, f: &F, inst: Inst) -> bool;
 
     /// [`DivergenceModel::is_source_inst`] as precise mode asks it: a target may answer with the
     /// refinements newer than the release llvm mode reproduces that are sound by the semantics
     /// (and with newer rules that make values divergent). Default: the llvm-mode answer.
-    fn is_source_inst_precise(&self, f: &F, inst: u32) -> bool {
+    fn is_source_inst_precise(&self, f: &F, inst: Inst) -> bool {
         self.is_source_inst(f, inst)
     }
     /// [`DivergenceModel::is_always_uniform`] as precise mode asks it (see
     /// [`DivergenceModel::is_source_inst_precise`]).
-    fn is_always_uniform_precise(&self, f: &F, inst: u32) -> bool {
+    fn is_always_uniform_precise(&self, f: &F, inst: Inst) -> bool {
         self.is_always_uniform(f, inst)
     }
     /// Why `inst` is a source in llvm mode: `Some` exactly when
     /// [`DivergenceModel::is_source_inst`] is true. Default: [`SourceReason::Other`] for every
     /// source (a target overrides it with the facts its rules use).
     fn source_reason(&self, f: &F, inst: Inst) -> Option<SourceReason> {
-        self.is_source_inst(f, inst.0)
-            .then_some(SourceReason::Other)
+        self.is_source_inst(f, inst).then_some(SourceReason::Other)
     }
     /// Why argument `arg` is a source: `Some` exactly when [`DivergenceModel::is_source_arg`]
     /// is true.
@@ -199,7 +198,7 @@ pub trait DivergenceModel<F: ?Sized> {
     /// Operands of `inst` whose divergence does not make it divergent (an operand-aware rule of
     /// the target, like LLVM main's `permlane16`, whose result does not follow `old`); appended
     /// to `out`. Default: none, every operand counts.
-    fn ignored_operands(&self, f: &F, inst: u32, out: &mut Vec<Val>) {
+    fn ignored_operands(&self, f: &F, inst: Inst, out: &mut Vec<Val>) {
         let _ = (f, inst, out);
     }
 }

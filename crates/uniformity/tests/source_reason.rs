@@ -51,7 +51,7 @@ fn source_reason_is_some_exactly_for_sources() {
                         let reason = t.source_reason(&f, Inst(i));
                         assert_eq!(
                             reason.is_some(),
-                            t.is_source_inst(&f, i),
+                            t.is_source_inst(&f, Inst(i)),
                             "{}: @{} inst {i} under {t:?}: reason {reason:?}",
                             path.display(),
                             f.name(),

@@ -425,27 +425,28 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
         }
     }
 
-    fn is_source_inst(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        self.source(f, i, self.rules).is_some()
+    fn is_source_inst(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        self.source(f, i.0, self.rules).is_some()
     }
 
     fn source_reason(&self, f: &LlvmFunction<'m>, i: Inst) -> Option<SourceReason> {
         self.source(f, i.0, self.rules)
     }
 
-    fn is_always_uniform(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        self.always_uniform(f, i, self.rules)
+    fn is_always_uniform(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        self.always_uniform(f, i.0, self.rules)
     }
 
-    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        self.source(f, i, Rules::Precise).is_some()
+    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        self.source(f, i.0, Rules::Precise).is_some()
     }
 
-    fn is_always_uniform_precise(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        self.always_uniform(f, i, Rules::Precise)
+    fn is_always_uniform_precise(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        self.always_uniform(f, i.0, Rules::Precise)
     }
 
-    fn ignored_operands(&self, f: &LlvmFunction<'m>, i: u32, out: &mut Vec<Val>) {
+    fn ignored_operands(&self, f: &LlvmFunction<'m>, i: Inst, out: &mut Vec<Val>) {
+        let i = i.0;
         // LLVM main: a permlane16's result follows `src0` and the lane selects, not `old`.
         if self.rules != Rules::Main
             || f.func.insts[i as usize].op != Opcode::Call

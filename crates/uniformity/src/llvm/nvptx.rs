@@ -84,17 +84,17 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Nvptx {
     fn is_source_arg(&self, f: &LlvmFunction<'m>, _arg: u32) -> bool {
         !Nvptx::is_kernel(f)
     }
-    fn is_source_inst(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        source(f, i, self.rules).is_some()
+    fn is_source_inst(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        source(f, i.0, self.rules).is_some()
     }
     fn source_reason(&self, f: &LlvmFunction<'m>, i: Inst) -> Option<SourceReason> {
         source(f, i.0, self.rules)
     }
-    fn is_always_uniform(&self, _f: &LlvmFunction<'m>, _i: u32) -> bool {
+    fn is_always_uniform(&self, _f: &LlvmFunction<'m>, _i: Inst) -> bool {
         false
     }
-    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        source(f, i, Rules::Precise).is_some()
+    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        source(f, i.0, Rules::Precise).is_some()
     }
 }
 
