@@ -89,7 +89,11 @@ fn conservative_kind(
     if l.always_uniform[i as usize] || lf.control_token(i).is_some() {
         return Conservative::TokenRegion;
     }
-    let listed = |u: &Uniformity| u.temporal_divergence.iter().any(|t| t.user == i);
+    let listed = |u: &Uniformity| {
+        u.temporal_divergence
+            .iter()
+            .any(|t| t.user == converge_uniformity::Inst(i))
+    };
     let exit_phi = lf.is_phi(i)
         && p.divergent_exit_cycles
             .iter()

@@ -275,10 +275,10 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
         let mut edges: Vec<((u32, u32), Vec<String>)> = Vec::new();
         for t in &u.temporal_divergence {
             let key = (
-                f.insts[t.value as usize].block.0,
-                f.insts[t.user as usize].block.0,
+                f.insts[t.value.index()].block.0,
+                f.insts[t.user.index()].block.0,
             );
-            let name = m.value_name(fid, converge_ir::Value::Inst(InstId(t.value)));
+            let name = m.value_name(fid, converge_ir::Value::Inst(InstId(t.value.0)));
             match edges.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, names)) => {
                     if !names.contains(&name) {

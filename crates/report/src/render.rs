@@ -727,7 +727,7 @@ impl Ctx<'_, '_> {
         }
         let mut jt = Vec::new();
         for t in &u.temporal_divergence {
-            let (v, us) = (Node::Inst(t.value), Node::Inst(t.user));
+            let (v, us) = (Node::Inst(t.value.0), Node::Inst(t.user.0));
             let _ = writeln!(
                 out,
                 "  temporal divergence: {} ({}) used by {} ({}) outside {}",

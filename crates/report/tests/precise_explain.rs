@@ -261,7 +261,12 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
         // variants (a `nodivergencesource` call or a generic load from a global pointer is a
         // source in llvm mode only).
         Reason::Source { .. } => match n {
-            Node::Inst(i) => assert!(a.target.is_source_inst_precise(&a.lf, i), "{}", ctx()),
+            Node::Inst(i) => assert!(
+                a.target
+                    .is_source_inst_precise(&a.lf, converge_uniformity::Inst(i)),
+                "{}",
+                ctx()
+            ),
             Node::Arg(x) => assert!(a.target.is_source_arg(&a.lf, x), "{}", ctx()),
         },
     }

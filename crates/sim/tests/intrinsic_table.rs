@@ -106,7 +106,7 @@ fn the_intrinsic_table_agrees_with_the_analysis_and_the_simulator() {
         match c {
             Computes::GroupUniform => {
                 assert!(
-                    t.is_always_uniform(&lf, v),
+                    t.is_always_uniform(&lf, converge_uniformity::Inst(v)),
                     "{name}: always uniform for the analysis"
                 );
                 assert_eq!(
@@ -118,7 +118,7 @@ fn the_intrinsic_table_agrees_with_the_analysis_and_the_simulator() {
             }
             Computes::PerLane => {
                 assert!(
-                    t.is_source_inst(&lf, v),
+                    t.is_source_inst(&lf, converge_uniformity::Inst(v)),
                     "{name}: a source for LLVM 22's rules"
                 );
                 let u = analyze_with(&lf, &t, &Structure::new(lf.cfg()), Mode::Precise);

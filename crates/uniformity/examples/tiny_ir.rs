@@ -6,7 +6,9 @@
 //! `cargo run -p converge-uniformity --example tiny_ir`
 
 use converge_graph::{Block, Graph};
-use converge_uniformity::{DivergenceModel, SsaFunction, Structure, Uniformity, Val, analyze};
+use converge_uniformity::{
+    DivergenceModel, Inst, SsaFunction, Structure, Uniformity, Val, analyze,
+};
 use std::ops::Range;
 
 /// A value of the toy IR: an instruction result or a constant.
@@ -170,11 +172,11 @@ impl DivergenceModel<Toy> for ToyTarget {
     fn is_source_arg(&self, _: &Toy, _: u32) -> bool {
         false
     }
-    fn is_source_inst(&self, f: &Toy, i: u32) -> bool {
-        matches!(f.insts[i as usize], Op::ThreadId)
+    fn is_source_inst(&self, f: &Toy, i: Inst) -> bool {
+        matches!(f.insts[i.index()], Op::ThreadId)
     }
-    fn is_always_uniform(&self, f: &Toy, i: u32) -> bool {
-        matches!(f.insts[i as usize], Op::GroupId)
+    fn is_always_uniform(&self, f: &Toy, i: Inst) -> bool {
+        matches!(f.insts[i.index()], Op::GroupId)
     }
 }
 

@@ -18,7 +18,7 @@
 //! (no irreducible cycle around them) skip the cycle queries. Per-function buffers live in a
 //! per-thread `Scratch` reused from one function to the next.
 
-use crate::ssa::{DivergenceModel, SsaFunction, Val};
+use crate::ssa::{DivergenceModel, Inst, SsaFunction, Val};
 use crate::structure::{NONE, Structure};
 use crate::sync::{JoinFinder, ModifiedPo};
 use converge_graph::{Block, Graph};
@@ -27,8 +27,11 @@ use converge_graph::{Block, Graph};
 /// it, and the cycle has a divergent exit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TemporalDivergence {
-    pub value: u32,
-    pub user: u32,
+    /// The instruction defined inside `cycle` whose value is used outside it.
+    pub value: Inst,
+    /// The instruction outside `cycle` that uses `value`.
+    pub user: Inst,
+    /// The cycle (an index of the function's [`Structure`]) with a divergent exit.
     pub cycle: u32,
 }
 
@@ -37,6 +40,7 @@ pub struct TemporalDivergence {
 pub struct Uniformity {
     /// False when the target has no branch divergence (nothing is divergent).
     pub analysed: bool,
+    /// Per argument: is it divergent?
     pub divergent_args: Vec<bool>,
     /// Per instruction (terminators are reported through `divergent_terminators`).
     pub divergent_insts: Vec<bool>,
@@ -46,12 +50,15 @@ pub struct Uniformity {
     pub assumed_divergent: Vec<u32>,
     /// Cycles with a divergent exit, in the order they were found.
     pub divergent_exit_cycles: Vec<u32>,
+    /// Values used outside a cycle with a divergent exit ("Convergence And Uniformity",
+    /// §Temporal Divergence at Cycle Exit), in the order they were found.
     pub temporal_divergence: Vec<TemporalDivergence>,
     /// Instructions the target declared always uniform.
     pub always_uniform: Vec<bool>,
 }
 
 impl Uniformity {
+    /// Whether `v` is divergent (out-of-range ids answer `false`).
     pub fn is_divergent(&self, v: Val) -> bool {
         match v {
             Val::Arg(a) => self
@@ -65,6 +72,34 @@ impl Uniformity {
                 .copied()
                 .unwrap_or(false),
         }
+    }
+    /// Whether instruction `i` is divergent (for a terminator: use
+    /// [`Uniformity::divergent_terminators`] of its block).
+    #[inline]
+    pub fn is_divergent_inst(&self, i: Inst) -> bool {
+        self.divergent_insts
+            .get(i.index())
+            .copied()
+            .unwrap_or(false)
+    }
+    /// Whether argument `a` is divergent.
+    #[inline]
+    pub fn is_divergent_arg(&self, a: u32) -> bool {
+        self.divergent_args
+            .get(a as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+    /// Whether the target declared instruction `i` always uniform.
+    #[inline]
+    pub fn is_always_uniform(&self, i: Inst) -> bool {
+        self.always_uniform.get(i.index()).copied().unwrap_or(false)
+    }
+    /// Whether `(value, user)` is on the temporal-divergence list (for some cycle).
+    pub fn is_temporally_divergent(&self, value: Inst, user: Inst) -> bool {
+        self.temporal_divergence
+            .iter()
+            .any(|t| t.value == value && t.user == user)
     }
     /// Is anything divergent at all (the printer's "ALL VALUES UNIFORM" test)?
     pub fn has_divergence(&self) -> bool {
@@ -82,13 +117,13 @@ impl Uniformity {
         f: &F,
         s: &Structure,
         v: Val,
-        user: u32,
+        user: Inst,
     ) -> bool {
         if self.is_divergent(v) {
             return true;
         }
         let Val::Inst(d) = v else { return false };
-        let ub = f.inst_block(user);
+        let ub = f.inst_block(user.0);
         let mut c = s.inner(f.inst_block(d));
         while c != NONE && !s.contains(c, ub) {
             if self.divergent_exit_cycles.contains(&c) {
@@ -328,20 +363,20 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
     for b in 0..nb {
         for i in f.block_insts(Block(b as u32)) {
             if !precise {
-                model.ignored_operands(f, i, &mut ignored);
+                model.ignored_operands(f, Inst(i), &mut ignored);
                 st.ignored.extend(ignored.drain(..).map(|v| (i, v)));
             }
             let source = if precise {
-                model.is_source_inst_precise(f, i)
+                model.is_source_inst_precise(f, Inst(i))
             } else {
-                model.is_source_inst(f, i)
+                model.is_source_inst(f, Inst(i))
             };
             if source {
                 st.mark(i);
             } else if if precise {
-                model.is_always_uniform_precise(f, i)
+                model.is_always_uniform_precise(f, Inst(i))
             } else {
-                model.is_always_uniform(f, i)
+                model.is_always_uniform(f, Inst(i))
             } {
                 use crate::precise::tokens::Grouping;
                 match if precise {
@@ -1049,8 +1084,8 @@ impl<F: SsaFunction> State<'_, F> {
                     }
                     self.mark(u);
                     self.out.temporal_divergence.push(TemporalDivergence {
-                        value: i,
-                        user: u,
+                        value: Inst(i),
+                        user: Inst(u),
                         cycle: o,
                     });
                 }

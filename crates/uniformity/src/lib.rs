@@ -27,7 +27,7 @@
 //!
 //! ```
 //! use converge_uniformity::llvm::{LlvmFunction, Target};
-//! use converge_uniformity::{SsaFunction, Structure, Val, analyze};
+//! use converge_uniformity::{Inst, SsaFunction, Structure, Val, analyze};
 //!
 //! let src = r#"
 //! target triple = "amdgcn-amd-amdhsa"
@@ -57,17 +57,13 @@
 //! assert!(!u.is_divergent(inst(2)) && !u.is_divergent(inst(3)));
 //! assert!(u.is_divergent(inst(4)) && u.is_divergent(inst(6)));
 //! assert_eq!(u.divergent_exit_cycles.len(), 1);
-//! assert_eq!((u.temporal_divergence[0].value, u.temporal_divergence[0].user), (2, 6));
+//! assert_eq!((u.temporal_divergence[0].value, u.temporal_divergence[0].user), (Inst(2), Inst(6)));
 //! ```
 #![warn(missing_docs)]
 
-// TODO(scaling engineer, owner of analysis.rs and structure.rs): document the public items of
-// these two modules (the `Uniformity` fields, `Structure`'s queries) and drop these allows.
-#[allow(missing_docs)]
 mod analysis;
 pub mod precise;
 pub mod ssa;
-#[allow(missing_docs)]
 mod structure;
 mod sync;
 
@@ -75,6 +71,6 @@ mod sync;
 pub use analysis::{Ablation, analyze_ablated};
 pub use analysis::{LlvmVersion, TemporalDivergence, Uniformity, analyze, analyze_as};
 pub use precise::{Mode, analyze_with};
-pub use ssa::{DivergenceModel, SsaFunction, TokenKind, Val};
+pub use ssa::{DivergenceModel, Inst, SourceReason, SsaFunction, TokenKind, Val};
 pub use structure::Structure;
 pub mod llvm;

@@ -6,6 +6,39 @@
 use converge_graph::{Block, Graph};
 use std::ops::Range;
 
+/// An instruction of an [`SsaFunction`], by its dense id (`0..num_insts`), as the analysis's
+/// results name it. Arrays indexed by instruction stay plain vectors: use [`Inst::index`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Inst(pub u32);
+
+impl Inst {
+    /// The id as an array index.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl From<u32> for Inst {
+    #[inline]
+    fn from(i: u32) -> Inst {
+        Inst(i)
+    }
+}
+
+impl From<Inst> for u32 {
+    #[inline]
+    fn from(i: Inst) -> u32 {
+        i.0
+    }
+}
+
+impl std::fmt::Display for Inst {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
 /// A value the analysis tracks: a function argument or an instruction result, by dense index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Val {
@@ -93,6 +126,40 @@ pub enum TokenKind {
     Anchor,
 }
 
+/// Why a target names a value a divergence source ("Convergence And Uniformity", *Divergence*:
+/// the target decides which values are sources); see [`DivergenceModel::source_reason`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SourceReason {
+    /// An intrinsic returning the executing thread's own id (its lane, its id in the group).
+    ThreadIdIntrinsic,
+    /// Another intrinsic whose result differs per lane (lane-wise operations, per-lane reads).
+    PerLaneIntrinsic,
+    /// A read of a per-lane register (`llvm.read_register` of a vector register or a mask).
+    PerLaneRegister,
+    /// A load from an address space whose memory differs per thread (or may, like flat or
+    /// generic memory): the address space is given.
+    DivergentLoad(u32),
+    /// An atomic operation (`atomicrmw`, `cmpxchg`, `fence`, an atomic `store`): each thread
+    /// may see a different value.
+    Atomic,
+    /// A call to a function the target knows nothing about (or, on NVPTX, any call).
+    Call,
+    /// An `invoke`.
+    Invoke,
+    /// Inline asm writing a per-lane register.
+    InlineAsm,
+    /// A private-to-flat address cast where scratch is globally addressable: each lane's
+    /// scratch has its own flat address.
+    ScratchAddressCast,
+    /// An `alloca` naming per-thread memory (NVPTX's newer rule).
+    PrivateAlloca,
+    /// An argument the calling convention passes per thread (see
+    /// [`DivergenceModel::source_arg_reason`]).
+    Argument,
+    /// A source the target does not classify.
+    Other,
+}
+
 /// What a target says about divergence (LLVM's `TargetTransformInfo` hooks).
 pub trait DivergenceModel<F: ?Sized> {
     /// `false` means the analysis does not run: every value is uniform.
@@ -102,25 +169,36 @@ pub trait DivergenceModel<F: ?Sized> {
     fn is_source_arg(&self, f: &F, arg: u32) -> bool;
     /// Whether instruction `inst` is divergent by itself (a source): thread-id intrinsics, atomics,
     /// loads of memory that differs per thread, calls the target knows nothing about.
-    fn is_source_inst(&self, f: &F, inst: u32) -> bool;
+    fn is_source_inst(&self, f: &F, inst: Inst) -> bool;
     /// Only asked when `is_source_inst` is false; such an instruction is never divergent.
-    fn is_always_uniform(&self, f: &F, inst: u32) -> bool;
+    fn is_always_uniform(&self, f: &F, inst: Inst) -> bool;
 
     /// [`DivergenceModel::is_source_inst`] as precise mode asks it: a target may answer with the
     /// refinements newer than the release llvm mode reproduces that are sound by the semantics
     /// (and with newer rules that make values divergent). Default: the llvm-mode answer.
-    fn is_source_inst_precise(&self, f: &F, inst: u32) -> bool {
+    fn is_source_inst_precise(&self, f: &F, inst: Inst) -> bool {
         self.is_source_inst(f, inst)
     }
     /// [`DivergenceModel::is_always_uniform`] as precise mode asks it (see
     /// [`DivergenceModel::is_source_inst_precise`]).
-    fn is_always_uniform_precise(&self, f: &F, inst: u32) -> bool {
+    fn is_always_uniform_precise(&self, f: &F, inst: Inst) -> bool {
         self.is_always_uniform(f, inst)
+    }
+    /// Why `inst` is a source in llvm mode: `Some` exactly when
+    /// [`DivergenceModel::is_source_inst`] is true. Default: [`SourceReason::Other`] for every
+    /// source (a target overrides it with the facts its rules use).
+    fn source_reason(&self, f: &F, inst: Inst) -> Option<SourceReason> {
+        self.is_source_inst(f, inst).then_some(SourceReason::Other)
+    }
+    /// Why argument `arg` is a source: `Some` exactly when [`DivergenceModel::is_source_arg`]
+    /// is true.
+    fn source_arg_reason(&self, f: &F, arg: u32) -> Option<SourceReason> {
+        self.is_source_arg(f, arg).then_some(SourceReason::Argument)
     }
     /// Operands of `inst` whose divergence does not make it divergent (an operand-aware rule of
     /// the target, like LLVM main's `permlane16`, whose result does not follow `old`); appended
     /// to `out`. Default: none, every operand counts.
-    fn ignored_operands(&self, f: &F, inst: u32, out: &mut Vec<Val>) {
+    fn ignored_operands(&self, f: &F, inst: Inst, out: &mut Vec<Val>) {
         let _ = (f, inst, out);
     }
 }

@@ -28,7 +28,9 @@ const WALK_LIMIT: u32 = 8;
 /// Dominator tree and cycle forest of one function.
 #[derive(Clone, Debug)]
 pub struct Structure {
+    /// The dominator tree.
     pub dom: DominatorTree,
+    /// The cycle forest (LLVM's `CycleInfo`); cycle ids are its indices.
     pub cycles: CycleInfo,
     t: Tables,
 }
@@ -130,6 +132,7 @@ impl Structure {
         Structure::assemble(g, dom, cycles, t)
     }
 
+    /// Assembles the structure from a dominator tree and cycles already computed for `g`.
     pub fn from_parts<G: Graph>(g: &G, dom: DominatorTree, cycles: CycleInfo) -> Structure {
         let (_, _, t) = take_spare();
         Structure::assemble(g, dom, cycles, t)
@@ -470,13 +473,16 @@ impl Structure {
         self.t.common_cycle(a, b)
     }
 
+    /// Number of cycles (ids `0..num_cycles`).
     pub fn num_cycles(&self) -> usize {
         self.cycles.len()
     }
+    /// Whether `b` is reachable from the entry.
     #[inline]
     pub fn is_reachable(&self, b: Block) -> bool {
         self.dom.is_reachable(b)
     }
+    /// Whether `a` dominates `b` and `a != b`.
     #[inline]
     pub fn properly_dominates(&self, a: Block, b: Block) -> bool {
         self.dom.properly_dominates(a, b)
@@ -490,6 +496,7 @@ impl Structure {
     pub(crate) fn inner(&self, b: Block) -> u32 {
         self.cycles.cycle_of(b).map_or(NONE, |c| c.0)
     }
+    /// The innermost cycle containing `b`, if any.
     #[inline]
     pub fn cycle_of(&self, b: Block) -> Option<u32> {
         self.cycles.cycle_of(b).map(|c| c.0)
@@ -498,11 +505,13 @@ impl Structure {
     pub(crate) fn parent_raw(&self, c: u32) -> u32 {
         self.t.parent[c as usize]
     }
+    /// The cycle `c` is directly nested in, if any.
     #[inline]
     pub fn parent(&self, c: u32) -> Option<u32> {
         let p = self.t.parent[c as usize];
         (p != NONE).then_some(p)
     }
+    /// Nesting depth of `c` (top-level cycles have depth 1).
     #[inline]
     pub fn depth(&self, c: u32) -> u32 {
         self.t.depth[c as usize]
@@ -512,14 +521,17 @@ impl Structure {
     pub fn contains_cycle(&self, outer: u32, inner: u32) -> bool {
         outer <= inner && inner < self.t.subtree_end[outer as usize]
     }
+    /// Whether block `b` is in cycle `c` (or a cycle nested in it).
     #[inline]
     pub fn contains(&self, c: u32, b: Block) -> bool {
         let i = self.inner(b);
         i != NONE && self.contains_cycle(c, i)
     }
+    /// Entry blocks of `c` (the header first).
     pub fn entries(&self, c: u32) -> &[Block] {
         self.cycles.entries(Cycle(c))
     }
+    /// Blocks of `c`, nested cycles' blocks included.
     pub fn blocks(&self, c: u32) -> &[Block] {
         self.cycles.blocks(Cycle(c))
     }
@@ -543,10 +555,12 @@ impl Structure {
         })
     }
 
+    /// The header of `c` (its first entry).
     #[inline]
     pub fn header(&self, c: u32) -> Block {
         self.cycles.header(Cycle(c))
     }
+    /// Whether `c` has a single entry.
     #[inline]
     pub fn is_reducible(&self, c: u32) -> bool {
         self.cycles.is_reducible(Cycle(c))

@@ -40,5 +40,5 @@ fn analyses_run_on_a_non_llvm_ir() {
     assert!(u.assumed_divergent.is_empty());
     assert_eq!(u.temporal_divergence.len(), 1);
     let t = &u.temporal_divergence[0];
-    assert_eq!((t.value, t.user, t.cycle), (3, 8, c.0));
+    assert_eq!((t.value.0, t.user.0, t.cycle), (3, 8, c.0));
 }

@@ -3,7 +3,7 @@
 
 use converge_ir::{FuncId, LocalName, Module};
 use converge_uniformity::llvm::{LlvmFunction, Target};
-use converge_uniformity::{LlvmVersion, SsaFunction, Structure, Uniformity, Val, analyze_as};
+use converge_uniformity::{Inst, LlvmVersion, SsaFunction, Structure, Uniformity, Val, analyze_as};
 
 fn parse(text: &str) -> Module {
     converge_ir::parse("test.ll", text.to_string())
@@ -150,11 +150,7 @@ x:
     assert_eq!(u.divergent_exit_cycles.len(), 1);
     let i1 = n.iter().position(|x| x == "i1").unwrap() as u32;
     let uu = n.iter().position(|x| x == "u").unwrap() as u32;
-    assert!(
-        u.temporal_divergence
-            .iter()
-            .any(|t| t.value == i1 && t.user == uu)
-    );
+    assert!(u.is_temporally_divergent(Inst(i1), Inst(uu)));
 }
 
 /// Single-lane AMDGPU functions have no divergence at all.

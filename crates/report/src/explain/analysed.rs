@@ -9,7 +9,7 @@ use crate::paths::{disjoint_paths, join_set};
 use converge_graph::{Block, Graph};
 use converge_ir::{FuncId, InstId, Module, Value};
 use converge_uniformity::llvm::{LlvmFunction, Setup, Target};
-use converge_uniformity::{DivergenceModel, Mode, SsaFunction, Structure, Uniformity};
+use converge_uniformity::{DivergenceModel, Inst, Mode, SsaFunction, Structure, Uniformity};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -99,18 +99,18 @@ impl<'m> Analysed<'m> {
     /// not apply.
     pub fn is_source_inst(&self, i: u32) -> bool {
         if self.mode == Mode::Precise {
-            self.target.is_source_inst_precise(&self.lf, i)
+            self.target.is_source_inst_precise(&self.lf, Inst(i))
         } else {
-            self.target.is_source_inst(&self.lf, i)
+            self.target.is_source_inst(&self.lf, Inst(i))
         }
     }
     /// Whether the target declares instruction `i` always uniform, asked as the analysis asked it
     /// in this mode (see [`Analysed::is_source_inst`]).
     pub fn is_always_uniform(&self, i: u32) -> bool {
         if self.mode == Mode::Precise {
-            self.target.is_always_uniform_precise(&self.lf, i)
+            self.target.is_always_uniform_precise(&self.lf, Inst(i))
         } else {
-            self.target.is_always_uniform(&self.lf, i)
+            self.target.is_always_uniform(&self.lf, Inst(i))
         }
     }
     /// Divergence as the analysis reports it (terminators through their block).

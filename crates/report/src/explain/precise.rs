@@ -13,7 +13,7 @@ use super::candidates::{EntryWitness, ExitWitness};
 use super::reasons::{Node, Reason};
 use converge_graph::{Block, Graph};
 use converge_ir::Value;
-use converge_uniformity::{SsaFunction, TokenKind, Val};
+use converge_uniformity::{Inst, SsaFunction, TokenKind, Val};
 use std::collections::HashMap;
 
 /// Values followed back from an operand when looking for the loop value it is computed from.
@@ -214,10 +214,7 @@ fn region_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32, u32)> {
                     break;
                 }
                 if u.divergent_exit_cycles.contains(&cy)
-                    && !u
-                        .temporal_divergence
-                        .iter()
-                        .any(|t| t.value == d && t.user == x)
+                    && !u.is_temporally_divergent(Inst(d), Inst(x))
                     && let Some(t) = heart(a, cy)
                 {
                     return Some((d, t, cy));

@@ -7,7 +7,7 @@ use super::analysed::Analysed;
 use super::reasons::{Node, UniformFact};
 use converge_graph::Block;
 use converge_ir::{Opcode, Value};
-use converge_uniformity::{Mode, SsaFunction};
+use converge_uniformity::{Inst, Mode, SsaFunction};
 
 pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
     let (f, s, u) = (a.lf.func, &a.s, &a.u);
@@ -107,10 +107,7 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
                         // Precise mode's list is complete and leaves out the uses a loop heart's
                         // region keeps converged per iteration.
                         .filter(|&us| {
-                            a.mode != Mode::Precise
-                                || u.temporal_divergence
-                                    .iter()
-                                    .any(|t| t.value == i && t.user == us)
+                            a.mode != Mode::Precise || u.is_temporally_divergent(Inst(i), Inst(us))
                         })
                         .collect();
                 if !users.is_empty() {

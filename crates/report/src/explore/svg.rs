@@ -357,8 +357,8 @@ fn temporal_edges(out: &mut String, a: &Analysed<'_>, l: &Layout) {
     let mut seen: Vec<(u32, u32)> = Vec::new();
     for t in &a.u.temporal_divergence {
         let key = (
-            f.insts[t.value as usize].block.0,
-            f.insts[t.user as usize].block.0,
+            f.insts[t.value.index()].block.0,
+            f.insts[t.user.index()].block.0,
         );
         if seen.contains(&key) {
             continue;

@@ -192,9 +192,9 @@ pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool, main: bool) -> String {
         out.push_str("\nTEMPORAL DIVERGENCE LIST:\n");
         for t in &u.temporal_divergence {
             out.push_str("Value         :");
-            m.inst_text_into(&mut out, fid, InstId(t.value));
+            m.inst_text_into(&mut out, fid, InstId(t.value.0));
             out.push_str("\nUsed by       :");
-            m.inst_text_into(&mut out, fid, InstId(t.user));
+            m.inst_text_into(&mut out, fid, InstId(t.user.0));
             let _ = write!(out, "\nOutside cycle :{}\n\n", cyc(a, t.cycle, main));
         }
     }
@@ -280,8 +280,8 @@ pub fn json(a: &FunctionAnalysis<'_>) -> FunctionJson {
         .temporal_divergence
         .iter()
         .map(|t| TemporalJson {
-            value: inst_text(&mut buf, a, t.value).trim_start().to_string(),
-            user: inst_text(&mut buf, a, t.user).trim_start().to_string(),
+            value: inst_text(&mut buf, a, t.value.0).trim_start().to_string(),
+            user: inst_text(&mut buf, a, t.user.0).trim_start().to_string(),
             cycle: cyc_json(a, t.cycle),
         })
         .collect();
@@ -345,8 +345,8 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
         let _ = writeln!(
             out,
             "  temporal divergence: {} used by {} outside {}",
-            inst_text(&mut buf, a, t.value).trim(),
-            inst_text(&mut buf2, a, t.user).trim(),
+            inst_text(&mut buf, a, t.value.0).trim(),
+            inst_text(&mut buf2, a, t.user.0).trim(),
             cyc(a, t.cycle, false)
         );
     }

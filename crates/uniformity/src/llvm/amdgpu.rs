@@ -36,7 +36,7 @@
 
 use super::LlvmFunction;
 use super::rules::Rules;
-use crate::ssa::{DivergenceModel, Val};
+use crate::ssa::{DivergenceModel, Inst, SourceReason, Val};
 use converge_ir::{Opcode, Type, Value};
 
 /// The AMDGPU target model: the [`DivergenceModel`] that names this target's divergence sources
@@ -269,60 +269,87 @@ impl Amdgpu {
         })
     }
 
-    fn source(&self, f: &LlvmFunction<'_>, i: u32, rules: Rules) -> bool {
+    /// Whether `i` is a source under `rules`, and why.
+    fn source(&self, f: &LlvmFunction<'_>, i: u32, rules: Rules) -> Option<SourceReason> {
         let inst = &f.func.insts[i as usize];
         let newer = rules.newer_than_22();
+        let asm = |c: &str| {
+            asm_outputs_sgpr(c)
+                .iter()
+                .any(|&s| !s)
+                .then_some(SourceReason::InlineAsm)
+        };
         match inst.op {
-            // Flat (0), private (5), and the VGPR address space 13 of newer LLVM.
-            Opcode::Load => matches!(inst.aux, 0 | 5 | 13),
-            Opcode::AtomicRmw | Opcode::CmpXchg => true,
-            Opcode::Invoke => true,
-            Opcode::AddrSpaceCast => newer && self.is_scratch_to_flat_cast(f, i),
-            // Newer LLVM treats `callbr` like any call (it was not a source in 19): a source
-            // unless inline asm without VGPR outputs.
+            Opcode::Load => {
+                matches!(inst.aux, 0 | 5 | 13).then_some(SourceReason::DivergentLoad(inst.aux))
+            }
+            Opcode::AtomicRmw | Opcode::CmpXchg => Some(SourceReason::Atomic),
+            Opcode::Invoke => Some(SourceReason::Invoke),
+            Opcode::AddrSpaceCast => (newer && self.is_scratch_to_flat_cast(f, i))
+                .then_some(SourceReason::ScratchAddressCast),
             Opcode::CallBr => {
-                rules != Rules::V19
-                    && f.asm_constraints(i)
-                        .is_none_or(|c| asm_outputs_sgpr(c).iter().any(|&s| !s))
+                if rules == Rules::V19 {
+                    return None;
+                }
+                match f.asm_constraints(i) {
+                    Some(c) => asm(c),
+                    None => Some(SourceReason::Call),
+                }
             }
             Opcode::Call => {
                 if let Some(c) = f.asm_constraints(i) {
-                    return asm_outputs_sgpr(c).iter().any(|&s| !s);
+                    return asm(c);
                 }
                 if newer
                     && (f.call_has_attr(i, "nodivergencesource")
                         || f.call_has_attr(i, "alwaysuniform"))
                 {
-                    return false;
+                    return None;
                 }
+                let intrinsic = |n: &str| {
+                    if converge_ir::intrinsics::amdgpu::is_id_intrinsic(n) {
+                        SourceReason::ThreadIdIntrinsic
+                    } else {
+                        SourceReason::PerLaneIntrinsic
+                    }
+                };
                 match f.callee_name(i) {
                     Some(n) if lookup(n, |n| n == "llvm.read_register") => {
                         if matches!(f.module.types.types[inst.ty.0 as usize], Type::Int(1)) {
-                            return true;
+                            return Some(SourceReason::PerLaneRegister);
                         }
                         let reg = read_register_name(f, i).unwrap_or_default();
-                        !reg.is_empty()
+                        (!reg.is_empty()
                             && (reg.starts_with('v') || reg.starts_with('a'))
-                            && !reg.starts_with("vcc")
+                            && !reg.starts_with("vcc"))
+                        .then_some(SourceReason::PerLaneRegister)
                     }
-                    Some(n) if newer && Self::is_permlane(n) => !self.uniform_permlane(f, i, rules),
-                    Some(n) if newer && self.uniform_workitem_yz(f, n, rules) => false,
-                    Some(_) if newer && self.is_scratch_to_flat_cast(f, i) => true,
-                    // gfx12's transposing load reads a different element per lane: newer LLVM
-                    // lists it (docs/llvm-differences.md 4), LLVM 19 does not.
+                    Some(n) if newer && Self::is_permlane(n) => (!self
+                        .uniform_permlane(f, i, rules))
+                    .then_some(SourceReason::PerLaneIntrinsic),
+                    Some(n) if newer && self.uniform_workitem_yz(f, n, rules) => None,
+                    Some(_) if newer && self.is_scratch_to_flat_cast(f, i) => {
+                        Some(SourceReason::ScratchAddressCast)
+                    }
                     Some(n) if n.starts_with("llvm.") => {
-                        lookup(n, is_source_intrinsic)
-                            || (rules != Rules::V19
-                                && lookup(n, |n| n == "llvm.amdgcn.global.load.tr"))
-                            // Precise mode: every intrinsic the table says computes a value of
-                            // each lane's own, listed by LLVM or not.
-                            || (rules == Rules::Precise
-                                && computes(n) == Some(Computes::PerLane))
+                        if lookup(n, is_source_intrinsic) {
+                            Some(intrinsic(n))
+                        } else if rules != Rules::V19
+                            && lookup(n, |n| n == "llvm.amdgcn.global.load.tr")
+                        {
+                            // A load of global memory transposed across the lanes.
+                            Some(SourceReason::DivergentLoad(1))
+                        } else if rules == Rules::Precise && computes(n) == Some(Computes::PerLane)
+                        {
+                            Some(intrinsic(n))
+                        } else {
+                            None
+                        }
                     }
-                    _ => true,
+                    _ => Some(SourceReason::Call),
                 }
             }
-            _ => false,
+            _ => None,
         }
     }
 
@@ -398,23 +425,28 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
         }
     }
 
-    fn is_source_inst(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        self.source(f, i, self.rules)
+    fn is_source_inst(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        self.source(f, i.0, self.rules).is_some()
     }
 
-    fn is_always_uniform(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        self.always_uniform(f, i, self.rules)
+    fn source_reason(&self, f: &LlvmFunction<'m>, i: Inst) -> Option<SourceReason> {
+        self.source(f, i.0, self.rules)
     }
 
-    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        self.source(f, i, Rules::Precise)
+    fn is_always_uniform(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        self.always_uniform(f, i.0, self.rules)
     }
 
-    fn is_always_uniform_precise(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        self.always_uniform(f, i, Rules::Precise)
+    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        self.source(f, i.0, Rules::Precise).is_some()
     }
 
-    fn ignored_operands(&self, f: &LlvmFunction<'m>, i: u32, out: &mut Vec<Val>) {
+    fn is_always_uniform_precise(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        self.always_uniform(f, i.0, Rules::Precise)
+    }
+
+    fn ignored_operands(&self, f: &LlvmFunction<'m>, i: Inst, out: &mut Vec<Val>) {
+        let i = i.0;
         // LLVM main: a permlane16's result follows `src0` and the lane selects, not `old`.
         if self.rules != Rules::Main
             || f.func.insts[i as usize].op != Opcode::Call

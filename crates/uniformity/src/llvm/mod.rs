@@ -527,35 +527,46 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
             Target::Uniform => false,
         }
     }
-    fn is_source_inst(&self, f: &LlvmFunction<'m>, inst: u32) -> bool {
+    fn is_source_inst(&self, f: &LlvmFunction<'m>, inst: crate::Inst) -> bool {
         match self {
             Target::Amdgpu(t) => t.is_source_inst(f, inst),
             Target::Nvptx(t) => t.is_source_inst(f, inst),
             Target::Uniform => false,
         }
     }
-    fn is_always_uniform(&self, f: &LlvmFunction<'m>, inst: u32) -> bool {
+    fn source_reason(
+        &self,
+        f: &LlvmFunction<'m>,
+        inst: crate::Inst,
+    ) -> Option<crate::SourceReason> {
+        match self {
+            Target::Amdgpu(t) => t.source_reason(f, inst),
+            Target::Nvptx(t) => t.source_reason(f, inst),
+            Target::Uniform => None,
+        }
+    }
+    fn is_always_uniform(&self, f: &LlvmFunction<'m>, inst: crate::Inst) -> bool {
         match self {
             Target::Amdgpu(t) => t.is_always_uniform(f, inst),
             Target::Nvptx(t) => t.is_always_uniform(f, inst),
             Target::Uniform => false,
         }
     }
-    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, inst: u32) -> bool {
+    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, inst: crate::Inst) -> bool {
         match self {
             Target::Amdgpu(t) => t.is_source_inst_precise(f, inst),
             Target::Nvptx(t) => t.is_source_inst_precise(f, inst),
             Target::Uniform => false,
         }
     }
-    fn is_always_uniform_precise(&self, f: &LlvmFunction<'m>, inst: u32) -> bool {
+    fn is_always_uniform_precise(&self, f: &LlvmFunction<'m>, inst: crate::Inst) -> bool {
         match self {
             Target::Amdgpu(t) => t.is_always_uniform_precise(f, inst),
             Target::Nvptx(t) => t.is_always_uniform_precise(f, inst),
             Target::Uniform => false,
         }
     }
-    fn ignored_operands(&self, f: &LlvmFunction<'m>, inst: u32, out: &mut Vec<Val>) {
+    fn ignored_operands(&self, f: &LlvmFunction<'m>, inst: crate::Inst, out: &mut Vec<Val>) {
         if let Target::Amdgpu(t) = self {
             t.ignored_operands(f, inst, out)
         }

@@ -24,7 +24,7 @@
 
 use super::rules::Rules;
 use super::{LlvmFunction, md_tuple, resolve_md};
-use crate::ssa::DivergenceModel;
+use crate::ssa::{DivergenceModel, Inst, SourceReason};
 use converge_ir::{Metadata, Opcode, Ordering, Value};
 
 /// The NVPTX target model: the [`DivergenceModel`] that names this target's divergence sources
@@ -84,34 +84,50 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Nvptx {
     fn is_source_arg(&self, f: &LlvmFunction<'m>, _arg: u32) -> bool {
         !Nvptx::is_kernel(f)
     }
-    fn is_source_inst(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        source(f, i, self.rules)
+    fn is_source_inst(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        source(f, i.0, self.rules).is_some()
     }
-    fn is_always_uniform(&self, _f: &LlvmFunction<'m>, _i: u32) -> bool {
+    fn source_reason(&self, f: &LlvmFunction<'m>, i: Inst) -> Option<SourceReason> {
+        source(f, i.0, self.rules)
+    }
+    fn is_always_uniform(&self, _f: &LlvmFunction<'m>, _i: Inst) -> bool {
         false
     }
-    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: u32) -> bool {
-        source(f, i, Rules::Precise)
+    fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
+        source(f, i.0, Rules::Precise).is_some()
     }
 }
 
-fn source(f: &LlvmFunction<'_>, i: u32, rules: Rules) -> bool {
+/// Whether `i` is a source under `rules`, and why.
+fn source(f: &LlvmFunction<'_>, i: u32, rules: Rules) -> Option<SourceReason> {
     let inst = &f.func.insts[i as usize];
+    let load = SourceReason::DivergentLoad(inst.aux);
     match inst.op {
         Opcode::Load => match (inst.aux, rules) {
-            (5, _) => true,
-            (0, Rules::V19 | Rules::V22) => true,
-            (0, Rules::Main) => false,
-            (0, Rules::Precise) => !f
+            (5, _) => Some(load),
+            (0, Rules::V19 | Rules::V22) => Some(load),
+            (0, Rules::Main) => None,
+            (0, Rules::Precise) => (!f
                 .operands(i)
                 .first()
-                .is_some_and(|&p| converge_ir::memspace::addresses_non_local(f.module, f.fid, p)),
-            _ => false,
+                .is_some_and(|&p| converge_ir::memspace::addresses_non_local(f.module, f.fid, p)))
+            .then_some(load),
+            _ => None,
         },
-        Opcode::Alloca => rules == Rules::Main,
-        Opcode::AtomicRmw | Opcode::CmpXchg | Opcode::Fence => true,
-        Opcode::Store => inst.ordering != Ordering::NotAtomic,
-        Opcode::Call => true,
-        _ => false,
+        Opcode::Alloca => (rules == Rules::Main).then_some(SourceReason::PrivateAlloca),
+        Opcode::AtomicRmw | Opcode::CmpXchg | Opcode::Fence => Some(SourceReason::Atomic),
+        Opcode::Store => (inst.ordering != Ordering::NotAtomic).then_some(SourceReason::Atomic),
+        Opcode::Call => Some(if f.asm_constraints(i).is_some() {
+            SourceReason::InlineAsm
+        } else {
+            match f.callee_name(i) {
+                Some(n) if converge_ir::intrinsics::nvptx::is_id_intrinsic(n) => {
+                    SourceReason::ThreadIdIntrinsic
+                }
+                // NVPTX makes every call a source, whatever the intrinsic computes.
+                _ => SourceReason::Call,
+            }
+        }),
+        _ => None,
     }
 }

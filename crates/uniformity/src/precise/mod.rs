@@ -160,8 +160,8 @@ fn temporal_list<F: SsaFunction>(
                     // every candidate.
                     if cycle != NONE && s.depth(cycle) <= level {
                         out.push(TemporalDivergence {
-                            value: v,
-                            user: u,
+                            value: crate::Inst(v),
+                            user: crate::Inst(u),
                             cycle,
                         });
                     }
@@ -181,8 +181,8 @@ fn temporal_list<F: SsaFunction>(
                 }
                 if best != NONE {
                     out.push(TemporalDivergence {
-                        value: v,
-                        user: u,
+                        value: crate::Inst(v),
+                        user: crate::Inst(u),
                         cycle: best,
                     });
                 }
