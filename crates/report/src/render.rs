@@ -108,6 +108,15 @@ impl Ctx<'_, '_> {
         )
     }
 
+    /// How token `t` groups threads at an always-uniform operation it controls (rule P6).
+    fn token_grouping(&self, t: u32) -> &'static str {
+        if self.a.lf.token_kind(t) == Some(converge_uniformity::TokenKind::Anchor) {
+            "an anchor, whose group of threads is implementation-defined"
+        } else {
+            "a token defined in a cycle that does not contain the operation, whose groups are the threads that left in the same iteration"
+        }
+    }
+
     /// One sentence for a reason.
     pub fn reason_text(&self, r: &Reason) -> String {
         let a = self.a;
@@ -200,11 +209,7 @@ impl Ctx<'_, '_> {
                 "uses divergent {}; the target calls this operation always uniform, but it is controlled by {}, {} (precise mode, rule P6): threads converged at later uses may have computed it in different groups",
                 self.node_name(*operand),
                 self.node_name(Node::Inst(*token)),
-                if a.lf.token_kind(*token) == Some(converge_uniformity::TokenKind::Anchor) {
-                    "an anchor, whose group of threads is implementation-defined"
-                } else {
-                    "a token defined in a cycle that does not contain the operation, whose groups are the threads that left in the same iteration"
-                }
+                self.token_grouping(*token)
             ),
             Reason::PastTokenRegion {
                 operand,
@@ -216,11 +221,7 @@ impl Ctx<'_, '_> {
                 self.node_name(Node::Inst(*operand)),
                 self.node_name(Node::Inst(*value)),
                 self.node_name(Node::Inst(*token)),
-                if a.lf.token_kind(*token) == Some(converge_uniformity::TokenKind::Anchor) {
-                    "an anchor, whose group of threads is implementation-defined"
-                } else {
-                    "a token defined in a cycle that does not contain the operation, whose groups are the threads that left in the same iteration"
-                },
+                self.token_grouping(*token),
                 self.node_name(Node::Inst(*value)),
             ),
             Reason::ExitPhi {

@@ -113,10 +113,7 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             assert!(uses(i).contains(&operand.value()), "{}", ctx());
             assert!(a.is_divergent(*operand), "{}", ctx());
             assert_eq!(a.lf.control_token(i), Some(*token), "{}", ctx());
-            let anchor = a.lf.token_kind(*token) == Some(converge_uniformity::TokenKind::Anchor);
-            let tc = s.cycle_of(f.insts[*token as usize].block);
-            let other_cycle = tc.is_some_and(|c| !s.contains(c, f.insts[i as usize].block));
-            assert!(anchor || other_cycle, "{}", ctx());
+            assert!(grouped_by_token(a, *token, i), "{}", ctx());
         }
         Reason::ExitPhi { cycle, exit, .. } => {
             let Node::Inst(i) = n else {
@@ -226,10 +223,7 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             assert!(!a.is_divergent(Node::Inst(*value)), "{}", ctx());
             assert_eq!(a.lf.control_token(*value), Some(*token), "{}", ctx());
             assert!(a.is_always_uniform(*value), "{}", ctx());
-            let anchor = a.lf.token_kind(*token) == Some(converge_uniformity::TokenKind::Anchor);
-            let tc = s.cycle_of(f.insts[*token as usize].block);
-            let other_cycle = tc.is_some_and(|c| !s.contains(c, f.insts[*value as usize].block));
-            assert!(anchor || other_cycle, "{}", ctx());
+            assert!(grouped_by_token(a, *token, *value), "{}", ctx());
             // No use of the token later in the value's block.
             let ib = f.insts[i as usize].block;
             assert!(
@@ -273,6 +267,15 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
 }
 
 /// The uniform facts that claim equal incoming values, checked against the phi.
+/// Rule P6's premise: token `t` is an `anchor`, or is defined in a cycle that does not contain
+/// operation `o` (checked independently of the explainer's own test).
+fn grouped_by_token(a: &Analysed<'_>, t: u32, o: u32) -> bool {
+    let (f, s) = (a.lf.func, &a.s);
+    let anchor = a.lf.token_kind(t) == Some(converge_uniformity::TokenKind::Anchor);
+    let tc = s.cycle_of(f.insts[t as usize].block);
+    anchor || tc.is_some_and(|c| !s.contains(c, f.insts[o as usize].block))
+}
+
 fn check_fact(a: &Analysed<'_>, n: Node, fact: &UniformFact, ctx: &dyn Fn() -> String) {
     let Node::Inst(i) = n else { return };
     let inc = incoming(a, i);

@@ -263,25 +263,13 @@ fn reaches_heart_use(a: &Analysed<'_>, i: u32, t: u32) -> bool {
 /// P6: instruction `i`, which the target calls always uniform, controlled by an `anchor` or by a
 /// token defined in a cycle that does not contain `i`; one reason per divergent operand.
 pub(super) fn token_group(a: &Analysed<'_>, i: u32) -> Vec<Reason> {
-    let (f, s) = (a.lf.func, &a.s);
     let Some(t) = a.lf.control_token(i) else {
         return Vec::new();
     };
     if !a.is_always_uniform(i) {
         return Vec::new();
     }
-    let tb = f.insts[t as usize].block;
-    let ib = f.insts[i as usize].block;
-    let other_cycle = {
-        let mut c = s.cycle_of(tb);
-        let mut out = false;
-        while let Some(x) = c {
-            out |= !s.contains(x, ib);
-            c = s.parent(x);
-        }
-        out
-    };
-    if a.lf.token_kind(t) != Some(TokenKind::Anchor) && !other_cycle {
+    if !implementation_grouped(a, t, i) {
         return Vec::new();
     }
     let mut out = Vec::new();
