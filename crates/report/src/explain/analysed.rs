@@ -8,8 +8,10 @@ use super::reasons::{JoinWitness, Node};
 use crate::paths::{disjoint_paths, join_set};
 use converge_graph::{Block, Graph};
 use converge_ir::{FuncId, InstId, Module, Value};
-use converge_uniformity::llvm::{LlvmFunction, Setup, Target};
-use converge_uniformity::{DivergenceModel, Inst, Mode, SsaFunction, Structure, Uniformity};
+use converge_uniformity::llvm::{LlvmFunction, Rules, Setup, Target};
+use converge_uniformity::{
+    DivergenceModel, Inst, Mode, SourceReason, SsaFunction, Structure, Uniformity,
+};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,6 +29,10 @@ pub struct Analysed<'m> {
     pub target: Target,
     /// LLVM's rules (of one release) or precise mode's.
     pub mode: Mode,
+    /// The target with the rule set the analysis asked in this mode: `target` itself in llvm
+    /// mode, its precise variant in precise mode (the hooks' `*_precise` methods are these
+    /// rules), so [`Analysed::source_reason`] asks the hooks the analysis asked.
+    mode_target: Target,
     /// Per (branch, blocks that may only end a path): which blocks are joins ([`join_set`]),
     /// computed on first use.
     join_sets: Mutex<JoinSets>,
@@ -56,7 +62,12 @@ impl<'m> Analysed<'m> {
         // The one per-function entry point decides the LLVM release's structure and target hooks.
         let setup = Setup::new(target.clone(), mode);
         let a = setup.analyse(module, fid);
+        let mode_target = match mode {
+            Mode::Precise => setup.target().clone().with_rules(Rules::Precise),
+            Mode::Llvm(_) => setup.target().clone(),
+        };
         Analysed {
+            mode_target,
             lf: a.lf,
             s: a.structure,
             u: a.uniformity,
@@ -93,19 +104,21 @@ impl<'m> Analysed<'m> {
             Node::Inst(i) => Some(self.lf.func.insts[i as usize].block),
         }
     }
-    /// Whether the target names instruction `i` a divergence source, asked as the analysis asked
-    /// it in this mode (precise mode: the hook's sound variant, with refinements and rules newer
-    /// than the release llvm mode reproduces), so a reason never cites a rule the analysis did
-    /// not apply.
-    pub fn is_source_inst(&self, i: u32) -> bool {
-        if self.mode == Mode::Precise {
-            self.target.is_source_inst_precise(&self.lf, Inst(i))
-        } else {
-            self.target.is_source_inst(&self.lf, Inst(i))
-        }
+    /// Why the target names instruction `i` a divergence source (`None`: it does not), as the
+    /// target model itself says it ([`DivergenceModel::source_reason`]), asked as the analysis
+    /// asked it in this mode (precise mode: the hook's sound variant, with refinements and rules
+    /// newer than the release llvm mode reproduces), so a reason never cites a rule the analysis
+    /// did not apply.
+    pub fn source_reason(&self, i: u32) -> Option<SourceReason> {
+        self.mode_target.source_reason(&self.lf, Inst(i))
+    }
+    /// Why the calling convention makes argument `arg` a divergence source (`None`: it does
+    /// not), from [`DivergenceModel::source_arg_reason`].
+    pub fn source_arg_reason(&self, arg: u32) -> Option<SourceReason> {
+        self.mode_target.source_arg_reason(&self.lf, arg)
     }
     /// Whether the target declares instruction `i` always uniform, asked as the analysis asked it
-    /// in this mode (see [`Analysed::is_source_inst`]).
+    /// in this mode (see [`Analysed::source_reason`]).
     pub fn is_always_uniform(&self, i: u32) -> bool {
         if self.mode == Mode::Precise {
             self.target.is_always_uniform_precise(&self.lf, Inst(i))

@@ -6,11 +6,11 @@
 
 use super::analysed::Analysed;
 use super::reasons::{JoinWitness, Node, Reason, SourceRule};
-use super::sources::{argument_rule, classify_source};
+use super::sources::{argument_rule, source_rule};
 use crate::paths::{disjoint_paths, shortest_path};
 use converge_graph::{Block, Graph};
 use converge_ir::{Opcode, Value};
-use converge_uniformity::{DivergenceModel, Mode, SsaFunction};
+use converge_uniformity::{Mode, SsaFunction};
 use std::collections::HashMap;
 
 /// A divergent branch in a cycle reaching one of its exits: the premise of temporal divergence.
@@ -68,7 +68,7 @@ pub(super) fn candidates(
     let mut out = Vec::new();
     let i = match n {
         Node::Arg(arg) => {
-            if a.target.is_source_arg(&a.lf, arg) {
+            if a.source_arg_reason(arg).is_some() {
                 out.push(Reason::Source {
                     rule: SourceRule::Argument,
                     detail: argument_rule(a),
@@ -78,8 +78,8 @@ pub(super) fn candidates(
         }
         Node::Inst(i) => i,
     };
-    if a.is_source_inst(i) {
-        let (rule, detail) = classify_source(a, i);
+    if let Some(reason) = a.source_reason(i) {
+        let (rule, detail) = source_rule(a, i, reason);
         out.push(Reason::Source { rule, detail });
     }
     let ub = f.insts[i as usize].block;

@@ -52,6 +52,11 @@ pub enum SourceRule {
     /// an AMDGPU processor with globally addressable scratch (gfx1250): each lane's scratch has
     /// its own flat address.
     ScratchAddress,
+    /// An `alloca`, whose pointer names the thread's own memory (NVPTX, LLVM's development
+    /// branch).
+    PrivateAlloca,
+    /// A source the target model does not classify further.
+    Other,
 }
 
 impl SourceRule {
@@ -68,6 +73,8 @@ impl SourceRule {
             SourceRule::InlineAsm => "inline-asm",
             SourceRule::Argument => "argument",
             SourceRule::ScratchAddress => "scratch-address",
+            SourceRule::PrivateAlloca => "private-alloca",
+            SourceRule::Other => "target-source",
         }
     }
 }
