@@ -263,7 +263,7 @@ fn check_against_itself(m: &Module, func: &converge_ir::Function, work: &mut usi
         assert!(
             o.verdict == converge_check::Verdict::Refines,
             "check-transform finds a violation of a function against itself:\n{}",
-            converge_check::render::text(&o)
+            converge_report::reports::check_transform::text(&o)
         );
         *work += o.stats.groups as usize;
         *work += converge_report::reports::json_text(

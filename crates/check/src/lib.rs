@@ -74,7 +74,6 @@
 
 pub mod observe;
 pub mod refine;
-pub mod render;
 pub mod search;
 
 pub use refine::{Mismatch, MismatchKind};

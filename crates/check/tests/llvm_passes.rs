@@ -11,7 +11,7 @@
 //! `CONVERGE_CHECK_PASSES` a comma-separated subset of the passes (names as in the table),
 //! `CONVERGE_CHECK_OUT` where violating pairs are written (default `target/check-transform`).
 
-use converge_check::{Settings, Verdict, check, render};
+use converge_check::{Settings, Verdict, check};
 use converge_gen::kernels::{ConvergentOptions, GpuTarget, convergent_kernel};
 use converge_gen::reference::{self, run_opt};
 use std::collections::HashMap;
@@ -254,7 +254,7 @@ fn llvm_passes_keep_communicating_sets() {
                         let _ = std::fs::create_dir_all(&dir);
                         let _ = std::fs::write(dir.join("before.ll"), &before.stdout);
                         let _ = std::fs::write(dir.join("after.ll"), &after.stdout);
-                        let report = render::text(&outcome);
+                        let report = converge_report::reports::check_transform::text(&outcome);
                         let _ = std::fs::write(dir.join("report.txt"), &report);
                         if known.is_some() {
                             continue;
@@ -413,7 +413,12 @@ fn gvn19_merges_a_heart_block_after_a_convergent_call() {
         &Settings::default(),
     )
     .unwrap();
-    assert_eq!(o.verdict, Verdict::Refines, "{}", render::text(&o));
+    assert_eq!(
+        o.verdict,
+        Verdict::Refines,
+        "{}",
+        converge_report::reports::check_transform::text(&o)
+    );
 }
 
 /// The same merge after an anchor: LLVM 19 and 22 alike (docs/llvm-differences.md, entry 5).

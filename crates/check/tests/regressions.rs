@@ -33,7 +33,7 @@ fn a_class_is_released_once_and_no_run_is_inconclusive() {
         o.verdict,
         Verdict::Refines,
         "{}",
-        converge_check::render::text(&o)
+        converge_report::reports::check_transform::text(&o)
     );
     assert_eq!(o.stats.skipped_inconclusive, 0);
 }
@@ -57,7 +57,7 @@ fn an_anchor_for_opportunistic_operations_is_not_freer() {
         o.verdict,
         Verdict::Refines,
         "{}",
-        converge_check::render::text(&o)
+        converge_report::reports::check_transform::text(&o)
     );
     // Made `convergent`, BEFORE's convergence at the ballot is fixed: the anchor is freer.
     let conv = |m: &converge_ir::Module| {
@@ -79,6 +79,6 @@ fn an_anchor_for_opportunistic_operations_is_not_freer() {
         o.verdict,
         Verdict::Violation,
         "{}",
-        converge_check::render::text(&o)
+        converge_report::reports::check_transform::text(&o)
     );
 }

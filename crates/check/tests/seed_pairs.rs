@@ -29,7 +29,7 @@ fn run(name: &str) -> converge_check::Outcome {
 
 fn expect(name: &str, verdict: Verdict, kind: Option<MismatchKind>) {
     let o = run(name);
-    let shown = converge_check::render::text(&o);
+    let shown = converge_report::reports::check_transform::text(&o);
     assert_eq!(o.verdict, verdict, "{name}:\n{shown}");
     assert!(!o.stats.timed_out, "{name}: timed out\n{shown}");
     match verdict {

@@ -6,7 +6,7 @@
 //! input, bad usage or functions that cannot be matched.
 
 use crate::common::{CliError, Format, TargetArg, formats};
-use converge_check::{Settings, Verdict, check, render};
+use converge_check::{Settings, Verdict, check};
 use converge_sim::interp::Target;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -97,7 +97,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             crate::common::emit_json(&converge_report::reports::check_transform::json(&outcome))
         }
         Format::None => {}
-        _ => crate::common::emit(&render::text(&outcome)),
+        _ => crate::common::emit(&converge_report::reports::check_transform::text(&outcome)),
     }
     Ok(ExitCode::from(match outcome.verdict {
         Verdict::Refines => 0,

@@ -10,6 +10,7 @@ use converge_ir::FuncId;
 use converge_report::LineIndex;
 use converge_report::explain::{Analysed, Explainer, Explanation, Node, find_block, find_value};
 use converge_report::render::Ctx;
+use converge_report::reports::explain::{ExplainReport, ExplainValueReport};
 use converge_uniformity::{LlvmVersion, Mode};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -127,27 +128,13 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             _ => None,
         };
         let out = if json {
-            let mut v = ctx.explanation_json(n, &e);
-            if let Some(o) = v.as_object_mut() {
-                o.insert("mode".into(), a.mode.name().into());
-                if let Some(w) = &witness {
-                    o.insert(
-                        "witness".into(),
-                        match w {
-                            Some((w, cmd)) => serde_json::json!({
-                                "threads": w.threads,
-                                "seed": w.seed,
-                                "hierarchy": w.hierarchy,
-                                "a": {"thread": w.a.0, "value": w.a.1},
-                                "b": {"thread": w.b.0, "value": w.b.1},
-                                "command": cmd,
-                            }),
-                            None => serde_json::Value::Null,
-                        },
-                    );
-                }
-            }
-            crate::common::output::json_text(&v)
+            crate::common::output::json_text(&ExplainValueReport::new(
+                a.mode,
+                ctx.explanation(n, &e),
+                witness
+                    .as_ref()
+                    .map(|w| w.as_ref().map(|(w, cmd)| (w, cmd.as_str()))),
+            ))
         } else {
             let mut s = if a.mode == Mode::Precise {
                 "mode: precise\n".to_string()
@@ -197,9 +184,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     }
     let mode = args.mode.mode(LlvmVersion::V22);
     if json {
-        text = crate::common::output::json_text(
-            &serde_json::json!({ "mode": mode.name(), "functions": objs }),
-        );
+        text = crate::common::output::json_text(&ExplainReport::new(mode, objs));
     }
     if !json && mode == Mode::Precise {
         text.insert_str(0, "mode: precise\n");

@@ -696,7 +696,7 @@ fn check_transform_finds_no_violation() {
             if r.verdict != converge_check::Verdict::Refines {
                 violations.push(format!(
                     "{label} @{name}:\n{}",
-                    converge_check::render::text(&r)
+                    converge_report::reports::check_transform::text(&r)
                 ));
             }
         }

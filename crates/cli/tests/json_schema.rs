@@ -4,12 +4,20 @@
 //! not know, and the struct none the document lacks), carries `"schema":
 //! "converge.<report>/1"`, and uses only fields the page lists; over all inputs, every field the
 //! page lists occurs. The expected field lists come from the documentation, not from our output.
+//! `explain` runs on the examples (summary and `--value` on every named value, both modes) and
+//! on two precise-mode tests whose values have the token and heart reasons (rules P6, P7).
 
 mod common;
 
 use converge_report::reports::{
-    check_transform::CheckReport, cycles::CyclesReport, json_text, simulate::SimulateReport,
-    stats::StatsReport, uniformity::UniformityReport, verify::VerifyReport,
+    check_transform::CheckReport,
+    cycles::CyclesReport,
+    explain::{ExplainReport, ExplainValueReport},
+    json_text,
+    simulate::SimulateReport,
+    stats::StatsReport,
+    uniformity::UniformityReport,
+    verify::VerifyReport,
 };
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
@@ -43,8 +51,9 @@ fn documented() -> BTreeMap<String, BTreeSet<String>> {
     out
 }
 
-/// Every path in `v` (`a.b`, `a[].b`), with `all_hierarchies.runs[]` written as `run` (the page
-/// documents a run once).
+/// Every path in `v` (`a.b`, `a[].b`), with `all_hierarchies.runs[]` written as `run` and a
+/// summary branch's `explanation.` as the top level of explain's value document (the page
+/// documents a run and an explanation once).
 fn paths(v: &Value, prefix: &str, out: &mut BTreeSet<String>) {
     match v {
         Value::Object(m) => {
@@ -54,7 +63,9 @@ fn paths(v: &Value, prefix: &str, out: &mut BTreeSet<String>) {
                 } else {
                     format!("{prefix}.{k}")
                 };
-                let p = p.replace("all_hierarchies.runs[].", "run.");
+                let p = p
+                    .replace("all_hierarchies.runs[].", "run.")
+                    .replace("functions[].divergent_branches[].explanation.", "");
                 out.insert(p.clone());
                 paths(x, &p, out);
             }
@@ -95,6 +106,7 @@ fn every_json_document_matches_its_documented_schema() {
         "verify",
         "simulate",
         "check-transform",
+        "explain",
     ] {
         assert!(
             docs.contains_key(r),
@@ -109,6 +121,14 @@ fn every_json_document_matches_its_documented_schema() {
         .collect();
     inputs.sort();
     assert!(inputs.len() >= 5);
+    let examples = inputs.len();
+    // Values with precise mode's token (P6) and heart (P7) reasons, for explain only.
+    for t in [
+        "crates/uniformity/tests/precise/heart_region.ll",
+        "crates/check/tests/regressions/opportunistic.after.ll",
+    ] {
+        inputs.push(root().join(t));
+    }
     let mut check = |report: &str, args: Vec<String>, round: &dyn Fn(&str, &str)| {
         let (code, text) = run(&args);
         if text.is_empty() {
@@ -134,7 +154,7 @@ fn every_json_document_matches_its_documented_schema() {
         );
         seen.entry(report.to_string()).or_default().extend(ps);
     };
-    for f in &inputs {
+    for (k, f) in inputs.iter().enumerate() {
         let f = f.display().to_string();
         let a = |xs: &[&str]| -> Vec<String> {
             xs.iter()
@@ -142,6 +162,43 @@ fn every_json_document_matches_its_documented_schema() {
                 .chain([f.clone()])
                 .collect()
         };
+        let m = converge_ir::parse(&f, std::fs::read_to_string(&f).unwrap()).unwrap();
+        for mode in ["llvm", "precise"] {
+            check(
+                "explain",
+                a(&["explain", "--format", "json", "--mode", mode]),
+                &round_trip::<ExplainReport>,
+            );
+            for fid in m.func_ids().filter(|&g| !m.func(g).is_declaration) {
+                let func = m.func(fid);
+                let name = m.str(func.name).to_string();
+                let named = (0..func.insts.len() as u32)
+                    .filter(|&i| func.insts[i as usize].name != converge_ir::LocalName::None)
+                    .map(|i| converge_ir::Value::Inst(converge_ir::InstId(i)));
+                let args = (0..func.params.len() as u32).map(converge_ir::Value::Arg);
+                for v in args.chain(named) {
+                    let v = m.value_name(fid, v);
+                    check(
+                        "explain",
+                        a(&[
+                            "explain",
+                            "--format",
+                            "json",
+                            "--mode",
+                            mode,
+                            "--function",
+                            &name,
+                            "--value",
+                            &v,
+                        ]),
+                        &round_trip::<ExplainValueReport>,
+                    );
+                }
+            }
+        }
+        if k >= examples {
+            continue;
+        }
         check(
             "stats",
             a(&["stats", "--format", "json"]),
@@ -165,7 +222,6 @@ fn every_json_document_matches_its_documented_schema() {
             &round_trip::<VerifyReport>,
         );
         // Every function of the module, alone (simulate runs one).
-        let m = converge_ir::parse(&f, std::fs::read_to_string(&f).unwrap()).unwrap();
         for fid in m.func_ids().filter(|&g| !m.func(g).is_declaration) {
             let name = m.str(m.func(fid).name).to_string();
             for all in [false, true] {

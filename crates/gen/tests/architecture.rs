@@ -6,7 +6,7 @@
 //!   deliberate change of both.
 //! - The named invariants are checked on the same data, so a failure says which rule broke:
 //!   `graph` knows no IR, `sim` (the oracle) never depends on the analyses it judges, only
-//!   `report`, `cli` (and `check`, see ARCHITECTURE.md) produce output formats, `gen` is a
+//!   `report` and `cli` produce output formats, `gen` is a
 //!   dependency of tests and of the oracle only.
 //! - The generic cores of the analyses do not name the LLVM-text IR outside their tests.
 
@@ -169,11 +169,11 @@ fn named_invariants() {
             );
         }
     }
-    // Output formats: only report and cli (and check's verdict renderer, ARCHITECTURE.md).
+    // Output formats: only report and cli.
     for (c, d) in &normal {
         if d.contains("serde_json") {
             assert!(
-                ["converge-report", "converge-cli", "converge-check"].contains(&c.as_str()),
+                ["converge-report", "converge-cli"].contains(&c.as_str()),
                 "{c} produces an output format (serde_json); only report and cli may"
             );
         }

@@ -4,10 +4,15 @@
 use crate::explain::{Analysed, Explainer, Explanation, Node, Reason, Step, UniformFact};
 use crate::loc::LineIndex;
 use crate::paths::shortest_path;
-use converge_graph::Block;
+use crate::reports::CycleJson;
+use crate::reports::explain::{
+    BranchJson, DivergentExitJson, ExplanationJson, FunctionExplainJson, JoinJson, ReasonJson,
+    StepJson, TemporalExplainJson, UniformJson,
+};
+use converge_graph::{Block, Cycle};
 use converge_ir::InstId;
 use converge_uniformity::SsaFunction;
-use serde_json::{Value as Json, json};
+use serde_json::Value as Json;
 use std::fmt::Write as _;
 
 /// The summary lists at most this many joins per branch, trying at most this many candidates
@@ -87,25 +92,12 @@ impl Ctx<'_, '_> {
         t.push(')');
         t
     }
-    fn cycle_json(&self, c: u32) -> Json {
-        let s = &self.a.s;
-        let names =
-            |bs: &[Block]| -> Vec<String> { bs.iter().map(|&b| self.a.block_name(b)).collect() };
-        json!({
-            "header": self.a.block_name(s.header(c)),
-            "depth": s.depth(c),
-            "reducible": s.is_reducible(c),
-            "entries": names(s.entries(c)),
-            "blocks": names(s.blocks(c)),
-            "location": self.block_loc(s.header(c)),
-        })
+    /// Cycle `c` in the common JSON shape of a cycle ([`CycleJson`]).
+    fn cycle_json(&self, c: u32) -> CycleJson {
+        CycleJson::new(self.a.module(), self.a.lf.func, &self.a.s.cycles, Cycle(c))
     }
-    fn path_json(&self, p: &[Block]) -> Json {
-        Json::from(
-            p.iter()
-                .map(|&b| self.a.block_name(b))
-                .collect::<Vec<String>>(),
-        )
+    fn path_json(&self, p: &[Block]) -> Vec<String> {
+        p.iter().map(|&b| self.a.block_name(b)).collect()
     }
 
     /// How token `t` groups threads at an always-uniform operation it controls (rule P6).
@@ -271,138 +263,150 @@ impl Ctx<'_, '_> {
         }
     }
 
-    fn reason_json(&self, r: &Reason) -> Json {
+    fn reason_json(&self, r: &Reason) -> ReasonJson {
         let a = self.a;
-        let mut o = json!({"kind": r.kind(), "message": self.reason_text(r)});
-        let extra = match r {
-            Reason::Source { rule, detail } => json!({"rule": rule.id(), "detail": detail}),
-            Reason::Data { operand } => json!({
-                "operand": a.name(*operand),
-                "operand_location": self.node_loc(*operand),
-            }),
+        let name = |n: u32| Some(a.name(Node::Inst(n)));
+        let loc = |n: u32| Some(self.node_loc(Node::Inst(n)));
+        let block = |b: Block| Some(a.block_name(b));
+        let blockloc = |b: Block| Some(self.block_loc(b));
+        let cycle = |c: u32| Some(self.cycle_json(c));
+        let rule = |r: &str| Some(r.to_string());
+        let base = ReasonJson {
+            kind: r.kind().to_string(),
+            message: self.reason_text(r),
+            ..ReasonJson::default()
+        };
+        match r {
+            Reason::Source { rule: sr, detail } => ReasonJson {
+                rule: Some(sr.id().to_string()),
+                detail: Some(detail.clone()),
+                ..base
+            },
+            Reason::Data { operand } => ReasonJson {
+                operand: Some(a.name(*operand)),
+                operand_location: Some(self.node_loc(*operand)),
+                ..base
+            },
             Reason::Sync {
                 branch,
                 join,
                 paths,
                 disjoint,
-            } => json!({
-                "disjoint": disjoint,
-                "branch": a.block_name(*branch),
-                "branch_location": self.block_loc(*branch),
-                "join": a.block_name(*join),
-                "join_location": self.block_loc(*join),
-                "paths": [self.path_json(&paths[0]), self.path_json(&paths[1])],
-            }),
+            } => ReasonJson {
+                disjoint: Some(*disjoint),
+                branch: block(*branch),
+                branch_location: blockloc(*branch),
+                join: block(*join),
+                join_location: blockloc(*join),
+                paths: Some(vec![self.path_json(&paths[0]), self.path_json(&paths[1])]),
+                ..base
+            },
             Reason::Temporal {
                 operand,
-                cycle,
+                cycle: c,
                 branch,
                 exit,
                 path,
-            } => json!({
-                "operand": a.name(Node::Inst(*operand)),
-                "operand_location": self.node_loc(Node::Inst(*operand)),
-                "cycle": self.cycle_json(*cycle),
-                "branch": a.block_name(*branch),
-                "branch_location": self.block_loc(*branch),
-                "exit": a.block_name(*exit),
-                "path": self.path_json(path),
-            }),
+            } => ReasonJson {
+                operand: name(*operand),
+                operand_location: loc(*operand),
+                cycle: cycle(*c),
+                branch: block(*branch),
+                branch_location: blockloc(*branch),
+                exit: block(*exit),
+                path: Some(self.path_json(path)),
+                ..base
+            },
             Reason::AssumedCycle {
-                cycle,
+                cycle: c,
                 branch,
                 entries,
                 paths,
-            } => json!({
-                "cycle": self.cycle_json(*cycle),
-                "branch": a.block_name(*branch),
-                "branch_location": self.block_loc(*branch),
-                "entries": entries.iter().map(|&b| a.block_name(b)).collect::<Vec<_>>(),
-                "paths": paths.iter().map(|p| self.path_json(p)).collect::<Vec<_>>(),
-            }),
+            } => ReasonJson {
+                cycle: cycle(*c),
+                branch: block(*branch),
+                branch_location: blockloc(*branch),
+                entries: Some(entries.iter().map(|&b| a.block_name(b)).collect()),
+                paths: Some(paths.iter().map(|p| self.path_json(p)).collect()),
+                ..base
+            },
             Reason::LeavesAssumedCycle {
                 operand,
-                cycle,
+                cycle: c,
                 branch,
-            } => json!({
-                "rule": "P2",
-                "operand": a.name(Node::Inst(*operand)),
-                "operand_location": self.node_loc(Node::Inst(*operand)),
-                "cycle": self.cycle_json(*cycle),
-                "branch": a.block_name(*branch),
-                "branch_location": self.block_loc(*branch),
-            }),
-            Reason::GroupedByToken { operand, token } => json!({
-                "rule": "P6",
-                "operand": a.name(*operand),
-                "operand_location": self.node_loc(*operand),
-                "token": a.name(Node::Inst(*token)),
-                "token_location": self.node_loc(Node::Inst(*token)),
-            }),
+            }
+            | Reason::BranchInAssumedCycle {
+                operand,
+                cycle: c,
+                branch,
+            } => ReasonJson {
+                rule: rule("P2"),
+                operand: name(*operand),
+                operand_location: loc(*operand),
+                cycle: cycle(*c),
+                branch: block(*branch),
+                branch_location: blockloc(*branch),
+                ..base
+            },
+            Reason::GroupedByToken { operand, token } => ReasonJson {
+                rule: rule("P6"),
+                operand: Some(a.name(*operand)),
+                operand_location: Some(self.node_loc(*operand)),
+                token: name(*token),
+                token_location: loc(*token),
+                ..base
+            },
             Reason::PastTokenRegion {
                 operand,
                 value,
                 token,
-            } => json!({
-                "rule": "P6",
-                "operand": a.name(Node::Inst(*operand)),
-                "operand_location": self.node_loc(Node::Inst(*operand)),
-                "value": a.name(Node::Inst(*value)),
-                "value_location": self.node_loc(Node::Inst(*value)),
-                "token": a.name(Node::Inst(*token)),
-                "token_location": self.node_loc(Node::Inst(*token)),
-            }),
+            } => ReasonJson {
+                rule: rule("P6"),
+                operand: name(*operand),
+                operand_location: loc(*operand),
+                value: name(*value),
+                value_location: loc(*value),
+                token: name(*token),
+                token_location: loc(*token),
+                ..base
+            },
             Reason::ExitPhi {
-                cycle,
+                cycle: c,
                 exit,
                 branch,
                 path,
-            } => json!({
-                "rule": "P4",
-                "cycle": self.cycle_json(*cycle),
-                "exit": a.block_name(*exit),
-                "branch": a.block_name(*branch),
-                "branch_location": self.block_loc(*branch),
-                "path": self.path_json(path),
-            }),
-            Reason::BranchInAssumedCycle {
-                operand,
-                cycle,
-                branch,
-            } => json!({
-                "rule": "P2",
-                "operand": a.name(Node::Inst(*operand)),
-                "operand_location": self.node_loc(Node::Inst(*operand)),
-                "cycle": self.cycle_json(*cycle),
-                "branch": a.block_name(*branch),
-                "branch_location": self.block_loc(*branch),
-            }),
+            } => ReasonJson {
+                rule: rule("P4"),
+                cycle: cycle(*c),
+                exit: block(*exit),
+                branch: block(*branch),
+                branch_location: blockloc(*branch),
+                path: Some(self.path_json(path)),
+                ..base
+            },
             Reason::PastHeartRegion {
                 operand,
                 value,
                 heart,
-                cycle,
+                cycle: c,
                 branch,
                 exit,
                 path,
-            } => json!({
-                "rule": "P7",
-                "operand": a.name(Node::Inst(*operand)),
-                "operand_location": self.node_loc(Node::Inst(*operand)),
-                "value": a.name(Node::Inst(*value)),
-                "heart": a.name(Node::Inst(*heart)),
-                "heart_location": self.node_loc(Node::Inst(*heart)),
-                "cycle": self.cycle_json(*cycle),
-                "branch": a.block_name(*branch),
-                "branch_location": self.block_loc(*branch),
-                "exit": a.block_name(*exit),
-                "path": self.path_json(path),
-            }),
-        };
-        if let (Json::Object(o), Json::Object(e)) = (&mut o, extra) {
-            o.extend(e);
+            } => ReasonJson {
+                rule: rule("P7"),
+                operand: name(*operand),
+                operand_location: loc(*operand),
+                value: name(*value),
+                heart: name(*heart),
+                heart_location: loc(*heart),
+                cycle: cycle(*c),
+                branch: block(*branch),
+                branch_location: blockloc(*branch),
+                exit: block(*exit),
+                path: Some(self.path_json(path)),
+                ..base
+            },
         }
-        o
     }
 
     /// Why a value is uniform, in one sentence.
@@ -510,13 +514,13 @@ impl Ctx<'_, '_> {
         }
     }
 
-    fn step_json(&self, s: &Step) -> Json {
-        json!({
-            "value": self.a.name(s.node),
-            "text": self.node_text(s.node),
-            "location": self.node_loc(s.node),
-            "reason": self.reason_json(&s.reason),
-        })
+    fn step_json(&self, s: &Step) -> StepJson {
+        StepJson {
+            value: self.a.name(s.node),
+            text: self.node_text(s.node),
+            location: self.node_loc(s.node),
+            reason: self.reason_json(&s.reason),
+        }
     }
 
     /// `converge explain --value`: text.
@@ -560,32 +564,44 @@ impl Ctx<'_, '_> {
         out
     }
 
-    /// `converge explain --value --format json`: one object.
-    pub fn explanation_json(&self, n: Node, e: &Explanation) -> Json {
-        let mut o = json!({
-            "function": self.a.lf.name(),
-            "value": self.a.name(n),
-            "text": self.node_text(n),
-            "location": self.node_loc(n),
-        });
-        let extra = match e {
-            Explanation::Divergent(chain) => json!({
-                "divergent": true,
-                "chain": chain.iter().map(|s| self.step_json(s)).collect::<Vec<_>>(),
-            }),
-            Explanation::Uniform(facts) => json!({
-                "divergent": false,
-                "uniform_because": facts.iter().map(|f| json!({
-                    "kind": Self::uniform_kind(f),
-                    "message": self.uniform_text(f),
-                })).collect::<Vec<_>>(),
-            }),
-            Explanation::Unexplained => json!({"divergent": true, "chain": null}),
+    /// `converge explain --value --format json`: the explanation of one value (the document
+    /// is [`crate::reports::explain::ExplainValueReport`]).
+    pub fn explanation(&self, n: Node, e: &Explanation) -> ExplanationJson {
+        let (divergent, chain, uniform_because) = match e {
+            Explanation::Divergent(chain) => (
+                true,
+                Some(Some(chain.iter().map(|s| self.step_json(s)).collect())),
+                None,
+            ),
+            Explanation::Uniform(facts) => (
+                false,
+                None,
+                Some(
+                    facts
+                        .iter()
+                        .map(|f| UniformJson {
+                            kind: Self::uniform_kind(f).to_string(),
+                            message: self.uniform_text(f),
+                        })
+                        .collect(),
+                ),
+            ),
+            Explanation::Unexplained => (true, Some(None), None),
         };
-        if let (Json::Object(o), Json::Object(e)) = (&mut o, extra) {
-            o.extend(e);
+        ExplanationJson {
+            function: self.a.lf.name().to_string(),
+            value: self.a.name(n),
+            text: self.node_text(n),
+            location: self.node_loc(n),
+            divergent,
+            chain,
+            uniform_because,
         }
-        o
+    }
+
+    /// [`Ctx::explanation`] as a JSON value.
+    pub fn explanation_json(&self, n: Node, e: &Explanation) -> Json {
+        serde_json::to_value(self.explanation(n, e)).unwrap_or(Json::Null)
     }
 
     /// The compact form of a chain: `%c <- %tid (thread-id-intrinsic)`.
@@ -632,7 +648,7 @@ impl Ctx<'_, '_> {
 
     /// `converge explain` without `--value`: each divergent branch with its joins and divergent
     /// exits, then the cycles assumed divergent and the temporal-divergence list.
-    pub fn summary(&self, ex: &Explainer<'_, '_>, json_out: bool) -> (String, Json) {
+    pub fn summary(&self, ex: &Explainer<'_, '_>, json_out: bool) -> (String, FunctionExplainJson) {
         let a = self.a;
         let u = &a.u;
         let nvals = u.divergent_args.iter().filter(|&&d| d).count()
@@ -644,7 +660,14 @@ impl Ctx<'_, '_> {
         let mut out = format!("function @{} ({}): ", a.lf.name(), self.lines_fn_loc());
         if !u.analysed {
             out.push_str("no branch divergence on this target; every value is uniform\n");
-            let j = json!({"function": a.lf.name(), "analysed": false});
+            let j = FunctionExplainJson {
+                function: a.lf.name().to_string(),
+                analysed: false,
+                divergent_values: None,
+                divergent_branches: None,
+                cycles_assumed_divergent: None,
+                temporal_divergence: None,
+            };
             return (out, j);
         }
         let _ = writeln!(
@@ -698,23 +721,29 @@ impl Ctx<'_, '_> {
                     );
                 }
             } else {
-                jb.push(json!({
-                    "block": a.block_name(b),
-                    "location": self.block_loc(b),
-                    "text": self.node_text(term),
-                    "explanation": self.explanation_json(term, &e),
-                    "joins_truncated": truncated,
-                    "joins": joins.iter().map(|(j, p)| json!({
-                        "block": a.block_name(*j),
-                        "location": self.block_loc(*j),
-                        "paths": [self.path_json(&p[0]), self.path_json(&p[1])],
-                    })).collect::<Vec<_>>(),
-                    "divergent_exits": exits.iter().map(|(c, p)| json!({
-                        "cycle": self.cycle_json(*c),
-                        "exit": a.block_name(*p.last().unwrap()),
-                        "path": self.path_json(p),
-                    })).collect::<Vec<_>>(),
-                }));
+                jb.push(BranchJson {
+                    block: a.block_name(b),
+                    location: self.block_loc(b),
+                    text: self.node_text(term),
+                    explanation: self.explanation(term, &e),
+                    joins_truncated: truncated,
+                    joins: joins
+                        .iter()
+                        .map(|(j, p)| JoinJson {
+                            block: a.block_name(*j),
+                            location: self.block_loc(*j),
+                            paths: vec![self.path_json(&p[0]), self.path_json(&p[1])],
+                        })
+                        .collect(),
+                    divergent_exits: exits
+                        .iter()
+                        .map(|(c, p)| DivergentExitJson {
+                            cycle: self.cycle_json(*c),
+                            exit: a.block_name(*p.last().unwrap()),
+                            path: self.path_json(p),
+                        })
+                        .collect(),
+                });
             }
         }
         let mut ja = Vec::new();
@@ -738,22 +767,22 @@ impl Ctx<'_, '_> {
                 self.node_loc(us),
                 self.cycle_text(t.cycle)
             );
-            jt.push(json!({
-                "value": a.name(v),
-                "location": self.node_loc(v),
-                "user": self.node_text(us),
-                "user_location": self.node_loc(us),
-                "cycle": self.cycle_json(t.cycle),
-            }));
+            jt.push(TemporalExplainJson {
+                value: a.name(v),
+                location: self.node_loc(v),
+                user: self.node_text(us),
+                user_location: self.node_loc(us),
+                cycle: self.cycle_json(t.cycle),
+            });
         }
-        let j = json!({
-            "function": a.lf.name(),
-            "analysed": true,
-            "divergent_values": nvals,
-            "divergent_branches": jb,
-            "cycles_assumed_divergent": ja,
-            "temporal_divergence": jt,
-        });
+        let j = FunctionExplainJson {
+            function: a.lf.name().to_string(),
+            analysed: true,
+            divergent_values: Some(nvals),
+            divergent_branches: Some(jb),
+            cycles_assumed_divergent: Some(ja),
+            temporal_divergence: Some(jt),
+        };
         (out, j)
     }
 

@@ -10,6 +10,7 @@
 
 pub mod check_transform;
 pub mod cycles;
+pub mod explain;
 pub mod simulate;
 pub mod stats;
 pub mod style;
