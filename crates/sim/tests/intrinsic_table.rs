@@ -1,4 +1,5 @@
-//! The one intrinsic table (`converge_ir::intrinsics::amdgpu`) cross-checked against its two
+//! The intrinsic tables (`converge_ir::intrinsics::amdgpu`, and `nvptx` at the end) cross-checked
+//! against their two
 //! readers: an intrinsic the table says is the same in every lane of the group is never seen
 //! with different values on converged threads by the simulator, even for thread-dependent
 //! operands; one it says computes a value of each lane's own is a divergence source for the
@@ -7,12 +8,15 @@
 //! `src0` between lanes, so a uniform `src0` stays uniform).
 
 use converge_ir::intrinsics::amdgpu::{Computes, sample_names};
+use converge_ir::intrinsics::nvptx::{Barrier, Nvvm, Shuffle, Vote};
 use converge_ir::{FuncId, InstId, Module};
 use converge_sim::hierarchy::enumerate;
 use converge_sim::interp::{ArgValue, Options, Program, Target, run};
 use converge_sim::report::{Verdict, inst_name, value_uniformity};
 use converge_uniformity::llvm::{LlvmFunction, Target as UTarget};
-use converge_uniformity::{DivergenceModel, Mode, SsaFunction, Structure, Val, analyze_with};
+use converge_uniformity::{
+    DivergenceModel, Mode, SourceReason, SsaFunction, Structure, Val, analyze_with,
+};
 
 /// A kernel calling `name` once as `%v`: with thread-dependent operands for group-uniform
 /// intrinsics, with uniform ones (from the argument `%n`) for per-lane ones.
@@ -139,4 +143,138 @@ fn the_intrinsic_table_agrees_with_the_analysis_and_the_simulator() {
         }
     }
     assert!(checked_sim > 40, "{checked_sim} simulated");
+}
+
+/// An NVPTX kernel calling `name` once as `%v`: operands from the thread id `%x` (or the
+/// predicate `%c` on it), so that a group-uniform entry is tested with thread-dependent
+/// operands; a shuffle moves `%x` between lanes. A 2 x 2 x 8 CTA: one warp of 32 threads in
+/// which every `tid` dimension varies.
+fn nvptx_module(name: &str, e: Nvvm) -> String {
+    let (ret, params, args) = match e {
+        Nvvm::Vote(Vote::Ballot) => ("i32", "i32, i1", "i32 -1, i1 %c"),
+        Nvvm::Vote(_) => ("i1", "i32, i1", "i32 -1, i1 %c"),
+        Nvvm::Shuffle(Shuffle::Idx) => (
+            "i32",
+            "i32, i32, i32, i32",
+            "i32 -1, i32 %x, i32 %x, i32 31",
+        ),
+        Nvvm::Shuffle(_) => ("i32", "i32, i32, i32, i32", "i32 -1, i32 %x, i32 1, i32 31"),
+        Nvvm::Redux(_) => ("i32", "i32, i32", "i32 %x, i32 -1"),
+        Nvvm::Barrier(Barrier::Plain) if name.ends_with("barrier0") => ("void", "", ""),
+        Nvvm::Barrier(Barrier::Plain) => ("void", "i32", "i32 0"),
+        Nvvm::Barrier(_) => ("i32", "i32", "i32 %x"),
+        Nvvm::Sreg(_) | Nvvm::ActiveMask => ("i32", "", ""),
+    };
+    let decl = if name == "llvm.nvvm.read.ptx.sreg.tid.x" {
+        String::new()
+    } else {
+        format!("declare {ret} @{name}({params})\n")
+    };
+    let call = if ret == "void" {
+        format!("call void @{name}({args})")
+    } else {
+        format!("%v = call {ret} @{name}({args})")
+    };
+    format!(
+        "target triple = \"nvptx64-nvidia-cuda\"\n\
+         declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n\
+         {decl}\
+         define ptx_kernel void @k(i32 %n) !reqd_work_group_size !0 {{\n\
+         entry:\n\
+           %x = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n\
+           %c = icmp ult i32 %x, 2\n\
+           {call}\n\
+           ret void\n}}\n\
+         !0 = !{{i32 2, i32 2, i32 8}}\n"
+    )
+}
+
+/// The simulator's verdict on `%v` over the 32 threads of one warp, every hierarchy.
+fn nvptx_simulated(m: &Module) -> Option<String> {
+    let f = &m.functions[m.functions.iter().position(|f| !f.is_declaration).unwrap()];
+    let prog = Program::new(m, f, Target::Nvptx);
+    let e = enumerate(&prog.cfg, 4);
+    let opts = Options {
+        threads: 32,
+        args: vec![Some(ArgValue::Int(5))],
+        target: Target::Nvptx,
+        ..Options::default()
+    };
+    for h in &e.hierarchies {
+        let r = run(&prog, h, &opts);
+        assert_eq!(r.failures(), Vec::<String>::new(), "{}", m.source);
+        for (i, v) in value_uniformity(&r, f.insts.len()) {
+            if inst_name(m, f, i) == "%v"
+                && let Verdict::Divergent { a, b } = v
+            {
+                return Some(format!("thread {}: {}, thread {}: {}", a.0, a.1, b.0, b.1));
+            }
+        }
+    }
+    None
+}
+
+/// The NVPTX table (`converge_ir::intrinsics::nvptx`) against its readers: an entry it says is
+/// the same in every converged thread is never seen otherwise by the simulator, even with
+/// thread-dependent operands; one it says is a value of each thread's own shows converged
+/// threads with different values (a shuffle: of a thread-dependent value) and is a divergence
+/// source for the analysis (NVPTX makes every call one) in LLVM 22's rules and precise mode; and
+/// the analysis names the source a thread id exactly for the table's id registers.
+#[test]
+fn the_nvptx_table_agrees_with_the_analysis_and_the_simulator() {
+    let samples = converge_ir::intrinsics::nvptx::sample_names();
+    assert!(samples.len() > 40, "{} samples", samples.len());
+    let (mut uniform, mut per_lane) = (0, 0);
+    for (name, e) in &samples {
+        let text = nvptx_module(name, *e);
+        let m = converge_ir::parse("t.ll", text.clone())
+            .unwrap_or_else(|err| panic!("{name}: {err:?}"));
+        let fi = FuncId(m.functions.iter().position(|f| !f.is_declaration).unwrap() as u32);
+        let lf = LlvmFunction::new(&m, fi);
+        let t = UTarget::from_triple(m.triple.as_deref(), None);
+        let Some(v) = (0..lf.num_insts()).find(|&i| inst_name(&m, lf.func, InstId(i)) == "%v")
+        else {
+            // A plain barrier has no result: the simulator must still run it.
+            assert_eq!(e.computes(), None, "{name}");
+            assert_eq!(nvptx_simulated(&m), None, "{name}");
+            continue;
+        };
+        let reason = t.source_reason(&lf, converge_uniformity::Inst(v));
+        assert_eq!(
+            reason == Some(SourceReason::ThreadIdIntrinsic),
+            converge_ir::intrinsics::nvptx::is_id_intrinsic(name),
+            "{name}: {reason:?}"
+        );
+        match e.computes() {
+            Some(Computes::GroupUniform) => {
+                assert_eq!(
+                    nvptx_simulated(&m),
+                    None,
+                    "{name}: the simulator shows divergence\n{text}"
+                );
+                uniform += 1;
+            }
+            Some(Computes::PerLane) => {
+                assert!(
+                    t.is_source_inst(&lf, converge_uniformity::Inst(v)),
+                    "{name}: a source for LLVM 22's rules"
+                );
+                let u = analyze_with(&lf, &t, &Structure::new(lf.cfg()), Mode::Precise);
+                assert!(
+                    u.is_divergent(Val::Inst(v)),
+                    "{name}: a source in precise mode"
+                );
+                assert!(
+                    nvptx_simulated(&m).is_some(),
+                    "{name}: per thread, yet uniform in the simulator\n{text}"
+                );
+                per_lane += 1;
+            }
+            None => panic!("{name}: a result without a fact"),
+        }
+    }
+    assert!(
+        uniform >= 20 && per_lane >= 10,
+        "{uniform} uniform, {per_lane} per lane"
+    );
 }

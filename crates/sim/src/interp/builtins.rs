@@ -57,16 +57,17 @@ pub(crate) fn classify(name: &str) -> Option<WorkItem> {
         })
     };
     let fixed = |q: Query, d: &str| dim(d).map(|d| WorkItem { q, dim: Some(d) });
-    if let Some(r) = name.strip_prefix("llvm.nvvm.read.ptx.sreg.") {
-        let (reg, d) = r.split_once('.')?;
-        let q = match reg {
-            "tid" => LocalId,
-            "ctaid" => GroupId,
-            "ntid" => LocalSize,
-            "nctaid" => NumGroups,
+    if name.starts_with("llvm.nvvm.") {
+        // The special registers, as the one NVPTX table names them.
+        use converge_ir::intrinsics::nvptx::{Nvvm, Sreg, lookup};
+        let (q, d) = match lookup(name)? {
+            Nvvm::Sreg(Sreg::Tid(d)) => (LocalId, d),
+            Nvvm::Sreg(Sreg::CtaId(d)) => (GroupId, d),
+            Nvvm::Sreg(Sreg::NTid(d)) => (LocalSize, d),
+            Nvvm::Sreg(Sreg::NCtaId(d)) => (NumGroups, d),
             _ => return None,
         };
-        return fixed(q, d);
+        return Some(WorkItem { q, dim: Some(d) });
     }
     if let Some(r) = name.strip_prefix("llvm.amdgcn.") {
         return match r {

@@ -124,6 +124,9 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
     if let Some(w) = builtins::classify(name) {
         return WorkItem(w);
     }
+    if let Some(k) = nvptx(name) {
+        return k;
+    }
     if let Some(b) = barrier(name) {
         return Comm(self::Comm::Barrier(b));
     }
@@ -131,10 +134,10 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
         "llvm.experimental.convergence.entry" => return TokEntry,
         "llvm.experimental.convergence.anchor" => return TokAnchor,
         "llvm.experimental.convergence.loop" => return TokLoop,
-        "llvm.nvvm.read.ptx.sreg.laneid" | "getSubgroupLocalInvocationId" => return LaneId,
+        "getSubgroupLocalInvocationId" => return LaneId,
         "llvm.amdgcn.mbcnt.lo" => return MbcntLo,
         "llvm.amdgcn.mbcnt.hi" => return MbcntHi,
-        "llvm.nvvm.read.ptx.sreg.warpsize" | "llvm.amdgcn.wavefrontsize" => return WaveSize,
+        "llvm.amdgcn.wavefrontsize" => return WaveSize,
         "llvm.amdgcn.readfirstlane" | "subgroupBroadcastFirst" => {
             return Comm(if name.starts_with("llvm") {
                 self::Comm::ReadFirstLane
@@ -149,7 +152,6 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
         "subgroupBallot" => return Comm(self::Comm::Ballot),
         "subgroupAdd" => return Comm(self::Comm::Reduce(Red::Add)),
         "subgroupShuffle" => return Comm(self::Comm::SgShuffle),
-        "llvm.nvvm.activemask" => return Comm(self::Comm::NvActiveMask),
         "llvm.amdgcn.inverse.ballot" => return InverseBallot,
         "llvm.amdgcn.wwm"
         | "llvm.amdgcn.strict.wwm"
@@ -207,32 +209,6 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
     if let Some(r) = base.strip_prefix("llvm.amdgcn.wave.reduce.").and_then(red) {
         return Comm(self::Comm::Reduce(r));
     }
-    if let Some(rest) = name.strip_prefix("llvm.nvvm.vote.") {
-        return Comm(match rest {
-            r if r.starts_with("ballot") => self::Comm::NvBallot,
-            r if r.starts_with("any") => self::Comm::NvAny,
-            r if r.starts_with("all") => self::Comm::NvAll,
-            _ => self::Comm::NvUni,
-        });
-    }
-    if let Some(rest) = name.strip_prefix("llvm.nvvm.shfl.sync.") {
-        let m = if rest.starts_with("idx") {
-            0
-        } else if rest.starts_with("up") {
-            1
-        } else if rest.starts_with("down") {
-            2
-        } else {
-            3
-        };
-        return Comm(self::Comm::NvShfl(m));
-    }
-    if let Some(r) = name
-        .strip_prefix("llvm.nvvm.redux.sync.")
-        .and_then(|rest| red(rest.split('.').next().unwrap_or("")))
-    {
-        return Comm(self::Comm::Reduce(r));
-    }
     if base == "llvm.ctpop" {
         return Ctpop;
     }
@@ -280,22 +256,56 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
 /// Work-group barriers: 0 plain, 1 `and`, 2 `or`, 3 `popc` (NVVM's reducing `barrier0`).
 fn barrier(name: &str) -> Option<u8> {
     Some(match name {
-        "llvm.nvvm.barrier0"
-        | "llvm.nvvm.bar.sync"
-        | "llvm.nvvm.barrier.sync"
-        | "llvm.nvvm.barrier.sync.cnt"
-        | "llvm.nvvm.barrier"
-        | "llvm.nvvm.barrier.n"
-        | "llvm.amdgcn.s.barrier"
+        "llvm.amdgcn.s.barrier"
         | "barrier"
         | "work_group_barrier"
         | "_Z7barrierj"
         | "_Z18work_group_barrierj"
         | "_Z18work_group_barrierj12memory_scope" => 0,
-        "llvm.nvvm.barrier0.and" => 1,
-        "llvm.nvvm.barrier0.or" => 2,
-        "llvm.nvvm.barrier0.popc" => 3,
         _ => return None,
+    })
+}
+
+/// NVPTX intrinsics, executed as the one table (`converge_ir::intrinsics::nvptx`) says they are:
+/// the lane and the warp size, votes, shuffles, reductions, barriers (the CTA's id and size
+/// registers are work-item queries, [`builtins::classify`]). `None` for the rest, among them the
+/// registers that are a value of the thread's own without a model here (`warpid`, the lane
+/// masks): the caller's fallback runs them per thread.
+fn nvptx(name: &str) -> Option<CallKind> {
+    use converge_ir::intrinsics::nvptx::{Barrier, Nvvm, Redux, Shuffle, Sreg, Vote, lookup};
+    Some(match lookup(name)? {
+        Nvvm::Sreg(Sreg::LaneId) => CallKind::LaneId,
+        Nvvm::Sreg(Sreg::WarpSize) => CallKind::WaveSize,
+        Nvvm::Sreg(_) => return None,
+        Nvvm::Vote(v) => CallKind::Comm(match v {
+            Vote::All => Comm::NvAll,
+            Vote::Any => Comm::NvAny,
+            Vote::Uni => Comm::NvUni,
+            Vote::Ballot => Comm::NvBallot,
+        }),
+        Nvvm::Shuffle(s) => CallKind::Comm(Comm::NvShfl(match s {
+            Shuffle::Idx => 0,
+            Shuffle::Up => 1,
+            Shuffle::Down => 2,
+            Shuffle::Bfly => 3,
+        })),
+        Nvvm::Redux(op) => CallKind::Comm(Comm::Reduce(match op {
+            Redux::Add => Red::Add,
+            Redux::Min => Red::Min,
+            Redux::Max => Red::Max,
+            Redux::UMin => Red::UMin,
+            Redux::UMax => Red::UMax,
+            Redux::And => Red::And,
+            Redux::Or => Red::Or,
+            Redux::Xor => Red::Xor,
+        })),
+        Nvvm::Barrier(b) => CallKind::Comm(Comm::Barrier(match b {
+            Barrier::Plain => 0,
+            Barrier::And => 1,
+            Barrier::Or => 2,
+            Barrier::Popc => 3,
+        })),
+        Nvvm::ActiveMask => CallKind::Comm(Comm::NvActiveMask),
     })
 }
 
