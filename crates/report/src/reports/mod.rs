@@ -85,18 +85,10 @@ pub fn cycle_line(m: &Module, f: &Function, ci: &CycleInfo, c: Cycle) -> String 
 /// depth-first preorder, then the cycle's other blocks in preorder.
 pub fn main_cycle_line(m: &Module, f: &Function, ci: &CycleInfo, c: Cycle) -> String {
     let (entries, others) = converge_uniformity::llvm::main_print_order(ci, c);
-    let mut s = format!("depth={}: entries(", ci.depth(c));
-    for (k, &e) in entries.iter().enumerate() {
-        if k > 0 {
-            s.push(' ');
-        }
-        m.write_block_name(f, e, &mut s);
-    }
-    s.push(')');
-    for &b in &others {
-        s.push(' ');
-        m.write_block_name(f, b, &mut s);
-    }
+    let mut s = String::new();
+    converge_graph::write_cycle_line(&mut s, ci.depth(c), &entries, others, |b, out| {
+        m.write_block_name(f, b, out)
+    });
     s
 }
 
