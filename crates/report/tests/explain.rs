@@ -593,3 +593,34 @@ fn intrinsic_source_rules_come_from_the_target_table() {
         }
     }
 }
+
+/// The source rule is the target model's own reason (`DivergenceModel::source_reason`), not a
+/// guess from the instruction: AMDGPU names `llvm.amdgcn.global.load.tr` a source because it
+/// loads global memory transposed across the lanes (LLVM 22's rule), so the explanation cites a
+/// divergent load of address space 1, not a divergent intrinsic (which the instruction-shape
+/// guess said before the model gave its reason).
+#[test]
+fn source_rule_is_the_models_reason() {
+    let text = "target triple = \"amdgcn-amd-amdhsa\"\n\
+        declare <2 x i32> @llvm.amdgcn.global.load.tr.v2i32(ptr addrspace(1))\n\
+        define amdgpu_kernel void @k(ptr addrspace(1) %p) {\n\
+        entry:\n\
+          %t = call <2 x i32> @llvm.amdgcn.global.load.tr.v2i32(ptr addrspace(1) %p)\n\
+          ret void\n\
+        }\n";
+    let m = parse("tr.ll", text.to_string());
+    let fid = func(&m, "k");
+    let a = Analysed::new(&m, fid, &target(&m));
+    let n = find_value(&m, fid, "%t").unwrap();
+    let Node::Inst(i) = n else { panic!() };
+    assert_eq!(
+        a.source_reason(i),
+        Some(converge_uniformity::SourceReason::DivergentLoad(1))
+    );
+    let c = chain(explain(&m, "k", "%t"));
+    assert_eq!(last_rule(&c), SourceRule::Load);
+    match &c[0].reason {
+        Reason::Source { detail, .. } => assert!(detail.contains("address space 1"), "{detail}"),
+        r => panic!("{r:?}"),
+    }
+}
