@@ -114,3 +114,31 @@ impl DoubleEndedIterator for InstRange {
 impl ExactSizeIterator for InstRange {}
 
 impl std::iter::FusedIterator for InstRange {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The range yields the same ids as `Range<u32>` from either end, and knows its terminator.
+    #[test]
+    fn inst_range_iterates_like_a_u32_range() {
+        let r = InstRange::from(3..7);
+        assert_eq!(
+            (r.start(), r.end(), r.terminator()),
+            (Inst(3), Inst(7), Inst(6))
+        );
+        assert_eq!(r.len(), 4);
+        assert_eq!(
+            r.clone().map(u32::from).collect::<Vec<_>>(),
+            (3..7).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            r.clone().rev().map(u32::from).collect::<Vec<_>>(),
+            (3..7).rev().collect::<Vec<_>>()
+        );
+        let mut m = r;
+        assert_eq!((m.next(), m.next_back()), (Some(Inst(3)), Some(Inst(6))));
+        assert_eq!(m.len(), 2);
+        assert_eq!(InstRange::new(Inst(5), Inst(5)).next(), None);
+    }
+}
