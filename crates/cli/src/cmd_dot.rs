@@ -36,9 +36,13 @@ pub struct Args {
     /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
     #[arg(long)]
     pub mcpu: Option<String>,
-    /// `llvm` (LLVM 22's answer) or `precise` (sound by the semantics; docs/precise-mode.md).
+    /// `llvm` (LLVM's answer, `--llvm-version` picks the release) or `precise` (sound by the semantics; docs/precise-mode.md).
     #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
     pub mode: ModeArg,
+    /// Reproduce this LLVM release in llvm mode (22, the reference; or 19, with its
+    /// join-detection early stop and unreachable predecessors as cycle entries).
+    #[arg(long, alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_release())]
+    pub llvm_version: LlvmVersion,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
@@ -61,19 +65,23 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                 funcs.len()
             ));
         };
-        let a = Analysed::new_with(&module, *f, &target, args.mode.mode(LlvmVersion::V22));
+        let a = Analysed::new_with(&module, *f, &target, args.mode.mode(args.llvm_version));
         crate::common::emit(&converge_report::explore::standalone_svg(&a));
         return Ok(ExitCode::SUCCESS);
     }
+    let progress = crate::common::progress::Progress::start("drawing", funcs.len());
     let graphs: Vec<String> = funcs
         .iter()
         .map(|&f| {
-            render(
-                &Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22)),
+            let g = render(
+                &Analysed::new_with(&module, f, &target, args.mode.mode(args.llvm_version)),
                 &opts,
-            )
+            );
+            progress.inc();
+            g
         })
         .collect();
+    drop(progress);
     // One `digraph` per function would show only the first with `dot -Tpng`: several functions
     // become one graph with a cluster per function.
     let mut out = String::new();

@@ -19,10 +19,14 @@ pub struct Args {
     pub file: PathBuf,
     #[command(flatten)]
     pub functions: FunctionArgs,
-    /// Which uniformity analysis the page shows: `llvm` (LLVM 22's answer) or `precise` (sound
-    /// by the semantics; docs/precise-mode.md).
+    /// Which uniformity analysis the page shows: `llvm` (LLVM's answer, `--llvm-version` picks
+    /// the release) or `precise` (sound by the semantics; docs/precise-mode.md).
     #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
     pub mode: ModeArg,
+    /// Reproduce this LLVM release in llvm mode (22, the reference; or 19, with its
+    /// join-detection early stop and unreachable predecessors as cycle entries).
+    #[arg(long, alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_release())]
+    pub llvm_version: LlvmVersion,
     /// Threads of the simulation panel.
     #[arg(long, default_value_t = 4)]
     pub threads: u32,
@@ -82,7 +86,7 @@ pub fn run(args: &Args, output: Option<&Path>) -> Result<ExitCode, CliError> {
     let funcs = args.functions.select(&module)?;
     let opts = ExploreOptions {
         target: args.target.model(&module, args.mcpu.as_deref()),
-        mode: args.mode.mode(LlvmVersion::V22),
+        mode: args.mode.mode(args.llvm_version),
         sim: SimOptions {
             threads: args.threads,
             args: sim_args,
@@ -92,7 +96,8 @@ pub fn run(args: &Args, output: Option<&Path>) -> Result<ExitCode, CliError> {
             ..SimOptions::default()
         },
     };
-    let html = page(&module, &funcs, &opts);
+    let html =
+        crate::common::progress::during("building the page", || page(&module, &funcs, &opts));
     write_atomically(&out, html.as_bytes())?;
     eprintln!(
         "wrote {} ({} bytes, {} function{})",

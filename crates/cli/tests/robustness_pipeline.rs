@@ -83,6 +83,9 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
         &["dot", "--uniformity", "--instructions", f],
         &["uniformity", "--mode", "precise", "--format", "json", f],
         &["explain", "--mode", "precise", f],
+        &["explain", "--llvm-version", "19", "--format", "json", f],
+        &["dot", "--uniformity", "--llvm-version", "19", f],
+        &["stats", "--format", "json", f],
         &["simulate", "--step-limit", "1000", f],
         &[
             "simulate",

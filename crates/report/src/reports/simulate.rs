@@ -560,13 +560,15 @@ fn render_run(
             Verdict::Uniform { classes, shared: 0 } => {
                 let _ = writeln!(
                     out,
-                    "  unshared   {n}  ({classes} instance(s), none converged with another thread's)"
+                    "  unshared   {n}  ({classes} instance{}, none converged with another thread's)",
+                    if classes == 1 { "" } else { "s" }
                 );
             }
             Verdict::Uniform { classes, shared } => {
                 let _ = writeln!(
                     out,
-                    "  uniform    {n}  ({classes} converged instance(s), {shared} shared by several threads)"
+                    "  uniform    {n}  ({classes} converged instance{}, {shared} shared by several threads)",
+                    if classes == 1 { "" } else { "s" }
                 );
             }
             Verdict::Divergent { a, b } => {
