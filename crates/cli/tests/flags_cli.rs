@@ -644,3 +644,286 @@ fn function_selection_in_insert_tokens_and_check_transform() {
     assert_eq!(plain.2, serde_json::Value::from(name.clone()));
     assert_eq!(plain, with(&format!("@{name}")));
 }
+
+/// `check-transform`'s output without its measured time (`"seconds": …` in JSON, `in 0.012s`
+/// in text), which differs from run to run.
+fn untimed(out: &[u8]) -> String {
+    String::from_utf8_lossy(out)
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("\"seconds\":"))
+        .map(|l| match l.rfind(" in ") {
+            Some(at) if l.ends_with('s') && l[at + 4..l.len() - 1].parse::<f64>().is_ok() => {
+                &l[..at]
+            }
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// AMDGPU `callbr` to inline asm: LLVM 19's hooks only looked at `call`, so 19 and 22 differ here
+/// (`uniformity_regressions.rs` checks both against `opt` 19 and the corpus rule).
+const CALLBR_19_22: &str = r#"target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.workitem.id.x()
+
+define amdgpu_kernel void @asm_in(ptr addrspace(1) %out) {
+entry:
+  %x = call i32 @llvm.amdgcn.workitem.id.x()
+  callbr void asm "", "v,!i"(i32 %x) to label %a [label %b]
+a:
+  store i32 1, ptr addrspace(1) %out
+  ret void
+b:
+  ret void
+}
+
+define amdgpu_kernel void @asm_vgpr(ptr addrspace(1) %out) {
+entry:
+  %v = callbr i32 asm "v_mov_b32 $0, 1", "=v,!i"() to label %a [label %b]
+a:
+  ret void
+b:
+  ret void
+}
+"#;
+
+/// `--llvm-version` (alias `--llvm`) on every subcommand whose answer depends on the release:
+/// `explain`, `dot` and `explore` give the divergence `uniformity` gives for the same release
+/// (the expected answer), and the releases differ on this module. `main` is refused where it is
+/// not reproduced.
+#[test]
+fn llvm_version_on_explain_dot_and_explore() {
+    let f = scratch("callbr-19-22.ll", CALLBR_19_22);
+    // `function @NAME: ..., N divergent terminator(s)` of uniformity; `N divergent branch(es)`
+    // of explain's summary and dot's cluster labels.
+    let counts = |text: &str, marker: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains(marker) && l.contains("@asm_"))
+            .map(|l| {
+                let at = l.find(marker).unwrap();
+                let head = &l[..at];
+                head.rsplit(' ').nth(0).unwrap_or_default().to_string()
+            })
+            .collect()
+    };
+    let mut per_version = Vec::new();
+    for v in ["19", "22"] {
+        let u = ok(&["uniformity", "--llvm-version", v, &f]);
+        let want = counts(&u, " divergent terminator");
+        assert_eq!(want.len(), 2, "{u}");
+        for spelling in ["--llvm-version", "--llvm"] {
+            let e = ok(&["explain", spelling, v, &f]);
+            assert_eq!(counts(&e, " divergent branch"), want, "explain {v}: {e}");
+            let d = ok(&["dot", "--uniformity", spelling, v, &f]);
+            assert_eq!(counts(&d, " divergent branch"), want, "dot {v}: {d}");
+        }
+        let page =
+            std::env::temp_dir().join(format!("converge-llvm{v}-{}.html", std::process::id()));
+        let o = run(&[
+            "explore",
+            "--llvm-version",
+            v,
+            "-o",
+            page.to_str().unwrap(),
+            &f,
+        ]);
+        assert_eq!(o.code, Some(0), "{}", o.stderr_str());
+        per_version.push(want);
+    }
+    assert_ne!(
+        per_version[0], per_version[1],
+        "the module tells 19 from 22"
+    );
+    for sub in ["explain", "dot"] {
+        let o = run(&[sub, "--llvm-version", "main", &f]);
+        assert_eq!(o.code, Some(2), "{sub}");
+        assert!(
+            o.stderr_str().contains("`main` is reproduced by"),
+            "{}",
+            o.stderr_str()
+        );
+    }
+}
+
+/// `check-transform --function` reads its one name like the other subcommands: a glob that
+/// selects one function, and an unknown name listing BEFORE's closest names (exit 2).
+#[test]
+fn check_transform_function_glob_and_close_matches() {
+    let f = scratch("select-ct.ll", NO_TRIPLE);
+    let named = ok(&["check-transform", "--function", "kernel_two", &f, &f]);
+    assert_eq!(
+        untimed(named.as_bytes()),
+        untimed(ok(&["check-transform", "--function", "kernel_t*", &f, &f]).as_bytes())
+    );
+    assert!(named.starts_with("@kernel_two: refines"), "{named}");
+    let o = run(&["check-transform", "--function", "kernl_two", &f, &f]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("did you mean @kernel_two"),
+        "{}",
+        o.stderr_str()
+    );
+    let o = run(&["check-transform", "--function", "kernel_*", &f, &f]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("selects 2 functions") && o.stderr_str().contains("@kernel_one"),
+        "{}",
+        o.stderr_str()
+    );
+    let o = run(&["check-transform", "--function", "only_declared", &f, &f]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("only declared"),
+        "{}",
+        o.stderr_str()
+    );
+}
+
+/// The progress line of the subcommands that do one long call (token verification, explanations,
+/// drawing, insertion, the transform search, the page): on standard error only, never changing
+/// standard output. Forced on with a zero delay, since the tests' inputs are quick.
+#[test]
+fn progress_on_every_long_subcommand() {
+    let f = example("divergent-loop.ll");
+    let page = std::env::temp_dir().join(format!("converge-progress-{}.html", std::process::id()));
+    let page = page.to_str().unwrap().to_string();
+    for (args, label) in [
+        (vec!["verify", "--format", "json", &f], "verifying tokens"),
+        (vec!["explain", "--format", "json", &f], "explaining"),
+        (vec!["explain", "--value", "%found.at", &f], "explaining"),
+        (vec!["dot", "--uniformity", &f], "drawing"),
+        (vec!["insert-tokens", &f], "inserting tokens"),
+        (
+            vec!["check-transform", "--format", "json", &f, &f],
+            "comparing executions",
+        ),
+        (vec!["stats", "--format", "json", &f], "counting"),
+        (vec!["cycles", "--format", "llvm", &f], "cycles"),
+        (vec!["explore", "-o", &page, &f], "building the page"),
+    ] {
+        let quiet = run(&args);
+        let loud = run_in(
+            &args,
+            b"",
+            &[
+                ("CONVERGE_PROGRESS", "1"),
+                ("CONVERGE_PROGRESS_AFTER_MS", "0"),
+            ],
+        );
+        assert_eq!(quiet.code, loud.code, "{args:?}");
+        assert_eq!(
+            untimed(&quiet.stdout),
+            untimed(&loud.stdout),
+            "{args:?}: stdout untouched"
+        );
+        assert!(
+            !quiet.stderr_str().contains("converge: "),
+            "{args:?}: no progress off a terminal"
+        );
+        assert!(
+            loud.stderr_str().contains(&format!("converge: {label}")),
+            "{args:?}: {}",
+            loud.stderr_str()
+        );
+    }
+}
+
+/// The simulator's table of converged values says "1 converged instance", not "instance(s)".
+#[test]
+fn simulate_plurals() {
+    let f = example("divergent-loop.ll");
+    let t = ok(&["simulate", "--threads", "3", &f]);
+    assert!(!t.contains("(s)"), "{t}");
+    assert!(t.contains("(1 converged instance, "), "{t}");
+    assert!(
+        t.lines()
+            .filter(|l| l.contains(" converged instances, "))
+            .all(|l| !l.contains("(1 converged instances")),
+        "{t}"
+    );
+}
+
+/// `clang ... -S -emit-llvm -o - | converge uniformity -`, live: the pipe gives what the compiled
+/// file gives (the input named `<stdin>`), for both targets clang 19 compiles kernels for.
+#[test]
+fn clang_pipes_into_converge() {
+    use std::process::Stdio;
+    let Some(clang) = converge_gen::reference::clang19("clang_pipes_into_converge") else {
+        return;
+    };
+    let src = root().join("examples/kernels/loops.cl");
+    let dir = root().join("build/cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (target, flags) in converge_gen::clang_kernels::TARGETS {
+        let ll = dir.join(format!("pipe-{target}.ll"));
+        let o = converge_gen::clang_kernels::command(&clang, &src, flags, "-O2", &ll)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let from_file = ok(&["uniformity", ll.to_str().unwrap()]);
+        let mut c =
+            converge_gen::clang_kernels::command(&clang, &src, flags, "-O2", Path::new("-"));
+        let mut producer = c.stdout(Stdio::piped()).spawn().unwrap();
+        let piped = Command::new(common::converge_bin())
+            .args(["uniformity", "-"])
+            .stdin(producer.stdout.take().unwrap())
+            .output()
+            .unwrap();
+        assert!(producer.wait().unwrap().success());
+        assert!(
+            piped.status.success(),
+            "{}",
+            String::from_utf8_lossy(&piped.stderr)
+        );
+        assert_eq!(
+            from_file.replace(ll.to_str().unwrap(), "<stdin>"),
+            String::from_utf8_lossy(&piped.stdout),
+            "{target}"
+        );
+        assert!(from_file.contains("divergent"), "{from_file}");
+    }
+}
+
+/// `-` and `-o FILE` on the subcommands that write whole files or read two modules:
+/// `insert-tokens` and `check-transform` (BEFORE from standard input).
+#[test]
+fn dash_and_dash_o_on_insert_tokens_and_check_transform() {
+    let f = example("insert-tokens.ll");
+    let text = std::fs::read(&f).unwrap();
+    let plain = ok(&["insert-tokens", &f]);
+    let from_stdin = run_in(&["insert-tokens", "-"], &text, &[]);
+    assert_eq!(from_stdin.code, Some(0));
+    assert_eq!(from_stdin.stdout_str(), plain);
+    let dir = std::env::temp_dir().join(format!("converge-flags-o2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("with-tokens.ll");
+    let o = run(&["insert-tokens", "-o", out.to_str().unwrap(), &f]);
+    assert_eq!(o.code, Some(0));
+    assert!(o.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), plain);
+
+    let ct = ok(&["check-transform", "--function", "kernel", &f, &f]);
+    let o = run_in(
+        &["check-transform", "--function", "kernel", "-", &f],
+        &text,
+        &[],
+    );
+    assert_eq!(o.code, Some(0), "{}", o.stderr_str());
+    assert_eq!(untimed(&o.stdout), untimed(ct.as_bytes()));
+    let out = dir.join("ct.txt");
+    let o = run(&[
+        "check-transform",
+        "--function",
+        "kernel",
+        "-o",
+        out.to_str().unwrap(),
+        &f,
+        &f,
+    ]);
+    assert_eq!(o.code, Some(0));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        untimed(&std::fs::read(&out).unwrap()),
+        untimed(ct.as_bytes())
+    );
+}
