@@ -8,6 +8,7 @@ use crate::common::{CliError, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
 use converge_report::dot::{DotOptions, combine, render};
 use converge_report::explain::Analysed;
+use converge_report::reports::style::counted;
 use converge_uniformity::LlvmVersion;
 use converge_uniformity::llvm::Target;
 use std::path::PathBuf;
@@ -60,9 +61,13 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     if args.svg {
         let [f] = funcs.as_slice() else {
             return Err(format!(
-                "error: --svg draws one function; {} defines {}: choose one with --function",
+                "error: --svg draws one function; {} {}: choose one with --function",
                 crate::common::input_name(&args.file),
-                funcs.len()
+                if args.functions.is_set() {
+                    format!("selects {}", counted(funcs.len() as u64, "function"))
+                } else {
+                    format!("defines {}", counted(funcs.len() as u64, "function"))
+                }
             ));
         };
         let a = Analysed::new_with(&module, *f, &target, args.mode.mode(args.llvm_version));

@@ -6,6 +6,7 @@
 
 use crate::common::{CliError, Format, FunctionArgs, TargetArg, formats};
 use converge_report::reports::simulate as report;
+use converge_report::reports::style::counted;
 use converge_sim::hierarchy::{Hierarchy, enumerate};
 use converge_sim::inputs::{parse_mem, parse_value};
 use converge_sim::interp::{self, Options, Program, Run, Target};
@@ -94,10 +95,10 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
     }
     if argv.len() > f.params.len() {
         return Err(format!(
-            "error: --args: {} values given, @{} has {} parameters",
-            argv.len(),
+            "error: --args: {} given, @{} has {}",
+            counted(argv.len() as u64, "value"),
             m.strings.resolve(f.name),
-            f.params.len()
+            counted(f.params.len() as u64, "parameter")
         ));
     }
     let opts = Options {

@@ -702,7 +702,7 @@ fn llvm_version_on_explain_dot_and_explore() {
             .map(|l| {
                 let at = l.find(marker).unwrap();
                 let head = &l[..at];
-                head.rsplit(' ').nth(0).unwrap_or_default().to_string()
+                head.rsplit(' ').next().unwrap_or_default().to_string()
             })
             .collect()
     };
@@ -777,6 +777,23 @@ fn check_transform_function_glob_and_close_matches() {
         "{}",
         o.stderr_str()
     );
+    // `explore` too (nothing written on the error).
+    let page = std::env::temp_dir().join(format!("converge-sel-{}.html", std::process::id()));
+    let o = run(&[
+        "explore",
+        "--function",
+        "kernl_two",
+        "-o",
+        page.to_str().unwrap(),
+        &f,
+    ]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("did you mean @kernel_two"),
+        "{}",
+        o.stderr_str()
+    );
+    assert!(!page.exists());
 }
 
 /// The progress line of the subcommands that do one long call (token verification, explanations,
@@ -840,6 +857,23 @@ fn simulate_plurals() {
             .filter(|l| l.contains(" converged instances, "))
             .all(|l| !l.contains("(1 converged instances")),
         "{t}"
+    );
+    let one = ok(&["simulate", "--threads", "1", &f]);
+    assert!(one.starts_with("function @find_first: 1 thread, "), "{one}");
+    let stopped = run(&["simulate", "--threads", "2", "--step-limit", "1", &f]);
+    assert_eq!(stopped.code, Some(1));
+    assert!(
+        stopped.stdout_str().contains(" after 1 step\n"),
+        "{}",
+        stopped.stdout_str()
+    );
+    let o = run(&["simulate", "--args", "1,2,3,4,5", &f]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str()
+            .contains("5 values given, @find_first has 4 parameters"),
+        "{}",
+        o.stderr_str()
     );
 }
 

@@ -333,9 +333,9 @@ pub fn text(s: &Setting<'_>) -> Result<String, String> {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "function @{}: {} threads, target {}, {} convergence",
+        "function @{}: {}, target {}, {} convergence",
         m.strings.resolve(f.name),
-        s.threads,
+        super::style::counted(s.threads, "thread"),
         s.target,
         if main.controlled {
             "controlled (tokens)"
@@ -484,10 +484,10 @@ fn render_run(
         if !matches!(th.status, Status::Returned(_)) || th.steps == 0 {
             let _ = writeln!(
                 out,
-                "thread {}: {} after {} steps",
+                "thread {}: {} after {}",
                 th.tid,
                 status_text(&th.status),
-                th.steps
+                super::style::counted(th.steps, "step")
             );
         }
     }
