@@ -274,6 +274,11 @@ fn simulate(m: &Module, func: &converge_ir::Function, work: &mut usize) {
     if let Ok(t) = converge_report::reports::simulate::text(&setting) {
         *work += t.len();
     }
+    // `--color always`: the painted text is the plain one with escape codes added.
+    let painted = converge_report::reports::style::Painter { color: true };
+    if let Ok(t) = converge_report::reports::simulate::text_painted(&setting, painted) {
+        *work += t.len();
+    }
     if let Ok(j) = converge_report::reports::simulate::json(&setting) {
         *work += converge_report::reports::json_text(&j).len();
     }

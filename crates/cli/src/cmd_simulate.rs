@@ -165,7 +165,10 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
     match args.format {
         Format::Json => crate::common::emit_json(&report::json(&setting)?),
         Format::None => {}
-        Format::Text | Format::Llvm => crate::common::emit(&report::text(&setting)?),
+        Format::Text | Format::Llvm => crate::common::emit(&report::text_painted(
+            &setting,
+            crate::common::color::painter(),
+        )?),
     }
     // The run is shown either way, but a thread that stopped on an error or at the step limit,
     // or a barrier not reached by the whole group, means the execution is not a valid complete

@@ -520,6 +520,22 @@ fn colour_only_when_asked_or_on_a_terminal() {
     assert!(esc(&ok(&["uniformity", "--color", "always", &f])));
     assert!(!esc(&ok(&["uniformity", "--color", "never", &f])));
     assert!(esc(&ok(&["cycles", "--color=always", &f])));
+    // simulate: painted only when asked, and otherwise the same text.
+    let sim = ok(&["simulate", "--threads", "3", &f]);
+    assert!(!esc(&sim));
+    let painted = ok(&["simulate", "--threads", "3", "--color", "always", &f]);
+    assert!(esc(&painted));
+    let mut stripped = String::new();
+    let mut in_escape = false;
+    for c in painted.chars() {
+        match (in_escape, c) {
+            (false, '\x1b') => in_escape = true,
+            (true, 'm') => in_escape = false,
+            (false, c) => stripped.push(c),
+            _ => {}
+        }
+    }
+    assert_eq!(stripped, sim, "colour only adds escape codes");
     let o = run_in(
         &["verify", "--color", "always", &example("tokens-invalid.ll")],
         b"",
