@@ -34,6 +34,8 @@ pub struct Args {
     #[arg(long = "llvm-version", alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_version())]
     pub llvm: crate::common::LlvmRelease,
     #[command(flatten)]
+    pub target_independent: crate::common::target::TargetIndependent,
+    #[command(flatten)]
     pub functions: FunctionArgs,
     /// Report per-phase times on stderr (also computes dominator trees, to compare with
     /// `opt -time-passes`).

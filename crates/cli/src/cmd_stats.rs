@@ -26,6 +26,8 @@ pub struct Args {
     #[arg(long, default_value = "text", value_parser = formats(&[Format::Text, Format::Json, Format::None]))]
     pub format: Format,
     #[command(flatten)]
+    pub target_independent: crate::common::target::TargetIndependent,
+    #[command(flatten)]
     pub functions: FunctionArgs,
     /// Report the time spent reading the module on stderr.
     #[arg(long = "time-passes", alias = "time")]

@@ -22,6 +22,8 @@ pub struct Args {
     pub llvm: crate::common::LlvmRelease,
     /// Only the findings of these functions (all are still read).
     #[command(flatten)]
+    pub target_independent: crate::common::target::TargetIndependent,
+    #[command(flatten)]
     pub functions: FunctionArgs,
 }
 

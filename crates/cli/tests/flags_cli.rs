@@ -977,3 +977,26 @@ fn dash_and_dash_o_on_insert_tokens_and_check_transform() {
         untimed(ct.as_bytes())
     );
 }
+
+/// A command line written for `opt` (`-mtriple=… -mcpu=…`) works on the target-independent
+/// subcommands too, as `opt -mtriple=amdgcn -passes='print<cycles>'` does: the answer is the one
+/// without the flags (it does not depend on the target), and a bad target is still an error.
+#[test]
+fn target_independent_subcommands_accept_mtriple() {
+    let f = example("divergent-loop.ll");
+    for sub in ["stats", "cycles", "verify"] {
+        let plain = ok(&[sub, &f]);
+        assert_eq!(
+            plain,
+            ok(&[sub, "-mtriple=nvptx64-nvidia-cuda", "-mcpu=sm_70", &f]),
+            "{sub}"
+        );
+        assert_eq!(
+            plain,
+            ok(&[sub, "--target", "amdgcn", "--mcpu", "gfx1100", &f])
+        );
+        let o = run(&[sub, "-mtriple=bogus", &f]);
+        assert_eq!(o.code, Some(2), "{sub}");
+        assert!(o.stderr_str().contains("unknown target `bogus`"), "{sub}");
+    }
+}
