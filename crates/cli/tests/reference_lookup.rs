@@ -119,6 +119,8 @@ fn ci_entry_point_and_pinned_llvm22() {
         "CONVERGE_FILECHECK",
         "CONVERGE_OPT22",
         "CONVERGE_CORPUS",
+        "CONVERGE_CLANG19",
+        "CONVERGE_CHROMIUM",
         "CONVERGE_BIN",
     ] {
         assert!(test_sh.contains(&format!("export {var}=")), "{var}");
