@@ -1000,3 +1000,53 @@ fn target_independent_subcommands_accept_mtriple() {
         assert!(o.stderr_str().contains("unknown target `bogus`"), "{sub}");
     }
 }
+
+/// `--color auto` and the progress line on a real terminal (a pseudo-terminal from util-linux's
+/// `script`): colour on a terminal unless `NO_COLOR` is set, never in JSON; the progress line is
+/// drawn in place and erased (`\r` + erase-line), so the report after it is intact.
+#[test]
+fn colour_and_progress_on_a_terminal() {
+    let f = example("divergent-loop.ll");
+    let bin = common::converge_bin();
+    let on_tty = |cmd: &str, env: &[(&str, &str)]| -> Option<String> {
+        let mut c = Command::new("script");
+        c.args(["-qec", cmd, "/dev/null"]).env_remove("NO_COLOR");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        match c.output() {
+            Ok(o) => Some(String::from_utf8_lossy(&o.stdout).replace("\r\n", "\n")),
+            Err(e) => {
+                eprintln!("SKIPPED colour_and_progress_on_a_terminal: cannot run `script`: {e}");
+                None
+            }
+        }
+    };
+    let plain = ok(&["uniformity", &f]);
+    let cmd = format!("{} uniformity {f}", bin.display());
+    let Some(tty) = on_tty(&cmd, &[]) else {
+        return;
+    };
+    assert!(
+        tty.contains("\x1b[1mfunction @find_first\x1b[0m"),
+        "{tty:?}"
+    );
+    let tty = on_tty(&cmd, &[("NO_COLOR", "1")]).unwrap();
+    assert_eq!(tty, plain, "NO_COLOR: plain on a terminal");
+    let json = on_tty(
+        &format!("{} uniformity --format json {f}", bin.display()),
+        &[],
+    )
+    .unwrap();
+    assert!(!json.contains('\x1b'), "JSON is never coloured");
+    // The progress line, forced to appear at once, drawn in place and erased before the report.
+    let tty = on_tty(
+        &format!("{} uniformity --color never {f}", bin.display()),
+        &[("CONVERGE_PROGRESS_AFTER_MS", "0")],
+    )
+    .unwrap();
+    assert!(tty.contains("\r\x1b[2Kconverge: "), "{tty:?}");
+    let last_erase = tty.rfind("\r\x1b[2K").unwrap();
+    let rest = &tty[last_erase + "\r\x1b[2K".len()..];
+    assert_eq!(rest, plain, "the report follows the erased line intact");
+}
