@@ -15,7 +15,8 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input (the page is then `stdin.html`
+    /// unless `-o` names it).
     pub file: PathBuf,
     #[command(flatten)]
     pub functions: FunctionArgs,
@@ -52,8 +53,8 @@ pub struct Args {
     pub mcpu: Option<String>,
 }
 
-/// `output`: the global `-o OUT.html` (default: the input's name with `.html`, in the current
-/// directory); the page is written whole at the end.
+/// `output`: the global `-o OUT.html` (default: the input's name with `.html`, `stdin.html` for
+/// `-`, in the current directory); the page is written whole at the end.
 pub fn run(args: &Args, output: Option<&Path>) -> Result<ExitCode, CliError> {
     if args.threads == 0 || args.threads > 1024 {
         return Err(format!(
@@ -68,11 +69,15 @@ pub fn run(args: &Args, output: Option<&Path>) -> Result<ExitCode, CliError> {
     let out = match output {
         Some(p) => p.to_path_buf(),
         None => {
-            let stem = args
-                .file
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "explore".to_string());
+            // Standard input has no name to borrow: not `-.html`, which is awkward to handle.
+            let stem = if args.file.as_os_str() == "-" {
+                "stdin".to_string()
+            } else {
+                args.file
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "explore".to_string())
+            };
             PathBuf::from(format!("{stem}.html"))
         }
     };

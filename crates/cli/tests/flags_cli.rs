@@ -1050,3 +1050,24 @@ fn colour_and_progress_on_a_terminal() {
     let rest = &tty[last_erase + "\r\x1b[2K".len()..];
     assert_eq!(rest, plain, "the report follows the erased line intact");
 }
+
+/// `converge explore -` without `-o` names the page `stdin.html` (it was `-.html`), in the
+/// current directory, and says so.
+#[test]
+fn explore_from_standard_input_names_its_page() {
+    let dir = std::env::temp_dir().join(format!("converge-explore-stdin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read(example("divergent-loop.ll")).unwrap();
+    let mut cmd = Command::new(common::converge_bin());
+    cmd.args(["explore", "-"]).current_dir(&dir);
+    let o = common::run(cmd, &text, LIMIT);
+    assert_eq!(o.code, Some(0), "{}", o.stderr_str());
+    assert!(
+        o.stderr_str().contains("wrote stdin.html"),
+        "{}",
+        o.stderr_str()
+    );
+    let page = std::fs::read_to_string(dir.join("stdin.html")).unwrap();
+    assert!(page.contains("find_first"));
+    assert!(!dir.join("-.html").exists());
+}
