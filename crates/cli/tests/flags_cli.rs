@@ -1071,3 +1071,22 @@ fn explore_from_standard_input_names_its_page() {
     assert!(page.contains("find_first"));
     assert!(!dir.join("-.html").exists());
 }
+
+/// The reader's intrinsic-signature error counts arguments without "(s)".
+#[test]
+fn intrinsic_argument_count_plurals() {
+    for (args, want) in [
+        ("i32 1", "1 argument given, 2 declared"),
+        ("", "0 arguments given, 2 declared"),
+    ] {
+        let f = scratch(
+            &format!("mbcnt{}.ll", args.len()),
+            &format!(
+                "target triple = \"amdgcn-amd-amdhsa\"\ndefine amdgpu_kernel void @f() {{\n  %x = call i32 @llvm.amdgcn.mbcnt.hi({args})\n  ret void\n}}\ndeclare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)\n"
+            ),
+        );
+        let o = run(&["stats", &f]);
+        assert_eq!(o.code, Some(2));
+        assert!(o.stderr_str().contains(want), "{}", o.stderr_str());
+    }
+}
