@@ -1,5 +1,5 @@
 //! The whole pipeline on one module, through the library APIs: what the `converge` subcommands do
-//! (cycles and dominators in both LLVM modes, uniformity for every target model, both LLVM
+//! (`stats`, cycles and dominators in both LLVM modes, uniformity for every target model, both LLVM
 //! versions and precise mode, the simulator under several hierarchies, explain and DOT reports, the
 //! `explore` page, the token verifier, check-transform of each function against itself), minus the
 //! output. One function shared by the coverage-guided target `fuzz_targets/pipeline.rs`
@@ -38,6 +38,7 @@ pub fn pipeline(m: &Module) -> usize {
         Target::Amdgpu(Amdgpu::new(Some("gfx1250"))).with_rules(Rules::Main),
         Target::Nvptx(Nvptx::default()).with_rules(Rules::Main),
     ];
+    work += stats(m);
     for f in m.func_ids() {
         let func = m.func(f);
         if func.is_declaration {
@@ -91,6 +92,21 @@ pub fn pipeline(m: &Module) -> usize {
                 .len();
             }
         }
+        // `explain`/`dot --llvm-version 19` and `--mode precise`: the summaries and the picture.
+        for mode in [Mode::Llvm(LlvmVersion::V19), Mode::Precise] {
+            let a = Analysed::new_with(m, f, &targets[4], mode);
+            let ex = Explainer::new(&a);
+            let ctx = Ctx {
+                a: &a,
+                lines: &lines,
+            };
+            work += ctx.summary(&ex, false).0.len();
+            let dot = DotOptions {
+                uniformity: true,
+                instructions: false,
+            };
+            work += render(&a, &dot).len();
+        }
     }
     // The explore page of every function (small simulation budget, two hierarchies).
     let funcs: Vec<FuncId> = m
@@ -122,6 +138,23 @@ pub fn pipeline(m: &Module) -> usize {
         }
     }
     work += insert_tokens_checked(m);
+    work
+}
+
+/// `stats`: every defined function counted (with and without cycles), the report in both formats.
+fn stats(m: &Module) -> usize {
+    use converge_report::reports::stats::{FunctionStats, StatsReport, text};
+    let nvvm = m.nvvm_kernels();
+    let mut work = 0;
+    for with_cycles in [true, false] {
+        let per = m
+            .func_ids()
+            .filter(|&f| !m.func(f).is_declaration)
+            .map(|f| FunctionStats::count(m, f, with_cycles, &nvvm))
+            .collect();
+        let r = StatsReport::new(m, "in.ll".into(), per);
+        work += text(&r).len() + converge_report::reports::json_text(&r).len();
+    }
     work
 }
 
@@ -239,6 +272,11 @@ fn simulate(m: &Module, func: &converge_ir::Function, work: &mut usize) {
         exhaustive: false,
     };
     if let Ok(t) = converge_report::reports::simulate::text(&setting) {
+        *work += t.len();
+    }
+    // `--color always`: the painted text is the plain one with escape codes added.
+    let painted = converge_report::reports::style::Painter { color: true };
+    if let Ok(t) = converge_report::reports::simulate::text_painted(&setting, painted) {
         *work += t.len();
     }
     if let Ok(j) = converge_report::reports::simulate::json(&setting) {

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 # chromium: the browser of `converge explore`'s page test (crates/cli/tests/explore_browser.rs).
-if [ ! -x /usr/lib/llvm-19/bin/opt ] || [ ! -x /usr/lib/llvm-19/bin/FileCheck ] || ! command -v clang-19 >/dev/null \
+if [ ! -x /usr/lib/llvm-19/bin/opt ] || [ ! -x /usr/lib/llvm-19/bin/FileCheck ] || [ ! -x /usr/lib/llvm-19/bin/clang ] \
    || [ ! -x "${CONVERGE_CHROMIUM:-/usr/bin/chromium}" ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "== installing llvm-19, clang-19 and chromium from Debian"
@@ -34,6 +34,8 @@ fi
 export CONVERGE_OPT19=/usr/lib/llvm-19/bin/opt
 export CONVERGE_FILECHECK=/usr/lib/llvm-19/bin/FileCheck
 export CONVERGE_OPT22="$opt22"
+export CONVERGE_CLANG19=/usr/lib/llvm-19/bin/clang
+export CONVERGE_CHROMIUM="${CONVERGE_CHROMIUM:-/usr/bin/chromium}"
 export CONVERGE_CORPUS="${CONVERGE_CORPUS:-$root/../shared/corpus/llvm-tests}"
 export CONVERGE_BIN="$root/target/release/converge"
 # The soundness oracle (crates/oracle) runs its time-boxed defaults here; its big runs are
@@ -41,6 +43,7 @@ export CONVERGE_BIN="$root/target/release/converge"
 
 echo "== opt 19: $("$CONVERGE_OPT19" --version 2>/dev/null | grep -m1 -o 'LLVM version [0-9.]*' || echo missing)"
 echo "== opt 22: $("$CONVERGE_OPT22" --version 2>/dev/null | grep -m1 -o 'LLVM version [0-9.]*' || echo missing)"
+echo "== clang 19: $("$CONVERGE_CLANG19" --version 2>/dev/null | grep -m1 -o 'clang version [0-9.]*' || echo missing)"
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check

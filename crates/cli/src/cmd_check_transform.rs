@@ -18,8 +18,9 @@ pub struct Args {
     pub before: PathBuf,
     /// The transformed program (.ll).
     pub after: PathBuf,
-    /// The function to compare, `NAME` or `@NAME` (may be omitted when one function with a body
-    /// is in both modules and not called by another).
+    /// The function to compare, `NAME`, `@NAME` or a glob matching one function of BEFORE (may be
+    /// omitted when one function with a body is in both modules and not called by another); an
+    /// unknown name lists BEFORE's closest names.
     #[arg(long, value_name = "NAME")]
     pub function: Option<String>,
     /// Largest number of threads: groups of 2 up to N threads are tried.
@@ -80,17 +81,24 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         },
         all_hierarchies: !args.llvm_hierarchy_only,
     };
+    let function = args
+        .function
+        .as_deref()
+        .map(|p| one_function(&before, p))
+        .transpose()?;
     let names = (
         args.before.display().to_string(),
         args.after.display().to_string(),
     );
-    let outcome = check(
-        &before,
-        &after,
-        args.function.as_deref().map(crate::common::select::bare),
-        (&names.0, &names.1),
-        &settings,
-    )
+    let outcome = crate::common::progress::during("comparing executions", || {
+        check(
+            &before,
+            &after,
+            function.as_deref(),
+            (&names.0, &names.1),
+            &settings,
+        )
+    })
     .map_err(|e| e.0)?;
     match args.format {
         Format::Json => {
@@ -103,4 +111,24 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         Verdict::Refines => 0,
         Verdict::Violation => 1,
     }))
+}
+
+/// The name of the one defined function of BEFORE that `pattern` selects (`--function` as every
+/// subcommand reads it: `name`, `@name` or a glob); an unknown name is the usual error with the
+/// closest names, a glob selecting several asks for one.
+fn one_function(before: &converge_ir::Module, pattern: &str) -> Result<String, CliError> {
+    let fs = crate::common::select::select(before, &[pattern.to_string()])?;
+    let names: Vec<String> = fs
+        .iter()
+        .map(|&f| before.str(before.func(f).name).to_string())
+        .collect();
+    match names.as_slice() {
+        [one] => Ok(one.clone()),
+        _ => Err(format!(
+            "error: --function {pattern} selects {} functions of {} (@{}); check-transform compares one",
+            names.len(),
+            before.source_name,
+            names.join(", @")
+        )),
+    }
 }

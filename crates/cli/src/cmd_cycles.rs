@@ -16,6 +16,7 @@ use crate::common::{CliError, Format, FunctionArgs, LlvmVersion};
 use converge_graph::{Cfg, CycleInfo, DominatorTree, UnreachablePreds};
 use converge_ir::{FuncId, Function};
 use converge_report::reports::cycles as report;
+use converge_report::reports::style::counted;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,6 +33,8 @@ pub struct Args {
     /// ignored) or 19 (an unreachable predecessor makes its block an extra cycle entry).
     #[arg(long = "llvm-version", alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_version())]
     pub llvm: crate::common::LlvmRelease,
+    #[command(flatten)]
+    pub target_independent: crate::common::target::TargetIndependent,
     #[command(flatten)]
     pub functions: FunctionArgs,
     /// Report per-phase times on stderr (also computes dominator trees, to compare with
@@ -128,9 +131,10 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let blocks: usize = funcs.iter().map(|&f| m.func(f).blocks.len()).sum();
         eprintln!(
-            "converge cycles: {} functions, {blocks} blocks, {} threads",
-            funcs.len(),
-            rayon::current_num_threads()
+            "converge cycles: {}, {}, {}",
+            counted(funcs.len() as u64, "function"),
+            counted(blocks as u64, "block"),
+            counted(rayon::current_num_threads() as u64, "thread")
         );
         eprintln!("  read+parse         {:10.3} ms (wall)", ms(parsed - start));
         eprintln!(

@@ -8,6 +8,7 @@ use crate::common::{CliError, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
 use converge_report::dot::{DotOptions, combine, render};
 use converge_report::explain::Analysed;
+use converge_report::reports::style::counted;
 use converge_uniformity::LlvmVersion;
 use converge_uniformity::llvm::Target;
 use std::path::PathBuf;
@@ -36,9 +37,13 @@ pub struct Args {
     /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
     #[arg(long)]
     pub mcpu: Option<String>,
-    /// `llvm` (LLVM 22's answer) or `precise` (sound by the semantics; docs/precise-mode.md).
+    /// `llvm` (LLVM's answer, `--llvm-version` picks the release) or `precise` (sound by the semantics; docs/precise-mode.md).
     #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
     pub mode: ModeArg,
+    /// Reproduce this LLVM release in llvm mode (22, the reference; or 19, with its
+    /// join-detection early stop and unreachable predecessors as cycle entries).
+    #[arg(long, alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_release())]
+    pub llvm_version: LlvmVersion,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
@@ -56,24 +61,32 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     if args.svg {
         let [f] = funcs.as_slice() else {
             return Err(format!(
-                "error: --svg draws one function; {} defines {}: choose one with --function",
+                "error: --svg draws one function; {} {}: choose one with --function",
                 crate::common::input_name(&args.file),
-                funcs.len()
+                if args.functions.is_set() {
+                    format!("selects {}", counted(funcs.len() as u64, "function"))
+                } else {
+                    format!("defines {}", counted(funcs.len() as u64, "function"))
+                }
             ));
         };
-        let a = Analysed::new_with(&module, *f, &target, args.mode.mode(LlvmVersion::V22));
+        let a = Analysed::new_with(&module, *f, &target, args.mode.mode(args.llvm_version));
         crate::common::emit(&converge_report::explore::standalone_svg(&a));
         return Ok(ExitCode::SUCCESS);
     }
+    let progress = crate::common::progress::Progress::start("drawing", funcs.len());
     let graphs: Vec<String> = funcs
         .iter()
         .map(|&f| {
-            render(
-                &Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22)),
+            let g = render(
+                &Analysed::new_with(&module, f, &target, args.mode.mode(args.llvm_version)),
                 &opts,
-            )
+            );
+            progress.inc();
+            g
         })
         .collect();
+    drop(progress);
     // One `digraph` per function would show only the first with `dot -Tpng`: several functions
     // become one graph with a cluster per function.
     let mut out = String::new();

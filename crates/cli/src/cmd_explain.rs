@@ -2,7 +2,7 @@
 //! divergence source, each step with file:line:col) or why it is uniform; without `--value` or
 //! `--block`, a per-function summary of the divergent branches with their joins and divergent
 //! exits. The explanations are computed from the same analysis result `converge uniformity`
-//! prints (LLVM 22 behaviour), so they cannot disagree with it.
+//! prints (the same `--mode` and `--llvm-version`), so they cannot disagree with it.
 
 use crate::common::{CliError, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
@@ -45,9 +45,13 @@ pub struct Args {
     /// Processor (AMDGPU: decides the wave size); overrides "target-cpu".
     #[arg(long)]
     pub mcpu: Option<String>,
-    /// `llvm` (LLVM 22's answer) or `precise` (sound by the semantics; docs/precise-mode.md).
+    /// `llvm` (LLVM's answer, `--llvm-version` picks the release) or `precise` (sound by the semantics; docs/precise-mode.md).
     #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
     pub mode: ModeArg,
+    /// Reproduce this LLVM release in llvm mode (22, the reference; or 19, with its
+    /// join-detection early stop and unreachable predecessors as cycle entries).
+    #[arg(long, alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_release())]
+    pub llvm_version: LlvmVersion,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
     pub format: ExplainFormat,
@@ -107,24 +111,27 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                 ));
             }
         };
-        let a = Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22));
+        let a = Analysed::new_with(&module, f, &target, args.mode.mode(args.llvm_version));
         let ex = Explainer::new(&a);
-        let e = ex.explain(n);
+        let e = crate::common::progress::during("explaining", || ex.explain(n));
         let ctx = Ctx {
             a: &a,
             lines: &lines,
         };
         // Precise mode backs each divergence it reports with the simulator when it can.
         let witness = match (a.mode, n, &e) {
-            (Mode::Precise, Node::Inst(i), Explanation::Divergent(_)) => {
-                Some(converge_report::witness::find(&module, f, i).map(|w| {
+            (Mode::Precise, Node::Inst(i), Explanation::Divergent(_)) => Some(
+                crate::common::progress::during("searching a simulator witness", || {
+                    converge_report::witness::find(&module, f, i)
+                })
+                .map(|w| {
                     let cmd = w.command(
                         &args.file.display().to_string(),
                         module.str(module.func(f).name),
                     );
                     (w, cmd)
-                }))
-            }
+                }),
+            ),
             _ => None,
         };
         let out = if json {
@@ -168,21 +175,24 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
 
     let mut text = String::new();
     let mut objs = Vec::new();
+    let progress = crate::common::progress::Progress::start("explaining", funcs.len());
     for &f in &funcs {
-        let a = Analysed::new_with(&module, f, &target, args.mode.mode(LlvmVersion::V22));
+        let a = Analysed::new_with(&module, f, &target, args.mode.mode(args.llvm_version));
         let ex = Explainer::new(&a);
         let ctx = Ctx {
             a: &a,
             lines: &lines,
         };
         let (t, j) = ctx.summary(&ex, json);
+        progress.inc();
         if json {
             objs.push(j);
         } else {
             text.push_str(&t);
         }
     }
-    let mode = args.mode.mode(LlvmVersion::V22);
+    drop(progress);
+    let mode = args.mode.mode(args.llvm_version);
     if json {
         text = crate::common::output::json_text(&ExplainReport::new(mode, objs));
     }

@@ -15,14 +15,19 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The LLVM textual IR file (.ll).
+    /// The LLVM textual IR file (.ll); `-` reads standard input (the page is then `stdin.html`
+    /// unless `-o` names it).
     pub file: PathBuf,
     #[command(flatten)]
     pub functions: FunctionArgs,
-    /// Which uniformity analysis the page shows: `llvm` (LLVM 22's answer) or `precise` (sound
-    /// by the semantics; docs/precise-mode.md).
+    /// Which uniformity analysis the page shows: `llvm` (LLVM's answer, `--llvm-version` picks
+    /// the release) or `precise` (sound by the semantics; docs/precise-mode.md).
     #[arg(long, value_enum, default_value_t = ModeArg::Llvm)]
     pub mode: ModeArg,
+    /// Reproduce this LLVM release in llvm mode (22, the reference; or 19, with its
+    /// join-detection early stop and unreachable predecessors as cycle entries).
+    #[arg(long, alias = "llvm", value_name = "N", default_value = "22", value_parser = crate::common::llvm_release())]
+    pub llvm_version: LlvmVersion,
     /// Threads of the simulation panel.
     #[arg(long, default_value_t = 4)]
     pub threads: u32,
@@ -48,8 +53,8 @@ pub struct Args {
     pub mcpu: Option<String>,
 }
 
-/// `output`: the global `-o OUT.html` (default: the input's name with `.html`, in the current
-/// directory); the page is written whole at the end.
+/// `output`: the global `-o OUT.html` (default: the input's name with `.html`, `stdin.html` for
+/// `-`, in the current directory); the page is written whole at the end.
 pub fn run(args: &Args, output: Option<&Path>) -> Result<ExitCode, CliError> {
     if args.threads == 0 || args.threads > 1024 {
         return Err(format!(
@@ -64,11 +69,15 @@ pub fn run(args: &Args, output: Option<&Path>) -> Result<ExitCode, CliError> {
     let out = match output {
         Some(p) => p.to_path_buf(),
         None => {
-            let stem = args
-                .file
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "explore".to_string());
+            // Standard input has no name to borrow: not `-.html`, which is awkward to handle.
+            let stem = if args.file.as_os_str() == "-" {
+                "stdin".to_string()
+            } else {
+                args.file
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "explore".to_string())
+            };
             PathBuf::from(format!("{stem}.html"))
         }
     };
@@ -82,7 +91,7 @@ pub fn run(args: &Args, output: Option<&Path>) -> Result<ExitCode, CliError> {
     let funcs = args.functions.select(&module)?;
     let opts = ExploreOptions {
         target: args.target.model(&module, args.mcpu.as_deref()),
-        mode: args.mode.mode(LlvmVersion::V22),
+        mode: args.mode.mode(args.llvm_version),
         sim: SimOptions {
             threads: args.threads,
             args: sim_args,
@@ -92,7 +101,8 @@ pub fn run(args: &Args, output: Option<&Path>) -> Result<ExitCode, CliError> {
             ..SimOptions::default()
         },
     };
-    let html = page(&module, &funcs, &opts);
+    let html =
+        crate::common::progress::during("building the page", || page(&module, &funcs, &opts));
     write_atomically(&out, html.as_bytes())?;
     eprintln!(
         "wrote {} ({} bytes, {} function{})",

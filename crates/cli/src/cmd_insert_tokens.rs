@@ -30,7 +30,9 @@ pub fn run(args: &Args, output: Option<&std::path::Path>) -> Result<ExitCode, Cl
         },
         threads: rayon::current_num_threads(),
     };
-    let outcome = insert_tokens(&module, &opts).map_err(|e| format!("error: {name}: {e}"))?;
+    let outcome =
+        crate::common::progress::during("inserting tokens", || insert_tokens(&module, &opts))
+            .map_err(|e| format!("error: {name}: {e}"))?;
     for note in &outcome.notes {
         eprintln!("note: {name}: {note}");
     }

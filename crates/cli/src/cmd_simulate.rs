@@ -6,6 +6,7 @@
 
 use crate::common::{CliError, Format, FunctionArgs, TargetArg, formats};
 use converge_report::reports::simulate as report;
+use converge_report::reports::style::counted;
 use converge_sim::hierarchy::{Hierarchy, enumerate};
 use converge_sim::inputs::{parse_mem, parse_value};
 use converge_sim::interp::{self, Options, Program, Run, Target};
@@ -94,10 +95,10 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
     }
     if argv.len() > f.params.len() {
         return Err(format!(
-            "error: --args: {} values given, @{} has {} parameters",
-            argv.len(),
+            "error: --args: {} given, @{} has {}",
+            counted(argv.len() as u64, "value"),
             m.strings.resolve(f.name),
-            f.params.len()
+            counted(f.params.len() as u64, "parameter")
         ));
     }
     let opts = Options {
@@ -164,7 +165,10 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
     match args.format {
         Format::Json => crate::common::emit_json(&report::json(&setting)?),
         Format::None => {}
-        Format::Text | Format::Llvm => crate::common::emit(&report::text(&setting)?),
+        Format::Text | Format::Llvm => crate::common::emit(&report::text_painted(
+            &setting,
+            crate::common::color::painter(),
+        )?),
     }
     // The run is shown either way, but a thread that stopped on an error or at the step limit,
     // or a barrier not reached by the whole group, means the execution is not a valid complete

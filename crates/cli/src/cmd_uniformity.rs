@@ -7,6 +7,7 @@
 
 use crate::common::{CliError, Format, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
+use converge_report::reports::style::counted;
 use converge_report::reports::uniformity as report;
 use converge_uniformity::llvm::{PhaseTimes, Rules, Setup};
 use converge_uniformity::{LlvmVersion, Mode};
@@ -122,11 +123,11 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         }
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         eprintln!(
-            "time: parse {:.2} ms; {} functions in {:.2} ms wall on {} threads (summed: cfg+uses {:.2} ms, dominators+cycles {:.2} ms, uniformity {:.2} ms, render {:.2} ms); output {:.2} ms; total {:.2} ms",
+            "time: parse {:.2} ms; {} in {:.2} ms wall on {} (summed: cfg+uses {:.2} ms, dominators+cycles {:.2} ms, uniformity {:.2} ms, render {:.2} ms); output {:.2} ms; total {:.2} ms",
             ms(t_parse),
-            times.len(),
+            counted(times.len() as u64, "function"),
             ms(t_analyse),
-            rayon::current_num_threads(),
+            counted(rayon::current_num_threads() as u64, "thread"),
             ms(sum.phases.cfg),
             ms(sum.phases.structure),
             ms(sum.phases.analysis),

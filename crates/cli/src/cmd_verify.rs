@@ -22,6 +22,8 @@ pub struct Args {
     pub llvm: crate::common::LlvmRelease,
     /// Only the findings of these functions (all are still read).
     #[command(flatten)]
+    pub target_independent: crate::common::target::TargetIndependent,
+    #[command(flatten)]
     pub functions: FunctionArgs,
 }
 
@@ -32,7 +34,9 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         LlvmVersion::V22 => Flavor::Llvm22,
     };
     let selected = args.functions.select(&module)?;
-    let mut findings = llvm::verify_module(&module, flavor);
+    let mut findings = crate::common::progress::during("verifying tokens", || {
+        llvm::verify_module(&module, flavor)
+    });
     if args.functions.is_set() {
         let mut keep = vec![false; module.functions.len()];
         for f in &selected {

@@ -86,7 +86,7 @@ fn clang_kernels_simulate() {
             assert_eq!(code, Some(1), "{label}: {out}\n{err}");
             assert!(
                 err.contains(
-                    "thread 3 stopped: load of 4 byte(s) at offset 12 of the buffer of \
+                    "thread 3 stopped: load of 4 bytes at offset 12 of the buffer of \
                      parameter #0 (12 bytes): out of bounds"
                 ),
                 "{label}: {err}"

@@ -268,3 +268,23 @@ fn convergent_operation_shows_its_communicating_sets() {
     assert!(detail.contains("{0, 1, 2}"), "{detail}");
     assert!(!detail.contains("{0, 1, 2, 3}"), "{detail}");
 }
+
+/// The simulation note counts threads as the other reports do: "1 thread", "3 threads" (issue 15).
+#[test]
+fn simulation_note_plurals() {
+    let Some(browser) = converge_gen::reference::chromium("explore_browser") else {
+        return;
+    };
+    let dir = tempdir("plural");
+    for (n, want) in [("1", "1 thread, target"), ("3", "3 threads, target")] {
+        let page = dir.join(format!("t{n}.html"));
+        explore(
+            &repo().join("examples/divergent-loop.ll"),
+            &page,
+            &["--threads", n],
+        );
+        let (dom, log) = chromium(&browser, &page, "", &["--dump-dom"]);
+        assert_clean(&dom, &log);
+        assert!(dom.contains(want), "--threads {n}: no `{want}` in the page");
+    }
+}

@@ -520,6 +520,22 @@ fn colour_only_when_asked_or_on_a_terminal() {
     assert!(esc(&ok(&["uniformity", "--color", "always", &f])));
     assert!(!esc(&ok(&["uniformity", "--color", "never", &f])));
     assert!(esc(&ok(&["cycles", "--color=always", &f])));
+    // simulate: painted only when asked, and otherwise the same text.
+    let sim = ok(&["simulate", "--threads", "3", &f]);
+    assert!(!esc(&sim));
+    let painted = ok(&["simulate", "--threads", "3", "--color", "always", &f]);
+    assert!(esc(&painted));
+    let mut stripped = String::new();
+    let mut in_escape = false;
+    for c in painted.chars() {
+        match (in_escape, c) {
+            (false, '\x1b') => in_escape = true,
+            (true, 'm') => in_escape = false,
+            (false, c) => stripped.push(c),
+            _ => {}
+        }
+    }
+    assert_eq!(stripped, sim, "colour only adds escape codes");
     let o = run_in(
         &["verify", "--color", "always", &example("tokens-invalid.ll")],
         b"",
@@ -643,4 +659,434 @@ fn function_selection_in_insert_tokens_and_check_transform() {
     let plain = with(&name);
     assert_eq!(plain.2, serde_json::Value::from(name.clone()));
     assert_eq!(plain, with(&format!("@{name}")));
+}
+
+/// `check-transform`'s output without its measured time (`"seconds": …` in JSON, `in 0.012s`
+/// in text), which differs from run to run.
+fn untimed(out: &[u8]) -> String {
+    String::from_utf8_lossy(out)
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("\"seconds\":"))
+        .map(|l| match l.rfind(" in ") {
+            Some(at) if l.ends_with('s') && l[at + 4..l.len() - 1].parse::<f64>().is_ok() => {
+                &l[..at]
+            }
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// AMDGPU `callbr` to inline asm: LLVM 19's hooks only looked at `call`, so 19 and 22 differ here
+/// (`uniformity_regressions.rs` checks both against `opt` 19 and the corpus rule).
+const CALLBR_19_22: &str = r#"target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.workitem.id.x()
+
+define amdgpu_kernel void @asm_in(ptr addrspace(1) %out) {
+entry:
+  %x = call i32 @llvm.amdgcn.workitem.id.x()
+  callbr void asm "", "v,!i"(i32 %x) to label %a [label %b]
+a:
+  store i32 1, ptr addrspace(1) %out
+  ret void
+b:
+  ret void
+}
+
+define amdgpu_kernel void @asm_vgpr(ptr addrspace(1) %out) {
+entry:
+  %v = callbr i32 asm "v_mov_b32 $0, 1", "=v,!i"() to label %a [label %b]
+a:
+  ret void
+b:
+  ret void
+}
+"#;
+
+/// `--llvm-version` (alias `--llvm`) on every subcommand whose answer depends on the release:
+/// `explain`, `dot` and `explore` give the divergence `uniformity` gives for the same release
+/// (the expected answer), and the releases differ on this module. `main` is refused where it is
+/// not reproduced.
+#[test]
+fn llvm_version_on_explain_dot_and_explore() {
+    let f = scratch("callbr-19-22.ll", CALLBR_19_22);
+    // `function @NAME: ..., N divergent terminator(s)` of uniformity; `N divergent branch(es)`
+    // of explain's summary and dot's cluster labels.
+    let counts = |text: &str, marker: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains(marker) && l.contains("@asm_"))
+            .map(|l| {
+                let at = l.find(marker).unwrap();
+                let head = &l[..at];
+                head.rsplit(' ').next().unwrap_or_default().to_string()
+            })
+            .collect()
+    };
+    let mut per_version = Vec::new();
+    for v in ["19", "22"] {
+        let u = ok(&["uniformity", "--llvm-version", v, &f]);
+        let want = counts(&u, " divergent terminator");
+        assert_eq!(want.len(), 2, "{u}");
+        for spelling in ["--llvm-version", "--llvm"] {
+            let e = ok(&["explain", spelling, v, &f]);
+            assert_eq!(counts(&e, " divergent branch"), want, "explain {v}: {e}");
+            let d = ok(&["dot", "--uniformity", spelling, v, &f]);
+            assert_eq!(counts(&d, " divergent branch"), want, "dot {v}: {d}");
+        }
+        let page =
+            std::env::temp_dir().join(format!("converge-llvm{v}-{}.html", std::process::id()));
+        let o = run(&[
+            "explore",
+            "--llvm-version",
+            v,
+            "-o",
+            page.to_str().unwrap(),
+            &f,
+        ]);
+        assert_eq!(o.code, Some(0), "{}", o.stderr_str());
+        per_version.push(want);
+    }
+    assert_ne!(
+        per_version[0], per_version[1],
+        "the module tells 19 from 22"
+    );
+    for sub in ["explain", "dot"] {
+        let o = run(&[sub, "--llvm-version", "main", &f]);
+        assert_eq!(o.code, Some(2), "{sub}");
+        assert!(
+            o.stderr_str().contains("`main` is reproduced by"),
+            "{}",
+            o.stderr_str()
+        );
+    }
+}
+
+/// `check-transform --function` reads its one name like the other subcommands: a glob that
+/// selects one function, and an unknown name listing BEFORE's closest names (exit 2).
+#[test]
+fn check_transform_function_glob_and_close_matches() {
+    let f = scratch("select-ct.ll", NO_TRIPLE);
+    let named = ok(&["check-transform", "--function", "kernel_two", &f, &f]);
+    assert_eq!(
+        untimed(named.as_bytes()),
+        untimed(ok(&["check-transform", "--function", "kernel_t*", &f, &f]).as_bytes())
+    );
+    assert!(named.starts_with("@kernel_two: refines"), "{named}");
+    let o = run(&["check-transform", "--function", "kernl_two", &f, &f]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("did you mean @kernel_two"),
+        "{}",
+        o.stderr_str()
+    );
+    let o = run(&["check-transform", "--function", "kernel_*", &f, &f]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("selects 2 functions") && o.stderr_str().contains("@kernel_one"),
+        "{}",
+        o.stderr_str()
+    );
+    let o = run(&["check-transform", "--function", "only_declared", &f, &f]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("only declared"),
+        "{}",
+        o.stderr_str()
+    );
+    // `explore` too (nothing written on the error).
+    let page = std::env::temp_dir().join(format!("converge-sel-{}.html", std::process::id()));
+    let o = run(&[
+        "explore",
+        "--function",
+        "kernl_two",
+        "-o",
+        page.to_str().unwrap(),
+        &f,
+    ]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str().contains("did you mean @kernel_two"),
+        "{}",
+        o.stderr_str()
+    );
+    assert!(!page.exists());
+}
+
+/// The progress line of the subcommands that do one long call (token verification, explanations,
+/// drawing, insertion, the transform search, the page): on standard error only, never changing
+/// standard output. Forced on with a zero delay, since the tests' inputs are quick.
+#[test]
+fn progress_on_every_long_subcommand() {
+    let f = example("divergent-loop.ll");
+    let page = std::env::temp_dir().join(format!("converge-progress-{}.html", std::process::id()));
+    let page = page.to_str().unwrap().to_string();
+    for (args, label) in [
+        (vec!["verify", "--format", "json", &f], "verifying tokens"),
+        (vec!["explain", "--format", "json", &f], "explaining"),
+        (vec!["explain", "--value", "%found.at", &f], "explaining"),
+        (vec!["dot", "--uniformity", &f], "drawing"),
+        (vec!["insert-tokens", &f], "inserting tokens"),
+        (
+            vec!["check-transform", "--format", "json", &f, &f],
+            "comparing executions",
+        ),
+        (vec!["stats", "--format", "json", &f], "counting"),
+        (vec!["cycles", "--format", "llvm", &f], "cycles"),
+        (vec!["explore", "-o", &page, &f], "building the page"),
+    ] {
+        let quiet = run(&args);
+        let loud = run_in(
+            &args,
+            b"",
+            &[
+                ("CONVERGE_PROGRESS", "1"),
+                ("CONVERGE_PROGRESS_AFTER_MS", "0"),
+            ],
+        );
+        assert_eq!(quiet.code, loud.code, "{args:?}");
+        assert_eq!(
+            untimed(&quiet.stdout),
+            untimed(&loud.stdout),
+            "{args:?}: stdout untouched"
+        );
+        assert!(
+            !quiet.stderr_str().contains("converge: "),
+            "{args:?}: no progress off a terminal"
+        );
+        assert!(
+            loud.stderr_str().contains(&format!("converge: {label}")),
+            "{args:?}: {}",
+            loud.stderr_str()
+        );
+    }
+}
+
+/// The simulator's table of converged values says "1 converged instance", not "instance(s)".
+#[test]
+fn simulate_plurals() {
+    let f = example("divergent-loop.ll");
+    let t = ok(&["simulate", "--threads", "3", &f]);
+    assert!(!t.contains("(s)"), "{t}");
+    assert!(t.contains("(1 converged instance, "), "{t}");
+    assert!(
+        t.lines()
+            .filter(|l| l.contains(" converged instances, "))
+            .all(|l| !l.contains("(1 converged instances")),
+        "{t}"
+    );
+    let one = ok(&["simulate", "--threads", "1", &f]);
+    assert!(one.starts_with("function @find_first: 1 thread, "), "{one}");
+    let stopped = run(&["simulate", "--threads", "2", "--step-limit", "1", &f]);
+    assert_eq!(stopped.code, Some(1));
+    assert!(
+        stopped.stdout_str().contains(" after 1 step\n"),
+        "{}",
+        stopped.stdout_str()
+    );
+    let o = run(&["simulate", "--args", "1,2,3,4,5", &f]);
+    assert_eq!(o.code, Some(2));
+    assert!(
+        o.stderr_str()
+            .contains("5 values given, @find_first has 4 parameters"),
+        "{}",
+        o.stderr_str()
+    );
+}
+
+/// `clang ... -S -emit-llvm -o - | converge uniformity -`, live: the pipe gives what the compiled
+/// file gives (the input named `<stdin>`), for both targets clang 19 compiles kernels for.
+#[test]
+fn clang_pipes_into_converge() {
+    use std::process::Stdio;
+    let Some(clang) = converge_gen::reference::clang19("clang_pipes_into_converge") else {
+        return;
+    };
+    let src = root().join("examples/kernels/loops.cl");
+    let dir = root().join("build/cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (target, flags) in converge_gen::clang_kernels::TARGETS {
+        let ll = dir.join(format!("pipe-{target}.ll"));
+        let o = converge_gen::clang_kernels::command(&clang, &src, flags, "-O2", &ll)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let from_file = ok(&["uniformity", ll.to_str().unwrap()]);
+        let mut c =
+            converge_gen::clang_kernels::command(&clang, &src, flags, "-O2", Path::new("-"));
+        let mut producer = c.stdout(Stdio::piped()).spawn().unwrap();
+        let piped = Command::new(common::converge_bin())
+            .args(["uniformity", "-"])
+            .stdin(producer.stdout.take().unwrap())
+            .output()
+            .unwrap();
+        assert!(producer.wait().unwrap().success());
+        assert!(
+            piped.status.success(),
+            "{}",
+            String::from_utf8_lossy(&piped.stderr)
+        );
+        assert_eq!(
+            from_file.replace(ll.to_str().unwrap(), "<stdin>"),
+            String::from_utf8_lossy(&piped.stdout),
+            "{target}"
+        );
+        assert!(from_file.contains("divergent"), "{from_file}");
+    }
+}
+
+/// `-` and `-o FILE` on the subcommands that write whole files or read two modules:
+/// `insert-tokens` and `check-transform` (BEFORE from standard input).
+#[test]
+fn dash_and_dash_o_on_insert_tokens_and_check_transform() {
+    let f = example("insert-tokens.ll");
+    let text = std::fs::read(&f).unwrap();
+    let plain = ok(&["insert-tokens", &f]);
+    let from_stdin = run_in(&["insert-tokens", "-"], &text, &[]);
+    assert_eq!(from_stdin.code, Some(0));
+    assert_eq!(from_stdin.stdout_str(), plain);
+    let dir = std::env::temp_dir().join(format!("converge-flags-o2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("with-tokens.ll");
+    let o = run(&["insert-tokens", "-o", out.to_str().unwrap(), &f]);
+    assert_eq!(o.code, Some(0));
+    assert!(o.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), plain);
+
+    let ct = ok(&["check-transform", "--function", "kernel", &f, &f]);
+    let o = run_in(
+        &["check-transform", "--function", "kernel", "-", &f],
+        &text,
+        &[],
+    );
+    assert_eq!(o.code, Some(0), "{}", o.stderr_str());
+    assert_eq!(untimed(&o.stdout), untimed(ct.as_bytes()));
+    let out = dir.join("ct.txt");
+    let o = run(&[
+        "check-transform",
+        "--function",
+        "kernel",
+        "-o",
+        out.to_str().unwrap(),
+        &f,
+        &f,
+    ]);
+    assert_eq!(o.code, Some(0));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        untimed(&std::fs::read(&out).unwrap()),
+        untimed(ct.as_bytes())
+    );
+}
+
+/// A command line written for `opt` (`-mtriple=… -mcpu=…`) works on the target-independent
+/// subcommands too, as `opt -mtriple=amdgcn -passes='print<cycles>'` does: the answer is the one
+/// without the flags (it does not depend on the target), and a bad target is still an error.
+#[test]
+fn target_independent_subcommands_accept_mtriple() {
+    let f = example("divergent-loop.ll");
+    for sub in ["stats", "cycles", "verify"] {
+        let plain = ok(&[sub, &f]);
+        assert_eq!(
+            plain,
+            ok(&[sub, "-mtriple=nvptx64-nvidia-cuda", "-mcpu=sm_70", &f]),
+            "{sub}"
+        );
+        assert_eq!(
+            plain,
+            ok(&[sub, "--target", "amdgcn", "--mcpu", "gfx1100", &f])
+        );
+        let o = run(&[sub, "-mtriple=bogus", &f]);
+        assert_eq!(o.code, Some(2), "{sub}");
+        assert!(o.stderr_str().contains("unknown target `bogus`"), "{sub}");
+    }
+}
+
+/// `--color auto` and the progress line on a real terminal (a pseudo-terminal from util-linux's
+/// `script`): colour on a terminal unless `NO_COLOR` is set, never in JSON; the progress line is
+/// drawn in place and erased (`\r` + erase-line), so the report after it is intact.
+#[test]
+fn colour_and_progress_on_a_terminal() {
+    let f = example("divergent-loop.ll");
+    let bin = common::converge_bin();
+    let on_tty = |cmd: &str, env: &[(&str, &str)]| -> Option<String> {
+        let mut c = Command::new("script");
+        c.args(["-qec", cmd, "/dev/null"]).env_remove("NO_COLOR");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        match c.output() {
+            Ok(o) => Some(String::from_utf8_lossy(&o.stdout).replace("\r\n", "\n")),
+            Err(e) => {
+                eprintln!("SKIPPED colour_and_progress_on_a_terminal: cannot run `script`: {e}");
+                None
+            }
+        }
+    };
+    let plain = ok(&["uniformity", &f]);
+    let cmd = format!("{} uniformity {f}", bin.display());
+    let Some(tty) = on_tty(&cmd, &[]) else {
+        return;
+    };
+    assert!(
+        tty.contains("\x1b[1mfunction @find_first\x1b[0m"),
+        "{tty:?}"
+    );
+    let tty = on_tty(&cmd, &[("NO_COLOR", "1")]).unwrap();
+    assert_eq!(tty, plain, "NO_COLOR: plain on a terminal");
+    let json = on_tty(
+        &format!("{} uniformity --format json {f}", bin.display()),
+        &[],
+    )
+    .unwrap();
+    assert!(!json.contains('\x1b'), "JSON is never coloured");
+    // The progress line, forced to appear at once, drawn in place and erased before the report.
+    let tty = on_tty(
+        &format!("{} uniformity --color never {f}", bin.display()),
+        &[("CONVERGE_PROGRESS_AFTER_MS", "0")],
+    )
+    .unwrap();
+    assert!(tty.contains("\r\x1b[2Kconverge: "), "{tty:?}");
+    let last_erase = tty.rfind("\r\x1b[2K").unwrap();
+    let rest = &tty[last_erase + "\r\x1b[2K".len()..];
+    assert_eq!(rest, plain, "the report follows the erased line intact");
+}
+
+/// `converge explore -` without `-o` names the page `stdin.html` (it was `-.html`), in the
+/// current directory, and says so.
+#[test]
+fn explore_from_standard_input_names_its_page() {
+    let dir = std::env::temp_dir().join(format!("converge-explore-stdin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read(example("divergent-loop.ll")).unwrap();
+    let mut cmd = Command::new(common::converge_bin());
+    cmd.args(["explore", "-"]).current_dir(&dir);
+    let o = common::run(cmd, &text, LIMIT);
+    assert_eq!(o.code, Some(0), "{}", o.stderr_str());
+    assert!(
+        o.stderr_str().contains("wrote stdin.html"),
+        "{}",
+        o.stderr_str()
+    );
+    let page = std::fs::read_to_string(dir.join("stdin.html")).unwrap();
+    assert!(page.contains("find_first"));
+    assert!(!dir.join("-.html").exists());
+}
+
+/// The reader's intrinsic-signature error counts arguments without "(s)".
+#[test]
+fn intrinsic_argument_count_plurals() {
+    for (args, want) in [
+        ("i32 1", "1 argument given, 2 declared"),
+        ("", "0 arguments given, 2 declared"),
+    ] {
+        let f = scratch(
+            &format!("mbcnt{}.ll", args.len()),
+            &format!(
+                "target triple = \"amdgcn-amd-amdhsa\"\ndefine amdgpu_kernel void @f() {{\n  %x = call i32 @llvm.amdgcn.mbcnt.hi({args})\n  ret void\n}}\ndeclare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)\n"
+            ),
+        );
+        let o = run(&["stats", &f]);
+        assert_eq!(o.code, Some(2));
+        assert!(o.stderr_str().contains(want), "{}", o.stderr_str());
+    }
 }

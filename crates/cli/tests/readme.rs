@@ -122,3 +122,56 @@ fn readme_lists_every_flag() {
         "flags missing from README's flag table (section \"Subcommands\"): {missing:?}"
     );
 }
+
+/// The flag table's rows as (flags of the first column, subcommand names of the second).
+fn flag_rows(table: &str) -> Vec<(Vec<String>, BTreeSet<String>)> {
+    table
+        .lines()
+        .filter(|l| l.starts_with("| `-"))
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split(" | ").collect();
+            let (first, second) = (cols.first()?, cols.get(1)?);
+            // `a`, `b \| c` in backticks; each backticked part starts with a flag.
+            let flags = first
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter_map(|p| p.split([' ', '=']).next())
+                .filter(|f| f.starts_with('-'))
+                .map(str::to_string)
+                .collect();
+            let words = second
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+                .collect();
+            Some((flags, words))
+        })
+        .collect()
+}
+
+/// Each flag of `converge <command> --help` sits in a row of the flag table whose "subcommands"
+/// column names that command (or says "all"), so the table says where a flag works, not only
+/// that it exists.
+#[test]
+fn readme_flag_rows_name_their_subcommands() {
+    let text = readme();
+    let rows = flag_rows(section(&text, "## Subcommands"));
+    assert!(rows.len() >= 15, "too few flag rows parsed: {}", rows.len());
+    let mut wrong = Vec::new();
+    for cmd in subcommands() {
+        for f in flags(&help(&[&cmd])) {
+            let ok = rows
+                .iter()
+                .filter(|(fs, _)| fs.contains(&f))
+                .any(|(_, words)| words.contains(&cmd) || words.contains("all"));
+            if !ok {
+                wrong.push(format!("{cmd} {f}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "README's flag table does not name the subcommand for: {wrong:?}"
+    );
+}

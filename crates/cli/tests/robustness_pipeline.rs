@@ -70,6 +70,18 @@ const UNREADABLE: &[(&str, &str)] = &[
 fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
     let f = file.to_str().expect("utf-8 path");
     let page = format!("{f}.html");
+    command_lines(f, &page)
+        .iter()
+        .map(|args| {
+            let mut cmd = Command::new(common::converge_bin());
+            cmd.args(args);
+            (args.join(" "), common::run(cmd, b"", LIMIT))
+        })
+        .collect()
+}
+
+/// The command lines every module goes through: every subcommand, several formats and modes.
+fn command_lines(f: &str, page: &str) -> Vec<Vec<String>> {
     let cmds: &[&[&str]] = &[
         &["stats", f],
         &["cycles", f],
@@ -83,6 +95,9 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
         &["dot", "--uniformity", "--instructions", f],
         &["uniformity", "--mode", "precise", "--format", "json", f],
         &["explain", "--mode", "precise", f],
+        &["explain", "--llvm-version", "19", "--format", "json", f],
+        &["dot", "--uniformity", "--llvm-version", "19", f],
+        &["stats", "--format", "json", f],
         &["simulate", "--step-limit", "1000", f],
         &[
             "simulate",
@@ -100,7 +115,7 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
             "json",
             f,
         ],
-        &["explore", "--step-limit", "1000", "-o", &page, f],
+        &["explore", "--step-limit", "1000", "-o", page, f],
         &[
             "check-transform",
             "--step-limit",
@@ -115,12 +130,39 @@ fn run_all(file: &std::path::Path) -> Vec<(String, common::Outcome)> {
         &["insert-tokens", f],
     ];
     cmds.iter()
-        .map(|args| {
-            let mut cmd = Command::new(common::converge_bin());
-            cmd.args(*args);
-            (args.join(" "), common::run(cmd, b"", LIMIT))
-        })
+        .map(|c| c.iter().map(|a| a.to_string()).collect())
         .collect()
+}
+
+/// Every subcommand of `converge --help` is among the command lines above, so a new subcommand
+/// cannot skip this test (its library work joins `fuzz/pipeline.rs` likewise).
+#[test]
+fn every_subcommand_is_exercised() {
+    let out = Command::new(common::converge_bin())
+        .arg("--help")
+        .output()
+        .expect("converge --help");
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    let list = help.split("Commands:").nth(1).expect("Commands: in --help");
+    let subs: Vec<&str> = list
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter(|l| !l[2..].starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(subs.len() >= 10, "{subs:?}");
+    let run: Vec<String> = command_lines("x.ll", "x.html")
+        .into_iter()
+        .map(|c| c[0].clone())
+        .collect();
+    for s in subs {
+        assert!(
+            run.iter().any(|r| r == s),
+            "robustness_pipeline does not run `{s}`"
+        );
+    }
 }
 
 fn write(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf {

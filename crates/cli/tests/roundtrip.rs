@@ -137,7 +137,10 @@ fn printed_modules_are_the_same_module_for_opt() {
             inputs.push(Input { label, text });
         }
         // With debug information too (metadata, `#dbg_` records or `llvm.dbg` calls).
-        let clang = reference::clang19_path();
+        // Present and of the right version: `compile_all` asked the same helper (cached).
+        let Some(clang) = reference::clang19("printer round trip (clang kernels, -g)") else {
+            unreachable!("compile_all found clang 19")
+        };
         let dir = root.join("build/roundtrip-kernels");
         for src in common::kernels::sources() {
             let stem = src.file_stem().unwrap().to_string_lossy().into_owned();

@@ -285,7 +285,7 @@ fn buffers_and_out_of_bounds_reads() {
     assert_eq!(code, 1, "{out}\n{err}");
     assert!(
         err.contains(
-            "thread 2 stopped: load of 4 byte(s) at offset 8 of the buffer of parameter #0 \
+            "thread 2 stopped: load of 4 bytes at offset 8 of the buffer of parameter #0 \
              (8 bytes): out of bounds (at %x in @f)"
         ),
         "{err}"

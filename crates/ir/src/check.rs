@@ -56,7 +56,8 @@ pub(crate) fn intrinsic_call_signatures(m: &Module) -> Result<(), Box<Diagnostic
             let given = inst.operands.range().len();
             let declared = callee.params.len();
             let what = if given != declared && !callee.vararg {
-                format!("{given} argument(s) given, {declared} declared")
+                let s = if given == 1 { "" } else { "s" };
+                format!("{given} argument{s} given, {declared} declared")
             } else {
                 "argument or result types differ from the declaration".to_string()
             };

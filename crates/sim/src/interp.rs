@@ -204,8 +204,10 @@ impl Run {
             .filter_map(|t| match &t.status {
                 Status::Error(m) => Some(format!("thread {} stopped: {m}", t.tid)),
                 Status::StepLimit => Some(format!(
-                    "thread {} stopped: step limit reached after {} instructions",
-                    t.tid, t.steps
+                    "thread {} stopped: step limit reached after {} instruction{}",
+                    t.tid,
+                    t.steps,
+                    if t.steps == 1 { "" } else { "s" }
                 )),
                 _ => None,
             })

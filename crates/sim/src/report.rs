@@ -236,7 +236,7 @@ pub fn check_groups(run: &Run) -> Result<(), String> {
         for &tid in g.threads.iter().filter(|_| g.convergent) {
             if count.get(&(tid, k as u32)) != Some(&1) {
                 return Err(format!(
-                    "group {k} ({:?} of function #{}): thread {tid} lists it {} time(s)",
+                    "group {k} ({:?} of function #{}): thread {tid} lists it {} times",
                     g.inst,
                     g.func.0,
                     count.get(&(tid, k as u32)).copied().unwrap_or(0)

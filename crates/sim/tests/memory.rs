@@ -52,7 +52,7 @@ fn many_globals_keep_their_contents_and_bounds() {
     );
     match &r.threads[0].status {
         Status::Error(e) => assert!(
-            e.contains("load of 4 byte(s) at offset 4 of @g299 (4 bytes): out of bounds"),
+            e.contains("load of 4 bytes at offset 4 of @g299 (4 bytes): out of bounds"),
             "{e}"
         ),
         s => panic!("{s:?}"),
@@ -88,7 +88,7 @@ fn allocas_null_and_global_contents() {
     );
     match &with_k(2, &[]).threads[0].status {
         Status::Error(e) => assert!(
-            e.contains("store of 4 byte(s)") && e.contains("outside every alloca"),
+            e.contains("store of 4 bytes") && e.contains("outside every alloca"),
             "{e}"
         ),
         s => panic!("{s:?}"),

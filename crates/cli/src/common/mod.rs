@@ -81,14 +81,31 @@ impl LlvmRelease {
 /// 19 to 22 (22 is the reference; anything below reproduces 19's behaviour), or `main`. The one
 /// place the command line turns a release into what the libraries take.
 pub fn llvm_version() -> impl TypedValueParser<Value = LlvmRelease> {
-    |s: &str| -> Result<LlvmRelease, String> {
-        match s {
-            "main" => Ok(LlvmRelease::Main),
-            _ => match s.parse::<u32>() {
-                Ok(v) if (19..22).contains(&v) => Ok(LlvmRelease::Release(LlvmVersion::V19)),
-                Ok(22) => Ok(LlvmRelease::Release(LlvmVersion::V22)),
-                _ => Err(format!("`{s}` is not 19, 20, 21, 22 or main")),
-            },
+    |s: &str| -> Result<LlvmRelease, String> { parse_llvm_release(s) }
+}
+
+fn parse_llvm_release(s: &str) -> Result<LlvmRelease, String> {
+    match s {
+        "main" => Ok(LlvmRelease::Main),
+        _ => match s.parse::<u32>() {
+            Ok(v) if (19..22).contains(&v) => Ok(LlvmRelease::Release(LlvmVersion::V19)),
+            Ok(22) => Ok(LlvmRelease::Release(LlvmVersion::V22)),
+            _ => Err(format!("`{s}` is not 19, 20, 21, 22 or main")),
+        },
+    }
+}
+
+/// The `--llvm-version` value parser of the subcommands built on the per-function analysis
+/// (`explain`, `dot`, `explore`): a release, 19 to 22 as [`llvm_version`] reads them; `main`
+/// (LLVM's development branch) is refused with the subcommands that reproduce it.
+pub fn llvm_release() -> impl TypedValueParser<Value = LlvmVersion> {
+    |s: &str| -> Result<LlvmVersion, String> {
+        match parse_llvm_release(s)? {
+            LlvmRelease::Release(v) => Ok(v),
+            LlvmRelease::Main => Err(
+                "`main` is reproduced by `uniformity`, `cycles` and `verify` only; here: 19, 20, 21 or 22"
+                    .to_string(),
+            ),
         }
     }
 }

@@ -89,6 +89,14 @@ impl Progress {
     }
 }
 
+/// Runs `work` under a progress line `label` without a count (the label and the elapsed time):
+/// for one long call whose progress cannot be counted (a token check, a page, a search); the line
+/// is erased before `work`'s result is returned, so before any output.
+pub fn during<T>(label: impl Into<String>, work: impl FnOnce() -> T) -> T {
+    let _p = Progress::start(label, 0);
+    work()
+}
+
 impl Drop for Progress {
     fn drop(&mut self) {
         if let Some((tx, h)) = self.stop.take() {

@@ -51,6 +51,21 @@ impl TargetArg {
     }
 }
 
+/// `--target`/`-mtriple=` and `--mcpu` on the subcommands whose answer does not depend on the
+/// target (`stats`, `cycles`, `verify`): accepted and checked as `opt` accepts `-mtriple=` for any
+/// pass, so a command line written for `opt` (or `converge uniformity`) works unchanged; the
+/// values change nothing.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct TargetIndependent {
+    /// Accepted (and checked) as `opt` accepts `-mtriple=T`; the answer does not depend on the
+    /// target.
+    #[arg(long, alias = "mtriple", value_name = "TARGET", value_parser = parse)]
+    pub target: Option<TargetArg>,
+    /// Accepted as `opt` accepts `-mcpu=CPU`; the answer does not depend on it.
+    #[arg(long, value_name = "CPU")]
+    pub mcpu: Option<String>,
+}
+
 /// Rewrites `opt`'s single-dash spellings to ours: `-mtriple=T`/`-mtriple T` → `--target=T`,
 /// `-mcpu=C`/`-mcpu C` → `--mcpu=C`. Anything else is left alone (and `-` stays standard input).
 pub fn llvm_spellings(

@@ -75,7 +75,7 @@
     let h = "";
     const r = run();
     if (r && r.verdicts && r.verdicts[v] !== undefined) {
-      h += "<p><b>Simulation</b> (" + s.threads + " threads, hierarchy " + esc(r.desc) + "): " + esc(r.verdicts[v]) + ".</p>";
+      h += "<p><b>Simulation</b> (" + s.threads + (s.threads === 1 ? " thread" : " threads") + ", hierarchy " + esc(r.desc) + "): " + esc(r.verdicts[v]) + ".</p>";
     }
     const groups = s.runs.map((r, k) => [k, r.groups && r.groups[v]]).filter((x) => x[1]);
     if (groups.length) {
@@ -187,7 +187,7 @@
     sel.value = String(hier);
     $("#hierwrap").hidden = s.runs.length < 2;
     const r = s.runs[hier];
-    let h = "<p class=\"note\">" + s.threads + " threads, target " + esc(s.target) + (s.args.length ? ", arguments " + esc(s.args.join(", ")) : "") +
+    let h = "<p class=\"note\">" + s.threads + (s.threads === 1 ? " thread" : " threads") + ", target " + esc(s.target) + (s.args.length ? ", arguments " + esc(s.args.join(", ")) : "") +
       ", " + (r.controlled ? "controlled convergence (tokens)" : "maximal convergence") + ". One row per thread; dynamic instances in one column are converged (as in the tables of “Convergence And Uniformity”). " +
       (s.runs.length > 1 ? "The CFG is irreducible: choose a cycle hierarchy above (" + s.runs.length + " shown" + (s.allHierarchies ? ", all there are" : "") + ")." : "") + (s.cut ? " " + esc(s.cut) + "." : "") + "</p>";
     if (r.error) { box.innerHTML = h + '<p class="err">' + esc(r.error) + "</p>"; return; }

@@ -4,6 +4,7 @@
 //! ([`SimulateReport`], schema `converge.simulate/1`). The simulation is the caller's.
 
 use super::CycleJson;
+use super::style::{Painter, Style};
 use converge_graph::Block;
 use converge_ir::{Function, Module};
 use converge_sim::hierarchy::Hierarchy;
@@ -325,17 +326,26 @@ pub fn json(s: &Setting<'_>) -> Result<SimulateReport, String> {
     })
 }
 
-/// The readable report.
+/// The readable report, without colour.
 pub fn text(s: &Setting<'_>) -> Result<String, String> {
+    text_painted(s, Painter::PLAIN)
+}
+
+/// The readable report, painted by `p` (the headline bold, divergent values and stopped threads
+/// in the colours of every report, [`super::style`]); with colour off, [`text`].
+pub fn text_painted(s: &Setting<'_>, p: Painter) -> Result<String, String> {
     let (m, f) = (s.m, s.f);
     let name = |b| block_name(m, f, b);
     let main = &s.runs[s.chosen];
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "function @{}: {} threads, target {}, {} convergence",
-        m.strings.resolve(f.name),
-        s.threads,
+        "{}: {}, target {}, {} convergence",
+        p.paint(
+            Style::Bold,
+            &format!("function @{}", m.strings.resolve(f.name))
+        ),
+        super::style::counted(s.threads, "thread"),
         s.target,
         if main.controlled {
             "controlled (tokens)"
@@ -357,7 +367,7 @@ pub fn text(s: &Setting<'_>) -> Result<String, String> {
         },
         s.hierarchies[s.chosen].describe(&name)
     );
-    render_run(&mut out, m, f, main, &name)?;
+    render_run(&mut out, m, f, main, &name, p)?;
     if s.all {
         let n = s.hierarchies.len();
         let _ = writeln!(
@@ -385,7 +395,7 @@ pub fn text(s: &Setting<'_>) -> Result<String, String> {
         let _ = writeln!(out, "values uniform under every hierarchy: {}", list(&u));
         for (k, r) in s.runs.iter().enumerate().skip(1) {
             let _ = writeln!(out, "\n-- under hierarchy [{k}]:");
-            render_run(&mut out, m, f, r, &name)?;
+            render_run(&mut out, m, f, r, &name, p)?;
         }
     }
     Ok(out)
@@ -415,6 +425,7 @@ fn render_run(
     f: &Function,
     r: &Run,
     name: &dyn Fn(Block) -> String,
+    p: Painter,
 ) -> Result<(), String> {
     let t = table(r).map_err(|e| format!("error: {e}"))?;
     let _ = writeln!(
@@ -484,10 +495,10 @@ fn render_run(
         if !matches!(th.status, Status::Returned(_)) || th.steps == 0 {
             let _ = writeln!(
                 out,
-                "thread {}: {} after {} steps",
+                "thread {}: {} after {}",
                 th.tid,
-                status_text(&th.status),
-                th.steps
+                p.paint(Style::Warn, &status_text(&th.status)),
+                super::style::counted(th.steps, "step")
             );
         }
     }
@@ -560,20 +571,26 @@ fn render_run(
             Verdict::Uniform { classes, shared: 0 } => {
                 let _ = writeln!(
                     out,
-                    "  unshared   {n}  ({classes} instance(s), none converged with another thread's)"
+                    "  unshared   {n}  ({classes} instance{}, none converged with another thread's)",
+                    if classes == 1 { "" } else { "s" }
                 );
             }
             Verdict::Uniform { classes, shared } => {
                 let _ = writeln!(
                     out,
-                    "  uniform    {n}  ({classes} converged instance(s), {shared} shared by several threads)"
+                    "  uniform    {n}  ({classes} converged instance{}, {shared} shared by several threads)",
+                    if classes == 1 { "" } else { "s" }
                 );
             }
             Verdict::Divergent { a, b } => {
                 let _ = writeln!(
                     out,
-                    "  divergent  {n}  (thread {}: {}, thread {}: {})",
-                    a.0, a.1, b.0, b.1
+                    "  {}  {n}  (thread {}: {}, thread {}: {})",
+                    p.paint(Style::Error, "divergent"),
+                    a.0,
+                    a.1,
+                    b.0,
+                    b.1
                 );
             }
         }

@@ -1,8 +1,11 @@
 //! `converge stats`'s report: functions, blocks, instructions and cycles of a module and of each
 //! selected function, as readable text ([`text`]) or JSON ([`StatsReport`], schema
-//! `converge.stats/1`). The counting is the caller's (it decides which functions and whether
-//! cycles are computed); this module only lays the numbers out.
+//! `converge.stats/1`). The counting is here too ([`FunctionStats::count`], [`StatsReport::new`]),
+//! so the CLI and the fuzz pipeline share it; the caller decides which functions, whether cycles
+//! are computed, and how many threads count.
 
+use converge_graph::{CycleInfo, Graph};
+use converge_ir::{CallConv, FuncId, Module};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
@@ -75,6 +78,69 @@ impl StatsReport {
     /// The value of [`StatsReport::schema`]: `converge.stats/1`.
     pub fn schema() -> String {
         super::schema("stats")
+    }
+
+    /// The report of module `m` (named `file`) for the selected functions' counts `per_function`
+    /// (from [`FunctionStats::count`], in module order): the totals of blocks, instructions and
+    /// cycles are those of the selection, the function counts those of the whole module.
+    pub fn new(m: &Module, file: String, per_function: Vec<FunctionStats>) -> StatsReport {
+        let defined = m.func_ids().filter(|&f| !m.func(f).is_declaration).count();
+        let sum = |sel: fn(&FunctionStats) -> usize| per_function.iter().map(sel).sum();
+        StatsReport {
+            schema: StatsReport::schema(),
+            file,
+            source_filename: m.source_filename.clone(),
+            target_triple: m.triple.clone(),
+            functions: FunctionCounts {
+                total: m.functions.len(),
+                defined,
+                declared: m.functions.len() - defined,
+            },
+            globals: m.globals.len(),
+            blocks: sum(|s| s.blocks),
+            instructions: sum(|s| s.instructions),
+            cycles: sum(|s| s.cycles),
+            irreducible_cycles: sum(|s| s.irreducible_cycles),
+            named_metadata: m.named_metadata.len(),
+            per_function,
+        }
+    }
+}
+
+impl FunctionStats {
+    /// The counts of defined function `f`; cycles (LLVM's `CycleInfo`) only when `with_cycles`
+    /// (0 otherwise). `nvvm_kernels` is [`Module::nvvm_kernels`], computed once by the caller
+    /// (it scans the module's metadata).
+    pub fn count(m: &Module, f: FuncId, with_cycles: bool, nvvm_kernels: &[FuncId]) -> Self {
+        let func = m.func(f);
+        let mut s = FunctionStats {
+            name: m.str(func.name).to_string(),
+            calling_convention: match func.cc {
+                CallConv::C => "ccc".to_string(),
+                CallConv::Named(n) => m.str(n).to_string(),
+            },
+            kernel: nvvm_kernels.contains(&f)
+                || matches!(func.cc, CallConv::Named(n)
+                    if matches!(m.str(n), "amdgpu_kernel" | "ptx_kernel" | "spir_kernel")),
+            params: func.params.len(),
+            blocks: func.num_blocks(),
+            instructions: func.num_insts(),
+            cycles: 0,
+            top_level_cycles: 0,
+            irreducible_cycles: 0,
+            max_cycle_depth: 0,
+        };
+        let cfg = if with_cycles { Some(func.cfg()) } else { None };
+        if let Some(cfg) = cfg.filter(|c| c.num_blocks() > 0) {
+            let ci = CycleInfo::new(&cfg);
+            s.cycles = ci.len();
+            s.top_level_cycles = ci.num_top_level();
+            for c in ci.cycles() {
+                s.irreducible_cycles += usize::from(!ci.is_reducible(c));
+                s.max_cycle_depth = s.max_cycle_depth.max(ci.depth(c));
+            }
+        }
+        s
     }
 }
 

@@ -37,3 +37,10 @@ impl Painter {
         format!("\x1b[{code}m{text}\x1b[0m")
     }
 }
+
+/// `n` and `noun`, plural unless `n` is 1 ("1 thread", "2 threads"): the readable reports count
+/// this way, never with "(s)". `noun` takes an `s` for its plural.
+pub fn counted(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}

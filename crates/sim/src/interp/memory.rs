@@ -265,8 +265,13 @@ impl Exec<'_, '_> {
     /// Whether `size` bytes at `addr` may be accessed by `t`; otherwise raises the thread's fault.
     pub(crate) fn check_access(&mut self, t: &Thread, addr: u64, size: u64, what: &str) -> bool {
         let size = size.max(1);
+        let bytes = if size == 1 {
+            "1 byte".to_string()
+        } else {
+            format!("{size} bytes")
+        };
         let msg = if addr < NULL_END {
-            format!("{what} of {size} byte(s) at address {addr:#x}: null pointer")
+            format!("{what} of {bytes} at address {addr:#x}: null pointer")
         } else if (PRIVATE_BASE..PRIVATE_END).contains(&addr) {
             if t.allocas
                 .iter()
@@ -274,11 +279,11 @@ impl Exec<'_, '_> {
             {
                 return true;
             }
-            format!("{what} of {size} byte(s) at address {addr:#x}: outside every alloca")
+            format!("{what} of {bytes} at address {addr:#x}: outside every alloca")
         } else {
             match self.object_at(addr) {
                 Some(o) if addr.saturating_add(size) > o.end => format!(
-                    "{what} of {size} byte(s) at offset {} of {} ({} bytes): out of bounds",
+                    "{what} of {bytes} at offset {} of {} ({} bytes): out of bounds",
                     addr - o.start,
                     o.name,
                     o.end - o.start

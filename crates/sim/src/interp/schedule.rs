@@ -260,14 +260,16 @@ pub fn run_with(
     let violations = std::mem::take(&mut ex.violations);
     if speculations > 0 {
         notes.push(format!(
-            "scheduling: {speculations} time(s) the static test held every group back; resolved by \
-             running the blocking threads ahead on copies"
+            "scheduling: {speculations} time{} the static test held every group back; resolved by \
+             running the blocking threads ahead on copies",
+            if speculations == 1 { "" } else { "s" }
         ));
     }
     if fallbacks > 0 {
         notes.push(format!(
-            "scheduling: {fallbacks} time(s) every waiting group could still be joined by another thread \
-             (static over-approximation); released the first group anyway"
+            "scheduling: {fallbacks} time{} every waiting group could still be joined by another thread \
+             (static over-approximation); released the first group anyway",
+            if fallbacks == 1 { "" } else { "s" }
         ));
     }
     let threads = threads
