@@ -132,7 +132,8 @@ fn unpack(v: u32) -> Local {
     }
 }
 
-/// [`LocalMap::split`] for names longer than 8 bytes.
+/// [`LocalMap::split`] by plain loops, the tests' reference.
+#[cfg(test)]
 fn split_loop(b: &[u8]) -> Option<(&[u8], u32)> {
     let k = b
         .iter()
@@ -146,6 +147,21 @@ fn split_loop(b: &[u8]) -> Option<(&[u8], u32)> {
         &b[..k],
         d.iter().fold(0, |n, &c| n * 10 + (c - b'0') as u32),
     ))
+}
+
+/// [`split_loop`] without the loops, for names longer than 8 bytes: the number has at most 7
+/// digits, so the last 8 bytes hold all of them and the last non-digit before them ([`split_word`]
+/// on that word); the prefix is everything before the digits and must fit in 8 bytes.
+#[inline]
+fn split_long(b: &[u8]) -> Option<(&[u8], u32)> {
+    let n = b.len();
+    let tail = b.get(n.checked_sub(8)?..)?;
+    let (head, num) = split_word(tail, word_at(b, n - 8))?;
+    let k = n - 8 + head.len();
+    if k > INLINE {
+        return None;
+    }
+    Some((&b[..k], num))
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -219,7 +235,7 @@ impl<'s> LocalMap<'s> {
     fn split<'a>(&self, s: &'a str) -> Option<(&'a [u8], u32)> {
         let b = s.as_bytes();
         if b.len() > 8 {
-            return split_loop(b);
+            return split_long(b);
         }
         split_word(b, self.word_of(b))
     }
@@ -734,6 +750,36 @@ mod tests {
         assert_eq!(split_short(b"v1234567"), Some((&b"v"[..], 1234567)));
         assert_eq!(split_short(b"12345678"), None);
         assert_eq!(split_short(b"0"), Some((&b""[..], 0)));
+    }
+
+    /// The loop-free split of long names agrees with the plain loop.
+    #[test]
+    fn split_long_matches_loop() {
+        let alphabet = [b'0', b'1', b'9', b'.', b'a', 0xc3];
+        let mut count = 0;
+        for n in 9..=17usize {
+            for seed in 0..4000u64 {
+                let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ n as u64;
+                let mut buf: Vec<u8> = (0..n)
+                    .map(|_| {
+                        x = x.rotate_left(7).wrapping_mul(0x2545_f491_4f6c_dd1d);
+                        alphabet[(x >> 40) as usize % alphabet.len()]
+                    })
+                    .collect();
+                // Mostly digits at the end, of every count.
+                let d = (seed % 10) as usize;
+                for c in buf.iter_mut().rev().take(d) {
+                    *c = b'0' + (seed % 7) as u8 + 1;
+                }
+                assert_eq!(split_long(&buf), split_loop(&buf), "{buf:?}");
+                count += 1;
+            }
+        }
+        assert!(count > 30_000);
+        assert_eq!(split_long(b"arrayidx10"), Some((&b"arrayidx"[..], 10)));
+        assert_eq!(split_long(b"arrayidxx10"), None);
+        assert_eq!(split_long(b"v123456789"), None);
+        assert_eq!(split_long(b"acc.next012"), None);
     }
 
     /// Names that are slices of the source are read with a masked 8-byte load, also near its end.
