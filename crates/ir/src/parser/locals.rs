@@ -81,7 +81,31 @@ pub(super) struct LocalMap<'s> {
     len: usize,
     long: Vec<(&'s str, Local)>,
     other: FxHashMap<LocalKey<'s>, Local>,
+    /// A direct-mapped cache in front of all of the above for names of up to 16 bytes, written
+    /// through by every `insert` (see [`CacheEntry`]).
+    cache: Vec<CacheEntry>,
 }
+
+/// Entries of [`LocalMap::cache`] (a power of two: 96 KiB, within the second-level cache).
+const CACHE_SIZE: usize = 1 << 12;
+
+/// A name of up to 16 bytes as two zero-padded words (its identity together with its length) and
+/// the packed [`Local`] it was last defined as. Most references name a value defined shortly before
+/// in the same function, so most lookups end here with one probe, without splitting the name or
+/// probing the prefix and name tables. The entry is current iff its generation is the map's.
+#[derive(Copy, Clone)]
+struct CacheEntry {
+    words: [u64; 2],
+    /// `generation << 8 | length`.
+    tag: u32,
+    val: u32,
+}
+
+const EMPTY_CACHE: CacheEntry = CacheEntry {
+    words: [0; 2],
+    tag: 0,
+    val: 0,
+};
 
 #[inline]
 fn word_at(s: &[u8], i: usize) -> u64 {
@@ -277,7 +301,42 @@ impl<'s> LocalMap<'s> {
             len: 0,
             long: Vec::new(),
             other: FxHashMap::default(),
+            cache: vec![EMPTY_CACHE; CACHE_SIZE],
         }
+    }
+
+    /// The cache words of a name of 1 to 16 bytes (masked loads from the source when it is a
+    /// slice of it) and its cache index.
+    #[inline]
+    fn cache_key(&self, b: &[u8]) -> Option<([u64; 2], usize)> {
+        let n = b.len();
+        if n == 0 || n > 16 {
+            return None;
+        }
+        let words = if n <= 8 {
+            [self.word_of(b), 0]
+        } else {
+            [word_at(b, 0), self.word_of(&b[8..])]
+        };
+        let h = mix(words[0] ^ words[1].rotate_left(29), n);
+        Some((words, h as usize & (CACHE_SIZE - 1)))
+    }
+
+    /// Records `s` → `local` in the cache (every insert, so a current entry is never stale).
+    #[inline]
+    fn cache_put(&mut self, s: &str, local: Local) {
+        let Some((words, i)) = self.cache_key(s.as_bytes()) else {
+            return;
+        };
+        self.cache[i] = match pack(local) {
+            Some(val) => CacheEntry {
+                words,
+                tag: self.generation << 8 | s.len() as u32,
+                val,
+            },
+            // Not representable: make sure no entry for this name stays current.
+            None => EMPTY_CACHE,
+        };
     }
 
     /// Forgets every entry (start of a function).
@@ -289,6 +348,7 @@ impl<'s> LocalMap<'s> {
         self.generation += 1;
         if self.generation >= 1 << 24 {
             self.slots.fill(EMPTY);
+            self.cache.fill(EMPTY_CACHE);
             for p in &mut self.prefixes {
                 for v in &mut p.vals {
                     v.0 = 0;
@@ -342,6 +402,12 @@ impl<'s> LocalMap<'s> {
         match *key {
             LocalKey::Num(n) if n < DENSE_MAX => *self.num.get(n as usize)?,
             LocalKey::Src(s) if s.len() <= MAX_LONG => {
+                if let Some((words, i)) = self.cache_key(s.as_bytes()) {
+                    let e = &self.cache[i];
+                    if e.tag == self.generation << 8 | s.len() as u32 && e.words == words {
+                        return Some(unpack(e.val));
+                    }
+                }
                 if let Some((p, n)) = self.split(s)
                     && let Some(pi) = self.prefix_index(p)
                     && let Some(&(g, v, _)) = self.prefixes[pi].vals.get(n as usize)
@@ -379,6 +445,14 @@ impl<'s> LocalMap<'s> {
     /// failed for it needed more than the budget left then, and the budget only shrinks by what the
     /// vectors grow.
     pub(super) fn insert(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
+        if let LocalKey::Src(s) = key {
+            self.cache_put(s, local);
+        }
+        self.insert_uncached(key, local)
+    }
+
+    /// [`LocalMap::insert`] into the structures behind the cache.
+    fn insert_uncached(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
         self.last_dense = None;
         if let LocalKey::Src(s) = key
             && s.len() <= MAX_LONG
