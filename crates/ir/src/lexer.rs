@@ -128,15 +128,18 @@ impl<'s> Lexer<'s> {
         self.b.get(i).copied().unwrap_or(0)
     }
 
-    /// The end of the run of bytes from `i` that satisfy `pred` (one pass over a slice, no
-    /// per-byte bounds checks).
+    /// The end of the run of bytes from `i` that satisfy `pred`. A plain byte loop: the runs are
+    /// short (names, keywords), and a slice iterator's set-up or an eight-bytes-at-a-time test
+    /// costs more than it saves on them (docs/benchmarks.md, issue 13 part 2, third round).
     #[inline]
-    fn run(&self, i: usize, pred: impl Fn(u8) -> bool) -> usize {
-        let rest = self.b.get(i..).unwrap_or(&[]);
-        match rest.iter().position(|&c| !pred(c)) {
-            Some(p) => i + p,
-            None => i + rest.len(),
+    fn run(&self, mut i: usize, pred: impl Fn(u8) -> bool) -> usize {
+        while let Some(&c) = self.b.get(i) {
+            if !pred(c) {
+                break;
+            }
+            i += 1;
         }
+        i
     }
 
     /// Skips a `"..."` string starting at `i` (the opening quote); returns the index after the
@@ -185,7 +188,10 @@ impl<'s> Lexer<'s> {
         // Whitespace and comments (whitespace by table lookups, not through the token dispatch
         // below, whose indirect jump mispredicts).
         loop {
-            i = self.run(i, is_space);
+            // Usually one space or none (a byte loop: no slice set-up for so short a run).
+            while is_space(self.at(i)) {
+                i += 1;
+            }
             match b.get(i) {
                 Some(b';') => {
                     i = match memchr_nl(&b[i..]) {
@@ -319,6 +325,7 @@ impl<'s> Lexer<'s> {
     }
 
     /// A word starting with a label character: label, identifier/keyword or number.
+    #[inline(always)]
     fn word(&self, i: usize) -> (Tok, usize) {
         // Label characters are the identifier characters plus `-`: the identifier ends at `k`,
         // the first non-identifier byte, and the label run continues only if that byte is `-`.

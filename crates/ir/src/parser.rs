@@ -553,7 +553,17 @@ impl<'s> Parser<'s> {
     // ---------------------------------------------------------------- types
 
     /// The key of a function-local name token (`%x`, `%"x y"`, `%7`, or a label `x:`/`"x":`).
+    #[inline]
     fn lkey(&mut self, t: Token) -> PResult<LocalKey<'s>> {
+        // The commonest case first: `%name` unquoted, the name is the token after the sigil.
+        if t.kind == Tok::LocalVar && self.b.get(t.start as usize + 1) != Some(&b'"') {
+            let name = self.src.get(t.start as usize + 1..t.end as usize);
+            return Ok(LocalKey::Src(name.unwrap_or("")));
+        }
+        self.lkey_general(t)
+    }
+
+    fn lkey_general(&mut self, t: Token) -> PResult<LocalKey<'s>> {
         if t.kind == Tok::LocalId {
             return Ok(LocalKey::Num(self.u32_of(Token {
                 start: t.start + 1,

@@ -15,6 +15,10 @@
 //! within a few small arrays instead of a table of many megabytes. The dense vectors are bounded by
 //! a budget proportional to the source size; a name whose number does not fit uses the table. Which
 //! structure holds a key is decided the same way at every lookup (see [`LocalMap::insert`]).
+//!
+//! In front of all of it, a direct-mapped cache of 4,096 entries keyed by the whole name (up to 16
+//! bytes, as two words and the length) answers most lookups with one probe: a reference usually
+//! names a value defined shortly before in the same function. Every `insert` writes through it.
 
 use super::{Local, LocalKey};
 use crate::Sym;
@@ -81,7 +85,31 @@ pub(super) struct LocalMap<'s> {
     len: usize,
     long: Vec<(&'s str, Local)>,
     other: FxHashMap<LocalKey<'s>, Local>,
+    /// A direct-mapped cache in front of all of the above for names of up to 16 bytes, written
+    /// through by every `insert` (see [`CacheEntry`]).
+    cache: Vec<CacheEntry>,
 }
+
+/// Entries of [`LocalMap::cache`] (a power of two: 96 KiB, within the second-level cache).
+const CACHE_SIZE: usize = 1 << 12;
+
+/// A name of up to 16 bytes as two zero-padded words (its identity together with its length) and
+/// the packed [`Local`] it was last defined as. Most references name a value defined shortly before
+/// in the same function, so most lookups end here with one probe, without splitting the name or
+/// probing the prefix and name tables. The entry is current iff its generation is the map's.
+#[derive(Copy, Clone)]
+struct CacheEntry {
+    words: [u64; 2],
+    /// `generation << 8 | length`.
+    tag: u32,
+    val: u32,
+}
+
+const EMPTY_CACHE: CacheEntry = CacheEntry {
+    words: [0; 2],
+    tag: 0,
+    val: 0,
+};
 
 #[inline]
 fn word_at(s: &[u8], i: usize) -> u64 {
@@ -132,7 +160,8 @@ fn unpack(v: u32) -> Local {
     }
 }
 
-/// [`LocalMap::split`] for names longer than 8 bytes.
+/// [`LocalMap::split`] by plain loops, the tests' reference.
+#[cfg(test)]
 fn split_loop(b: &[u8]) -> Option<(&[u8], u32)> {
     let k = b
         .iter()
@@ -146,6 +175,21 @@ fn split_loop(b: &[u8]) -> Option<(&[u8], u32)> {
         &b[..k],
         d.iter().fold(0, |n, &c| n * 10 + (c - b'0') as u32),
     ))
+}
+
+/// [`split_loop`] without the loops, for names longer than 8 bytes: the number has at most 7
+/// digits, so the last 8 bytes hold all of them and the last non-digit before them ([`split_word`]
+/// on that word); the prefix is everything before the digits and must fit in 8 bytes.
+#[inline]
+fn split_long(b: &[u8]) -> Option<(&[u8], u32)> {
+    let n = b.len();
+    let tail = b.get(n.checked_sub(8)?..)?;
+    let (head, num) = split_word(tail, word_at(b, n - 8))?;
+    let k = n - 8 + head.len();
+    if k > INLINE {
+        return None;
+    }
+    Some((&b[..k], num))
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -219,7 +263,7 @@ impl<'s> LocalMap<'s> {
     fn split<'a>(&self, s: &'a str) -> Option<(&'a [u8], u32)> {
         let b = s.as_bytes();
         if b.len() > 8 {
-            return split_loop(b);
+            return split_long(b);
         }
         split_word(b, self.word_of(b))
     }
@@ -261,7 +305,42 @@ impl<'s> LocalMap<'s> {
             len: 0,
             long: Vec::new(),
             other: FxHashMap::default(),
+            cache: vec![EMPTY_CACHE; CACHE_SIZE],
         }
+    }
+
+    /// The cache words of a name of 1 to 16 bytes (masked loads from the source when it is a
+    /// slice of it) and its cache index.
+    #[inline]
+    fn cache_key(&self, b: &[u8]) -> Option<([u64; 2], usize)> {
+        let n = b.len();
+        if n == 0 || n > 16 {
+            return None;
+        }
+        let words = if n <= 8 {
+            [self.word_of(b), 0]
+        } else {
+            [word_at(b, 0), self.word_of(&b[8..])]
+        };
+        let h = mix(words[0] ^ words[1].rotate_left(29), n);
+        Some((words, h as usize & (CACHE_SIZE - 1)))
+    }
+
+    /// Records `s` → `local` in the cache (every insert, so a current entry is never stale).
+    #[inline]
+    fn cache_put(&mut self, s: &str, local: Local) {
+        let Some((words, i)) = self.cache_key(s.as_bytes()) else {
+            return;
+        };
+        self.cache[i] = match pack(local) {
+            Some(val) => CacheEntry {
+                words,
+                tag: self.generation << 8 | s.len() as u32,
+                val,
+            },
+            // Not representable: make sure no entry for this name stays current.
+            None => EMPTY_CACHE,
+        };
     }
 
     /// Forgets every entry (start of a function).
@@ -273,6 +352,7 @@ impl<'s> LocalMap<'s> {
         self.generation += 1;
         if self.generation >= 1 << 24 {
             self.slots.fill(EMPTY);
+            self.cache.fill(EMPTY_CACHE);
             for p in &mut self.prefixes {
                 for v in &mut p.vals {
                     v.0 = 0;
@@ -326,6 +406,12 @@ impl<'s> LocalMap<'s> {
         match *key {
             LocalKey::Num(n) if n < DENSE_MAX => *self.num.get(n as usize)?,
             LocalKey::Src(s) if s.len() <= MAX_LONG => {
+                if let Some((words, i)) = self.cache_key(s.as_bytes()) {
+                    let e = &self.cache[i];
+                    if e.tag == self.generation << 8 | s.len() as u32 && e.words == words {
+                        return Some(unpack(e.val));
+                    }
+                }
                 if let Some((p, n)) = self.split(s)
                     && let Some(pi) = self.prefix_index(p)
                     && let Some(&(g, v, _)) = self.prefixes[pi].vals.get(n as usize)
@@ -363,6 +449,14 @@ impl<'s> LocalMap<'s> {
     /// failed for it needed more than the budget left then, and the budget only shrinks by what the
     /// vectors grow.
     pub(super) fn insert(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
+        if let LocalKey::Src(s) = key {
+            self.cache_put(s, local);
+        }
+        self.insert_uncached(key, local)
+    }
+
+    /// [`LocalMap::insert`] into the structures behind the cache.
+    fn insert_uncached(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
         self.last_dense = None;
         if let LocalKey::Src(s) = key
             && s.len() <= MAX_LONG
@@ -734,6 +828,36 @@ mod tests {
         assert_eq!(split_short(b"v1234567"), Some((&b"v"[..], 1234567)));
         assert_eq!(split_short(b"12345678"), None);
         assert_eq!(split_short(b"0"), Some((&b""[..], 0)));
+    }
+
+    /// The loop-free split of long names agrees with the plain loop.
+    #[test]
+    fn split_long_matches_loop() {
+        let alphabet = [b'0', b'1', b'9', b'.', b'a', 0xc3];
+        let mut count = 0;
+        for n in 9..=17usize {
+            for seed in 0..4000u64 {
+                let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ n as u64;
+                let mut buf: Vec<u8> = (0..n)
+                    .map(|_| {
+                        x = x.rotate_left(7).wrapping_mul(0x2545_f491_4f6c_dd1d);
+                        alphabet[(x >> 40) as usize % alphabet.len()]
+                    })
+                    .collect();
+                // Mostly digits at the end, of every count.
+                let d = (seed % 10) as usize;
+                for c in buf.iter_mut().rev().take(d) {
+                    *c = b'0' + (seed % 7) as u8 + 1;
+                }
+                assert_eq!(split_long(&buf), split_loop(&buf), "{buf:?}");
+                count += 1;
+            }
+        }
+        assert!(count > 30_000);
+        assert_eq!(split_long(b"arrayidx10"), Some((&b"arrayidx"[..], 10)));
+        assert_eq!(split_long(b"arrayidxx10"), None);
+        assert_eq!(split_long(b"v123456789"), None);
+        assert_eq!(split_long(b"acc.next012"), None);
     }
 
     /// Names that are slices of the source are read with a masked 8-byte load, also near its end.
