@@ -102,25 +102,10 @@ impl Observed {
 }
 
 /// Callees whose results the simulator computes from the operands and the communicating set alone
-/// (other convergent calls get a value that names the call site, which differs between programs).
+/// (other convergent calls get a value that names the call site, which differs between programs):
+/// the simulator's own classification of the callee, from the intrinsic tables.
 fn result_is_semantic(name: &str) -> bool {
-    const PREFIXES: &[&str] = &[
-        "llvm.amdgcn.readfirstlane",
-        "llvm.amdgcn.readlane",
-        "llvm.amdgcn.ballot",
-        "llvm.amdgcn.icmp",
-        "llvm.amdgcn.fcmp",
-        "llvm.amdgcn.wave.reduce.",
-        "llvm.amdgcn.permlane64",
-        "llvm.nvvm.vote.",
-        "llvm.nvvm.shfl.sync.",
-        "llvm.nvvm.redux.sync.",
-        "subgroupBallot",
-        "subgroupAdd",
-        "subgroupBroadcastFirst",
-        "subgroupShuffle",
-    ];
-    PREFIXES.iter().any(|p| name.starts_with(p))
+    converge_sim::interp::result_is_semantic(name)
 }
 
 /// The callee name of a call instruction.

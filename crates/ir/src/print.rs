@@ -19,6 +19,10 @@ mod writer;
 use converge_graph::Block;
 use float::llvm_decimal;
 use std::fmt::Write;
+
+/// What LLVM prints for a reference it cannot name (a value or block without a name or slot, or
+/// out of range): the one spelling every printer here uses.
+pub(crate) const BADREF: &str = "<badref>";
 pub use writer::Tables;
 
 /// Whether a name can be printed without quotes.
@@ -159,7 +163,7 @@ impl Module {
         match n {
             LocalName::Named(s) => sigil_name('%', self.str(s)),
             LocalName::Slot(k) => format!("%{k}"),
-            LocalName::None => "<badref>".to_string(),
+            LocalName::None => BADREF.to_string(),
         }
     }
 
@@ -185,7 +189,7 @@ impl Module {
             Some(LocalName::Slot(k)) => {
                 let _ = write!(out, "{k}");
             }
-            _ => out.push_str("<badref>"),
+            _ => out.push_str(BADREF),
         }
     }
 
@@ -193,7 +197,7 @@ impl Module {
     pub fn block_operand(&self, f: FuncId, b: Block) -> String {
         match self.func(f).blocks.get(b.index()) {
             Some(bd) => self.local_name_text(bd.name),
-            None => "<badref>".to_string(),
+            None => BADREF.to_string(),
         }
     }
 
@@ -203,11 +207,11 @@ impl Module {
         match v {
             Value::Arg(a) => match func.params.get(a as usize) {
                 Some(p) => self.local_name_text(p.name),
-                None => "<badref>".to_string(),
+                None => BADREF.to_string(),
             },
             Value::Inst(i) => match func.insts.get(i.0 as usize) {
                 Some(x) => self.local_name_text(x.name),
-                None => "<badref>".to_string(),
+                None => BADREF.to_string(),
             },
             Value::Block(b) => self.block_operand(f, b),
             Value::Global(g) => sigil_name('@', self.str(self.globals[g.0 as usize].name)),
@@ -492,7 +496,7 @@ impl Module {
             Metadata::Value(f, v) => {
                 let fid = f.unwrap_or(FuncId(0));
                 if f.is_none() && matches!(v, Value::Arg(_) | Value::Inst(_)) {
-                    out.push_str("<badref>");
+                    out.push_str(BADREF);
                 } else if self.functions.is_empty() {
                     match v {
                         Value::Const(c) => {

@@ -191,7 +191,7 @@ pub fn divergent_params(m: &Module, fi: FuncId) -> Vec<bool> {
                 Some(converge_ir::Value::Asm(_))
             ) || lf
                 .callee_name(i)
-                .is_some_and(|n| n.starts_with("llvm.amdgcn.s.")))
+                .is_some_and(converge_ir::intrinsics::amdgpu::is_scalar_op))
     });
     let plain = lf.call_conv() == "ccc"
         && !annotated

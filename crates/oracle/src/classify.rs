@@ -137,7 +137,7 @@ fn root_pattern(
     let b = lf.inst_block(Inst(i));
     if lf
         .callee_name(i)
-        .is_some_and(|n| n.starts_with("llvm.amdgcn.global.load.tr."))
+        .is_some_and(converge_ir::intrinsics::amdgpu::is_transposing_load)
     {
         return Some(KnownBug::GlobalLoadTrNotSource);
     }

@@ -303,7 +303,7 @@ mod schedule;
 pub use crate::inputs::{ArgValue, ElemTy, MemInit, MemTarget};
 use arith::*;
 use callee::*;
-pub use callee::{Target, callee_name, callee_name_of};
+pub use callee::{Target, callee_name, callee_name_of, result_is_semantic};
 use memory::*;
 use program::*;
 pub use program::{Program, function_cfg};

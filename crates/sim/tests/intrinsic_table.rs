@@ -278,3 +278,166 @@ fn the_nvptx_table_agrees_with_the_analysis_and_the_simulator() {
         "{uniform} uniform, {per_lane} per lane"
     );
 }
+
+/// An AMDGPU kernel calling `name` once as `%v` with the given declaration and arguments
+/// (`%l` the lane id, `%l4` four times it, `%n` the uniform argument, `%c` a predicate on `%l`).
+fn amdgpu_call(name: &str, ret: &str, params: &str, args: &str) -> Module {
+    let lane_decl = if name == "llvm.amdgcn.mbcnt.lo" {
+        ""
+    } else {
+        "declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)\n"
+    };
+    let text = format!(
+        "target triple = \"amdgcn-amd-amdhsa\"\n\
+         {lane_decl}\
+         declare {ret} @{name}({params}) convergent\n\
+         define amdgpu_kernel void @k(i32 %n) !reqd_work_group_size !0 {{\n\
+         entry:\n\
+           %l = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)\n\
+           %l4 = shl i32 %l, 2\n\
+           %c = icmp ult i32 %l, 2\n\
+           %v = call {ret} @{name}({args})\n\
+           ret void\n}}\n\
+         !0 = !{{i32 2, i32 2, i32 16}}\n"
+    );
+    converge_ir::parse("t.ll", text).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+}
+
+/// The table's operations (`converge_ir::intrinsics::amdgpu::Op`, which the simulator executes
+/// with a model of its own) against the simulator, under their mangled names: every operation the
+/// table's `computes` calls group-uniform is uniform with thread-dependent operands; the readers,
+/// reductions and masks the table has no `computes` fact for are too; the lane movements keep a
+/// uniform value uniform and a per-lane value per-lane; the per-lane ones differ between lanes
+/// even with uniform operands; the identities (`wwm`, `wqm`, `set.inactive`) give their operand.
+#[test]
+fn the_amdgpu_operations_execute_as_the_table_says() {
+    use converge_ir::intrinsics::amdgpu::{Op, computes, op, op_names};
+    let mut checked = 0;
+    let names: Vec<(String, Op)> = op_names()
+        .chain(
+            [
+                "add", "fadd", "min", "smin", "umin", "max", "umax", "and", "or", "xor",
+            ]
+            .iter()
+            .map(|r| {
+                let n = format!("llvm.amdgcn.wave.reduce.{r}");
+                let o = op(&format!("{n}.i32")).unwrap_or_else(|| panic!("{n}"));
+                (n, o)
+            }),
+        )
+        .collect();
+    for (base, o) in &names {
+        // (mangled name, ret, params, args with the lane id %l, args with the uniform %n); the
+        // permutes select each lane itself (`0x76543210`, `0xfedcba98`).
+        let (name, ret, params, per_lane_args, uniform_args) = match o {
+            Op::ReadFirstLane => (format!("{base}.i32"), "i32", "i32", "i32 %l", "i32 %n"),
+            Op::ReadLane => (
+                format!("{base}.i32"),
+                "i32",
+                "i32, i32",
+                "i32 %l, i32 %l",
+                "i32 %n, i32 %n",
+            ),
+            Op::Ballot => (format!("{base}.i64"), "i64", "i1", "i1 %c", "i1 true"),
+            Op::Icmp => (
+                format!("{base}.i64.i32"),
+                "i64",
+                "i32, i32, i32",
+                "i32 %l, i32 %n, i32 32",
+                "i32 %n, i32 %n, i32 32",
+            ),
+            Op::Fcmp => continue, // the float operand needs a conversion; covered by `sample_names`
+            Op::IfBreak => (
+                format!("{base}.i64"),
+                "i64",
+                "i1, i64",
+                "i1 %c, i64 0",
+                "i1 true, i64 0",
+            ),
+            Op::Permlane16 { var: false, .. } => (
+                format!("{base}.i32"),
+                "i32",
+                "i32, i32, i32, i32, i1, i1",
+                "i32 %l, i32 %l, i32 1985229328, i32 -19088744, i1 false, i1 false",
+                "i32 %n, i32 %n, i32 0, i32 0, i1 false, i1 false",
+            ),
+            Op::Permlane16 { var: true, .. } => (
+                format!("{base}.i32"),
+                "i32",
+                "i32, i32, i32, i1, i1",
+                "i32 %l, i32 %l, i32 %l, i1 false, i1 false",
+                "i32 %n, i32 %n, i32 %n, i1 false, i1 false",
+            ),
+            Op::Permlane64 => (format!("{base}.i32"), "i32", "i32", "i32 %l", "i32 %n"),
+            Op::Bpermute => (
+                base.clone(),
+                "i32",
+                "i32, i32",
+                "i32 %l4, i32 %l",
+                "i32 %l4, i32 %n",
+            ),
+            Op::InverseBallot => (format!("{base}.i64"), "i1", "i64", "i64 1", "i64 1"),
+            Op::Identity if base.ends_with("set.inactive") => (
+                format!("{base}.i32"),
+                "i32",
+                "i32, i32",
+                "i32 %l, i32 0",
+                "i32 %n, i32 0",
+            ),
+            Op::Identity => (format!("{base}.i32"), "i32", "i32", "i32 %l", "i32 %n"),
+            Op::MbcntLo | Op::MbcntHi => (
+                base.clone(),
+                "i32",
+                "i32, i32",
+                "i32 -1, i32 0",
+                "i32 -1, i32 0",
+            ),
+            Op::WaveSize => (base.clone(), "i32", "", "", ""),
+            Op::WaveReduce(_) => (
+                format!("{base}.i32"),
+                "i32",
+                "i32, i32",
+                "i32 %l, i32 0",
+                "i32 %n, i32 0",
+            ),
+            Op::Barrier => continue, // no result; the workgroup barrier tests run it
+        };
+        assert_eq!(
+            op(&name),
+            Some(*o),
+            "{name}: the table's lookup of its mangled name"
+        );
+        let with_x = simulated(&amdgpu_call(&name, ret, params, per_lane_args));
+        let with_n = simulated(&amdgpu_call(&name, ret, params, uniform_args));
+        match o {
+            Op::ReadFirstLane
+            | Op::ReadLane
+            | Op::Ballot
+            | Op::Icmp
+            | Op::IfBreak
+            | Op::WaveSize
+            | Op::WaveReduce(_) => {
+                assert_eq!(with_x, None, "{name}: the same in every lane");
+                assert_eq!(with_n, None, "{name}: the same in every lane");
+            }
+            Op::Permlane16 { .. } | Op::Permlane64 | Op::Bpermute | Op::Identity => {
+                assert!(with_x.is_some(), "{name}: moves a per-lane value");
+                assert_eq!(with_n, None, "{name}: moves a uniform value");
+            }
+            Op::InverseBallot | Op::MbcntLo | Op::MbcntHi => {
+                assert!(with_n.is_some(), "{name}: a value of each lane's own");
+            }
+            Op::Fcmp | Op::Barrier => unreachable!(),
+        }
+        // The table's `computes` agrees with what the simulator showed.
+        match computes(&name) {
+            Some(Computes::GroupUniform) => assert_eq!(with_x, None, "{name}"),
+            Some(Computes::PerLane) if !matches!(o, Op::Permlane16 { .. }) => {
+                assert!(with_n.is_some(), "{name}")
+            }
+            _ => {}
+        }
+        checked += 1;
+    }
+    assert!(checked >= 25, "{checked} checked");
+}

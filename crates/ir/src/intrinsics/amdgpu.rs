@@ -33,6 +33,158 @@ pub fn computes(name: &str) -> Option<Computes> {
     None
 }
 
+/// The AMDGPU intrinsics whose operation the simulator executes with a model of its own (the
+/// rest it executes from [`computes`]): what each one *is*, named only here.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `readfirstlane`: the operand of the lowest active lane.
+    ReadFirstLane,
+    /// `readlane`: the operand of the lane the second operand names.
+    ReadLane,
+    /// `ballot`: the mask of the active lanes whose condition holds.
+    Ballot,
+    /// `icmp`: the mask of the active lanes whose integer comparison holds.
+    Icmp,
+    /// `fcmp`: the mask of the active lanes whose floating-point comparison holds.
+    Fcmp,
+    /// `if.break`: the loop's exit mask accumulated over the active lanes.
+    IfBreak,
+    /// `permlane16` / `permlanex16` (`cross`), with a lane select per 16-lane row from the scalar
+    /// operands, or from each lane's own operand (`var`, gfx12).
+    Permlane16 {
+        /// Reads the other row of the pair (`permlanex16`).
+        cross: bool,
+        /// The selects are per-lane operands (`.var`).
+        var: bool,
+    },
+    /// `permlane64`: the operand of the lane in the other half of the wave.
+    Permlane64,
+    /// `ds.bpermute`: the operand of the lane each lane's byte address names.
+    Bpermute,
+    /// `inverse.ballot`: the lane's own bit of a mask.
+    InverseBallot,
+    /// `wwm`, `strict.wwm`, `wqm`, `set.inactive`: the operand itself (they change how the
+    /// inactive lanes are computed, not the active lanes' values).
+    Identity,
+    /// `mbcnt.lo`: the set bits of the mask below the lane (lanes 0-31).
+    MbcntLo,
+    /// `mbcnt.hi`: the set bits of the mask below the lane (lanes 32-63), plus the operand.
+    MbcntHi,
+    /// `wavefrontsize`: the wave size.
+    WaveSize,
+    /// `wave.reduce.OP`: a reduction over the active lanes.
+    WaveReduce(Reduce),
+    /// `s.barrier`: a work-group barrier.
+    Barrier,
+}
+
+/// The operation of a `wave.reduce.OP` ([`Op::WaveReduce`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// `add`, `fadd`.
+    Add,
+    /// `min`, `smin`, `fmin`.
+    Min,
+    /// `max`, `smax`, `fmax`.
+    Max,
+    /// `umin`.
+    UMin,
+    /// `umax`.
+    UMax,
+    /// `and`.
+    And,
+    /// `or`.
+    Or,
+    /// `xor`.
+    Xor,
+}
+
+/// The overloaded intrinsics of [`Op`] (looked up through their type mangling), by name after
+/// `llvm.amdgcn.`.
+const OPS: &[(&str, Op)] = &[
+    ("readfirstlane", Op::ReadFirstLane),
+    ("readlane", Op::ReadLane),
+    ("ballot", Op::Ballot),
+    ("icmp", Op::Icmp),
+    ("fcmp", Op::Fcmp),
+    ("if.break", Op::IfBreak),
+    ("permlane64", Op::Permlane64),
+    (
+        "permlane16",
+        Op::Permlane16 {
+            cross: false,
+            var: false,
+        },
+    ),
+    (
+        "permlanex16",
+        Op::Permlane16 {
+            cross: true,
+            var: false,
+        },
+    ),
+    (
+        "permlane16.var",
+        Op::Permlane16 {
+            cross: false,
+            var: true,
+        },
+    ),
+    (
+        "permlanex16.var",
+        Op::Permlane16 {
+            cross: true,
+            var: true,
+        },
+    ),
+    ("inverse.ballot", Op::InverseBallot),
+    ("wwm", Op::Identity),
+    ("strict.wwm", Op::Identity),
+    ("wqm", Op::Identity),
+    ("set.inactive", Op::Identity),
+];
+
+/// The intrinsics of [`Op`] that are not overloaded: only their exact name is theirs.
+const FIXED_OPS: &[(&str, Op)] = &[
+    ("mbcnt.lo", Op::MbcntLo),
+    ("mbcnt.hi", Op::MbcntHi),
+    ("wavefrontsize", Op::WaveSize),
+    ("ds.bpermute", Op::Bpermute),
+    ("s.barrier", Op::Barrier),
+];
+
+/// What intrinsic `name` (full, possibly type-mangled) is, for the ones of [`Op`].
+pub fn op(name: &str) -> Option<Op> {
+    let n = name.strip_prefix("llvm.amdgcn.")?;
+    if let Some(&(_, o)) = FIXED_OPS.iter().find(|(f, _)| *f == n) {
+        return Some(o);
+    }
+    find(name, |n| {
+        let n = n.strip_prefix("llvm.amdgcn.")?;
+        if let Some(&(_, o)) = OPS.iter().find(|(f, _)| *f == n) {
+            return Some(o);
+        }
+        Some(Op::WaveReduce(match n.strip_prefix("wave.reduce.")? {
+            "add" | "fadd" => Reduce::Add,
+            "min" | "smin" | "fmin" => Reduce::Min,
+            "max" | "smax" | "fmax" => Reduce::Max,
+            "umin" => Reduce::UMin,
+            "umax" => Reduce::UMax,
+            "and" => Reduce::And,
+            "or" => Reduce::Or,
+            "xor" => Reduce::Xor,
+            _ => return None,
+        }))
+    })
+}
+
+/// Names of every intrinsic of [`Op`] (unmangled), for the cross-checks.
+pub fn op_names() -> impl Iterator<Item = (String, Op)> {
+    OPS.iter()
+        .chain(FIXED_OPS)
+        .map(|&(n, o)| (format!("llvm.amdgcn.{n}"), o))
+}
+
 /// Whether `name` (full, possibly type-mangled) is always uniform: LLVM's AMDGPU
 /// `isAlwaysUniform` intrinsics.
 pub fn is_always_uniform_intrinsic(name: &str) -> bool {
@@ -60,6 +212,47 @@ pub fn is_id_intrinsic(name: &str) -> bool {
 /// computes depends on the address spaces, as for the instruction.
 pub fn is_addrspacecast_intrinsic(name: &str) -> bool {
     lookup(name, |n| n == "llvm.amdgcn.addrspacecast.nonnull")
+}
+
+/// `llvm.amdgcn.workitem.id.x`, the work-item id in dimension x (the lane's position in its wave
+/// when the x dimension fills whole waves).
+pub const WORKITEM_ID_X: &str = "llvm.amdgcn.workitem.id.x";
+
+/// The dimension (0, 1, 2 for x, y, z) of work-item id intrinsic `name` (`workitem.id.x/y/z`).
+pub fn workitem_id_dim(name: &str) -> Option<usize> {
+    match name.strip_prefix("llvm.amdgcn.workitem.id.")? {
+        "x" => Some(0),
+        "y" => Some(1),
+        "z" => Some(2),
+        _ => None,
+    }
+}
+
+/// Whether `name` (full, possibly type-mangled) is `permlane16` or `permlanex16` with its lane
+/// selects in scalar operands (not the `.var` forms): each lane reads `src0` of the lane the
+/// selects name in its row, so the result is a value of each lane's own unless the selects
+/// and operands make every lane read the same value.
+pub fn is_scalar_select_permlane16(name: &str) -> bool {
+    matches!(op(name), Some(Op::Permlane16 { var: false, .. }))
+}
+
+/// Whether `name` is one of gfx12's transposing global loads (`global.load.tr.b64`/`.b128` and
+/// the overloaded `global.load.tr.<type>` of newer LLVM): each lane reads a different element.
+pub fn is_transposing_load(name: &str) -> bool {
+    name.starts_with("llvm.amdgcn.global.load.tr.")
+}
+
+/// Whether `name` (full, possibly type-mangled) is the structurizer's `if` or `else`: a pair of
+/// the lane's own condition and (element 1) the wave's saved execution mask, the same in every
+/// lane.
+pub fn is_if_else(name: &str) -> bool {
+    lookup(name, |n| n == "llvm.amdgcn.if" || n == "llvm.amdgcn.else")
+}
+
+/// Whether `name` is one of the `s.*` scalar operations: the hardware computes one value per
+/// wave (in a scalar register), whatever the lanes' operands.
+pub fn is_scalar_op(name: &str) -> bool {
+    name.starts_with("llvm.amdgcn.s.")
 }
 
 /// The thread and lane ids among [`SOURCES`].
@@ -258,14 +451,19 @@ pub(crate) fn is_type_component(c: &str) -> bool {
 /// Looks `name` up with `pred`, first as written, then with trailing type-mangling components of
 /// an overloaded intrinsic removed one at a time (`llvm.amdgcn.readfirstlane.i32` → `…readfirstlane`).
 pub fn lookup(name: &str, pred: impl Fn(&str) -> bool) -> bool {
+    find(name, |n| pred(n).then_some(())).is_some()
+}
+
+/// Like [`lookup`], with the first answer of `f` on `name` and its type-mangling prefixes.
+pub fn find<T>(name: &str, f: impl Fn(&str) -> Option<T>) -> Option<T> {
     let mut n = name;
     loop {
-        if pred(n) {
-            return true;
+        if let Some(t) = f(n) {
+            return Some(t);
         }
         match n.rsplit_once('.') {
             Some((head, last)) if is_type_component(last) => n = head,
-            _ => return false,
+            _ => return None,
         }
     }
 }

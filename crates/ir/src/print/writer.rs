@@ -252,7 +252,7 @@ impl Module {
             LocalName::Slot(k) => {
                 let _ = write!(out, "%{k}");
             }
-            LocalName::None => out.push_str("<badref>"),
+            LocalName::None => out.push_str(crate::print::BADREF),
         }
     }
 
@@ -271,7 +271,7 @@ impl Module {
         }
         match self.func(f).blocks.get(b.index()) {
             Some(bd) => self.write_local(out, bd.name),
-            None => out.push_str("<badref>"),
+            None => out.push_str(crate::print::BADREF),
         }
     }
 
@@ -290,11 +290,11 @@ impl Module {
         match v {
             Value::Arg(a) => match func.params.get(a as usize) {
                 Some(p) => self.write_local(out, p.name),
-                None => out.push_str("<badref>"),
+                None => out.push_str(crate::print::BADREF),
             },
             Value::Inst(i) => match func.insts.get(i.0 as usize) {
                 Some(x) => self.write_local(out, x.name),
-                None => out.push_str("<badref>"),
+                None => out.push_str(crate::print::BADREF),
             },
             Value::Global(g) => {
                 self.write_sigil(out, '@', self.str(self.globals[g.0 as usize].name))
@@ -304,7 +304,7 @@ impl Module {
             Value::Meta(m) => self.write_md_ref(out, Some(t.md_operands), m),
             Value::Block(b) => match func.blocks.get(b.index()) {
                 Some(bd) => self.write_local(out, bd.name),
-                None => out.push_str("<badref>"),
+                None => out.push_str(crate::print::BADREF),
             },
             Value::Asm(_) => out.push_str(&self.value_name(f, v)),
         }

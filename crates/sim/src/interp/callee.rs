@@ -108,23 +108,13 @@ pub(crate) enum CallKind {
 /// Target and name classification of a callee.
 pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> CallKind {
     use CallKind::*;
-    let red = |s: &str| -> Option<Red> {
-        Some(match s {
-            "add" | "fadd" => Red::Add,
-            "min" | "smin" | "fmin" => Red::Min,
-            "max" | "smax" | "fmax" => Red::Max,
-            "umin" => Red::UMin,
-            "umax" => Red::UMax,
-            "and" => Red::And,
-            "or" => Red::Or,
-            "xor" => Red::Xor,
-            _ => return None,
-        })
-    };
     if let Some(w) = builtins::classify(name) {
         return WorkItem(w);
     }
     if let Some(k) = nvptx(name) {
+        return k;
+    }
+    if let Some(k) = amdgpu(name) {
         return k;
     }
     if let Some(b) = barrier(name) {
@@ -135,80 +125,13 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
         "llvm.experimental.convergence.anchor" => return TokAnchor,
         "llvm.experimental.convergence.loop" => return TokLoop,
         "getSubgroupLocalInvocationId" => return LaneId,
-        "llvm.amdgcn.mbcnt.lo" => return MbcntLo,
-        "llvm.amdgcn.mbcnt.hi" => return MbcntHi,
-        "llvm.amdgcn.wavefrontsize" => return WaveSize,
-        "llvm.amdgcn.readfirstlane" | "subgroupBroadcastFirst" => {
-            return Comm(if name.starts_with("llvm") {
-                self::Comm::ReadFirstLane
-            } else {
-                self::Comm::SgBroadcastFirst
-            });
-        }
-        "llvm.amdgcn.readlane" => return Comm(self::Comm::ReadLane),
-        "llvm.amdgcn.if.break" => return Comm(self::Comm::IfBreak),
-        "llvm.amdgcn.permlane64" => return Comm(self::Comm::Permlane64),
-        "llvm.amdgcn.ds.bpermute" => return Comm(self::Comm::Bpermute),
+        "subgroupBroadcastFirst" => return Comm(self::Comm::SgBroadcastFirst),
         "subgroupBallot" => return Comm(self::Comm::Ballot),
         "subgroupAdd" => return Comm(self::Comm::Reduce(Red::Add)),
         "subgroupShuffle" => return Comm(self::Comm::SgShuffle),
-        "llvm.amdgcn.inverse.ballot" => return InverseBallot,
-        "llvm.amdgcn.wwm"
-        | "llvm.amdgcn.strict.wwm"
-        | "llvm.amdgcn.wqm"
-        | "llvm.amdgcn.set.inactive" => {
-            return Identity;
-        }
         _ => {}
     }
     let base = strip_type_suffix(name);
-    // `llvm.amdgcn.if.break.i64.i64`: the mangled name, not a per-thread `llvm.amdgcn.if*`.
-    if base == "llvm.amdgcn.if.break" {
-        return Comm(self::Comm::IfBreak);
-    }
-    if base == "llvm.amdgcn.readfirstlane" {
-        return Comm(self::Comm::ReadFirstLane);
-    }
-    if base == "llvm.amdgcn.readlane" {
-        return Comm(self::Comm::ReadLane);
-    }
-    if base == "llvm.amdgcn.ballot" {
-        return Comm(self::Comm::Ballot);
-    }
-    if base == "llvm.amdgcn.icmp" {
-        return Comm(self::Comm::AmdIcmp);
-    }
-    if base == "llvm.amdgcn.fcmp" {
-        return Comm(self::Comm::AmdFcmp);
-    }
-    if base == "llvm.amdgcn.permlane64" {
-        return Comm(self::Comm::Permlane64);
-    }
-    for (n, cross, var) in [
-        ("llvm.amdgcn.permlane16", false, false),
-        ("llvm.amdgcn.permlanex16", true, false),
-        ("llvm.amdgcn.permlane16.var", false, true),
-        ("llvm.amdgcn.permlanex16.var", true, true),
-    ] {
-        if base == n {
-            return Comm(self::Comm::Permlane16 { cross, var });
-        }
-    }
-    if base == "llvm.amdgcn.inverse.ballot" {
-        return InverseBallot;
-    }
-    if matches!(
-        base,
-        "llvm.amdgcn.wwm"
-            | "llvm.amdgcn.strict.wwm"
-            | "llvm.amdgcn.wqm"
-            | "llvm.amdgcn.set.inactive"
-    ) {
-        return Identity;
-    }
-    if let Some(r) = base.strip_prefix("llvm.amdgcn.wave.reduce.").and_then(red) {
-        return Comm(self::Comm::Reduce(r));
-    }
     if base == "llvm.ctpop" {
         return Ctpop;
     }
@@ -253,11 +176,10 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
     }
 }
 
-/// Work-group barriers: 0 plain, 1 `and`, 2 `or`, 3 `popc` (NVVM's reducing `barrier0`).
+/// OpenCL's work-group barriers (AMDGPU's and NVPTX's come from their tables): 0 plain, 1 `and`, 2 `or`, 3 `popc` (NVVM's reducing `barrier0`).
 fn barrier(name: &str) -> Option<u8> {
     Some(match name {
-        "llvm.amdgcn.s.barrier"
-        | "barrier"
+        "barrier"
         | "work_group_barrier"
         | "_Z7barrierj"
         | "_Z18work_group_barrierj"
@@ -307,6 +229,66 @@ fn nvptx(name: &str) -> Option<CallKind> {
         })),
         Nvvm::ActiveMask => CallKind::Comm(Comm::NvActiveMask),
     })
+}
+
+/// AMDGPU intrinsics, executed as the one table (`converge_ir::intrinsics::amdgpu`) says they are:
+/// `None` for the rest (ids and kernel pointers are work-item queries, [`builtins::classify`];
+/// the others run from the table's `computes` in the caller's fallback).
+fn amdgpu(name: &str) -> Option<CallKind> {
+    use converge_ir::intrinsics::amdgpu::{Op, Reduce, op};
+    Some(match op(name)? {
+        Op::ReadFirstLane => CallKind::Comm(Comm::ReadFirstLane),
+        Op::ReadLane => CallKind::Comm(Comm::ReadLane),
+        Op::Ballot => CallKind::Comm(Comm::Ballot),
+        Op::Icmp => CallKind::Comm(Comm::AmdIcmp),
+        Op::Fcmp => CallKind::Comm(Comm::AmdFcmp),
+        Op::IfBreak => CallKind::Comm(Comm::IfBreak),
+        Op::Permlane16 { cross, var } => CallKind::Comm(Comm::Permlane16 { cross, var }),
+        Op::Permlane64 => CallKind::Comm(Comm::Permlane64),
+        Op::Bpermute => CallKind::Comm(Comm::Bpermute),
+        Op::InverseBallot => CallKind::InverseBallot,
+        Op::Identity => CallKind::Identity,
+        Op::MbcntLo => CallKind::MbcntLo,
+        Op::MbcntHi => CallKind::MbcntHi,
+        Op::WaveSize => CallKind::WaveSize,
+        Op::WaveReduce(r) => CallKind::Comm(Comm::Reduce(match r {
+            Reduce::Add => Red::Add,
+            Reduce::Min => Red::Min,
+            Reduce::Max => Red::Max,
+            Reduce::UMin => Red::UMin,
+            Reduce::UMax => Red::UMax,
+            Reduce::And => Red::And,
+            Reduce::Or => Red::Or,
+            Reduce::Xor => Red::Xor,
+        })),
+        Op::Barrier => CallKind::Comm(Comm::Barrier(0)),
+    })
+}
+
+/// Whether the simulator computes the result of a call of `name` from the operands and the
+/// communicating set alone (other convergent calls get a value that names the call site, which
+/// differs between programs): the readers and votes, masks, reductions, shuffles and
+/// `permlane64`.
+pub fn result_is_semantic(name: &str) -> bool {
+    matches!(
+        classify_callee(name, true, Target::Generic),
+        CallKind::Comm(
+            Comm::ReadFirstLane
+                | Comm::ReadLane
+                | Comm::Ballot
+                | Comm::AmdIcmp
+                | Comm::AmdFcmp
+                | Comm::Reduce(_)
+                | Comm::Permlane64
+                | Comm::NvBallot
+                | Comm::NvAny
+                | Comm::NvAll
+                | Comm::NvUni
+                | Comm::NvShfl(_)
+                | Comm::SgBroadcastFirst
+                | Comm::SgShuffle
+        )
+    )
 }
 
 /// `llvm.amdgcn.readfirstlane.i32` -> `llvm.amdgcn.readfirstlane`: drops trailing type suffixes.

@@ -160,7 +160,7 @@ impl Amdgpu {
         if ops.len() != 2 {
             return false;
         }
-        let tid = "llvm.amdgcn.workitem.id.x";
+        let tid = converge_ir::intrinsics::amdgpu::WORKITEM_ID_X;
         let shift_or_mask = |w: u32, with_or: bool| -> bool {
             let w = w as u128;
             let mask_of = |a: Value, b: Value| -> Option<u128> {
@@ -208,9 +208,8 @@ impl Amdgpu {
     /// `workitem.id.y`/`.z` that newer rules do not count as a source: the dimension has size
     /// 1, or the x dimension fills whole waves (every lane of a wave has the same y and z).
     fn uniform_workitem_yz(&self, f: &LlvmFunction<'_>, name: &str, rules: Rules) -> bool {
-        let d = match name {
-            "llvm.amdgcn.workitem.id.y" => 1,
-            "llvm.amdgcn.workitem.id.z" => 2,
+        let d = match converge_ir::intrinsics::amdgpu::workitem_id_dim(name) {
+            Some(d @ (1 | 2)) => d,
             _ => return false,
         };
         let w = if rules == Rules::Precise && !self.wave_size_known(f) {
@@ -264,9 +263,7 @@ impl Amdgpu {
     }
 
     fn is_permlane(name: &str) -> bool {
-        lookup(name, |n| {
-            n == "llvm.amdgcn.permlane16" || n == "llvm.amdgcn.permlanex16"
-        })
+        converge_ir::intrinsics::amdgpu::is_scalar_select_permlane16(name)
     }
 
     /// Whether `i` is a source under `rules`, and why.
@@ -335,7 +332,7 @@ impl Amdgpu {
                         if lookup(n, is_source_intrinsic) {
                             Some(intrinsic(n))
                         } else if rules != Rules::V19
-                            && lookup(n, |n| n == "llvm.amdgcn.global.load.tr")
+                            && converge_ir::intrinsics::amdgpu::is_transposing_load(n)
                         {
                             // A load of global memory transposed across the lanes.
                             Some(SourceReason::DivergentLoad(1))
@@ -384,9 +381,7 @@ impl Amdgpu {
                     return false;
                 }
                 match f.callee_name(src.0) {
-                    Some(n) if lookup(n, |n| n == "llvm.amdgcn.if" || n == "llvm.amdgcn.else") => {
-                        idx[0] == 1
-                    }
+                    Some(n) if converge_ir::intrinsics::amdgpu::is_if_else(n) => idx[0] == 1,
                     _ => f.asm_constraints(src.0).is_some_and(|c| {
                         asm_outputs_sgpr(c)
                             .get(idx[0] as usize)

@@ -142,7 +142,7 @@ impl Module {
                     out.push_str(", ");
                     match func.blocks.get(b.index()) {
                         Some(bd) => self.write_local(out, bd.name),
-                        None => out.push_str("<badref>"),
+                        None => out.push_str(crate::print::BADREF),
                     }
                     out.push_str(" ]");
                     k += 1;
