@@ -21,6 +21,7 @@
 use crate::ssa::{DivergenceModel, Inst, SsaFunction, Val};
 use crate::structure::{NONE, Structure};
 use crate::sync::{JoinFinder, ModifiedPo};
+use crate::temporal::EscapeIndex;
 use converge_graph::{Block, Graph};
 
 /// One entry of the temporal-divergence list: `value`, defined in `cycle`, is used by `user` outside
@@ -190,6 +191,11 @@ struct Scratch {
     /// Every block before this modified post-order index is settled for every branch (see
     /// `settled_for_all`); only grows.
     settled_below: u32,
+    /// Uses leaving cycles (`crate::temporal`), built on the first sweep of a large cycle.
+    escape: EscapeIndex,
+    escape_ready: bool,
+    /// Scratch of `analyze_cycle_exit_divergence`.
+    sweep_blocks: Vec<Block>,
 }
 
 fn reset<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
@@ -212,6 +218,7 @@ impl Scratch {
         reset(&mut self.downstream_acyclic, nc, false);
         reset(&mut self.dom_exit, nb, NONE);
         self.settled_below = 0;
+        self.escape_ready = false;
     }
 }
 
@@ -244,6 +251,13 @@ pub(crate) mod knobs {
         pub static RECORDED: Cell<u32> = const { Cell::new(0) };
         /// Join-propagation steps taken (all functions analysed on this thread).
         pub static WORK: Cell<u64> = const { Cell::new(0) };
+        /// Blocks visited by the exit sweeps of both modes (all functions on this thread).
+        pub static SWEPT: Cell<u64> = const { Cell::new(0) };
+        /// Cycles of up to this many blocks are swept by walking the exits' dominator chains
+        /// (`None`: the default, `SMALL_CYCLE`), larger ones through the escape index.
+        pub static SMALL_CYCLE: Cell<Option<usize>> = const { Cell::new(None) };
+        /// No skip of branches whose labels stay in one line inside their cycle.
+        pub static NO_LINE_SKIP: Cell<bool> = const { Cell::new(false) };
     }
 }
 
@@ -755,6 +769,28 @@ impl<F: SsaFunction> State<'_, F> {
             })
     }
 
+    /// Does at most one successor of `b` lie inside `inner`, its innermost cycle, with no
+    /// irreducible cycle around it? In LLVM 22's propagation a label that leaves such a cycle
+    /// never comes back into it (labels flow down the modified post-order, a reducible header
+    /// sends them to its exits), so the branch's labels inside `inner` all come from that one
+    /// successor, and no block of `inner` becomes a join.
+    fn single_line(&self, b: Block, inner: u32) -> bool {
+        #[cfg(test)]
+        if knobs::NO_LINE_SKIP.with(|c| c.get()) {
+            return false;
+        }
+        let s = self.s;
+        self.w.po.outer_irr[inner as usize] == NONE
+            && self
+                .f
+                .cfg()
+                .succs(b)
+                .iter()
+                .filter(|&&x| s.contains(inner, x))
+                .nth(1)
+                .is_none()
+    }
+
     /// Would `j` becoming a join of any branch change nothing? Its phis are done, and no cycle it
     /// could make assumed divergent is still outside one: such a cycle contains `j` and is
     /// irreducible or an ancestor of an irreducible one, so without an irreducible cycle around
@@ -858,6 +894,17 @@ impl<F: SsaFunction> State<'_, F> {
         } else {
             0
         };
+        if settled_below > 0 && inner != NONE && region.is_none() && self.single_line(b, inner) {
+            // Inside `inner` the labels of this branch all descend from its one successor there:
+            // no block of `inner` can become a join. Outside, they reach only blocks before the
+            // header in the modified post-order, and if those are settled (and no divergent exit
+            // can add anything, as `settled_below` implies) the branch changes nothing. One loop
+            // with a divergent exit in every block made each branch walk the rest of the loop.
+            let lo = self.w.po.index[s.header(inner).index()];
+            if lo == 0 || self.w.po.reach_hi[lo as usize - 1] < settled_below {
+                return;
+            }
+        }
         self.w.joins.ignore = match covered_top {
             Some(a) => {
                 let lo = self.w.po.index[s.header(a).index()];
@@ -1057,26 +1104,40 @@ impl<F: SsaFunction> State<'_, F> {
                 }
             }
         }
-        // Blocks of `o` dominating an exit: the in-cycle part of each exit's dominator chain is one
-        // contiguous run (cycles are strongly connected), so walk it and stop at marked blocks.
-        // They are visited in the cycle's block order (a sort by layout position), not by a scan
-        // of all its blocks: nested cycles with divergent exits would make that blocks × depth.
+        // Blocks of `o` dominating an exit, in the cycle's block order (layout position). In a
+        // small cycle: the in-cycle part of each exit's dominator chain is one contiguous run
+        // (cycles are strongly connected), so walk it and stop at marked blocks. In a large one
+        // only the blocks with a use outside `o` matter: walking every dominating block would
+        // make a deep nest whose cycles all get a divergent exit cost blocks × depth.
         if self.ablation.no_temporal {
             return;
         }
-        let mut doms = std::mem::take(&mut self.w.scratch);
+        let mut doms = std::mem::take(&mut self.w.sweep_blocks);
         doms.clear();
-        for &x in s.exits(o) {
-            let mut d = s.idom_raw(x);
-            while d != NONE && self.w.dom_exit[d as usize] != o && s.contains(o, Block(d)) {
-                self.w.dom_exit[d as usize] = o;
-                doms.push(d);
-                d = s.idom_raw(Block(d));
+        if s.blocks(o).len() <= crate::temporal::small_cycle() {
+            let mut walked = std::mem::take(&mut self.w.scratch);
+            walked.clear();
+            for &x in s.exits(o) {
+                let mut d = s.idom_raw(x);
+                while d != NONE && self.w.dom_exit[d as usize] != o && s.contains(o, Block(d)) {
+                    self.w.dom_exit[d as usize] = o;
+                    walked.push(d);
+                    d = s.idom_raw(Block(d));
+                }
             }
+            walked.sort_unstable_by_key(|&b| s.pos(Block(b)));
+            doms.extend(walked.iter().map(|&b| Block(b)));
+            self.w.scratch = walked;
+        } else {
+            // Only the blocks that add to the list: a use outside `o`, and an exit dominated.
+            if !std::mem::replace(&mut self.w.escape_ready, true) {
+                self.w.escape.build(f, s);
+            }
+            self.w.escape.dominating_escaping(s, o, &mut doms);
         }
-        doms.sort_unstable_by_key(|&b| s.pos(Block(b)));
+        #[cfg(test)]
+        knobs::SWEPT.with(|c| c.set(c.get() + doms.len() as u64));
         for &b in &doms {
-            let b = Block(b);
             for i in f.block_insts(b) {
                 for &u in f.users(Val::Inst(i)) {
                     if s.contains(o, f.inst_block(u)) {
@@ -1091,7 +1152,7 @@ impl<F: SsaFunction> State<'_, F> {
                 }
             }
         }
-        self.w.scratch = doms;
+        self.w.sweep_blocks = doms;
     }
 }
 

@@ -66,6 +66,7 @@ pub mod precise;
 pub mod ssa;
 mod structure;
 mod sync;
+mod temporal;
 
 #[doc(hidden)]
 pub use analysis::{Ablation, analyze_ablated};
