@@ -1325,18 +1325,7 @@ mod tests {
         let succs = if kind == "nest" {
             converge_gen::cfg::nested_loops((blocks - 2) / 2).succs
         } else {
-            // 0 entry, 1 header, body 2..2+m, exits 2+m..2+2m, join 2+2m.
-            let m = (blocks - 3) / 2;
-            let join = (2 + 2 * m) as u32;
-            let mut s = vec![Vec::new(); join as usize + 1];
-            s[0] = vec![1];
-            s[1] = vec![2];
-            for i in 0..m {
-                let next = if i + 1 < m { (3 + i) as u32 } else { 1 };
-                s[2 + i] = vec![next, (2 + m + i) as u32];
-                s[2 + m + i] = vec![join];
-            }
-            s
+            converge_gen::cfg::many_exits_loop((blocks - 3) / 2).succs
         };
         let mut t = module_header(Flavor::Amdgpu);
         t.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "big", &succs));
@@ -1356,17 +1345,7 @@ mod tests {
             let succs = if k % 2 == 0 {
                 converge_gen::cfg::nested_loops(blocks / 2).succs
             } else {
-                let m = blocks / 2;
-                let join = (2 + 2 * m) as u32;
-                let mut s = vec![Vec::new(); join as usize + 1];
-                s[0] = vec![1];
-                s[1] = vec![2];
-                for i in 0..m {
-                    let next = if i + 1 < m { (3 + i) as u32 } else { 1 };
-                    s[2 + i] = vec![next, (2 + m + i) as u32];
-                    s[2 + m + i] = vec![join];
-                }
-                s
+                converge_gen::cfg::many_exits_loop(blocks / 2).succs
             };
             let mut t = module_header(Flavor::Amdgpu);
             t.push_str(&function_with_cfg(&mut rng, "f", &opts, &succs));
