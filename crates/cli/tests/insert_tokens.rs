@@ -329,7 +329,10 @@ fn groups(m: &Module, fid: FuncId, r: &Run) -> Vec<Vec<Vec<u32>>> {
             converge_ir::Value::Func(g) if !m.func(g).is_declaration)
     };
     let calls: Vec<u32> = (0..f.insts.len() as u32)
-        .filter(|&i| lf.is_convergent(i) && lf.intrinsic(i) == Intrinsic::None && !defined(i))
+        .filter(|&i| {
+            let t = converge_verify::Inst(i);
+            lf.is_convergent(t) && lf.intrinsic(t) == Intrinsic::None && !defined(i)
+        })
         .collect();
     let mut out: Vec<Vec<Vec<u32>>> = vec![Vec::new(); calls.len()];
     for g in &r.groups {

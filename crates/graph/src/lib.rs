@@ -10,6 +10,8 @@
 //!   chosen as LLVM chooses them, infinite loops included);
 //! - [`CycleInfo`]: LLVM's `CycleInfo` (headers, entries, nesting and print orders as LLVM 22; LLVM
 //!   19's treatment of unreachable predecessors on request).
+//! - [`Inst`] and [`InstRange`]: the dense instruction ids of the IR traits built on a graph
+//!   (a block's instructions are a contiguous run), shared by the analyses and the verifier.
 //!
 //! # Example
 //!
@@ -39,12 +41,14 @@ mod cfg;
 mod cycles;
 mod dfs;
 mod dom;
+mod inst;
 mod postdom;
 mod rpo;
 pub use cfg::Cfg;
 pub use cycles::{Cycle, CycleInfo, UnreachablePreds, write_cycle_line};
 pub use dfs::CycleDfs;
 pub use dom::DominatorTree;
+pub use inst::{Inst, InstRange};
 pub use postdom::PostDominatorTree;
 pub use rpo::{Rpo, reverse_post_order};
 

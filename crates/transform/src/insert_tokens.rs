@@ -22,7 +22,7 @@
 //! Functions that already use tokens, and functions without convergent operations, are left as
 //! they are. The module is printed back by converge-ir's module printer with these edits.
 
-use converge_graph::{Block, Cycle, CycleInfo, Graph};
+use converge_graph::{Block, Cycle, CycleInfo, Graph, Inst};
 use converge_ir::diag::Diagnostic;
 use converge_ir::print::{BodyEdits, Preheader, sigil_name};
 use converge_ir::{FuncId, Function, InstId, LocalName, Module, Opcode};
@@ -318,10 +318,13 @@ fn plan_function(m: &Module, facts: &ModuleFacts, fid: FuncId) -> Planned {
     let f = m.func(fid);
     let lf = LlvmFunction::new(m, facts, f);
     let n = f.insts.len() as u32;
-    if (0..n).any(|i| lf.intrinsic(i) != Intrinsic::None || lf.control(i) != Control::None) {
+    if (0..n)
+        .map(Inst)
+        .any(|i| lf.intrinsic(i) != Intrinsic::None || lf.control(i) != Control::None)
+    {
         return Planned::AlreadyControlled;
     }
-    let conv: Vec<u32> = (0..n).filter(|&i| lf.is_convergent(i)).collect();
+    let conv: Vec<u32> = (0..n).filter(|&i| lf.is_convergent(Inst(i))).collect();
     if conv.is_empty() {
         return Planned::Nothing;
     }

@@ -13,7 +13,7 @@
 //! closed path (list of blocks) through the offending use(s).
 
 use crate::Rule;
-use converge_graph::{Block, Graph};
+use converge_graph::{Block, Cycle, Graph, Inst, InstRange};
 
 /// Which convergence-control intrinsic an instruction calls.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,11 +42,11 @@ pub enum Control {
     NotOneToken,
     /// One bundle with one token: `Some(def)` when the token is an instruction of this function,
     /// `None` for any other value (`token none`, an argument, …).
-    Token(Option<u32>),
+    Token(Option<Inst>),
 }
 
-/// What the rules need to know about a function. Instructions are `u32` ids; the instructions of a
-/// block are a contiguous id range in layout order, blocks are numbered in layout order (the entry
+/// What the rules need to know about a function. Instructions are dense [`Inst`] ids; the
+/// instructions of a block are a contiguous id range ([`InstRange`]) in layout order, blocks are numbered in layout order (the entry
 /// block is the graph's entry, block 0 in LLVM), and ids grow along the layout (block `b + 1`'s range
 /// starts after block `b`'s).
 pub trait TokenFunction {
@@ -55,20 +55,21 @@ pub trait TokenFunction {
     /// The function's CFG (entry = the function's entry block).
     fn graph(&self) -> &Self::G;
     /// Instructions of `b`, in order.
-    fn block_insts(&self, b: Block) -> std::ops::Range<u32>;
+    fn block_insts(&self, b: Block) -> InstRange;
     /// The block containing instruction `i`.
-    fn inst_block(&self, i: u32) -> Block;
+    fn inst_block(&self, i: Inst) -> Block;
     /// Which convergence-control intrinsic `i` calls, if any.
-    fn intrinsic(&self, i: u32) -> Intrinsic;
+    fn intrinsic(&self, i: Inst) -> Intrinsic;
     /// Whether `i` is a convergent operation (call-site or callee `convergent`, intrinsics included).
-    fn is_convergent(&self, i: u32) -> bool;
+    fn is_convergent(&self, i: Inst) -> bool;
     /// The `convergencectrl` bundle of `i`.
-    fn control(&self, i: u32) -> Control;
+    fn control(&self, i: Inst) -> Control;
     /// Whether the function itself is `convergent`.
     fn function_is_convergent(&self) -> bool;
 }
 
-/// Dominance and the cycle hierarchy, as the function-level phase reads them. Cycles are `u32` ids.
+/// Dominance and the cycle hierarchy, as the function-level phase reads them. Cycles are
+/// converge-graph's [`Cycle`] ids.
 pub trait Structure {
     /// Reachable blocks in LLVM's reverse post-order (first successor explored first).
     fn rpo(&self) -> &[Block];
@@ -76,17 +77,17 @@ pub trait Structure {
     /// nothing else (LLVM's `DominatorTree::dominates` on nodes).
     fn dominates(&self, a: Block, b: Block) -> bool;
     /// The innermost cycle containing `b`.
-    fn cycle_of(&self, b: Block) -> Option<u32>;
+    fn cycle_of(&self, b: Block) -> Option<Cycle>;
     /// The innermost cycle strictly containing `c`; `None` at top level.
-    fn parent(&self, c: u32) -> Option<u32>;
+    fn parent(&self, c: Cycle) -> Option<Cycle>;
     /// Whether cycle `c` (with its descendants) contains `b`.
-    fn contains(&self, c: u32, b: Block) -> bool;
+    fn contains(&self, c: Cycle, b: Block) -> bool;
     /// The entries, header first.
-    fn entries(&self, c: u32) -> &[Block];
+    fn entries(&self, c: Cycle) -> &[Block];
     /// All blocks of the cycle (entries included) in the hierarchy's order.
-    fn blocks(&self, c: u32) -> &[Block];
+    fn blocks(&self, c: Cycle) -> &[Block];
     /// Nesting depth of `c`: 1 for a top-level cycle (as `print<cycles>` prints `depth=1`).
-    fn depth(&self, c: u32) -> u32;
+    fn depth(&self, c: Cycle) -> u32;
 }
 
 /// A cycle as it was when a diagnostic was made (for printing `depth=1: entries(h) b`).
@@ -106,11 +107,11 @@ pub struct Violation {
     /// The rule broken.
     pub rule: Rule,
     /// The instruction that breaks the rule (the use, the intrinsic call, …).
-    pub inst: u32,
+    pub inst: Inst,
     /// The other instruction involved: the token definition (D3, D12, D13), the first heart (D16),
     /// the earlier convergent operation of the block (D6, D9), the operation that made the function
     /// controlled or uncontrolled (D11).
-    pub related: Option<u32>,
+    pub related: Option<Inst>,
     /// The cycle involved (D14-D16).
     pub cycle: Option<CycleSummary>,
     /// The block LLVM prints as an operand (D15: the heart's block).
@@ -120,7 +121,7 @@ pub struct Violation {
 }
 
 impl Violation {
-    fn new(rule: Rule, inst: u32) -> Violation {
+    fn new(rule: Rule, inst: Inst) -> Violation {
         Violation {
             rule,
             inst,
@@ -142,7 +143,7 @@ enum Kind {
 /// The result of the per-instruction phase.
 pub struct Visited {
     /// `(use, def)` for each instruction with a valid token operand, in instruction order.
-    pub uses: Vec<(u32, u32)>,
+    pub uses: Vec<(Inst, Inst)>,
     /// Whether the function-level phase runs (LLVM: the function's kind is "controlled").
     pub controlled: bool,
 }
@@ -171,14 +172,14 @@ pub fn visit<F: TokenFunction>(f: &F, opts: Options, out: &mut Vec<Violation>) -
     let g = f.graph();
     let mut kind = Kind::NoConvergence;
     // The operation that fixed `kind` (reported with D11).
-    let mut kind_inst = u32::MAX;
+    let mut kind_inst = Inst(u32::MAX);
     let mut uses = Vec::new();
     let entry = g.entry();
     for b in 0..g.num_blocks() as u32 {
         let b = Block(b);
         let mut seen_convergent = false;
         // The first convergent operation of the block (reported with D6, D9).
-        let mut first_convergent = u32::MAX;
+        let mut first_convergent = Inst(u32::MAX);
         for i in f.block_insts(b) {
             let def = match f.control(i) {
                 Control::None => None,
@@ -283,16 +284,16 @@ pub fn visit<F: TokenFunction>(f: &F, opts: Options, out: &mut Vec<Violation>) -
 pub fn check_function<F: TokenFunction, S: Structure>(
     f: &F,
     s: &S,
-    uses: &[(u32, u32)],
+    uses: &[(Inst, Inst)],
     out: &mut Vec<Violation>,
 ) {
     let g = f.graph();
     let n = g.num_blocks();
     // Uses sorted by instruction id: instruction ids grow along a block, so a cursor per block works.
-    let mut live_in: Vec<Option<Vec<u32>>> = vec![None; n];
+    let mut live_in: Vec<Option<Vec<Inst>>> = vec![None; n];
     // cycle -> its heart
-    let mut hearts: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
-    let mut live: Vec<u32> = Vec::new();
+    let mut hearts: std::collections::HashMap<Cycle, Inst> = std::collections::HashMap::new();
+    let mut live: Vec<Inst> = Vec::new();
     for &b in s.rpo() {
         live.clear();
         if let Some(l) = live_in[b.index()].take() {
@@ -300,8 +301,8 @@ pub fn check_function<F: TokenFunction, S: Structure>(
         }
         let range = f.block_insts(b);
         // Uses are in instruction order; find this block's slice by binary search.
-        let lo = uses.partition_point(|&(u, _)| u < range.start);
-        let hi = uses.partition_point(|&(u, _)| u < range.end);
+        let lo = uses.partition_point(|&(u, _)| u < range.start());
+        let hi = uses.partition_point(|&(u, _)| u < range.end());
         let mut next_use = lo;
         for i in range {
             if next_use < hi && uses[next_use].0 == i {
@@ -337,7 +338,7 @@ pub fn check_function<F: TokenFunction, S: Structure>(
 
 /// `std::partition` for bidirectional iterators as libstdc++ implements it (LLVM's `llvm::partition`
 /// on a `SmallVector`), so the kept tokens end up in exactly LLVM's order. Returns the kept count.
-fn partition(v: &mut [u32], keep: impl Fn(u32) -> bool) -> usize {
+fn partition<T: Copy>(v: &mut [T], keep: impl Fn(T) -> bool) -> usize {
     let (mut first, mut last) = (0usize, v.len());
     loop {
         loop {
@@ -366,7 +367,7 @@ fn partition(v: &mut [u32], keep: impl Fn(u32) -> bool) -> usize {
     }
 }
 
-fn summary<S: Structure>(s: &S, c: u32) -> CycleSummary {
+fn summary<S: Structure>(s: &S, c: Cycle) -> CycleSummary {
     let entries = s.entries(c).to_vec();
     let others = s
         .blocks(c)
@@ -385,10 +386,10 @@ fn summary<S: Structure>(s: &S, c: u32) -> CycleSummary {
 fn check_use<F: TokenFunction, S: Structure>(
     f: &F,
     s: &S,
-    def: u32,
-    user: u32,
-    live: &mut Vec<u32>,
-    hearts: &mut std::collections::HashMap<u32, u32>,
+    def: Inst,
+    user: Inst,
+    live: &mut Vec<Inst>,
+    hearts: &mut std::collections::HashMap<Cycle, Inst>,
     out: &mut Vec<Violation>,
 ) {
     let def_bb = f.inst_block(def);
@@ -453,7 +454,7 @@ fn check_use<F: TokenFunction, S: Structure>(
 pub fn closed_path<G: Graph, S: Structure>(
     g: &G,
     s: &S,
-    c: u32,
+    c: Cycle,
     from: Block,
     via: Option<Block>,
 ) -> Vec<Block> {
@@ -470,7 +471,7 @@ pub fn closed_path<G: Graph, S: Structure>(
 }
 
 /// Shortest path from `a` to `b` (at least one edge) within cycle `c`, excluding `a`, including `b`.
-fn bfs<G: Graph, S: Structure>(g: &G, s: &S, c: u32, a: Block, b: Block) -> Vec<Block> {
+fn bfs<G: Graph, S: Structure>(g: &G, s: &S, c: Cycle, a: Block, b: Block) -> Vec<Block> {
     let in_cycle = |x: Block| s.contains(c, x);
     let mut prev: std::collections::HashMap<Block, Block> = std::collections::HashMap::new();
     let mut queue = std::collections::VecDeque::new();
@@ -541,20 +542,20 @@ mod tests {
         fn graph(&self) -> &Cfg {
             &self.cfg
         }
-        fn block_insts(&self, b: Block) -> std::ops::Range<u32> {
-            self.blocks[b.index()].clone()
+        fn block_insts(&self, b: Block) -> InstRange {
+            InstRange::from(self.blocks[b.index()].clone())
         }
-        fn inst_block(&self, i: u32) -> Block {
-            self.insts[i as usize].0
+        fn inst_block(&self, i: Inst) -> Block {
+            self.insts[i.index()].0
         }
-        fn intrinsic(&self, i: u32) -> Intrinsic {
-            self.insts[i as usize].1
+        fn intrinsic(&self, i: Inst) -> Intrinsic {
+            self.insts[i.index()].1
         }
-        fn is_convergent(&self, i: u32) -> bool {
-            self.insts[i as usize].2
+        fn is_convergent(&self, i: Inst) -> bool {
+            self.insts[i.index()].2
         }
-        fn control(&self, i: u32) -> Control {
-            self.insts[i as usize].3
+        fn control(&self, i: Inst) -> Control {
+            self.insts[i.index()].3
         }
         fn function_is_convergent(&self) -> bool {
             self.convergent_fn
@@ -569,9 +570,24 @@ mod tests {
             blocks: vec![0..1, 1..3, 3..4],
             insts: vec![
                 (Block(0), Intrinsic::Entry, true, Control::None),
-                (Block(1), Intrinsic::Loop, true, Control::Token(Some(0))),
-                (Block(1), Intrinsic::None, true, Control::Token(Some(x))),
-                (Block(2), Intrinsic::None, true, Control::Token(Some(0))),
+                (
+                    Block(1),
+                    Intrinsic::Loop,
+                    true,
+                    Control::Token(Some(Inst(0))),
+                ),
+                (
+                    Block(1),
+                    Intrinsic::None,
+                    true,
+                    Control::Token(Some(Inst(x))),
+                ),
+                (
+                    Block(2),
+                    Intrinsic::None,
+                    true,
+                    Control::Token(Some(Inst(0))),
+                ),
             ],
             convergent_fn: true,
         }

@@ -44,4 +44,5 @@ pub mod structure;
 pub use crate::core::{
     Control, CycleSummary, Intrinsic, Structure, TokenFunction, Violation, verify_function,
 };
+pub use converge_graph::{Cycle, Inst, InstRange};
 pub use rules::Rule;

@@ -5,7 +5,7 @@
 use crate::Rule;
 use crate::core::{Control, CycleSummary, Intrinsic, TokenFunction, Violation};
 use crate::structure::GraphStructure;
-use converge_graph::{Block, Cfg, UnreachablePreds};
+use converge_graph::{Block, Cfg, Inst, InstRange, UnreachablePreds};
 use converge_ir::diag::Diagnostic;
 use converge_ir::{
     Attr, ConstKind, FuncId, Function, InstId, LocalName, Module, Range32, Span, Sym, Type, TypeId,
@@ -102,8 +102,8 @@ impl<'m> LlvmFunction<'m> {
         }
     }
 
-    fn callee_fn(&self, i: u32) -> Option<usize> {
-        let inst = &self.f.insts[i as usize];
+    fn callee_fn(&self, i: Inst) -> Option<usize> {
+        let inst = &self.f.insts[i.index()];
         if !inst.op.is_call_like() {
             return None;
         }
@@ -133,19 +133,19 @@ impl TokenFunction for LlvmFunction<'_> {
     fn graph(&self) -> &Cfg {
         &self.cfg
     }
-    fn block_insts(&self, b: Block) -> std::ops::Range<u32> {
+    fn block_insts(&self, b: Block) -> InstRange {
         let r = self.f.blocks[b.index()].insts;
-        r.start..r.end
+        InstRange::from(r.start..r.end)
     }
-    fn inst_block(&self, i: u32) -> Block {
-        self.f.insts[i as usize].block
+    fn inst_block(&self, i: Inst) -> Block {
+        self.f.insts[i.index()].block
     }
-    fn intrinsic(&self, i: u32) -> Intrinsic {
+    fn intrinsic(&self, i: Inst) -> Intrinsic {
         self.callee_fn(i)
             .map_or(Intrinsic::None, |c| self.callee[c].0)
     }
-    fn is_convergent(&self, i: u32) -> bool {
-        let inst = &self.f.insts[i as usize];
+    fn is_convergent(&self, i: Inst) -> bool {
+        let inst = &self.f.insts[i.index()];
         if !inst.op.is_call_like() {
             return false;
         }
@@ -153,8 +153,8 @@ impl TokenFunction for LlvmFunction<'_> {
         has_attr(self.m, call.fn_attrs, self.names.convergent)
             || self.callee_fn(i).is_some_and(|c| self.callee[c].1)
     }
-    fn control(&self, i: u32) -> Control {
-        let inst = &self.f.insts[i as usize];
+    fn control(&self, i: Inst) -> Control {
+        let inst = &self.f.insts[i.index()];
         if !inst.op.is_call_like() {
             return Control::None;
         }
@@ -179,7 +179,7 @@ impl TokenFunction for LlvmFunction<'_> {
             return Control::NotOneToken;
         }
         match ops[0] {
-            Value::Inst(InstId(d)) => Control::Token(Some(d)),
+            Value::Inst(InstId(d)) => Control::Token(Some(Inst(d))),
             _ => Control::Token(None),
         }
     }
@@ -325,8 +325,8 @@ pub fn block_operand(m: &Module, f: &Function, b: Block) -> String {
 }
 
 /// An instruction as LLVM's printer writes it (two leading spaces), by converge-ir's printer.
-pub fn inst_text(m: &Module, f: FuncId, i: u32) -> String {
-    m.inst_text(f, InstId(i))
+pub fn inst_text(m: &Module, f: FuncId, i: Inst) -> String {
+    m.inst_text(f, InstId(i.0))
 }
 
 fn cycle_text(m: &Module, f: &Function, c: &CycleSummary) -> String {
@@ -342,9 +342,9 @@ fn cycle_text(m: &Module, f: &Function, c: &CycleSummary) -> String {
 }
 
 /// A token operand that is not an instruction, as LLVM prints a value (`token none`, `token %a`).
-fn token_operand_text(m: &Module, fid: FuncId, i: u32) -> String {
+fn token_operand_text(m: &Module, fid: FuncId, i: Inst) -> String {
     let f = &m.functions[fid.0 as usize];
-    let inst = &f.insts[i as usize];
+    let inst = &f.insts[i.index()];
     let call = &f.calls[inst.aux as usize];
     let tag = m.strings.get("convergencectrl");
     for b in &f.bundles[call.bundles.range()] {
@@ -353,7 +353,7 @@ fn token_operand_text(m: &Module, fid: FuncId, i: u32) -> String {
         }
         if let Some(&v) = f.operands[b.operands.range()].first() {
             return match v {
-                Value::Inst(InstId(d)) => inst_text(m, fid, d),
+                Value::Inst(InstId(d)) => inst_text(m, fid, Inst(d)),
                 Value::Arg(n) => match f.params.get(n as usize).map(|p| p.name) {
                     Some(LocalName::Named(s)) => {
                         format!("token {}", sigil_name('%', m.strings.resolve(s)))
@@ -385,7 +385,7 @@ pub fn llvm_lines(m: &Module, finding: &Finding) -> Vec<String> {
         ));
         return lines;
     };
-    let it = |i: u32| inst_text(m, finding.func, i);
+    let it = |i: Inst| inst_text(m, finding.func, i);
     match v.rule {
         Rule::TokenSource => {
             lines.push(token_operand_text(m, finding.func, v.inst));
@@ -448,8 +448,8 @@ pub fn witness_text(m: &Module, f: &Function, w: &[Block]) -> String {
     names.join(" -> ")
 }
 
-fn inst_name(m: &Module, f: &Function, i: u32) -> String {
-    match f.insts[i as usize].name {
+fn inst_name(m: &Module, f: &Function, i: Inst) -> String {
+    match f.insts[i.index()].name {
         LocalName::Named(s) => sigil_name('%', m.strings.resolve(s)),
         LocalName::Slot(n) => format!("%{n}"),
         LocalName::None => "the call".to_string(),
@@ -472,7 +472,7 @@ pub fn problem(m: &Module, finding: &Finding) -> String {
             r => format!("{} (in {fname})", r.sentence()),
         };
     };
-    let block = |i: u32| sigil_name('%', &block_raw_name(m, f, f.insts[i as usize].block));
+    let block = |i: Inst| sigil_name('%', &block_raw_name(m, f, f.insts[i.index()].block));
     let token = token_def_of(f, m, v.inst)
         .map(|(_, d)| format!("token {}", inst_name(m, f, d)))
         .unwrap_or_else(|| "a token".to_string());
@@ -553,7 +553,7 @@ pub fn diagnostic(m: &Module, finding: &Finding) -> Diagnostic {
             .with_note(format!("rule: {}", rule.sentence()))
             .with_note(format!("LLVM: {}", rule.llvm_message()));
     };
-    let span = |i: u32| f.insts[i as usize].span;
+    let span = |i: Inst| f.insts[i.index()].span;
     let primary = match rule {
         Rule::BundleOnce | Rule::BundleOneToken => "this call's convergencectrl bundle".to_string(),
         Rule::TokenSource => "this token is not from a convergence intrinsic".to_string(),
@@ -601,7 +601,7 @@ pub fn diagnostic(m: &Module, finding: &Finding) -> Diagnostic {
 }
 
 /// What the related instruction of a violation is, in words.
-pub fn related_role(m: &Module, f: &Function, rule: Rule, r: u32) -> String {
+pub fn related_role(m: &Module, f: &Function, rule: Rule, r: Inst) -> String {
     match rule {
         Rule::OneHeartPerCycle => format!("the cycle's first heart {}", inst_name(m, f, r)),
         Rule::EntryFirst | Rule::LoopFirst => "the earlier convergent operation".to_string(),
@@ -613,13 +613,13 @@ pub fn related_role(m: &Module, f: &Function, rule: Rule, r: u32) -> String {
 }
 
 /// The token definition used by instruction `i` of function `f`, if it is an instruction.
-pub fn token_def(m: &Module, f: FuncId, i: u32) -> Option<u32> {
+pub fn token_def(m: &Module, f: FuncId, i: Inst) -> Option<Inst> {
     token_def_of(&m.functions[f.0 as usize], m, i).map(|(_, d)| d)
 }
 
 /// The token definition used by `i`, if it is an instruction.
-fn token_def_of(f: &Function, m: &Module, i: u32) -> Option<(Span, u32)> {
-    let inst = &f.insts[i as usize];
+fn token_def_of(f: &Function, m: &Module, i: Inst) -> Option<(Span, Inst)> {
+    let inst = &f.insts[i.index()];
     if !inst.op.is_call_like() {
         return None;
     }
@@ -629,7 +629,7 @@ fn token_def_of(f: &Function, m: &Module, i: u32) -> Option<(Span, u32)> {
         .iter()
         .find(|b| b.tag == tag)?;
     match f.operands[b.operands.range()].first()? {
-        Value::Inst(InstId(d)) => Some((f.insts[*d as usize].span, *d)),
+        Value::Inst(InstId(d)) => Some((f.insts[*d as usize].span, Inst(*d))),
         _ => None,
     }
 }

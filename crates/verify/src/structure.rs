@@ -28,22 +28,22 @@ impl Structure for GraphStructure {
     fn dominates(&self, a: Block, b: Block) -> bool {
         self.dom.dominates(a, b)
     }
-    fn cycle_of(&self, b: Block) -> Option<u32> {
-        self.cycles.cycle_of(b).map(|c| c.0)
+    fn cycle_of(&self, b: Block) -> Option<Cycle> {
+        self.cycles.cycle_of(b)
     }
-    fn parent(&self, c: u32) -> Option<u32> {
-        self.cycles.parent(Cycle(c)).map(|p| p.0)
+    fn parent(&self, c: Cycle) -> Option<Cycle> {
+        self.cycles.parent(c)
     }
-    fn contains(&self, c: u32, b: Block) -> bool {
-        self.cycles.contains(Cycle(c), b)
+    fn contains(&self, c: Cycle, b: Block) -> bool {
+        self.cycles.contains(c, b)
     }
-    fn entries(&self, c: u32) -> &[Block] {
-        self.cycles.entries(Cycle(c))
+    fn entries(&self, c: Cycle) -> &[Block] {
+        self.cycles.entries(c)
     }
-    fn blocks(&self, c: u32) -> &[Block] {
-        self.cycles.blocks(Cycle(c))
+    fn blocks(&self, c: Cycle) -> &[Block] {
+        self.cycles.blocks(c)
     }
-    fn depth(&self, c: u32) -> u32 {
-        self.cycles.depth(Cycle(c))
+    fn depth(&self, c: Cycle) -> u32 {
+        self.cycles.depth(c)
     }
 }

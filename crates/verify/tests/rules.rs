@@ -473,7 +473,7 @@ fn cycle_rules_carry_a_closed_path_witness() {
                 rule.id()
             );
         }
-        let use_block = func.insts[v.inst as usize].block;
+        let use_block = func.insts[v.inst.index()].block;
         assert!(w.contains(&use_block));
         let def_block: Block = func
             .blocks

@@ -218,11 +218,11 @@ pub fn diags_json(a: &Analysed<'_>, findings: &[&Finding], file: &str) -> Json {
                     Some(v) => {
                         let (l, _) = converge_ir::diag::line_col(
                             &m.source,
-                            f.insts[v.inst as usize].span.start,
+                            f.insts[v.inst.index()].span.start,
                         );
                         (
                             l,
-                            vid(a, Node::Inst(v.inst)) as i64,
+                            vid(a, Node::Inst(v.inst.0)) as i64,
                             blocks_json(&v.witness),
                         )
                     }

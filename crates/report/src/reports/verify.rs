@@ -5,8 +5,8 @@
 use super::CycleJson;
 use super::style::{Painter, Style};
 use converge_ir::{Module, Span};
-use converge_verify::Rule;
 use converge_verify::llvm::{self, Finding};
+use converge_verify::{Inst, Rule};
 use serde::{Deserialize, Serialize};
 
 /// The JSON document.
@@ -82,8 +82,8 @@ pub fn json(m: &Module, file: &str, findings: &[Finding]) -> VerifyReport {
             let (mut line, mut col) = line_col(m, f.span);
             let (mut instructions, mut cycle, mut witness) = (None, None, None);
             if let Some(v) = &fd.violation {
-                let inst = |i: u32, role: &str| {
-                    let (line, col) = line_col(m, f.insts[i as usize].span);
+                let inst = |i: Inst, role: &str| {
+                    let (line, col) = line_col(m, f.insts[i.index()].span);
                     InstructionRef {
                         role: role.to_string(),
                         text: llvm::inst_text(m, fd.func, i).trim_start().to_string(),
@@ -105,7 +105,7 @@ pub fn json(m: &Module, file: &str, findings: &[Finding]) -> VerifyReport {
                 {
                     insts.push(inst(d, "definition"));
                 }
-                (line, col) = line_col(m, f.insts[v.inst as usize].span);
+                (line, col) = line_col(m, f.insts[v.inst.index()].span);
                 instructions = Some(insts);
                 if let Some(c) = &v.cycle {
                     let names =
