@@ -15,7 +15,10 @@
 //! cycle (the sets are order-independent there; only the printed order of that list changes).
 //! Join propagation also stops early once its labels can only reach settled blocks at the end of
 //! the modified post-order (see `settled_for_all`), and joins that cannot make any cycle divergent
-//! (no irreducible cycle around them) skip the cycle queries. Per-function buffers live in a
+//! (no irreducible cycle around them) skip the cycle queries. A branch with one successor inside
+//! its cycle (no irreducible cycle around) cannot make a join there; it is skipped when all it
+//! reaches outside is settled and its exits are known (`single_line`). Temporal divergence of a
+//! large cycle is swept through the escape index (`crate::temporal`). Per-function buffers live in a
 //! per-thread `Scratch` reused from one function to the next.
 
 use crate::ssa::{DivergenceModel, Inst, SsaFunction, Val};
