@@ -3,7 +3,8 @@
 # and `--mode precise`) from two binaries on the comparison set of issue 13: both benchmark
 # modules of scripts/bench-uniformity.sh, the irreducible function at 500-64,000 blocks, the DAG
 # family (seeds 1-4, 500-8,000 blocks, seed 4 also at 16,000), chains of every shape at 1,000 and
-# 4,000 blocks, and the one-shape families of gen_uniformity at 1,000 and 2,000 blocks.
+# 4,000 blocks, the one-shape families of gen_uniformity at 1,000-4,000 blocks, and every .ll
+# file under examples/ and crates/*/tests/.
 #
 # Usage: scripts/compare-uniformity-outputs.sh OLD_BINARY [NEW_BINARY]
 #   (NEW_BINARY defaults to target/release/converge; inputs are kept in build/compare-inputs).
@@ -28,8 +29,10 @@ for sh in reducible irreducible nestedirreducible selfloops switch unreachable n
   for n in 1000 4000; do inputs+=("$(make chain-$sh-$n chain-$sh $n 1)"); done
 done
 for fam in nest exits switch irrloop selfloops; do
-  for n in 1000 2000; do inputs+=("$(make $fam-$n $fam $n 1)"); done
+  for n in 1000 2000 4000; do inputs+=("$(make $fam-$n $fam $n 1)"); done
 done
+# Every hand-written input of the repository (examples and the crates' tests).
+while IFS= read -r f; do inputs+=("$f"); done < <(find examples crates/*/tests -name '*.ll' | sort)
 diffs=0
 runs=0
 for f in "${inputs[@]}"; do

@@ -459,6 +459,25 @@ pub fn nested_loops(depth: usize) -> RandomCfg {
     }
 }
 
+/// One loop of `m` body blocks, each of which also leaves it: entry 0, header 1, body
+/// `2..2 + m` (each block goes on to the next, the last one back to the header, and out to its
+/// own exit block), exits `2 + m..2 + 2m`, all going to one join `2 + 2m`, which returns.
+pub fn many_exits_loop(m: usize) -> RandomCfg {
+    let join = 2 + 2 * m;
+    let mut succs = vec![Vec::new(); join + 1];
+    succs[0] = vec![1];
+    succs[1] = vec![2];
+    for i in 0..m {
+        let next = if i + 1 < m { 3 + i } else { 1 };
+        succs[2 + i] = vec![next as u32, (2 + m + i) as u32];
+        succs[2 + m + i] = vec![join as u32];
+    }
+    RandomCfg {
+        ends_unreachable: vec![false; join + 1],
+        succs,
+    }
+}
+
 impl RandomCfg {
     /// Number of blocks, unreachable ones included.
     pub fn num_blocks(&self) -> usize {

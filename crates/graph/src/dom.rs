@@ -308,6 +308,16 @@ impl DominatorTree {
     pub fn preorder(&self) -> &[Block] {
         &self.preorder
     }
+    /// `b`'s interval `[start, end)` in the dominator tree's preorder: `a` dominates a reachable
+    /// `b` exactly when `b`'s start lies in `a`'s interval. Empty for an unreachable block.
+    #[inline]
+    pub fn interval(&self, b: Block) -> (u32, u32) {
+        if !self.is_reachable(b) {
+            return (0, 0);
+        }
+        let t = self.tree[b.index()];
+        (t.tin, t.tin + t.size)
+    }
     /// Depth in the dominator tree (the root is 0; 0 for unreachable blocks too).
     #[inline]
     pub fn level(&self, b: Block) -> u32 {

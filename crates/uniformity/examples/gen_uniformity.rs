@@ -88,20 +88,7 @@ fn shape_family(what: &str, n: usize) -> Vec<Vec<u32>> {
     let u = |x: usize| x as u32;
     match what {
         "nest" => converge_gen::cfg::nested_loops((n - 2) / 2).succs,
-        "exits" => {
-            // 0 entry, 1 header, body 2..2+m, exits 2+m..2+2m, join 2+2m.
-            let m = (n - 3) / 2;
-            let join = 2 + 2 * m;
-            let mut s = vec![Vec::new(); join + 1];
-            s[0] = vec![1];
-            s[1] = vec![2];
-            for i in 0..m {
-                let next = if i + 1 < m { u(3 + i) } else { 1 };
-                s[2 + i] = vec![next, u(2 + m + i)];
-                s[2 + m + i] = vec![u(join)];
-            }
-            s
-        }
+        "exits" => converge_gen::cfg::many_exits_loop((n - 3) / 2).succs,
         "switch" => {
             // 0 switch over 1..=k, each to the join k+1.
             let k = n - 2;

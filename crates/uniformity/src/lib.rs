@@ -11,7 +11,9 @@
 //! Cost: value propagation is linear; each divergent branch costs the region its labels reach
 //! (scratch reused, no per-branch O(V) reset), cycle queries are O(1) or O(log depth), and work
 //! whose outcome is already known is skipped (joins inside a top-level cycle already assumed
-//! divergent; exits of cycles that already have a divergent exit). In one big irreducible region
+//! divergent; exits of cycles that already have a divergent exit; branches that can only reach
+//! settled blocks). The exit sweeps of both modes visit only the blocks of a cycle with a use
+//! outside it (`temporal.rs`), so deep nests stay linear. In one big irreducible region
 //! every branch still reaches the whole region, so that case remains superlinear.
 //!
 //! The core (`ssa`, `structure`, `sync`, `analysis`) is generic: an IR implements [`SsaFunction`]
@@ -66,6 +68,7 @@ pub mod precise;
 pub mod ssa;
 mod structure;
 mod sync;
+mod temporal;
 
 #[doc(hidden)]
 pub use analysis::{Ablation, analyze_ablated};

@@ -556,18 +556,22 @@ impl JoinFinder {
         // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): that cycle
         // is the *target* of the exit, and one divergent exit per target is enough. Nothing to do
         // when every cycle around t already has a divergent exit.
-        self.chain.clear();
-        let mut c = t_cycle;
-        let mut all_known = true;
-        while c != NONE {
-            all_known &= exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
-            self.chain.push(c);
-            c = s.parent_raw(c);
-        }
-        if !all_known {
-            self.chain.push(NONE);
-            self.chain.reverse();
-            self.irreducible_exits(s, po, exit_known);
+        // Without an irreducible cycle around t there is nothing to check (and the walk up the
+        // chain would make a deep reducible nest cost blocks × depth).
+        if t_cycle != NONE && po.outer_irr[t_cycle as usize] != NONE {
+            self.chain.clear();
+            let mut c = t_cycle;
+            let mut all_known = true;
+            while c != NONE {
+                all_known &= exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
+                self.chain.push(c);
+                c = s.parent_raw(c);
+            }
+            if !all_known {
+                self.chain.push(NONE);
+                self.chain.reverse();
+                self.irreducible_exits(s, po, exit_known);
+            }
         }
         self.fresh.clear();
         for &b in &self.touched {

@@ -13,7 +13,9 @@
 use super::tokens;
 use crate::ssa::{Inst, SsaFunction, Val};
 use crate::structure::{NONE, Structure};
-use converge_graph::Graph;
+use crate::temporal::EscapeIndex;
+use converge_graph::{Block, Graph};
+use std::collections::BTreeSet;
 
 /// Per-function memory of the sweeps, so that each block's users are scanned about once.
 #[derive(Default)]
@@ -27,6 +29,13 @@ pub(crate) struct Sweep {
     pub(crate) inv: Invariance,
     /// Per instruction: always uniform (the target's rule, as precise mode keeps it).
     pub(crate) always_uniform: Vec<bool>,
+    /// Uses leaving cycles (`crate::temporal`), built on the first sweep of a large cycle.
+    escape: EscapeIndex,
+    escape_ready: bool,
+    /// Layout positions of the blocks whose `invariant` is set.
+    dirty: BTreeSet<u32>,
+    /// Scratch: the positions one sweep visits.
+    found: Vec<u32>,
 }
 
 /// Marks what a divergent exit of cycle `o` makes divergent.
@@ -58,43 +67,93 @@ pub(crate) fn sweep<F: SsaFunction>(
         }
     }
     let heart = tokens::heart_of(f, s, &pm.outer_irr, o);
-    for &b in s.blocks(o) {
-        // A swept cycle inside `o` around `b` already marked every user outside it, and so
-        // every user outside `o`, unless it left a value invariant in it.
-        let prev = w.swept_by[b.index()];
-        let rescan = prev != NONE && s.contains_cycle(o, prev);
-        if rescan && !w.invariant[b.index()] {
+    let blocks = s.blocks(o);
+    if blocks.len() <= crate::temporal::small_cycle() {
+        for &b in blocks {
+            visit(f, s, o, heart, w, b, mark);
+        }
+        return;
+    }
+    // A large cycle: only the blocks with a use outside `o`, and those left invariant by an
+    // earlier sweep, in the same (layout) order. Every other block has no user outside `o`, so
+    // the loop above would mark nothing for it; it would only record `o` as its last sweep, and
+    // that record matters only to later sweeps of cycles the block has a use outside of, which
+    // lie inside `o`: for those the record was "not inside" before and stays so. Blocks left
+    // invariant are visited by every sweep around them, so their records stay exact.
+    if !std::mem::replace(&mut w.escape_ready, true) {
+        w.escape.build(f, s);
+    }
+    let (lo, hi) = s.range(o);
+    let mut found = std::mem::take(&mut w.found);
+    found.clear();
+    w.escape.escaping(lo, hi, s.depth(o), &mut found);
+    found.extend(w.dirty.range(lo..hi));
+    found.sort_unstable();
+    found.dedup();
+    for &p in &found {
+        let b = w.escape.block(p);
+        visit(f, s, o, heart, w, b, mark);
+    }
+    w.found = found;
+}
+
+/// The sweep of cycle `o` at block `b`.
+fn visit<F: SsaFunction>(
+    f: &F,
+    s: &Structure,
+    o: u32,
+    heart: Option<Inst>,
+    w: &mut Sweep,
+    b: Block,
+    mark: &mut dyn FnMut(Inst),
+) {
+    #[cfg(test)]
+    crate::analysis::knobs::SWEPT.with(|c| c.set(c.get() + 1));
+    // A swept cycle inside `o` around `b` already marked every user outside it, and so
+    // every user outside `o`, unless it left a value invariant in it.
+    let prev = w.swept_by[b.index()];
+    let rescan = prev != NONE && s.contains_cycle(o, prev);
+    if rescan && !w.invariant[b.index()] {
+        return;
+    }
+    w.swept_by[b.index()] = o;
+    let mut any_invariant = false;
+    for v in f.block_insts(b) {
+        // On a second look only the values invariant in the inner cycle are left (a value
+        // with no level known had no user outside it).
+        if rescan && !w.inv.known_invariant_in(s, prev, v) {
             continue;
         }
-        w.swept_by[b.index()] = o;
-        let mut any_invariant = false;
-        for v in f.block_insts(b) {
-            // On a second look only the values invariant in the inner cycle are left (a value
-            // with no level known had no user outside it).
-            if rescan && !w.inv.known_invariant_in(s, prev, v) {
+        // Decided on the first user outside `o` (most values have none).
+        let mut invariant = None;
+        for &u in f.users(Val::Inst(v)) {
+            if s.contains(o, f.inst_block(u)) {
                 continue;
             }
-            // Decided on the first user outside `o` (most values have none).
-            let mut invariant = None;
-            for &u in f.users(Val::Inst(v)) {
-                if s.contains(o, f.inst_block(u)) {
-                    continue;
+            if *invariant.get_or_insert_with(|| w.inv.invariant_in(f, s, o, v)) {
+                any_invariant = true;
+                break;
+            }
+            match heart {
+                Some(t) if tokens::iteration_bound(f, s, o, t, v, u) => {
+                    tokens::confine(f, t, u, s, mark)
                 }
-                if *invariant.get_or_insert_with(|| w.inv.invariant_in(f, s, o, v)) {
-                    any_invariant = true;
-                    break;
-                }
-                match heart {
-                    Some(t) if tokens::iteration_bound(f, s, o, t, v, u) => {
-                        tokens::confine(f, t, u, s, mark)
-                    }
-                    _ => mark(u),
-                }
+                _ => mark(u),
             }
         }
-        // A value invariant in `o` is invariant in the cycles inside it, so only blocks with
-        // one need a second look from an enclosing cycle.
-        w.invariant[b.index()] = any_invariant;
+    }
+    // A value invariant in `o` is invariant in the cycles inside it, so only blocks with
+    // one need a second look from an enclosing cycle.
+    set_invariant(s, w, b, any_invariant);
+}
+
+fn set_invariant(s: &Structure, w: &mut Sweep, b: Block, invariant: bool) {
+    if std::mem::replace(&mut w.invariant[b.index()], invariant) != invariant {
+        if invariant {
+            w.dirty.insert(s.pos(b));
+        } else {
+            w.dirty.remove(&s.pos(b));
+        }
     }
 }
 
@@ -256,7 +315,7 @@ pub(crate) fn assumed<F: SsaFunction>(
             continue;
         }
         w.swept_by[b.index()] = c;
-        w.invariant[b.index()] = false;
+        set_invariant(s, w, b, false);
         for v in f.block_insts(b) {
             if !w.always_uniform.get(v.index()).copied().unwrap_or(false) {
                 continue;

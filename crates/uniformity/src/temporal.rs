@@ -1,0 +1,192 @@
+//! Uses that leave a cycle, indexed for llvm mode's temporal-divergence sweep.
+//!
+//! When a cycle gets a divergent exit, LLVM marks every use outside it of a value defined in a
+//! block of the cycle that dominates an exit ("Convergence And Uniformity", §Temporal Divergence
+//! at Cycle Exit; LLVM's deliberate over-approximation). Walking those blocks costs the size of
+//! the cycle, so a deep nest whose cycles all get a divergent exit costs blocks × depth although
+//! almost no value is used outside its own cycle. Here each block of a cycle gets, once per
+//! function, its *escape depth*: the depth of the shallowest cycle around it that still contains
+//! every user of its values. A block has a use outside cycle `o` around it exactly when that depth
+//! is below `o`'s depth. Cycles are contiguous slices of the cycle block layout (`Structure::pos`),
+//! so a sparse-table range minimum over the escape depths reports the blocks of `o` with a use
+//! outside it in time proportional to their number; whether such a block dominates an exit of `o`
+//! is one binary search among the exits' dominator-tree preorder intervals. The sweep then visits
+//! exactly the blocks that add to the temporal-divergence list, in the same (layout) order.
+
+use crate::ssa::{SsaFunction, Val};
+use crate::structure::{NONE, Structure};
+use converge_graph::Block;
+
+/// Cycles of at most this many blocks are swept by looking at their blocks directly (llvm mode:
+/// walking the exits' dominator chains); larger ones through the escape index, whose one-time
+/// cost per function is not worth it for small cycles.
+const SMALL_CYCLE: usize = 32;
+
+/// [`SMALL_CYCLE`], or the unit tests' setting.
+pub(crate) fn small_cycle() -> usize {
+    #[cfg(test)]
+    if let Some(b) = crate::analysis::knobs::SMALL_CYCLE.with(|c| c.get()) {
+        return b;
+    }
+    SMALL_CYCLE
+}
+
+/// Escape depths of the blocks in cycles, by layout position, with a range-minimum table.
+#[derive(Default)]
+pub(crate) struct EscapeIndex {
+    /// Per layout position: the depth of the shallowest cycle around the block containing every
+    /// user of its values (0: some user lies outside its top-level cycle).
+    esc: Vec<u32>,
+    /// The block at each layout position.
+    block: Vec<Block>,
+    /// Sparse table, level-major with stride `esc.len()`: entry `k * n + i` = a position of
+    /// minimal `esc` in `i..i + 2^k`.
+    rmq: Vec<u32>,
+    /// Scratch: the exits' preorder starts.
+    tins: Vec<u32>,
+    /// Scratch: positions found.
+    found: Vec<u32>,
+}
+
+impl EscapeIndex {
+    /// Computes the escape depths of `f`'s blocks in cycles: one pass over their users.
+    pub(crate) fn build<F: SsaFunction>(&mut self, f: &F, s: &Structure) {
+        self.esc.clear();
+        self.block.clear();
+        for c in 0..s.num_cycles() as u32 {
+            if s.parent_raw(c) != NONE {
+                continue;
+            }
+            for &b in s.blocks(c) {
+                debug_assert_eq!(s.pos(b) as usize, self.block.len());
+                let cb = s.inner(b);
+                let d = s.depth(cb);
+                let mut m = d;
+                'insts: for i in f.block_insts(b) {
+                    for &u in f.users(Val::Inst(i)) {
+                        let cu = s.inner(f.inst_block(u));
+                        let k = if cu == NONE || s.top(cu) != c {
+                            0
+                        } else if s.contains_cycle(cb, cu) {
+                            d
+                        } else {
+                            s.depth(s.common_cycle(cb, cu))
+                        };
+                        m = m.min(k);
+                        if m == 0 {
+                            break 'insts;
+                        }
+                    }
+                }
+                self.block.push(b);
+                self.esc.push(m);
+            }
+        }
+        let n = self.esc.len();
+        self.rmq.clear();
+        self.rmq.extend(0..n as u32);
+        let mut k = 1;
+        while (1usize << k) <= n {
+            let half = 1usize << (k - 1);
+            let prev = (k - 1) * n;
+            for i in 0..=n - (1 << k) {
+                let (a, b) = (self.rmq[prev + i], self.rmq[prev + i + half]);
+                self.rmq
+                    .push(if self.esc[b as usize] < self.esc[a as usize] {
+                        b
+                    } else {
+                        a
+                    });
+            }
+            // Pad the level to the stride; the padding is never read.
+            self.rmq.resize((k + 1) * n, 0);
+            k += 1;
+        }
+    }
+
+    /// The block at layout position `p`.
+    #[inline]
+    pub(crate) fn block(&self, p: u32) -> Block {
+        self.block[p as usize]
+    }
+
+    /// Appends to `out` (unordered) the layout positions in `lo..hi` whose escape depth is below
+    /// `d`: the blocks of the depth-`d` cycle occupying that slice with a use outside it.
+    pub(crate) fn escaping(&self, lo: u32, hi: u32, d: u32, out: &mut Vec<u32>) {
+        if lo >= hi {
+            return;
+        }
+        let (m, rmq, n) = (&self.esc, &self.rmq, self.esc.len());
+        let argmin = |lo: usize, hi: usize| {
+            let k = (usize::BITS - 1 - (hi - lo + 1).leading_zeros()) as usize;
+            let (a, b) = (rmq[k * n + lo], rmq[k * n + hi + 1 - (1 << k)]);
+            if m[b as usize] < m[a as usize] { b } else { a }
+        };
+        // Continuing with the smaller part and stacking the larger one bounds the stack by
+        // log2(positions) + 1 < 64 entries.
+        let mut stack = [(0u32, 0u32); 64];
+        let mut top = 0;
+        let (mut a, mut b) = (lo, hi);
+        loop {
+            let i = argmin(a as usize, b as usize - 1);
+            let mut next = None;
+            if m[i as usize] < d {
+                out.push(i);
+                let (left, right) = ((a, i), (i + 1, b));
+                let (small, large) = if i - a < b - i {
+                    (left, right)
+                } else {
+                    (right, left)
+                };
+                if large.0 < large.1 {
+                    if small.0 < small.1 {
+                        stack[top] = large;
+                        top += 1;
+                        next = Some(small);
+                    } else {
+                        next = Some(large);
+                    }
+                }
+            }
+            match next {
+                Some(r) => (a, b) = r,
+                None if top > 0 => {
+                    top -= 1;
+                    (a, b) = stack[top];
+                }
+                None => return,
+            }
+        }
+    }
+
+    /// Appends to `out`, in layout order, the blocks of cycle `o` that dominate an exit of `o` and
+    /// define a value used outside `o` (the blocks whose users LLVM's sweep marks).
+    pub(crate) fn dominating_escaping(&mut self, s: &Structure, o: u32, out: &mut Vec<Block>) {
+        let (lo, hi) = s.range(o);
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        self.escaping(lo, hi, s.depth(o), &mut found);
+        if !found.is_empty() {
+            found.sort_unstable();
+            // A block of `o` dominating an exit lies on the exit's dominator chain inside `o`
+            // (one contiguous run of it: cycles are strongly connected).
+            self.tins.clear();
+            self.tins.extend(
+                s.exits(o)
+                    .iter()
+                    .filter(|&&x| s.is_reachable(x))
+                    .map(|&x| s.dom.interval(x).0),
+            );
+            self.tins.sort_unstable();
+            for &p in &found {
+                let b = self.block[p as usize];
+                let (start, end) = s.dom.interval(b);
+                let k = self.tins.partition_point(|&t| t < start);
+                if k < self.tins.len() && self.tins[k] < end {
+                    out.push(b);
+                }
+            }
+        }
+        self.found = found;
+    }
+}
