@@ -593,7 +593,11 @@ impl<F: SsaFunction> State<'_, F> {
     /// only therefore only ever sees that exit's one label: joins after `a` are exits, or blocks
     /// reached from two exits. Those are found once per cycle (each block's state, one exit or
     /// several, changes at most twice); they leave the list when settled.
-    fn join_candidates_settled(&mut self, a: u32) -> bool {
+    /// With `nested`, `a` is instead the outermost irreducible cycle around the branch, assumed
+    /// divergent, inside reducible cycles: labels leave it through its exits too (the headers of
+    /// the reducible cycles around it pass labels to their own exits, never back into `a`'s
+    /// region), and its candidates are judged by `settled_nested`.
+    fn join_candidates_settled(&mut self, a: u32, nested: bool) -> bool {
         const MULTI: u32 = NONE - 1;
         let (f, s) = (self.f, self.s);
         #[cfg(test)]
@@ -637,7 +641,16 @@ impl<F: SsaFunction> State<'_, F> {
                     }
                 }
             }
-            let mut list: Vec<u32> = visited[..exits.len()].to_vec();
+            // A nested cycle with an exit outside its parent could make a cycle around the
+            // parent exit-divergent through the exit check: never settled (see the sentinel).
+            let mut list: Vec<u32> = Vec::new();
+            if nested {
+                let p = s.parent_raw(a);
+                if exits.iter().any(|&x| !s.contains(p, x)) {
+                    list.push(NONE);
+                }
+            }
+            list.extend_from_slice(&visited[..exits.len()]);
             list.extend(
                 visited[exits.len()..]
                     .iter()
@@ -652,7 +665,12 @@ impl<F: SsaFunction> State<'_, F> {
         }
         let mut list = self.w.candidates[a as usize].take().unwrap();
         while let Some(&j) = list.last() {
-            if !self.settled(Block(j)) {
+            let settled = if nested {
+                j != NONE && self.settled_nested(Block(j), a)
+            } else {
+                self.settled(Block(j))
+            };
+            if !settled {
                 break;
             }
             list.pop();
@@ -660,6 +678,32 @@ impl<F: SsaFunction> State<'_, F> {
         let done = list.is_empty();
         self.w.candidates[a as usize] = Some(list);
         done
+    }
+
+    /// Would `j` becoming a join of a branch inside `o`, an assumed-divergent outermost
+    /// irreducible cycle, change nothing? Every cycle a join makes divergent is irreducible and
+    /// contains `j` (so lies inside the outermost irreducible cycle around `j`: nothing new once
+    /// that one is assumed, and then its phis are all marked); otherwise only its phis remain.
+    /// A join may also be recorded as a divergent exit (at an exit of a reducible cycle around
+    /// the branch): the cycle around `o` it would pick by depth must have one already.
+    fn settled_nested(&self, j: Block, o: u32) -> bool {
+        let (f, s) = (self.f, self.s);
+        let d = s.cycle_of(j).map_or(0, |c| s.depth(c)) + 1;
+        if d < s.depth(o) && !self.w.exit_flag[s.ancestor_at_depth(o, d) as usize] {
+            return false;
+        }
+        if let Some(c) = s.cycle_of(j) {
+            let o = self.w.po.outer_irr[c as usize];
+            if o != NONE {
+                return self.inside_assumed(o);
+            }
+        }
+        self.w.phis_tainted[j.index()]
+            || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
+                self.out.divergent_insts[i as usize]
+                    || self.out.always_uniform[i as usize]
+                    || f.phi_has_constant_or_undef_value(i)
+            })
     }
 
     /// The join candidates after top-level cycle `a` when no block there lies in a cycle (see
@@ -828,7 +872,9 @@ impl<F: SsaFunction> State<'_, F> {
         let covered_top = branch_top.filter(|&c| self.inside_assumed(c));
         if let Some(a) = covered_top {
             let settled = self.downstream_settled(a);
-            if (settled || self.join_candidates_settled(a)) && self.all_exits_known(s.inner(b)) {
+            if (settled || self.join_candidates_settled(a, false))
+                && self.all_exits_known(s.inner(b))
+            {
                 return;
             }
             // Otherwise the branch can only add divergent exits to cycles inside `a` (inside an
@@ -849,10 +895,34 @@ impl<F: SsaFunction> State<'_, F> {
             self.w.po.compute_into(f.cfg(), s);
             self.w.joins.reset(f.cfg().num_blocks());
         }
+        // The same inside an assumed-divergent outermost irreducible cycle nested in reducible
+        // ones (a reducible loop around an irreducible region): joins inside it add nothing, and
+        // labels leave it only through its exits. Without this every branch of the region walks
+        // the whole region (and its exit edges), long after nothing can change.
+        let inner = s.inner(b);
+        if covered_top.is_none() && inner != NONE {
+            let o = self.w.po.outer_irr[inner as usize];
+            if o != NONE && self.inside_assumed(o) && self.join_candidates_settled(o, true) {
+                // Divergent exits: the cycles from the branch's out to `o` must have one
+                // already (cycles around `o` are covered by the candidates, whose labels are
+                // the only ones to leave `o`'s parent: see `join_candidates_settled`).
+                let mut c = inner;
+                let mut known = true;
+                loop {
+                    known &= self.w.exit_flag[c as usize] || !s.may_be_exit_target(c, inner);
+                    if c == o || !known {
+                        break;
+                    }
+                    c = s.parent_raw(c);
+                }
+                if known {
+                    return;
+                }
+            }
+        }
         // When no divergent exit of the branch can matter, joins among the settled blocks at the
         // end of the modified post-order cannot either: the propagation stops where only those
         // remain, or is skipped when the labels cannot reach beyond them.
-        let inner = s.inner(b);
         let settled_below = if !self.llvm19 && (inner == NONE || self.all_exits_known(inner)) {
             self.advance_settled()
         } else {

@@ -50,6 +50,10 @@ pub(crate) struct ModifiedPo {
     /// reach from `i` (`NONE` when nothing is reachable); 0 inside irreducible cycles (never used
     /// there). See `JoinFinder::compute`.
     lo_reach: Vec<u32>,
+    /// Per cycle that is its own outermost irreducible ancestor: the smallest index whose label
+    /// the exit check of a branch inside it can read (its exits and its irreducible headers lie
+    /// at or above it); `NONE` for other cycles.
+    read_lo: Vec<u32>,
     /// Scratch of `compute_into`.
     finalized: Vec<bool>,
     stack: Vec<Block>,
@@ -230,6 +234,18 @@ impl ModifiedPo {
                 self.lo_reach[a..b].fill(0);
             }
             k = b;
+        }
+        self.read_lo.clear();
+        self.read_lo.resize(nc, NONE);
+        for c in 0..nc as u32 {
+            if outer_irr[c as usize] == c {
+                let h = self.index[s.header(c).index()];
+                self.read_lo[c as usize] = s
+                    .exits(c)
+                    .iter()
+                    .map(|x| self.index[x.index()])
+                    .fold(h, u32::min);
+            }
         }
         self.outer_irr = outer_irr;
     }
@@ -492,13 +508,37 @@ impl JoinFinder {
                 self.add_join(po, xi);
             }
         }
+        self.chain.clear();
+        let mut c = t_cycle;
+        let mut all_known = true;
+        while c != NONE {
+            all_known &= exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
+            self.chain.push(c);
+            c = s.parent_raw(c);
+        }
         if llvm19 {
             self.propagate_llvm19(s, po, t, t_idx);
         } else {
-            let no_irr_chain = t_cycle == NONE || po.outer_irr[t_cycle as usize] == NONE;
+            // Labels below `read_lo` are never read by the exit check (it reads the labels of the
+            // exits and irreducible headers of the outermost irreducible cycle around t, and runs
+            // only when some cycle around t may still get a divergent exit): there they only
+            // matter through joins.
+            let read_lo = if all_known || t_cycle == NONE {
+                NONE
+            } else {
+                let o = po.outer_irr[t_cycle as usize];
+                if o == NONE {
+                    NONE
+                } else {
+                    po.read_lo[o as usize]
+                }
+            };
             #[cfg(test)]
-            let no_irr_chain =
-                no_irr_chain && !crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get());
+            let read_lo = if crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get()) {
+                0
+            } else {
+                read_lo
+            };
             while let Some(i) = self.fresh.pop() {
                 self.work += 1;
                 if po.reach_hi[i as usize] < settled_below {
@@ -512,12 +552,12 @@ impl JoinFinder {
                 if i == t_idx {
                     continue;
                 }
-                // Outside irreducible cycles every labelled block below `i` is fresh. When the
-                // other fresh blocks' labels cannot reach any block `i`'s label can, `i`'s flow
-                // only meets unlabelled blocks and spreads one label: no join. Its labels are
-                // only read by the exit check of irreducible cycles around the branch, so this
-                // holds for branches without one.
-                if no_irr_chain
+                // Outside irreducible cycles every labelled block below `i` is fresh (label flow
+                // goes to smaller indices there). When the other fresh blocks' labels cannot
+                // reach any block `i`'s label can, `i`'s flow only meets unlabelled blocks and
+                // spreads one label: no join. Besides joins, labels are only read by the exit
+                // check, at indices from `read_lo` up (`i`'s flow stays below `i`).
+                if i < read_lo
                     && po.lo_reach[i as usize] != 0
                     && self
                         .fresh
@@ -556,14 +596,6 @@ impl JoinFinder {
         // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): that cycle
         // is the *target* of the exit, and one divergent exit per target is enough. Nothing to do
         // when every cycle around t already has a divergent exit.
-        self.chain.clear();
-        let mut c = t_cycle;
-        let mut all_known = true;
-        while c != NONE {
-            all_known &= exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
-            self.chain.push(c);
-            c = s.parent_raw(c);
-        }
         if !all_known {
             self.chain.push(NONE);
             self.chain.reverse();
