@@ -46,14 +46,15 @@ pub(crate) struct ModifiedPo {
     pub reach_hi: Vec<u32>,
     /// Per cycle: its outermost irreducible ancestor-or-self, or `NONE`.
     pub outer_irr: Vec<u32>,
-    /// Per index `i` outside every irreducible cycle: a lower bound of the indices labels can
-    /// reach from `i` (`NONE` when nothing is reachable); 0 inside irreducible cycles (never used
-    /// there). See `JoinFinder::compute`.
+    /// Per index `i`: a lower bound of the indices labels can reach from `i` (`NONE` when
+    /// nothing is reachable); inside an outermost irreducible cycle, of the whole cycle (its own
+    /// blocks included). See `JoinFinder::compute`.
     lo_reach: Vec<u32>,
-    /// Per cycle that is its own outermost irreducible ancestor: the smallest index whose label
-    /// the exit check of a branch inside it can read (its exits and its irreducible headers lie
-    /// at or above it); `NONE` for other cycles.
-    read_lo: Vec<u32>,
+    /// Per cycle that is its own outermost irreducible ancestor: the range of `exit_idx` holding
+    /// the sorted indices of its exits, whose labels (with those of its own blocks) are all the
+    /// exit check of a branch inside it reads; empty for other cycles.
+    exit_range: Vec<(u32, u32)>,
+    exit_idx: Vec<u32>,
     /// Scratch of `compute_into`.
     finalized: Vec<bool>,
     stack: Vec<Block>,
@@ -231,21 +232,20 @@ impl ModifiedPo {
             if o == NONE {
                 self.lo_reach[k] = lo;
             } else {
-                self.lo_reach[a..b].fill(0);
+                self.lo_reach[a..b].fill(lo.min(a as u32));
             }
             k = b;
         }
-        self.read_lo.clear();
-        self.read_lo.resize(nc, NONE);
+        self.exit_range.clear();
+        self.exit_idx.clear();
         for c in 0..nc as u32 {
+            let start = self.exit_idx.len() as u32;
             if outer_irr[c as usize] == c {
-                let h = self.index[s.header(c).index()];
-                self.read_lo[c as usize] = s
-                    .exits(c)
-                    .iter()
-                    .map(|x| self.index[x.index()])
-                    .fold(h, u32::min);
+                self.exit_idx
+                    .extend(s.exits(c).iter().map(|x| self.index[x.index()]));
+                self.exit_idx[start as usize..].sort_unstable();
             }
+            self.exit_range.push((start, self.exit_idx.len() as u32));
         }
         self.outer_irr = outer_irr;
     }
@@ -519,26 +519,33 @@ impl JoinFinder {
         if llvm19 {
             self.propagate_llvm19(s, po, t, t_idx);
         } else {
-            // Labels below `read_lo` are never read by the exit check (it reads the labels of the
-            // exits and irreducible headers of the outermost irreducible cycle around t, and runs
-            // only when some cycle around t may still get a divergent exit): there they only
-            // matter through joins.
-            let read_lo = if all_known || t_cycle == NONE {
+            // The exit check reads labels only in the outermost irreducible cycle around t and
+            // at its exits, and runs only when some cycle around t may still get a divergent
+            // exit: elsewhere labels only matter through joins.
+            let o = if all_known || t_cycle == NONE {
                 NONE
             } else {
-                let o = po.outer_irr[t_cycle as usize];
-                if o == NONE {
-                    NONE
-                } else {
-                    po.read_lo[o as usize]
+                po.outer_irr[t_cycle as usize]
+            };
+            let reads = |lo: u32, hi: u32| {
+                if o == NONE || lo > hi {
+                    return false;
                 }
+                let a = po.index[s.header(o).index()];
+                if hi >= a && lo < a + s.blocks(o).len() as u32 {
+                    return true;
+                }
+                let (x, y) = po.exit_range[o as usize];
+                let ex = &po.exit_idx[x as usize..y as usize];
+                let k = ex.partition_point(|&e| e < lo);
+                k < ex.len() && ex[k] <= hi
             };
             #[cfg(test)]
-            let read_lo = if crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get()) {
-                0
-            } else {
-                read_lo
-            };
+            let no_skip = crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get());
+            #[cfg(not(test))]
+            let no_skip = false;
+            // The smallest index whose flow was pushed (the branch's, at the start).
+            let mut low_done = t_idx;
             while let Some(i) = self.fresh.pop() {
                 self.work += 1;
                 if po.reach_hi[i as usize] < settled_below {
@@ -552,13 +559,17 @@ impl JoinFinder {
                 if i == t_idx {
                     continue;
                 }
-                // Outside irreducible cycles every labelled block below `i` is fresh (label flow
-                // goes to smaller indices there). When the other fresh blocks' labels cannot
-                // reach any block `i`'s label can, `i`'s flow only meets unlabelled blocks and
-                // spreads one label: no join. Besides joins, labels are only read by the exit
-                // check, at indices from `read_lo` up (`i`'s flow stays below `i`).
-                if i < read_lo
-                    && po.lo_reach[i as usize] != 0
+                // Label flow goes to smaller indices but inside an outermost irreducible cycle
+                // (an interval), so the largest fresh index only grows back inside the interval
+                // of the last one processed: when no flow was pushed from below `i` yet, no
+                // labelled block below `i` has been processed, and every labelled block that
+                // `i`'s flow can reach (`lo_reach[i]..=reach_hi[i]`) is fresh. When the other
+                // fresh blocks' labels cannot reach that range either, `i`'s flow only meets
+                // unlabelled blocks and spreads one label: no join, and nothing for the others
+                // to meet. Besides joins, labels are only read by the exit check (`reads`).
+                if !no_skip
+                    && low_done > i
+                    && !reads(po.lo_reach[i as usize], po.reach_hi[i as usize])
                     && self
                         .fresh
                         .last()
@@ -566,6 +577,7 @@ impl JoinFinder {
                 {
                     continue;
                 }
+                low_done = low_done.min(i);
                 let l = self.labels[i as usize];
                 let c = po.header_cycle[i as usize];
                 if c != NONE {
