@@ -12,7 +12,8 @@ use converge_sim::interp::{ArgValue, MemInit, MemTarget, Options, Program, Statu
 use converge_sim::report::{Verdict, check_groups, inst_name, value_uniformity};
 use converge_uniformity::llvm::{LlvmFunction, Target as UTarget};
 use converge_uniformity::{
-    Ablation, LlvmVersion, SsaFunction, Structure, Uniformity, Val, analyze_ablated, analyze_with,
+    Ablation, Inst, LlvmVersion, SsaFunction, Structure, Uniformity, Val, analyze_ablated,
+    analyze_with,
 };
 
 /// Which analysis makes the claims.
@@ -57,7 +58,7 @@ pub fn claims(m: &Module, fi: FuncId, mode: Mode) -> Claims {
         let u = analyze_with(&lf, &ut, &s, converge_uniformity::Mode::Precise);
         return Claims {
             divergent: (0..n)
-                .map(|i| !u.analysed || u.is_divergent(Val::Inst(i as u32)))
+                .map(|i| !u.analysed || u.is_divergent(Val::Inst(Inst(i as u32))))
                 .collect(),
             llvm: None,
         };
@@ -75,7 +76,7 @@ pub fn claims(m: &Module, fi: FuncId, mode: Mode) -> Claims {
     };
     let u = analyze_ablated(&lf, &ut, &s, version, ablation);
     let divergent = (0..n)
-        .map(|i| !u.analysed || u.is_divergent(Val::Inst(i as u32)))
+        .map(|i| !u.analysed || u.is_divergent(Val::Inst(Inst(i as u32))))
         .collect();
     Claims {
         divergent,
@@ -297,7 +298,7 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
                 .map(|i| {
                     is_value(m, f, i)
                         && !claims.divergent[i]
-                        && s.is_reachable(lf.inst_block(i as u32))
+                        && s.is_reachable(lf.inst_block(Inst(i as u32)))
                 })
                 .collect()
         })

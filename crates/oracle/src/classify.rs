@@ -10,7 +10,7 @@
 use crate::check::{Claims, Violation};
 use converge_ir::{Module, Opcode, Value};
 use converge_uniformity::llvm::LlvmFunction;
-use converge_uniformity::{SsaFunction, Structure};
+use converge_uniformity::{Inst, SsaFunction, Structure};
 
 /// A documented LLVM bug (docs/llvm-differences.md, by entry number).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -91,7 +91,7 @@ pub fn classify(
             let mut changed = false;
             let cond_bug = (0..f.blocks.len()).find_map(|b| {
                 let r = lf.block_insts(converge_graph::Block(b as u32));
-                let t = r.end - 1;
+                let t = r.terminator().0;
                 lf.operands(t).iter().find_map(|&op| match op {
                     Value::Inst(d) => why[d.0 as usize],
                     _ => None,
@@ -134,7 +134,7 @@ fn root_pattern(
     i: u32,
 ) -> Option<KnownBug> {
     let f = lf.func;
-    let b = lf.inst_block(i);
+    let b = lf.inst_block(Inst(i));
     if lf
         .callee_name(i)
         .is_some_and(|n| n.starts_with("llvm.amdgcn.global.load.tr."))
@@ -153,7 +153,7 @@ fn root_pattern(
         // arguments, values from before the cycle): LLVM's exit-phi rule skips such phis.
         let outside = |c: u32| {
             lf.operands(i).iter().all(|&v| match v {
-                Value::Inst(d) => !s.contains(c, lf.inst_block(d.0)),
+                Value::Inst(d) => !s.contains(c, lf.inst_block(Inst(d.0))),
                 _ => true,
             })
         };
@@ -165,7 +165,7 @@ fn root_pattern(
     // not contain this instruction.
     let leaves = lf.operands(i).iter().any(|&op| {
         let Value::Inst(d) = op else { return false };
-        let db = lf.inst_block(d.0);
+        let db = lf.inst_block(Inst(d.0));
         u.always_uniform[d.0 as usize]
             && u.assumed_divergent
                 .iter()

@@ -81,12 +81,12 @@ fn conservative_kind(
 ) -> Conservative {
     let lf = LlvmFunction::new(m, fi);
     let s = Structure::new(lf.cfg());
-    let b = lf.inst_block(i);
+    let b = lf.inst_block(converge_uniformity::Inst(i));
     let in_assumed = |u: &Uniformity| u.assumed_divergent.iter().any(|&c| s.contains(c, b));
     if in_assumed(p) && !in_assumed(l) {
         return Conservative::IrreducibleRegion;
     }
-    if l.always_uniform[i as usize] || lf.control_token(i).is_some() {
+    if l.always_uniform[i as usize] || lf.control_token(converge_uniformity::Inst(i)).is_some() {
         return Conservative::TokenRegion;
     }
     let listed = |u: &Uniformity| {
@@ -94,7 +94,7 @@ fn conservative_kind(
             .iter()
             .any(|t| t.user == converge_uniformity::Inst(i))
     };
-    let exit_phi = lf.is_phi(i)
+    let exit_phi = lf.is_phi(converge_uniformity::Inst(i))
         && p.divergent_exit_cycles
             .iter()
             .any(|&c| s.exits(c).contains(&b));

@@ -110,7 +110,9 @@ impl Ctx<'_, '_> {
 
     /// How token `t` groups threads at an always-uniform operation it controls (rule P6).
     fn token_grouping(&self, t: u32) -> &'static str {
-        if self.a.lf.token_kind(t) == Some(converge_uniformity::TokenKind::Anchor) {
+        if self.a.lf.token_kind(converge_uniformity::Inst(t))
+            == Some(converge_uniformity::TokenKind::Anchor)
+        {
             "an anchor, whose group of threads is implementation-defined"
         } else {
             "a token defined in a cycle that does not contain the operation, whose groups are the threads that left in the same iteration"

@@ -10,7 +10,7 @@ use converge_ir::{Module, Value};
 use converge_report::explain::{Analysed, Explainer, Explanation, Node, Reason, UniformFact};
 use converge_report::witness;
 use converge_uniformity::llvm::Target;
-use converge_uniformity::{DivergenceModel, Mode, SsaFunction, Val};
+use converge_uniformity::{DivergenceModel, Inst, Mode, SsaFunction, Val};
 
 fn parse(name: &str, text: String) -> Module {
     converge_ir::parse(name, text).unwrap_or_else(|e| panic!("{name}: {}", e.message))
@@ -112,7 +112,7 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             };
             assert!(uses(i).contains(&operand.value()), "{}", ctx());
             assert!(a.is_divergent(*operand), "{}", ctx());
-            assert_eq!(a.lf.control_token(i), Some(*token), "{}", ctx());
+            assert_eq!(a.lf.control_token(Inst(i)), Some(Inst(*token)), "{}", ctx());
             assert!(grouped_by_token(a, *token, i), "{}", ctx());
         }
         Reason::ExitPhi { cycle, exit, .. } => {
@@ -193,9 +193,9 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             let ib = f.insts[i as usize].block;
             assert!(
                 !a.lf
-                    .users(Val::Inst(*heart))
+                    .users(Val::Inst(Inst(*heart)))
                     .iter()
-                    .any(|&x| f.insts[x as usize].block == ib && x > i),
+                    .any(|&x| f.insts[x.index()].block == ib && x.0 > i),
                 "{}",
                 ctx()
             );
@@ -221,16 +221,21 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             );
             assert!(!a.is_divergent(Node::Inst(*operand)), "{}", ctx());
             assert!(!a.is_divergent(Node::Inst(*value)), "{}", ctx());
-            assert_eq!(a.lf.control_token(*value), Some(*token), "{}", ctx());
+            assert_eq!(
+                a.lf.control_token(Inst(*value)),
+                Some(Inst(*token)),
+                "{}",
+                ctx()
+            );
             assert!(a.is_always_uniform(*value), "{}", ctx());
             assert!(grouped_by_token(a, *token, *value), "{}", ctx());
             // No use of the token later in the value's block.
             let ib = f.insts[i as usize].block;
             assert!(
                 !a.lf
-                    .users(Val::Inst(*token))
+                    .users(Val::Inst(Inst(*token)))
                     .iter()
-                    .any(|&x| f.insts[x as usize].block == ib && x > i),
+                    .any(|&x| f.insts[x.index()].block == ib && x.0 > i),
                 "{}",
                 ctx()
             );
@@ -271,7 +276,7 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
 /// operation `o` (checked independently of the explainer's own test).
 fn grouped_by_token(a: &Analysed<'_>, t: u32, o: u32) -> bool {
     let (f, s) = (a.lf.func, &a.s);
-    let anchor = a.lf.token_kind(t) == Some(converge_uniformity::TokenKind::Anchor);
+    let anchor = a.lf.token_kind(Inst(t)) == Some(converge_uniformity::TokenKind::Anchor);
     let tc = s.cycle_of(f.insts[t as usize].block);
     anchor || tc.is_some_and(|c| !s.contains(c, f.insts[o as usize].block))
 }

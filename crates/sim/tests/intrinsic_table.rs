@@ -126,7 +126,7 @@ fn the_intrinsic_table_agrees_with_the_analysis_and_the_simulator() {
                 // (docs/precise-mode.md: LLVM main's permlane16 rule).
                 if !name.contains("permlane") {
                     assert!(
-                        u.is_divergent(Val::Inst(v)),
+                        u.is_divergent(Val::Inst(converge_uniformity::Inst(v))),
                         "{name}: a source in precise mode"
                     );
                     assert!(

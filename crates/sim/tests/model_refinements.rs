@@ -22,7 +22,7 @@ fn claims_divergent(m: &Module, name: &str, rules: Rules, mode: Mode) -> bool {
     let i = (0..f.insts.len())
         .find(|&i| inst_name(m, f, InstId(i as u32)) == name)
         .expect("named value");
-    u.is_divergent(Val::Inst(i as u32))
+    u.is_divergent(Val::Inst(converge_uniformity::Inst(i as u32)))
 }
 
 /// The simulator's witness that `name` differs between converged threads, if any, for `threads`

@@ -156,7 +156,7 @@ fn precise_programs_match_the_simulator() {
             names
                 .iter()
                 .position(|x| x == n)
-                .map(|i| u.is_divergent(Val::Inst(i as u32)))
+                .map(|i| u.is_divergent(Val::Inst(converge_uniformity::Inst(i as u32))))
         };
         // Soundness: nothing precise mode calls uniform differs on converged instances.
         for (n, sn) in &seen {
@@ -229,7 +229,7 @@ fn precise_mode_is_sound_on_random_programs() {
             let Some(i) = names.iter().position(|x| x == n) else {
                 continue;
             };
-            if u.analysed && !u.is_divergent(Val::Inst(i as u32)) {
+            if u.analysed && !u.is_divergent(Val::Inst(converge_uniformity::Inst(i as u32))) {
                 bad.push(format!("seed {seed}: {n} called uniform, but {w}\n{text}"));
                 break;
             }

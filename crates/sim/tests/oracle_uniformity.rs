@@ -14,7 +14,7 @@ use converge_sim::hierarchy::enumerate;
 use converge_sim::interp::{ArgValue, Options, Program, Target, run};
 use converge_sim::report::{Verdict, check_groups, inst_name, value_uniformity};
 use converge_uniformity::llvm::{LlvmFunction, Target as UTarget};
-use converge_uniformity::{SsaFunction, Structure, Val, analyze};
+use converge_uniformity::{Inst, SsaFunction, Structure, Val, analyze};
 
 /// Successor orders tried per CFG (`--enumeration-cap` of `converge simulate`).
 const ENUMERATION_CAP: u64 = 256;
@@ -71,7 +71,7 @@ fn check_with(text: &str, threads: u32, seed: u64, trust_all: bool) -> Option<Ve
             let Verdict::Divergent { .. } = v else {
                 continue;
             };
-            if !trust_all && (u.is_divergent(Val::Inst(i.0)) || !u.analysed) {
+            if !trust_all && (u.is_divergent(Val::Inst(Inst(i.0))) || !u.analysed) {
                 continue;
             }
             if f.insts[i.0 as usize].op == Opcode::Store {
@@ -169,7 +169,7 @@ fn llvm22_misses_a_join_at_the_header_of_a_child_cycle() {
         &Structure::new(lf.cfg()),
     );
     let phi = f.insts.iter().position(|i| i.op == Opcode::Phi).unwrap() as u32;
-    assert!(!u.is_divergent(Val::Inst(phi)));
+    assert!(!u.is_divergent(Val::Inst(Inst(phi))));
     // The simulator: some hierarchy has converged instances of %phi with different values. The
     // flat load through %q gives per-thread values, so the branch in b4 is divergent.
     let text = LLVM22_HEADER_JOIN.replace("ptr %q", "ptr addrspace(0) %q");
@@ -230,7 +230,7 @@ fn llvm_misses_an_exit_phi_with_constant_incomings() {
         &Structure::new(lf.cfg()),
     );
     let ph = f.insts.iter().rposition(|i| i.op == Opcode::Phi).unwrap() as u32;
-    assert!(!u.is_divergent(Val::Inst(ph)));
+    assert!(!u.is_divergent(Val::Inst(Inst(ph))));
     // Threads leaving through A (first iteration, divergent load) and through C (second
     // iteration, uniform) meet at X with 1 and 2: some thread count and seed shows it.
     let v = (2..9)
@@ -290,7 +290,7 @@ fn always_uniform_value_leaving_an_assumed_divergent_cycle() {
         &Structure::new(lf.cfg()),
     );
     let add = f.insts.iter().position(|i| i.op == Opcode::Add).unwrap() as u32;
-    assert!(!u.is_divergent(Val::Inst(add)));
+    assert!(!u.is_divergent(Val::Inst(Inst(add))));
     // Seeds whose random `%again` is false leave the cycle at once.
     let hit = (0..16)
         .find_map(|s| check(text, 4, s).and_then(|v| v.into_iter().find(|x| x.inst == "%u")))

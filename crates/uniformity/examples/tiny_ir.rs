@@ -7,7 +7,7 @@
 
 use converge_graph::{Block, Graph};
 use converge_uniformity::{
-    DivergenceModel, Inst, SsaFunction, Structure, Uniformity, Val, analyze,
+    DivergenceModel, Inst, InstRange, SsaFunction, Structure, Uniformity, Val, analyze,
 };
 use std::ops::Range;
 
@@ -45,7 +45,7 @@ pub struct Toy {
     pub blocks: Vec<Range<u32>>,
     succs: Vec<Vec<Block>>,
     preds: Vec<Vec<Block>>,
-    users: Vec<Vec<u32>>,
+    users: Vec<Vec<Inst>>,
 }
 
 impl Toy {
@@ -80,7 +80,7 @@ impl Toy {
         for (i, op) in insts.iter().enumerate() {
             for v in operands(op) {
                 if let Operand::Inst(d) = v {
-                    users[d as usize].push(i as u32);
+                    users[d as usize].push(Inst(i as u32));
                 }
             }
         }
@@ -130,33 +130,33 @@ impl SsaFunction for Toy {
     fn num_insts(&self) -> u32 {
         self.insts.len() as u32
     }
-    fn block_insts(&self, b: Block) -> Range<u32> {
-        self.blocks[b.index()].clone()
+    fn block_insts(&self, b: Block) -> InstRange {
+        InstRange::from(self.blocks[b.index()].clone())
     }
-    fn inst_block(&self, i: u32) -> Block {
-        Block(self.block_of[i as usize])
+    fn inst_block(&self, i: Inst) -> Block {
+        Block(self.block_of[i.index()])
     }
-    fn is_phi(&self, i: u32) -> bool {
-        matches!(self.insts[i as usize], Op::Phi(_))
+    fn is_phi(&self, i: Inst) -> bool {
+        matches!(self.insts[i.index()], Op::Phi(_))
     }
-    fn phi_has_constant_or_undef_value(&self, i: u32) -> bool {
-        let Op::Phi(inc) = &self.insts[i as usize] else {
+    fn phi_has_constant_or_undef_value(&self, i: Inst) -> bool {
+        let Op::Phi(inc) = &self.insts[i.index()] else {
             return false;
         };
-        let mut vals = inc.iter().map(|x| x.0).filter(|&v| v != Operand::Inst(i));
+        let mut vals = inc.iter().map(|x| x.0).filter(|&v| v != Operand::Inst(i.0));
         let first = vals.next();
         vals.all(|v| Some(v) == first)
     }
-    fn users(&self, v: Val) -> &[u32] {
+    fn users(&self, v: Val) -> &[Inst] {
         match v {
-            Val::Inst(i) => &self.users[i as usize],
+            Val::Inst(i) => &self.users[i.index()],
             Val::Arg(_) => &[],
         }
     }
-    fn for_each_inst_operand(&self, i: u32, f: &mut dyn FnMut(u32)) {
-        for v in operands(&self.insts[i as usize]) {
+    fn for_each_inst_operand(&self, i: Inst, f: &mut dyn FnMut(Inst)) {
+        for v in operands(&self.insts[i.index()]) {
             if let Operand::Inst(d) = v {
-                f(d);
+                f(Inst(d));
             }
         }
     }
@@ -230,7 +230,7 @@ fn main() {
         );
     }
     for (i, op) in f.insts.iter().enumerate() {
-        let div = if f.is_terminator(i as u32) {
+        let div = if f.is_terminator(Inst(i as u32)) {
             u.divergent_terminators[f.block_of[i] as usize]
         } else {
             u.divergent_insts[i]

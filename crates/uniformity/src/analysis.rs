@@ -68,7 +68,7 @@ impl Uniformity {
                 .unwrap_or(false),
             Val::Inst(i) => self
                 .divergent_insts
-                .get(i as usize)
+                .get(i.index())
                 .copied()
                 .unwrap_or(false),
         }
@@ -123,7 +123,7 @@ impl Uniformity {
             return true;
         }
         let Val::Inst(d) = v else { return false };
-        let ub = f.inst_block(user.0);
+        let ub = f.inst_block(user);
         let mut c = s.inner(f.inst_block(d));
         while c != NONE && !s.contains(c, ub) {
             if self.divergent_exit_cycles.contains(&c) {
@@ -152,7 +152,7 @@ struct State<'a, F: SsaFunction> {
     ablation: Ablation,
     /// (user, operand) pairs whose divergence the target says the user does not follow
     /// (`DivergenceModel::ignored_operands`), sorted; empty for almost every function.
-    ignored: Vec<(u32, Val)>,
+    ignored: Vec<(Inst, Val)>,
 }
 
 /// Per-function buffers, kept per thread and reused from one function to the next (most
@@ -161,7 +161,7 @@ struct State<'a, F: SsaFunction> {
 struct Scratch {
     po: ModifiedPo,
     joins: JoinFinder,
-    worklist: Vec<u32>,
+    worklist: Vec<Inst>,
     exit_flag: Vec<bool>,
     /// Blocks whose phis were already tainted as a join.
     phis_tainted: Vec<bool>,
@@ -363,20 +363,20 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
     for b in 0..nb {
         for i in f.block_insts(Block(b as u32)) {
             if !precise {
-                model.ignored_operands(f, Inst(i), &mut ignored);
+                model.ignored_operands(f, i, &mut ignored);
                 st.ignored.extend(ignored.drain(..).map(|v| (i, v)));
             }
             let source = if precise {
-                model.is_source_inst_precise(f, Inst(i))
+                model.is_source_inst_precise(f, i)
             } else {
-                model.is_source_inst(f, Inst(i))
+                model.is_source_inst(f, i)
             };
             if source {
                 st.mark(i);
             } else if if precise {
-                model.is_always_uniform_precise(f, Inst(i))
+                model.is_always_uniform_precise(f, i)
             } else {
-                model.is_always_uniform(f, Inst(i))
+                model.is_always_uniform(f, i)
             } {
                 use crate::precise::tokens::Grouping;
                 match if precise {
@@ -384,9 +384,9 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
                 } else {
                     Grouping::Uniform
                 } {
-                    Grouping::Uniform => st.out.always_uniform[i as usize] = true,
+                    Grouping::Uniform => st.out.always_uniform[i.index()] = true,
                     Grouping::Anchored(t) => {
-                        st.out.always_uniform[i as usize] = true;
+                        st.out.always_uniform[i.index()] = true;
                         anchored.push((t, i));
                     }
                     // An anchor's grouping is implementation-defined: a ballot's mask differs
@@ -451,7 +451,7 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
                 knobs::RECORDED.with(|c| c.set(c.get() + 1));
                 st.record_immediate_exits(&deferred[k..]);
             }
-            st.analyze_control_divergence(f.block_insts(b).end - 1);
+            st.analyze_control_divergence(f.block_insts(b).terminator());
         }
         deferred.clear();
         if st.w.deferred.is_empty() {
@@ -476,15 +476,15 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
 }
 
 impl<F: SsaFunction> State<'_, F> {
-    fn mark(&mut self, i: u32) {
-        if self.out.always_uniform[i as usize] {
+    fn mark(&mut self, i: Inst) {
+        if self.out.always_uniform[i.index()] {
             return;
         }
         let newly = if self.f.is_terminator(i) {
             let b = self.f.inst_block(i).index();
             !std::mem::replace(&mut self.out.divergent_terminators[b], true)
         } else {
-            !std::mem::replace(&mut self.out.divergent_insts[i as usize], true)
+            !std::mem::replace(&mut self.out.divergent_insts[i.index()], true)
         };
         if newly {
             self.w.worklist.push(i);
@@ -795,7 +795,7 @@ impl<F: SsaFunction> State<'_, F> {
         }
         self.w.phis_tainted[j.index()]
             || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
-                self.out.divergent_insts[i as usize] || f.phi_has_constant_or_undef_value(i)
+                self.out.divergent_insts[i.index()] || f.phi_has_constant_or_undef_value(i)
             })
     }
 
@@ -813,8 +813,8 @@ impl<F: SsaFunction> State<'_, F> {
         }
         self.w.phis_tainted[j.index()]
             || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
-                self.out.divergent_insts[i as usize]
-                    || self.out.always_uniform[i as usize]
+                self.out.divergent_insts[i.index()]
+                    || self.out.always_uniform[i.index()]
                     || f.phi_has_constant_or_undef_value(i)
             })
     }
@@ -849,7 +849,7 @@ impl<F: SsaFunction> State<'_, F> {
         }
     }
 
-    fn analyze_control_divergence(&mut self, term: u32) {
+    fn analyze_control_divergence(&mut self, term: Inst) {
         let (f, s) = (self.f, self.s);
         let b = f.inst_block(term);
         self.out.divergent_terminators[b.index()] = true;
@@ -1154,8 +1154,8 @@ impl<F: SsaFunction> State<'_, F> {
                     }
                     self.mark(u);
                     self.out.temporal_divergence.push(TemporalDivergence {
-                        value: Inst(i),
-                        user: Inst(u),
+                        value: i,
+                        user: u,
                         cycle: o,
                     });
                 }

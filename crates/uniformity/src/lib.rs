@@ -53,7 +53,7 @@
 //! let u = analyze(&f, &target, &Structure::new(f.cfg()));
 //!
 //! // Instruction ids in layout order: %tid 0, br 1, %i 2, %i.next 3, %c 4, br 5, %r 6.
-//! let inst = Val::Inst;
+//! let inst = |i| Val::Inst(Inst(i));
 //! assert!(!u.is_divergent(inst(2)) && !u.is_divergent(inst(3)));
 //! assert!(u.is_divergent(inst(4)) && u.is_divergent(inst(6)));
 //! assert_eq!(u.divergent_exit_cycles.len(), 1);
@@ -71,6 +71,6 @@ mod sync;
 pub use analysis::{Ablation, analyze_ablated};
 pub use analysis::{LlvmVersion, TemporalDivergence, Uniformity, analyze, analyze_as};
 pub use precise::{Mode, analyze_with};
-pub use ssa::{DivergenceModel, Inst, SourceReason, SsaFunction, TokenKind, Val};
+pub use ssa::{DivergenceModel, Inst, InstRange, SourceReason, SsaFunction, TokenKind, Val};
 pub use structure::Structure;
 pub mod llvm;

@@ -4,7 +4,6 @@
 //! use-list order; phis) and a target implements [`DivergenceModel`]. Nothing here knows LLVM text.
 
 use converge_graph::{Block, Graph};
-use std::ops::Range;
 
 /// An instruction of an [`SsaFunction`], by its dense id (`0..num_insts`), as the analysis's
 /// results name it. Arrays indexed by instruction stay plain vectors: use [`Inst::index`].
@@ -39,19 +38,98 @@ impl std::fmt::Display for Inst {
     }
 }
 
+/// The instructions of one block, `start..end` in id order: an iterator of [`Inst`] as cheap as
+/// `Range<u32>` (two ids), with the block's terminator at [`InstRange::terminator`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstRange {
+    start: u32,
+    end: u32,
+}
+
+impl InstRange {
+    /// The instructions `start..end`.
+    #[inline]
+    pub fn new(start: Inst, end: Inst) -> InstRange {
+        InstRange {
+            start: start.0,
+            end: end.0,
+        }
+    }
+    /// The first instruction not yet yielded.
+    #[inline]
+    pub fn start(&self) -> Inst {
+        Inst(self.start)
+    }
+    /// One past the last instruction.
+    #[inline]
+    pub fn end(&self) -> Inst {
+        Inst(self.end)
+    }
+    /// The last instruction, the block's terminator (the range must be non-empty).
+    #[inline]
+    pub fn terminator(&self) -> Inst {
+        Inst(self.end - 1)
+    }
+}
+
+impl From<std::ops::Range<u32>> for InstRange {
+    #[inline]
+    fn from(r: std::ops::Range<u32>) -> InstRange {
+        InstRange {
+            start: r.start,
+            end: r.end,
+        }
+    }
+}
+
+impl Iterator for InstRange {
+    type Item = Inst;
+    #[inline]
+    fn next(&mut self) -> Option<Inst> {
+        if self.start < self.end {
+            let i = self.start;
+            self.start += 1;
+            Some(Inst(i))
+        } else {
+            None
+        }
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.end.saturating_sub(self.start) as usize;
+        (n, Some(n))
+    }
+}
+
+impl DoubleEndedIterator for InstRange {
+    #[inline]
+    fn next_back(&mut self) -> Option<Inst> {
+        if self.start < self.end {
+            self.end -= 1;
+            Some(Inst(self.end))
+        } else {
+            None
+        }
+    }
+}
+
+impl ExactSizeIterator for InstRange {}
+
+impl std::iter::FusedIterator for InstRange {}
+
 /// A value the analysis tracks: a function argument or an instruction result, by dense index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Val {
     /// The function's argument at this position.
     Arg(u32),
-    /// The result of the instruction with this id.
-    Inst(u32),
+    /// The result of this instruction.
+    Inst(Inst),
 }
 
 /// A function in SSA form, as the uniformity analysis needs to see it.
 ///
-/// Instruction ids are dense (`0..num_insts`), and each block's instructions form a contiguous range
-/// whose last element is the block's terminator.
+/// Instruction ids ([`Inst`]) are dense (`0..num_insts`), and each block's instructions form a
+/// contiguous range ([`InstRange`]) whose last element is the block's terminator.
 pub trait SsaFunction {
     /// The control-flow graph type (block ids are shared with the instructions' blocks).
     type Cfg: Graph;
@@ -63,25 +141,25 @@ pub trait SsaFunction {
     /// Number of instructions; instructions are `Val::Inst(0..num_insts)`.
     fn num_insts(&self) -> u32;
     /// The instruction ids of block `b`, in order; the last one is the terminator.
-    fn block_insts(&self, b: Block) -> Range<u32>;
+    fn block_insts(&self, b: Block) -> InstRange;
     /// The block containing instruction `i`.
-    fn inst_block(&self, i: u32) -> Block;
+    fn inst_block(&self, i: Inst) -> Block;
     /// Terminators are tracked per block (a divergent terminator marks its block), never as values.
-    fn is_terminator(&self, i: u32) -> bool {
+    fn is_terminator(&self, i: Inst) -> bool {
         let r = self.block_insts(self.inst_block(i));
-        i + 1 == r.end
+        i.0 + 1 == r.end().0
     }
     /// Whether `i` is a phi: at a join of a divergent branch, phis are where sync dependence makes
     /// values divergent.
-    fn is_phi(&self, i: u32) -> bool;
+    fn is_phi(&self, i: Inst) -> bool;
     /// LLVM's `PHINode::hasConstantOrUndefValue`: ignoring incoming values that are the phi itself or
     /// undef/poison, all remaining incoming values are the same value (possibly none).
-    fn phi_has_constant_or_undef_value(&self, i: u32) -> bool;
+    fn phi_has_constant_or_undef_value(&self, i: Inst) -> bool;
     /// The instructions using `v`, once per use, in the IR's use-list order (it decides the order of
     /// the worklist and of the printed lists, never the final divergent sets).
-    fn users(&self, v: Val) -> &[u32];
+    fn users(&self, v: Val) -> &[Inst];
     /// Calls `f` with each operand of `i` that is an instruction (for the exit-phi rule).
-    fn for_each_inst_operand(&self, i: u32, f: &mut dyn FnMut(u32));
+    fn for_each_inst_operand(&self, i: Inst, f: &mut dyn FnMut(Inst));
 
     // ---- used by precise mode only (defaults keep older implementations working) ----
 
@@ -89,7 +167,7 @@ pub trait SsaFunction {
     /// value, ignoring undef/poison (the phi itself is a value here, unlike in
     /// [`SsaFunction::phi_has_constant_or_undef_value`]). The default answers with
     /// `phi_has_constant_or_undef_value` when the phi does not use itself, a stronger condition.
-    fn phi_same_incoming_from(&self, i: u32, pred: &dyn Fn(Block) -> bool) -> bool {
+    fn phi_same_incoming_from(&self, i: Inst, pred: &dyn Fn(Block) -> bool) -> bool {
         let _ = pred;
         let mut uses_itself = false;
         self.for_each_inst_operand(i, &mut |d| uses_itself |= d == i);
@@ -97,19 +175,19 @@ pub trait SsaFunction {
     }
     /// The convergence-control token `i` defines ("Convergent Operation Semantics": the `entry`,
     /// `loop` (heart) and `anchor` intrinsics), if any.
-    fn token_kind(&self, i: u32) -> Option<TokenKind> {
+    fn token_kind(&self, i: Inst) -> Option<TokenKind> {
         let _ = i;
         None
     }
     /// The token operand of `i`'s `convergencectrl` bundle, when it is an instruction.
-    fn control_token(&self, i: u32) -> Option<u32> {
+    fn control_token(&self, i: Inst) -> Option<Inst> {
         let _ = i;
         None
     }
     /// Whether `i` computes its result from its operands alone, the same every time it runs
     /// (arithmetic, comparisons, casts, selects, address arithmetic: no memory, no call, no phi,
     /// no fresh value like `alloca` or `freeze`). Precise mode's cycle-invariant rule.
-    fn is_operand_function(&self, i: u32) -> bool {
+    fn is_operand_function(&self, i: Inst) -> bool {
         let _ = i;
         false
     }

@@ -42,7 +42,7 @@ fn divergent(m: &Module, mode: Mode, name: &str) -> bool {
     let i = (0..lf.num_insts())
         .find(|&i| m.value_name(fid, converge_ir::Value::Inst(converge_ir::InstId(i))) == name)
         .unwrap_or_else(|| panic!("no {name}"));
-    u.is_divergent(Val::Inst(i))
+    u.is_divergent(Val::Inst(converge_uniformity::Inst(i)))
 }
 
 #[test]

@@ -9,7 +9,7 @@
 mod tiny_ir;
 
 use converge_graph::Block;
-use converge_uniformity::SsaFunction;
+use converge_uniformity::{Inst, SsaFunction};
 
 #[test]
 fn analyses_run_on_a_non_llvm_ir() {
@@ -27,7 +27,7 @@ fn analyses_run_on_a_non_llvm_ir() {
 
     assert!(u.analysed);
     let div: Vec<u32> = (0..f.num_insts())
-        .filter(|&i| !f.is_terminator(i) && u.divergent_insts[i as usize])
+        .filter(|&i| !f.is_terminator(Inst(i)) && u.divergent_insts[i as usize])
         .collect();
     assert_eq!(
         div,

@@ -35,7 +35,7 @@ fn run(m: &Module, name: &str, version: LlvmVersion) -> (Uniformity, Vec<String>
 
 fn divergent(u: &Uniformity, names: &[String], name: &str) -> bool {
     let i = names.iter().position(|n| n == name).expect("value");
-    u.is_divergent(Val::Inst(i as u32))
+    u.is_divergent(Val::Inst(converge_uniformity::Inst(i as u32)))
 }
 
 /// Overloaded intrinsics carry a type suffix (`readfirstlane.i32`); the tables name the base.

@@ -122,7 +122,11 @@ pub(super) fn candidates(
         }
     }
     let inst = &f.insts[i as usize];
-    if inst.op == Opcode::Phi && !a.lf.phi_has_constant_or_undef_value(i) {
+    if inst.op == Opcode::Phi
+        && !a
+            .lf
+            .phi_has_constant_or_undef_value(converge_uniformity::Inst(i))
+    {
         let joins = join_memo.entry(ub).or_insert_with(|| {
             branches
                 .iter()

@@ -128,7 +128,7 @@ pub(super) fn candidates(
 /// convergence (rule P6): it is an `anchor`, or it is defined in a cycle that does not contain `o`.
 fn implementation_grouped(a: &Analysed<'_>, t: u32, o: u32) -> bool {
     let (f, s) = (a.lf.func, &a.s);
-    if a.lf.token_kind(t) == Some(TokenKind::Anchor) {
+    if a.lf.token_kind(Inst(t)) == Some(TokenKind::Anchor) {
         return true;
     }
     let ob = f.insts[o as usize].block;
@@ -152,7 +152,7 @@ fn token_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32)> {
     while k < seen.len() && k < MAX_BACKWARD {
         let x = seen[k];
         k += 1;
-        if let Some(t) = a.lf.control_token(x)
+        if let Some(Inst(t)) = a.lf.control_token(Inst(x))
             && a.is_always_uniform(x)
             && implementation_grouped(a, t, x)
         {
@@ -237,11 +237,11 @@ fn reaches_heart_use(a: &Analysed<'_>, i: u32, t: u32) -> bool {
     let f = a.lf.func;
     let g = a.lf.cfg();
     let tb = f.insts[t as usize].block;
-    let users = a.lf.users(Val::Inst(t));
+    let users = a.lf.users(Val::Inst(Inst(t)));
     let ib = f.insts[i as usize].block;
     if users
         .iter()
-        .any(|&us| f.insts[us as usize].block == ib && us > i)
+        .any(|&us| f.insts[us.index()].block == ib && us.0 > i)
     {
         return true;
     }
@@ -252,7 +252,7 @@ fn reaches_heart_use(a: &Analysed<'_>, i: u32, t: u32) -> bool {
             continue;
         }
         seen[x.index()] = true;
-        if x == tb || users.iter().any(|&us| f.insts[us as usize].block == x) {
+        if x == tb || users.iter().any(|&us| f.insts[us.index()].block == x) {
             return true;
         }
         stack.extend_from_slice(g.succs(x));
@@ -263,7 +263,7 @@ fn reaches_heart_use(a: &Analysed<'_>, i: u32, t: u32) -> bool {
 /// P6: instruction `i`, which the target calls always uniform, controlled by an `anchor` or by a
 /// token defined in a cycle that does not contain `i`; one reason per divergent operand.
 pub(super) fn token_group(a: &Analysed<'_>, i: u32) -> Vec<Reason> {
-    let Some(t) = a.lf.control_token(i) else {
+    let Some(Inst(t)) = a.lf.control_token(Inst(i)) else {
         return Vec::new();
     };
     if !a.is_always_uniform(i) {

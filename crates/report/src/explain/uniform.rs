@@ -40,7 +40,7 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
             .map(Block)
             .filter(|&b| a.is_divergent_branch(b))
             .collect();
-        let constant = a.lf.phi_has_constant_or_undef_value(i);
+        let constant = a.lf.phi_has_constant_or_undef_value(Inst(i));
         let exit_of = |b: Block| -> Option<u32> {
             // The outermost cycle around the branch with a divergent exit that `j` leaves it to.
             let mut c = s.cycle_of(b);
@@ -100,9 +100,9 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
         while let Some(x) = c {
             if u.divergent_exit_cycles.contains(&x) {
                 let users: Vec<u32> =
-                    a.lf.users(converge_uniformity::Val::Inst(i))
+                    a.lf.users(converge_uniformity::Val::Inst(Inst(i)))
                         .iter()
-                        .copied()
+                        .map(|us| us.0)
                         .filter(|&us| !s.contains(x, f.insts[us as usize].block))
                         // Precise mode's list is complete and leaves out the uses a loop heart's
                         // region keeps converged per iteration.

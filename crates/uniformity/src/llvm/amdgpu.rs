@@ -457,7 +457,7 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
         let ops = f.operands(i);
         if ops.len() >= 2 && ops[0] != ops[1] {
             match ops[0] {
-                Value::Inst(d) => out.push(Val::Inst(d.0)),
+                Value::Inst(d) => out.push(Val::Inst(crate::Inst(d.0))),
                 Value::Arg(a) => out.push(Val::Arg(a)),
                 _ => {}
             }

@@ -11,11 +11,10 @@ pub use function::{FunctionAnalysis, PhaseTimes, Setup};
 pub use nvptx::Nvptx;
 pub use rules::{Rules, main_print_order};
 
-use crate::ssa::{DivergenceModel, SsaFunction, Val};
+use crate::ssa::{DivergenceModel, Inst, InstRange, SsaFunction, Val};
 use converge_graph::{Block, Cfg};
 use converge_ir::{ConstKind, Function, Metadata, Module, Opcode, Value};
 use std::cell::RefCell;
-use std::ops::Range;
 
 /// One function of a parsed module, with its CFG and use lists.
 pub struct LlvmFunction<'m> {
@@ -28,7 +27,7 @@ pub struct LlvmFunction<'m> {
     cfg: Cfg,
     /// Users, CSR over values: arguments first, then instructions.
     user_start: Vec<u32>,
-    users: Vec<u32>,
+    users: Vec<Inst>,
 }
 
 impl<'m> LlvmFunction<'m> {
@@ -195,7 +194,7 @@ pub(crate) fn md_tuple(m: &Module, id: u32) -> Option<&[converge_ir::MdId]> {
 /// use. One walk over the operands counts (all uses, and backward ones) and records the uses;
 /// the fill then places backward uses downwards from the end of their part and forward uses
 /// upwards after it.
-fn use_lists(f: &Function) -> (Vec<u32>, Vec<u32>) {
+fn use_lists(f: &Function) -> (Vec<u32>, Vec<Inst>) {
     thread_local! {
         /// (value slot, user) per use, reused across functions.
         static USES: RefCell<Vec<(u32, u32)>> = const { RefCell::new(Vec::new()) };
@@ -230,14 +229,14 @@ fn use_lists(f: &Function) -> (Vec<u32>, Vec<u32>) {
         *b += st;
     }
     let mut fwd = back.clone();
-    let mut users = vec![0u32; start[nv] as usize];
+    let mut users = vec![Inst(0); start[nv] as usize];
     for &(s, i) in &uses {
         let s = s as usize;
         if s < na || s - na < i as usize {
             back[s] -= 1;
-            users[back[s] as usize] = i;
+            users[back[s] as usize] = Inst(i);
         } else {
-            users[fwd[s] as usize] = i;
+            users[fwd[s] as usize] = Inst(i);
             fwd[s] += 1;
         }
     }
@@ -279,23 +278,23 @@ impl SsaFunction for LlvmFunction<'_> {
     fn num_insts(&self) -> u32 {
         self.func.insts.len() as u32
     }
-    fn block_insts(&self, b: Block) -> Range<u32> {
+    fn block_insts(&self, b: Block) -> InstRange {
         let r = self.func.blocks[b.index()].insts;
-        r.start..r.end
+        InstRange::from(r.start..r.end)
     }
-    fn inst_block(&self, i: u32) -> Block {
-        self.func.insts[i as usize].block
+    fn inst_block(&self, i: Inst) -> Block {
+        self.func.insts[i.index()].block
     }
-    fn is_terminator(&self, i: u32) -> bool {
-        self.func.insts[i as usize].op.is_terminator()
+    fn is_terminator(&self, i: Inst) -> bool {
+        self.func.insts[i.index()].op.is_terminator()
     }
-    fn is_phi(&self, i: u32) -> bool {
-        self.func.insts[i as usize].op == Opcode::Phi
+    fn is_phi(&self, i: Inst) -> bool {
+        self.func.insts[i.index()].op == Opcode::Phi
     }
-    fn phi_has_constant_or_undef_value(&self, i: u32) -> bool {
+    fn phi_has_constant_or_undef_value(&self, i: Inst) -> bool {
         let mut seen: Option<Value> = None;
-        for &v in self.operands(i) {
-            if v == Value::Inst(converge_ir::InstId(i)) {
+        for &v in self.operands(i.0) {
+            if v == Value::Inst(converge_ir::InstId(i.0)) {
                 continue;
             }
             if let Value::Const(c) = v
@@ -314,25 +313,25 @@ impl SsaFunction for LlvmFunction<'_> {
         }
         true
     }
-    fn users(&self, v: Val) -> &[u32] {
+    fn users(&self, v: Val) -> &[Inst] {
         let s = match v {
             Val::Arg(a) => a as usize,
-            Val::Inst(i) => self.func.params.len() + i as usize,
+            Val::Inst(i) => self.func.params.len() + i.index(),
         };
         &self.users[self.user_start[s] as usize..self.user_start[s + 1] as usize]
     }
-    fn for_each_inst_operand(&self, i: u32, f: &mut dyn FnMut(u32)) {
-        for_each_operand(self.func, i, &mut |v| {
+    fn for_each_inst_operand(&self, i: Inst, f: &mut dyn FnMut(Inst)) {
+        for_each_operand(self.func, i.0, &mut |v| {
             if let Value::Inst(d) = v {
-                f(d.0)
+                f(Inst(d.0))
             }
         });
     }
-    fn phi_same_incoming_from(&self, i: u32, pred: &dyn Fn(Block) -> bool) -> bool {
-        let inst = &self.func.insts[i as usize];
+    fn phi_same_incoming_from(&self, i: Inst, pred: &dyn Fn(Block) -> bool) -> bool {
+        let inst = &self.func.insts[i.index()];
         let blocks = &self.func.block_refs[inst.blocks.range()];
         let mut seen: Option<Value> = None;
-        for (&v, &b) in self.operands(i).iter().zip(blocks) {
+        for (&v, &b) in self.operands(i.0).iter().zip(blocks) {
             // The phi itself counts as a value here (its previous value): on a subset of the
             // edges it need not equal the others.
             if !pred(b) {
@@ -354,19 +353,19 @@ impl SsaFunction for LlvmFunction<'_> {
         }
         true
     }
-    fn token_kind(&self, i: u32) -> Option<crate::ssa::TokenKind> {
+    fn token_kind(&self, i: Inst) -> Option<crate::ssa::TokenKind> {
         use crate::ssa::TokenKind;
-        match self.callee_name(i)? {
+        match self.callee_name(i.0)? {
             "llvm.experimental.convergence.entry" => Some(TokenKind::Entry),
             "llvm.experimental.convergence.loop" => Some(TokenKind::Loop),
             "llvm.experimental.convergence.anchor" => Some(TokenKind::Anchor),
             _ => None,
         }
     }
-    fn is_operand_function(&self, i: u32) -> bool {
+    fn is_operand_function(&self, i: Inst) -> bool {
         use Opcode::*;
         matches!(
-            self.func.insts[i as usize].op,
+            self.func.insts[i.index()].op,
             FNeg | Add
                 | FAdd
                 | Sub
@@ -408,8 +407,8 @@ impl SsaFunction for LlvmFunction<'_> {
                 | Select
         )
     }
-    fn control_token(&self, i: u32) -> Option<u32> {
-        let inst = &self.func.insts[i as usize];
+    fn control_token(&self, i: Inst) -> Option<Inst> {
+        let inst = &self.func.insts[i.index()];
         if !inst.op.is_call_like() {
             return None;
         }
@@ -419,7 +418,7 @@ impl SsaFunction for LlvmFunction<'_> {
             .iter()
             .find(|b| m.strings.resolve(b.tag).trim_matches('"') == "convergencectrl")
             .and_then(|b| match self.func.operands[b.operands.range()].first() {
-                Some(Value::Inst(d)) => Some(d.0),
+                Some(Value::Inst(d)) => Some(Inst(d.0)),
                 _ => None,
             })
     }

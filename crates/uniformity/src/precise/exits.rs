@@ -11,7 +11,7 @@
 //! incoming value is defined inside the cycle: entry 2, incomings 1 and 2).
 
 use super::tokens;
-use crate::ssa::{SsaFunction, Val};
+use crate::ssa::{Inst, SsaFunction, Val};
 use crate::structure::{NONE, Structure};
 use converge_graph::Graph;
 
@@ -35,7 +35,7 @@ pub(crate) fn sweep<F: SsaFunction>(
     s: &Structure,
     o: u32,
     pm: &mut super::Scratch,
-    mark: &mut dyn FnMut(u32),
+    mark: &mut dyn FnMut(Inst),
 ) {
     let w = &mut pm.sweep;
     let g = f.cfg();
@@ -123,7 +123,7 @@ impl Invariance {
         f: &F,
         s: &Structure,
         c: u32,
-        v: u32,
+        v: Inst,
     ) -> bool {
         if !f.is_operand_function(v) {
             return false;
@@ -137,15 +137,15 @@ impl Invariance {
     }
 
     /// Was `v` found invariant in cycle `c` (its level computed, and below `c`'s depth)?
-    pub(crate) fn known_invariant_in(&self, s: &Structure, c: u32, v: u32) -> bool {
+    pub(crate) fn known_invariant_in(&self, s: &Structure, c: u32, v: Inst) -> bool {
         self.level
-            .get(v as usize)
+            .get(v.index())
             .is_some_and(|&l| l != UNKNOWN && l != NEVER && s.depth(c) > l)
     }
 
     /// The depth at and above which `v` is not invariant: `v` is invariant exactly in the
     /// cycles around it deeper than this (`u32::MAX - 1`: in none).
-    pub(crate) fn level<F: SsaFunction>(&mut self, f: &F, s: &Structure, v: u32) -> u32 {
+    pub(crate) fn level<F: SsaFunction>(&mut self, f: &F, s: &Structure, v: Inst) -> u32 {
         if !f.is_operand_function(v) {
             return NEVER;
         }
@@ -158,8 +158,8 @@ impl Invariance {
 
     /// The level of `v` (an operand function); chains through earlier instructions of its
     /// block are followed to a bounded depth (beyond it: never invariant, which is safe).
-    fn level_of<F: SsaFunction>(&mut self, f: &F, s: &Structure, v: u32, depth: u32) -> u32 {
-        let known = self.level[v as usize];
+    fn level_of<F: SsaFunction>(&mut self, f: &F, s: &Structure, v: Inst, depth: u32) -> u32 {
+        let known = self.level[v.index()];
         if known != UNKNOWN {
             return known;
         }
@@ -168,7 +168,7 @@ impl Invariance {
         // The most an operand can give: invariant in no cycle around `v`.
         let top = if cb == NONE { 0 } else { s.depth(cb) };
         let mut l = 0;
-        let mut chain = [0u32; 4];
+        let mut chain = [Inst(0); 4];
         let mut n = 0;
         f.for_each_inst_operand(v, &mut |d| {
             if l >= top {
@@ -187,7 +187,7 @@ impl Invariance {
         });
         if l >= top {
             // Not invariant in any cycle around it (`top` is not below any cycle's depth).
-            self.level[v as usize] = NEVER;
+            self.level[v.index()] = NEVER;
             return NEVER;
         }
         for &d in &chain[..n] {
@@ -201,7 +201,7 @@ impl Invariance {
             };
             l = l.max(k);
         }
-        self.level[v as usize] = l;
+        self.level[v.index()] = l;
         l
     }
 }
@@ -215,10 +215,10 @@ pub(crate) fn assumed<F: SsaFunction>(
     s: &Structure,
     c: u32,
     pm: &mut super::Scratch,
-    mark: &mut dyn FnMut(u32),
+    mark: &mut dyn FnMut(Inst),
 ) {
     for &b in s.blocks(c) {
-        let t = f.block_insts(b).end - 1;
+        let t = f.block_insts(b).terminator();
         if f.cfg().succs(b).len() < 2 {
             continue;
         }
@@ -258,7 +258,7 @@ pub(crate) fn assumed<F: SsaFunction>(
         w.swept_by[b.index()] = c;
         w.invariant[b.index()] = false;
         for v in f.block_insts(b) {
-            if !w.always_uniform.get(v as usize).copied().unwrap_or(false) {
+            if !w.always_uniform.get(v.index()).copied().unwrap_or(false) {
                 continue;
             }
             for &u in f.users(Val::Inst(v)) {

@@ -8,7 +8,7 @@
 //! (threads that reach the join without passing the branch diverged from the others at an earlier
 //! branch, which is judged on its own). LLVM 19 and 22 ask the same of *all* incoming values.
 
-use crate::ssa::SsaFunction;
+use crate::ssa::{Inst, SsaFunction};
 use converge_graph::{Block, Graph};
 
 /// The branch block and the blocks reachable from it, computed on first need per branch.
@@ -52,7 +52,7 @@ pub(crate) fn taint<F: SsaFunction>(
     b: Block,
     j: Block,
     reach: &mut Reach,
-    mark: &mut dyn FnMut(u32),
+    mark: &mut dyn FnMut(Inst),
 ) -> bool {
     let mut all = true;
     for i in f.block_insts(j) {

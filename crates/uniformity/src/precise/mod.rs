@@ -120,7 +120,7 @@ fn temporal_list<F: SsaFunction>(
         };
     }
     let outer = irreducible::outer_table(s);
-    let hearts: Vec<Option<u32>> = (0..nc as u32)
+    let hearts: Vec<Option<crate::Inst>> = (0..nc as u32)
         .map(|c| {
             if flag[c as usize] {
                 tokens::heart_of(f, s, &outer, c)
@@ -160,8 +160,8 @@ fn temporal_list<F: SsaFunction>(
                     // every candidate.
                     if cycle != NONE && s.depth(cycle) <= level {
                         out.push(TemporalDivergence {
-                            value: crate::Inst(v),
-                            user: crate::Inst(u),
+                            value: v,
+                            user: u,
                             cycle,
                         });
                     }
@@ -181,8 +181,8 @@ fn temporal_list<F: SsaFunction>(
                 }
                 if best != NONE {
                     out.push(TemporalDivergence {
-                        value: crate::Inst(v),
-                        user: crate::Inst(u),
+                        value: v,
+                        user: u,
                         cycle: best,
                     });
                 }

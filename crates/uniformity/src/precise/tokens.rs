@@ -16,13 +16,13 @@
 //! from such a use is divergent where it leaves the region, and a branch on one is divergent
 //! (its joins may lie outside the region) ([`confine`]).
 
-use crate::ssa::{SsaFunction, TokenKind, Val};
+use crate::ssa::{Inst, SsaFunction, TokenKind, Val};
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
 
 /// Does the always-uniform instruction `i` (a convergent operation) compute over a group of
 /// threads that may differ from its converged instances at later uses?
-pub(crate) fn group_may_differ<F: SsaFunction>(f: &F, s: &Structure, i: u32) -> bool {
+pub(crate) fn group_may_differ<F: SsaFunction>(f: &F, s: &Structure, i: Inst) -> bool {
     let Some(t) = f.control_token(i) else {
         return false;
     };
@@ -53,11 +53,11 @@ pub(crate) enum Grouping {
     /// Maximal Convergence*), so its result is the same for each group of `t`; and inside `t`'s
     /// convergence region threads are converged only within a group of their latest `t`. Uniform
     /// there, at uses that every path from `t` reaches through it ([`confine`] marks the rest).
-    Anchored(u32),
+    Anchored(Inst),
 }
 
 /// Precise mode's rule for the always-uniform instruction `i`.
-pub(crate) fn grouping<F: SsaFunction>(f: &F, s: &Structure, i: u32) -> Grouping {
+pub(crate) fn grouping<F: SsaFunction>(f: &F, s: &Structure, i: Inst) -> Grouping {
     if !group_may_differ(f, s, i) {
         return Grouping::Uniform;
     }
@@ -79,7 +79,7 @@ pub(crate) fn grouping<F: SsaFunction>(f: &F, s: &Structure, i: u32) -> Grouping
 /// A heart inherits the grouping of its parent token, so the chain of hearts is followed up to
 /// an `entry` (not implementation-grouped) or anything else (oracle seed 49889: a heart under an
 /// anchor).
-pub(crate) fn implementation_grouped<F: SsaFunction>(f: &F, i: u32) -> bool {
+pub(crate) fn implementation_grouped<F: SsaFunction>(f: &F, i: Inst) -> bool {
     let Some(mut t) = f.control_token(i) else {
         return false;
     };
@@ -99,7 +99,12 @@ pub(crate) fn implementation_grouped<F: SsaFunction>(f: &F, i: u32) -> bool {
 
 /// The loop heart in the header of cycle `o`, when `o` is reducible and not inside an irreducible
 /// cycle (so `o` is the heart's cycle under every hierarchy).
-pub(crate) fn heart_of<F: SsaFunction>(f: &F, s: &Structure, outer: &[u32], o: u32) -> Option<u32> {
+pub(crate) fn heart_of<F: SsaFunction>(
+    f: &F,
+    s: &Structure,
+    outer: &[u32],
+    o: u32,
+) -> Option<Inst> {
     if !s.is_reducible(o) || outer[o as usize] != NONE {
         return None;
     }
@@ -115,9 +120,9 @@ pub(crate) fn iteration_bound<F: SsaFunction>(
     f: &F,
     s: &Structure,
     o: u32,
-    heart: u32,
-    v: u32,
-    u: u32,
+    heart: Inst,
+    v: Inst,
+    u: Inst,
 ) -> bool {
     let h = s.header(o);
     let ub = f.inst_block(u);
@@ -149,7 +154,7 @@ pub(crate) fn iteration_bound<F: SsaFunction>(
 /// Is instruction `u` in the convergence region of the token defined by `t`: dominated by `t`,
 /// with a use of the token reachable from it without passing `t` again? Program points, not
 /// blocks: a use earlier in `u`'s block does not count (`u` itself does).
-pub(crate) fn in_region<F: SsaFunction>(f: &F, s: &Structure, t: u32, u: u32) -> bool {
+pub(crate) fn in_region<F: SsaFunction>(f: &F, s: &Structure, t: Inst, u: Inst) -> bool {
     let tb = f.inst_block(t);
     let ub = f.inst_block(u);
     if tb == ub && u <= t {
@@ -194,10 +199,10 @@ pub(crate) fn in_region<F: SsaFunction>(f: &F, s: &Structure, t: u32, u: u32) ->
 /// marked divergent.
 pub(crate) fn confine<F: SsaFunction>(
     f: &F,
-    heart: u32,
-    u: u32,
+    heart: Inst,
+    u: Inst,
     s: &Structure,
-    mark: &mut dyn FnMut(u32),
+    mark: &mut dyn FnMut(Inst),
 ) {
     let mut bound = vec![u];
     let mut k = 0;
@@ -228,7 +233,7 @@ pub(crate) fn confine<F: SsaFunction>(
 /// Does every path from the token definition `t` to the use `u` (for a phi: to the end of each
 /// predecessor of its block, a superset of the incoming blocks carrying `d`) pass the definition
 /// `d`, without passing `t` again?
-pub(crate) fn passes<F: SsaFunction>(f: &F, t: u32, d: u32, u: u32) -> bool {
+pub(crate) fn passes<F: SsaFunction>(f: &F, t: Inst, d: Inst, u: Inst) -> bool {
     let ub = f.inst_block(u);
     if !f.is_phi(u) {
         return passes_to(f, t, d, ub, Some(u));
@@ -240,9 +245,9 @@ pub(crate) fn passes<F: SsaFunction>(f: &F, t: u32, d: u32, u: u32) -> bool {
 }
 
 /// [`passes`] to the point before instruction `pos` of block `ub` (`None`: its end).
-fn passes_to<F: SsaFunction>(f: &F, t: u32, d: u32, ub: Block, pos: Option<u32>) -> bool {
+fn passes_to<F: SsaFunction>(f: &F, t: Inst, d: Inst, ub: Block, pos: Option<Inst>) -> bool {
     let (tb, db) = (f.inst_block(t), f.inst_block(d));
-    let before = |x: u32| pos.is_none_or(|p| x < p);
+    let before = |x: Inst| pos.is_none_or(|p| x < p);
     // The straight run from `t` to the point within one block.
     if tb == ub && before(t) {
         return db == tb && t < d && before(d);
