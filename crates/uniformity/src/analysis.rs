@@ -700,8 +700,8 @@ impl<F: SsaFunction> State<'_, F> {
         }
         self.w.phis_tainted[j.index()]
             || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
-                self.out.divergent_insts[i as usize]
-                    || self.out.always_uniform[i as usize]
+                self.out.divergent_insts[i.index()]
+                    || self.out.always_uniform[i.index()]
                     || f.phi_has_constant_or_undef_value(i)
             })
     }
