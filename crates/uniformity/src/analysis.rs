@@ -168,8 +168,14 @@ struct Scratch {
     /// Memo of `all_exits_known`: every possible target among the cycle and its ancestors
     /// (as a strict ancestor of the branch's cycle) has a divergent exit.
     exits_known_up: Vec<bool>,
-    /// Per top-level cycle: blocks after it not yet settled (see `downstream_settled`).
-    pending: Vec<Option<Vec<u32>>>,
+    /// Per top-level cycle: a block after it found not settled (`NONE` before the first search,
+    /// `ALL_SETTLED` once every block after it is), see `downstream_settled`.
+    witness: Vec<u32>,
+    /// Per block: it lies in a cycle or reaches one (filled on first need per function).
+    reaches_cycle: Vec<bool>,
+    reaches_cycle_ready: bool,
+    /// Stamp of the searches of `downstream_settled` in `seen`.
+    search: u32,
     /// Per top-level cycle: the blocks after it that can be joins of a branch inside it and are
     /// not yet settled (see `join_candidates_settled`), and that function's scratch.
     candidates: Vec<Option<Vec<u32>>>,
@@ -183,7 +189,8 @@ struct Scratch {
     assumed_flag: Vec<bool>,
     /// Branches postponed to the end (see `analyze_control_divergence`).
     deferred: Vec<Block>,
-    /// Per top-level cycle: no block after it lies in a cycle (valid once `pending` is built).
+    /// Per top-level cycle: no block after it lies in a cycle (valid once `downstream_settled`
+    /// ran for it).
     downstream_acyclic: Vec<bool>,
     /// Per block: stamped with a cycle index when the block dominates an exit of that cycle.
     dom_exit: Vec<u32>,
@@ -204,7 +211,9 @@ impl Scratch {
         reset(&mut self.exit_flag, nc, false);
         reset(&mut self.phis_tainted, nb, false);
         reset(&mut self.exits_known_up, nc, false);
-        reset(&mut self.pending, nc, None);
+        reset(&mut self.witness, nc, NONE);
+        self.reaches_cycle_ready = false;
+        self.search = 0;
         reset(&mut self.candidates, nc, None);
         reset(&mut self.reach_state, nb, NONE);
         reset(&mut self.seen, nb, NONE);
@@ -224,6 +233,14 @@ thread_local! {
 const DEFERRED_WORK_PER_BLOCK: u64 = 8;
 /// ... plus this much for any function (small functions stay exact in order at any cost).
 const DEFERRED_WORK_BASE: u64 = 1 << 15;
+
+/// The candidates of `join_candidates_settled` are looked for among at most this many blocks
+/// after cycle `a` (then `a` is never skipped that way: its branches' join computations, local
+/// since the disjoint-flow skip, are cheaper than listing a long tail once per cycle of a chain).
+/// Cycles whose candidates are listed are disjoint, so the lists cost O(blocks) per function.
+fn candidate_budget(s: &Structure, a: u32) -> usize {
+    8 * s.blocks(a).len() + 64
+}
 
 fn deferred_budget(blocks: usize) -> u64 {
     #[cfg(test)]
@@ -551,38 +568,66 @@ impl<F: SsaFunction> State<'_, F> {
     /// Would no block after top-level cycle `a` change if it became a join of a branch inside `a`?
     /// Such a join either taints its phis (settled once tainted, or when it has none that count)
     /// or, inside another irreducible top-level cycle, makes that cycle assumed divergent (settled
-    /// once it is). Settledness only grows, so each block leaves the pending list once.
+    /// once it is). Settledness only grows, so a block found not settled is remembered and asked
+    /// again first (a chain of cycles would otherwise make every cycle list every block after
+    /// it), and a search stops at the first block not settled.
     fn downstream_settled(&mut self, a: u32) -> bool {
+        const ALL_SETTLED: u32 = NONE - 1;
         let (f, s) = (self.f, self.s);
-        if self.w.pending[a as usize].is_none() {
-            // Blocks reachable from the exits of `a` (none of them is in `a`: it is top-level).
-            let mut seen = std::mem::take(&mut self.w.seen);
-            seen.resize(f.cfg().num_blocks(), NONE);
-            let mut list = Vec::new();
-            let mut stack: Vec<Block> = s.exits(a).to_vec();
-            while let Some(x) = stack.pop() {
-                if seen[x.index()] == a {
-                    continue;
+        match self.w.witness[a as usize] {
+            ALL_SETTLED => return true,
+            NONE => {
+                // First search: whether the blocks after `a` are acyclic, from the blocks that
+                // lie in or reach a cycle (one backward pass per function).
+                if !self.w.reaches_cycle_ready {
+                    self.w.reaches_cycle_ready = true;
+                    let n = f.cfg().num_blocks();
+                    let mut rc = std::mem::take(&mut self.w.reaches_cycle);
+                    rc.clear();
+                    rc.resize(n, false);
+                    let mut stack: Vec<Block> = Vec::new();
+                    for b in 0..n as u32 {
+                        if s.cycle_of(Block(b)).is_some() {
+                            rc[b as usize] = true;
+                            stack.push(Block(b));
+                        }
+                    }
+                    while let Some(x) = stack.pop() {
+                        for &p in f.cfg().preds(x) {
+                            if !std::mem::replace(&mut rc[p.index()], true) {
+                                stack.push(p);
+                            }
+                        }
+                    }
+                    self.w.reaches_cycle = rc;
                 }
-                seen[x.index()] = a;
-                list.push(x.0);
-                stack.extend_from_slice(f.cfg().succs(x));
+                self.w.downstream_acyclic[a as usize] =
+                    s.exits(a).iter().all(|x| !self.w.reaches_cycle[x.index()]);
             }
-            self.w.seen = seen;
-            self.w.downstream_acyclic[a as usize] =
-                list.iter().all(|&j| s.cycle_of(Block(j)).is_none());
-            self.w.pending[a as usize] = Some(list);
+            w if !self.settled(Block(w)) => return false,
+            _ => {}
         }
-        let mut list = self.w.pending[a as usize].take().unwrap();
-        while let Some(&j) = list.last() {
-            if !self.settled(Block(j)) {
+        // Blocks reachable from the exits of `a` (none of them is in `a`: it is top-level).
+        self.w.search += 1;
+        let stamp = self.w.search;
+        let mut seen = std::mem::take(&mut self.w.seen);
+        seen.resize(f.cfg().num_blocks(), NONE);
+        let mut stack: Vec<Block> = s.exits(a).to_vec();
+        let mut found = ALL_SETTLED;
+        while let Some(x) = stack.pop() {
+            if seen[x.index()] == stamp {
+                continue;
+            }
+            seen[x.index()] = stamp;
+            if !self.settled(x) {
+                found = x.0;
                 break;
             }
-            list.pop();
+            stack.extend_from_slice(f.cfg().succs(x));
         }
-        let done = list.is_empty();
-        self.w.pending[a as usize] = Some(list);
-        done
+        self.w.seen = seen;
+        self.w.witness[a as usize] = found;
+        found == ALL_SETTLED
     }
 
     /// Would no block after top-level cycle `a` change if it became a join of a branch inside
@@ -619,7 +664,13 @@ impl<F: SsaFunction> State<'_, F> {
                 visited.push(e.0);
                 stack.push(e.0);
             }
+            let budget = candidate_budget(s, a);
+            let mut over = false;
             while let Some(x) = stack.pop() {
+                if visited.len() > budget {
+                    over = true;
+                    break;
+                }
                 let st = state[x as usize];
                 let x = Block(x);
                 let c = s.inner(x);
@@ -644,11 +695,8 @@ impl<F: SsaFunction> State<'_, F> {
             // A nested cycle with an exit outside its parent could make a cycle around the
             // parent exit-divergent through the exit check: never settled (see the sentinel).
             let mut list: Vec<u32> = Vec::new();
-            if nested {
-                let p = s.parent_raw(a);
-                if exits.iter().any(|&x| !s.contains(p, x)) {
-                    list.push(NONE);
-                }
+            if over || nested && exits.iter().any(|&x| !s.contains(s.parent_raw(a), x)) {
+                list.push(NONE);
             }
             list.extend_from_slice(&visited[..exits.len()]);
             list.extend(
@@ -665,11 +713,12 @@ impl<F: SsaFunction> State<'_, F> {
         }
         let mut list = self.w.candidates[a as usize].take().unwrap();
         while let Some(&j) = list.last() {
-            let settled = if nested {
-                j != NONE && self.settled_nested(Block(j), a)
-            } else {
-                self.settled(Block(j))
-            };
+            let settled = j != NONE
+                && if nested {
+                    self.settled_nested(Block(j), a)
+                } else {
+                    self.settled(Block(j))
+                };
             if !settled {
                 break;
             }
@@ -727,10 +776,20 @@ impl<F: SsaFunction> State<'_, F> {
         // each one's number of predecessors among them.
         let mut down: Vec<u32> = Vec::new();
         let mut stack: Vec<u32> = exits.iter().map(|e| e.0).collect();
+        let budget = candidate_budget(s, a);
         while let Some(x) = stack.pop() {
             if !std::mem::replace(&mut multi[x as usize], true) {
                 down.push(x);
                 stack.extend(f.cfg().succs(Block(x)).iter().map(|y| y.0));
+            }
+            if down.len() > budget {
+                for &x in &down {
+                    multi[x as usize] = false;
+                }
+                self.w.indeg = indeg;
+                self.w.reach_state = first;
+                self.w.multi = multi;
+                return vec![NONE];
             }
         }
         for &x in &down {
