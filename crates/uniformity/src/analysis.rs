@@ -239,6 +239,10 @@ const DEFERRED_WORK_BASE: u64 = 1 << 15;
 /// since the disjoint-flow skip, are cheaper than listing a long tail once per cycle of a chain).
 /// Cycles whose candidates are listed are disjoint, so the lists cost O(blocks) per function.
 fn candidate_budget(s: &Structure, a: u32) -> usize {
+    #[cfg(test)]
+    if knobs::NO_CANDIDATE_BUDGET.with(|c| c.get()) {
+        return usize::MAX;
+    }
     8 * s.blocks(a).len() + 64
 }
 
@@ -261,6 +265,13 @@ pub(crate) mod knobs {
         pub static RECORDED: Cell<u32> = const { Cell::new(0) };
         /// Join-propagation steps taken (all functions analysed on this thread).
         pub static WORK: Cell<u64> = const { Cell::new(0) };
+        /// Edges looked at by the exit check of irreducible cycles (same).
+        pub static EXIT_EDGES: Cell<u64> = const { Cell::new(0) };
+        /// No skip of branches inside an assumed-divergent irreducible cycle nested in reducible
+        /// ones (`nested` candidates).
+        pub static NO_NESTED_SKIP: Cell<bool> = const { Cell::new(false) };
+        /// Candidate lists of any length (`candidate_budget`).
+        pub static NO_CANDIDATE_BUDGET: Cell<bool> = const { Cell::new(false) };
     }
 }
 
@@ -477,6 +488,8 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
     }
     #[cfg(test)]
     knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work));
+    #[cfg(test)]
+    knobs::EXIT_EDGES.with(|c| c.set(c.get() + std::mem::take(&mut st.w.joins.exit_edges)));
     let State {
         mut out, mut w, pm, ..
     } = st;
@@ -959,7 +972,11 @@ impl<F: SsaFunction> State<'_, F> {
         // labels leave it only through its exits. Without this every branch of the region walks
         // the whole region (and its exit edges), long after nothing can change.
         let inner = s.inner(b);
-        if covered_top.is_none() && inner != NONE {
+        #[cfg(test)]
+        let nested_skip = !knobs::NO_NESTED_SKIP.with(|c| c.get());
+        #[cfg(not(test))]
+        let nested_skip = true;
+        if nested_skip && covered_top.is_none() && inner != NONE {
             let o = self.w.po.outer_irr[inner as usize];
             if o != NONE && self.inside_assumed(o) && self.join_candidates_settled(o, true) {
                 // Divergent exits: the cycles from the branch's out to `o` must have one

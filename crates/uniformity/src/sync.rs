@@ -394,6 +394,9 @@ pub(crate) struct JoinFinder {
     pub ignore: (u32, u32),
     /// Blocks processed by the propagations so far (a work measure; only grows).
     pub work: u64,
+    /// Edges looked at by the exit check so far (a work measure for the tests; one addition
+    /// per cycle level, so it costs nothing measurable when unused).
+    pub exit_edges: u64,
 }
 
 impl JoinFinder {
@@ -676,6 +679,7 @@ impl JoinFinder {
                 s.edges_leaving(ihi, hi, k as u32, &mut edges);
             }
             edges.sort_unstable();
+            self.exit_edges += edges.len() as u64;
             for &e in &edges {
                 let x = s.edge_dst(e);
                 let g = (s.cycles.cycle_depth(x) as usize + 1).min(t_depth);
