@@ -192,6 +192,9 @@ struct Scratch {
     /// Per top-level cycle: no block after it lies in a cycle (valid once `downstream_settled`
     /// ran for it).
     downstream_acyclic: Vec<bool>,
+    /// Per block (precise mode): the top-level cycle a branch inside which last made it a join
+    /// (its effects are then the same for every branch of that cycle; see `record_join_from`).
+    joined_from: Vec<u32>,
     /// Per block: stamped with a cycle index when the block dominates an exit of that cycle.
     dom_exit: Vec<u32>,
     /// Every block before this modified post-order index is settled for every branch (see
@@ -220,6 +223,7 @@ impl Scratch {
         reset(&mut self.assumed_flag, nc, false);
         reset(&mut self.downstream_acyclic, nc, false);
         reset(&mut self.dom_exit, nb, NONE);
+        reset(&mut self.joined_from, nb, NONE);
         self.settled_below = 0;
     }
 }
@@ -730,7 +734,7 @@ impl<F: SsaFunction> State<'_, F> {
                 && if nested {
                     self.settled_nested(Block(j), a)
                 } else {
-                    self.settled(Block(j))
+                    self.settled(Block(j)) || self.precise && self.w.joined_from[j as usize] == a
                 };
             if !settled {
                 break;
@@ -1031,6 +1035,9 @@ impl<F: SsaFunction> State<'_, F> {
             if self.ablation.no_sync {
                 break;
             }
+            if self.precise {
+                self.record_join_from(branch_top, j);
+            }
             let mut jc = s.cycle_of(j);
             if let Some(c0) = jc {
                 let t = s.top(c0);
@@ -1116,6 +1123,21 @@ impl<F: SsaFunction> State<'_, F> {
             self.propagate_cycle_exit_divergence(x, branch_cycle);
         }
         self.w.joins.desc = desc;
+    }
+
+    /// Precise mode: `j`, outside the top-level cycle `bt` around the branch, is a join of a
+    /// branch inside `bt`. What that changes depends on the branch only through the blocks
+    /// reachable from it (the phis' incoming edges, `precise::joins::taint`) and through whether
+    /// the branch's cycle contains `j`'s (`precise::irreducible::divergent_cycle`): the same for
+    /// every branch of `bt`, a cycle. So once `j` was a join of one, it is settled for all of
+    /// them (`join_candidates_settled`), though its phis may stay uniform for other branches.
+    fn record_join_from(&mut self, bt: Option<u32>, j: Block) {
+        let s = self.s;
+        if let Some(bt) = bt
+            && s.cycle_of(j).map(|c| s.top(c)) != Some(bt)
+        {
+            self.w.joined_from[j.index()] = bt;
+        }
     }
 
     /// The cycle a join makes divergent, if any: "Int" (diverged entry from inside) over "Ext"
