@@ -8,7 +8,7 @@ use crate::llvm::{LlvmFunction, Target};
 use crate::precise::{Mode, analyze_with};
 use crate::ssa::SsaFunction;
 use crate::{LlvmVersion, Structure};
-use converge_gen::cfg::{CfgParams, Shape, chain_cfg, random_cfg};
+use converge_gen::cfg::{CfgParams, Shape, chain_cfg, irreducible_loop, random_cfg};
 use converge_gen::program::{
     Flavor, Options, dag_back_edges_cfg, function_with_cfg, module_header,
     random_cfg as program_cfg, tid_function_with_cfg,
@@ -46,21 +46,6 @@ fn run(text: &str, mode: Mode) -> (Vec<Uniformity>, u64) {
     (out, work)
 }
 
-/// `gen_uniformity irrloop`: a reducible loop around one irreducible cycle entered at every
-/// block (0 entry, 1 header switching into every ring block, ring, latch, exit).
-fn irrloop(n: usize) -> Vec<Vec<u32>> {
-    let k = n - 4;
-    let (latch, exit) = (2 + k as u32, 3 + k as u32);
-    let mut s = vec![Vec::new(); k + 4];
-    s[0] = vec![1];
-    s[1] = (2..2 + k as u32).collect();
-    for i in 0..k {
-        s[2 + i] = vec![2 + ((i + 1) % k) as u32, latch];
-    }
-    s[latch as usize] = vec![1, exit];
-    s
-}
-
 /// `piece` (block 0 its entry, blocks without successors its ends) inside a reducible loop:
 /// 0 entry, 1 header, the piece from 2, then the latch (back to 1, or out to the exit).
 fn looped(piece: &[Vec<u32>]) -> Vec<Vec<u32>> {
@@ -83,7 +68,7 @@ fn looped(piece: &[Vec<u32>]) -> Vec<Vec<u32>> {
 fn family(name: &str, n: usize) -> String {
     let mut rng = Rng::new(4);
     match name {
-        "irrloop" => tid_module(&irrloop(n)),
+        "irrloop" => tid_module(&irreducible_loop(n).succs),
         "chain-irreducible" => tid_module(&chain_cfg(&mut rng, n, Shape::Irreducible).succs),
         "chain-nestedirreducible" => {
             tid_module(&chain_cfg(&mut rng, n, Shape::NestedIrreducible).succs)
@@ -154,7 +139,7 @@ fn same(a: &[Uniformity], b: &[Uniformity]) -> bool {
 /// chains of them.
 #[test]
 fn nested_skip_and_candidate_budget_change_nothing() {
-    let mut inputs = vec![tid_module(&irrloop(300))];
+    let mut inputs = vec![tid_module(&irreducible_loop(300).succs)];
     let mut rng = Rng::new(13);
     for k in 0..60 {
         let shape = [Shape::Irreducible, Shape::NestedIrreducible, Shape::Mixed][k % 3];
