@@ -530,16 +530,24 @@ impl JoinFinder {
             } else {
                 po.outer_irr[t_cycle as usize]
             };
+            let (o_lo, o_end, ex) = if o == NONE {
+                (0, 0, &[][..])
+            } else {
+                let a = po.index[s.header(o).index()];
+                let (x, y) = po.exit_range[o as usize];
+                (
+                    a,
+                    a + s.blocks(o).len() as u32,
+                    &po.exit_idx[x as usize..y as usize],
+                )
+            };
             let reads = |lo: u32, hi: u32| {
                 if o == NONE || lo > hi {
                     return false;
                 }
-                let a = po.index[s.header(o).index()];
-                if hi >= a && lo < a + s.blocks(o).len() as u32 {
+                if hi >= o_lo && lo < o_end {
                     return true;
                 }
-                let (x, y) = po.exit_range[o as usize];
-                let ex = &po.exit_idx[x as usize..y as usize];
                 let k = ex.partition_point(|&e| e < lo);
                 k < ex.len() && ex[k] <= hi
             };
@@ -572,11 +580,12 @@ impl JoinFinder {
                 // to meet. Besides joins, labels are only read by the exit check (`reads`).
                 if !no_skip
                     && low_done > i
-                    && !reads(po.lo_reach[i as usize], po.reach_hi[i as usize])
+                    && !(o_lo..o_end).contains(&i)
                     && self
                         .fresh
                         .last()
                         .is_some_and(|m| po.reach_hi[m as usize] < po.lo_reach[i as usize])
+                    && !reads(po.lo_reach[i as usize], po.reach_hi[i as usize])
                 {
                     continue;
                 }
