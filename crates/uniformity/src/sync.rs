@@ -16,7 +16,11 @@
 //! two-level bit set whose highest member is found in amortised O(1) word steps. When the caller
 //! knows that no divergent exit can matter and that every block at the end of the order is
 //! *settled* (a join there changes nothing), propagation stops once labels can only reach those
-//! blocks (`ModifiedPo::reach_hi`), or is skipped. The exit check over the irreducible cycles
+//! blocks (`ModifiedPo::reach_hi`), or is skipped. A flow that can only meet unlabelled blocks
+//! (no other fresh label reaches its range of indices, none of that range processed yet, no label
+//! there read by the exit check) spreads one label and makes no join: it is dropped, so chains of
+//! pieces whose dead ends keep a label fresh do not walk every piece after the branch (issue 13).
+//! The exit check over the irreducible cycles
 //! around the branch visits only edges that leave a cycle of the branch's chain (a range-minimum
 //! query in `Structure`), with O(1) per edge, instead of cycles × exits.
 
