@@ -54,11 +54,6 @@ pub(crate) struct ModifiedPo {
     /// nothing is reachable); inside an outermost irreducible cycle, of the whole cycle (its own
     /// blocks included). See `JoinFinder::compute`.
     lo_reach: Vec<u32>,
-    /// Per cycle that is its own outermost irreducible ancestor: the range of `exit_idx` holding
-    /// the sorted indices of its exits, whose labels (with those of its own blocks) are all the
-    /// exit check of a branch inside it reads; empty for other cycles.
-    exit_range: Vec<(u32, u32)>,
-    exit_idx: Vec<u32>,
     /// Scratch of `compute_into`.
     finalized: Vec<bool>,
     stack: Vec<Block>,
@@ -240,17 +235,6 @@ impl ModifiedPo {
             }
             k = b;
         }
-        self.exit_range.clear();
-        self.exit_idx.clear();
-        for c in 0..nc as u32 {
-            let start = self.exit_idx.len() as u32;
-            if outer_irr[c as usize] == c {
-                self.exit_idx
-                    .extend(s.exits(c).iter().map(|x| self.index[x.index()]));
-                self.exit_idx[start as usize..].sort_unstable();
-            }
-            self.exit_range.push((start, self.exit_idx.len() as u32));
-        }
         self.outer_irr = outer_irr;
     }
 
@@ -396,6 +380,11 @@ pub(crate) struct JoinFinder {
     /// Joins at indices in `ignore.0..ignore.1` are not recorded (the caller has no use for
     /// them: the interval of a top-level cycle already assumed divergent around the branch).
     pub ignore: (u32, u32),
+    /// Per outermost irreducible cycle, filled on first need per function: the range of
+    /// `exit_idx` holding the sorted indices of its exits, whose labels (with those of its own
+    /// blocks) are all the exit check of a branch inside it reads (`NONE`: not yet).
+    exit_range: Vec<(u32, u32)>,
+    exit_idx: Vec<u32>,
     /// Blocks processed by the propagations so far (a work measure; only grows).
     pub work: u64,
     /// Edges looked at by the exit check so far (a work measure for the tests; one addition
@@ -413,6 +402,8 @@ impl JoinFinder {
             self.in_exits.resize(n, NONE);
         }
         self.fresh.grow(n);
+        self.exit_range.clear();
+        self.exit_idx.clear();
     }
 
     /// LLVM's `computeJoin`: push label `l` into index `x`; true when this creates a new join.
@@ -534,17 +525,24 @@ impl JoinFinder {
             } else {
                 po.outer_irr[t_cycle as usize]
             };
-            let (o_lo, o_end, ex) = if o == NONE {
-                (0, 0, &[][..])
+            let (o_lo, o_end, (x, y)) = if o == NONE {
+                (0, 0, (0, 0))
             } else {
+                if self.exit_range.len() <= o as usize {
+                    self.exit_range.resize(s.num_cycles(), (NONE, NONE));
+                }
+                if self.exit_range[o as usize].0 == NONE {
+                    let start = self.exit_idx.len();
+                    self.exit_idx
+                        .extend(s.exits(o).iter().map(|x| po.index[x.index()]));
+                    self.exit_idx[start..].sort_unstable();
+                    self.exit_range[o as usize] = (start as u32, self.exit_idx.len() as u32);
+                }
                 let a = po.index[s.header(o).index()];
-                let (x, y) = po.exit_range[o as usize];
-                (
-                    a,
-                    a + s.blocks(o).len() as u32,
-                    &po.exit_idx[x as usize..y as usize],
-                )
+                (a, a + s.blocks(o).len() as u32, self.exit_range[o as usize])
             };
+            let exit_idx = std::mem::take(&mut self.exit_idx);
+            let ex = &exit_idx[x as usize..y as usize];
             let reads = |lo: u32, hi: u32| {
                 if o == NONE || lo > hi {
                     return false;
@@ -618,6 +616,7 @@ impl JoinFinder {
                     }
                 }
             }
+            self.exit_idx = exit_idx;
         }
         // Irreducible cycles around t: an exit whose label differs from the header's is divergent.
         // An exit only matters through the cycle around t it makes exit-divergent, which depends on
