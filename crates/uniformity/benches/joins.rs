@@ -23,7 +23,12 @@ fn one_function(succs: &[Vec<u32>]) -> Module {
 
 fn analyse(m: &Module, mode: Mode) -> usize {
     let target = Target::from_triple(m.triple.as_deref(), None);
-    let lf = LlvmFunction::new(m, FuncId(0));
+    let k = m
+        .functions
+        .iter()
+        .position(|f| !f.is_declaration)
+        .expect("one definition");
+    let lf = LlvmFunction::new(m, FuncId(k as u32));
     let s = Structure::new(lf.cfg());
     let u = analyze_with(&lf, &target, &s, mode);
     u.divergent_insts.iter().filter(|&&d| d).count()
