@@ -5,8 +5,9 @@
 #
 # Usage: scripts/bench-scaling-instructions.sh [FAMILY ...]
 #   FAMILY: a `gen_uniformity` kind (dag, irreducible, chain-noreturn, ...; default "dag"), with
-#   SEED (default 1), MAX_BLOCKS (default 64000) and CONVERGE_BIN (default target/release/converge,
-#   e.g. an older binary to compare with).
+#   SEED (default 1), MIN_BLOCKS (default 1000), MAX_BLOCKS (default 64000), MODE (`llvm`, the
+#   default, or `precise`) and CONVERGE_BIN (default target/release/converge, e.g. an older binary
+#   to compare with).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "valgrind is required" >&2; exit 2; }
@@ -19,13 +20,14 @@ mkdir -p "$OUT"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for fam in "${@:-dag}"; do
-  echo "== $fam, seed $SEED ($BIN)"
-  n=1000
+  echo "== $fam, seed $SEED, --mode ${MODE:-llvm} ($BIN)"
+  n=${MIN_BLOCKS:-1000}
   prev=""
   while [ $n -le "${MAX_BLOCKS:-64000}" ]; do
     f="$OUT/$fam-s$SEED-$n.ll"
     [ -f "$f" ] || $GEN "$fam" $n "$SEED" >"$f"
-    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$BIN" -j 1 uniformity --format none "$f" \
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$BIN" -j 1 uniformity --format none \
+      --mode "${MODE:-llvm}" "$f" \
       2>"$tmp/err" >/dev/null
     ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err")
     line="blocks $n: $(awk "BEGIN { printf \"%.1f\", $ir / 1e6 }") M instructions"

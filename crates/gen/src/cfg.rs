@@ -478,6 +478,27 @@ pub fn many_exits_loop(m: usize) -> RandomCfg {
     }
 }
 
+/// A reducible loop around one irreducible cycle entered at every block (about `n` blocks, at
+/// least 5): 0 entry, 1 the loop's header (a switch into every ring block), the ring `2..n-2`
+/// (each block goes on to the next or to the latch), `n-2` the latch (back to 1, or out), `n-1`
+/// the exit. With every branch on the thread id, LLVM's join propagation walks the whole ring
+/// for each of its blocks.
+pub fn irreducible_loop(n: usize) -> RandomCfg {
+    let k = n.max(5) - 4;
+    let (latch, exit) = (2 + k as u32, 3 + k as u32);
+    let mut succs = vec![Vec::new(); k + 4];
+    succs[0] = vec![1];
+    succs[1] = (2..latch).collect();
+    for i in 0..k {
+        succs[2 + i] = vec![2 + ((i + 1) % k) as u32, latch];
+    }
+    succs[latch as usize] = vec![1, exit];
+    RandomCfg {
+        ends_unreachable: vec![false; succs.len()],
+        succs,
+    }
+}
+
 impl RandomCfg {
     /// Number of blocks, unreachable ones included.
     pub fn num_blocks(&self) -> usize {

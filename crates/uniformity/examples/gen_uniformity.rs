@@ -99,20 +99,7 @@ fn shape_family(what: &str, n: usize) -> Vec<Vec<u32>> {
             }
             s
         }
-        "irrloop" => {
-            // 0 entry, 1 header (switch into every ring block), ring 2..2+k, 2+k latch, 3+k
-            // exit.
-            let k = n - 4;
-            let (latch, exit) = (2 + k, 3 + k);
-            let mut s = vec![Vec::new(); exit + 1];
-            s[0] = vec![1];
-            s[1] = (2..2 + k).map(u).collect();
-            for i in 0..k {
-                s[2 + i] = vec![u(2 + (i + 1) % k), u(latch)];
-            }
-            s[latch] = vec![1, u(exit)];
-            s
-        }
+        "irrloop" => converge_gen::cfg::irreducible_loop(n).succs,
         _ => {
             // selfloops: block i loops on itself or goes on to i + 1.
             let mut s: Vec<Vec<u32>> = (0..n - 1).map(|i| vec![u(i), u(i + 1)]).collect();

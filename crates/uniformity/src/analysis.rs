@@ -172,8 +172,14 @@ struct Scratch {
     /// Memo of `all_exits_known`: every possible target among the cycle and its ancestors
     /// (as a strict ancestor of the branch's cycle) has a divergent exit.
     exits_known_up: Vec<bool>,
-    /// Per top-level cycle: blocks after it not yet settled (see `downstream_settled`).
-    pending: Vec<Option<Vec<u32>>>,
+    /// Per top-level cycle: a block after it found not settled (`NONE` before the first search,
+    /// `ALL_SETTLED` once every block after it is), see `downstream_settled`.
+    witness: Vec<u32>,
+    /// Per block: it lies in a cycle or reaches one (filled on first need per function).
+    reaches_cycle: Vec<bool>,
+    reaches_cycle_ready: bool,
+    /// Stamp of the searches of `downstream_settled` in `seen`.
+    search: u32,
     /// Per top-level cycle: the blocks after it that can be joins of a branch inside it and are
     /// not yet settled (see `join_candidates_settled`), and that function's scratch.
     candidates: Vec<Option<Vec<u32>>>,
@@ -187,8 +193,12 @@ struct Scratch {
     assumed_flag: Vec<bool>,
     /// Branches postponed to the end (see `analyze_control_divergence`).
     deferred: Vec<Block>,
-    /// Per top-level cycle: no block after it lies in a cycle (valid once `pending` is built).
+    /// Per top-level cycle: no block after it lies in a cycle (valid once `downstream_settled`
+    /// ran for it).
     downstream_acyclic: Vec<bool>,
+    /// Per block (precise mode): the top-level cycle a branch inside which last made it a join
+    /// (its effects are then the same for every branch of that cycle; see `record_join_from`).
+    joined_from: Vec<u32>,
     /// Per block: stamped with a cycle index when the block dominates an exit of that cycle.
     dom_exit: Vec<u32>,
     /// Every block before this modified post-order index is settled for every branch (see
@@ -213,13 +223,16 @@ impl Scratch {
         reset(&mut self.exit_flag, nc, false);
         reset(&mut self.phis_tainted, nb, false);
         reset(&mut self.exits_known_up, nc, false);
-        reset(&mut self.pending, nc, None);
+        reset(&mut self.witness, nc, NONE);
+        self.reaches_cycle_ready = false;
+        self.search = 0;
         reset(&mut self.candidates, nc, None);
         reset(&mut self.reach_state, nb, NONE);
         reset(&mut self.seen, nb, NONE);
         reset(&mut self.assumed_flag, nc, false);
         reset(&mut self.downstream_acyclic, nc, false);
         reset(&mut self.dom_exit, nb, NONE);
+        reset(&mut self.joined_from, nb, NONE);
         self.settled_below = 0;
         self.escape_ready = false;
     }
@@ -234,6 +247,18 @@ thread_local! {
 const DEFERRED_WORK_PER_BLOCK: u64 = 8;
 /// ... plus this much for any function (small functions stay exact in order at any cost).
 const DEFERRED_WORK_BASE: u64 = 1 << 15;
+
+/// The candidates of `join_candidates_settled` are looked for among at most this many blocks
+/// after cycle `a` (then `a` is never skipped that way: its branches' join computations, local
+/// since the disjoint-flow skip, are cheaper than listing a long tail once per cycle of a chain).
+/// Cycles whose candidates are listed are disjoint, so the lists cost O(blocks) per function.
+fn candidate_budget(s: &Structure, a: u32) -> usize {
+    #[cfg(test)]
+    if knobs::NO_CANDIDATE_BUDGET.with(|c| c.get()) {
+        return usize::MAX;
+    }
+    8 * s.blocks(a).len() + 64
+}
 
 fn deferred_budget(blocks: usize) -> u64 {
     #[cfg(test)]
@@ -261,6 +286,13 @@ pub(crate) mod knobs {
         pub static SMALL_CYCLE: Cell<Option<usize>> = const { Cell::new(None) };
         /// No skip of branches whose labels stay in one line inside their cycle.
         pub static NO_LINE_SKIP: Cell<bool> = const { Cell::new(false) };
+        /// Edges looked at by the exit check of irreducible cycles (same).
+        pub static EXIT_EDGES: Cell<u64> = const { Cell::new(0) };
+        /// No skip of branches inside an assumed-divergent irreducible cycle nested in reducible
+        /// ones (`nested` candidates).
+        pub static NO_NESTED_SKIP: Cell<bool> = const { Cell::new(false) };
+        /// Candidate lists of any length (`candidate_budget`).
+        pub static NO_CANDIDATE_BUDGET: Cell<bool> = const { Cell::new(false) };
     }
 }
 
@@ -477,6 +509,8 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
     }
     #[cfg(test)]
     knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work));
+    #[cfg(test)]
+    knobs::EXIT_EDGES.with(|c| c.set(c.get() + std::mem::take(&mut st.w.joins.exit_edges)));
     let State {
         mut out, mut w, pm, ..
     } = st;
@@ -568,38 +602,66 @@ impl<F: SsaFunction> State<'_, F> {
     /// Would no block after top-level cycle `a` change if it became a join of a branch inside `a`?
     /// Such a join either taints its phis (settled once tainted, or when it has none that count)
     /// or, inside another irreducible top-level cycle, makes that cycle assumed divergent (settled
-    /// once it is). Settledness only grows, so each block leaves the pending list once.
+    /// once it is). Settledness only grows, so a block found not settled is remembered and asked
+    /// again first (a chain of cycles would otherwise make every cycle list every block after
+    /// it), and a search stops at the first block not settled.
     fn downstream_settled(&mut self, a: u32) -> bool {
+        const ALL_SETTLED: u32 = NONE - 1;
         let (f, s) = (self.f, self.s);
-        if self.w.pending[a as usize].is_none() {
-            // Blocks reachable from the exits of `a` (none of them is in `a`: it is top-level).
-            let mut seen = std::mem::take(&mut self.w.seen);
-            seen.resize(f.cfg().num_blocks(), NONE);
-            let mut list = Vec::new();
-            let mut stack: Vec<Block> = s.exits(a).to_vec();
-            while let Some(x) = stack.pop() {
-                if seen[x.index()] == a {
-                    continue;
+        match self.w.witness[a as usize] {
+            ALL_SETTLED => return true,
+            NONE => {
+                // First search: whether the blocks after `a` are acyclic, from the blocks that
+                // lie in or reach a cycle (one backward pass per function).
+                if !self.w.reaches_cycle_ready {
+                    self.w.reaches_cycle_ready = true;
+                    let n = f.cfg().num_blocks();
+                    let mut rc = std::mem::take(&mut self.w.reaches_cycle);
+                    rc.clear();
+                    rc.resize(n, false);
+                    let mut stack: Vec<Block> = Vec::new();
+                    for b in 0..n as u32 {
+                        if s.cycle_of(Block(b)).is_some() {
+                            rc[b as usize] = true;
+                            stack.push(Block(b));
+                        }
+                    }
+                    while let Some(x) = stack.pop() {
+                        for &p in f.cfg().preds(x) {
+                            if !std::mem::replace(&mut rc[p.index()], true) {
+                                stack.push(p);
+                            }
+                        }
+                    }
+                    self.w.reaches_cycle = rc;
                 }
-                seen[x.index()] = a;
-                list.push(x.0);
-                stack.extend_from_slice(f.cfg().succs(x));
+                self.w.downstream_acyclic[a as usize] =
+                    s.exits(a).iter().all(|x| !self.w.reaches_cycle[x.index()]);
             }
-            self.w.seen = seen;
-            self.w.downstream_acyclic[a as usize] =
-                list.iter().all(|&j| s.cycle_of(Block(j)).is_none());
-            self.w.pending[a as usize] = Some(list);
+            w if !self.settled(Block(w)) => return false,
+            _ => {}
         }
-        let mut list = self.w.pending[a as usize].take().unwrap();
-        while let Some(&j) = list.last() {
-            if !self.settled(Block(j)) {
+        // Blocks reachable from the exits of `a` (none of them is in `a`: it is top-level).
+        self.w.search += 1;
+        let stamp = self.w.search;
+        let mut seen = std::mem::take(&mut self.w.seen);
+        seen.resize(f.cfg().num_blocks(), NONE);
+        let mut stack: Vec<Block> = s.exits(a).to_vec();
+        let mut found = ALL_SETTLED;
+        while let Some(x) = stack.pop() {
+            if seen[x.index()] == stamp {
+                continue;
+            }
+            seen[x.index()] = stamp;
+            if !self.settled(x) {
+                found = x.0;
                 break;
             }
-            list.pop();
+            stack.extend_from_slice(f.cfg().succs(x));
         }
-        let done = list.is_empty();
-        self.w.pending[a as usize] = Some(list);
-        done
+        self.w.seen = seen;
+        self.w.witness[a as usize] = found;
+        found == ALL_SETTLED
     }
 
     /// Would no block after top-level cycle `a` change if it became a join of a branch inside
@@ -610,7 +672,11 @@ impl<F: SsaFunction> State<'_, F> {
     /// only therefore only ever sees that exit's one label: joins after `a` are exits, or blocks
     /// reached from two exits. Those are found once per cycle (each block's state, one exit or
     /// several, changes at most twice); they leave the list when settled.
-    fn join_candidates_settled(&mut self, a: u32) -> bool {
+    /// With `nested`, `a` is instead the outermost irreducible cycle around the branch, assumed
+    /// divergent, inside reducible cycles: labels leave it through its exits too (the headers of
+    /// the reducible cycles around it pass labels to their own exits, never back into `a`'s
+    /// region), and its candidates are judged by `settled_nested`.
+    fn join_candidates_settled(&mut self, a: u32, nested: bool) -> bool {
         const MULTI: u32 = NONE - 1;
         let (f, s) = (self.f, self.s);
         #[cfg(test)]
@@ -632,7 +698,13 @@ impl<F: SsaFunction> State<'_, F> {
                 visited.push(e.0);
                 stack.push(e.0);
             }
+            let budget = candidate_budget(s, a);
+            let mut over = false;
             while let Some(x) = stack.pop() {
+                if visited.len() > budget {
+                    over = true;
+                    break;
+                }
                 let st = state[x as usize];
                 let x = Block(x);
                 let c = s.inner(x);
@@ -654,7 +726,13 @@ impl<F: SsaFunction> State<'_, F> {
                     }
                 }
             }
-            let mut list: Vec<u32> = visited[..exits.len()].to_vec();
+            // A nested cycle with an exit outside its parent could make a cycle around the
+            // parent exit-divergent through the exit check: never settled (see the sentinel).
+            let mut list: Vec<u32> = Vec::new();
+            if over || nested && exits.iter().any(|&x| !s.contains(s.parent_raw(a), x)) {
+                list.push(NONE);
+            }
+            list.extend_from_slice(&visited[..exits.len()]);
             list.extend(
                 visited[exits.len()..]
                     .iter()
@@ -669,7 +747,13 @@ impl<F: SsaFunction> State<'_, F> {
         }
         let mut list = self.w.candidates[a as usize].take().unwrap();
         while let Some(&j) = list.last() {
-            if !self.settled(Block(j)) {
+            let settled = j != NONE
+                && if nested {
+                    self.settled_nested(Block(j), a)
+                } else {
+                    self.settled(Block(j)) || self.precise && self.w.joined_from[j as usize] == a
+                };
+            if !settled {
                 break;
             }
             list.pop();
@@ -677,6 +761,32 @@ impl<F: SsaFunction> State<'_, F> {
         let done = list.is_empty();
         self.w.candidates[a as usize] = Some(list);
         done
+    }
+
+    /// Would `j` becoming a join of a branch inside `o`, an assumed-divergent outermost
+    /// irreducible cycle, change nothing? Every cycle a join makes divergent is irreducible and
+    /// contains `j` (so lies inside the outermost irreducible cycle around `j`: nothing new once
+    /// that one is assumed, and then its phis are all marked); otherwise only its phis remain.
+    /// A join may also be recorded as a divergent exit (at an exit of a reducible cycle around
+    /// the branch): the cycle around `o` it would pick by depth must have one already.
+    fn settled_nested(&self, j: Block, o: u32) -> bool {
+        let (f, s) = (self.f, self.s);
+        let d = s.cycle_of(j).map_or(0, |c| s.depth(c)) + 1;
+        if d < s.depth(o) && !self.w.exit_flag[s.ancestor_at_depth(o, d) as usize] {
+            return false;
+        }
+        if let Some(c) = s.cycle_of(j) {
+            let o = self.w.po.outer_irr[c as usize];
+            if o != NONE {
+                return self.inside_assumed(o);
+            }
+        }
+        self.w.phis_tainted[j.index()]
+            || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
+                self.out.divergent_insts[i.index()]
+                    || self.out.always_uniform[i.index()]
+                    || f.phi_has_constant_or_undef_value(i)
+            })
     }
 
     /// The join candidates after top-level cycle `a` when no block there lies in a cycle (see
@@ -700,10 +810,20 @@ impl<F: SsaFunction> State<'_, F> {
         // each one's number of predecessors among them.
         let mut down: Vec<u32> = Vec::new();
         let mut stack: Vec<u32> = exits.iter().map(|e| e.0).collect();
+        let budget = candidate_budget(s, a);
         while let Some(x) = stack.pop() {
             if !std::mem::replace(&mut multi[x as usize], true) {
                 down.push(x);
                 stack.extend(f.cfg().succs(Block(x)).iter().map(|y| y.0));
+            }
+            if down.len() > budget {
+                for &x in &down {
+                    multi[x as usize] = false;
+                }
+                self.w.indeg = indeg;
+                self.w.reach_state = first;
+                self.w.multi = multi;
+                return vec![NONE];
             }
         }
         for &x in &down {
@@ -867,7 +987,9 @@ impl<F: SsaFunction> State<'_, F> {
         let covered_top = branch_top.filter(|&c| self.inside_assumed(c));
         if let Some(a) = covered_top {
             let settled = self.downstream_settled(a);
-            if (settled || self.join_candidates_settled(a)) && self.all_exits_known(s.inner(b)) {
+            if (settled || self.join_candidates_settled(a, false))
+                && self.all_exits_known(s.inner(b))
+            {
                 return;
             }
             // Otherwise the branch can only add divergent exits to cycles inside `a` (inside an
@@ -888,10 +1010,38 @@ impl<F: SsaFunction> State<'_, F> {
             self.w.po.compute_into(f.cfg(), s);
             self.w.joins.reset(f.cfg().num_blocks());
         }
+        // The same inside an assumed-divergent outermost irreducible cycle nested in reducible
+        // ones (a reducible loop around an irreducible region): joins inside it add nothing, and
+        // labels leave it only through its exits. Without this every branch of the region walks
+        // the whole region (and its exit edges), long after nothing can change.
+        let inner = s.inner(b);
+        #[cfg(test)]
+        let nested_skip = !knobs::NO_NESTED_SKIP.with(|c| c.get());
+        #[cfg(not(test))]
+        let nested_skip = true;
+        if nested_skip && covered_top.is_none() && inner != NONE {
+            let o = self.w.po.outer_irr[inner as usize];
+            if o != NONE && self.inside_assumed(o) && self.join_candidates_settled(o, true) {
+                // Divergent exits: the cycles from the branch's out to `o` must have one
+                // already (cycles around `o` are covered by the candidates, whose labels are
+                // the only ones to leave `o`'s parent: see `join_candidates_settled`).
+                let mut c = inner;
+                let mut known = true;
+                loop {
+                    known &= self.w.exit_flag[c as usize] || !s.may_be_exit_target(c, inner);
+                    if c == o || !known {
+                        break;
+                    }
+                    c = s.parent_raw(c);
+                }
+                if known {
+                    return;
+                }
+            }
+        }
         // When no divergent exit of the branch can matter, joins among the settled blocks at the
         // end of the modified post-order cannot either: the propagation stops where only those
         // remain, or is skipped when the labels cannot reach beyond them.
-        let inner = s.inner(b);
         let settled_below = if !self.llvm19 && (inner == NONE || self.all_exits_known(inner)) {
             self.advance_settled()
         } else {
@@ -934,6 +1084,9 @@ impl<F: SsaFunction> State<'_, F> {
         for &j in &desc.joins {
             if self.ablation.no_sync {
                 break;
+            }
+            if self.precise {
+                self.record_join_from(branch_top, j);
             }
             let mut jc = s.cycle_of(j);
             if let Some(c0) = jc {
@@ -1020,6 +1173,21 @@ impl<F: SsaFunction> State<'_, F> {
             self.propagate_cycle_exit_divergence(x, branch_cycle);
         }
         self.w.joins.desc = desc;
+    }
+
+    /// Precise mode: `j`, outside the top-level cycle `bt` around the branch, is a join of a
+    /// branch inside `bt`. What that changes depends on the branch only through the blocks
+    /// reachable from it (the phis' incoming edges, `precise::joins::taint`) and through whether
+    /// the branch's cycle contains `j`'s (`precise::irreducible::divergent_cycle`): the same for
+    /// every branch of `bt`, a cycle. So once `j` was a join of one, it is settled for all of
+    /// them (`join_candidates_settled`), though its phis may stay uniform for other branches.
+    fn record_join_from(&mut self, bt: Option<u32>, j: Block) {
+        let s = self.s;
+        if let Some(bt) = bt
+            && s.cycle_of(j).map(|c| s.top(c)) != Some(bt)
+        {
+            self.w.joined_from[j.index()] = bt;
+        }
     }
 
     /// The cycle a join makes divergent, if any: "Int" (diverged entry from inside) over "Ext"

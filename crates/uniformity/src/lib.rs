@@ -64,6 +64,8 @@
 #![warn(missing_docs)]
 
 mod analysis;
+#[cfg(test)]
+mod join_work_tests;
 pub mod precise;
 pub mod ssa;
 mod structure;

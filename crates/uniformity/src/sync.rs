@@ -16,7 +16,11 @@
 //! two-level bit set whose highest member is found in amortised O(1) word steps. When the caller
 //! knows that no divergent exit can matter and that every block at the end of the order is
 //! *settled* (a join there changes nothing), propagation stops once labels can only reach those
-//! blocks (`ModifiedPo::reach_hi`), or is skipped. The exit check over the irreducible cycles
+//! blocks (`ModifiedPo::reach_hi`), or is skipped. A flow that can only meet unlabelled blocks
+//! (no other fresh label reaches its range of indices, none of that range processed yet, no label
+//! there read by the exit check) spreads one label and makes no join: it is dropped, so chains of
+//! pieces whose dead ends keep a label fresh do not walk every piece after the branch (issue 13).
+//! The exit check over the irreducible cycles
 //! around the branch visits only edges that leave a cycle of the branch's chain (a range-minimum
 //! query in `Structure`), with O(1) per edge, instead of cycles × exits.
 
@@ -46,9 +50,9 @@ pub(crate) struct ModifiedPo {
     pub reach_hi: Vec<u32>,
     /// Per cycle: its outermost irreducible ancestor-or-self, or `NONE`.
     pub outer_irr: Vec<u32>,
-    /// Per index `i` outside every irreducible cycle: a lower bound of the indices labels can
-    /// reach from `i` (`NONE` when nothing is reachable); 0 inside irreducible cycles (never used
-    /// there). See `JoinFinder::compute`.
+    /// Per index `i`: a lower bound of the indices labels can reach from `i` (`NONE` when
+    /// nothing is reachable); inside an outermost irreducible cycle, of the whole cycle (its own
+    /// blocks included). See `JoinFinder::compute`.
     lo_reach: Vec<u32>,
     /// Scratch of `compute_into`.
     finalized: Vec<bool>,
@@ -227,7 +231,7 @@ impl ModifiedPo {
             if o == NONE {
                 self.lo_reach[k] = lo;
             } else {
-                self.lo_reach[a..b].fill(0);
+                self.lo_reach[a..b].fill(lo.min(a as u32));
             }
             k = b;
         }
@@ -376,8 +380,16 @@ pub(crate) struct JoinFinder {
     /// Joins at indices in `ignore.0..ignore.1` are not recorded (the caller has no use for
     /// them: the interval of a top-level cycle already assumed divergent around the branch).
     pub ignore: (u32, u32),
+    /// Per outermost irreducible cycle, filled on first need per function: the range of
+    /// `exit_idx` holding the sorted indices of its exits, whose labels (with those of its own
+    /// blocks) are all the exit check of a branch inside it reads (`NONE`: not yet).
+    exit_range: Vec<(u32, u32)>,
+    exit_idx: Vec<u32>,
     /// Blocks processed by the propagations so far (a work measure; only grows).
     pub work: u64,
+    /// Edges looked at by the exit check so far (a work measure for the tests; one addition
+    /// per cycle level, so it costs nothing measurable when unused).
+    pub exit_edges: u64,
 }
 
 impl JoinFinder {
@@ -390,6 +402,8 @@ impl JoinFinder {
             self.in_exits.resize(n, NONE);
         }
         self.fresh.grow(n);
+        self.exit_range.clear();
+        self.exit_idx.clear();
     }
 
     /// LLVM's `computeJoin`: push label `l` into index `x`; true when this creates a new join.
@@ -492,13 +506,63 @@ impl JoinFinder {
                 self.add_join(po, xi);
             }
         }
+        self.chain.clear();
+        let mut all_known = true;
+        // Without an irreducible cycle around t there is no exit check (and the walk up the chain
+        // would make a deep reducible nest cost blocks × depth).
+        if t_cycle != NONE && po.outer_irr[t_cycle as usize] != NONE {
+            let mut c = t_cycle;
+            while c != NONE {
+                all_known &= exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
+                self.chain.push(c);
+                c = s.parent_raw(c);
+            }
+        }
         if llvm19 {
             self.propagate_llvm19(s, po, t, t_idx);
         } else {
-            let no_irr_chain = t_cycle == NONE || po.outer_irr[t_cycle as usize] == NONE;
+            // The exit check reads labels only in the outermost irreducible cycle around t and
+            // at its exits, and runs only when some cycle around t may still get a divergent
+            // exit: elsewhere labels only matter through joins.
+            let o = if all_known || t_cycle == NONE {
+                NONE
+            } else {
+                po.outer_irr[t_cycle as usize]
+            };
+            let (o_lo, o_end, (x, y)) = if o == NONE {
+                (0, 0, (0, 0))
+            } else {
+                if self.exit_range.len() <= o as usize {
+                    self.exit_range.resize(s.num_cycles(), (NONE, NONE));
+                }
+                if self.exit_range[o as usize].0 == NONE {
+                    let start = self.exit_idx.len();
+                    self.exit_idx
+                        .extend(s.exits(o).iter().map(|x| po.index[x.index()]));
+                    self.exit_idx[start..].sort_unstable();
+                    self.exit_range[o as usize] = (start as u32, self.exit_idx.len() as u32);
+                }
+                let a = po.index[s.header(o).index()];
+                (a, a + s.blocks(o).len() as u32, self.exit_range[o as usize])
+            };
+            let exit_idx = std::mem::take(&mut self.exit_idx);
+            let ex = &exit_idx[x as usize..y as usize];
+            let reads = |lo: u32, hi: u32| {
+                if o == NONE || lo > hi {
+                    return false;
+                }
+                if hi >= o_lo && lo < o_end {
+                    return true;
+                }
+                let k = ex.partition_point(|&e| e < lo);
+                k < ex.len() && ex[k] <= hi
+            };
             #[cfg(test)]
-            let no_irr_chain =
-                no_irr_chain && !crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get());
+            let no_skip = crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get());
+            #[cfg(not(test))]
+            let no_skip = false;
+            // The smallest index whose flow was pushed (the branch's, at the start).
+            let mut low_done = t_idx;
             while let Some(i) = self.fresh.pop() {
                 self.work += 1;
                 if po.reach_hi[i as usize] < settled_below {
@@ -512,20 +576,26 @@ impl JoinFinder {
                 if i == t_idx {
                     continue;
                 }
-                // Outside irreducible cycles every labelled block below `i` is fresh. When the
-                // other fresh blocks' labels cannot reach any block `i`'s label can, `i`'s flow
-                // only meets unlabelled blocks and spreads one label: no join. Its labels are
-                // only read by the exit check of irreducible cycles around the branch, so this
-                // holds for branches without one.
-                if no_irr_chain
-                    && po.lo_reach[i as usize] != 0
+                // Label flow goes to smaller indices but inside an outermost irreducible cycle
+                // (an interval), so the largest fresh index only grows back inside the interval
+                // of the last one processed: when no flow was pushed from below `i` yet, no
+                // labelled block below `i` has been processed, and every labelled block that
+                // `i`'s flow can reach (`lo_reach[i]..=reach_hi[i]`) is fresh. When the other
+                // fresh blocks' labels cannot reach that range either, `i`'s flow only meets
+                // unlabelled blocks and spreads one label: no join, and nothing for the others
+                // to meet. Besides joins, labels are only read by the exit check (`reads`).
+                if !no_skip
+                    && low_done > i
+                    && !(o_lo..o_end).contains(&i)
                     && self
                         .fresh
                         .last()
                         .is_some_and(|m| po.reach_hi[m as usize] < po.lo_reach[i as usize])
+                    && !reads(po.lo_reach[i as usize], po.reach_hi[i as usize])
                 {
                     continue;
                 }
+                low_done = low_done.min(i);
                 let l = self.labels[i as usize];
                 let c = po.header_cycle[i as usize];
                 if c != NONE {
@@ -550,28 +620,17 @@ impl JoinFinder {
                     }
                 }
             }
+            self.exit_idx = exit_idx;
         }
         // Irreducible cycles around t: an exit whose label differs from the header's is divergent.
         // An exit only matters through the cycle around t it makes exit-divergent, which depends on
         // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): that cycle
         // is the *target* of the exit, and one divergent exit per target is enough. Nothing to do
         // when every cycle around t already has a divergent exit.
-        // Without an irreducible cycle around t there is nothing to check (and the walk up the
-        // chain would make a deep reducible nest cost blocks × depth).
-        if t_cycle != NONE && po.outer_irr[t_cycle as usize] != NONE {
-            self.chain.clear();
-            let mut c = t_cycle;
-            let mut all_known = true;
-            while c != NONE {
-                all_known &= exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
-                self.chain.push(c);
-                c = s.parent_raw(c);
-            }
-            if !all_known {
-                self.chain.push(NONE);
-                self.chain.reverse();
-                self.irreducible_exits(s, po, exit_known);
-            }
+        if !all_known {
+            self.chain.push(NONE);
+            self.chain.reverse();
+            self.irreducible_exits(s, po, exit_known);
         }
         self.fresh.clear();
         for &b in &self.touched {
@@ -636,6 +695,7 @@ impl JoinFinder {
                 s.edges_leaving(ihi, hi, k as u32, &mut edges);
             }
             edges.sort_unstable();
+            self.exit_edges += edges.len() as u64;
             for &e in &edges {
                 let x = s.edge_dst(e);
                 let g = (s.cycles.cycle_depth(x) as usize + 1).min(t_depth);

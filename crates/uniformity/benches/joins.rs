@@ -1,0 +1,56 @@
+//! In-process benchmarks of the join propagation on the CFG shapes that made it quadratic
+//! (issue 13): a reducible loop around an irreducible cycle entered at every block (`irrloop`)
+//! and chains of small irreducible pieces, every branch on the thread id, in llvm and precise
+//! mode (dominators + cycles + analysis; parse excluded). `scripts/bench-scaling-instructions.sh`
+//! measures the same shapes as whole processes in executed instructions.
+
+use converge_gen::cfg::{Shape, chain_cfg, irreducible_loop};
+use converge_gen::program::{Flavor, module_header, tid_function_with_cfg};
+use converge_gen::rng::Rng;
+use converge_ir::{FuncId, Module};
+use converge_uniformity::llvm::{LlvmFunction, Target};
+use converge_uniformity::{LlvmVersion, Mode, SsaFunction, Structure, analyze_with};
+
+fn main() {
+    divan::main();
+}
+
+fn one_function(succs: &[Vec<u32>]) -> Module {
+    let mut text = module_header(Flavor::Amdgpu);
+    text.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "big", succs));
+    converge_ir::parse("bench.ll", text).expect("generated module parses")
+}
+
+fn analyse(m: &Module, mode: Mode) -> usize {
+    let target = Target::from_triple(m.triple.as_deref(), None);
+    let k = m
+        .functions
+        .iter()
+        .position(|f| !f.is_declaration)
+        .expect("one definition");
+    let lf = LlvmFunction::new(m, FuncId(k as u32));
+    let s = Structure::new(lf.cfg());
+    let u = analyze_with(&lf, &target, &s, mode);
+    u.divergent_insts.iter().filter(|&&d| d).count()
+}
+
+const LLVM: Mode = Mode::Llvm(LlvmVersion::V22);
+
+/// Before the fix: 0.12 / 0.51 / 2.0 s at 2,000 / 4,000 / 8,000 blocks (4x per doubling).
+#[divan::bench(args = [2000, 8000, 32000, 64000], sample_count = 3)]
+fn irrloop_llvm(b: divan::Bencher, blocks: usize) {
+    let m = one_function(&irreducible_loop(blocks).succs);
+    b.bench(|| analyse(divan::black_box(&m), LLVM));
+}
+
+#[divan::bench(args = [2000, 8000, 32000, 64000], sample_count = 3)]
+fn irrloop_precise(b: divan::Bencher, blocks: usize) {
+    let m = one_function(&irreducible_loop(blocks).succs);
+    b.bench(|| analyse(divan::black_box(&m), Mode::Precise));
+}
+
+#[divan::bench(args = [2000, 8000, 32000, 64000], sample_count = 3)]
+fn chain_irreducible_precise(b: divan::Bencher, blocks: usize) {
+    let m = one_function(&chain_cfg(&mut Rng::new(1), blocks, Shape::Irreducible).succs);
+    b.bench(|| analyse(divan::black_box(&m), Mode::Precise));
+}
