@@ -585,6 +585,41 @@ fn corpus_lit() {
         "corpus files expected to pass in another mode do not:\n{}",
         in_modes.join("\n")
     );
+    // Every file with a RUN line passes in some documented mode, or docs/corpus-status.md says
+    // why it cannot: a file that fails in every mode must be named in that document's list of
+    // files that pass in no mode (by the path below `Analysis/UniformityAnalysis/`, `Analysis/`
+    // or the corpus root, as the list writes it), and every file that list names must still fail.
+    if filter.is_none() {
+        let doc = std::fs::read_to_string(
+            converge_gen::reference::repo_root().join("docs/corpus-status.md"),
+        )
+        .expect("docs/corpus-status.md");
+        let list = no_mode_list(&doc);
+        let unexplained: Vec<&str> = results
+            .iter()
+            .filter(|r| matches!(r.converge, Verdict::Fail(_)) && r.passing_mode.is_empty())
+            .map(|r| r.name.as_str())
+            .filter(|n| !list.iter().any(|l| n.ends_with(&format!("/{l}"))))
+            .collect();
+        let passing_now: Vec<&String> = list
+            .iter()
+            .filter(|l| {
+                results
+                    .iter()
+                    .any(|r| r.name.ends_with(&format!("/{l}")) && !r.passing_mode.is_empty())
+            })
+            .collect();
+        println!(
+            "files passing in no mode: {} named in docs/corpus-status.md, {} unexplained",
+            list.len(),
+            unexplained.len()
+        );
+        assert!(
+            unexplained.is_empty() && passing_now.is_empty() && !list.is_empty(),
+            "files that pass in no mode must be explained in docs/corpus-status.md (\"pass in no \
+             mode\" list): unexplained {unexplained:?}; listed there but passing now {passing_now:?}"
+        );
+    }
     // Divergent sets equal to LLVM's on every uniformity file, except the explained ones. Only a
     // full run (no filter) with the reference tools can judge every file.
     if filter.is_none() && tools.opt19.is_some() && tools.opt22.is_some() {
@@ -622,6 +657,38 @@ fn corpus_lit() {
             differing.join("\n")
         );
     }
+}
+
+/// The files docs/corpus-status.md says pass in no mode: the backquoted `.ll` names of the bullet
+/// list that follows "pass in no mode", up to the next paragraph that is not a bullet or its
+/// continuation.
+fn no_mode_list(doc: &str) -> Vec<String> {
+    let Some(start) = doc.find("pass in no mode") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut in_list = false;
+    for line in doc[start..].lines().skip(1) {
+        if line.starts_with("- ") {
+            in_list = true;
+            // The names at the start of the bullet, before its first colon.
+            let head = line.split(':').next().unwrap_or("");
+            for part in head.split('`').skip(1).step_by(2) {
+                if part.ends_with(".ll") {
+                    out.push(part.to_string());
+                }
+            }
+        } else if in_list && !line.starts_with("  ") {
+            break;
+        }
+    }
+    out
+}
+
+#[test]
+fn no_mode_list_reads_the_bullets() {
+    let doc = "intro. The four that pass in no mode, and why:\n\n- `A/x.ll`, `y.ll`: why, `z.ll`\n  more\n- `w.ll`: old\n\nNext paragraph `v.ll`.\n";
+    assert_eq!(no_mode_list(doc), vec!["A/x.ll", "y.ll", "w.ll"]);
 }
 
 // The translation rules, checked on RUN lines of the shapes the corpus uses.
