@@ -459,6 +459,18 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
             st.out.divergent_args[a as usize] = true;
         }
     }
+    // LLVM's `compute()` first pushes the users of every value divergent after initialisation
+    // (the sources, already on the worklist, then the arguments), and only then drains the LIFO
+    // worklist. Draining from the sources directly finds divergent exits in another order, which
+    // changes the temporal-divergence list of cycles inside assumed-divergent ones
+    // (docs/llvm-differences.md entry 4). LLVM walks a pointer-keyed set there; its list was the
+    // same for every order of the seeds on the programs we measured, so program order is used.
+    let seeds = st.w.worklist.clone();
+    for &i in &seeds {
+        if !f.is_terminator(i) {
+            st.push_users(Val::Inst(i));
+        }
+    }
     for a in 0..na as u32 {
         if st.out.divergent_args[a as usize] {
             st.push_users(Val::Arg(a));
