@@ -11,6 +11,7 @@
 //! move every later allocation, and runs `opt` on each variant.
 
 mod common;
+#[allow(dead_code)] // this test uses two of its helpers
 mod uniformity_support;
 
 use converge_gen::program::{Flavor, Options, module};
