@@ -67,6 +67,7 @@ mod analysis;
 #[cfg(test)]
 mod join_work_tests;
 pub mod precise;
+mod rmq;
 pub mod ssa;
 mod structure;
 mod sync;

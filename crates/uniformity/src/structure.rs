@@ -347,24 +347,8 @@ impl Structure {
     /// The sparse table over `edge_m`, built on first use.
     fn rmq(&self) -> &[u32] {
         self.t.rmq.get_or_init(|| {
-            let m = &self.t.edge_m;
-            let ne = m.len();
-            let mut levels = 1;
-            while (1usize << levels) <= ne {
-                levels += 1;
-            }
-            let mut v = Vec::with_capacity(ne * levels);
-            v.extend(0..ne as u32);
-            for k in 1..levels {
-                let half = 1usize << (k - 1);
-                let prev = (k - 1) * ne;
-                for i in 0..=ne - (1 << k) {
-                    let (a, b) = (v[prev + i], v[prev + i + half]);
-                    v.push(if m[b as usize] < m[a as usize] { b } else { a });
-                }
-                // Pad the level to the stride; the padding is never read.
-                v.resize((k + 1) * ne, 0);
-            }
+            let mut v = Vec::new();
+            crate::rmq::build(&self.t.edge_m, &mut v);
             v
         })
     }
@@ -380,49 +364,7 @@ impl Structure {
         if a == b {
             return;
         }
-        let rmq = self.rmq();
-        let m = &self.t.edge_m;
-        let ne = m.len();
-        let argmin = |lo: usize, hi: usize| {
-            let k = (usize::BITS - 1 - (hi - lo + 1).leading_zeros()) as usize;
-            let (a, b) = (rmq[k * ne + lo], rmq[k * ne + hi + 1 - (1 << k)]);
-            if m[b as usize] < m[a as usize] { b } else { a }
-        };
-        // Continuing with the smaller part and stacking the larger one bounds the stack by
-        // log2(edges) + 1 < 64 entries, so it needs no allocation.
-        let mut stack = [(0u32, 0u32); 64];
-        let mut top = 0;
-        let (mut a, mut b) = (a, b);
-        loop {
-            let i = argmin(a as usize, b as usize - 1);
-            let mut next = None;
-            if m[i as usize] < d {
-                out.push(i);
-                let (left, right) = ((a, i), (i + 1, b));
-                let (small, large) = if i - a < b - i {
-                    (left, right)
-                } else {
-                    (right, left)
-                };
-                if large.0 < large.1 {
-                    if small.0 < small.1 {
-                        stack[top] = large;
-                        top += 1;
-                        next = Some(small);
-                    } else {
-                        next = Some(large);
-                    }
-                }
-            }
-            match next {
-                Some(r) => (a, b) = r,
-                None if top > 0 => {
-                    top -= 1;
-                    (a, b) = stack[top];
-                }
-                None => return,
-            }
-        }
+        crate::rmq::below(&self.t.edge_m, self.rmq(), a, b, d, out);
     }
     #[inline]
     pub(crate) fn edge_dst(&self, e: u32) -> Block {

@@ -82,26 +82,7 @@ impl EscapeIndex {
                 self.esc.push(m);
             }
         }
-        let n = self.esc.len();
-        self.rmq.clear();
-        self.rmq.extend(0..n as u32);
-        let mut k = 1;
-        while (1usize << k) <= n {
-            let half = 1usize << (k - 1);
-            let prev = (k - 1) * n;
-            for i in 0..=n - (1 << k) {
-                let (a, b) = (self.rmq[prev + i], self.rmq[prev + i + half]);
-                self.rmq
-                    .push(if self.esc[b as usize] < self.esc[a as usize] {
-                        b
-                    } else {
-                        a
-                    });
-            }
-            // Pad the level to the stride; the padding is never read.
-            self.rmq.resize((k + 1) * n, 0);
-            k += 1;
-        }
+        crate::rmq::build(&self.esc, &mut self.rmq);
     }
 
     /// The block at layout position `p`.
@@ -113,50 +94,7 @@ impl EscapeIndex {
     /// Appends to `out` (unordered) the layout positions in `lo..hi` whose escape depth is below
     /// `d`: the blocks of the depth-`d` cycle occupying that slice with a use outside it.
     pub(crate) fn escaping(&self, lo: u32, hi: u32, d: u32, out: &mut Vec<u32>) {
-        if lo >= hi {
-            return;
-        }
-        let (m, rmq, n) = (&self.esc, &self.rmq, self.esc.len());
-        let argmin = |lo: usize, hi: usize| {
-            let k = (usize::BITS - 1 - (hi - lo + 1).leading_zeros()) as usize;
-            let (a, b) = (rmq[k * n + lo], rmq[k * n + hi + 1 - (1 << k)]);
-            if m[b as usize] < m[a as usize] { b } else { a }
-        };
-        // Continuing with the smaller part and stacking the larger one bounds the stack by
-        // log2(positions) + 1 < 64 entries.
-        let mut stack = [(0u32, 0u32); 64];
-        let mut top = 0;
-        let (mut a, mut b) = (lo, hi);
-        loop {
-            let i = argmin(a as usize, b as usize - 1);
-            let mut next = None;
-            if m[i as usize] < d {
-                out.push(i);
-                let (left, right) = ((a, i), (i + 1, b));
-                let (small, large) = if i - a < b - i {
-                    (left, right)
-                } else {
-                    (right, left)
-                };
-                if large.0 < large.1 {
-                    if small.0 < small.1 {
-                        stack[top] = large;
-                        top += 1;
-                        next = Some(small);
-                    } else {
-                        next = Some(large);
-                    }
-                }
-            }
-            match next {
-                Some(r) => (a, b) = r,
-                None if top > 0 => {
-                    top -= 1;
-                    (a, b) = stack[top];
-                }
-                None => return,
-            }
-        }
+        crate::rmq::below(&self.esc, &self.rmq, lo, hi, d, out);
     }
 
     /// Appends to `out`, in layout order, the blocks of cycle `o` that dominate an exit of `o` and
