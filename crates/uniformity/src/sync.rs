@@ -383,7 +383,7 @@ pub(crate) struct JoinFinder {
     /// Precise mode: a branch at the header of a reducible cycle passes the label that comes back
     /// to it to the cycle's exits, as any other header does (LLVM skips the branch block, and so
     /// misses the exits that threads going round once more reach an iteration later:
-    /// docs/llvm-differences.md entry 7).
+    /// docs/llvm-differences.md entry 11).
     pub header_exits: bool,
     /// Per outermost irreducible cycle, filled on first need per function: the range of
     /// `exit_idx` holding the sorted indices of its exits, whose labels (with those of its own

@@ -1,4 +1,4 @@
-; Rule P10's negative case, and the LLVM 19/22 bug of docs/llvm-differences.md entry 7. The exit in
+; Rule P10's negative case, and the LLVM 19/22 bug of docs/llvm-differences.md entry 11. The exit in
 ; %B is on a uniform argument, but threads reach %B in different iterations: the divergent branch
 ; in the header sends some threads round again through %A (a "continue") while the others go on
 ; to %B. So threads leave through %B's uniform exit in different iterations, and the loop values
