@@ -154,9 +154,9 @@ impl UniformExits {
     }
 
     /// Checks every kept use against the divergent terminators `div` (per block); returns the
-    /// uses whose exemption no longer holds (removed from the list). `None` when nothing can have
-    /// changed since the last check (`generation` is the caller's count of divergent
-    /// terminators).
+    /// uses whose exemption no longer holds (removed from the list). Returns nothing at once when
+    /// no kept use's cycle changed its divergent terminators and no use was added since the last
+    /// check.
     pub(crate) fn recheck<F: SsaFunction>(
         &mut self,
         f: &F,
