@@ -945,6 +945,109 @@ done:\n  ret i32 %acc.next\n}\n";
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
+
+    /// `%name = rest` lines of `@f`, by name.
+    fn defs(text: &str) -> HashMap<String, String> {
+        let f = &text[..text.find("define internal").unwrap_or(text.len())];
+        f.lines()
+            .filter_map(|l| l.trim().split_once(" = "))
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    /// The value a phi of one incoming value copies, followed through chains of such phis.
+    fn resolve(d: &HashMap<String, String>, x: &str) -> String {
+        let mut x = x.to_string();
+        for _ in 0..64 {
+            match d.get(&x).and_then(|r| r.strip_prefix("phi i32 [ ")) {
+                Some(r) if r.matches('[').count() == 0 => {
+                    x = r.split(',').next().unwrap().trim().to_string();
+                }
+                _ => break,
+            }
+        }
+        x
+    }
+
+    /// The conditions the data can realise both ways: equality compares only low bits (an `and`
+    /// with a small mask, or a constant), never a full-range value; and no compare or select
+    /// has the same value twice under two names (a copy through a one-incoming phi).
+    #[test]
+    fn compares_can_go_both_ways() {
+        let mut eqs = 0;
+        for seed in 0..300 {
+            let mut o = Options::new(if seed % 2 == 0 {
+                Flavor::Amdgpu
+            } else {
+                Flavor::Nvptx
+            });
+            o.tokens = seed % 4 == 0;
+            let p = program(&mut Rng::new(seed), &o);
+            let d = defs(&p.text);
+            for (name, rhs) in &d {
+                let Some(ops) = rhs
+                    .strip_prefix("icmp ")
+                    .and_then(|r| r.split_once(" i32 "))
+                else {
+                    continue;
+                };
+                let (pred, ops) = ops;
+                let (x, y) = ops.split_once(", ").expect("two operands");
+                assert_ne!(
+                    resolve(&d, x),
+                    resolve(&d, y),
+                    "seed {seed}: {name} = {rhs}\n{}",
+                    p.text
+                );
+                if pred == "eq" || pred == "ne" {
+                    eqs += 1;
+                    for v in [x, y] {
+                        let masked = !v.starts_with('%')
+                            || d.get(v).is_some_and(|r| {
+                                r.starts_with("and i32 ")
+                                    && r.rsplit_once(", ").is_some_and(|(_, m)| {
+                                        m.parse::<u32>().is_ok_and(|m| m <= 3)
+                                    })
+                            });
+                        assert!(
+                            masked,
+                            "seed {seed}: {name} = {rhs} compares {v} whole\n{}",
+                            p.text
+                        );
+                    }
+                }
+            }
+        }
+        assert!(eqs > 300, "{eqs}");
+    }
+
+    /// The global buffer is read at indices that change: by a loop's count (a uniform address
+    /// whose value changes per iteration) and by other values, always masked to its four
+    /// elements.
+    #[test]
+    fn buffer_loads_are_indexed_by_counts() {
+        let (mut by_count, mut other) = (0, 0);
+        for seed in 0..300 {
+            let p = program(&mut Rng::new(seed), &Options::new(Flavor::Amdgpu));
+            let d = defs(&p.text);
+            for rhs in d.values() {
+                let Some(idx) =
+                    rhs.strip_prefix("getelementptr inbounds i32, ptr addrspace(1) %p, i32 ")
+                else {
+                    continue;
+                };
+                let g = d.get(idx).expect("index defined");
+                assert!(g.starts_with("and i32 ") && g.ends_with(", 3"), "{g}");
+                if g.contains(".n, 3") && g.starts_with("and i32 %k") {
+                    by_count += 1;
+                } else {
+                    other += 1;
+                }
+            }
+        }
+        assert!(by_count > 50 && other > 20, "{by_count} {other}");
+    }
 
     #[test]
     fn deterministic_and_bounded() {
