@@ -520,7 +520,7 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
         }
     }
     #[cfg(test)]
-    knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work));
+    knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work + st.pm.reach.work));
     #[cfg(test)]
     knobs::EXIT_EDGES.with(|c| c.set(c.get() + std::mem::take(&mut st.w.joins.exit_edges)));
     let State {
@@ -1133,8 +1133,17 @@ impl<F: SsaFunction> State<'_, F> {
                     continue;
                 }
                 let mut pm = std::mem::take(&mut self.pm);
-                let all =
-                    crate::precise::joins::taint(f, b, j, &mut pm.reach, &mut |i| self.mark(i));
+                let po = std::mem::take(&mut self.w.po);
+                let all = crate::precise::joins::taint(
+                    f,
+                    s,
+                    &po,
+                    b,
+                    j,
+                    &mut pm.reach,
+                    &mut |i| self.mark(i),
+                );
+                self.w.po = po;
                 self.pm = pm;
                 self.w.phis_tainted[j.index()] = all;
                 continue;
