@@ -36,6 +36,11 @@ pub(crate) struct Reach {
     stack: Vec<Block>,
     /// Reached blocks below `floor`, not yet expanded, by index (largest first).
     pending: BinaryHeap<(u32, Block)>,
+    /// Per block, `component_lo` (`NONE`: unreachable), filled on the first query.
+    comp: Vec<u32>,
+    /// The start of the branch's component, and of the join's (see `component_lo`).
+    lb: u32,
+    lj: u32,
     /// Blocks expanded (a work measure for the tests; only grows).
     pub(crate) work: u64,
 }
@@ -50,10 +55,20 @@ fn component_lo(s: &Structure, po: &ModifiedPo, x: Block) -> u32 {
 }
 
 impl Reach {
-    fn start(&mut self, n: usize, b: Block) {
+    /// Prepares the queries of branch `b` about the incoming blocks of a phi at `j`.
+    fn start(&mut self, s: &Structure, po: &ModifiedPo, n: usize, b: Block, j: Block) {
+        if self.comp.len() != n {
+            self.comp.clear();
+            self.comp.resize(n, NONE);
+            for &x in &po.order {
+                self.comp[x.index()] = component_lo(s, po, x);
+            }
+        }
+        self.lj = self.comp[j.index()];
         if self.branch == Some(b) {
             return;
         }
+        self.lb = self.comp[b.index()];
         if self.stamp.len() != n {
             self.stamp.clear();
             self.stamp.resize(n, 0);
@@ -67,33 +82,22 @@ impl Reach {
         self.pending.push((NONE, b));
     }
 
-    /// Whether `p` is reachable from the branch block `b` (or is `b`), `j` being a block reached
-    /// from `b`.
-    fn reaches<G: Graph>(
-        &mut self,
-        g: &G,
-        s: &Structure,
-        po: &ModifiedPo,
-        b: Block,
-        j: Block,
-        p: Block,
-    ) -> bool {
-        if p == b || self.stamp[p.index()] == self.epoch {
+    /// Whether `p` is reachable from the branch block (or is it), for the branch and join of
+    /// the last `start`.
+    fn reaches<G: Graph>(&mut self, g: &G, po: &ModifiedPo, p: Block) -> bool {
+        if self.stamp[p.index()] == self.epoch || Some(p) == self.branch {
             return true;
         }
-        // Blocks the entry does not reach are not reached from the (reachable) branch.
-        if po.index[p.index()] == NONE {
-            return false;
-        }
-        let (lb, lp) = (component_lo(s, po, b), component_lo(s, po, p));
+        let (lb, lp) = (self.lb, self.comp[p.index()]);
         if lp == lb {
             return true;
         }
+        // Blocks the entry does not reach (`NONE`) are not reached from the (reachable) branch.
         if lp > lb || po.index[p.index()] >= lb {
             // Components are intervals and edges between them go to lower ones.
             return false;
         }
-        if lp == component_lo(s, po, j) {
+        if lp == self.lj {
             return true;
         }
         // A path from b to p stays at or above the start of p's component.
@@ -143,6 +147,7 @@ pub(crate) fn taint<F: SsaFunction>(
     let mut all = true;
     let g = f.cfg();
     let reach = RefCell::new(reach);
+    let mut started = false;
     for i in f.block_insts(j) {
         if !f.is_phi(i) {
             break;
@@ -150,8 +155,10 @@ pub(crate) fn taint<F: SsaFunction>(
         if f.phi_has_constant_or_undef_value(i) {
             continue;
         }
-        reach.borrow_mut().start(g.num_blocks(), b);
-        if f.phi_same_incoming_from(i, &|p| reach.borrow_mut().reaches(g, s, po, b, j, p)) {
+        if !std::mem::replace(&mut started, true) {
+            reach.borrow_mut().start(s, po, g.num_blocks(), b, j);
+        }
+        if f.phi_same_incoming_from(i, &|p| reach.borrow_mut().reaches(g, po, p)) {
             all = false;
             continue;
         }
@@ -194,11 +201,11 @@ mod tests {
                     }
                 }
                 for j in (0..n as u32).map(Block).filter(|j| full[j.index()]) {
-                    r.start(n, b);
+                    r.start(&s, &po, n, b, j);
                     // Queries in an arbitrary order, so the walk resumes from many floors.
                     for p in (0..n as u32).rev().map(Block) {
                         assert_eq!(
-                            r.reaches(&g, &s, &po, b, j, p),
+                            r.reaches(&g, &po, p),
                             full[p.index()],
                             "case {k}: {b:?} -> {p:?} (join {j:?}), cfg {:?}",
                             rc.succs
