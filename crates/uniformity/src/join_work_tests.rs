@@ -77,6 +77,18 @@ fn family(name: &str, n: usize) -> String {
         }
         "dag" => tid_module(&dag_back_edges_cfg(&mut rng, n)),
         "nest" => tid_module(&nested_loops((n - 2) / 2).succs),
+        "kernel" => {
+            // `gen_uniformity kernel`: the big-module generator cut after its first kernel.
+            let spec = |bytes| converge_gen::module::ModuleSpec {
+                seed: 4,
+                target: converge_gen::module::GpuTarget::Amdgpu,
+                bytes,
+                regions: n * 5 / 16,
+            };
+            let header = converge_gen::module::generate(&spec(1)).len();
+            let helper = converge_gen::module::generate(&spec(header)).len();
+            converge_gen::module::generate(&spec(helper))
+        }
         "exits" => tid_module(&many_exits_loop((n - 3) / 2).succs),
         "selfloops" => {
             let mut s: Vec<Vec<u32>> = (0..n as u32 - 1).map(|i| vec![i, i + 1]).collect();
@@ -145,8 +157,8 @@ fn join_work_grows_linearly() {
     }
 }
 
-/// Every family `gen_uniformity` makes (the one-shape families, chains of every shape, the DAG
-/// and the irreducible function), in every setting (LLVM 22, LLVM 19, precise): four times the
+/// Every family `gen_uniformity` makes (the one-shape families, chains of every shape, the DAG,
+/// the irreducible function and the big-module generator's kernels), in every setting (LLVM 22, LLVM 19, precise): four times the
 /// blocks cost at most about four times the join work. Before issue 13's last round LLVM 19's
 /// propagation took 13x on chains of irreducible pieces and about 16x on `exits`, and precise
 /// mode's reachability walk per branch (counted here too) about 9x on chains of irreducible
@@ -154,6 +166,7 @@ fn join_work_grows_linearly() {
 #[test]
 fn every_family_every_setting_is_linear() {
     let mut names = vec![
+        "kernel",
         "nest",
         "exits",
         "selfloops",
