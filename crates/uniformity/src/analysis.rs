@@ -298,6 +298,9 @@ pub(crate) mod knobs {
         pub static NO_NESTED_SKIP: Cell<bool> = const { Cell::new(false) };
         /// Candidate lists of any length (`candidate_budget`).
         pub static NO_CANDIDATE_BUDGET: Cell<bool> = const { Cell::new(false) };
+        /// LLVM 19's propagation without the shortcuts that keep it linear (settled blocks,
+        /// disjoint flows, single-line branches): LLVM 19's own algorithm.
+        pub static PLAIN_19: Cell<bool> = const { Cell::new(false) };
     }
 }
 
@@ -529,7 +532,7 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
         }
     }
     #[cfg(test)]
-    knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work));
+    knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work + st.pm.reach.work));
     #[cfg(test)]
     knobs::EXIT_EDGES.with(|c| c.set(c.get() + std::mem::take(&mut st.w.joins.exit_edges)));
     let State {
@@ -1084,7 +1087,11 @@ impl<F: SsaFunction> State<'_, F> {
         // When no divergent exit of the branch can matter, joins among the settled blocks at the
         // end of the modified post-order cannot either: the propagation stops where only those
         // remain, or is skipped when the labels cannot reach beyond them.
-        let settled_below = if !self.llvm19 && (inner == NONE || self.all_exits_known(inner)) {
+        #[cfg(test)]
+        let plain19 = self.llvm19 && knobs::PLAIN_19.with(|c| c.get());
+        #[cfg(not(test))]
+        let plain19 = false;
+        let settled_below = if !plain19 && (inner == NONE || self.all_exits_known(inner)) {
             self.advance_settled()
         } else {
             0
@@ -1164,8 +1171,17 @@ impl<F: SsaFunction> State<'_, F> {
                     continue;
                 }
                 let mut pm = std::mem::take(&mut self.pm);
-                let all =
-                    crate::precise::joins::taint(f, b, j, &mut pm.reach, &mut |i| self.mark(i));
+                let po = std::mem::take(&mut self.w.po);
+                let all = crate::precise::joins::taint(
+                    f,
+                    s,
+                    &po,
+                    b,
+                    j,
+                    &mut pm.reach,
+                    &mut |i| self.mark(i),
+                );
+                self.w.po = po;
                 self.pm = pm;
                 self.w.phis_tainted[j.index()] = all;
                 continue;
