@@ -918,6 +918,8 @@ impl<'s> Parser<'s> {
                     key,
                     target: FixTarget::Callee(call_idx),
                     span,
+                    want: NO_TYPE,
+                    inst: f.insts.len() as u32,
                 });
                 PENDING
             }
