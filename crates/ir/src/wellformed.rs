@@ -145,9 +145,9 @@ fn check_function(
     sc: &mut Scratch,
 ) -> Result<(), Box<Diagnostic>> {
     let local = |v: Value| f.local_type(v);
-    let mismatch = |i: &crate::ir::Inst, v: Value, want: TypeId| -> Box<Diagnostic> {
+    let mismatch = |i: &crate::ir::Inst, span: Span, v: Value, want: TypeId| -> Box<Diagnostic> {
         err(
-            i.span,
+            span,
             "E-type",
             format!(
                 "{} has type {} but this `{}` expects {}",
@@ -167,10 +167,12 @@ fn check_function(
     let mut needs_dt = false;
     let mut has_phi = false;
     for (k, i) in f.insts.iter().enumerate() {
-        let ops = &f.operands[i.operands.range()];
+        let id = InstId(k as u32);
+        let ops = f.operands(id);
+        let span = f.inst_span(id);
         let expect = |v: Value, want: TypeId| -> Result<(), Box<Diagnostic>> {
             match local(v) {
-                Some(t) if t != want => Err(mismatch(i, v, want)),
+                Some(t) if t != want => Err(mismatch(i, span, v, want)),
                 _ => Ok(()),
             }
         };
@@ -206,7 +208,7 @@ fn check_function(
                     && !is_bool(m, t)
                 {
                     return Err(err(
-                        i.span,
+                        span,
                         "E-type",
                         format!(
                             "the condition {} of `select` has type {}, not i1",
@@ -228,7 +230,7 @@ fn check_function(
                     } else {
                         (ops[0], t1)
                     };
-                    return Err(mismatch(i, v, want));
+                    return Err(mismatch(i, span, v, want));
                 }
             }
             O::Ret if ops.len() == 1 => expect(ops[0], f.ret_ty)?,
@@ -237,7 +239,7 @@ fn check_function(
                     && !matches!(m.types.types[t.0 as usize], Type::Int(1))
                 {
                     return Err(err(
-                        i.span,
+                        span,
                         "E-type",
                         format!(
                             "the condition {} of `br` has type {}, not i1",
@@ -251,8 +253,10 @@ fn check_function(
             O::Switch if ops.len() > 1 => {
                 expect(ops[0], m.value_type(fid, ops[1]))?;
             }
-            O::Load | O::GetElementPtr if !ops.is_empty() => pointer(m, fid, i, ops[0], &local)?,
-            O::Store if ops.len() == 2 => pointer(m, fid, i, ops[1], &local)?,
+            O::Load | O::GetElementPtr if !ops.is_empty() => {
+                pointer(m, fid, i, span, ops[0], &local)?
+            }
+            O::Store if ops.len() == 2 => pointer(m, fid, i, span, ops[1], &local)?,
             O::Call | O::Invoke | O::CallBr => {
                 if let Some(call) = f.calls.get(i.aux as usize)
                     && let Type::Func { params, .. } = &m.types.types[call.fn_ty.0 as usize]
@@ -271,7 +275,7 @@ fn check_function(
         has_phi |= i.op == O::Phi;
         if !needs_dt {
             let is_phi = i.op == O::Phi;
-            let in_blocks = &f.block_refs[i.blocks.range()];
+            let in_blocks = f.inst_blocks(id);
             needs_dt = ops.iter().enumerate().any(|(n, &v)| {
                 let Value::Inst(d) = v else { return false };
                 let di = &f.insts[d.0 as usize];
@@ -296,7 +300,7 @@ fn check_function(
     // Phis first in their block, and one incoming per predecessor edge.
     let entry_is_target = || {
         err(
-            f.blocks[0].span,
+            f.block_span(Block(0)),
             "E-entry-preds",
             format!(
                 "the entry block %{} of @{} is a branch target",
@@ -319,10 +323,10 @@ fn check_function(
     if !cfg.preds(Block(0)).is_empty() {
         return Err(entry_is_target());
     }
-    for (b, bd) in f.blocks.iter().enumerate() {
+    for b in 0..f.blocks.len() {
         let mut seen_other = false;
         let mut preds_ready = false;
-        for k in bd.insts.range() {
+        for k in f.block_range(Block(b as u32)).range() {
             let i = &f.insts[k];
             if i.op != Opcode::Phi {
                 seen_other = true;
@@ -330,7 +334,7 @@ fn check_function(
             }
             if seen_other {
                 return Err(err(
-                    i.span,
+                    f.inst_span(InstId(k as u32)),
                     "E-phi-position",
                     "a phi after a non-phi instruction of its block".to_string(),
                     "PHI nodes not grouped at top of basic block!",
@@ -347,7 +351,7 @@ fn check_function(
             }
             sc.incoming.clear();
             sc.incoming
-                .extend(f.block_refs[i.blocks.range()].iter().map(|b| b.0));
+                .extend(f.inst_blocks(InstId(k as u32)).iter().map(|b| b.0));
             sc.incoming.sort_unstable();
             if sc.incoming != sc.preds {
                 let names = |v: &[u32]| -> String {
@@ -362,7 +366,7 @@ fn check_function(
                     }
                 };
                 return Err(err(
-                    i.span,
+                    f.inst_span(InstId(k as u32)),
                     "E-phi-preds",
                     format!(
                         "the phi's incoming blocks ({}) are not the predecessors of %{} ({})",
@@ -382,9 +386,9 @@ fn check_function(
     sc.dt.compute(cfg);
     let dt = &sc.dt;
     for (k, i) in f.insts.iter().enumerate() {
-        let ops = &f.operands[i.operands.range()];
+        let ops = f.operands(InstId(k as u32));
         let is_phi = i.op == Opcode::Phi;
-        let in_blocks = &f.block_refs[i.blocks.range()];
+        let in_blocks = f.inst_blocks(InstId(k as u32));
         for (n, &v) in ops.iter().enumerate() {
             let Value::Inst(d) = v else { continue };
             let di = &f.insts[d.0 as usize];
@@ -405,7 +409,7 @@ fn check_function(
                 Opcode::Invoke => {
                     // Defined on the normal edge: the normal destination must be reached only
                     // through it and dominate the use.
-                    let normal = f.block_refs[di.blocks.range()].first().copied();
+                    let normal = f.inst_blocks(d).first().copied();
                     match normal {
                         Some(nb) => {
                             let single = cfg.preds(nb).len() == 1
@@ -435,12 +439,13 @@ fn pointer(
     m: &Module,
     fid: FuncId,
     i: &crate::ir::Inst,
+    span: Span,
     v: Value,
     local: &dyn Fn(Value) -> Option<TypeId>,
 ) -> Result<(), Box<Diagnostic>> {
     match local(v) {
         Some(t) if !is_pointer(m, t) => Err(err(
-            i.span,
+            span,
             "E-type",
             format!(
                 "{} has type {} but this `{}` expects a pointer",
@@ -481,11 +486,11 @@ fn not_dominated(
             "Instruction does not dominate all uses!",
         )
     };
-    let mut e = Diagnostic::error(msg, f.insts[user.0 as usize].span)
+    let mut e = Diagnostic::error(msg, f.inst_span(user))
         .with_code("E-dominance")
         .with_note(format!("LLVM's verifier rejects this module (\"{llvm}\")"));
     if d != user {
-        e = e.with_label(def.span, "defined here");
+        e = e.with_label(f.inst_span(d), "defined here");
     }
     Box::new(e)
 }
