@@ -177,8 +177,16 @@ fn precise_mode_rule_p10_on_split_exits() {
 /// `exits`: the generator option of rule P10 (`Generator::Exits`), whose programs have fewer
 /// irreducible regions and constant loop bounds: its own, lower coverage thresholds.
 fn assert_coverage(st: &Stats, exits: bool) {
-    assert!(st.finished_pct() >= if exits { 95.0 } else { 97.0 }, "{}", st.summary());
-    assert!(st.covered_pct() >= if exits { 65.0 } else { 88.0 }, "{}", st.summary());
+    assert!(
+        st.finished_pct() >= if exits { 95.0 } else { 97.0 },
+        "{}",
+        st.summary()
+    );
+    assert!(
+        st.covered_pct() >= if exits { 65.0 } else { 88.0 },
+        "{}",
+        st.summary()
+    );
     assert!(exits || st.several_pct() >= 70.0, "{}", st.summary());
     assert!(exits || st.split_pct() >= 60.0, "{}", st.summary());
     assert!(st.with_tokens * 10 >= st.programs, "{}", st.summary());

@@ -54,7 +54,7 @@ impl Ctx<'_, '_> {
                 format!("the terminator of {}", self.a.block_name(b))
             }
             Node::Inst(i) => {
-                if self.a.lf.func.insts[i as usize].name == converge_ir::LocalName::None {
+                if self.a.lf.func.insts[i as usize].name() == converge_ir::LocalName::None {
                     format!("`{}`", self.node_text(n))
                 } else {
                     self.a.name(n)
