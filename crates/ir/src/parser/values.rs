@@ -125,6 +125,9 @@ impl<'s> Parser<'s> {
     }
 
     pub(super) fn block_ref(&mut self, f: &mut Function) -> PResult<()> {
+        if let Some(t) = self.label_name_fast() {
+            return self.block_name_tok(f, t);
+        }
         if !self.eat_word("label") {
             return self.err("expected `label %block`");
         }
@@ -138,6 +141,11 @@ impl<'s> Parser<'s> {
     /// a forward reference).
     pub(super) fn block_name_ref(&mut self, f: &mut Function) -> PResult<()> {
         let t = self.bump();
+        self.block_name_tok(f, t)
+    }
+
+    /// [`Parser::block_name_ref`] for the name token `t`, already consumed.
+    pub(super) fn block_name_tok(&mut self, f: &mut Function, t: Token) -> PResult<()> {
         let key = self.lkey(t)?;
         let l = self.locals.get(&key);
         let idx = f.block_refs.len() as u32;
