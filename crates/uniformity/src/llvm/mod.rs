@@ -329,8 +329,7 @@ impl SsaFunction for LlvmFunction<'_> {
         });
     }
     fn phi_incoming_blocks_of(&self, i: Inst, v: Inst, f: &mut dyn FnMut(Block)) {
-        let inst = &self.func.insts[i.index()];
-        let blocks = &self.func.block_refs[inst.blocks.range()];
+        let blocks = self.func.inst_blocks(InstId(i.0));
         for (&x, &b) in self.operands(i.0).iter().zip(blocks) {
             if x == Value::Inst(converge_ir::InstId(v.0)) {
                 f(b);
