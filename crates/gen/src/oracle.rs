@@ -44,6 +44,12 @@ pub struct Options {
     pub unreachable: bool,
     /// Irreducible regions (two or three entries): several cycle hierarchies.
     pub irreducible: bool,
+    /// Breaks out of a natural loop go to a block of their own, which meets the loop's exit
+    /// block (left from the header's count or the latch) only after it, breaks are more
+    /// frequent, and half the loops count to a constant bound: code reached only through a loop's uniform exits, where
+    /// precise mode's rule P10 decides (off by default: the programs of a seed are the same as
+    /// before the option).
+    pub split_exits: bool,
 }
 
 impl Options {
@@ -58,6 +64,7 @@ impl Options {
             always_uniform: true,
             unreachable: true,
             irreducible: true,
+            split_exits: false,
         }
     }
 }
@@ -110,6 +117,9 @@ struct Node {
     scope: Scope,
     /// A heart token defined here: (name, enclosing token).
     heart: Option<(String, String)>,
+    /// With `split_exits`: this block is the exit of the natural loop with this header, and
+    /// reads its count.
+    after_loop: Option<usize>,
 }
 
 /// Where a break may go from inside a loop or region.
@@ -126,6 +136,7 @@ struct Builder<'r> {
     max: usize,
     tokens: usize,
     irreducible: bool,
+    split_exits: bool,
 }
 
 impl Builder<'_> {
@@ -137,6 +148,7 @@ impl Builder<'_> {
             carry: Vec::new(),
             scope: scope.clone(),
             heart: None,
+            after_loop: None,
         });
         self.nodes.len() - 1
     }
@@ -147,8 +159,18 @@ impl Builder<'_> {
 
     /// Ends block `b` with a jump to `to`, or, sometimes, a branch that may also break out.
     fn close(&mut self, b: usize, to: usize, targets: &[Target]) {
-        if !targets.is_empty() && self.rng.chance(1, 3) {
-            let t = *self.rng.pick(targets);
+        let odds = if self.split_exits { 2 } else { 3 };
+        if !targets.is_empty() && self.rng.chance(1, odds) {
+            let mut t = *self.rng.pick(targets);
+            if self.split_exits && matches!(t, Target::Continue(_)) && self.rng.chance(2, 3) {
+                // Mostly breaks: a `continue` makes the loop's count, and so its exit, divergent.
+                t = targets
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|t| matches!(t, Target::Exit(_)))
+                    .unwrap_or(t);
+            }
             let (dest, carry) = match t {
                 Target::Exit(x) => (x, None),
                 Target::Continue(h) => (h, Some(h)),
@@ -228,6 +250,10 @@ impl Builder<'_> {
         self.nodes[header].counter = true;
         let body = self.node(&inner.0);
         let exit = self.node(scope);
+        // With `split_exits`, breaks leave to `brk`, which meets `exit` in a block after both.
+        let split = self.split_exits && self.room(2);
+        let brk = if split { self.node(scope) } else { exit };
+        let join = if split { self.node(scope) } else { exit };
         self.nodes[cur].succs = vec![header];
         self.nodes[cur].term = Term::Jump;
         let stop = self.rng.below(2);
@@ -238,7 +264,7 @@ impl Builder<'_> {
         };
         self.nodes[header].term = Term::Counter { stop };
         let mark = targets.len();
-        targets.push(Target::Exit(exit));
+        targets.push(Target::Exit(brk));
         targets.push(Target::Continue(header));
         let end = self.region(body, depth - 1, targets);
         targets.truncate(mark);
@@ -254,6 +280,14 @@ impl Builder<'_> {
         } else {
             self.nodes[end].succs = vec![header];
             self.nodes[end].term = Term::Jump;
+        }
+        if split {
+            self.nodes[exit].after_loop = Some(header);
+            for b in [exit, brk] {
+                self.nodes[b].succs = vec![join];
+                self.nodes[b].term = Term::Jump;
+            }
+            return join;
         }
         exit
     }
@@ -371,6 +405,7 @@ pub fn program(rng: &mut Rng, opts: &Options) -> OracleProgram {
         max: opts.max_blocks.max(5) - if opts.unreachable { 2 } else { 0 },
         tokens: 0,
         irreducible: opts.irreducible,
+        split_exits: opts.split_exits,
     };
     let entry = b.node(&top);
     let mut targets = Vec::new();
@@ -508,6 +543,14 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                 "  {h} = call token @llvm.experimental.convergence.loop() [ \"convergencectrl\"(token {outer}) ]"
             );
         }
+        if let Some(h) = node.after_loop
+            && has_preds
+        {
+            // A use of the loop's count after its exits (`split_exits`).
+            let v = names.fresh("v");
+            let _ = writeln!(body, "  {v} = mul i32 %k{h}.n, 3");
+            mine.push(v);
+        }
         if b == 0 {
             let _ = writeln!(body, "  %tid = {tid_call}");
             let _ = writeln!(body, "  %u = load i32, ptr addrspace(1) %p, align 4");
@@ -525,7 +568,10 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
             for j in 0..node.carry.iter().filter(|c| c.2).count() {
                 let _ = writeln!(body, "  {k}.c{j} = add i32 {k}, {}", 2 + j);
             }
-            let x = if rng.chance(1, 2) {
+            let x = if opts.split_exits && rng.chance(1, 2) {
+                // A uniform trip count: the loop's own exit is uniform, its breaks need not be.
+                format!("{}", rng.below(4))
+            } else if rng.chance(1, 2) {
                 "%tid".to_string()
             } else {
                 let all: Vec<&String> = avail.iter().chain(mine.iter()).collect();

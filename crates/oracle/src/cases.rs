@@ -29,6 +29,13 @@ pub enum Generator {
         /// Blocks of the main function at most.
         blocks: usize,
     },
+    /// `Oracle` with breaks out of natural loops leaving to a block of their own
+    /// (`converge_gen::oracle::Options::split_exits`): code reached only through a loop's
+    /// other exits, where precise mode's rule P10 decides.
+    Exits {
+        /// Blocks of the main function at most.
+        blocks: usize,
+    },
 }
 
 /// One random case.
@@ -92,9 +99,14 @@ pub fn case(seed: u64, generator: Generator) -> Case {
                 explore: 0,
             }
         }
-        Generator::Oracle { blocks } => {
+        Generator::Oracle { blocks } | Generator::Exits { blocks } => {
             let mut o = converge_gen::oracle::Options::new(flavor);
             o.max_blocks = blocks;
+            if matches!(generator, Generator::Exits { .. }) {
+                o.split_exits = true;
+                // Irreducible regions make everything around them divergent (P1): rarer here.
+                o.irreducible = rng.chance(1, 4);
+            }
             o.tokens = rng.chance(1, 4);
             let p = converge_gen::oracle::program(&mut rng, &o);
             // Groups of 2-8 threads rarely split at every divergent branch the way a wrong claim
