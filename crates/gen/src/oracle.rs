@@ -473,7 +473,9 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
     // Phis of single-predecessor blocks: their one incoming value, and the value each such
     // phi copies (followed to the end of a chain of copies).
     let mut fixed: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
-    let mut alias: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    // (Also every further call of the thread-id intrinsic: the same value as `%tid`.)
+    let alias: std::cell::RefCell<std::collections::HashMap<String, String>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
     let reach = |b: usize| dom.is_reachable(Block(b as u32));
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&b| (!reach(b), dom.level(Block(b as u32)), b));
@@ -520,8 +522,8 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                         cands.extend(defs[p].iter().cloned());
                         cands[rng.below(cands.len())].clone()
                     };
-                    let canon = alias.get(&x).cloned().unwrap_or(x.clone());
-                    alias.insert(v.clone(), canon);
+                    let canon = alias.borrow().get(&x).cloned().unwrap_or(x.clone());
+                    alias.borrow_mut().insert(v.clone(), canon);
                     fixed.insert(phi_slots.len(), x);
                 }
                 phi_slots.push((b, v.clone(), false));
@@ -620,8 +622,10 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
         // x` compute the same value in every thread whatever `x` is, hiding the divergence the
         // analysis must track.
         let same = |x: &str, y: &str| {
-            x == y
-                || alias.get(x).map_or(x, |s| s.as_str()) == alias.get(y).map_or(y, |s| s.as_str())
+            x == y || {
+                let a = alias.borrow();
+                a.get(x).map_or(x, |s| s.as_str()) == a.get(y).map_or(y, |s| s.as_str())
+            }
         };
         let other = |rng: &mut Rng, mine: &Vec<String>, x: &str| -> String {
             for _ in 0..4 {
@@ -661,6 +665,7 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
             match rng.below(14) {
                 0 => {
                     let _ = writeln!(body, "  {v} = {tid_call}");
+                    alias.borrow_mut().insert(v.clone(), "%tid".to_string());
                 }
                 1 => {
                     // Half of the time only its low bits (see `%d`).
@@ -797,10 +802,16 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                 // branch really splits the group (a random value rarely matched any thread).
                 let x = match rng.below(4) {
                     0 => {
+                        // Another value's low bits; not the id's own (`(tid & 1) == (tid & 1)`
+                        // holds in every thread).
                         let y = all[rng.below(all.len())].clone();
-                        let ty = names.fresh("t");
-                        let _ = writeln!(body, "  {ty} = and i32 {y}, {mask}");
-                        ty
+                        if same(&y, "%tid") {
+                            "0".to_string()
+                        } else {
+                            let ty = names.fresh("t");
+                            let _ = writeln!(body, "  {ty} = and i32 {y}, {mask}");
+                            ty
+                        }
                     }
                     1 => "0".to_string(),
                     _ => format!("{}", (1 + rng.below(3)) & mask),
@@ -1002,11 +1013,19 @@ mod tests {
             .collect()
     }
 
-    /// The value a phi of one incoming value copies, followed through chains of such phis.
+    /// What a value computes, as far as copies go: a phi of one incoming value is what it
+    /// copies, every thread-id call is `%tid`, `and x, m` is written with `x` resolved.
     fn resolve(d: &HashMap<String, String>, x: &str) -> String {
         let mut x = x.to_string();
         for _ in 0..64 {
-            match d.get(&x).and_then(|r| r.strip_prefix("phi i32 [ ")) {
+            let r = d.get(&x).map(String::as_str).unwrap_or("");
+            if r.contains("workitem.id.x()") || r.contains("tid.x()") {
+                return "%tid".into();
+            }
+            if let Some((a, m)) = r.strip_prefix("and i32 ").and_then(|r| r.split_once(", ")) {
+                return format!("and {} {m}", resolve(d, a));
+            }
+            match r.strip_prefix("phi i32 [ ") {
                 Some(r) if r.matches('[').count() == 0 => {
                     x = r.split(',').next().unwrap().trim().to_string();
                 }

@@ -1,6 +1,7 @@
 //! One case of the mutation self-test in detail: which changed values the default check and the
 //! deeper search show divergent, under which input set.
 //! `cargo run --release -p converge-oracle --example mutant_case -- SEED sync|exits|temporal`
+//! (`DT=N`: the deeper search with N threads instead of 64).
 use converge_oracle::cases::{Generator, case, spec_of};
 use converge_oracle::check::{Mode, RunSpec, check, claims, main_function};
 use converge_uniformity::{Ablation, LlvmVersion};

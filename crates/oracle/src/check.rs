@@ -247,7 +247,7 @@ fn input_set(
     // Two input sets of three give the parameters that may differ between threads a
     // value per thread (two or three values, so threads still agree in groups); with
     // one input set, two seeds of three do.
-    let split = (k + if spec.inputs <= 1 { spec.seed } else { 0 }) % 3 != 0;
+    let split = !(k + if spec.inputs <= 1 { spec.seed } else { 0 }).is_multiple_of(3);
     let thread_args: Vec<Vec<ArgValue>> = per_thread
         .iter()
         .map(|&d| {
@@ -360,7 +360,7 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
         let candidate = x >= base;
         let wide = spec.explore > 0
             && if candidate {
-                (x - base) % 2 == 0
+                (x - base).is_multiple_of(2)
             } else {
                 x == 1
             };
