@@ -1141,15 +1141,9 @@ impl<F: SsaFunction> State<'_, F> {
                 }
                 let mut pm = std::mem::take(&mut self.pm);
                 let po = std::mem::take(&mut self.w.po);
-                let all = crate::precise::joins::taint(
-                    f,
-                    s,
-                    &po,
-                    b,
-                    j,
-                    &mut pm.reach,
-                    &mut |i| self.mark(i),
-                );
+                let all = crate::precise::joins::taint(f, s, &po, b, j, &mut pm.reach, &mut |i| {
+                    self.mark(i)
+                });
                 self.w.po = po;
                 self.pm = pm;
                 self.w.phis_tainted[j.index()] = all;

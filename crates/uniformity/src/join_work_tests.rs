@@ -284,7 +284,12 @@ fn llvm19_shortcuts_change_nothing() {
     let mut t = module_header(Flavor::Amdgpu);
     for k in 0..60 {
         let succs = program_cfg(&mut rng, 30 + 3 * k, &opts);
-        t.push_str(&function_with_cfg(&mut rng, &format!("f{k}"), &opts, &succs));
+        t.push_str(&function_with_cfg(
+            &mut rng,
+            &format!("f{k}"),
+            &opts,
+            &succs,
+        ));
     }
     inputs.push(t);
     let (mut w_sharp, mut w_plain) = (0, 0);
