@@ -408,6 +408,11 @@ pub(crate) struct JoinFinder {
     /// Joins at indices in `ignore.0..ignore.1` are not recorded (the caller has no use for
     /// them: the interval of a top-level cycle already assumed divergent around the branch).
     pub ignore: (u32, u32),
+    /// Precise mode: a branch at the header of a reducible cycle passes the label that comes back
+    /// to it to the cycle's exits, as any other header does (LLVM skips the branch block, and so
+    /// misses the exits that threads going round once more reach an iteration later:
+    /// docs/llvm-differences.md entry 11).
+    pub header_exits: bool,
     /// Per outermost irreducible cycle, filled on first need per function: the range of
     /// `exit_idx` holding the sorted indices of its exits, whose labels (with those of its own
     /// blocks) are all the exit check of a branch inside it reads (`NONE`: not yet).
@@ -603,12 +608,24 @@ impl JoinFinder {
                     // Every later join would be settled.
                     break;
                 }
+                if i == t_idx {
+                    let c = po.header_cycle[i as usize];
+                    if self.header_exits && c != NONE {
+                        // The branch heads reducible cycle `c` (precise mode): the label that came
+                        // back to it is that of threads starting the next iteration.
+                        let l = self.labels[i as usize];
+                        for &x in s.exits(c) {
+                            let xi = po.index[x.index()];
+                            if self.push(xi, l) {
+                                self.add_exit(po, xi);
+                            }
+                        }
+                    }
+                    continue;
+                }
                 if self.fresh.count == 0 && !(irr_lo..irr_hi).contains(&i) {
                     // Every path has met again at i.
                     break;
-                }
-                if i == t_idx {
-                    continue;
                 }
                 // Label flow goes to smaller indices but inside an outermost irreducible cycle
                 // (an interval), so the largest fresh index only grows back inside the interval

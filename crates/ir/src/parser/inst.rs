@@ -2,15 +2,14 @@
 
 use super::*;
 
-fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> Inst {
+fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> InstBuilder {
     let o = f.operands.len() as u32;
     let b = f.block_refs.len() as u32;
     let a = f.aux.len() as u32;
     let m = f.md_attachments.len() as u32;
-    Inst {
+    InstBuilder {
         op,
         ty: void,
-        name: LocalName::None,
         block: Block(block),
         operands: Range32 { start: o, end: o },
         blocks: Range32 { start: b, end: b },
@@ -70,8 +69,14 @@ impl<'s> Parser<'s> {
         let start = self.tok.start;
         let mut result: Option<Token> = None;
         if matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
-            result = Some(self.bump());
-            self.expect(Tok::Equal, "`=` after the result name")?;
+            result = match self.result_eq_fast() {
+                Some(t) => Some(t),
+                None => {
+                    let t = self.bump();
+                    self.expect(Tok::Equal, "`=` after the result name")?;
+                    Some(t)
+                }
+            };
         }
         if !self.is(Tok::Ident) {
             return self.err("expected an instruction opcode");
@@ -84,6 +89,14 @@ impl<'s> Parser<'s> {
         self.parse_inst_body(f, &mut inst)?;
         // Trailing `, !kind !N` attachments and `, align N` where the opcode allows them.
         while self.is(Tok::Comma) {
+            if let Some(a) = self.comma_align_fast() {
+                f.aux.push(a as u64);
+                continue;
+            }
+            if let Some(r) = self.comma_md_attachment_fast(f) {
+                r?;
+                continue;
+            }
             self.bump();
             match self.tok.kind {
                 Tok::MetadataVar => self.md_attachment(f)?,
@@ -155,12 +168,7 @@ impl<'s> Parser<'s> {
             }
             None => LocalName::None,
         };
-        // The name is stored into the pushed instruction, not into `inst` before the copy: the
-        // copy reads `inst` with wide loads, which stall on a store made just before them.
-        f.insts.push(inst);
-        if let Some(last) = f.insts.last_mut() {
-            last.name = name;
-        }
+        f.push_inst(&inst, name);
         Ok(op)
     }
 
@@ -196,7 +204,7 @@ impl<'s> Parser<'s> {
         fl
     }
 
-    fn syncscope_and_ordering(&mut self, inst: &mut Inst) -> PResult<()> {
+    fn syncscope_and_ordering(&mut self, inst: &mut InstBuilder) -> PResult<()> {
         if self.eat_word("syncscope") {
             self.expect(Tok::LParen, "`(` after `syncscope`")?;
             inst.syncscope = OptSym::some(self.expect_str()?);
@@ -268,7 +276,7 @@ impl<'s> Parser<'s> {
         ty
     }
 
-    fn parse_inst_body(&mut self, f: &mut Function, inst: &mut Inst) -> PResult<()> {
+    fn parse_inst_body(&mut self, f: &mut Function, inst: &mut InstBuilder) -> PResult<()> {
         let w = self.cur();
         let op = inst.op;
         match op {
@@ -774,7 +782,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `call`, `invoke`, `callbr` (with `tail`/`musttail`/`notail` prefixes for `call`).
-    fn parse_call(&mut self, f: &mut Function, inst: &mut Inst) -> PResult<()> {
+    fn parse_call(&mut self, f: &mut Function, inst: &mut InstBuilder) -> PResult<()> {
         let op = inst.op;
         let first = self.bump();
         if op == Opcode::Call {
@@ -918,6 +926,8 @@ impl<'s> Parser<'s> {
                     key,
                     target: FixTarget::Callee(call_idx),
                     span,
+                    want: NO_TYPE,
+                    inst: f.insts.len() as u32,
                 });
                 PENDING
             }
