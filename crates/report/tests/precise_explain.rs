@@ -555,7 +555,7 @@ fn uniformly_taken_exits_are_the_stated_reason() {
             "{user}: {facts:?}"
         );
         for f in &facts {
-            check_fact(&a, n, f, &|| format!("{user}"));
+            check_fact(&a, n, f, &|| user.to_string());
         }
     }
 }

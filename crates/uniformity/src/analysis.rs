@@ -1300,7 +1300,14 @@ impl<F: SsaFunction> State<'_, F> {
             }
             let (f, s) = (self.f, self.s);
             let mut pm = std::mem::take(&mut self.pm);
-            crate::precise::exits::sweep(f, s, outer, &mut pm, &mut |i| self.mark(i));
+            let p10 = pm.sweep.p10.prepare(
+                f,
+                s,
+                &pm.outer_irr,
+                &self.out.divergent_terminators,
+                outer,
+            );
+            crate::precise::exits::sweep(f, s, outer, p10, &mut pm, &mut |i| self.mark(i));
             self.pm = pm;
             return;
         }

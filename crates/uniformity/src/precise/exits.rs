@@ -11,7 +11,7 @@
 //! incoming value is defined inside the cycle: entry 2, incomings 1 and 2).
 
 use super::tokens;
-use super::uniform_exits::{self, UniformExits};
+use super::uniform_exits::UniformExits;
 use crate::ssa::{Inst, SsaFunction, Val};
 use crate::structure::{NONE, Structure};
 use crate::temporal::EscapeIndex;
@@ -41,11 +41,13 @@ pub(crate) struct Sweep {
     pub(crate) p10: UniformExits,
 }
 
-/// Marks what a divergent exit of cycle `o` makes divergent.
+/// Marks what a divergent exit of cycle `o` makes divergent. With `p10` (rule P10 may exempt
+/// uses of `o`: [`UniformExits::prepare`]), the uses it exempts are kept unmarked.
 pub(crate) fn sweep<F: SsaFunction>(
     f: &F,
     s: &Structure,
     o: u32,
+    p10: bool,
     pm: &mut super::Scratch,
     mark: &mut dyn FnMut(Inst),
 ) {
@@ -70,7 +72,6 @@ pub(crate) fn sweep<F: SsaFunction>(
         }
     }
     let heart = tokens::heart_of(f, s, &pm.outer_irr, o);
-    let p10 = uniform_exits::eligible(s, &pm.outer_irr, o);
     let blocks = s.blocks(o);
     if blocks.len() <= crate::temporal::small_cycle() {
         for &b in blocks {
@@ -101,8 +102,8 @@ pub(crate) fn sweep<F: SsaFunction>(
     w.found = found;
 }
 
-/// The sweep of cycle `o` at block `b`. With `p10` (rule P10 may apply to `o`), the users are
-/// candidates kept for [`UniformExits::recheck`] instead of being marked.
+/// The sweep of cycle `o` at block `b`. With `p10` (rule P10 may apply to `o`), the users it
+/// exempts are kept for [`UniformExits::recheck`] instead of being marked.
 #[allow(clippy::too_many_arguments)]
 fn visit<F: SsaFunction>(
     f: &F,
@@ -141,8 +142,8 @@ fn visit<F: SsaFunction>(
                 any_invariant = true;
                 break;
             }
-            if p10 {
-                // Decided when the propagation has drained; enclosing sweeps look again.
+            if p10 && w.p10.exempt_now(f, s, o, v, u) {
+                // Checked again when the propagation has drained; enclosing sweeps look again.
                 w.p10.add(f, o, v, u);
                 any_invariant = true;
                 continue;

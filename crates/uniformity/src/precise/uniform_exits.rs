@@ -69,6 +69,8 @@ struct CycleData {
     async_edges: Vec<(u32, u32)>,
     /// Blocks outside the cycle that a path leaving it through such an edge reaches, sorted.
     bad: Vec<u32>,
+    /// Whether some exit edge is uniformly taken (else the rule decides nothing here).
+    any_sync: bool,
 }
 
 /// Whether rule P10 can apply to cycle `c` at all: reducible, and no irreducible cycle around it.
@@ -90,7 +92,45 @@ impl UniformExits {
         }
     }
 
-    /// Records `user` (outside cycle `c`) of `value` as a candidate: not marked now, decided by
+    /// Before a sweep of cycle `c`: brings its data up to date with the divergent terminators
+    /// `div`; true when the rule may exempt a use there (it applies and some exit edge is
+    /// uniformly taken). Uses not exempt now never are (divergence only grows), so the sweep
+    /// marks them at once.
+    pub(crate) fn prepare<F: SsaFunction>(
+        &mut self,
+        f: &F,
+        s: &Structure,
+        outer_irr: &[u32],
+        div: &[bool],
+        c: u32,
+    ) -> bool {
+        if !eligible(s, outer_irr, c) || self.exhausted {
+            return false;
+        }
+        self.setup(f);
+        if self.stale(s, div, c) {
+            let d = self.compute(f, s, outer_irr, div, c);
+            self.store(s, c, d);
+        }
+        let d = &self.data[self.slot[c as usize] as usize - 1];
+        d.applies && d.any_sync
+    }
+
+    /// Whether the use `(c, value, user)` is exempt by the data of the last [`prepare`] of `c`.
+    ///
+    /// [`prepare`]: UniformExits::prepare
+    pub(crate) fn exempt_now<F: SsaFunction>(
+        &self,
+        f: &F,
+        s: &Structure,
+        c: u32,
+        value: Inst,
+        user: Inst,
+    ) -> bool {
+        self.exempt(f, s, (c, value, user))
+    }
+
+    /// Records `user` (outside cycle `c`) of `value` as exempt: not marked now, checked again by
     /// [`UniformExits::recheck`] when the propagation has drained.
     pub(crate) fn add<F: SsaFunction>(&mut self, f: &F, c: u32, value: Inst, user: Inst) {
         self.setup(f);
@@ -232,6 +272,7 @@ impl UniformExits {
             applies: false,
             async_edges: Vec::new(),
             bad: Vec::new(),
+            any_sync: false,
         };
         if !eligible(s, outer_irr, c) || !self.spend(s.blocks(c).len() as u64) {
             return d;
@@ -253,6 +294,8 @@ impl UniformExits {
                         d.async_edges.push((e.0, x.0));
                     }
                 }
+            } else {
+                d.any_sync = true;
             }
         }
         d.async_edges.sort_unstable();
