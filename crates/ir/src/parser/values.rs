@@ -75,9 +75,20 @@ impl<'s> Parser<'s> {
 
     pub(super) fn operand(&mut self, f: &mut Function, ty: TypeId) -> PResult<()> {
         if matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
-            // The commonest operand, pushed directly (the same as `parse_local_ref` and
-            // `push_operand`, without passing a `Val` through memory).
             let t = self.bump();
+            return self.local_operand(f, t);
+        }
+        let v = self.parse_value(f, ty)?;
+        self.push_operand(f, v);
+        Ok(())
+    }
+
+    /// The local name token `t` (already consumed) as an operand: the commonest operand, pushed
+    /// directly (the same as `parse_local_ref` and `push_operand`, without passing a `Val` through
+    /// memory).
+    #[inline]
+    pub(super) fn local_operand(&mut self, f: &mut Function, t: Token) -> PResult<()> {
+        {
             let key = self.lkey(t)?;
             let idx = f.operands.len() as u32;
             match self.locals.get(&key) {
@@ -93,10 +104,7 @@ impl<'s> Parser<'s> {
                     });
                 }
             }
-            return Ok(());
         }
-        let v = self.parse_value(f, ty)?;
-        self.push_operand(f, v);
         Ok(())
     }
 
