@@ -398,4 +398,52 @@ impl<'s> Parser<'s> {
         self.gsym_cache.put(raw, i);
         Ok(i)
     }
+
+    /// An `i32`/`i64` constant written as 1 to 9 decimal digits (token `t`, consumed): what
+    /// `parse_int_text` and `int_const` give for it (no sign, no overflow, no masking), with
+    /// values below 64 answered from a table that `int_const`'s first answer fills.
+    #[inline]
+    pub(super) fn small_int_const(&mut self, t: Token, ty: TypeId) -> Option<ConstId> {
+        let row = if ty == self.ty_i32 {
+            0
+        } else if ty == self.ty_i64 {
+            1
+        } else {
+            return None;
+        };
+        let s = self.text(t);
+        if s.is_empty() || s.len() > 9 || !s.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let v = s.iter().fold(0u32, |v, &c| v * 10 + (c - b'0') as u32);
+        if v >= 64 {
+            return Some(self.int_const(ty, v as u128, false));
+        }
+        let slot = &mut self.small_ints[row][v as usize];
+        if *slot != u32::MAX {
+            return Some(ConstId(*slot));
+        }
+        let c = self.int_const(ty, v as u128, false);
+        self.small_ints[row][v as usize] = c.0;
+        Some(c)
+    }
+
+    /// `float_bits` for a `float` constant, through a cache by its spelling (generated and
+    /// compiled code repeats a few constants; the decimal conversion is the costly part).
+    #[inline]
+    pub(super) fn float_bits_cached(&mut self, t: Token, ty: TypeId) -> PResult<u64> {
+        if ty != self.ty_float {
+            return self.float_bits(t, ty);
+        }
+        let text = self.text(t);
+        if let Some(bits) = self.float_consts.get(text) {
+            return Ok(bits as u64);
+        }
+        let bits = self.float_bits(t, ty)?;
+        // A `float`'s bits fit in 32 (`float_bits` converts to single precision).
+        if let Ok(b32) = u32::try_from(bits) {
+            self.float_consts.put(text, b32);
+        }
+        Ok(bits)
+    }
 }
