@@ -34,17 +34,31 @@ fn respaced(src: &str) -> String {
     out
 }
 
-/// The `Debug` text with the numbers of every `start: N, end: N` span replaced by `_`.
+/// The `Debug` text with source positions masked: every `Span { .. }`, and the numbers after
+/// `span_start: ` and `span_len: ` (instruction and block records keep their text's position so).
 fn masked(v: &dyn std::fmt::Debug) -> String {
     let s = format!("{v:?}");
     let mut out = String::with_capacity(s.len());
     let mut rest = s.as_str();
-    while let Some(p) = rest.find("Span { start: ") {
+    loop {
+        let next = ["Span { start: ", "span_start: ", "span_len: "]
+            .iter()
+            .filter_map(|k| rest.find(k).map(|p| (p, *k)))
+            .min();
+        let Some((p, key)) = next else {
+            break;
+        };
         out.push_str(&rest[..p]);
         let tail = &rest[p..];
-        let close = tail.find('}').expect("a span's closing brace");
-        out.push_str("Span { _ }");
-        rest = &tail[close + 1..];
+        if key.starts_with("Span") {
+            let close = tail.find('}').expect("a span's closing brace");
+            out.push_str("Span { _ }");
+            rest = &tail[close + 1..];
+        } else {
+            out.push_str(key);
+            out.push('_');
+            rest = tail[key.len()..].trim_start_matches(|c: char| c.is_ascii_digit());
+        }
     }
     out.push_str(rest);
     out

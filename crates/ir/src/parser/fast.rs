@@ -365,7 +365,7 @@ impl<'s> Parser<'s> {
     #[inline]
     pub(super) fn comma_operand(&mut self, f: &mut Function, ty: TypeId) -> PResult<()> {
         match self.comma_local_fast() {
-            Some(t) => self.local_operand(f, t),
+            Some(t) => self.local_operand(f, t, ty),
             None => {
                 self.comma()?;
                 self.operand(f, ty)

@@ -2,15 +2,14 @@
 
 use super::*;
 
-fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> Inst {
+fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> InstBuilder {
     let o = f.operands.len() as u32;
     let b = f.block_refs.len() as u32;
     let a = f.aux.len() as u32;
     let m = f.md_attachments.len() as u32;
-    Inst {
+    InstBuilder {
         op,
         ty: void,
-        name: LocalName::None,
         block: Block(block),
         operands: Range32 { start: o, end: o },
         blocks: Range32 { start: b, end: b },
@@ -169,12 +168,7 @@ impl<'s> Parser<'s> {
             }
             None => LocalName::None,
         };
-        // The name is stored into the pushed instruction, not into `inst` before the copy: the
-        // copy reads `inst` with wide loads, which stall on a store made just before them.
-        f.insts.push(inst);
-        if let Some(last) = f.insts.last_mut() {
-            last.name = name;
-        }
+        f.push_inst(&inst, name);
         Ok(op)
     }
 
@@ -210,7 +204,7 @@ impl<'s> Parser<'s> {
         fl
     }
 
-    fn syncscope_and_ordering(&mut self, inst: &mut Inst) -> PResult<()> {
+    fn syncscope_and_ordering(&mut self, inst: &mut InstBuilder) -> PResult<()> {
         if self.eat_word("syncscope") {
             self.expect(Tok::LParen, "`(` after `syncscope`")?;
             inst.syncscope = OptSym::some(self.expect_str()?);
@@ -282,7 +276,7 @@ impl<'s> Parser<'s> {
         ty
     }
 
-    fn parse_inst_body(&mut self, f: &mut Function, inst: &mut Inst) -> PResult<()> {
+    fn parse_inst_body(&mut self, f: &mut Function, inst: &mut InstBuilder) -> PResult<()> {
         let w = self.cur();
         let op = inst.op;
         match op {
@@ -785,7 +779,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `call`, `invoke`, `callbr` (with `tail`/`musttail`/`notail` prefixes for `call`).
-    fn parse_call(&mut self, f: &mut Function, inst: &mut Inst) -> PResult<()> {
+    fn parse_call(&mut self, f: &mut Function, inst: &mut InstBuilder) -> PResult<()> {
         let op = inst.op;
         // `tail call` in one step (`fast.rs`).
         let first = match self.word_pair_fast(b"tail", b" call") {
@@ -944,6 +938,8 @@ impl<'s> Parser<'s> {
                     key,
                     target: FixTarget::Callee(call_idx),
                     span,
+                    want: NO_TYPE,
+                    inst: f.insts.len() as u32,
                 });
                 PENDING
             }
