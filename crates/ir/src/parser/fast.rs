@@ -279,7 +279,7 @@ impl<'s> Parser<'s> {
     /// and reads the type's suffix as `parse_type`'s fast path does after the word, so the result
     /// is that of `expect_word("to")` and `parse_type`.
     #[inline]
-    pub(super) fn to_type_fast(&mut self) -> Option<PResult<TypeId>> {
+    pub(super) fn cast_to_type_fast(&mut self) -> Option<PResult<TypeId>> {
         let b = self.b;
         let t = self.tok;
         let e = t.end as usize;
@@ -334,7 +334,7 @@ impl<'s> Parser<'s> {
             end = ne + 1;
         }
         match b.get(end..end + 2) {
-            Some([b' ', c]) if matches!(c, b'%' | b'@' | b'-' | b'0'..=b'9') => {}
+            Some([b' ', b'%' | b'@' | b'-' | b'0'..=b'9']) => {}
             _ => return None,
         }
         let ty = match ty {

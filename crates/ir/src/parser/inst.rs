@@ -656,7 +656,7 @@ impl<'s> Parser<'s> {
                 inst.flags |=
                     self.inst_flags(flags::NUW | flags::NSW | flags::NNEG | flags::FAST_MATH);
                 self.typed_operand(f)?;
-                inst.ty = match self.to_type_fast() {
+                inst.ty = match self.cast_to_type_fast() {
                     Some(t) => t?,
                     None => {
                         self.expect_word("to")?;
