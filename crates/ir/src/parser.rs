@@ -236,6 +236,10 @@ pub(crate) struct Parser<'s> {
     md_kinds: fast::WordCache,
     /// Global name tokens (`@f`) by their text → index in `gsyms` (see `fast.rs`).
     gsym_cache: fast::WordCache,
+    /// `i32` and `i64` constants 0 to 63 (`u32::MAX`: not seen yet; see `fast.rs`).
+    small_ints: [[u32; 64]; 2],
+    /// `float` constants by their spelling → bits (see `fast.rs`).
+    float_consts: fast::WordCache,
 }
 
 impl<'s> Parser<'s> {
@@ -301,6 +305,8 @@ impl<'s> Parser<'s> {
             pool_sizes: [0; 9],
             md_kinds: fast::WordCache::new(),
             gsym_cache: fast::WordCache::new(),
+            small_ints: [[u32::MAX; 64]; 2],
+            float_consts: fast::WordCache::new(),
         };
         p.ty_void = p.simple_type(Type::Void);
         p.ty_ptr = p.simple_type(Type::Ptr(0));

@@ -211,24 +211,178 @@ impl<'s> Parser<'s> {
     pub(super) fn label_name_fast(&mut self) -> Option<Token> {
         let b = self.b;
         let t = self.tok;
-        let e = t.end as usize;
-        if t.end - t.start != 5
-            || b.get(t.start as usize..e) != Some(b"label")
-            || b.get(e..e + 2) != Some(b" %")
-        {
+        if t.end - t.start != 5 || b.get(t.start as usize..t.end as usize) != Some(b"label") {
             return None;
         }
-        let first = *b.get(e + 2)?;
+        self.local_name_after(t.end as usize + 1)
+    }
+
+    /// At `,` followed by ` label %name`: consumes the three tokens and returns the name's token.
+    #[inline]
+    pub(super) fn comma_label_fast(&mut self) -> Option<Token> {
+        let e = self.tok.end as usize;
+        if self.tok.kind != Tok::Comma || self.b.get(e..e + 6) != Some(b" label") {
+            return None;
+        }
+        self.local_name_after(e + 7)
+    }
+
+    /// A plain local name `%name` at `i + 1` after one space at `i`: consumes everything up to its
+    /// end and returns its token (the lexer's `LocalVar` there).
+    #[inline]
+    fn local_name_after(&mut self, i: usize) -> Option<Token> {
+        let b = self.b;
+        if b.get(i.checked_sub(1)?..i + 1) != Some(b" %") {
+            return None;
+        }
+        let first = *b.get(i + 1)?;
         if !is_label_byte(first) || first.is_ascii_digit() {
             return None;
         }
-        let ne = self.label_run(e + 3);
+        let ne = self.label_run(i + 2);
         self.consumed_to(ne);
         Some(Token {
-            start: (e + 1) as u32,
+            start: i as u32,
             end: ne as u32,
             kind: Tok::LocalVar,
         })
+    }
+
+    /// At `,` followed by ` %name`: consumes both tokens and returns the name's token.
+    #[inline]
+    pub(super) fn comma_local_fast(&mut self) -> Option<Token> {
+        if self.tok.kind != Tok::Comma {
+            return None;
+        }
+        self.local_name_after(self.tok.end as usize + 1)
+    }
+
+    /// At the word `first` followed by exactly `rest` (a space and a word) and then a space:
+    /// consumes both words and returns the first one's token (`prev_end` is then the second's
+    /// end, which tells the caller the second word was consumed).
+    #[inline]
+    pub(super) fn word_pair_fast(&mut self, first: &[u8], rest: &[u8]) -> Option<Token> {
+        let t = self.tok;
+        let (s, e) = (t.start as usize, t.end as usize);
+        if t.kind != Tok::Ident
+            || self.b.get(s..e) != Some(first)
+            || self.b.get(e..e + rest.len()) != Some(rest)
+            || !matches!(self.b.get(e + rest.len()), Some(b' ' | b'\n'))
+        {
+            return None;
+        }
+        self.consumed_to(e + rest.len());
+        Some(t)
+    }
+
+    /// At `to` followed by ` T` where `T` is `i32`, `i64`, `i1` or `float`: consumes both words
+    /// and reads the type's suffix as `parse_type`'s fast path does after the word, so the result
+    /// is that of `expect_word("to")` and `parse_type`.
+    #[inline]
+    pub(super) fn cast_to_type_fast(&mut self) -> Option<PResult<TypeId>> {
+        let b = self.b;
+        let t = self.tok;
+        let e = t.end as usize;
+        if t.kind != Tok::Ident
+            || self.depth >= MAX_DEPTH
+            || b.get(t.start as usize..e) != Some(b"to")
+        {
+            return None;
+        }
+        let (ty, end) = match b.get(e..e + 4)? {
+            b" i32" => (self.ty_i32, e + 4),
+            b" i64" => (self.ty_i64, e + 4),
+            [b' ', b'i', b'1', _] => (self.ty_i1, e + 3),
+            b" flo" if b.get(e + 4..e + 6) == Some(b"at") => (self.ty_float, e + 6),
+            _ => return None,
+        };
+        // The type word ends there (the lexer's word would not run on).
+        if !ends_number(b.get(end)) {
+            return None;
+        }
+        self.consumed_to(end);
+        Some(self.fast_type_suffix(ty))
+    }
+
+    /// At `,` followed by ` T ` where `T` is `i32`, `i64`, `i1`, `float` or `ptr` (optionally
+    /// `ptr addrspace(N)`) and the byte after the space starts a name or a number: consumes the
+    /// comma and the type's tokens and returns the type, as `comma` and `parse_type` would (the
+    /// byte after the type rules out every type suffix).
+    #[inline]
+    pub(super) fn comma_type_fast(&mut self) -> Option<TypeId> {
+        let b = self.b;
+        let e = self.tok.end as usize;
+        if self.tok.kind != Tok::Comma || self.depth >= MAX_DEPTH || b.get(e) != Some(&b' ') {
+            return None;
+        }
+        let w = b.get(e + 1..e + 6)?;
+        let (ty, mut end) = match w {
+            [b'i', b'3', b'2', b' ', _] => (Some(self.ty_i32), e + 4),
+            [b'i', b'6', b'4', b' ', _] => (Some(self.ty_i64), e + 4),
+            [b'i', b'1', b' ', _, _] => (Some(self.ty_i1), e + 3),
+            [b'f', b'l', b'o', b'a', b't'] => (Some(self.ty_float), e + 6),
+            [b'p', b't', b'r', b' ', _] => (None, e + 4),
+            _ => return None,
+        };
+        let mut asp = 0;
+        if ty.is_none() && b.get(end..end + 11) == Some(b" addrspace(") {
+            let (n, ne) = self.small_number_at(end + 11)?;
+            if b.get(ne) != Some(&b')') {
+                return None;
+            }
+            asp = n;
+            end = ne + 1;
+        }
+        match b.get(end..end + 2) {
+            Some([b' ', b'%' | b'@' | b'-' | b'0'..=b'9']) => {}
+            _ => return None,
+        }
+        let ty = match ty {
+            Some(t) => t,
+            None => self.ptr_type(asp),
+        };
+        self.consumed_to(end);
+        Some(ty)
+    }
+
+    /// `, T v`: `comma` then `typed_operand`, the comma and the type in one step when they have
+    /// a common spelling.
+    #[inline]
+    pub(super) fn comma_typed_operand(&mut self, f: &mut Function) -> PResult<TypeId> {
+        match self.comma_type_fast() {
+            Some(ty) => {
+                self.operand(f, ty)?;
+                Ok(ty)
+            }
+            None => {
+                self.comma()?;
+                self.typed_operand(f)
+            }
+        }
+    }
+
+    /// `, v` of type `ty`: `comma` then `operand`.
+    #[inline]
+    pub(super) fn comma_operand(&mut self, f: &mut Function, ty: TypeId) -> PResult<()> {
+        match self.comma_local_fast() {
+            Some(t) => self.local_operand(f, t, ty),
+            None => {
+                self.comma()?;
+                self.operand(f, ty)
+            }
+        }
+    }
+
+    /// `, label %x`: `comma` then `block_ref`.
+    #[inline]
+    pub(super) fn comma_block_ref(&mut self, f: &mut Function) -> PResult<()> {
+        match self.comma_label_fast() {
+            Some(t) => self.block_name_tok(f, t),
+            None => {
+                self.comma()?;
+                self.block_ref(f)
+            }
+        }
     }
 
     /// The index in `gsyms` of a global name token, as `gsym(local_key(t))` gives it for a name
@@ -243,5 +397,53 @@ impl<'s> Parser<'s> {
         let i = self.gsym(key, Self::span(t));
         self.gsym_cache.put(raw, i);
         Ok(i)
+    }
+
+    /// An `i32`/`i64` constant written as 1 to 9 decimal digits (token `t`, consumed): what
+    /// `parse_int_text` and `int_const` give for it (no sign, no overflow, no masking), with
+    /// values below 64 answered from a table that `int_const`'s first answer fills.
+    #[inline]
+    pub(super) fn small_int_const(&mut self, t: Token, ty: TypeId) -> Option<ConstId> {
+        let row = if ty == self.ty_i32 {
+            0
+        } else if ty == self.ty_i64 {
+            1
+        } else {
+            return None;
+        };
+        let s = self.text(t);
+        if s.is_empty() || s.len() > 9 || !s.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let v = s.iter().fold(0u32, |v, &c| v * 10 + (c - b'0') as u32);
+        if v >= 64 {
+            return Some(self.int_const(ty, v as u128, false));
+        }
+        let slot = &mut self.small_ints[row][v as usize];
+        if *slot != u32::MAX {
+            return Some(ConstId(*slot));
+        }
+        let c = self.int_const(ty, v as u128, false);
+        self.small_ints[row][v as usize] = c.0;
+        Some(c)
+    }
+
+    /// `float_bits` for a `float` constant, through a cache by its spelling (generated and
+    /// compiled code repeats a few constants; the decimal conversion is the costly part).
+    #[inline]
+    pub(super) fn float_bits_cached(&mut self, t: Token, ty: TypeId) -> PResult<u64> {
+        if ty != self.ty_float {
+            return self.float_bits(t, ty);
+        }
+        let text = self.text(t);
+        if let Some(bits) = self.float_consts.get(text) {
+            return Ok(bits as u64);
+        }
+        let bits = self.float_bits(t, ty)?;
+        // A `float`'s bits fit in 32 (`float_bits` converts to single precision).
+        if let Ok(b32) = u32::try_from(bits) {
+            self.float_consts.put(text, b32);
+        }
+        Ok(bits)
     }
 }

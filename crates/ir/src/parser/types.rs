@@ -161,7 +161,7 @@ impl<'s> Parser<'s> {
     /// suffix inside the nesting bookkeeping (the caller checked `depth < MAX_DEPTH`, so `enter`
     /// succeeds as on the general path).
     #[inline]
-    fn fast_type_suffix(&mut self, id: TypeId) -> PResult<TypeId> {
+    pub(super) fn fast_type_suffix(&mut self, id: TypeId) -> PResult<TypeId> {
         if !(self.is(Tok::LParen) || self.is(Tok::Star) || self.is_word("addrspace")) {
             return Ok(id);
         }
@@ -173,7 +173,7 @@ impl<'s> Parser<'s> {
 
     /// `ptr addrspace(asp)`, interned once per small address space.
     #[inline]
-    fn ptr_type(&mut self, asp: u32) -> TypeId {
+    pub(super) fn ptr_type(&mut self, asp: u32) -> TypeId {
         match self.ptr_types.get(asp as usize) {
             Some(&Some(id)) => id,
             _ => {
