@@ -145,9 +145,9 @@ fn check_function(
     sc: &mut Scratch,
 ) -> Result<(), Box<Diagnostic>> {
     let local = |v: Value| f.local_type(v);
-    let mismatch = |i: &crate::ir::Inst, span: Span, v: Value, want: TypeId| -> Box<Diagnostic> {
+    let mismatch = |i: &crate::ir::Inst, id: InstId, v: Value, want: TypeId| -> Box<Diagnostic> {
         err(
-            span,
+            f.inst_span(id),
             "E-type",
             format!(
                 "{} has type {} but this `{}` expects {}",
@@ -169,10 +169,9 @@ fn check_function(
     for (k, i) in f.insts.iter().enumerate() {
         let id = InstId(k as u32);
         let ops = f.operands(id);
-        let span = f.inst_span(id);
         let expect = |v: Value, want: TypeId| -> Result<(), Box<Diagnostic>> {
             match local(v) {
-                Some(t) if t != want => Err(mismatch(i, span, v, want)),
+                Some(t) if t != want => Err(mismatch(i, id, v, want)),
                 _ => Ok(()),
             }
         };
@@ -208,7 +207,7 @@ fn check_function(
                     && !is_bool(m, t)
                 {
                     return Err(err(
-                        span,
+                        f.inst_span(id),
                         "E-type",
                         format!(
                             "the condition {} of `select` has type {}, not i1",
@@ -230,7 +229,7 @@ fn check_function(
                     } else {
                         (ops[0], t1)
                     };
-                    return Err(mismatch(i, span, v, want));
+                    return Err(mismatch(i, id, v, want));
                 }
             }
             O::Ret if ops.len() == 1 => expect(ops[0], f.ret_ty)?,
@@ -239,7 +238,7 @@ fn check_function(
                     && !matches!(m.types.types[t.0 as usize], Type::Int(1))
                 {
                     return Err(err(
-                        span,
+                        f.inst_span(id),
                         "E-type",
                         format!(
                             "the condition {} of `br` has type {}, not i1",
@@ -254,9 +253,9 @@ fn check_function(
                 expect(ops[0], m.value_type(fid, ops[1]))?;
             }
             O::Load | O::GetElementPtr if !ops.is_empty() => {
-                pointer(m, fid, i, span, ops[0], &local)?
+                pointer(m, fid, i, id, ops[0], &local)?
             }
-            O::Store if ops.len() == 2 => pointer(m, fid, i, span, ops[1], &local)?,
+            O::Store if ops.len() == 2 => pointer(m, fid, i, id, ops[1], &local)?,
             O::Call | O::Invoke | O::CallBr => {
                 if let Some(call) = f.calls.get(i.aux as usize)
                     && let Type::Func { params, .. } = &m.types.types[call.fn_ty.0 as usize]
@@ -439,13 +438,13 @@ fn pointer(
     m: &Module,
     fid: FuncId,
     i: &crate::ir::Inst,
-    span: Span,
+    id: InstId,
     v: Value,
     local: &dyn Fn(Value) -> Option<TypeId>,
 ) -> Result<(), Box<Diagnostic>> {
     match local(v) {
         Some(t) if !is_pointer(m, t) => Err(err(
-            span,
+            m.func(fid).inst_span(id),
             "E-type",
             format!(
                 "{} has type {} but this `{}` expects a pointer",
