@@ -101,6 +101,7 @@ fn run_module(path: &Path, label: &str, st: &mut [Stats; 2]) -> Vec<String> {
                 step_limit: 3_000,
                 inputs: 2,
                 small_globals: false,
+                explore: 0,
             };
             st[mode].add(&case, a, found);
         }

@@ -342,6 +342,17 @@ impl<'s> Parser<'s> {
                 Local::Inst(i) => Value::Inst(InstId(i)),
                 Local::Block(b) => Value::Block(Block(b)),
             };
+            if fx.want != NO_TYPE
+                && let Some(t) = f.local_type(v)
+                && t != fx.want
+            {
+                self.wrong_types.push(WrongType {
+                    func: self.cur_func,
+                    inst: fx.inst,
+                    value: v,
+                    written: fx.want,
+                });
+            }
             match fx.target {
                 FixTarget::Operand(i) => f.operands[i as usize] = v,
                 FixTarget::Callee(c) => f.calls[c as usize].callee = v,

@@ -69,8 +69,14 @@ impl<'s> Parser<'s> {
         let start = self.tok.start;
         let mut result: Option<Token> = None;
         if matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
-            result = Some(self.bump());
-            self.expect(Tok::Equal, "`=` after the result name")?;
+            result = match self.result_eq_fast() {
+                Some(t) => Some(t),
+                None => {
+                    let t = self.bump();
+                    self.expect(Tok::Equal, "`=` after the result name")?;
+                    Some(t)
+                }
+            };
         }
         if !self.is(Tok::Ident) {
             return self.err("expected an instruction opcode");
@@ -83,6 +89,14 @@ impl<'s> Parser<'s> {
         self.parse_inst_body(f, &mut inst)?;
         // Trailing `, !kind !N` attachments and `, align N` where the opcode allows them.
         while self.is(Tok::Comma) {
+            if let Some(a) = self.comma_align_fast() {
+                f.aux.push(a as u64);
+                continue;
+            }
+            if let Some(r) = self.comma_md_attachment_fast(f) {
+                r?;
+                continue;
+            }
             self.bump();
             match self.tok.kind {
                 Tok::MetadataVar => self.md_attachment(f)?,
@@ -912,6 +926,8 @@ impl<'s> Parser<'s> {
                     key,
                     target: FixTarget::Callee(call_idx),
                     span,
+                    want: NO_TYPE,
+                    inst: f.insts.len() as u32,
                 });
                 PENDING
             }

@@ -108,11 +108,11 @@ impl<'s> Parser<'s> {
     }
 
     /// Reads the rest of the module sequentially and finishes it.
-    fn run_to_end(mut self) -> PResult<Module> {
+    fn run_to_end(mut self) -> PResult<(Module, Vec<WrongType>)> {
         while self.tok.kind != Tok::Eof {
             self.parse_item()?;
         }
-        self.finish()
+        self.finish_with_wrong_types()
     }
 }
 
@@ -134,7 +134,7 @@ pub(crate) fn worth_it(src: &str) -> bool {
 }
 
 /// Reads `src` with two threads; the result (module or first error) equals the sequential reader's.
-pub(crate) fn parse_parallel(source_name: &str, src: &str) -> PResult<Module> {
+pub(crate) fn parse_parallel(source_name: &str, src: &str) -> PResult<(Module, Vec<WrongType>)> {
     let seq = || Parser::new(source_name, src).parse_module();
     let Some(prelude_end) = find_define(src, 0) else {
         return seq();
@@ -673,6 +673,14 @@ fn merge<'s>(a: &mut Parser<'s>, mut b: Parser<'s>, base: &Base) -> bool {
     for &(c, g, key, span) in &b.blockaddrs[base.blockaddrs..] {
         a.blockaddrs
             .push((r.konst(c), r.gsyms[g as usize], r.key(key), span));
+    }
+    // Operands written with a wrong type (locals: only the function and the type move).
+    for w in &b.wrong_types {
+        a.wrong_types.push(WrongType {
+            func: r.func(w.func),
+            written: r.ty(w.written),
+            ..*w
+        });
     }
     // The functions themselves.
     for mut f in b.m.functions.drain(base.funcs as usize..) {

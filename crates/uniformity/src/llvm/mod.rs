@@ -328,6 +328,15 @@ impl SsaFunction for LlvmFunction<'_> {
             }
         });
     }
+    fn phi_incoming_blocks_of(&self, i: Inst, v: Inst, f: &mut dyn FnMut(Block)) {
+        let blocks = self.func.inst_blocks(InstId(i.0));
+        for (&x, &b) in self.operands(i.0).iter().zip(blocks) {
+            if x == Value::Inst(converge_ir::InstId(v.0)) {
+                f(b);
+            }
+        }
+    }
+
     fn phi_same_incoming_from(&self, i: Inst, pred: &dyn Fn(Block) -> bool) -> bool {
         let blocks = self.func.inst_blocks(InstId(i.0));
         let mut seen: Option<Value> = None;
