@@ -604,8 +604,40 @@ impl Function {
     /// Appends an instruction built by the reader, named `name`. Its operand and block-reference
     /// ranges start where the pools stood when it was begun and, unless recorded otherwise here,
     /// end where the next instruction's begin (nothing is pushed between two instructions).
+    #[inline]
     pub(crate) fn push_inst(&mut self, b: &InstBuilder, name: LocalName) {
         let id = self.insts.len() as u32;
+        let len = b.span.end.saturating_sub(b.span.start);
+        // One test for the common case (no side entry), the side tables out of line.
+        let rare = !b.aux_list.is_empty()
+            | !b.md.is_empty()
+            | b.syncscope.get().is_some()
+            | (b.operands.end as usize != self.operands.len())
+            | (b.blocks.end as usize != self.block_refs.len())
+            | (len >= LONG_SPAN as u32)
+            | (b.aux2 != implied_aux2(b.op, b.ty, b.aux))
+            | (b.op == Opcode::Alloca);
+        let side = if rare { self.push_side(id, b, len) } else { 0 };
+        self.insts.push(Inst {
+            op: b.op,
+            ordering: b.ordering,
+            flags: b.flags,
+            ty: b.ty,
+            block: b.block,
+            aux: b.aux,
+            name: PackedName::pack(name),
+            ops: b.operands.start,
+            refs: b.blocks.start,
+            span_start: b.span.start,
+            span_len: len.min(LONG_SPAN as u32) as u16,
+            side,
+        });
+    }
+
+    /// The side-table entries of instruction `id` (built as `b`, its text `len` bytes long);
+    /// returns its `side` bits.
+    #[inline(never)]
+    fn push_side(&mut self, id: u32, b: &InstBuilder, len: u32) -> u8 {
         let mut bits = 0u8;
         if !b.aux_list.is_empty() {
             bits |= side::AUX_LIST;
@@ -632,27 +664,10 @@ impl Function {
             bits |= side::REFS_END;
             self.side.refs_ends.push((id, b.blocks.end));
         }
-        let len = b.span.end.saturating_sub(b.span.start);
-        let span_len = if len >= LONG_SPAN as u32 {
+        if len >= LONG_SPAN as u32 {
             self.side.long_spans.push((id, b.span.end));
-            LONG_SPAN
-        } else {
-            len as u16
-        };
-        self.insts.push(Inst {
-            op: b.op,
-            ordering: b.ordering,
-            flags: b.flags,
-            ty: b.ty,
-            block: b.block,
-            aux: b.aux,
-            name: PackedName::pack(name),
-            ops: b.operands.start,
-            refs: b.blocks.start,
-            span_start: b.span.start,
-            span_len,
-            side: bits,
-        });
+        }
+        bits
     }
 
     /// Rewrites the reader's provisional ids of the rarer fields (the two-thread reader's merge):
