@@ -169,7 +169,7 @@ fn root_pattern(
         u.always_uniform[d.0 as usize]
             && u.assumed_divergent
                 .iter()
-                .any(|&c| s.contains(c, db) && !s.contains(c, b))
+                .any(|&c| s.contains(c.0, db) && !s.contains(c.0, b))
     });
     if leaves {
         return Some(KnownBug::AlwaysUniformLeavesAssumedCycle);

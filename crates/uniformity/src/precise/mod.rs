@@ -93,7 +93,7 @@ pub(crate) fn finish<F: SsaFunction>(f: &F, s: &Structure, out: &mut Uniformity,
 fn temporal_list<F: SsaFunction>(
     f: &F,
     s: &Structure,
-    exit_cycles: &[u32],
+    exit_cycles: &[crate::Cycle],
     walk_only: bool,
     inv: &mut exits::Invariance,
 ) -> Vec<TemporalDivergence> {
@@ -104,7 +104,7 @@ fn temporal_list<F: SsaFunction>(
     let nc = s.num_cycles();
     let mut flag = vec![false; nc];
     for &c in exit_cycles {
-        flag[c as usize] = true;
+        flag[c.index()] = true;
     }
     // Parents are numbered before their children: one pass gives the outermost ancestor-or-self
     // with a divergent exit.
@@ -162,7 +162,7 @@ fn temporal_list<F: SsaFunction>(
                         out.push(TemporalDivergence {
                             value: v,
                             user: u,
-                            cycle,
+                            cycle: crate::Cycle(cycle),
                         });
                     }
                     continue;
@@ -183,7 +183,7 @@ fn temporal_list<F: SsaFunction>(
                     out.push(TemporalDivergence {
                         value: v,
                         user: u,
-                        cycle: best,
+                        cycle: crate::Cycle(best),
                     });
                 }
             }
