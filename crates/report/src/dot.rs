@@ -247,7 +247,7 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
                     if ci.contains(y, x) {
                         break;
                     }
-                    leaves_div |= u.divergent_exit_cycles.contains(&y.0);
+                    leaves_div |= u.divergent_exit_cycles.contains(&y);
                     c = ci.parent(y);
                 }
                 if leaves_div {
@@ -321,11 +321,11 @@ fn open_cluster(out: &mut String, a: &Analysed<'_>, c: Cycle, depth: usize) {
         let _ = write!(label, ", IRREDUCIBLE, entries {}", entries.join(" "));
     }
     let mut extra = String::new();
-    if a.u.analysed && a.u.assumed_divergent.contains(&c.0) {
+    if a.u.analysed && a.u.assumed_divergent.contains(&c) {
         label.push_str(" — assumed divergent");
         extra.push_str(", penwidth=2, color=\"#d62728\"");
     }
-    if a.u.analysed && a.u.divergent_exit_cycles.contains(&c.0) {
+    if a.u.analysed && a.u.divergent_exit_cycles.contains(&c) {
         label.push_str(" — divergent exit");
     }
     let fill = CYCLE_FILLS[(ci.depth(c) as usize - 1).min(CYCLE_FILLS.len() - 1)];

@@ -24,6 +24,7 @@
 
 use converge_graph::{Block, Cycle, CycleInfo, Graph, Inst};
 use converge_ir::diag::Diagnostic;
+use converge_ir::intrinsics::ConvergenceControl;
 use converge_ir::print::{BodyEdits, Preheader, sigil_name};
 use converge_ir::{FuncId, Function, InstId, LocalName, Module, Opcode};
 use converge_verify::llvm::{LlvmFunction, ModuleFacts};
@@ -148,9 +149,9 @@ impl BodyEdits for Edits<'_> {
     }
 }
 
-const ENTRY: &str = "llvm.experimental.convergence.entry";
-const ANCHOR: &str = "llvm.experimental.convergence.anchor";
-const LOOP: &str = "llvm.experimental.convergence.loop";
+const ENTRY: &str = ConvergenceControl::Entry.name();
+const ANCHOR: &str = ConvergenceControl::Anchor.name();
+const LOOP: &str = ConvergenceControl::Loop.name();
 
 /// Inserts tokens (see the module comment). `Err` for bad usage (a selected function that is
 /// not defined in `m`).

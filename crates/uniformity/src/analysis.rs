@@ -25,7 +25,7 @@ use crate::ssa::{DivergenceModel, Inst, SsaFunction, Val};
 use crate::structure::{NONE, Structure};
 use crate::sync::{JoinFinder, ModifiedPo};
 use crate::temporal::EscapeIndex;
-use converge_graph::{Block, Graph};
+use converge_graph::{Block, Cycle, Graph};
 
 /// One entry of the temporal-divergence list: `value`, defined in `cycle`, is used by `user` outside
 /// it, and the cycle has a divergent exit.
@@ -35,8 +35,8 @@ pub struct TemporalDivergence {
     pub value: Inst,
     /// The instruction outside `cycle` that uses `value`.
     pub user: Inst,
-    /// The cycle (an index of the function's [`Structure`]) with a divergent exit.
-    pub cycle: u32,
+    /// The cycle (of the function's [`Structure`]) with a divergent exit.
+    pub cycle: Cycle,
 }
 
 /// The answer for one function.
@@ -51,9 +51,9 @@ pub struct Uniformity {
     /// Per block: is its terminator divergent?
     pub divergent_terminators: Vec<bool>,
     /// Cycles assumed divergent, in the order they were assumed.
-    pub assumed_divergent: Vec<u32>,
+    pub assumed_divergent: Vec<Cycle>,
     /// Cycles with a divergent exit, in the order they were found.
-    pub divergent_exit_cycles: Vec<u32>,
+    pub divergent_exit_cycles: Vec<Cycle>,
     /// Values used outside a cycle with a divergent exit ("Convergence And Uniformity",
     /// §Temporal Divergence at Cycle Exit), in the order they were found.
     pub temporal_divergence: Vec<TemporalDivergence>,
@@ -135,7 +135,7 @@ impl Uniformity {
         let ub = f.inst_block(user);
         let mut c = s.inner(f.inst_block(d));
         while c != NONE && !s.contains(c, ub) {
-            if self.divergent_exit_cycles.contains(&c) {
+            if self.divergent_exit_cycles.contains(&Cycle(c)) {
                 return true;
             }
             c = s.parent_raw(c);
@@ -1202,7 +1202,7 @@ impl<F: SsaFunction> State<'_, F> {
                 continue;
             }
             self.cover_assumed(c);
-            self.out.assumed_divergent.push(c);
+            self.out.assumed_divergent.push(Cycle(c));
             for &cb in s.blocks(c) {
                 for i in f.block_insts(cb) {
                     if !f.is_terminator(i) {
@@ -1216,7 +1216,7 @@ impl<F: SsaFunction> State<'_, F> {
                 crate::precise::exits::assumed(f, s, c, &mut pm, &mut |i| self.mark(i));
                 self.pm = pm;
                 if !std::mem::replace(&mut self.w.exit_flag[c as usize], true) {
-                    self.out.divergent_exit_cycles.push(c);
+                    self.out.divergent_exit_cycles.push(Cycle(c));
                 }
             }
         }
@@ -1291,7 +1291,7 @@ impl<F: SsaFunction> State<'_, F> {
             return;
         }
         self.w.exit_flag[outer as usize] = true;
-        self.out.divergent_exit_cycles.push(outer);
+        self.out.divergent_exit_cycles.push(Cycle(outer));
         if self.precise {
             // Inside an assumed-divergent cycle every value is divergent already, and that
             // cycle's own sweep (when it was assumed) marked the users outside it.
@@ -1300,13 +1300,10 @@ impl<F: SsaFunction> State<'_, F> {
             }
             let (f, s) = (self.f, self.s);
             let mut pm = std::mem::take(&mut self.pm);
-            let p10 = pm.sweep.p10.prepare(
-                f,
-                s,
-                &pm.outer_irr,
-                &self.out.divergent_terminators,
-                outer,
-            );
+            let p10 =
+                pm.sweep
+                    .p10
+                    .prepare(f, s, &pm.outer_irr, &self.out.divergent_terminators, outer);
             crate::precise::exits::sweep(f, s, outer, p10, &mut pm, &mut |i| self.mark(i));
             self.pm = pm;
             return;
@@ -1378,7 +1375,7 @@ impl<F: SsaFunction> State<'_, F> {
                     self.out.temporal_divergence.push(TemporalDivergence {
                         value: i,
                         user: u,
-                        cycle: o,
+                        cycle: Cycle(o),
                     });
                 }
             }
@@ -1413,7 +1410,7 @@ mod tests {
     }
 
     fn same(a: &Uniformity, b: &Uniformity, exit_order: bool) -> bool {
-        let sorted = |v: &[u32]| {
+        let sorted = |v: &[converge_graph::Cycle]| {
             let mut v = v.to_vec();
             v.sort_unstable();
             v

@@ -30,11 +30,12 @@ impl Names {
 
 /// Which convergence-control intrinsic a function is, by name.
 fn intrinsic_of_name(name: &str) -> Intrinsic {
-    match name {
-        "llvm.experimental.convergence.entry" => Intrinsic::Entry,
-        "llvm.experimental.convergence.anchor" => Intrinsic::Anchor,
-        "llvm.experimental.convergence.loop" => Intrinsic::Loop,
-        _ => Intrinsic::None,
+    use converge_ir::intrinsics::ConvergenceControl as C;
+    match C::of(name) {
+        Some(C::Entry) => Intrinsic::Entry,
+        Some(C::Anchor) => Intrinsic::Anchor,
+        Some(C::Loop) => Intrinsic::Loop,
+        None => Intrinsic::None,
     }
 }
 

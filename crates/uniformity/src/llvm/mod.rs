@@ -364,12 +364,12 @@ impl SsaFunction for LlvmFunction<'_> {
     }
     fn token_kind(&self, i: Inst) -> Option<crate::ssa::TokenKind> {
         use crate::ssa::TokenKind;
-        match self.callee_name(i.0)? {
-            "llvm.experimental.convergence.entry" => Some(TokenKind::Entry),
-            "llvm.experimental.convergence.loop" => Some(TokenKind::Loop),
-            "llvm.experimental.convergence.anchor" => Some(TokenKind::Anchor),
-            _ => None,
-        }
+        use converge_ir::intrinsics::ConvergenceControl as C;
+        Some(match C::of(self.callee_name(i.0)?)? {
+            C::Entry => TokenKind::Entry,
+            C::Loop => TokenKind::Loop,
+            C::Anchor => TokenKind::Anchor,
+        })
     }
     fn is_operand_function(&self, i: Inst) -> bool {
         use Opcode::*;

@@ -217,11 +217,16 @@ impl Tables {
 /// attributes). Without LLVM's intrinsic tables this is a coarse guess: the convergence-control
 /// intrinsics, the work-item/thread-id reads, and everything else share one set per class.
 pub(super) fn intrinsic_class(name: &str) -> u32 {
-    if name.starts_with("llvm.experimental.convergence.") {
+    if crate::intrinsics::is_convergence_family(name) {
         1
-    } else if name.starts_with("llvm.nvvm.read.ptx.sreg.")
-        || name.starts_with("llvm.amdgcn.workitem.id.")
-        || name.starts_with("llvm.amdgcn.workgroup.id.")
+    } else if crate::intrinsics::nvptx::is_special_register(name)
+        || matches!(
+            crate::intrinsics::amdgpu::work_item(name),
+            Some(
+                crate::intrinsics::amdgpu::WorkItem::LocalId(_)
+                    | crate::intrinsics::amdgpu::WorkItem::GroupId(_)
+            )
+        )
     {
         2
     } else {
