@@ -176,7 +176,7 @@ fn root_pattern(
         u.always_uniform[d.0 as usize]
             && u.assumed_divergent
                 .iter()
-                .any(|&c| s.contains(c, db) && !s.contains(c, b))
+                .any(|&c| s.contains(c.0, db) && !s.contains(c.0, b))
     });
     if leaves {
         return Some(KnownBug::AlwaysUniformLeavesAssumedCycle);
@@ -192,7 +192,7 @@ fn root_pattern(
                 && s.contains(c, db)
                 && !s.contains(c, b)
                 && u.divergent_terminators[s.header(c).index()]
-                && !u.divergent_exit_cycles.contains(&c)
+                && !u.divergent_exit_cycles.contains(&converge_graph::Cycle(c))
         })
     });
     if missed_exit {

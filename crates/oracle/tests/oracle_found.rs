@@ -204,6 +204,7 @@ fn header_branch_exit_is_named_in_llvm_mode() {
             step_limit: 20_000,
             inputs: 3,
             small_globals: true,
+            explore: 0,
         };
         let (_, found) = run_case(&c, Mode::Llvm(LlvmVersion::V22));
         for f in &found {

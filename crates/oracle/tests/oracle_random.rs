@@ -75,9 +75,9 @@ fn run_generator(mode: Mode, generator: Generator, default_cases: u64) -> Stats 
 
 #[test]
 fn llvm_mode_is_sound_on_random_programs() {
-    let st = run(Mode::Llvm(LlvmVersion::V22), 300);
+    let st = run(Mode::Llvm(LlvmVersion::V22), 200);
     // Every violation of a program is classified, not only its first: the programs with
-    // violations (llvm-differences 9 on seeds 1-300) have several each, all named above.
+    // violations (llvm-differences 9 on seeds 1-200) have several each, all named above.
     if st.programs_with_violations > 0 {
         assert!(
             st.violations.len() > st.programs_with_violations,
@@ -104,13 +104,9 @@ fn llvm_mode_is_sound_on_legacy_programs() {
 /// Precise mode: no violation at all, whatever LLVM says.
 #[test]
 fn precise_mode_is_sound_on_random_programs() {
-    run(Mode::Precise, 300);
+    run(Mode::Precise, 200);
 }
 
-/// The oracle tests what it claims to: most programs finish, most claimed-uniform values run on
-/// converged instances of several threads, most programs have several cycle hierarchies, and
-/// tokens and large thread groups occur. Thresholds below the measured figures (docs/oracle.md)
-/// with margin.
 /// Rule P10 of precise mode at random: programs whose loops' breaks leave to blocks of their own
 /// (`Generator::Exits`), so that code after a loop's uniformly-taken exits is reached by no
 /// divergent exit. Counts the uses P10 kept uniform (precise mode's `uniform_exit_uses` whose
@@ -171,11 +167,28 @@ fn precise_mode_rule_p10_on_split_exits() {
     assert!(covered * 2 >= decided, "{covered} of {decided} covered");
 }
 
-/// `exits`: the generator option of rule P10, whose programs have fewer irreducible regions.
+/// The oracle tests what it claims to: most programs finish, most claimed-uniform values run on
+/// converged instances of several threads, most programs have several cycle hierarchies, most
+/// conditional branches send the threads of some converged instance different ways (the data
+/// realises the divergence the analyses reason about), and tokens and large thread groups
+/// occur. Thresholds below the measured figures (docs/oracle.md: 100% finished, 94-95%
+/// covered, 78% several hierarchies, 69-70% of the branches split, seeds 1-300) with margin.
+///
+/// `exits`: the generator option of rule P10 (`Generator::Exits`), whose programs have fewer
+/// irreducible regions and constant loop bounds: its own, lower coverage thresholds.
 fn assert_coverage(st: &Stats, exits: bool) {
-    assert!(st.finished_pct() >= 95.0, "{}", st.summary());
-    assert!(st.covered_pct() >= 65.0, "{}", st.summary());
-    assert!(exits || st.several_pct() >= 50.0, "{}", st.summary());
+    assert!(
+        st.finished_pct() >= if exits { 95.0 } else { 97.0 },
+        "{}",
+        st.summary()
+    );
+    assert!(
+        st.covered_pct() >= if exits { 65.0 } else { 88.0 },
+        "{}",
+        st.summary()
+    );
+    assert!(exits || st.several_pct() >= 70.0, "{}", st.summary());
+    assert!(exits || st.split_pct() >= 60.0, "{}", st.summary());
     assert!(st.with_tokens * 10 >= st.programs, "{}", st.summary());
     assert!(st.max_threads > 32, "{}", st.summary());
 }
@@ -211,4 +224,43 @@ fn generated_token_placements_are_valid() {
         checked += p.text.matches("convergence.loop() [").count();
     }
     assert!(checked > 100, "only {checked} hearts");
+}
+
+/// The input sets chosen by path coverage realise what the fixed ones do not: on the same
+/// programs (the second fixed set then has 64 threads), the candidates add branches whose
+/// converged instances split and claimed-uniform values covered, and candidates are kept (run
+/// under every hierarchy) only within the budget.
+#[test]
+fn path_coverage_candidates_realise_more() {
+    use converge_oracle::cases::{DEFAULT_EXPLORE, case, spec_of};
+    use converge_oracle::check::{check, claims, main_function};
+    let (mut split, mut split_explored, mut covered, mut covered_explored, mut kept) =
+        (0, 0, 0, 0, 0);
+    for seed in 1..=60 {
+        let c = case(seed, Generator::Oracle { blocks: 20 });
+        let m = converge_ir::parse("oracle.ll", c.text.clone()).expect("parses");
+        let fi = main_function(&m).expect("a function");
+        let cl = claims(&m, fi, Mode::Llvm(LlvmVersion::V22));
+        let mut spec = spec_of(&c);
+        spec.explore = 0;
+        let plain = check(&m, fi, &cl, &spec);
+        spec.explore = DEFAULT_EXPLORE;
+        let explored = check(&m, fi, &cl, &spec);
+        assert_eq!(plain.input_sets, spec.inputs as usize, "seed {seed}");
+        assert!(
+            explored.input_sets <= (spec.inputs + spec.explore) as usize,
+            "seed {seed}"
+        );
+        kept += explored.input_sets - plain.input_sets;
+        split += plain.branches_split;
+        split_explored += explored.branches_split;
+        covered += plain.covered;
+        covered_explored += explored.covered;
+    }
+    eprintln!(
+        "seeds 1-60: branches split {split} -> {split_explored}, covered {covered} -> {covered_explored}, candidates kept {kept}"
+    );
+    assert!(kept >= 30, "{kept}");
+    assert!(split_explored > split, "{split} {split_explored}");
+    assert!(covered_explored > covered, "{covered} {covered_explored}");
 }

@@ -54,7 +54,7 @@ impl Ctx<'_, '_> {
                 format!("the terminator of {}", self.a.block_name(b))
             }
             Node::Inst(i) => {
-                if self.a.lf.func.insts[i as usize].name == converge_ir::LocalName::None {
+                if self.a.lf.func.insts[i as usize].name() == converge_ir::LocalName::None {
                     format!("`{}`", self.node_text(n))
                 } else {
                     self.a.name(n)
@@ -638,7 +638,7 @@ impl Ctx<'_, '_> {
         let mut out = Vec::new();
         let mut c = s.cycle_of(b);
         while let Some(x) = c {
-            if self.a.u.divergent_exit_cycles.contains(&x)
+            if self.a.u.divergent_exit_cycles.contains(&Cycle(x))
                 && let Some(mut p) = shortest_path(
                     g,
                     converge_graph::Graph::succs(g, b),
@@ -755,7 +755,7 @@ impl Ctx<'_, '_> {
             }
         }
         let mut ja = Vec::new();
-        for &c in &u.assumed_divergent {
+        for c in u.assumed_divergent.iter().map(|c| c.0) {
             let _ = writeln!(
                 out,
                 "  {} is assumed divergent (entered on diverged paths)",
@@ -773,14 +773,14 @@ impl Ctx<'_, '_> {
                 self.node_loc(v),
                 self.node_name(us),
                 self.node_loc(us),
-                self.cycle_text(t.cycle)
+                self.cycle_text(t.cycle.0)
             );
             jt.push(TemporalExplainJson {
                 value: a.name(v),
                 location: self.node_loc(v),
                 user: self.node_text(us),
                 user_location: self.node_loc(us),
-                cycle: self.cycle_json(t.cycle),
+                cycle: self.cycle_json(t.cycle.0),
             });
         }
         let j = FunctionExplainJson {

@@ -97,8 +97,18 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
                 "{}",
                 ctx()
             );
-            assert!(u.assumed_divergent.contains(cycle), "{}", ctx());
-            assert!(u.divergent_exit_cycles.contains(cycle), "{}", ctx());
+            assert!(
+                u.assumed_divergent
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
+            assert!(
+                u.divergent_exit_cycles
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(
                 s.contains(*cycle, f.insts[*operand as usize].block),
                 "{}",
@@ -121,7 +131,12 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             };
             assert_eq!(a.block_of(n), Some(*exit), "{}", ctx());
             assert!(!s.contains(*cycle, *exit), "{}", ctx());
-            assert!(u.divergent_exit_cycles.contains(cycle), "{}", ctx());
+            assert!(
+                u.divergent_exit_cycles
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             let mut vs: Vec<String> = incoming(a, i)
                 .iter()
                 .filter(|(_, p)| s.contains(*cycle, *p))
@@ -145,7 +160,12 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
                 "{}",
                 ctx()
             );
-            assert!(u.assumed_divergent.contains(cycle), "{}", ctx());
+            assert!(
+                u.assumed_divergent
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(
                 s.contains(*cycle, f.insts[*operand as usize].block),
                 "{}",
@@ -171,7 +191,12 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
                 ctx()
             );
             assert!(!a.is_divergent(Node::Inst(*operand)), "{}", ctx());
-            assert!(u.divergent_exit_cycles.contains(cycle), "{}", ctx());
+            assert!(
+                u.divergent_exit_cycles
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(
                 s.contains(*cycle, f.insts[*value as usize].block),
                 "{}",
@@ -241,7 +266,12 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             );
         }
         Reason::Temporal { operand, cycle, .. } => {
-            assert!(u.divergent_exit_cycles.contains(cycle), "{}", ctx());
+            assert!(
+                u.divergent_exit_cycles
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(
                 s.contains(*cycle, f.insts[*operand as usize].block),
                 "{}",
@@ -249,7 +279,12 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             );
         }
         Reason::AssumedCycle { cycle, paths, .. } => {
-            assert!(u.assumed_divergent.contains(cycle), "{}", ctx());
+            assert!(
+                u.assumed_divergent
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(paths.iter().all(|p| is_path(a, p)), "{}", ctx());
         }
         Reason::Sync { paths, join, .. } => {
@@ -337,11 +372,16 @@ fn check_fact(a: &Analysed<'_>, n: Node, fact: &UniformFact, ctx: &dyn Fn() -> S
             assert!(
                 a.u.uniform_exit_uses
                     .iter()
-                    .any(|e| e.cycle == *cycle && e.value == Inst(v) && e.user == Inst(i)),
+                    .any(|e| e.cycle.0 == *cycle && e.value == Inst(v) && e.user == Inst(i)),
                 "{}: not an exempted use",
                 ctx()
             );
-            assert!(a.u.divergent_exit_cycles.contains(cycle), "{}", ctx());
+            assert!(
+                a.u.divergent_exit_cycles
+                    .contains(&converge_graph::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(a.s.contains(*cycle, a.lf.inst_block(Inst(v))), "{}", ctx());
             assert!(!a.s.contains(*cycle, a.lf.inst_block(Inst(i))), "{}", ctx());
             assert!(!a.u.is_temporally_divergent(Inst(v), Inst(i)), "{}", ctx());

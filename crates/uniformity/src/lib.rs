@@ -77,6 +77,6 @@ mod temporal;
 pub use analysis::{Ablation, analyze_ablated};
 pub use analysis::{LlvmVersion, TemporalDivergence, Uniformity, analyze, analyze_as};
 pub use precise::{Mode, analyze_with};
-pub use ssa::{DivergenceModel, Inst, InstRange, SourceReason, SsaFunction, TokenKind, Val};
+pub use ssa::{Cycle, DivergenceModel, Inst, InstRange, SourceReason, SsaFunction, TokenKind, Val};
 pub use structure::Structure;
 pub mod llvm;

@@ -4,7 +4,7 @@
 //! use-list order; phis) and a target implements [`DivergenceModel`]. Nothing here knows LLVM text.
 
 use converge_graph::{Block, Graph};
-pub use converge_graph::{Inst, InstRange};
+pub use converge_graph::{Cycle, Inst, InstRange};
 
 /// A value the analysis tracks: a function argument or an instruction result, by dense index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -90,7 +90,11 @@ pub(crate) fn finish<F: SsaFunction>(f: &F, s: &Structure, out: &mut Uniformity,
         temporal_list(f, s, &out.divergent_exit_cycles, false, &mut inv, &exempt);
     out.uniform_exit_uses = exempt
         .iter()
-        .map(|&(cycle, value, user)| TemporalDivergence { value, user, cycle })
+        .map(|&(cycle, value, user)| TemporalDivergence {
+            value,
+            user,
+            cycle: converge_graph::Cycle(cycle),
+        })
         .collect();
 }
 
@@ -101,7 +105,7 @@ pub(crate) fn finish<F: SsaFunction>(f: &F, s: &Structure, out: &mut Uniformity,
 fn temporal_list<F: SsaFunction>(
     f: &F,
     s: &Structure,
-    exit_cycles: &[u32],
+    exit_cycles: &[crate::Cycle],
     walk_only: bool,
     inv: &mut exits::Invariance,
     exempt: &[uniform_exits::Use],
@@ -113,7 +117,7 @@ fn temporal_list<F: SsaFunction>(
     let nc = s.num_cycles();
     let mut flag = vec![false; nc];
     for &c in exit_cycles {
-        flag[c as usize] = true;
+        flag[c.index()] = true;
     }
     // Parents are numbered before their children: one pass gives the outermost ancestor-or-self
     // with a divergent exit.
@@ -171,7 +175,7 @@ fn temporal_list<F: SsaFunction>(
                         out.push(TemporalDivergence {
                             value: v,
                             user: u,
-                            cycle,
+                            cycle: crate::Cycle(cycle),
                         });
                     }
                     continue;
@@ -193,7 +197,7 @@ fn temporal_list<F: SsaFunction>(
                     out.push(TemporalDivergence {
                         value: v,
                         user: u,
-                        cycle: best,
+                        cycle: crate::Cycle(best),
                     });
                 }
             }
