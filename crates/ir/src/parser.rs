@@ -19,6 +19,7 @@ use converge_graph::Block;
 
 mod attrs;
 mod constants;
+mod fast;
 mod finish;
 mod function;
 mod globals;
@@ -231,6 +232,14 @@ pub(crate) struct Parser<'s> {
     cur_func: u32,
     /// Pool lengths of the last function body (see `parse_body`).
     pool_sizes: [usize; 9],
+    /// Attachment kinds (`!tbaa`) by their text → symbol (see `fast.rs`).
+    md_kinds: fast::WordCache,
+    /// Global name tokens (`@f`) by their text → index in `gsyms` (see `fast.rs`).
+    gsym_cache: fast::WordCache,
+    /// `i32` and `i64` constants 0 to 63 (`u32::MAX`: not seen yet; see `fast.rs`).
+    small_ints: [[u32; 64]; 2],
+    /// `float` constants by their spelling → bits (see `fast.rs`).
+    float_consts: fast::WordCache,
 }
 
 impl<'s> Parser<'s> {
@@ -294,6 +303,10 @@ impl<'s> Parser<'s> {
             next_slot: 0,
             cur_func: 0,
             pool_sizes: [0; 9],
+            md_kinds: fast::WordCache::new(),
+            gsym_cache: fast::WordCache::new(),
+            small_ints: [[u32::MAX; 64]; 2],
+            float_consts: fast::WordCache::new(),
         };
         p.ty_void = p.simple_type(Type::Void);
         p.ty_ptr = p.simple_type(Type::Ptr(0));

@@ -165,9 +165,9 @@ fn check_function(
     sc: &mut Scratch,
 ) -> Result<(), Box<Diagnostic>> {
     let local = |v: Value| f.local_type(v);
-    let mismatch = |i: &crate::ir::Inst, v: Value, want: TypeId| -> Box<Diagnostic> {
+    let mismatch = |i: &crate::ir::Inst, span: Span, v: Value, want: TypeId| -> Box<Diagnostic> {
         err(
-            i.span,
+            span,
             "E-type",
             format!(
                 "{} has type {} but this `{}` expects {}",
@@ -190,9 +190,9 @@ fn check_function(
         Value::Const(c) => Some(m.consts[c.0 as usize].ty),
         v => local(v),
     };
-    let const_mismatch = |i: &crate::ir::Inst, v: Value, want: TypeId, llvm: &str| {
+    let const_mismatch = |i: &crate::ir::Inst, span: Span, v: Value, want: TypeId, llvm: &str| {
         err(
-            i.span,
+            span,
             "E-type",
             format!(
                 "{} has type {} but this `{}` expects {}",
@@ -208,10 +208,12 @@ fn check_function(
     let mut has_phi = false;
     let mut type_error: Option<(u32, Box<Diagnostic>)> = None;
     for (k, i) in f.insts.iter().enumerate() {
-        let ops = &f.operands[i.operands.range()];
+        let id = InstId(k as u32);
+        let ops = f.operands(id);
+        let span = f.inst_span(id);
         let expect = |v: Value, want: TypeId| -> Result<(), Box<Diagnostic>> {
             match local(v) {
-                Some(t) if t != want => Err(mismatch(i, v, want)),
+                Some(t) if t != want => Err(mismatch(i, span, v, want)),
                 _ => Ok(()),
             }
         };
@@ -250,7 +252,7 @@ fn check_function(
                         && !is_bool(m, t)
                     {
                         return Err(err(
-                            i.span,
+                            span,
                             "E-type",
                             format!(
                                 "the condition {} of `select` has type {}, not i1",
@@ -266,6 +268,7 @@ fn check_function(
                         if typed(v).is_some_and(|t| t != i.ty) {
                             return Err(const_mismatch(
                                 i,
+                                span,
                                 v,
                                 i.ty,
                                 "Select values must have same type as select instruction!",
@@ -282,7 +285,7 @@ fn check_function(
                         } else {
                             (ops[0], t1)
                         };
-                        return Err(mismatch(i, v, want));
+                        return Err(mismatch(i, span, v, want));
                     }
                 }
                 O::Ret if ops.len() == 1 => {
@@ -290,6 +293,7 @@ fn check_function(
                     if typed(ops[0]).is_some_and(|t| t != f.ret_ty) {
                         return Err(const_mismatch(
                             i,
+                            span,
                             ops[0],
                             f.ret_ty,
                             "Function return type does not match operand type of return inst!",
@@ -301,7 +305,7 @@ fn check_function(
                         && !matches!(m.types.types[t.0 as usize], Type::Int(1))
                     {
                         return Err(err(
-                            i.span,
+                            span,
                             "E-type",
                             format!(
                                 "the condition {} of `br` has type {}, not i1",
@@ -319,6 +323,7 @@ fn check_function(
                         if typed(v).is_some_and(|t| t != want) {
                             return Err(const_mismatch(
                                 i,
+                                span,
                                 v,
                                 want,
                                 "Switch constants must all be same type as switch value!",
@@ -327,9 +332,9 @@ fn check_function(
                     }
                 }
                 O::Load | O::GetElementPtr if !ops.is_empty() => {
-                    pointer(m, fid, i, ops[0], &local)?
+                    pointer(m, fid, i, span, ops[0], &local)?
                 }
-                O::Store if ops.len() == 2 => pointer(m, fid, i, ops[1], &local)?,
+                O::Store if ops.len() == 2 => pointer(m, fid, i, span, ops[1], &local)?,
                 O::Call | O::Invoke | O::CallBr => {
                     if let Some(call) = f.calls.get(i.aux as usize)
                         && let Type::Func { params, .. } = &m.types.types[call.fn_ty.0 as usize]
@@ -354,7 +359,7 @@ fn check_function(
         has_phi |= i.op == O::Phi;
         if !needs_dt {
             let is_phi = i.op == O::Phi;
-            let in_blocks = &f.block_refs[i.blocks.range()];
+            let in_blocks = f.inst_blocks(id);
             needs_dt = ops.iter().enumerate().any(|(n, &v)| {
                 let Value::Inst(d) = v else { return false };
                 let di = &f.insts[d.0 as usize];
@@ -381,7 +386,13 @@ fn check_function(
     if let Some(w) = wrong.first()
         && type_error.as_ref().is_none_or(|(k, _)| w.inst < *k)
     {
-        return Err(written_as(m, fid, &f.insts[w.inst as usize], w));
+        return Err(written_as(
+            m,
+            fid,
+            &f.insts[w.inst as usize],
+            f.inst_span(InstId(w.inst)),
+            w,
+        ));
     }
     if let Some((_, e)) = type_error {
         return Err(e);
@@ -390,7 +401,7 @@ fn check_function(
     // Phis first in their block, and one incoming per predecessor edge.
     let entry_is_target = || {
         err(
-            f.blocks[0].span,
+            f.block_span(Block(0)),
             "E-entry-preds",
             format!(
                 "the entry block %{} of @{} is a branch target",
@@ -413,10 +424,10 @@ fn check_function(
     if !cfg.preds(Block(0)).is_empty() {
         return Err(entry_is_target());
     }
-    for (b, bd) in f.blocks.iter().enumerate() {
+    for b in 0..f.blocks.len() {
         let mut seen_other = false;
         let mut preds_ready = false;
-        for k in bd.insts.range() {
+        for k in f.block_range(Block(b as u32)).range() {
             let i = &f.insts[k];
             if i.op != Opcode::Phi {
                 seen_other = true;
@@ -424,7 +435,7 @@ fn check_function(
             }
             if seen_other {
                 return Err(err(
-                    i.span,
+                    f.inst_span(InstId(k as u32)),
                     "E-phi-position",
                     "a phi after a non-phi instruction of its block".to_string(),
                     "PHI nodes not grouped at top of basic block!",
@@ -441,7 +452,7 @@ fn check_function(
             }
             sc.incoming.clear();
             sc.incoming
-                .extend(f.block_refs[i.blocks.range()].iter().map(|b| b.0));
+                .extend(f.inst_blocks(InstId(k as u32)).iter().map(|b| b.0));
             sc.incoming.sort_unstable();
             if sc.incoming != sc.preds {
                 let names = |v: &[u32]| -> String {
@@ -456,7 +467,7 @@ fn check_function(
                     }
                 };
                 return Err(err(
-                    i.span,
+                    f.inst_span(InstId(k as u32)),
                     "E-phi-preds",
                     format!(
                         "the phi's incoming blocks ({}) are not the predecessors of %{} ({})",
@@ -476,9 +487,9 @@ fn check_function(
     sc.dt.compute(cfg);
     let dt = &sc.dt;
     for (k, i) in f.insts.iter().enumerate() {
-        let ops = &f.operands[i.operands.range()];
+        let ops = f.operands(InstId(k as u32));
         let is_phi = i.op == Opcode::Phi;
-        let in_blocks = &f.block_refs[i.blocks.range()];
+        let in_blocks = f.inst_blocks(InstId(k as u32));
         for (n, &v) in ops.iter().enumerate() {
             let Value::Inst(d) = v else { continue };
             let di = &f.insts[d.0 as usize];
@@ -499,7 +510,7 @@ fn check_function(
                 Opcode::Invoke => {
                     // Defined on the normal edge: the normal destination must be reached only
                     // through it and dominate the use.
-                    let normal = f.block_refs[di.blocks.range()].first().copied();
+                    let normal = f.inst_blocks(d).first().copied();
                     match normal {
                         Some(nb) => {
                             let single = cfg.preds(nb).len() == 1
@@ -529,12 +540,13 @@ fn pointer(
     m: &Module,
     fid: FuncId,
     i: &crate::ir::Inst,
+    span: Span,
     v: Value,
     local: &dyn Fn(Value) -> Option<TypeId>,
 ) -> Result<(), Box<Diagnostic>> {
     match local(v) {
         Some(t) if !is_pointer(m, t) => Err(err(
-            i.span,
+            span,
             "E-type",
             format!(
                 "{} has type {} but this `{}` expects a pointer",
@@ -575,22 +587,28 @@ fn not_dominated(
             "Instruction does not dominate all uses!",
         )
     };
-    let mut e = Diagnostic::error(msg, f.insts[user.0 as usize].span)
+    let mut e = Diagnostic::error(msg, f.inst_span(user))
         .with_code("E-dominance")
         .with_note(format!("LLVM's verifier rejects this module (\"{llvm}\")"));
     if d != user {
-        e = e.with_label(def.span, "defined here");
+        e = e.with_label(f.inst_span(d), "defined here");
     }
     Box::new(e)
 }
 
 /// `w.value` written as a `w.written` in `i`, while its definition has another type.
-fn written_as(m: &Module, fid: FuncId, i: &crate::ir::Inst, w: &WrongType) -> Box<Diagnostic> {
+fn written_as(
+    m: &Module,
+    fid: FuncId,
+    i: &crate::ir::Inst,
+    span: Span,
+    w: &WrongType,
+) -> Box<Diagnostic> {
     let name = m.value_name(fid, w.value);
     let actual = m.type_text(m.value_type(fid, w.value));
     let written = m.type_text(w.written);
     err(
-        i.span,
+        span,
         "E-type",
         format!(
             "{name} has type {actual} but is written as {written} in this `{}`",

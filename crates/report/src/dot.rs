@@ -145,7 +145,7 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
         for t in &tags {
             let _ = write!(label, "[{}]\\l", escape(t));
         }
-        let r = f.blocks[bi].insts;
+        let r = f.block_range(Block(bi as u32));
         let insts: Vec<u32> = if opts.instructions {
             (r.start..r.end).collect()
         } else if !r.is_empty() {
@@ -228,7 +228,7 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
     // Edges, in block and successor order.
     for b in (0..nb as u32).map(Block) {
         let succs = g.succs(b);
-        let term = f.blocks[b.index()].insts.end.checked_sub(1);
+        let term = f.block_range(b).end.checked_sub(1);
         let is_cond_br = term.is_some_and(|t| {
             let i = &f.insts[t as usize];
             i.op == converge_ir::Opcode::Br && succs.len() == 2

@@ -54,7 +54,7 @@ impl Ctx<'_, '_> {
                 format!("the terminator of {}", self.a.block_name(b))
             }
             Node::Inst(i) => {
-                if self.a.lf.func.insts[i as usize].name == converge_ir::LocalName::None {
+                if self.a.lf.func.insts[i as usize].name() == converge_ir::LocalName::None {
                     format!("`{}`", self.node_text(n))
                 } else {
                     self.a.name(n)
@@ -479,6 +479,11 @@ impl Ctx<'_, '_> {
                 a.block_name(*join),
                 a.block_name(*branch)
             ),
+            UniformFact::UniformlyTakenExits { cycle, value } => format!(
+                "{} is defined in {}, which has a divergent exit, but every path from it to here leaves the cycle through exits all threads take in the same iteration (uniform branches no divergent path inside the cycle reaches), so this use is not temporally divergent (precise mode, rule P10)",
+                self.node_name(*value),
+                self.cycle_text(*cycle)
+            ),
             UniformFact::TemporalOutside { cycle, users } => {
                 let v: Vec<String> = users
                     .iter()
@@ -513,6 +518,7 @@ impl Ctx<'_, '_> {
             UniformFact::JoinNotReported { .. } => "join-not-reported",
             UniformFact::NotAJoin => "not-a-join",
             UniformFact::TemporalOutside { .. } => "temporal-divergence-outside",
+            UniformFact::UniformlyTakenExits { .. } => "uniformly-taken-exits",
         }
     }
 

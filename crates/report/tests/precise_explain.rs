@@ -363,6 +363,29 @@ fn check_fact(a: &Analysed<'_>, n: Node, fact: &UniformFact, ctx: &dyn Fn() -> S
                 ctx()
             );
         }
+        UniformFact::UniformlyTakenExits { cycle, value } => {
+            // P10: the use is one the analysis exempted, of a value inside a cycle with a
+            // divergent exit that does not contain the user (the simulator checks the claim).
+            let (Node::Inst(v), Node::Inst(i)) = (*value, n) else {
+                panic!("{}: P10 fact on an argument", ctx())
+            };
+            assert!(
+                a.u.uniform_exit_uses
+                    .iter()
+                    .any(|e| e.cycle.0 == *cycle && e.value == Inst(v) && e.user == Inst(i)),
+                "{}: not an exempted use",
+                ctx()
+            );
+            assert!(
+                a.u.divergent_exit_cycles
+                    .contains(&converge_graph::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
+            assert!(a.s.contains(*cycle, a.lf.inst_block(Inst(v))), "{}", ctx());
+            assert!(!a.s.contains(*cycle, a.lf.inst_block(Inst(i))), "{}", ctx());
+            assert!(!a.u.is_temporally_divergent(Inst(v), Inst(i)), "{}", ctx());
+        }
         _ => {}
     }
 }
@@ -541,4 +564,38 @@ attributes #0 = { "target-cpu"="gfx1250" }
         }
     }
     check_module(&m, "addrspacecast.ll");
+}
+
+/// Rule P10: a use after a loop's uniformly-taken exit is explained by that rule, naming the
+/// operand from the loop and the loop (`uniform_exit_after_break.ll`: `%o2` reads `%i.next`,
+/// `%o2b` reads `%i`, both reached only through the latch's uniform exit).
+#[test]
+fn uniformly_taken_exits_are_the_stated_reason() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let name = format!("{root}/crates/uniformity/tests/precise/uniform_exit_after_break.ll");
+    let m = parse(&name, std::fs::read_to_string(&name).unwrap());
+    let fid = m.func_ids().find(|&f| !m.func(f).is_declaration).unwrap();
+    let a = Analysed::new_with(
+        &m,
+        fid,
+        &Target::from_triple(m.triple.as_deref(), None),
+        Mode::Precise,
+    );
+    let ex = Explainer::new(&a);
+    for (user, value) in [("%o2", "%i.next"), ("%o2b", "%i")] {
+        let n = converge_report::explain::find_value(&m, fid, user).unwrap();
+        let v = converge_report::explain::find_value(&m, fid, value).unwrap();
+        let Explanation::Uniform(facts) = ex.explain(n) else {
+            panic!("{user} not uniform")
+        };
+        assert!(
+            facts.iter().any(
+                |f| matches!(f, UniformFact::UniformlyTakenExits { value, .. } if *value == v)
+            ),
+            "{user}: {facts:?}"
+        );
+        for f in &facts {
+            check_fact(&a, n, f, &|| user.to_string());
+        }
+    }
 }

@@ -57,6 +57,11 @@ pub struct Uniformity {
     /// Values used outside a cycle with a divergent exit ("Convergence And Uniformity",
     /// §Temporal Divergence at Cycle Exit), in the order they were found.
     pub temporal_divergence: Vec<TemporalDivergence>,
+    /// Precise mode, rule P10: uses outside a cycle with a divergent exit of values defined
+    /// inside it that are *not* temporally divergent with respect to that cycle, because every
+    /// path from the value to the use leaves the cycle through exits all threads take in the same
+    /// iteration (docs/precise-mode.md); sorted by (cycle, value, user). Empty in llvm mode.
+    pub uniform_exit_uses: Vec<TemporalDivergence>,
     /// Instructions the target declared always uniform.
     pub always_uniform: Vec<bool>,
 }
@@ -293,6 +298,9 @@ pub(crate) mod knobs {
         pub static NO_NESTED_SKIP: Cell<bool> = const { Cell::new(false) };
         /// Candidate lists of any length (`candidate_budget`).
         pub static NO_CANDIDATE_BUDGET: Cell<bool> = const { Cell::new(false) };
+        /// LLVM 19's propagation without the shortcuts that keep it linear (settled blocks,
+        /// disjoint flows, single-line branches): LLVM 19's own algorithm.
+        pub static PLAIN_19: Cell<bool> = const { Cell::new(false) };
     }
 }
 
@@ -484,6 +492,10 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
                 st.push_users(Val::Inst(i));
             }
         }
+        // Precise mode's rule P10 decides its uses against the divergent branches known now.
+        if precise && st.recheck_uniform_exits() {
+            continue;
+        }
         if st.w.deferred.is_empty() {
             break;
         }
@@ -520,7 +532,7 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
         }
     }
     #[cfg(test)]
-    knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work));
+    knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work + st.pm.reach.work));
     #[cfg(test)]
     knobs::EXIT_EDGES.with(|c| c.set(c.get() + std::mem::take(&mut st.w.joins.exit_edges)));
     let State {
@@ -552,6 +564,27 @@ impl<F: SsaFunction> State<'_, F> {
         if newly {
             self.w.worklist.push(i);
         }
+    }
+
+    /// Precise mode, rule P10 (`precise::uniform_exits`): the uses left unmarked because they
+    /// are reached only through uniformly-taken exits are checked against the divergent
+    /// terminators known now; those no longer exempt are marked. True when any was.
+    fn recheck_uniform_exits(&mut self) -> bool {
+        let (f, s) = (self.f, self.s);
+        let mut pm = std::mem::take(&mut self.pm);
+        let revoked = pm
+            .sweep
+            .p10
+            .recheck(f, s, &pm.outer_irr, &self.out.divergent_terminators);
+        let hearts: Vec<Option<Inst>> = revoked
+            .iter()
+            .map(|&(c, _, _)| crate::precise::tokens::heart_of(f, s, &pm.outer_irr, c))
+            .collect();
+        self.pm = pm;
+        for (&(c, v, u), heart) in revoked.iter().zip(hearts) {
+            crate::precise::exits::temporal_use(f, s, c, heart, v, u, &mut |i| self.mark(i));
+        }
+        !revoked.is_empty()
     }
 
     fn push_users(&mut self, v: Val) {
@@ -1054,7 +1087,11 @@ impl<F: SsaFunction> State<'_, F> {
         // When no divergent exit of the branch can matter, joins among the settled blocks at the
         // end of the modified post-order cannot either: the propagation stops where only those
         // remain, or is skipped when the labels cannot reach beyond them.
-        let settled_below = if !self.llvm19 && (inner == NONE || self.all_exits_known(inner)) {
+        #[cfg(test)]
+        let plain19 = self.llvm19 && knobs::PLAIN_19.with(|c| c.get());
+        #[cfg(not(test))]
+        let plain19 = false;
+        let settled_below = if !plain19 && (inner == NONE || self.all_exits_known(inner)) {
             self.advance_settled()
         } else {
             0
@@ -1070,6 +1107,7 @@ impl<F: SsaFunction> State<'_, F> {
                 return;
             }
         }
+        self.w.joins.header_exits = self.precise;
         self.w.joins.ignore = match covered_top {
             Some(a) => {
                 let lo = self.w.po.index[s.header(a).index()];
@@ -1133,8 +1171,11 @@ impl<F: SsaFunction> State<'_, F> {
                     continue;
                 }
                 let mut pm = std::mem::take(&mut self.pm);
-                let all =
-                    crate::precise::joins::taint(f, b, j, &mut pm.reach, &mut |i| self.mark(i));
+                let po = std::mem::take(&mut self.w.po);
+                let all = crate::precise::joins::taint(f, s, &po, b, j, &mut pm.reach, &mut |i| {
+                    self.mark(i)
+                });
+                self.w.po = po;
                 self.pm = pm;
                 self.w.phis_tainted[j.index()] = all;
                 continue;
@@ -1259,7 +1300,11 @@ impl<F: SsaFunction> State<'_, F> {
             }
             let (f, s) = (self.f, self.s);
             let mut pm = std::mem::take(&mut self.pm);
-            crate::precise::exits::sweep(f, s, outer, &mut pm, &mut |i| self.mark(i));
+            let p10 =
+                pm.sweep
+                    .p10
+                    .prepare(f, s, &pm.outer_irr, &self.out.divergent_terminators, outer);
+            crate::precise::exits::sweep(f, s, outer, p10, &mut pm, &mut |i| self.mark(i));
             self.pm = pm;
             return;
         }

@@ -62,6 +62,15 @@ pub trait SsaFunction {
         self.for_each_inst_operand(i, &mut |d| uses_itself |= d == i);
         !uses_itself && self.phi_has_constant_or_undef_value(i)
     }
+    /// Calls `f` with each incoming block of phi `i` whose incoming value is `v` (precise mode's
+    /// rule P10 follows the value along those edges). The default names every predecessor of the
+    /// phi's block, which is safe: more edges only make fewer uses uniform.
+    fn phi_incoming_blocks_of(&self, i: Inst, v: Inst, f: &mut dyn FnMut(Block)) {
+        let _ = v;
+        for &p in self.cfg().preds(self.inst_block(i)) {
+            f(p);
+        }
+    }
     /// The convergence-control token `i` defines ("Convergent Operation Semantics": the `entry`,
     /// `loop` (heart) and `anchor` intrinsics), if any.
     fn token_kind(&self, i: Inst) -> Option<TokenKind> {

@@ -240,7 +240,7 @@ impl<'s> Parser<'s> {
     /// `, !kind !N` attachments (the comma already consumed, current token `!kind`).
     pub(super) fn md_attachment(&mut self, f: &mut Function) -> PResult<()> {
         let t = self.bump();
-        let kind = self.name_sym(t);
+        let kind = self.md_kind_sym(t);
         let m = self.parse_md_ref()?;
         f.md_attachments.push((kind, m));
         Ok(())

@@ -341,23 +341,18 @@ impl Remap {
         f.attrs = self.attrs(f.attrs);
         f.ret_attrs = self.attrs(f.ret_attrs);
         for b in &mut f.blocks {
-            b.name = self.name(b.name);
+            b.set_name(self.name(b.name()));
         }
+        // `aux2` of `load` and `getelementptr` is implied by the type and `aux` rewritten here;
+        // `alloca`'s (a type) and syncscopes are in the side tables.
         for i in &mut f.insts {
             i.ty = self.ty(i.ty);
-            i.name = self.name(i.name);
-            if let Some(s) = i.syncscope.get() {
-                i.syncscope = OptSym::some(self.sym(s));
-            }
-            match i.op {
-                Opcode::GetElementPtr => {
-                    i.aux = self.ty(TypeId(i.aux)).0;
-                    i.aux2 = self.ty(TypeId(i.aux2)).0;
-                }
-                Opcode::Alloca | Opcode::Load => i.aux2 = self.ty(TypeId(i.aux2)).0,
-                _ => {}
+            i.set_name(self.name(i.name()));
+            if i.op == Opcode::GetElementPtr {
+                i.aux = self.ty(TypeId(i.aux)).0;
             }
         }
+        f.remap_side(|t| self.ty(TypeId(t)).0, |s| self.sym(s));
         for v in &mut f.operands {
             *v = self.value(*v);
         }
@@ -371,13 +366,14 @@ impl Remap {
             b.tag = self.sym(b.tag);
         }
         // Per-argument attributes: metadata arguments hold the default `0..0`, which stays.
-        for i in &f.insts {
+        for (n, i) in f.insts.iter().enumerate() {
             if !i.op.is_call_like() {
                 continue;
             }
             let c = &f.calls[i.aux as usize];
+            let first = f.operand_range(InstId(n as u32)).start as usize;
             for (k, j) in c.arg_attrs.range().enumerate() {
-                let arg = f.operands.get(i.operands.start as usize + k);
+                let arg = f.operands.get(first + k);
                 if !matches!(arg, Some(Value::Meta(_))) {
                     f.arg_attr_lists[j] = self.attrs(f.arg_attr_lists[j]);
                 }

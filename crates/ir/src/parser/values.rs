@@ -82,9 +82,20 @@ impl<'s> Parser<'s> {
 
     pub(super) fn operand(&mut self, f: &mut Function, ty: TypeId) -> PResult<()> {
         if matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
-            // The commonest operand, pushed directly (the same as `parse_local_ref` and
-            // `push_operand`, without passing a `Val` through memory).
             let t = self.bump();
+            return self.local_operand(f, t, ty);
+        }
+        let v = self.parse_value(f, ty)?;
+        self.push_operand(f, v, ty);
+        Ok(())
+    }
+
+    /// The local name token `t` (already consumed) as an operand written as a `ty`: the commonest
+    /// operand, pushed directly (the same as `parse_local_ref` and `push_operand`, without passing
+    /// a `Val` through memory).
+    #[inline]
+    pub(super) fn local_operand(&mut self, f: &mut Function, t: Token, ty: TypeId) -> PResult<()> {
+        {
             let key = self.lkey(t)?;
             let idx = f.operands.len() as u32;
             // The written type is compared with the definition's here (forward references:
@@ -110,10 +121,7 @@ impl<'s> Parser<'s> {
                     });
                 }
             }
-            return Ok(());
         }
-        let v = self.parse_value(f, ty)?;
-        self.push_operand(f, v, ty);
         Ok(())
     }
 
@@ -125,6 +133,9 @@ impl<'s> Parser<'s> {
     }
 
     pub(super) fn block_ref(&mut self, f: &mut Function) -> PResult<()> {
+        if let Some(t) = self.label_name_fast() {
+            return self.block_name_tok(f, t);
+        }
         if !self.eat_word("label") {
             return self.err("expected `label %block`");
         }
@@ -138,6 +149,11 @@ impl<'s> Parser<'s> {
     /// a forward reference).
     pub(super) fn block_name_ref(&mut self, f: &mut Function) -> PResult<()> {
         let t = self.bump();
+        self.block_name_tok(f, t)
+    }
+
+    /// [`Parser::block_name_ref`] for the name token `t`, already consumed.
+    pub(super) fn block_name_tok(&mut self, f: &mut Function, t: Token) -> PResult<()> {
         let key = self.lkey(t)?;
         let l = self.locals.get(&key);
         let idx = f.block_refs.len() as u32;

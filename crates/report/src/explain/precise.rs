@@ -182,7 +182,7 @@ fn token_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32)> {
 fn heart(a: &Analysed<'_>, c: u32) -> Option<u32> {
     let f = a.lf.func;
     let h = a.s.header(c);
-    let r = f.blocks[h.index()].insts;
+    let r = f.block_range(h);
     (r.start..r.end).find(|&k| {
         a.lf.callee_name(k).is_some_and(|n| {
             converge_ir::intrinsics::ConvergenceControl::of(n)

@@ -33,6 +33,14 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
         })
         .collect();
     out.push(UniformFact::NoDivergentOperand { operands });
+    // P10: operands from a cycle with a divergent exit that reach this use only through exits
+    // all threads take in the same iteration.
+    for e in u.uniform_exit_uses.iter().filter(|e| e.user.0 == i) {
+        out.push(UniformFact::UniformlyTakenExits {
+            cycle: e.cycle.0,
+            value: Node::Inst(e.value.0),
+        });
+    }
     let inst = &f.insts[i as usize];
     let j = inst.block;
     if inst.op == Opcode::Phi {

@@ -93,7 +93,7 @@ fn block_lines(a: &Analysed<'_>, b: Block, marks: &Marks) -> Vec<(String, &'stat
             "tag",
         ));
     }
-    let r = a.lf.func.blocks[b.index()].insts;
+    let r = a.lf.func.block_range(b);
     if !r.is_empty() {
         let t = a.module().inst_text(a.fid(), InstId(r.end - 1));
         lines.push((cut(t.trim(), MAX_CHARS), "tm"));

@@ -198,7 +198,7 @@ pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool, main: bool) -> String {
             let _ = write!(out, "\nOutside cycle :{}\n\n", cyc(a, t.cycle, main));
         }
     }
-    for (b, bd) in f.blocks.iter().enumerate() {
+    for b in 0..f.blocks.len() {
         let _ = write!(
             out,
             "\nBLOCK {}\nDEFINITIONS\n",
@@ -209,7 +209,7 @@ pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool, main: bool) -> String {
             if terminators {
                 out.push_str("TERMINATORS\n");
             }
-            for i in bd.insts.range() {
+            for i in f.block_range(Block(b as u32)).range() {
                 if f.insts[i].op.is_terminator() != terminators {
                     continue;
                 }
@@ -248,11 +248,11 @@ pub fn json(a: &FunctionAnalysis<'_>) -> FunctionJson {
         .blocks
         .iter()
         .enumerate()
-        .map(|(b, bd)| BlockJson {
+        .map(|(b, _)| BlockJson {
             name: m.block_name_in(f, Block(b as u32)),
             reachable: s.is_reachable(Block(b as u32)),
-            instructions: bd
-                .insts
+            instructions: f
+                .block_range(Block(b as u32))
                 .range()
                 .enumerate()
                 .map(|(k, i)| {
@@ -260,7 +260,7 @@ pub fn json(a: &FunctionAnalysis<'_>) -> FunctionJson {
                     let term = inst.op.is_terminator();
                     InstructionJson {
                         position: k,
-                        name: (inst.name != LocalName::None)
+                        name: (inst.name() != LocalName::None)
                             .then(|| m.value_name(fid, Value::Inst(InstId(i as u32)))),
                         text: inst_text(&mut buf, a, i as u32).trim_start().to_string(),
                         terminator: term,
@@ -350,7 +350,7 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
             cyc(a, t.cycle, false)
         );
     }
-    for (b, bd) in f.blocks.iter().enumerate() {
+    for b in 0..f.blocks.len() {
         let blk = Block(b as u32);
         let _ = write!(out, "{}:", m.block_name_in(f, blk));
         if !s.is_reachable(blk) {
@@ -359,7 +359,7 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
             let _ = write!(out, "  ; in cycle {}", cyc(a, Cycle(c), false));
         }
         out.push('\n');
-        for i in bd.insts.range() {
+        for i in f.block_range(blk).range() {
             let inst = &f.insts[i];
             let div = if inst.op.is_terminator() {
                 u.divergent_terminators[b]

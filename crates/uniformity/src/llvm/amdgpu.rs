@@ -371,7 +371,7 @@ impl Amdgpu {
                 self.is_wave_uniform_tid_expr(f, i, rules)
             }
             Opcode::ExtractValue => {
-                let idx = &f.func.aux[inst.aux_list.range()];
+                let idx = f.func.aux_list(converge_ir::InstId(i));
                 let Some(&Value::Inst(src)) = f.operands(i).first() else {
                     return false;
                 };

@@ -171,13 +171,15 @@ impl Tables {
                 visit(*md, &mut map);
             }
             let mut prev_end = func.span.start as usize;
-            for inst in &func.insts {
+            for (k, inst) in func.insts.iter().enumerate() {
+                let id = InstId(k as u32);
+                let span = func.inst_span(id);
                 if has_records {
                     // Debug records before the instruction: variable, assignment id, location.
                     let gap = m
                         .source
                         .as_bytes()
-                        .get(prev_end..inst.span.start as usize)
+                        .get(prev_end..span.start as usize)
                         .unwrap_or(b"");
                     records.clear();
                     record_refs(gap, m.first_inline_md, &mut records);
@@ -185,9 +187,9 @@ impl Tables {
                         visit(MdId(r), &mut map);
                     }
                 }
-                prev_end = inst.span.end as usize;
+                prev_end = span.end as usize;
                 if inst.op.is_call_like() {
-                    for v in &func.operands[inst.operands.range()] {
+                    for v in func.operands(id) {
                         if let Value::Meta(md) = v {
                             visit(*md, &mut map);
                         }
@@ -195,7 +197,7 @@ impl Tables {
                 }
                 sorted.clear();
                 sorted.extend(
-                    func.md_attachments[inst.md.range()]
+                    func.inst_md(id)
                         .iter()
                         .map(|(k, md)| (t.kind_rank.get(k).copied().unwrap_or(u32::MAX), *md)),
                 );
