@@ -209,6 +209,10 @@ struct Scratch {
     /// Every block before this modified post-order index is settled for every branch (see
     /// `settled_for_all`); only grows.
     settled_below: u32,
+    /// Precise mode (`settled_for_branch`): per modified post-order index, itself while the block
+    /// there is not known settled for all, else a later index to continue from (one more entry
+    /// for the end); empty until first needed in a function.
+    unsettled_next: Vec<u32>,
     /// Uses leaving cycles (`crate::temporal`), built on the first sweep of a large cycle.
     escape: EscapeIndex,
     escape_ready: bool,
@@ -239,6 +243,7 @@ impl Scratch {
         reset(&mut self.dom_exit, nb, NONE);
         reset(&mut self.joined_from, nb, NONE);
         self.settled_below = 0;
+        self.unsettled_next.clear();
         self.escape_ready = false;
     }
 }
@@ -301,6 +306,9 @@ pub(crate) mod knobs {
         /// LLVM 19's propagation without the shortcuts that keep it linear (settled blocks,
         /// disjoint flows, single-line branches): LLVM 19's own algorithm.
         pub static PLAIN_19: Cell<bool> = const { Cell::new(false) };
+        /// Precise mode without the stop at blocks settled for the branch only
+        /// (`settled_for_branch`).
+        pub static NO_BRANCH_SETTLED: Cell<bool> = const { Cell::new(false) };
     }
 }
 
@@ -990,6 +998,104 @@ impl<F: SsaFunction> State<'_, F> {
         k
     }
 
+    /// Precise mode: extends `k` (every block below it is settled for every branch) past the
+    /// blocks that the divergent branch in `b` leaves as they are when it makes them joins. In
+    /// precise mode a phi stays uniform at a join of a branch whose diverged paths bring it one
+    /// value (`precise::joins::taint`), so blocks whose phis stay uniform for the branches seen so
+    /// far are not settled for all, and one such block near the end of the function stopped the
+    /// early exit of the join propagation for every later branch (issue 10: on the 8,000-block
+    /// irreducible benchmark precise mode took 2.35x llvm mode's propagation steps, 1.73x with
+    /// this stop; `join_work_tests::precise_join_work_near_llvm`). For this branch such a
+    /// block is as settled as any other when its cycle cannot become divergent
+    /// (`settled_for_all`'s condition) and each of its phis that is not divergent yet selects
+    /// one value on its incoming edges from blocks the branch may reach: `taint` would mark
+    /// nothing there. "May reach" over-approximates `taint`'s reachability (a block in the
+    /// branch's strongly connected component or below its interval of the modified post-order,
+    /// see `precise::joins::component_lo`), which can only find fewer such blocks. Blocks settled
+    /// for all are skipped through `unsettled_next` (settledness only grows), so a branch looks
+    /// only at the blocks not yet settled for all.
+    fn settled_for_branch(&mut self, b: Block, k: u32) -> u32 {
+        let (f, s) = (self.f, self.s);
+        let n = self.w.po.order.len() as u32;
+        if self.w.unsettled_next.len() != n as usize + 1 {
+            self.w.unsettled_next.clear();
+            self.w.unsettled_next.extend(0..=n);
+        }
+        // Past the highest index the branch's labels can reach the propagation returns at once
+        // (`JoinFinder::compute`): no need to look further.
+        let hi = if self.llvm19 {
+            n
+        } else {
+            let po = &self.w.po;
+            let m = po
+                .succs(po.index[b.index()])
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or(0);
+            po.reach_hi[m as usize]
+        };
+        let lb = crate::precise::joins::component_lo(s, &self.w.po, b);
+        let mut k = k;
+        loop {
+            if k > hi {
+                return k;
+            }
+            k = self.next_unsettled(k);
+            if k >= n || k > hi {
+                return k;
+            }
+            let j = self.w.po.order[k as usize];
+            if let Some(c) = s.cycle_of(j)
+                && self.w.po.outer_irr[c as usize] != NONE
+                && !self.inside_assumed(s.top(c))
+            {
+                return k;
+            }
+            let po = &self.w.po;
+            let may_reach = |p: Block| {
+                if p == b {
+                    return true;
+                }
+                let lp = crate::precise::joins::component_lo(s, po, p);
+                lp == lb || (lp < lb && po.index[p.index()] < lb)
+            };
+            let untouched = f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
+                self.out.divergent_insts[i.index()]
+                    || self.out.always_uniform[i.index()]
+                    || f.phi_has_constant_or_undef_value(i)
+                    || f.phi_same_incoming_from(i, &may_reach)
+            });
+            if !untouched {
+                return k;
+            }
+            k += 1;
+        }
+    }
+
+    /// The first index at or after `k` of a block not settled for all (`settled_for_all`), or
+    /// the number of blocks in the order; settled blocks are linked past (union-find style, with
+    /// path halving: settledness only grows).
+    fn next_unsettled(&mut self, k: u32) -> u32 {
+        let n = self.w.po.order.len() as u32;
+        let mut k = k;
+        while k < n {
+            let next = self.w.unsettled_next[k as usize];
+            if next != k {
+                let after = self.w.unsettled_next[next as usize];
+                self.w.unsettled_next[k as usize] = after;
+                k = after;
+                continue;
+            }
+            if !self.settled_for_all(self.w.po.order[k as usize]) {
+                return k;
+            }
+            self.w.unsettled_next[k as usize] = k + 1;
+            k += 1;
+        }
+        n
+    }
+
     fn inside_assumed(&self, c: u32) -> bool {
         self.w.assumed_flag[c as usize]
     }
@@ -1091,7 +1197,8 @@ impl<F: SsaFunction> State<'_, F> {
         let plain19 = self.llvm19 && knobs::PLAIN_19.with(|c| c.get());
         #[cfg(not(test))]
         let plain19 = false;
-        let settled_below = if !plain19 && (inner == NONE || self.all_exits_known(inner)) {
+        let exits_known = !plain19 && (inner == NONE || self.all_exits_known(inner));
+        let settled_below = if exits_known {
             self.advance_settled()
         } else {
             0
@@ -1114,6 +1221,25 @@ impl<F: SsaFunction> State<'_, F> {
                 (lo, lo + s.blocks(a).len() as u32)
             }
             None => (0, 0),
+        };
+        // Precise mode: the join propagation may also stop where only blocks settled for this
+        // branch remain (`settled_for_branch`). Not for a branch at a reducible header: the
+        // label coming back to it reaches the cycle's exits (`JoinFinder::header_exits`), exits
+        // that `all_exits_known` does not cover; nor for the skip above. Either would change the
+        // order in which cycles get their divergent exits (and so the cycle each temporally
+        // divergent use is listed with).
+        #[cfg(test)]
+        let branch_settled = !knobs::NO_BRANCH_SETTLED.with(|c| c.get());
+        #[cfg(not(test))]
+        let branch_settled = true;
+        let settled_below = if self.precise
+            && branch_settled
+            && exits_known
+            && self.w.po.header_cycle[self.w.po.index[b.index()] as usize] == NONE
+        {
+            self.settled_for_branch(b, settled_below)
+        } else {
+            settled_below
         };
         // Divergent cycle exits only matter through the cycles around the branch that are not yet
         // known to have a divergent exit.

@@ -275,7 +275,7 @@ impl ModifiedPo {
 
     /// The successors of the block at index `i`, as indices.
     #[inline(always)]
-    fn succs(&self, i: u32) -> &[u32] {
+    pub(crate) fn succs(&self, i: u32) -> &[u32] {
         &self.succ[self.succ_start[i as usize] as usize..self.succ_start[i as usize + 1] as usize]
     }
 }

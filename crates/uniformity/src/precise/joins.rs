@@ -47,7 +47,7 @@ pub(crate) struct Reach {
 
 /// The start of the interval of `x`'s strongly connected component in the modified post-order:
 /// the header of its top-level cycle, or `x` itself.
-fn component_lo(s: &Structure, po: &ModifiedPo, x: Block) -> u32 {
+pub(crate) fn component_lo(s: &Structure, po: &ModifiedPo, x: Block) -> u32 {
     match s.cycle_of(x) {
         Some(c) => po.index[s.header(s.top(c)).index()],
         None => po.index[x.index()],
