@@ -205,6 +205,22 @@ impl Ctx<'_, '_> {
                 self.node_name(Node::Inst(*token)),
                 self.token_grouping(*token)
             ),
+            Reason::OtherHierarchy { headers, blocks } => format!(
+                "divergent under another cycle hierarchy of this CFG (precise mode, rule P1), the one whose irreducible cycles are {}: each hierarchy gives its own maximal convergence, and precise mode analyses every one (a value is uniform only if it is uniform under all of them); under the hierarchy the cycles above belong to, this value is uniform",
+                headers
+                    .iter()
+                    .zip(blocks)
+                    .map(|(&h, bs)| format!(
+                        "{{{}: {}}}",
+                        a.block_name(h),
+                        bs.iter()
+                            .map(|&b| a.block_name(b))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
             Reason::PastTokenRegion {
                 operand,
                 value,
@@ -356,6 +372,11 @@ impl Ctx<'_, '_> {
                 operand_location: Some(self.node_loc(*operand)),
                 token: name(*token),
                 token_location: loc(*token),
+                ..base
+            },
+            Reason::OtherHierarchy { headers, .. } => ReasonJson {
+                rule: rule("P1"),
+                entries: Some(headers.iter().map(|&h| a.block_name(h)).collect()),
                 ..base
             },
             Reason::PastTokenRegion {

@@ -206,6 +206,41 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             );
             assert!(is_path(a, path), "{}", ctx());
         }
+        Reason::OtherHierarchy { headers, blocks } => {
+            let Node::Inst(i) = n else {
+                panic!("{}", ctx())
+            };
+            // The analysis recorded the value under that hierarchy, ...
+            assert!(
+                u.other_hierarchies
+                    .iter()
+                    .any(|h| h.values.contains(&Inst(i))
+                        && h.cycles.iter().map(|c| c.0).eq(headers.iter().copied())),
+                "{}",
+                ctx()
+            );
+            // ... which is one of the CFG's hierarchies as the simulator enumerates them (every
+            // DFS order), cycles inside irreducible regions compared as (header, blocks).
+            let e = converge_sim::hierarchy::enumerate(a.lf.cfg(), 1 << 14);
+            let want: std::collections::BTreeSet<(Block, Vec<Block>)> = headers
+                .iter()
+                .copied()
+                .zip(blocks.iter().cloned())
+                .collect();
+            assert!(
+                e.hierarchies.iter().any(|h| {
+                    let have: std::collections::BTreeSet<(Block, Vec<Block>)> = h
+                        .cycles
+                        .iter()
+                        .map(|c| (c.header, c.blocks.clone()))
+                        .collect();
+                    want.is_subset(&have)
+                }),
+                "{}: not a hierarchy of the CFG",
+                ctx()
+            );
+            assert!(!s.cycles.is_empty(), "{}", ctx());
+        }
         Reason::PastTokenRegion {
             operand,
             value,

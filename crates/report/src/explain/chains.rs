@@ -141,7 +141,9 @@ impl<'a, 'm> Explainer<'a, 'm> {
             chain.push(Step { node: at, reason });
             at = match r {
                 // Roots: a divergence source, and an anchor's implementation-defined grouping.
-                Reason::Source { .. } | Reason::PastTokenRegion { .. } => {
+                Reason::Source { .. }
+                | Reason::PastTokenRegion { .. }
+                | Reason::OtherHierarchy { .. } => {
                     return Explanation::Divergent(chain);
                 }
                 Reason::Data { operand } => *operand,

@@ -30,6 +30,17 @@ pub(super) fn candidates(
     let ub = f.insts[i as usize].block;
     let mut out = Vec::new();
     let terminator = f.insts[i as usize].op.is_terminator();
+    // P1: divergent under another cycle hierarchy (and uniform under LLVM's).
+    if let Some(h) = u.other_hierarchies.iter().find(|h| {
+        h.values
+            .binary_search(&converge_uniformity::Inst(i))
+            .is_ok()
+    }) {
+        out.push(Reason::OtherHierarchy {
+            headers: h.cycles.iter().map(|c| c.0).collect(),
+            blocks: h.cycles.iter().map(|c| c.1.clone()).collect(),
+        });
+    }
     // P4: an exit phi whose incoming values from a cycle with a divergent exit differ.
     if f.insts[i as usize].op == converge_ir::Opcode::Phi {
         let inc: Vec<(Value, Block)> = f.phi_incoming(converge_ir::InstId(i)).collect();

@@ -219,6 +219,17 @@ pub enum Reason {
         /// The convergence control token (an instruction index).
         token: u32,
     },
+    /// Precise mode, rule P1: divergent under a cycle hierarchy of the CFG other than LLVM's
+    /// (the one the cycles of the other reasons belong to), whose irreducible cycles have the
+    /// headers `headers` (and blocks `blocks`). Each hierarchy gives its own maximal convergence
+    /// ("Convergence And Uniformity", *Maximal Convergence*); precise mode analyses every one and
+    /// a value is uniform only if it is uniform under all of them.
+    OtherHierarchy {
+        /// The headers of that hierarchy's cycles inside irreducible regions, outermost first.
+        headers: Vec<Block>,
+        /// Those cycles' blocks (sorted), in the same order.
+        blocks: Vec<Vec<Block>>,
+    },
 }
 
 /// The rules of precise mode (docs/precise-mode.md) a reason rests on, beyond LLVM's.
@@ -233,6 +244,8 @@ pub enum PreciseRule {
     TokenGroup,
     /// P7: temporal divergence past a loop heart's convergence region.
     HeartRegion,
+    /// P1: every cycle hierarchy is analysed.
+    Hierarchies,
 }
 
 impl PreciseRule {
@@ -243,6 +256,7 @@ impl PreciseRule {
             PreciseRule::ExitPhi => "P4",
             PreciseRule::TokenGroup => "P6",
             PreciseRule::HeartRegion => "P7",
+            PreciseRule::Hierarchies => "P1",
         }
     }
 }
@@ -262,6 +276,7 @@ impl Reason {
             Reason::GroupedByToken { .. } => "grouped-by-token",
             Reason::PastHeartRegion { .. } => "past-heart-region",
             Reason::PastTokenRegion { .. } => "past-token-region",
+            Reason::OtherHierarchy { .. } => "other-hierarchy",
         }
     }
     /// The precise-mode rule this reason rests on, if it is not one of LLVM's.
@@ -275,6 +290,7 @@ impl Reason {
             Reason::GroupedByToken { .. } | Reason::PastTokenRegion { .. } => {
                 Some(PreciseRule::TokenGroup)
             }
+            Reason::OtherHierarchy { .. } => Some(PreciseRule::Hierarchies),
             _ => None,
         }
     }
@@ -291,7 +307,8 @@ impl Reason {
             Reason::Source { .. }
             | Reason::Data { .. }
             | Reason::GroupedByToken { .. }
-            | Reason::PastTokenRegion { .. } => None,
+            | Reason::PastTokenRegion { .. }
+            | Reason::OtherHierarchy { .. } => None,
             Reason::Sync { branch, .. }
             | Reason::Temporal { branch, .. }
             | Reason::AssumedCycle { branch, .. }

@@ -32,6 +32,11 @@ fn step_json(ctx: &Ctx<'_, '_>, n: Node, r: &Reason) -> Json {
     let (premise, mut blocks, paths, cycle): (Option<Node>, Vec<Block>, Vec<&[Block]>, i64) =
         match r {
             Reason::Source { .. } => (None, own, vec![], -1),
+            Reason::OtherHierarchy { headers, .. } => {
+                let mut b = own;
+                b.extend(headers.iter().copied());
+                (None, b, vec![], -1)
+            }
             Reason::PastTokenRegion {
                 operand,
                 value,
