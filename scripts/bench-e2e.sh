@@ -22,6 +22,8 @@
 #
 # Usage: scripts/bench-e2e.sh [MODULE.ll]   (default build/bench/gpu-36mb.ll, generated once:
 # `cargo run --release -p converge-gen --example big_module -- build/bench/gpu-36mb.ll --mb 36`)
+# A module like issue 13's, on which LLVM's analysis does real work (docs/benchmarks.md):
+# `cargo run --release -p converge-gen --example big_module -- build/bench/div-38mb.ll --divergent-cfgs --mb 38`
 set -euo pipefail
 cd "$(dirname "$0")/.."
 opt19=${CONVERGE_OPT19:-/usr/lib/llvm-19/bin/opt}

@@ -6,14 +6,14 @@
 # The analysis share is the whole process minus the same process with `--target none` (read,
 # CFG, dominators and cycles; the analysis returns at once). Prints the ratio precise / llvm.
 # Wall-clock times: `cargo bench -p converge-uniformity --bench precise`.
-# Usage: scripts/bench-precise.sh [outdir]
+# Usage: scripts/bench-precise.sh [outdir]   (CONVERGE_BIN: another binary to measure)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-build/bench-precise}
 mkdir -p "$OUT"
 cargo build --release -q -p converge-cli -p converge-uniformity --example gen_uniformity
 GEN=target/release/examples/gen_uniformity
-CONVERGE=target/release/converge
+CONVERGE=${CONVERGE_BIN:-target/release/converge}
 ir() {
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$CONVERGE" -j 1 uniformity "$@" \
     --format none 2>&1 | awk '/Collected/ {print $4}'

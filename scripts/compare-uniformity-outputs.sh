@@ -3,7 +3,7 @@
 # and `--mode precise`) from two binaries on the comparison set of issue 13: both benchmark
 # modules of scripts/bench-uniformity.sh, the irreducible function at 500-64,000 blocks, the DAG
 # family (seeds 1-4, 500-8,000 blocks, seed 4 also at 16,000), chains of every shape at 1,000 and
-# 4,000 blocks, the one-shape families of gen_uniformity at 1,000-4,000 blocks, and every .ll
+# 4,000 blocks (seeds 2-3 at 2,000), the one-shape families of gen_uniformity at 1,000-4,000 blocks, and every .ll
 # file under examples/ and crates/*/tests/.
 #
 # Usage: scripts/compare-uniformity-outputs.sh OLD_BINARY [NEW_BINARY]
@@ -20,13 +20,17 @@ mkdir -p "$dir"
 make() { local f="$dir/$1.ll"; shift; [ -s "$f" ] || "$gen" "$@" >"$f"; echo "$f"; }
 inputs=()
 inputs+=("$(make module-45 module 2000 7 45)" "$(make module-70 module 2000 7 70)")
-for n in 500 1000 2000 4000 8000 16000 32000 64000; do inputs+=("$(make irr-$n irreducible $n 1)"); done
+# MAX_IRREDUCIBLE (default 64000) caps the irreducible functions (the 64,000-block output is 2 GB).
+for n in 500 1000 2000 4000 8000 16000 32000 64000; do
+  [ "$n" -le "${MAX_IRREDUCIBLE:-64000}" ] && inputs+=("$(make irr-$n irreducible $n 1)")
+done
 for s in 1 2 3 4; do
   for n in 500 1000 2000 4000 8000; do inputs+=("$(make dag-$s-$n dag $n $s)"); done
 done
 inputs+=("$(make dag-4-16000 dag 16000 4)")
 for sh in reducible irreducible nestedirreducible selfloops switch unreachable noreturn multiexit mixed; do
   for n in 1000 4000; do inputs+=("$(make chain-$sh-$n chain-$sh $n 1)"); done
+  for s in 2 3; do inputs+=("$(make chain-$sh-s$s-2000 chain-$sh 2000 $s)"); done
 done
 for fam in nest exits switch irrloop selfloops; do
   for n in 1000 2000 4000; do inputs+=("$(make $fam-$n $fam $n 1)"); done

@@ -9,15 +9,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-# chromium: the browser of `converge explore`'s page test (crates/cli/tests/explore_browser.rs).
+# chromium: the browser of `converge explore`'s page test (crates/cli/tests/explore_browser.rs);
+# graphviz: draws `converge dot`'s output (crates/cli/tests/flags_cli/output.rs).
 if [ ! -x /usr/lib/llvm-19/bin/opt ] || [ ! -x /usr/lib/llvm-19/bin/FileCheck ] || [ ! -x /usr/lib/llvm-19/bin/clang ] \
-   || [ ! -x "${CONVERGE_CHROMIUM:-/usr/bin/chromium}" ]; then
+   || [ ! -x "${CONVERGE_CHROMIUM:-/usr/bin/chromium}" ] || [ ! -x "${CONVERGE_GRAPHVIZ:-/usr/bin/dot}" ]; then
   if [ "$(id -u)" = 0 ]; then
-    echo "== installing llvm-19, clang-19 and chromium from Debian"
+    echo "== installing llvm-19, clang-19, chromium and graphviz from Debian"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19 clang-19 chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19 clang-19 chromium graphviz >/dev/null
   else
-    echo "== llvm-19/clang-19/chromium missing and not root: reference tests will report SKIPPED (or fail with CI=true)"
+    echo "== llvm-19/clang-19/chromium/graphviz missing and not root: reference tests will report SKIPPED (or fail with CI=true)"
   fi
 fi
 
@@ -36,6 +37,7 @@ export CONVERGE_FILECHECK=/usr/lib/llvm-19/bin/FileCheck
 export CONVERGE_OPT22="$opt22"
 export CONVERGE_CLANG19=/usr/lib/llvm-19/bin/clang
 export CONVERGE_CHROMIUM="${CONVERGE_CHROMIUM:-/usr/bin/chromium}"
+export CONVERGE_GRAPHVIZ="${CONVERGE_GRAPHVIZ:-/usr/bin/dot}"
 export CONVERGE_CORPUS="${CONVERGE_CORPUS:-$root/../shared/corpus/llvm-tests}"
 export CONVERGE_BIN="$root/target/release/converge"
 # The soundness oracle (crates/oracle) runs its time-boxed defaults here; its big runs are

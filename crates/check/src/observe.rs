@@ -228,7 +228,7 @@ fn has_token_bundle(m: &Module, f: FuncId, i: InstId) -> bool {
 }
 
 fn is_token_intrinsic(name: &str) -> bool {
-    name.starts_with("llvm.experimental.convergence.")
+    converge_ir::intrinsics::is_convergence_family(name)
 }
 
 /// The root and heart chain of the class of a convergent operation's dynamic instance.

@@ -196,7 +196,7 @@ fn hierarchies(cfg: &Cfg, cap: u64, all: bool) -> Enumeration {
 }
 
 fn site(m: &Module, f: FuncId, i: InstId, file: &str) -> Option<String> {
-    let sp = m.functions[f.0 as usize].insts[i.0 as usize].span;
+    let sp = m.functions[f.0 as usize].inst_span(i);
     if sp.end == 0 {
         return None;
     }

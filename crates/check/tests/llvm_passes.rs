@@ -74,7 +74,7 @@ struct Row {
 }
 
 /// Known LLVM miscompiles (each written up with a minimal pair in docs/llvm-differences.md):
-/// - "merged call sites" (entry 4): some callee has fewer (but still some) call sites in AFTER than
+/// - "merged call sites" (entry 5): some callee has fewer (but still some) call sites in AFTER than
 ///   in BEFORE, and threads that executed different call sites in BEFORE communicate at one in
 ///   AFTER (gvn-sink sinks the convergent calls of both arms of a divergent branch into the join;
 ///   the operation reported may be inside the merged callee).
@@ -366,7 +366,7 @@ fn gvn_sink_merges_convergent_calls_of_a_divergent_branch() {
 /// LLVM 19's gvn merges a block that starts with a loop heart (left outside any cycle by full
 /// unrolling) into its predecessor, after a convergent call: the output breaks the static token
 /// rules, which LLVM 19's own verifier reports and check-transform reports too (exit 1 with the
-/// verify diagnostic). LLVM 22 keeps the block (docs/llvm-differences.md, entry 5).
+/// verify diagnostic). LLVM 22 keeps the block (docs/llvm-differences.md, entry 6).
 #[test]
 fn gvn19_merges_a_heart_block_after_a_convergent_call() {
     let (Some(o19), Some(o22)) = (
@@ -421,7 +421,7 @@ fn gvn19_merges_a_heart_block_after_a_convergent_call() {
     );
 }
 
-/// The same merge after an anchor: LLVM 19 and 22 alike (docs/llvm-differences.md, entry 5).
+/// The same merge after an anchor: LLVM 19 and 22 alike (docs/llvm-differences.md, entry 6).
 #[test]
 fn gvn_merges_a_heart_block_after_an_anchor() {
     let (Some(o19), Some(o22)) = (

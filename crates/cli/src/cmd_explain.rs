@@ -72,9 +72,8 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                 find_value(&module, f, v)
             } else {
                 let b = args.block.as_deref().unwrap_or_default();
-                find_block(&module, f, b).map(|b| {
-                    Node::Inst(module.func(f).blocks[b.index()].insts.end.saturating_sub(1))
-                })
+                find_block(&module, f, b)
+                    .map(|b| Node::Inst(module.func(f).block_range(b).end.saturating_sub(1)))
             };
             if let Some(n) = node
                 && !(matches!(n, Node::Inst(_)) && module.func(f).insts.is_empty())

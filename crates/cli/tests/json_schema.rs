@@ -173,7 +173,7 @@ fn every_json_document_matches_its_documented_schema() {
                 let func = m.func(fid);
                 let name = m.str(func.name).to_string();
                 let named = (0..func.insts.len() as u32)
-                    .filter(|&i| func.insts[i as usize].name != converge_ir::LocalName::None)
+                    .filter(|&i| func.insts[i as usize].name() != converge_ir::LocalName::None)
                     .map(|i| converge_ir::Value::Inst(converge_ir::InstId(i)));
                 let args = (0..func.params.len() as u32).map(converge_ir::Value::Arg);
                 for v in args.chain(named) {

@@ -45,18 +45,21 @@ fn tools_are_found_only_through_the_shared_helper() {
         ["filecheck", "_path()"],
         ["corpus", "_path()"],
         ["chromium", "_path()"],
+        ["graphviz", "_path()"],
         ["\"CONVERGE_", "OPT19\""],
         ["\"CONVERGE_", "OPT22\""],
         ["\"CONVERGE_", "FILECHECK\""],
         ["\"CONVERGE_", "CLANG19\""],
         ["\"CONVERGE_", "CORPUS\""],
         ["\"CONVERGE_", "CHROMIUM\""],
+        ["\"CONVERGE_", "GRAPHVIZ\""],
         ["\"/usr/lib/", "llvm"],
         ["site-packages/", "llvm"],
         ["Command::new(\"", "opt\")"],
         ["Command::new(\"", "clang"],
         ["Command::new(\"", "FileCheck\")"],
         ["Command::new(\"", "chromium\")"],
+        ["Command::new(\"", "dot\")"],
     ]
     .iter()
     .map(|p| p.concat())
@@ -121,6 +124,7 @@ fn ci_entry_point_and_pinned_llvm22() {
         "CONVERGE_CORPUS",
         "CONVERGE_CLANG19",
         "CONVERGE_CHROMIUM",
+        "CONVERGE_GRAPHVIZ",
         "CONVERGE_BIN",
     ] {
         assert!(test_sh.contains(&format!("export {var}=")), "{var}");

@@ -34,6 +34,7 @@
 pub mod cfg;
 pub mod clang_kernels;
 pub mod convergent;
+pub mod divergent_module;
 pub mod kernels;
 pub mod module;
 pub mod oracle;

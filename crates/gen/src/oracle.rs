@@ -44,6 +44,12 @@ pub struct Options {
     pub unreachable: bool,
     /// Irreducible regions (two or three entries): several cycle hierarchies.
     pub irreducible: bool,
+    /// Breaks out of a natural loop go to a block of their own, which meets the loop's exit
+    /// block (left from the header's count or the latch) only after it, breaks are more
+    /// frequent, and half the loops count to a constant bound: code reached only through a loop's uniform exits, where
+    /// precise mode's rule P10 decides (off by default: the programs of a seed are the same as
+    /// before the option).
+    pub split_exits: bool,
 }
 
 impl Options {
@@ -58,6 +64,7 @@ impl Options {
             always_uniform: true,
             unreachable: true,
             irreducible: true,
+            split_exits: false,
         }
     }
 }
@@ -110,6 +117,9 @@ struct Node {
     scope: Scope,
     /// A heart token defined here: (name, enclosing token).
     heart: Option<(String, String)>,
+    /// With `split_exits`: this block is the exit of the natural loop with this header, and
+    /// reads its count.
+    after_loop: Option<usize>,
 }
 
 /// Where a break may go from inside a loop or region.
@@ -126,6 +136,7 @@ struct Builder<'r> {
     max: usize,
     tokens: usize,
     irreducible: bool,
+    split_exits: bool,
 }
 
 impl Builder<'_> {
@@ -137,6 +148,7 @@ impl Builder<'_> {
             carry: Vec::new(),
             scope: scope.clone(),
             heart: None,
+            after_loop: None,
         });
         self.nodes.len() - 1
     }
@@ -147,8 +159,18 @@ impl Builder<'_> {
 
     /// Ends block `b` with a jump to `to`, or, sometimes, a branch that may also break out.
     fn close(&mut self, b: usize, to: usize, targets: &[Target]) {
-        if !targets.is_empty() && self.rng.chance(1, 3) {
-            let t = *self.rng.pick(targets);
+        let odds = if self.split_exits { 2 } else { 3 };
+        if !targets.is_empty() && self.rng.chance(1, odds) {
+            let mut t = *self.rng.pick(targets);
+            if self.split_exits && matches!(t, Target::Continue(_)) && self.rng.chance(2, 3) {
+                // Mostly breaks: a `continue` makes the loop's count, and so its exit, divergent.
+                t = targets
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|t| matches!(t, Target::Exit(_)))
+                    .unwrap_or(t);
+            }
             let (dest, carry) = match t {
                 Target::Exit(x) => (x, None),
                 Target::Continue(h) => (h, Some(h)),
@@ -198,7 +220,7 @@ impl Builder<'_> {
                     self.nodes[cur].term = Term::Cond;
                     cur = join;
                 }
-                5..=7 => cur = self.natural_loop(cur, depth, targets, &scope),
+                5 | 6 => cur = self.natural_loop(cur, depth, targets, &scope),
                 _ if self.irreducible && self.room(6) => {
                     cur = self.irreducible_region(cur, depth, targets, &scope)
                 }
@@ -228,6 +250,10 @@ impl Builder<'_> {
         self.nodes[header].counter = true;
         let body = self.node(&inner.0);
         let exit = self.node(scope);
+        // With `split_exits`, breaks leave to `brk`, which meets `exit` in a block after both.
+        let split = self.split_exits && self.room(2);
+        let brk = if split { self.node(scope) } else { exit };
+        let join = if split { self.node(scope) } else { exit };
         self.nodes[cur].succs = vec![header];
         self.nodes[cur].term = Term::Jump;
         let stop = self.rng.below(2);
@@ -238,7 +264,7 @@ impl Builder<'_> {
         };
         self.nodes[header].term = Term::Counter { stop };
         let mark = targets.len();
-        targets.push(Target::Exit(exit));
+        targets.push(Target::Exit(brk));
         targets.push(Target::Continue(header));
         let end = self.region(body, depth - 1, targets);
         targets.truncate(mark);
@@ -254,6 +280,14 @@ impl Builder<'_> {
         } else {
             self.nodes[end].succs = vec![header];
             self.nodes[end].term = Term::Jump;
+        }
+        if split {
+            self.nodes[exit].after_loop = Some(header);
+            for b in [exit, brk] {
+                self.nodes[b].succs = vec![join];
+                self.nodes[b].term = Term::Jump;
+            }
+            return join;
         }
         exit
     }
@@ -371,6 +405,7 @@ pub fn program(rng: &mut Rng, opts: &Options) -> OracleProgram {
         max: opts.max_blocks.max(5) - if opts.unreachable { 2 } else { 0 },
         tokens: 0,
         irreducible: opts.irreducible,
+        split_exits: opts.split_exits,
     };
     let entry = b.node(&top);
     let mut targets = Vec::new();
@@ -435,6 +470,12 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
     let mut defs: Vec<Vec<String>> = vec![Vec::new(); n];
     let mut bodies: Vec<String> = vec![String::new(); n];
     let mut phi_slots: Vec<(usize, String, bool)> = Vec::new();
+    // Phis of single-predecessor blocks: their one incoming value, and the value each such
+    // phi copies (followed to the end of a chain of copies).
+    let mut fixed: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
+    // (Also every further call of the thread-id intrinsic: the same value as `%tid`.)
+    let alias: std::cell::RefCell<std::collections::HashMap<String, String>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
     let reach = |b: usize| dom.is_reachable(Block(b as u32));
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&b| (!reach(b), dom.level(Block(b as u32)), b));
@@ -462,9 +503,29 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                 let _ = writeln!(body, "  {k} = phi i32 @PHI{}@", phi_slots.len());
                 phi_slots.push((b, k.clone(), true));
             }
+            let preds = cfg.preds(Block(b as u32));
             for _ in 0..rng.below(3) {
                 let v = names.fresh("v");
                 let _ = writeln!(body, "  {v} = phi i32 @PHI{}@", phi_slots.len());
+                // A phi of a block with one (reachable) predecessor copies one value (an exit
+                // phi, as LCSSA makes them): chosen now, and remembered as an alias, so no
+                // operation or compare below uses the value twice under two names (`icmp slt
+                // %u, %copy.of.u` is false in every thread whatever the inputs).
+                if let [p] = preds
+                    && reach(p.index())
+                {
+                    let p = p.index();
+                    let x = if !defs[p].is_empty() && rng.chance(1, 2) {
+                        defs[p][rng.below(defs[p].len())].clone()
+                    } else {
+                        let mut cands = avail_at(&defs, p);
+                        cands.extend(defs[p].iter().cloned());
+                        cands[rng.below(cands.len())].clone()
+                    };
+                    let canon = alias.borrow().get(&x).cloned().unwrap_or(x.clone());
+                    alias.borrow_mut().insert(v.clone(), canon);
+                    fixed.insert(phi_slots.len(), x);
+                }
                 phi_slots.push((b, v.clone(), false));
                 mine.push(v);
             }
@@ -482,10 +543,22 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                 "  {h} = call token @llvm.experimental.convergence.loop() [ \"convergencectrl\"(token {outer}) ]"
             );
         }
+        if let Some(h) = node.after_loop
+            && has_preds
+        {
+            // A use of the loop's count after its exits (`split_exits`).
+            let v = names.fresh("v");
+            let _ = writeln!(body, "  {v} = mul i32 %k{h}.n, 3");
+            mine.push(v);
+        }
         if b == 0 {
             let _ = writeln!(body, "  %tid = {tid_call}");
             let _ = writeln!(body, "  %u = load i32, ptr addrspace(1) %p, align 4");
-            let _ = writeln!(body, "  %d = load i32, ptr %q, align 4");
+            // The per-thread load gives a full-range value; its low bits are what compares
+            // with counts, arguments and small constants can go both ways on (`icmp ult i32
+            // %small, %full.range` is true in nearly every thread).
+            let _ = writeln!(body, "  %d.raw = load i32, ptr %q, align 4");
+            let _ = writeln!(body, "  %d = and i32 %d.raw, 7");
             mine.extend(["%tid".to_string(), "%u".into(), "%d".into()]);
         }
         // A counting block: the incremented count and its bound.
@@ -495,7 +568,10 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
             for j in 0..node.carry.iter().filter(|c| c.2).count() {
                 let _ = writeln!(body, "  {k}.c{j} = add i32 {k}, {}", 2 + j);
             }
-            let x = if rng.chance(1, 2) {
+            let x = if opts.split_exits && rng.chance(1, 2) {
+                // A uniform trip count: the loop's own exit is uniform, its breaks need not be.
+                format!("{}", rng.below(4))
+            } else if rng.chance(1, 2) {
                 "%tid".to_string()
             } else {
                 let all: Vec<&String> = avail.iter().chain(mine.iter()).collect();
@@ -545,10 +621,16 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
         // A second operand different from the first: `x op x`, `icmp ult x, x` and `select c, x,
         // x` compute the same value in every thread whatever `x` is, hiding the divergence the
         // analysis must track.
+        let same = |x: &str, y: &str| {
+            x == y || {
+                let a = alias.borrow();
+                a.get(x).map_or(x, |s| s.as_str()) == a.get(y).map_or(y, |s| s.as_str())
+            }
+        };
         let other = |rng: &mut Rng, mine: &Vec<String>, x: &str| -> String {
             for _ in 0..4 {
                 let y = pick(rng, mine);
-                if y != x {
+                if !same(&y, x) {
                     return y;
                 }
             }
@@ -571,10 +653,11 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
         // The count of the innermost loop or region around this block: values computed from it
         // change from one iteration to the next, so threads that leave at different iterations
         // (temporal divergence) or meet at a join from different iterations really differ.
-        let count = avail
+        // (`avail` lists the nearest dominator's values first.)
+        let count = mine
             .iter()
-            .chain(mine.iter())
             .rev()
+            .chain(avail.iter().skip(2))
             .find(|x| x.starts_with("%k") && x.ends_with(".n"))
             .cloned();
         for _ in 0..rng.below(opts.max_insts + 1) {
@@ -582,12 +665,45 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
             match rng.below(14) {
                 0 => {
                     let _ = writeln!(body, "  {v} = {tid_call}");
+                    alias.borrow_mut().insert(v.clone(), "%tid".to_string());
                 }
                 1 => {
-                    let _ = writeln!(body, "  {v} = load i32, ptr %q, align 4");
+                    // Half of the time only its low bits (see `%d`).
+                    if rng.chance(1, 2) {
+                        let r = names.fresh("r");
+                        let _ = writeln!(body, "  {r} = load i32, ptr %q, align 4");
+                        let _ = writeln!(body, "  {v} = and i32 {r}, 7");
+                    } else {
+                        let _ = writeln!(body, "  {v} = load i32, ptr %q, align 4");
+                    }
                 }
                 2 => {
-                    let _ = writeln!(body, "  {v} = load i32, ptr addrspace(1) %p, align 4");
+                    // The buffer has four elements with different contents: indexed by the
+                    // count, a load in a loop reads a different value in each iteration (a
+                    // uniform address, so a value that differs only between threads that left
+                    // the loop in different iterations); indexed by another value, the address
+                    // may differ per thread.
+                    let idx = match &count {
+                        Some(k) if rng.chance(1, 2) => Some(k.clone()),
+                        _ if rng.chance(1, 4) => Some(pick(rng, &mine)),
+                        _ => None,
+                    };
+                    match idx {
+                        Some(x) => {
+                            let (g, a) = (names.fresh("g"), names.fresh("a"));
+                            let _ = writeln!(body, "  {g} = and i32 {x}, 3");
+                            let _ = writeln!(
+                                body,
+                                "  {a} = getelementptr inbounds i32, ptr addrspace(1) %p, i32 {g}"
+                            );
+                            let _ =
+                                writeln!(body, "  {v} = load i32, ptr addrspace(1) {a}, align 4");
+                        }
+                        None => {
+                            let _ =
+                                writeln!(body, "  {v} = load i32, ptr addrspace(1) %p, align 4");
+                        }
+                    }
                 }
                 3 | 4 if amd && opts.always_uniform => {
                     let x = pick(rng, &mine);
@@ -643,7 +759,13 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                         let y = pick(rng, &mine);
                         let _ = writeln!(body, "  {v} = call i32 @helper(i32 {x}, i32 {y})");
                     } else {
-                        let _ = writeln!(body, "  {v} = call i32 @ext(i32 {x})");
+                        if rng.chance(1, 2) {
+                            let r = names.fresh("r");
+                            let _ = writeln!(body, "  {r} = call i32 @ext(i32 {x})");
+                            let _ = writeln!(body, "  {v} = and i32 {r}, 7");
+                        } else {
+                            let _ = writeln!(body, "  {v} = call i32 @ext(i32 {x})");
+                        }
                     }
                 }
                 8 if opts.calls => {
@@ -665,6 +787,11 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
         }
         // The terminator.
         let all: Vec<String> = avail.iter().chain(mine.iter()).cloned().collect();
+        // Conditions that the data realises both ways: a compare no thread's data makes true
+        // (`icmp eq` of two full-range values) or false tests nothing. Equality compares the
+        // low bits (which per-thread values, counts and small inputs vary in), and inside a loop
+        // or region it often adds the count first, so the same thread goes both ways in
+        // different iterations.
         let cond = |rng: &mut Rng, body: &mut String, names: &mut Names| -> String {
             let c = names.fresh("c");
             if rng.chance(1, 3) {
@@ -674,19 +801,51 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
                 // A constant the masked id takes for some threads and not for others, so the
                 // branch really splits the group (a random value rarely matched any thread).
                 let x = match rng.below(4) {
-                    0 => all[rng.below(all.len())].clone(),
+                    0 => {
+                        // Another value's low bits; not the id's own (`(tid & 1) == (tid & 1)`
+                        // holds in every thread).
+                        let y = all[rng.below(all.len())].clone();
+                        if same(&y, "%tid") {
+                            "0".to_string()
+                        } else {
+                            let ty = names.fresh("t");
+                            let _ = writeln!(body, "  {ty} = and i32 {y}, {mask}");
+                            ty
+                        }
+                    }
                     1 => "0".to_string(),
                     _ => format!("{}", (1 + rng.below(3)) & mask),
                 };
                 let _ = writeln!(body, "  {c} = icmp eq i32 {t}, {x}");
             } else {
-                let x = all[rng.below(all.len())].clone();
+                let mut x = all[rng.below(all.len())].clone();
                 let y = match all[rng.below(all.len())].clone() {
-                    y if y != x && !rng.chance(1, 3) => y,
+                    y if !same(&y, &x) && !rng.chance(1, 3) => y,
                     _ => format!("{}", rng.below(5)),
                 };
                 let p = *rng.pick(&["slt", "ult", "eq", "ne", "sgt"]);
-                let _ = writeln!(body, "  {c} = icmp {p} i32 {x}, {y}");
+                if let Some(k) = &count
+                    && !same(k, &x)
+                    && rng.chance(1, 2)
+                {
+                    let s = names.fresh("t");
+                    let _ = writeln!(body, "  {s} = add i32 {x}, {k}");
+                    x = s;
+                }
+                if p == "eq" || p == "ne" {
+                    let tx = names.fresh("t");
+                    let _ = writeln!(body, "  {tx} = and i32 {x}, 3");
+                    let ty = if y.starts_with('%') {
+                        let ty = names.fresh("t");
+                        let _ = writeln!(body, "  {ty} = and i32 {y}, 3");
+                        ty
+                    } else {
+                        y
+                    };
+                    let _ = writeln!(body, "  {c} = icmp {p} i32 {tx}, {ty}");
+                } else {
+                    let _ = writeln!(body, "  {c} = icmp {p} i32 {x}, {y}");
+                }
             }
             c
         };
@@ -742,7 +901,12 @@ fn fill(rng: &mut Rng, opts: &Options, nodes: &[Node], tok_kind: &str) -> String
     // Phis: counters take the count along their carrying edges and 0 elsewhere; the others a
     // value available at the end of each predecessor.
     let mut filled = Vec::with_capacity(phi_slots.len());
-    for (b, _, is_counter) in &phi_slots {
+    for (slot, (b, _, is_counter)) in phi_slots.iter().enumerate() {
+        if let Some(x) = fixed.get(&slot) {
+            let p = cfg.preds(Block(*b as u32))[0].index();
+            filled.push(format!("[ {x}, %b{p} ]"));
+            continue;
+        }
         let mut parts: Vec<String> = Vec::new();
         let mut chosen: Vec<(usize, String)> = Vec::new();
         for p in cfg.preds(Block(*b as u32)) {
@@ -838,6 +1002,117 @@ done:\n  ret i32 %acc.next\n}\n";
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
+
+    /// `%name = rest` lines of `@f`, by name.
+    fn defs(text: &str) -> HashMap<String, String> {
+        let f = &text[..text.find("define internal").unwrap_or(text.len())];
+        f.lines()
+            .filter_map(|l| l.trim().split_once(" = "))
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    /// What a value computes, as far as copies go: a phi of one incoming value is what it
+    /// copies, every thread-id call is `%tid`, `and x, m` is written with `x` resolved.
+    fn resolve(d: &HashMap<String, String>, x: &str) -> String {
+        let mut x = x.to_string();
+        for _ in 0..64 {
+            let r = d.get(&x).map(String::as_str).unwrap_or("");
+            if r.contains("workitem.id.x()") || r.contains("tid.x()") {
+                return "%tid".into();
+            }
+            if let Some((a, m)) = r.strip_prefix("and i32 ").and_then(|r| r.split_once(", ")) {
+                return format!("and {} {m}", resolve(d, a));
+            }
+            match r.strip_prefix("phi i32 [ ") {
+                Some(r) if r.matches('[').count() == 0 => {
+                    x = r.split(',').next().unwrap().trim().to_string();
+                }
+                _ => break,
+            }
+        }
+        x
+    }
+
+    /// The conditions the data can realise both ways: equality compares only low bits (an `and`
+    /// with a small mask, or a constant), never a full-range value; and no compare or select
+    /// has the same value twice under two names (a copy through a one-incoming phi).
+    #[test]
+    fn compares_can_go_both_ways() {
+        let mut eqs = 0;
+        for seed in 0..300 {
+            let mut o = Options::new(if seed % 2 == 0 {
+                Flavor::Amdgpu
+            } else {
+                Flavor::Nvptx
+            });
+            o.tokens = seed % 4 == 0;
+            let p = program(&mut Rng::new(seed), &o);
+            let d = defs(&p.text);
+            for (name, rhs) in &d {
+                let Some(ops) = rhs
+                    .strip_prefix("icmp ")
+                    .and_then(|r| r.split_once(" i32 "))
+                else {
+                    continue;
+                };
+                let (pred, ops) = ops;
+                let (x, y) = ops.split_once(", ").expect("two operands");
+                assert_ne!(
+                    resolve(&d, x),
+                    resolve(&d, y),
+                    "seed {seed}: {name} = {rhs}\n{}",
+                    p.text
+                );
+                if pred == "eq" || pred == "ne" {
+                    eqs += 1;
+                    for v in [x, y] {
+                        let masked = !v.starts_with('%')
+                            || d.get(v).is_some_and(|r| {
+                                r.starts_with("and i32 ")
+                                    && r.rsplit_once(", ").is_some_and(|(_, m)| {
+                                        m.parse::<u32>().is_ok_and(|m| m <= 3)
+                                    })
+                            });
+                        assert!(
+                            masked,
+                            "seed {seed}: {name} = {rhs} compares {v} whole\n{}",
+                            p.text
+                        );
+                    }
+                }
+            }
+        }
+        assert!(eqs > 300, "{eqs}");
+    }
+
+    /// The global buffer is read at indices that change: by a loop's count (a uniform address
+    /// whose value changes per iteration) and by other values, always masked to its four
+    /// elements.
+    #[test]
+    fn buffer_loads_are_indexed_by_counts() {
+        let (mut by_count, mut other) = (0, 0);
+        for seed in 0..300 {
+            let p = program(&mut Rng::new(seed), &Options::new(Flavor::Amdgpu));
+            let d = defs(&p.text);
+            for rhs in d.values() {
+                let Some(idx) =
+                    rhs.strip_prefix("getelementptr inbounds i32, ptr addrspace(1) %p, i32 ")
+                else {
+                    continue;
+                };
+                let g = d.get(idx).expect("index defined");
+                assert!(g.starts_with("and i32 ") && g.ends_with(", 3"), "{g}");
+                if g.contains(".n, 3") && g.starts_with("and i32 %k") {
+                    by_count += 1;
+                } else {
+                    other += 1;
+                }
+            }
+        }
+        assert!(by_count > 50 && other > 20, "{by_count} {other}");
+    }
 
     #[test]
     fn deterministic_and_bounded() {

@@ -7,6 +7,7 @@
 //! - `CONVERGE_CORPUS` (default `<repo>/../shared/corpus/llvm-tests`)
 //! - `CONVERGE_CLANG19` (default `/usr/lib/llvm-19/bin/clang`)
 //! - `CONVERGE_CHROMIUM` (default `/usr/bin/chromium`: the browser of `converge explore`'s page test)
+//! - `CONVERGE_GRAPHVIZ` (default `/usr/bin/dot`: Graphviz, which draws `converge dot`'s output)
 //!
 //! A missing tool fails the test when `CI=true` and otherwise prints a clear `SKIPPED` line. So does
 //! a tool of another version than the tests were written against (the `--version` each tool
@@ -64,6 +65,11 @@ pub fn clang19_path() -> PathBuf {
 /// Where chromium is (`CONVERGE_CHROMIUM`); not checked, see [`chromium`].
 pub fn chromium_path() -> PathBuf {
     from_env("CONVERGE_CHROMIUM", "/usr/bin/chromium".into())
+}
+
+/// Where Graphviz's `dot` is (`CONVERGE_GRAPHVIZ`); not checked, see [`graphviz`].
+pub fn graphviz_path() -> PathBuf {
+    from_env("CONVERGE_GRAPHVIZ", "/usr/bin/dot".into())
 }
 
 /// Whether the tests run in CI (`CI=true` or `CI=1`): a missing tool is then a failure.
@@ -173,6 +179,11 @@ pub fn clang19(what: &str) -> Option<PathBuf> {
 /// chromium if present; else fails (CI) or skips the test `what`.
 pub fn chromium(what: &str) -> Option<PathBuf> {
     require(chromium_path(), what)
+}
+
+/// Graphviz's `dot` if present; else fails (CI) or skips the test `what`.
+pub fn graphviz(what: &str) -> Option<PathBuf> {
+    require(graphviz_path(), what)
 }
 
 /// The output of one `opt` run.

@@ -9,6 +9,8 @@
 //!   `report` and `cli` produce output formats, `gen` is a
 //!   dependency of tests and of the oracle only.
 //! - The generic cores of the analyses do not name the LLVM-text IR outside their tests.
+//! - Every library crate warns on missing documentation (`#![warn(missing_docs)]` in its `lib.rs`)
+//!   and no source file of it turns the lint off (ARCHITECTURE.md, "Public API documentation").
 
 use converge_gen::reference::repo_root;
 use std::collections::{BTreeMap, BTreeSet};
@@ -242,4 +244,47 @@ fn generic_cores_do_not_name_the_llvm_text_ir() {
             );
         }
     }
+}
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("read_dir") {
+        let p = e.expect("entry").path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_library_crate_documents_its_public_api() {
+    let root = repo_root();
+    let mut libs = 0;
+    for e in std::fs::read_dir(root.join("crates")).expect("read_dir") {
+        let dir = e.expect("entry").path();
+        let lib = dir.join("src/lib.rs");
+        if !lib.exists() {
+            continue;
+        }
+        libs += 1;
+        let text = std::fs::read_to_string(&lib).expect("lib.rs");
+        assert!(
+            text.contains("#![warn(missing_docs)]") || text.contains("#![deny(missing_docs)]"),
+            "{} does not warn on missing documentation",
+            lib.display()
+        );
+        let mut files = Vec::new();
+        rust_files(&dir.join("src"), &mut files);
+        for f in files {
+            let c = code(&f);
+            assert!(
+                !c.contains("allow(missing_docs)"),
+                "{} turns off the missing_docs lint (ARCHITECTURE.md says no module is exempt)",
+                f.display()
+            );
+        }
+    }
+    assert!(libs >= 10, "the library crates are found ({libs})");
 }

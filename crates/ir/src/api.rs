@@ -71,32 +71,76 @@ impl Function {
     pub fn num_insts(&self) -> usize {
         self.insts.len()
     }
-    /// Operands of an instruction (see [`Inst::operands`] for the layout per opcode).
+    /// Operands of an instruction, in LLVM operand order, except that successor blocks of
+    /// terminators and phi incoming blocks are in [`Function::inst_blocks`] instead:
+    /// - `br i1 %c, ...`: `[%c]`; `switch`: `[cond, case values...]`; `indirectbr`: `[address]`;
+    /// - `phi`: incoming values, parallel to the incoming blocks;
+    /// - calls (`call`/`invoke`/`callbr`): the arguments only (callee and bundles are in [`CallInfo`]);
+    /// - `store`: `[value, pointer]`; `load`: `[pointer]`; `getelementptr`: `[base, indices...]`;
+    /// - `extractvalue`/`insertvalue`: the aggregate (and inserted value); indices are in
+    ///   [`Function::aux_list`].
+    ///
+    /// The reader's layout for the other opcodes: `cmpxchg`: `[pointer, compare, new]`; `atomicrmw`:
+    /// `[pointer, value]`; `shufflevector`: `[v1, v2, mask]`; `alloca`: `[count]` if a count is
+    /// written; `select`: `[cond, a, b]`; casts, `fneg`, `freeze`, `va_arg`: `[value]`;
+    /// `cleanupret`/`catchret`: `[pad]`; `catchswitch`: `[parent]` (`none` is a `NoneToken`
+    /// constant); `catchpad`/`cleanuppad`: `[parent, args...]`; `landingpad`: the clause values.
     #[inline]
     pub fn operands(&self, i: InstId) -> &[Value] {
-        &self.operands[self.inst(i).operands.range()]
+        &self.operands[self.operand_range(i).range()]
     }
-    /// Block references of an instruction: successors of a terminator, incoming blocks of a phi.
+    /// Block references of an instruction: successors of a terminator in operand order
+    /// (duplicates kept; `switch`: default first; `invoke`: normal, unwind; `callbr`: default, then
+    /// indirect), or a phi's incoming blocks. `catchswitch`: the unwind destination (if any) first,
+    /// then the handlers, as LLVM's `getSuccessor` numbers them; `cleanupret`: its unwind block, if
+    /// any; `catchret`: its target.
     #[inline]
     pub fn inst_blocks(&self, i: InstId) -> &[Block] {
-        &self.block_refs[self.inst(i).blocks.range()]
+        &self.block_refs[self.inst_block_range(i).range()]
+    }
+    /// The instructions of block `b`, a contiguous range of [`Function::insts`]; the last is the
+    /// terminator.
+    #[inline]
+    pub fn block_range(&self, b: Block) -> Range32 {
+        let k = b.index();
+        let end = match self.blocks.get(k + 1) {
+            Some(n) => n.first,
+            None => self.insts.len() as u32,
+        };
+        Range32 {
+            start: self.blocks[k].first,
+            end,
+        }
+    }
+    /// Where block `b` is in the source: from its label (or first instruction) to the end of its
+    /// terminator.
+    pub fn block_span(&self, b: Block) -> Span {
+        let r = self.block_range(b);
+        let start = self.blocks[b.index()].span_start;
+        if r.is_empty() {
+            return Span { start, end: start };
+        }
+        Span {
+            start,
+            end: self.inst_span(InstId(r.end - 1)).end,
+        }
     }
     /// The instructions of a block, in order.
     pub fn block_insts(&self, b: Block) -> impl DoubleEndedIterator<Item = InstId> + use<> {
-        self.block(b).insts.range().map(|i| InstId(i as u32))
+        self.block_range(b).range().map(|i| InstId(i as u32))
     }
     /// The terminator of a block (the parser guarantees every block has one).
     pub fn terminator(&self, b: Block) -> InstId {
-        InstId(self.block(b).insts.end - 1)
+        InstId(self.block_range(b).end - 1)
     }
     /// Successors of a block in terminator operand order (duplicates kept); none for a block
     /// that does not end in a terminator (only a function built in memory can have one).
     pub fn succs(&self, b: Block) -> &[Block] {
-        let bd = self.block(b);
-        if bd.insts.is_empty() {
+        let r = self.block_range(b);
+        if r.is_empty() {
             return &[];
         }
-        let t = InstId(bd.insts.end - 1);
+        let t = InstId(r.end - 1);
         if !self.inst(t).op.is_terminator() {
             return &[];
         }
@@ -152,7 +196,7 @@ impl Function {
     }
     /// Metadata attachments of an instruction.
     pub fn inst_md(&self, i: InstId) -> &[(Sym, MdId)] {
-        &self.md_attachments[self.inst(i).md.range()]
+        &self.md_attachments[self.inst_md_range(i).range()]
     }
     /// The type of a function-local value (`Arg`/`Inst`); `None` for other values.
     pub fn local_type(&self, v: Value) -> Option<TypeId> {

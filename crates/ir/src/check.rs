@@ -15,7 +15,8 @@ use crate::ir::{Function, Module, Opcode, Type, TypeId, Value};
 /// function, or a call whose signature differs from the intrinsic it calls.
 pub(crate) fn intrinsic_call_signatures(m: &Module) -> Result<(), Box<Diagnostic>> {
     for f in m.functions.iter().filter(|f| !f.is_declaration) {
-        for inst in &f.insts {
+        for (k, inst) in f.insts.iter().enumerate() {
+            let id = crate::ir::InstId(k as u32);
             if !inst.op.is_call_like() {
                 continue;
             }
@@ -35,7 +36,7 @@ pub(crate) fn intrinsic_call_signatures(m: &Module) -> Result<(), Box<Diagnostic
                     return Err(Box::new(
                         Diagnostic::error(
                             "callbr may only call inline asm (`asm goto`) or an intrinsic",
-                            inst.span,
+                            f.inst_span(id),
                         )
                         .with_code("E-callbr-callee")
                         .with_note(
@@ -53,7 +54,7 @@ pub(crate) fn intrinsic_call_signatures(m: &Module) -> Result<(), Box<Diagnostic
             if !name.starts_with("llvm.") || same_signature(m, call.fn_ty, callee) {
                 continue;
             }
-            let given = inst.operands.range().len();
+            let given = f.operand_range(id).len();
             let declared = callee.params.len();
             let what = if given != declared && !callee.vararg {
                 let s = if given == 1 { "" } else { "s" };
@@ -64,7 +65,7 @@ pub(crate) fn intrinsic_call_signatures(m: &Module) -> Result<(), Box<Diagnostic
             return Err(Box::new(
                 Diagnostic::error(
                     format!("call to intrinsic @{name} does not match its declaration: {what}"),
-                    inst.span,
+                    f.inst_span(id),
                 )
                 .with_code("E-intrinsic-signature")
                 .with_label(callee.span, "declared here")

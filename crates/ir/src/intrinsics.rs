@@ -52,6 +52,58 @@ pub fn local_ids(linear: u64, size: [u64; 3]) -> [u64; 3] {
     [linear % x, (linear / x) % y, linear / (x * y)]
 }
 
+/// `llvm.read_register` (type-mangled: `llvm.read_register.i32`): the value of the named
+/// register (its metadata operand, `!{!"v0"}`). Whether it differs between lanes depends on the
+/// register ([`amdgpu::is_per_lane_register`]).
+pub const READ_REGISTER: &str = "llvm.read_register";
+
+/// Whether `name` (possibly type-mangled) is [`READ_REGISTER`].
+pub fn is_read_register(name: &str) -> bool {
+    name.strip_prefix(READ_REGISTER)
+        .is_some_and(|r| r.is_empty() || r.strip_prefix('.').is_some_and(is_type_suffix))
+}
+
+/// The three convergence control intrinsics ("Convergent Operation Semantics", §Convergence
+/// Control Intrinsics): what each one is, named only here.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ConvergenceControl {
+    /// `llvm.experimental.convergence.entry`: the token of the function's entry.
+    Entry,
+    /// `llvm.experimental.convergence.anchor`: a token that any implementation may choose.
+    Anchor,
+    /// `llvm.experimental.convergence.loop`: the heart of a cycle.
+    Loop,
+}
+
+impl ConvergenceControl {
+    /// All three, in the order the document introduces them.
+    pub const ALL: [ConvergenceControl; 3] = [
+        ConvergenceControl::Entry,
+        ConvergenceControl::Anchor,
+        ConvergenceControl::Loop,
+    ];
+
+    /// The intrinsic's full name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ConvergenceControl::Entry => "llvm.experimental.convergence.entry",
+            ConvergenceControl::Anchor => "llvm.experimental.convergence.anchor",
+            ConvergenceControl::Loop => "llvm.experimental.convergence.loop",
+        }
+    }
+
+    /// Which one `name` is (exact name: they are not overloaded).
+    pub fn of(name: &str) -> Option<ConvergenceControl> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// Whether `name` starts like a convergence control intrinsic (`llvm.experimental.convergence.`,
+/// including misspelled or future ones, which the verifier and the printer treat as the family).
+pub fn is_convergence_family(name: &str) -> bool {
+    name.starts_with("llvm.experimental.convergence.")
+}
+
 /// Target intrinsics LLVM's intrinsic table marks `convergent` (measured, see the file's header).
 const CONVERGENT_INTRINSICS: &str = include_str!("convergent_intrinsics.txt");
 
@@ -115,5 +167,21 @@ mod tests {
         assert!(!is_convergent_intrinsic("llvm.amdgcn.workitem.id.x"));
         assert!(!is_convergent_intrinsic("llvm.amdgcn.readfirstlanex"));
         assert!(!is_convergent_intrinsic("f"));
+    }
+
+    #[test]
+    fn read_register_and_convergence_control_names() {
+        assert!(is_read_register("llvm.read_register.i32"));
+        assert!(is_read_register("llvm.read_register"));
+        assert!(!is_read_register("llvm.read_registers.i32"));
+        assert!(!is_read_register("llvm.read_register.x"));
+        for c in ConvergenceControl::ALL {
+            assert_eq!(ConvergenceControl::of(c.name()), Some(c));
+            assert!(is_convergence_family(c.name()));
+        }
+        assert_eq!(
+            ConvergenceControl::of("llvm.experimental.convergence.loops"),
+            None
+        );
     }
 }

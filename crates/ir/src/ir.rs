@@ -442,68 +442,380 @@ pub mod flags {
     pub const FAST_MATH: u16 = 1 << 12;
 }
 
-/// One instruction. Fixed size; variable parts are pool ranges.
+/// One instruction, in 36 bytes: the fields every analysis reads are public; pool ranges and the
+/// rarer data are read through the [`Function`] accessors ([`Function::operands`],
+/// [`Function::inst_blocks`], [`Function::aux_list`], [`Function::aux2`],
+/// [`Function::syncscope`], [`Function::inst_md`], [`Function::inst_span`]).
+///
+/// Why so small (issue 13: peak memory at most 3x the file): instructions are most of the IR
+/// (1.68 million in a 60 MB control-flow-heavy module, about 36 bytes of text each). Each pool
+/// (operands, block references) is filled in instruction order, so a range is stored as its start
+/// and ends where the next instruction's begins; alignment and index lists, metadata attachments,
+/// `aux2`, syncscopes and spans longer than 64 KiB are in the function's [`InstSide`] tables, with
+/// a bit here saying whether there is an entry.
 #[derive(Clone, Debug)]
 pub struct Inst {
     /// The opcode.
     pub op: Opcode,
+    /// Atomic ordering (`NotAtomic` for non-atomic instructions); `cmpxchg`'s success ordering.
+    pub ordering: Ordering,
+    /// Set of [`flags`].
+    pub flags: u16,
     /// Result type (`void` for stores, void calls, terminators without a value, …).
     pub ty: TypeId,
-    /// The result's name (`LocalName::None` for instructions without a result).
-    pub name: LocalName,
     /// The block the instruction is in.
     pub block: Block,
-    /// Operands into [`Function::operands`], in LLVM operand order, except that successor blocks of
-    /// terminators and phi incoming blocks are in `blocks` instead:
-    /// - `br i1 %c, ...`: `[%c]`; `switch`: `[cond, case values...]`; `indirectbr`: `[address]`;
-    /// - `phi`: incoming values, parallel to `blocks`;
-    /// - calls (`call`/`invoke`/`callbr`): the arguments only (callee and bundles are in [`CallInfo`]);
-    /// - `store`: `[value, pointer]`; `load`: `[pointer]`; `getelementptr`: `[base, indices...]`;
-    /// - `extractvalue`/`insertvalue`: the aggregate (and inserted value); indices are in `aux_list`.
+    /// Opcode-specific small datum: the `icmp`/`fcmp` predicate ([`IPred`]/[`FPred`] as u8); the
+    /// `atomicrmw` operation ([`RmwOp`] as u8); the pointer address space of `load`, `store`,
+    /// `atomicrmw`, `cmpxchg` and `alloca`; the index into [`Function::calls`] for call-likes; the
+    /// source element type for `getelementptr` and `alloca` (a `TypeId`).
     ///
-    /// The reader's layout for the other opcodes: `cmpxchg`: `[pointer, compare, new]`; `atomicrmw`:
-    /// `[pointer, value]`; `shufflevector`: `[v1, v2, mask]`; `alloca`: `[count]` if a count is
-    /// written; `select`: `[cond, a, b]`; casts, `fneg`, `freeze`, `va_arg`: `[value]`;
-    /// `cleanupret`/`catchret`: `[pad]`; `catchswitch`: `[parent]` (`none` is a `NoneToken`
-    /// constant); `catchpad`/`cleanuppad`: `[parent, args...]`; `landingpad`: the clause values.
+    /// Where these overlap the reader uses: `atomicrmw`: the operation (its address space is
+    /// [`Function::aux2`]); `alloca`: the address space (its allocated type is
+    /// [`Function::aux2`]); `getelementptr`: the source element type; `landingpad`: 1 if it has
+    /// `cleanup`.
+    pub aux: u32,
+    /// The result's name, packed (see [`Inst::name`]).
+    name: PackedName,
+    /// First operand in [`Function::operands`].
+    ops: u32,
+    /// First block reference in [`Function::block_refs`].
+    refs: u32,
+    /// First byte of the instruction in the source.
+    pub(crate) span_start: u32,
+    /// Length of the instruction's text; [`LONG_SPAN`] when it is in [`InstSide::long_spans`].
+    span_len: u16,
+    /// Which side tables hold an entry for this instruction (`side::*` bits).
+    side: u8,
+}
+
+/// A [`LocalName`] in four bytes: `u32::MAX` for none, the high bit set for a slot number, a
+/// [`Sym`] otherwise.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PackedName(u32);
+
+impl PackedName {
+    const NONE: PackedName = PackedName(u32::MAX);
+    const SLOT: u32 = 1 << 31;
+
+    pub(crate) fn pack(n: LocalName) -> PackedName {
+        match n {
+            LocalName::None => PackedName::NONE,
+            LocalName::Named(s) => {
+                assert!(
+                    s.0 < Self::SLOT,
+                    "too many interned strings for a local name"
+                );
+                PackedName(s.0)
+            }
+            LocalName::Slot(k) => {
+                assert!(k < Self::SLOT - 1, "slot number too large");
+                PackedName(k | Self::SLOT)
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get(self) -> LocalName {
+        if self.0 == u32::MAX {
+            LocalName::None
+        } else if self.0 & Self::SLOT != 0 {
+            LocalName::Slot(self.0 & !Self::SLOT)
+        } else {
+            LocalName::Named(Sym(self.0))
+        }
+    }
+}
+
+/// `span_len` of an instruction whose text is 64 KiB or longer (a huge `switch` or `phi`).
+const LONG_SPAN: u16 = u16::MAX;
+
+/// Bits of [`Inst::side`]: the side tables holding an entry for the instruction.
+mod side {
+    pub const AUX_LIST: u8 = 1 << 0;
+    pub const MD: u8 = 1 << 1;
+    pub const AUX2: u8 = 1 << 2;
+    pub const SYNCSCOPE: u8 = 1 << 3;
+    pub const OPS_END: u8 = 1 << 4;
+    pub const REFS_END: u8 = 1 << 5;
+}
+
+impl Inst {
+    /// The result's name (`LocalName::None` for instructions without a result).
+    #[inline]
+    pub fn name(&self) -> LocalName {
+        self.name.get()
+    }
+    /// Sets the result's name (the reader names values once the body is read).
+    pub(crate) fn set_name(&mut self, n: LocalName) {
+        self.name = PackedName::pack(n);
+    }
+}
+
+/// The rarer per-instruction data of a [`Function`], each list sorted by instruction index (the
+/// reader appends in instruction order) and found by binary search when the instruction's bit says
+/// it has an entry.
+#[derive(Clone, Debug, Default)]
+pub struct InstSide {
+    /// Instructions with a non-empty [`Function::aux_list`]: (instruction, range into
+    /// [`Function::aux`]).
+    aux_lists: Vec<(u32, Range32)>,
+    /// Instructions with metadata attachments: (instruction, range into
+    /// [`Function::md_attachments`]).
+    mds: Vec<(u32, Range32)>,
+    /// Instructions with a non-zero [`Function::aux2`] that is not implied by the opcode.
+    aux2: Vec<(u32, u32)>,
+    /// Instructions with a syncscope.
+    syncscopes: Vec<(u32, Sym)>,
+    /// Instructions whose text is 64 KiB or longer: (instruction, end of the span).
+    long_spans: Vec<(u32, u32)>,
+    /// Instructions whose operands do not end where the next instruction's begin (call-likes
+    /// with operand bundles, whose operands follow the arguments): (instruction, end).
+    ops_ends: Vec<(u32, u32)>,
+    /// The same for block references (none from the reader; kept for exactness).
+    refs_ends: Vec<(u32, u32)>,
+}
+
+#[inline]
+fn side_find<T: Copy>(v: &[(u32, T)], i: u32) -> Option<T> {
+    v.binary_search_by_key(&i, |e| e.0).ok().map(|k| v[k].1)
+}
+
+/// An instruction as the reader builds it, with every field explicit; [`Function::push_inst`]
+/// stores it compactly.
+#[derive(Clone, Debug)]
+pub(crate) struct InstBuilder {
+    pub op: Opcode,
+    pub ty: TypeId,
+    pub block: Block,
     pub operands: Range32,
-    /// Block references into [`Function::block_refs`]: successors of a terminator in operand order
-    /// (duplicates kept; `switch`: default first; `invoke`: normal, unwind; `callbr`: default, then
-    /// indirect), or a phi's incoming blocks. `catchswitch`: the unwind destination (if any) first,
-    /// then the handlers, as LLVM's `getSuccessor` numbers them; `cleanupret`: its unwind block, if
-    /// any; `catchret`: its target.
     pub blocks: Range32,
-    /// Integer side data into [`Function::aux`]: `extractvalue`/`insertvalue` indices, `shufflevector`
-    /// mask, `alloca` count/alignment, `landingpad` clause kinds.
+    pub aux_list: Range32,
+    pub flags: u16,
+    pub aux: u32,
+    pub aux2: u32,
+    pub ordering: Ordering,
+    pub syncscope: OptSym,
+    pub md: Range32,
+    pub span: Span,
+}
+
+impl Function {
+    /// Appends an instruction built by the reader, named `name`. Its operand and block-reference
+    /// ranges start where the pools stood when it was begun and, unless recorded otherwise here,
+    /// end where the next instruction's begin (nothing is pushed between two instructions).
+    #[inline]
+    pub(crate) fn push_inst(&mut self, b: &InstBuilder, name: LocalName) {
+        let id = self.insts.len() as u32;
+        let len = b.span.end.saturating_sub(b.span.start);
+        // One test for the common case (no side entry), the side tables out of line.
+        let rare = !b.aux_list.is_empty()
+            | !b.md.is_empty()
+            | b.syncscope.get().is_some()
+            | (b.operands.end as usize != self.operands.len())
+            | (b.blocks.end as usize != self.block_refs.len())
+            | (len >= LONG_SPAN as u32)
+            | (b.aux2 != implied_aux2(b.op, b.ty, b.aux))
+            | (b.op == Opcode::Alloca);
+        let side = if rare { self.push_side(id, b, len) } else { 0 };
+        self.insts.push(Inst {
+            op: b.op,
+            ordering: b.ordering,
+            flags: b.flags,
+            ty: b.ty,
+            block: b.block,
+            aux: b.aux,
+            name: PackedName::pack(name),
+            ops: b.operands.start,
+            refs: b.blocks.start,
+            span_start: b.span.start,
+            span_len: len.min(LONG_SPAN as u32) as u16,
+            side,
+        });
+    }
+
+    /// The side-table entries of instruction `id` (built as `b`, its text `len` bytes long);
+    /// returns its `side` bits.
+    #[inline(never)]
+    fn push_side(&mut self, id: u32, b: &InstBuilder, len: u32) -> u8 {
+        let mut bits = 0u8;
+        if !b.aux_list.is_empty() {
+            bits |= side::AUX_LIST;
+            self.side.aux_lists.push((id, b.aux_list));
+        }
+        if !b.md.is_empty() {
+            bits |= side::MD;
+            self.side.mds.push((id, b.md));
+        }
+        // `alloca`'s always (a type id the two-thread reader's merge rewrites, even type 0).
+        if b.aux2 != implied_aux2(b.op, b.ty, b.aux) || b.op == Opcode::Alloca {
+            bits |= side::AUX2;
+            self.side.aux2.push((id, b.aux2));
+        }
+        if let Some(s) = b.syncscope.get() {
+            bits |= side::SYNCSCOPE;
+            self.side.syncscopes.push((id, s));
+        }
+        if b.operands.end as usize != self.operands.len() {
+            bits |= side::OPS_END;
+            self.side.ops_ends.push((id, b.operands.end));
+        }
+        if b.blocks.end as usize != self.block_refs.len() {
+            bits |= side::REFS_END;
+            self.side.refs_ends.push((id, b.blocks.end));
+        }
+        if len >= LONG_SPAN as u32 {
+            self.side.long_spans.push((id, b.span.end));
+        }
+        bits
+    }
+
+    /// Rewrites the reader's provisional ids of the rarer fields (the two-thread reader's merge):
+    /// `aux2` through `ty_of` where it is a type, syncscopes through `sym`.
+    pub(crate) fn remap_side(&mut self, ty_of: impl Fn(u32) -> u32, sym: impl Fn(Sym) -> Sym) {
+        for e in &mut self.side.syncscopes {
+            e.1 = sym(e.1);
+        }
+        for e in &mut self.side.aux2 {
+            if self.insts[e.0 as usize].op == Opcode::Alloca {
+                e.1 = ty_of(e.1);
+            }
+        }
+    }
+
+    /// Releases the side tables' spare capacity (the reader reserves generously while reading).
+    pub(crate) fn shrink_side(&mut self) {
+        let t = &mut self.side;
+        t.aux_lists.shrink_to_fit();
+        t.mds.shrink_to_fit();
+        t.aux2.shrink_to_fit();
+        t.syncscopes.shrink_to_fit();
+        t.long_spans.shrink_to_fit();
+        t.ops_ends.shrink_to_fit();
+        t.refs_ends.shrink_to_fit();
+    }
+
+    /// Operand range of instruction `i` in [`Function::operands`] (see [`Function::operands`]).
+    #[inline]
+    pub fn operand_range(&self, i: InstId) -> Range32 {
+        let k = i.0 as usize;
+        let inst = &self.insts[k];
+        let end = if inst.side & side::OPS_END != 0 {
+            side_find(&self.side.ops_ends, i.0).unwrap_or(inst.ops)
+        } else {
+            match self.insts.get(k + 1) {
+                Some(n) => n.ops,
+                None => self.operands.len() as u32,
+            }
+        };
+        Range32 {
+            start: inst.ops,
+            end,
+        }
+    }
+
+    /// Block-reference range of instruction `i` in [`Function::block_refs`] (see
+    /// [`Function::inst_blocks`]).
+    #[inline]
+    pub fn inst_block_range(&self, i: InstId) -> Range32 {
+        let k = i.0 as usize;
+        let inst = &self.insts[k];
+        let end = if inst.side & side::REFS_END != 0 {
+            side_find(&self.side.refs_ends, i.0).unwrap_or(inst.refs)
+        } else {
+            match self.insts.get(k + 1) {
+                Some(n) => n.refs,
+                None => self.block_refs.len() as u32,
+            }
+        };
+        Range32 {
+            start: inst.refs,
+            end,
+        }
+    }
+
+    /// Integer side data of instruction `i`, a range of [`Function::aux`]:
+    /// `extractvalue`/`insertvalue` indices, `shufflevector` mask, `alloca` count/alignment,
+    /// `landingpad` clause kinds.
     ///
     /// The reader's layout: `extractvalue`/`insertvalue`: the indices; `shufflevector`: the mask
     /// (`u64::MAX` for undef/poison lanes); `alloca`: `[has_count (0/1), align (0 = none)]`;
     /// `load`/`store`/`atomicrmw`: `[align]` when an alignment is written; `cmpxchg`: `[failure
     /// ordering (Ordering as u64), align?]`; `landingpad`: clause kinds (0 = catch, 1 = filter),
     /// parallel to the operands.
-    pub aux_list: Range32,
-    /// Set of [`flags`] (16 bits: with `op` and `ordering` they fill one word of the record).
-    pub flags: u16,
-    /// Opcode-specific small datum: the `icmp`/`fcmp` predicate ([`IPred`]/[`FPred`] as u8); the
-    /// `atomicrmw` operation ([`RmwOp`] as u8); the pointer address space of `load`, `store`,
-    /// `atomicrmw`, `cmpxchg` and `alloca`; the index into [`Function::calls`] for call-likes; the
-    /// source element type for `getelementptr` and `alloca` (a `TypeId`).
-    ///
-    /// Where these overlap the reader uses: `atomicrmw`: the operation (its address space is in
-    /// `aux2`); `alloca`: the address space (its allocated type is in `aux2`); `getelementptr`: the
-    /// source element type; `landingpad`: 1 if it has `cleanup`.
-    pub aux: u32,
-    /// Second opcode-specific datum: the element type of `getelementptr` and `alloca`, the loaded type
-    /// of `load`; the pointer address space of `atomicrmw` (reader convention, see `aux`).
-    pub aux2: u32,
-    /// Atomic ordering (`NotAtomic` for non-atomic instructions); `cmpxchg`'s success ordering.
-    pub ordering: Ordering,
-    /// Syncscope, if any (`syncscope("agent")`).
-    pub syncscope: OptSym,
-    /// Metadata attachments (`!dbg !3`, …) into [`Function::md_attachments`].
-    pub md: Range32,
-    /// Where the instruction is in the source.
-    pub span: Span,
+    #[inline]
+    pub fn aux_list_range(&self, i: InstId) -> Range32 {
+        let inst = &self.insts[i.0 as usize];
+        if inst.side & side::AUX_LIST == 0 {
+            return Range32::default();
+        }
+        side_find(&self.side.aux_lists, i.0).unwrap_or_default()
+    }
+
+    /// The entries of [`Function::aux_list_range`].
+    #[inline]
+    pub fn aux_list(&self, i: InstId) -> &[u64] {
+        &self.aux[self.aux_list_range(i).range()]
+    }
+
+    /// Second opcode-specific datum of instruction `i`: the element type of `getelementptr` and
+    /// `alloca`, the loaded type of `load` (a `TypeId`); the pointer address space of `atomicrmw`
+    /// (the reader's convention, see [`Inst::aux`]); 0 otherwise.
+    #[inline]
+    pub fn aux2(&self, i: InstId) -> u32 {
+        let inst = &self.insts[i.0 as usize];
+        if inst.side & side::AUX2 == 0 {
+            return implied_aux2(inst.op, inst.ty, inst.aux);
+        }
+        side_find(&self.side.aux2, i.0).unwrap_or(0)
+    }
+
+    /// Syncscope of instruction `i`, if any (`syncscope("agent")`).
+    #[inline]
+    pub fn syncscope(&self, i: InstId) -> Option<Sym> {
+        let inst = &self.insts[i.0 as usize];
+        if inst.side & side::SYNCSCOPE == 0 {
+            return None;
+        }
+        side_find(&self.side.syncscopes, i.0)
+    }
+
+    /// Metadata attachments (`!dbg !3`, …) of instruction `i`, a range of
+    /// [`Function::md_attachments`].
+    #[inline]
+    pub fn inst_md_range(&self, i: InstId) -> Range32 {
+        let inst = &self.insts[i.0 as usize];
+        if inst.side & side::MD == 0 {
+            return Range32::default();
+        }
+        side_find(&self.side.mds, i.0).unwrap_or_default()
+    }
+
+    /// Where instruction `i` is in the source.
+    #[inline]
+    pub fn inst_span(&self, i: InstId) -> Span {
+        let inst = &self.insts[i.0 as usize];
+        let end = if inst.span_len == LONG_SPAN {
+            side_find(&self.side.long_spans, i.0).unwrap_or(inst.span_start)
+        } else {
+            inst.span_start + inst.span_len as u32
+        };
+        Span {
+            start: inst.span_start,
+            end,
+        }
+    }
+}
+
+/// The `aux2` an opcode implies without a side entry: `load`'s loaded type is its result type,
+/// `getelementptr`'s element type is its source element type (in `aux`).
+#[inline]
+fn implied_aux2(op: Opcode, ty: TypeId, aux: u32) -> u32 {
+    match op {
+        Opcode::Load => ty.0,
+        Opcode::GetElementPtr => aux,
+        _ => 0,
+    }
 }
 
 /// An `icmp` predicate.
@@ -665,16 +977,37 @@ pub enum CallConv {
     Named(Sym),
 }
 
-/// A basic block: a name and a contiguous range of instructions ending in a terminator.
+/// A basic block: a name and a contiguous range of instructions ending in a terminator, in 12
+/// bytes (the range ends where the next block's begins; the span ends with the terminator's): read
+/// the range and span through [`Function::block_range`] and [`Function::block_span`].
 #[derive(Copy, Clone, Debug)]
 pub struct BlockData {
+    /// The label, packed (see [`BlockData::name`]).
+    name: PackedName,
+    /// First instruction of the block in [`Function::insts`].
+    pub(crate) first: u32,
+    /// First byte of the block in the source (its label, or its first instruction).
+    pub(crate) span_start: u32,
+}
+
+impl BlockData {
+    /// A block whose instructions begin at `first` and whose text begins at `span_start`.
+    pub(crate) fn new(name: LocalName, first: u32, span_start: u32) -> BlockData {
+        BlockData {
+            name: PackedName::pack(name),
+            first,
+            span_start,
+        }
+    }
     /// The label (`LocalName::Slot` for an unnamed block, numbered as LLVM numbers it).
-    pub name: LocalName,
-    /// Instructions of the block, a contiguous range of [`Function::insts`]; the last is the
-    /// terminator.
-    pub insts: Range32,
-    /// Where the block is in the source.
-    pub span: Span,
+    #[inline]
+    pub fn name(&self) -> LocalName {
+        self.name.get()
+    }
+    /// Sets the label (the two-thread reader's merge rewrites provisional symbols).
+    pub(crate) fn set_name(&mut self, n: LocalName) {
+        self.name = PackedName::pack(n);
+    }
 }
 
 /// A function parameter.
@@ -691,7 +1024,8 @@ pub struct Param {
 }
 
 /// A function: a declaration (no blocks) or a definition with its body. The body's
-/// instructions, operands and side tables are flat pools; [`Inst`] addresses them by range.
+/// instructions, operands and side tables are flat pools; [`Inst`] addresses them by range (read
+/// through the accessors).
 /// Block 0 is the entry.
 #[derive(Clone, Debug)]
 pub struct Function {
@@ -717,11 +1051,11 @@ pub struct Function {
     pub blocks: Vec<BlockData>,
     /// Instructions of all blocks in layout order, indexed by [`InstId`].
     pub insts: Vec<Inst>,
-    /// Operand pool ([`Inst::operands`], [`Bundle::operands`]).
+    /// Operand pool ([`Function::operands`], [`Bundle::operands`]).
     pub operands: Vec<Value>,
-    /// Block-reference pool ([`Inst::blocks`]: successors and phi incoming blocks).
+    /// Block-reference pool ([`Function::inst_blocks`]: successors and phi incoming blocks).
     pub block_refs: Vec<Block>,
-    /// Integer side-data pool ([`Inst::aux_list`]).
+    /// Integer side-data pool ([`Function::aux_list`]).
     pub aux: Vec<u64>,
     /// Call-site data of call-like instructions, indexed by their [`Inst::aux`].
     pub calls: Vec<CallInfo>,
@@ -735,6 +1069,8 @@ pub struct Function {
     pub span: Span,
     /// Added by the reader: return-value attributes, into [`Module::attrs`].
     pub ret_attrs: Range32,
+    /// The rarer per-instruction data (see [`Inst`]).
+    pub side: InstSide,
 }
 
 /// A module-level global: variable, alias or ifunc (see [`GlobalKind`]).
@@ -1092,15 +1428,67 @@ impl Strings {
 #[cfg(test)]
 mod tests {
     /// The instruction record is most of the reader's memory beyond the source text (issue 13:
-    /// peak memory at most 3x the file); `flags` in 16 bits and the syncscope as an [`OptSym`]
-    /// took it from 80 to 72 bytes.
+    /// peak memory at most 3x the file): 80 bytes, then 72 (`flags` in 16 bits, the syncscope as
+    /// an [`OptSym`]), now 36 (ranges as starts, rare fields in side tables), blocks 24 → 12.
     #[test]
     fn inst_record_stays_small() {
-        assert!(std::mem::size_of::<super::Inst>() <= 72);
+        assert!(std::mem::size_of::<super::Inst>() <= 36);
+        assert!(std::mem::size_of::<super::BlockData>() <= 12);
         assert_eq!(
             super::OptSym::some(super::Sym(7)).get(),
             Some(super::Sym(7))
         );
         assert_eq!(super::OptSym::NONE.get(), None);
+    }
+
+    /// What the compact records leave implicit reads back as written: operand ranges of calls
+    /// with bundles (which end before the bundle operands), `aux2` of `load`, `getelementptr`,
+    /// `alloca` and `atomicrmw`, syncscopes, alignment lists, metadata, and a span longer than
+    /// 64 KiB (a `switch` of 6,000 cases) with its block's span.
+    #[test]
+    fn compact_records_read_back_what_was_written() {
+        use super::*;
+        use converge_graph::Block;
+        let mut cases = String::new();
+        for k in 0..6000 {
+            cases.push_str(&format!("    i32 {k}, label %a\n"));
+        }
+        let text = format!(
+            "declare token @llvm.experimental.convergence.entry()\n\
+             declare void @g(i32) convergent\n\
+             define void @f(ptr %p, i32 %x) convergent {{\n\
+             e:\n  %t = call token @llvm.experimental.convergence.entry()\n\
+             \x20 call void @g(i32 %x) [ \"convergencectrl\"(token %t) ]\n\
+             \x20 %l = load i32, ptr %p, align 8, !range !0\n\
+             \x20 %q = getelementptr inbounds [4 x i32], ptr %p, i64 0, i64 1\n\
+             \x20 %al = alloca i64, align 16, addrspace(5)\n\
+             \x20 %r = atomicrmw add ptr addrspace(3) null, i32 1 syncscope(\"agent\") monotonic, align 4\n\
+             \x20 switch i32 %x, label %a [\n{cases}  ]\n\
+             a:\n  ret void\n}}\n!0 = !{{i32 0, i32 9}}\n"
+        );
+        let m = crate::parse("t.ll", text.clone()).unwrap();
+        let fid = m.function_by_name("f").unwrap();
+        let f = m.func(fid);
+        let i = |k: u32| InstId(k);
+        assert_eq!(f.operands(i(1)), &[Value::Arg(1)]);
+        assert_eq!(m.convergence_token(fid, i(1)), Some(Value::Inst(i(0))));
+        assert_eq!(f.aux2(i(2)), f.inst(i(2)).ty.0);
+        assert_eq!(f.aux_list(i(2)), &[8]);
+        assert_eq!(m.str(f.inst_md(i(2))[0].0), "range");
+        assert_eq!(f.aux2(i(3)), f.inst(i(3)).aux);
+        assert!(matches!(m.types.get(TypeId(f.aux2(i(4)))), Type::Int(64)));
+        assert_eq!(f.aux_list(i(4)), &[0, 16]);
+        assert_eq!(f.aux2(i(5)), 3);
+        assert_eq!(f.syncscope(i(5)).map(|s| m.str(s)), Some("agent"));
+        assert_eq!(f.syncscope(i(4)), None);
+        let sw = f.inst_span(i(6));
+        assert!(sw.end - sw.start > 65_536);
+        assert!(text[sw.start as usize..sw.end as usize].ends_with(']'));
+        assert_eq!(f.operands(i(6)).len(), 6001);
+        assert_eq!(f.inst_blocks(i(6)).len(), 6001);
+        assert_eq!(f.block_span(Block(0)).end, sw.end);
+        assert_eq!(f.block_range(Block(1)), Range32 { start: 7, end: 8 });
+        let r = f.inst_span(i(7));
+        assert_eq!(&text[r.start as usize..r.end as usize], "ret void");
     }
 }

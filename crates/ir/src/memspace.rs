@@ -34,7 +34,7 @@ pub fn addresses_non_local(m: &Module, fid: FuncId, p: Value) -> bool {
             }
             Value::Inst(d) => {
                 let inst = &f.insts[d.0 as usize];
-                let ops = &f.operands[inst.operands.range()];
+                let ops = f.operands(d);
                 match inst.op {
                     Opcode::AddrSpaceCast => {
                         let Some(&src) = ops.first() else {

@@ -19,6 +19,7 @@ use converge_graph::Block;
 
 mod attrs;
 mod constants;
+mod fast;
 mod finish;
 mod function;
 mod globals;
@@ -41,15 +42,35 @@ pub(crate) fn parse_source(
     src: &str,
     parallel: Option<bool>,
 ) -> PResult<Module> {
-    let m = if parallel.unwrap_or_else(|| parallel::worth_it(src)) {
+    let (m, wrong_types) = if parallel.unwrap_or_else(|| parallel::worth_it(src)) {
         parallel::parse_parallel(source_name, src)
     } else {
         Parser::new(source_name, src).parse_module()
     }?;
     crate::check::intrinsic_call_signatures(&m)?;
-    crate::wellformed::check_module(&m)?;
+    crate::wellformed::check_module(&m, &wrong_types)?;
     Ok(m)
 }
+
+/// A local operand whose written type is not its definition's type (`icmp slt i64 %a, %b` with
+/// `%a` an `i32`; LLVM's reader: "'%a' defined with type 'i32' but expected 'i64'"). The reader
+/// notes it where the operand is resolved (the written type is not kept in the IR) and
+/// `wellformed` reports it in its own order, so the first error of a module does not depend on
+/// which check found it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct WrongType {
+    /// The function.
+    pub(crate) func: u32,
+    /// The instruction holding the operand.
+    pub(crate) inst: u32,
+    /// The local written with the wrong type.
+    pub(crate) value: Value,
+    /// The type written before it.
+    pub(crate) written: TypeId,
+}
+
+/// `Fixup::want` of a reference whose type is not checked (block references).
+const NO_TYPE: TypeId = TypeId(u32::MAX);
 
 /// Deepest nesting of types, constants and metadata accepted.
 const MAX_DEPTH: u32 = 200;
@@ -106,6 +127,10 @@ struct Fixup<'s> {
     key: LocalKey<'s>,
     target: FixTarget,
     span: Span,
+    /// The type written before the reference ([`NO_TYPE`]: none to check) and the instruction
+    /// holding it, for [`WrongType`].
+    want: TypeId,
+    inst: u32,
 }
 
 /// A parsed operand: resolved, or a forward reference to a local name.
@@ -198,6 +223,8 @@ pub(crate) struct Parser<'s> {
     // The function being read.
     locals: locals::LocalMap<'s>,
     fixups: Vec<Fixup<'s>>,
+    /// Operands written with another type than their definition's, in the order found.
+    wrong_types: Vec<WrongType>,
     /// Named instructions of the body whose names are not interned yet.
     pending_names: Vec<(u32, &'s str)>,
     next_src_num: u32,
@@ -205,6 +232,14 @@ pub(crate) struct Parser<'s> {
     cur_func: u32,
     /// Pool lengths of the last function body (see `parse_body`).
     pool_sizes: [usize; 9],
+    /// Attachment kinds (`!tbaa`) by their text → symbol (see `fast.rs`).
+    md_kinds: fast::WordCache,
+    /// Global name tokens (`@f`) by their text → index in `gsyms` (see `fast.rs`).
+    gsym_cache: fast::WordCache,
+    /// `i32` and `i64` constants 0 to 63 (`u32::MAX`: not seen yet; see `fast.rs`).
+    small_ints: [[u32; 64]; 2],
+    /// `float` constants by their spelling → bits (see `fast.rs`).
+    float_consts: fast::WordCache,
 }
 
 impl<'s> Parser<'s> {
@@ -262,11 +297,16 @@ impl<'s> Parser<'s> {
             saw_external: false,
             locals: locals::LocalMap::new(src.as_bytes()),
             fixups: Vec::new(),
+            wrong_types: Vec::new(),
             pending_names: Vec::new(),
             next_src_num: 0,
             next_slot: 0,
             cur_func: 0,
             pool_sizes: [0; 9],
+            md_kinds: fast::WordCache::new(),
+            gsym_cache: fast::WordCache::new(),
+            small_ints: [[u32::MAX; 64]; 2],
+            float_consts: fast::WordCache::new(),
         };
         p.ty_void = p.simple_type(Type::Void);
         p.ty_ptr = p.simple_type(Type::Ptr(0));
@@ -625,11 +665,44 @@ impl<'s> Parser<'s> {
         })
     }
 
-    pub fn parse_module(mut self) -> PResult<Module> {
+    /// The module and the operands written with a wrong type (for `wellformed`).
+    pub fn parse_module(mut self) -> PResult<(Module, Vec<WrongType>)> {
         while self.tok.kind != Tok::Eof {
             self.parse_item()?;
         }
-        self.finish()
+        self.finish_with_wrong_types()
+    }
+
+    fn finish_with_wrong_types(mut self) -> PResult<(Module, Vec<WrongType>)> {
+        let wrong = std::mem::take(&mut self.wrong_types);
+        Ok((self.finish()?, wrong))
+    }
+
+    /// Notes `v`, written as a `written`, when its definition has another type (`f` is the
+    /// function being read; `v` is one of its arguments or earlier instructions).
+    #[inline]
+    fn check_written(&mut self, f: &Function, v: Value, written: TypeId) {
+        let actual = match v {
+            Value::Arg(a) => f.params.get(a as usize).map_or(written, |p| p.ty),
+            Value::Inst(i) => f.insts.get(i.0 as usize).map_or(written, |x| x.ty),
+            _ => written,
+        };
+        if actual != written {
+            self.note_wrong_type(f, v, written);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn note_wrong_type(&mut self, f: &Function, v: Value, written: TypeId) {
+        if written != NO_TYPE {
+            self.wrong_types.push(WrongType {
+                func: self.cur_func,
+                inst: f.insts.len() as u32,
+                value: v,
+                written,
+            });
+        }
     }
 
     /// Parses one top-level entity (the current token starts it; not at end of input).

@@ -184,7 +184,7 @@ impl Module {
     /// them) is LLVM's own `<badref>`: every subcommand and library report names blocks through
     /// here.
     pub fn write_block_name(&self, f: &Function, b: Block, out: &mut String) {
-        match f.blocks.get(b.index()).map(|x| x.name) {
+        match f.blocks.get(b.index()).map(|x| x.name()) {
             Some(LocalName::Named(s)) => out.push_str(self.str(s)),
             Some(LocalName::Slot(k)) => {
                 let _ = write!(out, "{k}");
@@ -196,7 +196,7 @@ impl Module {
     /// A block as an operand: `%name`, `%"quoted name"` or `%3`.
     pub fn block_operand(&self, f: FuncId, b: Block) -> String {
         match self.func(f).blocks.get(b.index()) {
-            Some(bd) => self.local_name_text(bd.name),
+            Some(bd) => self.local_name_text(bd.name()),
             None => BADREF.to_string(),
         }
     }
@@ -210,7 +210,7 @@ impl Module {
                 None => BADREF.to_string(),
             },
             Value::Inst(i) => match func.insts.get(i.0 as usize) {
-                Some(x) => self.local_name_text(x.name),
+                Some(x) => self.local_name_text(x.name()),
                 None => BADREF.to_string(),
             },
             Value::Block(b) => self.block_operand(f, b),
@@ -535,10 +535,11 @@ impl Module {
     pub fn inst_source_text(&self, f: FuncId, i: InstId) -> String {
         let func = self.func(f);
         let inst = func.inst(i);
+        let span = func.inst_span(i);
         let src = self
             .source
             .as_bytes()
-            .get(inst.span.start as usize..inst.span.end as usize)
+            .get(span.start as usize..span.end as usize)
             .unwrap_or(b"");
         let mut out = String::from("  ");
         let mut lex = Lexer::new(src);
@@ -558,8 +559,9 @@ impl Module {
             }
             let text = std::str::from_utf8(&src[t.start as usize..t.end as usize]).unwrap_or("");
             if first {
-                if inst.name != LocalName::None && !matches!(t.kind, Tok::LocalVar | Tok::LocalId) {
-                    out.push_str(&self.local_name_text(inst.name));
+                if inst.name() != LocalName::None && !matches!(t.kind, Tok::LocalVar | Tok::LocalId)
+                {
+                    out.push_str(&self.local_name_text(inst.name()));
                     out.push_str(" = ");
                 }
                 out.push_str(text);

@@ -6,8 +6,16 @@
 //!   with type 'i32' but expected 'i64'"). Checked for the operands whose expected type the
 //!   instruction fixes: binary and unary operators, comparisons, `select`, `phi`, `ret`, the
 //!   condition of `br`/`switch`, call arguments against the call's function type, and the pointer
-//!   of `load`/`store`/`getelementptr`. Constants and globals are typed by the reader where they
-//!   are written, so only locals can disagree.
+//!   of `load`/`store`/`getelementptr`; constants of `ret`, `select` and switch cases against the
+//!   type the instruction fixes ("Function return type does not match operand type of return
+//!   inst!", "Switch constants must all be same type as switch value!").
+//! - **written types**: every other local operand written with another type than its
+//!   definition's (`icmp slt i64 %a, %b`, `store i64 %v, ptr %p`, a `getelementptr` index, a
+//!   cast's source, call and metadata arguments; LLVM's reader: "'%a' defined with type 'i32' but
+//!   expected 'i64'"). The IR does not keep written types, so the reader compares them where it
+//!   resolves the operand (forward references when they are resolved) and hands the mismatches
+//!   here as `WrongType`s; each is reported at its instruction, after the checks above of the
+//!   same instruction, so a module's first error is the same whichever check finds it.
 //! - **definitions dominate uses** ("Instruction does not dominate all uses!", "Only PHI nodes may
 //!   reference their own value!"): a use in the same block comes after the definition, a use in
 //!   another block is dominated by the definition's block, and a phi's incoming value dominates the
@@ -32,6 +40,7 @@
 use crate::diag::Diagnostic;
 use crate::ir::Span;
 use crate::ir::{FuncId, Function, InstId, Module, Opcode, Type, TypeId, Value};
+use crate::parser::WrongType;
 use converge_graph::Block;
 use converge_graph::{DominatorTree, Graph};
 
@@ -95,11 +104,21 @@ impl Graph for FlatCfg {
 }
 
 /// The first violation in module order (function by function, instruction by instruction).
-pub(crate) fn check_module(m: &Module) -> Result<(), Box<Diagnostic>> {
+/// `wrong_types` are the operands the reader found written with another type than their
+/// definition's (empty for a module not read from text); each is reported at its instruction,
+/// after the checks of this module that look at the same instruction.
+pub(crate) fn check_module(m: &Module, wrong_types: &[WrongType]) -> Result<(), Box<Diagnostic>> {
     let mut scratch = Scratch::default();
+    let mut wrong = wrong_types.to_vec();
+    // Stable: within an instruction, the order the reader found them in.
+    wrong.sort_by_key(|w| (w.func, w.inst));
+    let mut rest = &wrong[..];
     for (k, f) in m.functions.iter().enumerate() {
+        let n = rest.partition_point(|w| w.func <= k as u32);
+        let (here, later) = rest.split_at(n);
+        rest = later;
         if !f.is_declaration {
-            check_function(m, FuncId(k as u32), f, &mut scratch)?;
+            check_function(m, FuncId(k as u32), f, here, &mut scratch)?;
         }
     }
     Ok(())
@@ -142,12 +161,13 @@ fn check_function(
     m: &Module,
     fid: FuncId,
     f: &Function,
+    wrong: &[WrongType],
     sc: &mut Scratch,
 ) -> Result<(), Box<Diagnostic>> {
     let local = |v: Value| f.local_type(v);
-    let mismatch = |i: &crate::ir::Inst, v: Value, want: TypeId| -> Box<Diagnostic> {
+    let mismatch = |i: &crate::ir::Inst, span: Span, v: Value, want: TypeId| -> Box<Diagnostic> {
         err(
-            i.span,
+            span,
             "E-type",
             format!(
                 "{} has type {} but this `{}` expects {}",
@@ -164,106 +184,174 @@ fn check_function(
             ),
         )
     };
+    // A constant's type is the one written before it: where the instruction fixes the type
+    // (`ret`, `select`, switch cases), another one is LLVM's "does not match" error.
+    let typed = |v: Value| match v {
+        Value::Const(c) => Some(m.consts[c.0 as usize].ty),
+        v => local(v),
+    };
+    let const_mismatch = |i: &crate::ir::Inst, span: Span, v: Value, want: TypeId, llvm: &str| {
+        err(
+            span,
+            "E-type",
+            format!(
+                "{} has type {} but this `{}` expects {}",
+                m.value_name(fid, v),
+                m.type_text(typed(v).unwrap_or(want)),
+                opcode_word(m, fid, i),
+                m.type_text(want)
+            ),
+            llvm,
+        )
+    };
     let mut needs_dt = false;
     let mut has_phi = false;
+    let mut type_error: Option<(u32, Box<Diagnostic>)> = None;
     for (k, i) in f.insts.iter().enumerate() {
-        let ops = &f.operands[i.operands.range()];
+        let id = InstId(k as u32);
+        let ops = f.operands(id);
+        let span = f.inst_span(id);
         let expect = |v: Value, want: TypeId| -> Result<(), Box<Diagnostic>> {
             match local(v) {
-                Some(t) if t != want => Err(mismatch(i, v, want)),
+                Some(t) if t != want => Err(mismatch(i, span, v, want)),
                 _ => Ok(()),
             }
         };
         use Opcode as O;
-        match i.op {
-            O::FNeg
-            | O::Add
-            | O::FAdd
-            | O::Sub
-            | O::FSub
-            | O::Mul
-            | O::FMul
-            | O::UDiv
-            | O::SDiv
-            | O::FDiv
-            | O::URem
-            | O::SRem
-            | O::FRem
-            | O::Shl
-            | O::LShr
-            | O::AShr
-            | O::And
-            | O::Or
-            | O::Xor
-            | O::Freeze
-            | O::Phi => {
-                for &v in ops {
-                    expect(v, i.ty)?;
-                }
-            }
-            O::Select if ops.len() == 3 => {
-                if let Some(t) = local(ops[0])
-                    && !is_bool(m, t)
-                {
-                    return Err(err(
-                        i.span,
-                        "E-type",
-                        format!(
-                            "the condition {} of `select` has type {}, not i1",
-                            m.value_name(fid, ops[0]),
-                            m.type_text(t)
-                        ),
-                        "select condition must be i1 or <n x i1>",
-                    ));
-                }
-                expect(ops[1], i.ty)?;
-                expect(ops[2], i.ty)?;
-            }
-            O::ICmp | O::FCmp if ops.len() == 2 => {
-                let t0 = m.value_type(fid, ops[0]);
-                let t1 = m.value_type(fid, ops[1]);
-                if t0 != t1 {
-                    let (v, want) = if local(ops[1]).is_some() {
-                        (ops[1], t0)
-                    } else {
-                        (ops[0], t1)
-                    };
-                    return Err(mismatch(i, v, want));
-                }
-            }
-            O::Ret if ops.len() == 1 => expect(ops[0], f.ret_ty)?,
-            O::Br if ops.len() == 1 => {
-                if let Some(t) = local(ops[0])
-                    && !matches!(m.types.types[t.0 as usize], Type::Int(1))
-                {
-                    return Err(err(
-                        i.span,
-                        "E-type",
-                        format!(
-                            "the condition {} of `br` has type {}, not i1",
-                            m.value_name(fid, ops[0]),
-                            m.type_text(t)
-                        ),
-                        "Branch condition is not 'i1' type!",
-                    ));
-                }
-            }
-            O::Switch if ops.len() > 1 => {
-                expect(ops[0], m.value_type(fid, ops[1]))?;
-            }
-            O::Load | O::GetElementPtr if !ops.is_empty() => pointer(m, fid, i, ops[0], &local)?,
-            O::Store if ops.len() == 2 => pointer(m, fid, i, ops[1], &local)?,
-            O::Call | O::Invoke | O::CallBr => {
-                if let Some(call) = f.calls.get(i.aux as usize)
-                    && let Type::Func { params, .. } = &m.types.types[call.fn_ty.0 as usize]
-                {
-                    let params = &m.types.lists[params.range()];
-                    for (&v, &want) in ops.iter().zip(params) {
-                        expect(v, want)?;
+        // The type checks of this instruction; the first failure ends the loop (the reader's
+        // wrong-type notes before it are reported first, below).
+        let checked = (|| -> Result<(), Box<Diagnostic>> {
+            match i.op {
+                O::FNeg
+                | O::Add
+                | O::FAdd
+                | O::Sub
+                | O::FSub
+                | O::Mul
+                | O::FMul
+                | O::UDiv
+                | O::SDiv
+                | O::FDiv
+                | O::URem
+                | O::SRem
+                | O::FRem
+                | O::Shl
+                | O::LShr
+                | O::AShr
+                | O::And
+                | O::Or
+                | O::Xor
+                | O::Freeze
+                | O::Phi => {
+                    for &v in ops {
+                        expect(v, i.ty)?;
                     }
                 }
+                O::Select if ops.len() == 3 => {
+                    if let Some(t) = local(ops[0])
+                        && !is_bool(m, t)
+                    {
+                        return Err(err(
+                            span,
+                            "E-type",
+                            format!(
+                                "the condition {} of `select` has type {}, not i1",
+                                m.value_name(fid, ops[0]),
+                                m.type_text(t)
+                            ),
+                            "select condition must be i1 or <n x i1>",
+                        ));
+                    }
+                    expect(ops[1], i.ty)?;
+                    expect(ops[2], i.ty)?;
+                    for &v in &ops[1..] {
+                        if typed(v).is_some_and(|t| t != i.ty) {
+                            return Err(const_mismatch(
+                                i,
+                                span,
+                                v,
+                                i.ty,
+                                "Select values must have same type as select instruction!",
+                            ));
+                        }
+                    }
+                }
+                O::ICmp | O::FCmp if ops.len() == 2 => {
+                    let t0 = m.value_type(fid, ops[0]);
+                    let t1 = m.value_type(fid, ops[1]);
+                    if t0 != t1 {
+                        let (v, want) = if local(ops[1]).is_some() {
+                            (ops[1], t0)
+                        } else {
+                            (ops[0], t1)
+                        };
+                        return Err(mismatch(i, span, v, want));
+                    }
+                }
+                O::Ret if ops.len() == 1 => {
+                    expect(ops[0], f.ret_ty)?;
+                    if typed(ops[0]).is_some_and(|t| t != f.ret_ty) {
+                        return Err(const_mismatch(
+                            i,
+                            span,
+                            ops[0],
+                            f.ret_ty,
+                            "Function return type does not match operand type of return inst!",
+                        ));
+                    }
+                }
+                O::Br if ops.len() == 1 => {
+                    if let Some(t) = local(ops[0])
+                        && !matches!(m.types.types[t.0 as usize], Type::Int(1))
+                    {
+                        return Err(err(
+                            span,
+                            "E-type",
+                            format!(
+                                "the condition {} of `br` has type {}, not i1",
+                                m.value_name(fid, ops[0]),
+                                m.type_text(t)
+                            ),
+                            "Branch condition is not 'i1' type!",
+                        ));
+                    }
+                }
+                O::Switch if ops.len() > 1 => {
+                    expect(ops[0], m.value_type(fid, ops[1]))?;
+                    let want = m.value_type(fid, ops[0]);
+                    for &v in &ops[1..] {
+                        if typed(v).is_some_and(|t| t != want) {
+                            return Err(const_mismatch(
+                                i,
+                                span,
+                                v,
+                                want,
+                                "Switch constants must all be same type as switch value!",
+                            ));
+                        }
+                    }
+                }
+                O::Load | O::GetElementPtr if !ops.is_empty() => {
+                    pointer(m, fid, i, span, ops[0], &local)?
+                }
+                O::Store if ops.len() == 2 => pointer(m, fid, i, span, ops[1], &local)?,
+                O::Call | O::Invoke | O::CallBr => {
+                    if let Some(call) = f.calls.get(i.aux as usize)
+                        && let Type::Func { params, .. } = &m.types.types[call.fn_ty.0 as usize]
+                    {
+                        let params = &m.types.lists[params.range()];
+                        for (&v, &want) in ops.iter().zip(params) {
+                            expect(v, want)?;
+                        }
+                    }
+                }
+                _ => {}
             }
-            _ => {}
+            Ok(())
+        })();
+        if let Err(e) = checked {
+            type_error = Some((k as u32, e));
+            break;
         }
         // Uses the dominance pass below would accept without a tree (see the module comment);
         // anything else (a use before its definition, possibly in unreachable code, uses of
@@ -271,7 +359,7 @@ fn check_function(
         has_phi |= i.op == O::Phi;
         if !needs_dt {
             let is_phi = i.op == O::Phi;
-            let in_blocks = &f.block_refs[i.blocks.range()];
+            let in_blocks = f.inst_blocks(id);
             needs_dt = ops.iter().enumerate().any(|(n, &v)| {
                 let Value::Inst(d) = v else { return false };
                 let di = &f.insts[d.0 as usize];
@@ -293,10 +381,27 @@ fn check_function(
         }
     }
 
+    // Operands the reader found written with another type than their definition's, where they
+    // come before the first failed check (at the same instruction, the check's message).
+    if let Some(w) = wrong.first()
+        && type_error.as_ref().is_none_or(|(k, _)| w.inst < *k)
+    {
+        return Err(written_as(
+            m,
+            fid,
+            &f.insts[w.inst as usize],
+            f.inst_span(InstId(w.inst)),
+            w,
+        ));
+    }
+    if let Some((_, e)) = type_error {
+        return Err(e);
+    }
+
     // Phis first in their block, and one incoming per predecessor edge.
     let entry_is_target = || {
         err(
-            f.blocks[0].span,
+            f.block_span(Block(0)),
             "E-entry-preds",
             format!(
                 "the entry block %{} of @{} is a branch target",
@@ -319,10 +424,10 @@ fn check_function(
     if !cfg.preds(Block(0)).is_empty() {
         return Err(entry_is_target());
     }
-    for (b, bd) in f.blocks.iter().enumerate() {
+    for b in 0..f.blocks.len() {
         let mut seen_other = false;
         let mut preds_ready = false;
-        for k in bd.insts.range() {
+        for k in f.block_range(Block(b as u32)).range() {
             let i = &f.insts[k];
             if i.op != Opcode::Phi {
                 seen_other = true;
@@ -330,7 +435,7 @@ fn check_function(
             }
             if seen_other {
                 return Err(err(
-                    i.span,
+                    f.inst_span(InstId(k as u32)),
                     "E-phi-position",
                     "a phi after a non-phi instruction of its block".to_string(),
                     "PHI nodes not grouped at top of basic block!",
@@ -347,7 +452,7 @@ fn check_function(
             }
             sc.incoming.clear();
             sc.incoming
-                .extend(f.block_refs[i.blocks.range()].iter().map(|b| b.0));
+                .extend(f.inst_blocks(InstId(k as u32)).iter().map(|b| b.0));
             sc.incoming.sort_unstable();
             if sc.incoming != sc.preds {
                 let names = |v: &[u32]| -> String {
@@ -362,7 +467,7 @@ fn check_function(
                     }
                 };
                 return Err(err(
-                    i.span,
+                    f.inst_span(InstId(k as u32)),
                     "E-phi-preds",
                     format!(
                         "the phi's incoming blocks ({}) are not the predecessors of %{} ({})",
@@ -382,9 +487,9 @@ fn check_function(
     sc.dt.compute(cfg);
     let dt = &sc.dt;
     for (k, i) in f.insts.iter().enumerate() {
-        let ops = &f.operands[i.operands.range()];
+        let ops = f.operands(InstId(k as u32));
         let is_phi = i.op == Opcode::Phi;
-        let in_blocks = &f.block_refs[i.blocks.range()];
+        let in_blocks = f.inst_blocks(InstId(k as u32));
         for (n, &v) in ops.iter().enumerate() {
             let Value::Inst(d) = v else { continue };
             let di = &f.insts[d.0 as usize];
@@ -405,7 +510,7 @@ fn check_function(
                 Opcode::Invoke => {
                     // Defined on the normal edge: the normal destination must be reached only
                     // through it and dominate the use.
-                    let normal = f.block_refs[di.blocks.range()].first().copied();
+                    let normal = f.inst_blocks(d).first().copied();
                     match normal {
                         Some(nb) => {
                             let single = cfg.preds(nb).len() == 1
@@ -435,12 +540,13 @@ fn pointer(
     m: &Module,
     fid: FuncId,
     i: &crate::ir::Inst,
+    span: Span,
     v: Value,
     local: &dyn Fn(Value) -> Option<TypeId>,
 ) -> Result<(), Box<Diagnostic>> {
     match local(v) {
         Some(t) if !is_pointer(m, t) => Err(err(
-            i.span,
+            span,
             "E-type",
             format!(
                 "{} has type {} but this `{}` expects a pointer",
@@ -481,13 +587,35 @@ fn not_dominated(
             "Instruction does not dominate all uses!",
         )
     };
-    let mut e = Diagnostic::error(msg, f.insts[user.0 as usize].span)
+    let mut e = Diagnostic::error(msg, f.inst_span(user))
         .with_code("E-dominance")
         .with_note(format!("LLVM's verifier rejects this module (\"{llvm}\")"));
     if d != user {
-        e = e.with_label(def.span, "defined here");
+        e = e.with_label(f.inst_span(d), "defined here");
     }
     Box::new(e)
+}
+
+/// `w.value` written as a `w.written` in `i`, while its definition has another type.
+fn written_as(
+    m: &Module,
+    fid: FuncId,
+    i: &crate::ir::Inst,
+    span: Span,
+    w: &WrongType,
+) -> Box<Diagnostic> {
+    let name = m.value_name(fid, w.value);
+    let actual = m.type_text(m.value_type(fid, w.value));
+    let written = m.type_text(w.written);
+    err(
+        span,
+        "E-type",
+        format!(
+            "{name} has type {actual} but is written as {written} in this `{}`",
+            opcode_word(m, fid, i)
+        ),
+        &format!("'{name}' defined with type '{actual}' but expected '{written}'"),
+    )
 }
 
 /// The instruction's opcode as written (`add`, `icmp`, …), for messages.
@@ -526,5 +654,97 @@ mod tests {
         assert_eq!(verdict(ok), Ok(()));
         let bad = "define i32 @f(i32 %a, i1 %c) {\nentry:\n  br i1 %c, label %l, label %r\nl:\n  %x = add i32 %a, 1\n  br label %j\nr:\n  br label %j\nj:\n  ret i32 %x\n}\n";
         assert_eq!(verdict(bad), Err("E-dominance".to_string()));
+    }
+
+    /// A local written with another type than its definition's, where the instruction does not
+    /// fix the operand's type (the reader compares the written type where it resolves the
+    /// operand). LLVM's reader: "'%a' defined with type 'i32' but expected 'i64'". Each of these
+    /// was accepted before the reader compared written types.
+    #[test]
+    fn written_types_of_locals_are_compared() {
+        let wrap = |body: &str| {
+            format!(
+                "define i32 @f(i32 %a, i32 %b, i1 %c, ptr %p) {{\nentry:\n{body}\n  ret i32 0\n}}\n"
+            )
+        };
+        for body in [
+            "  %x = icmp slt i64 %a, %b",
+            "  %x = fcmp olt double %a, %b",
+            "  store i64 %a, ptr %p",
+            "  %x = getelementptr i32, ptr %p, i64 %a",
+            "  %x = select i1 %c, i64 %a, i64 %a",
+            "  %x = zext i64 %a to i128",
+            "  %x = extractelement <2 x i32> %a, i32 0",
+            "  %x = insertvalue { i32 } poison, i64 %a, 0",
+            "  %x = atomicrmw add ptr %p, i64 %a seq_cst",
+            "  %x = cmpxchg ptr %p, i64 %a, i64 0 seq_cst seq_cst",
+            "  call void @g(i64 %a)",
+            "  %x = load i32, ptr %a",
+        ] {
+            let src = wrap(body).replace("ret i32 0\n}\n", "ret i32 0\n}\ndeclare void @g(i64)\n");
+            assert_eq!(verdict(&src), Err("E-type".to_string()), "{body}");
+        }
+        // Written with the right type: read.
+        let ok = wrap(
+            "  %x = icmp slt i32 %a, %b\n  store i32 %a, ptr %p\n  %y = getelementptr i32, ptr %p, i32 %a",
+        );
+        assert_eq!(verdict(&ok), Ok(()));
+    }
+
+    /// The same for operands that refer forward (resolved when the body ends), for `ret` and
+    /// `switch` (the written type of a constant is its type), and for a metadata operand.
+    #[test]
+    fn forward_references_constants_and_metadata_operands() {
+        // `%v` is defined in a block after its use (which it still dominates).
+        let fwd = "define void @f(i32 %a, ptr %p) {\nentry:\n  br label %x\ny:\n  store i64 %v, ptr %p\n  ret void\nx:\n  %v = add i32 %a, 1\n  br label %y\n}\n";
+        assert_eq!(verdict(fwd), Err("E-type".to_string()));
+        assert_eq!(verdict(&fwd.replace("i64 %v", "i32 %v")), Ok(()));
+        let ret = "define i32 @f() {\nentry:\n  ret i64 0\n}\n";
+        assert_eq!(verdict(ret), Err("E-type".to_string()));
+        let sw = "define void @f(i32 %a) {\nentry:\n  switch i32 %a, label %d [\n    i32 0, label %d\n    i64 1, label %d\n  ]\nd:\n  ret void\n}\n";
+        assert_eq!(verdict(sw), Err("E-type".to_string()));
+        assert_eq!(verdict(&sw.replace("i64 1", "i32 1")), Ok(()));
+        let sel =
+            "define i32 @f(i1 %c) {\nentry:\n  %x = select i1 %c, i32 1, i64 2\n  ret i32 %x\n}\n";
+        assert_eq!(verdict(sel), Err("E-type".to_string()));
+        let md = "declare void @g(metadata)\ndefine void @f(i32 %a) {\nentry:\n  call void @g(metadata i64 %a)\n  ret void\n}\n";
+        assert_eq!(verdict(md), Err("E-type".to_string()));
+        assert_eq!(verdict(&md.replace("i64 %a", "i32 %a")), Ok(()));
+    }
+
+    /// The first error of a module is the same whichever reader found it: a written type in a
+    /// later function does not come before an earlier function's violation, and the two-thread
+    /// reader (which merges the second half's notes) reports what the sequential one does.
+    #[test]
+    fn written_type_errors_keep_module_order_and_match_the_parallel_reader() {
+        let mut src = String::new();
+        for k in 0..40 {
+            src.push_str(&format!(
+                "define i32 @f{k}(i32 %a) {{\nentry:\n  %x = add i32 %a, {k}\n  ret i32 %x\n}}\n"
+            ));
+        }
+        src.push_str(
+            "define void @last(i32 %a, ptr %p) {\nentry:\n  store i64 %a, ptr %p\n  ret void\n}\n",
+        );
+        let read =
+            |par: bool| crate::parse_rendered_with("t.ll", src.clone(), Some(par)).map(|_| ());
+        let seq = read(false);
+        assert!(
+            seq.as_ref().is_err_and(|e| e.contains("written as i64")),
+            "{seq:?}"
+        );
+        assert_eq!(read(true), seq);
+        // A dominance error in an earlier function comes first.
+        let early = src.replacen(
+            "  %x = add i32 %a, 0\n  ret i32 %x",
+            "  %x = add i32 %y, 0\n  %y = add i32 %a, 1\n  ret i32 %x",
+            1,
+        );
+        assert_eq!(
+            crate::parse("t.ll", early)
+                .map(|_| ())
+                .map_err(|d| d.code.unwrap_or_default()),
+            Err("E-dominance".to_string())
+        );
     }
 }

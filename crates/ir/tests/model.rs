@@ -23,12 +23,12 @@ fn slots_follow_llvm_numbering_including_gaps() {
     assert_eq!(func.params[0].name, LocalName::Slot(0));
     assert!(matches!(func.params[1].name, LocalName::Named(_)));
     assert_eq!(func.params[2].name, LocalName::Slot(1));
-    assert_eq!(func.blocks[0].name, LocalName::Slot(2));
-    assert_eq!(func.insts[0].name, LocalName::Slot(3));
-    assert_eq!(func.blocks[1].name, LocalName::Slot(4));
+    assert_eq!(func.blocks[0].name(), LocalName::Slot(2));
+    assert_eq!(func.insts[0].name(), LocalName::Slot(3));
+    assert_eq!(func.blocks[1].name(), LocalName::Slot(4));
     assert_eq!(m.block_name(f, Block(1)), "4");
-    assert_eq!(func.insts[2].name, LocalName::Slot(5));
-    assert_eq!(func.insts[3].name, LocalName::None, "store has no value");
+    assert_eq!(func.insts[2].name(), LocalName::Slot(5));
+    assert_eq!(func.insts[3].name(), LocalName::None, "store has no value");
     // `%1` in the source is the third parameter (the second is named).
     assert_eq!(func.operands(InstId(0)), &[Value::Arg(0), Value::Arg(2)]);
     assert_eq!(m.value_name(f, Value::Inst(InstId(2))), "%5");
@@ -126,17 +126,14 @@ fn kernels_params_and_address_spaces() {
         (load.op, load.aux, load.ordering),
         (Opcode::Load, 3, Ordering::Acquire)
     );
-    assert_eq!(load.syncscope.get().map(|s| m.str(s)), Some("block"));
+    assert_eq!(func.syncscope(InstId(0)).map(|s| m.str(s)), Some("block"));
     assert_eq!(
         m.types
             .ptr_addrspace(m.value_type(k, func.operands(InstId(0))[0])),
         Some(3)
     );
     assert_eq!(func.insts[1].ordering, Ordering::SeqCst);
-    assert_eq!(
-        func.aux[func.insts[2].aux_list.range()][0],
-        Ordering::Monotonic as u64
-    );
+    assert_eq!(func.aux_list(InstId(2))[0], Ordering::Monotonic as u64);
     assert!(matches!(m.types.get(func.insts[2].ty), Type::Struct { .. }));
 }
 
@@ -187,7 +184,7 @@ fn regression_similar_names_stay_distinct() {
         func.operands(InstId(ret as u32)),
         &[Value::Inst(InstId(89))]
     );
-    let mut names: Vec<_> = func.insts[..100].iter().map(|i| i.name).collect();
+    let mut names: Vec<_> = func.insts[..100].iter().map(|i| i.name()).collect();
     names.sort_by_key(|n| format!("{n:?}"));
     names.dedup();
     assert_eq!(names.len(), 100);
@@ -198,12 +195,12 @@ fn spans_cover_items() {
     let text = "define void @f() {\nentry:\n  %x = add i32 1, 2 ; c\n  ret void\n}\n";
     let m = read(text);
     let f = m.func(m.function_by_name("f").unwrap());
-    let s = f.insts[0].span;
+    let s = f.inst_span(InstId(0));
     assert_eq!(&text[s.start as usize..s.end as usize], "%x = add i32 1, 2");
     assert_eq!(
         &text[f.span.start as usize..f.span.end as usize],
         text.trim_end()
     );
-    let b = f.blocks[0].span;
+    let b = f.block_span(Block(0));
     assert!(text[b.start as usize..b.end as usize].starts_with("entry:"));
 }

@@ -344,7 +344,7 @@ fn compare(m: &Module, out: &str, version: &str, failures: &mut Vec<String>) {
             match found {
                 Some(end) => cursor = end,
                 None => {
-                    let line = func.insts[i].span;
+                    let line = func.inst_span(converge_ir::InstId(i as u32));
                     let src = &m.source[line.start as usize..line.end as usize];
                     failures.push(format!(
                         "{version} @{name}: `{src}`\n  converge: {text:?}\n  LLVM's lines:\n{}",
@@ -411,7 +411,7 @@ fn attribute_group_numbering_per_function_and_per_module() {
             let i = InstId(i as u32);
             got.clear();
             m.inst_text_module_into(&mut got, f, i);
-            let span = m.func(f).insts[i.0 as usize].span;
+            let span = m.func(f).inst_span(i);
             let start = r.stdout[..span.start as usize]
                 .rfind('\n')
                 .map_or(0, |p| p + 1);

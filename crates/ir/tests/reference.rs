@@ -295,12 +295,13 @@ fn check_file(opt: &Path, file: &Path, failures: &mut Vec<String>) -> bool {
     // inst_text is the identity on canonical text; value names match.
     for f in m.func_ids() {
         let func = m.func(f);
-        for (i, inst) in func.insts.iter().enumerate() {
+        for i in 0..func.insts.len() {
             let i = converge_ir::InstId(i as u32);
-            let start = canon[..inst.span.start as usize]
+            let span = func.inst_span(i);
+            let start = canon[..span.start as usize]
                 .rfind('\n')
                 .map_or(0, |p| p + 1);
-            let expected = &canon[start..inst.span.end as usize];
+            let expected = &canon[start..span.end as usize];
             // `opt -S` numbers attribute groups and metadata over the whole module.
             let mut got = String::new();
             m.inst_text_module_into(&mut got, f, i);
@@ -309,7 +310,7 @@ fn check_file(opt: &Path, file: &Path, failures: &mut Vec<String>) -> bool {
                     "{name}: inst_text\n  got:      {got:?}\n  expected: {expected:?}"
                 ));
             }
-            if inst.name != LocalName::None {
+            if func.inst(i).name() != LocalName::None {
                 let vn = m.value_name(f, converge_ir::Value::Inst(i));
                 if !expected.trim_start().starts_with(&format!("{vn} = ")) {
                     failures.push(format!("{name}: value_name {vn:?} for {expected:?}"));

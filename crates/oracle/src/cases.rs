@@ -29,6 +29,13 @@ pub enum Generator {
         /// Blocks of the main function at most.
         blocks: usize,
     },
+    /// `Oracle` with breaks out of natural loops leaving to a block of their own
+    /// (`converge_gen::oracle::Options::split_exits`): code reached only through a loop's
+    /// other exits, where precise mode's rule P10 decides.
+    Exits {
+        /// Blocks of the main function at most.
+        blocks: usize,
+    },
 }
 
 /// One random case.
@@ -48,6 +55,22 @@ pub struct Case {
     pub inputs: u32,
     /// Small values in the global buffer (`RunSpec::small_globals`; not in the legacy oracle).
     pub small_globals: bool,
+    /// Candidate input sets chosen by path coverage (`RunSpec::explore`; not in the legacy
+    /// oracle).
+    pub explore: u32,
+}
+
+/// Candidate input sets per case chosen by path coverage, by default.
+pub const DEFAULT_EXPLORE: u32 = 8;
+
+/// The [`RunSpec`] of case `c`.
+pub fn spec_of(c: &Case) -> RunSpec {
+    let mut spec = RunSpec::new(c.threads, c.seed);
+    spec.step_limit = c.step_limit;
+    spec.inputs = c.inputs;
+    spec.small_globals = c.small_globals;
+    spec.explore = c.explore;
+    spec
 }
 
 /// The case of `seed`.
@@ -73,11 +96,17 @@ pub fn case(seed: u64, generator: Generator) -> Case {
                 step_limit: 4_000,
                 inputs: 1,
                 small_globals: false,
+                explore: 0,
             }
         }
-        Generator::Oracle { blocks } => {
+        Generator::Oracle { blocks } | Generator::Exits { blocks } => {
             let mut o = converge_gen::oracle::Options::new(flavor);
             o.max_blocks = blocks;
+            if matches!(generator, Generator::Exits { .. }) {
+                o.split_exits = true;
+                // Irreducible regions make everything around them divergent (P1): rarer here.
+                o.irreducible = rng.chance(1, 4);
+            }
             o.tokens = rng.chance(1, 4);
             let p = converge_gen::oracle::program(&mut rng, &o);
             // Groups of 2-8 threads rarely split at every divergent branch the way a wrong claim
@@ -100,6 +129,11 @@ pub fn case(seed: u64, generator: Generator) -> Case {
                     .and_then(|v| v.parse().ok())
                     .unwrap_or(3),
                 small_globals: true,
+                // `CONVERGE_ORACLE_EXPLORE`: candidates tried after the fixed input sets.
+                explore: std::env::var("CONVERGE_ORACLE_EXPLORE")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(DEFAULT_EXPLORE),
             }
         }
     }
@@ -141,6 +175,12 @@ pub struct Stats {
     pub covered: usize,
     /// Of those claimed uniform, executed at all.
     pub executed: usize,
+    /// Input sets run under every hierarchy, over all programs (fixed and kept candidates).
+    pub input_sets: usize,
+    /// Conditional branches executed, over all programs.
+    pub branches: usize,
+    /// Of those, branches some converged instance of which split (threads went different ways).
+    pub branches_split: usize,
     /// Programs with at least one violation.
     pub programs_with_violations: usize,
     /// Every violation found, with its case and classification.
@@ -163,6 +203,9 @@ impl Stats {
         self.claimed_uniform += o.claimed_uniform;
         self.covered += o.covered;
         self.executed += o.executed;
+        self.input_sets += o.input_sets;
+        self.branches += o.branches;
+        self.branches_split += o.branches_split;
         self.programs_with_violations += !found.is_empty() as usize;
         self.violations.extend(found);
     }
@@ -180,6 +223,9 @@ impl Stats {
         self.claimed_uniform += o.claimed_uniform;
         self.covered += o.covered;
         self.executed += o.executed;
+        self.input_sets += o.input_sets;
+        self.branches += o.branches;
+        self.branches_split += o.branches_split;
         self.programs_with_violations += o.programs_with_violations;
         self.violations.extend(o.violations);
         self.panics.extend(o.panics);
@@ -205,6 +251,14 @@ impl Stats {
     pub fn covered_pct(&self) -> f64 {
         Self::share(self.covered, self.claimed_uniform)
     }
+    /// Percentage of the executed conditional branches that split a converged instance.
+    pub fn split_pct(&self) -> f64 {
+        Self::share(self.branches_split, self.branches)
+    }
+    /// Percentage of claimed-uniform values executed at all.
+    pub fn executed_pct(&self) -> f64 {
+        Self::share(self.executed, self.claimed_uniform)
+    }
     /// Percentage of programs with several hierarchies.
     pub fn several_pct(&self) -> f64 {
         Self::share(self.several_hierarchies, self.programs)
@@ -224,7 +278,8 @@ impl Stats {
             s,
             "{} programs ({} with tokens, up to {} threads; {} panicked): finished {:.1}%, every thread at the step limit {:.1}%, \
              simulator errors {}, several hierarchies {:.1}% (mean {:.2}); claimed-uniform values {} of which \
-             covered {:.1}% (executed at all {:.1}%); violations {} in {} programs",
+             covered {:.1}% (executed at all {:.1}%); input sets per program {:.2}; conditional branches executed {}, \
+             split by a converged instance {:.1}%; violations {} in {} programs",
             self.programs,
             self.with_tokens,
             self.max_threads,
@@ -237,6 +292,9 @@ impl Stats {
             self.claimed_uniform,
             self.covered_pct(),
             Self::share(self.executed, self.claimed_uniform),
+            self.input_sets as f64 / self.programs.max(1) as f64,
+            self.branches,
+            self.split_pct(),
             self.violations.len(),
             self.programs_with_violations,
         );
@@ -262,11 +320,7 @@ pub fn run_case(c: &Case, mode: Mode) -> (Outcome, Vec<Found>) {
     });
     let fi = main_function(&m).expect("a defined function");
     let cl: Claims = claims(&m, fi, mode);
-    let mut spec = RunSpec::new(c.threads, c.seed);
-    spec.step_limit = c.step_limit;
-    spec.inputs = c.inputs;
-    spec.small_globals = c.small_globals;
-    let o = check(&m, fi, &cl, &spec);
+    let o = check(&m, fi, &cl, &spec_of(c));
     let known = classify(&m, fi, &cl, &o.violations);
     let found = o
         .violations
@@ -335,7 +389,8 @@ pub struct MutantStats {
     pub caught_values: usize,
     /// Changed values executed by a converged instance of two threads or more.
     pub covered_values: usize,
-    /// Programs where a deeper search (the default run, plus 6 more input sets with 64 threads)
+    /// Programs where a deeper search (the default run, plus 6 more input sets with 64 threads
+    /// and 24 candidates chosen by path coverage)
     /// shows some changed value divergent: the mutant is observably unsound there.
     pub observable: usize,
 }
@@ -370,11 +425,7 @@ pub fn run_mutant(
         let changed: Vec<usize> = (0..full.divergent.len())
             .filter(|&i| full.divergent[i] && !mutant.divergent[i])
             .collect();
-        let mut spec = RunSpec::new(c.threads, c.seed);
-        spec.step_limit = c.step_limit;
-        spec.inputs = c.inputs;
-        spec.small_globals = c.small_globals;
-        let o = check(&m, fi, &mutant, &spec);
+        let o = check(&m, fi, &mutant, &spec_of(&c));
         // Only values the check could see count as changed (reachable values).
         let reported: std::collections::BTreeSet<u32> =
             o.violations.iter().map(|v| v.inst.0).collect();
@@ -415,6 +466,7 @@ pub fn run_mutant(
                 deep.step_limit = c.step_limit;
                 deep.inputs = 6;
                 deep.small_globals = c.small_globals;
+                deep.explore = 24;
                 check(&m, fi, &mutant, &deep)
                     .violations
                     .iter()

@@ -120,6 +120,14 @@ pub struct Outcome {
     pub covered_insts: Vec<u32>,
     /// Every violation, per hierarchy and input set.
     pub violations: Vec<Violation>,
+    /// Input sets run under every hierarchy (the fixed ones and the candidates kept).
+    pub input_sets: usize,
+    /// Conditional branches (blocks with two or more distinct successors) executed (under some
+    /// hierarchy and input set).
+    pub branches: usize,
+    /// Of those, branches that sent the threads of one converged instance different ways in
+    /// some run: the divergence a sync-dependence claim is about was realised.
+    pub branches_split: usize,
 }
 
 /// How to run the function.
@@ -136,11 +144,17 @@ pub struct RunSpec {
     /// Input sets per hierarchy: set `k` draws arguments and memory from `seed + k * 7919`, so
     /// uniform branches go both ways across the sets.
     pub inputs: u32,
-    /// Give every `ptr addrspace(1)` parameter a one-element buffer holding a small value drawn
-    /// per input set (the generated programs load and store only there), instead of memory
-    /// that hashes its address to a full-range value: compares with arguments, thread ids and
-    /// counts then go both ways across the input sets.
+    /// Give every `ptr addrspace(1)` parameter a buffer of four small values drawn per input
+    /// set, all different (the generated programs load and store only there, at an index `and
+    /// 3`), instead of memory that hashes its address to a full-range value: compares with
+    /// arguments, thread ids and counts then go both ways across the input sets, and a load
+    /// indexed by a loop count reads a different value in each iteration.
     pub small_globals: bool,
+    /// Candidate input sets chosen by path coverage after the `inputs` fixed ones: each runs
+    /// under LLVM's hierarchy and is kept (run under every hierarchy) only if it realises a
+    /// branch split, a branch direction or a differing value that no earlier run did. When
+    /// not 0, the second fixed set and every other candidate run 64 threads.
+    pub explore: u32,
 }
 
 impl RunSpec {
@@ -153,6 +167,7 @@ impl RunSpec {
             enumeration_cap: 256,
             inputs: 2,
             small_globals: false,
+            explore: 0,
         }
     }
 }
@@ -209,6 +224,90 @@ pub fn divergent_params(m: &Module, fi: FuncId) -> Vec<bool> {
         .collect()
 }
 
+/// Input set `k` of a check: set `k` draws arguments and memory from `seed + k * 7919`.
+fn input_set(
+    m: &Module,
+    f: &converge_ir::Function,
+    spec: &RunSpec,
+    per_thread: &[bool],
+    target: Target,
+    k: u64,
+    threads: u32,
+) -> Options {
+    let seed = spec.seed + k * 7919;
+    let mut rng = converge_gen::rng::Rng::new(seed);
+    let args: Vec<Option<ArgValue>> = f
+        .params
+        .iter()
+        .map(|p| match m.types.types[p.ty.0 as usize] {
+            Type::Int(_) => Some(ArgValue::Int(rng.below(9) as i128 - 2)),
+            _ => None,
+        })
+        .collect();
+    // Two input sets of three give the parameters that may differ between threads a
+    // value per thread (two or three values, so threads still agree in groups); with
+    // one input set, two seeds of three do.
+    let split = !(k + if spec.inputs <= 1 { spec.seed } else { 0 }).is_multiple_of(3);
+    let thread_args: Vec<Vec<ArgValue>> = per_thread
+        .iter()
+        .map(|&d| {
+            if !(d && split) {
+                return Vec::new();
+            }
+            // The first two differ by 1 to 3: in their low bits (loop bounds) and in
+            // comparisons with whatever lies between them.
+            let x = rng.below(9) as i128 - 2;
+            let mut v = vec![x, x + 1 + rng.below(3) as i128];
+            if rng.chance(1, 2) {
+                v.push(rng.below(9) as i128 - 2);
+            }
+            v.into_iter().map(ArgValue::Int).collect()
+        })
+        .collect();
+    Options {
+        threads,
+        args,
+        seed,
+        step_limit: spec.step_limit,
+        target,
+        // Every other input set lets the implementation group anchor instances more
+        // finely ("Convergent Operation Semantics", the anchor is implementation-defined).
+        // With one input set, the seed's parity decides.
+        anchor_parts: if (k + if spec.inputs <= 1 { spec.seed } else { 0 }) % 2 == 1 {
+            (0..threads).map(|t| t % 2).collect()
+        } else {
+            Vec::new()
+        },
+        thread_args,
+        memory: if spec.small_globals {
+            f.params
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| m.types.types[p.ty.0 as usize] == Type::Ptr(1))
+                .map(|(k, _)| MemInit {
+                    target: MemTarget::Param(k),
+                    elem: None,
+                    // Four elements (the generated programs index the buffer by a count
+                    // or a value `and 3`), different from each other: a load whose
+                    // index changes reads a different value.
+                    values: {
+                        let first = rng.below(9) as i128 - 2;
+                        let step = 1 + rng.below(3) as i128;
+                        let mut v: Vec<i128> = (0..4).map(|j| first + j * step).collect();
+                        for i in (1..v.len()).rev() {
+                            v.swap(i, rng.below(i + 1));
+                        }
+                        v.into_iter().map(ArgValue::Int).collect()
+                    },
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        ..Options::default()
+    }
+}
+
 /// Checks the claims about function `fi` of `m` under every hierarchy.
 pub fn check(m: &Module, fi: FuncId, claims: &Claims, spec: &RunSpec) -> Outcome {
     check_many(m, fi, std::slice::from_ref(claims), spec)
@@ -225,71 +324,6 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
     let prog = Program::new(m, f, target);
     let e = enumerate(&prog.cfg, spec.enumeration_cap);
     let per_thread = divergent_params(m, fi);
-    let inputs: Vec<Options> = (0..spec.inputs.max(1) as u64)
-        .map(|k| {
-            let seed = spec.seed + k * 7919;
-            let mut rng = converge_gen::rng::Rng::new(seed);
-            let args: Vec<Option<ArgValue>> = f
-                .params
-                .iter()
-                .map(|p| match m.types.types[p.ty.0 as usize] {
-                    Type::Int(_) => Some(ArgValue::Int(rng.below(9) as i128 - 2)),
-                    _ => None,
-                })
-                .collect();
-            // Two input sets of three give the parameters that may differ between threads a
-            // value per thread (two or three values, so threads still agree in groups); with
-            // one input set, two seeds of three do.
-            let split = (k + if spec.inputs <= 1 { spec.seed } else { 0 }) % 3 != 0;
-            let thread_args: Vec<Vec<ArgValue>> = per_thread
-                .iter()
-                .map(|&d| {
-                    if !(d && split) {
-                        return Vec::new();
-                    }
-                    // The first two differ by 1 to 3: in their low bits (loop bounds) and in
-                    // comparisons with whatever lies between them.
-                    let x = rng.below(9) as i128 - 2;
-                    let mut v = vec![x, x + 1 + rng.below(3) as i128];
-                    if rng.chance(1, 2) {
-                        v.push(rng.below(9) as i128 - 2);
-                    }
-                    v.into_iter().map(ArgValue::Int).collect()
-                })
-                .collect();
-            Options {
-                threads: spec.threads,
-                args,
-                seed,
-                step_limit: spec.step_limit,
-                target,
-                // Every other input set lets the implementation group anchor instances more
-                // finely ("Convergent Operation Semantics", the anchor is implementation-defined).
-                // With one input set, the seed's parity decides.
-                anchor_parts: if (k + if spec.inputs <= 1 { spec.seed } else { 0 }) % 2 == 1 {
-                    (0..spec.threads).map(|t| t % 2).collect()
-                } else {
-                    Vec::new()
-                },
-                thread_args,
-                memory: if spec.small_globals {
-                    f.params
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, p)| m.types.types[p.ty.0 as usize] == Type::Ptr(1))
-                        .map(|(k, _)| MemInit {
-                            target: MemTarget::Param(k),
-                            elem: None,
-                            values: vec![ArgValue::Int(rng.below(9) as i128 - 2)],
-                        })
-                        .collect()
-                } else {
-                    Vec::new()
-                },
-                ..Options::default()
-            }
-        })
-        .collect();
     let n = f.insts.len();
     let claimed: Vec<Vec<bool>> = sets
         .iter()
@@ -314,9 +348,30 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
     let mut covered = vec![false; n];
     let mut executed = vec![false; n];
     let mut head = Outcome::default();
-    for (x, opts) in inputs.iter().enumerate() {
+    let mut paths = Paths::new(converge_graph::Graph::num_blocks(&prog.cfg), n);
+    let base = spec.inputs.max(1) as u64;
+    for x in 0..base + spec.explore as u64 {
+        // The input sets past `inputs` are candidates chosen by path coverage: each runs under
+        // LLVM's hierarchy, and under the others only if it realised something no earlier run
+        // did (a branch sending threads of one converged instance different ways, a direction
+        // never taken, a value differing on a converged instance). With candidates, the second
+        // fixed set and every other candidate have 64 threads (a full wave: more threads split
+        // more branches, and a ballot of all lanes differs from one of some).
+        let candidate = x >= base;
+        let wide = spec.explore > 0
+            && if candidate {
+                (x - base).is_multiple_of(2)
+            } else {
+                x == 1
+            };
+        let threads = if wide {
+            spec.threads.max(64)
+        } else {
+            spec.threads
+        };
+        let opts = input_set(m, f, spec, &per_thread, target, x, threads);
         for (k, h) in e.hierarchies.iter().enumerate() {
-            let r = run(&prog, h, opts);
+            let r = run(&prog, h, &opts);
             if let Err(err) = check_groups(&r) {
                 panic!("hierarchy [{k}]: the scheduler broke a group: {err}");
             }
@@ -331,7 +386,9 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
                     _ => None,
                 });
             }
-            for (i, v) in value_uniformity(&r, n) {
+            let values = value_uniformity(&r, n);
+            let new = paths.add(&r, &values);
+            for (i, v) in values {
                 let i = i.0 as usize;
                 executed[i] = true;
                 match v {
@@ -356,12 +413,21 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
                     Verdict::NotExecuted => {}
                 }
             }
+            if k == 0 {
+                if candidate && !new {
+                    break;
+                }
+                head.input_sets += 1;
+            }
         }
     }
     for (c, out) in claimed.iter().zip(outs.iter_mut()) {
         out.finished = head.finished;
         out.all_step_limit = head.all_step_limit;
         out.error = head.error.clone();
+        out.input_sets = head.input_sets;
+        out.branches = paths.branches(&prog.cfg);
+        out.branches_split = paths.split_count();
         out.covered_insts = (0..n as u32)
             .filter(|&i| c[i as usize] && covered[i as usize])
             .collect();
@@ -369,6 +435,84 @@ pub fn check_many(m: &Module, fi: FuncId, sets: &[Claims], spec: &RunSpec) -> Ve
         out.executed = (0..n).filter(|&i| c[i] && executed[i]).count();
     }
     outs
+}
+
+/// What the runs of one check realised of the program's paths and data, independent of any
+/// analysis: the conditional branches whose converged instances split, the branch directions
+/// taken, the values seen differing on a converged instance.
+struct Paths {
+    /// Per block: the successors some thread went to from it (a bit per successor position).
+    taken: Vec<u64>,
+    /// Per block: some converged instance sent its threads to different successors.
+    split: Vec<bool>,
+    /// Per instruction: some converged instance saw different values.
+    differ: Vec<bool>,
+    /// Scratch: the successor the first thread of each (block, class) went to.
+    first: std::collections::HashMap<(u32, converge_sim::instances::ClassId), u32>,
+}
+
+impl Paths {
+    fn new(blocks: usize, insts: usize) -> Paths {
+        Paths {
+            taken: vec![0; blocks],
+            split: vec![false; blocks],
+            differ: vec![false; insts],
+            first: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Adds one run; whether it realised anything new.
+    fn add(&mut self, r: &converge_sim::interp::Run, values: &[(InstId, Verdict)]) -> bool {
+        let mut new = false;
+        self.first.clear();
+        for t in &r.threads {
+            for w in t.blocks.windows(2) {
+                let ((b, c), (to, _)) = (w[0], w[1]);
+                let bit = 1u64 << (to.0 % 64);
+                if self.taken[b.index()] & bit == 0 {
+                    self.taken[b.index()] |= bit;
+                    new = true;
+                }
+                match self.first.entry((b.0, c)) {
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(to.0);
+                    }
+                    std::collections::hash_map::Entry::Occupied(o) => {
+                        if *o.get() != to.0 && !self.split[b.index()] {
+                            self.split[b.index()] = true;
+                            new = true;
+                        }
+                    }
+                }
+            }
+        }
+        for (i, v) in values {
+            if matches!(v, Verdict::Divergent { .. }) && !self.differ[i.0 as usize] {
+                self.differ[i.0 as usize] = true;
+                new = true;
+            }
+        }
+        new
+    }
+
+    /// Executed blocks with two or more distinct successors in `g`.
+    fn branches<G: converge_graph::Graph + ?Sized>(&self, g: &G) -> usize {
+        self.conditional(g).count()
+    }
+
+    fn conditional<'a, G: converge_graph::Graph + ?Sized>(
+        &'a self,
+        g: &'a G,
+    ) -> impl Iterator<Item = usize> + 'a {
+        (0..self.taken.len()).filter(move |&b| {
+            let s = g.succs(converge_graph::Block(b as u32));
+            self.taken[b] != 0 && s.iter().any(|x| *x != s[0])
+        })
+    }
+
+    fn split_count(&self) -> usize {
+        self.split.iter().filter(|&&s| s).count()
+    }
 }
 
 /// The first function with a body.

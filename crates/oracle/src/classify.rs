@@ -18,19 +18,23 @@ pub enum KnownBug {
     /// 1. LLVM 22 misses the join at a divergent branch block that is an entry of an irreducible
     ///    cycle.
     JoinAtIrreducibleEntry,
-    /// 2. An exit phi whose incoming values (constants, or values from outside the cycle) differ
+    /// 2 and 7. An exit phi whose incoming values (constants, or values from outside the cycle) differ
     ///    between threads that left in different iterations or through different exits.
     ExitPhiConstants,
     /// 3. An always-uniform value leaving a cycle that is assumed divergent.
     AlwaysUniformLeavesAssumedCycle,
-    /// 4. `llvm.amdgcn.global.load.tr.<type>` (gfx12's transposing load) is no divergence source
+    /// 8. `llvm.amdgcn.global.load.tr.<type>` (gfx12's transposing load) is no divergence source
     ///    in LLVM 19; newer LLVM's tests expect it divergent.
     GlobalLoadTrNotSource,
-    /// 5. LLVM ignores convergence-control tokens: an always-uniform communicating operation
+    /// 9. LLVM ignores convergence-control tokens: an always-uniform communicating operation
     ///    controlled by a token whose grouping may be finer than maximal convergence (an anchor,
     ///    "Convergent Operation Semantics") is uniform only within its group, and its value
     ///    leaves the token's region.
     TokensIgnored,
+    /// 11. A loop whose header ends in a divergent branch: LLVM never passes the label coming
+    ///     back to the branch block on to the loop's exits, and misses the divergent exit that
+    ///     threads going round once more take an iteration later.
+    HeaderBranchExit,
 }
 
 impl KnownBug {
@@ -39,16 +43,19 @@ impl KnownBug {
         match self {
             KnownBug::JoinAtIrreducibleEntry => "llvm-differences 1: join at an irreducible entry",
             KnownBug::ExitPhiConstants => {
-                "llvm-differences 2: exit phi with incomings from outside the cycle"
+                "llvm-differences 2 and 7: exit phi with incomings from outside the cycle"
             }
             KnownBug::AlwaysUniformLeavesAssumedCycle => {
                 "llvm-differences 3: always-uniform value leaving an assumed-divergent cycle"
             }
             KnownBug::GlobalLoadTrNotSource => {
-                "llvm-differences 4: llvm.amdgcn.global.load.tr is no divergence source"
+                "llvm-differences 8: llvm.amdgcn.global.load.tr is no divergence source"
             }
             KnownBug::TokensIgnored => {
-                "llvm-differences 5: tokens ignored (a controlled always-uniform value leaves its anchor's region)"
+                "llvm-differences 9: tokens ignored (a controlled always-uniform value leaves its anchor's region)"
+            }
+            KnownBug::HeaderBranchExit => {
+                "llvm-differences 11: divergent exit missed after a divergent branch in a loop header"
             }
         }
     }
@@ -169,10 +176,27 @@ fn root_pattern(
         u.always_uniform[d.0 as usize]
             && u.assumed_divergent
                 .iter()
-                .any(|&c| s.contains(c, db) && !s.contains(c, b))
+                .any(|&c| s.contains(c.0, db) && !s.contains(c.0, b))
     });
     if leaves {
         return Some(KnownBug::AlwaysUniformLeavesAssumedCycle);
+    }
+    // 11: an operand is defined in a reducible cycle that does not contain this instruction,
+    // whose header ends in a divergent branch, and which LLVM does not list with a divergent
+    // exit.
+    let missed_exit = lf.operands(i).iter().any(|&op| {
+        let Value::Inst(d) = op else { return false };
+        let db = lf.inst_block(Inst(d.0));
+        (0..s.num_cycles() as u32).any(|c| {
+            s.is_reducible(c)
+                && s.contains(c, db)
+                && !s.contains(c, b)
+                && u.divergent_terminators[s.header(c).index()]
+                && !u.divergent_exit_cycles.contains(&converge_graph::Cycle(c))
+        })
+    });
+    if missed_exit {
+        return Some(KnownBug::HeaderBranchExit);
     }
     // 5: an operand is (or is computed from, e.g. `trunc` of a ballot) an always-uniform call
     // with a `convergencectrl` bundle: uniform within its token's groups, which LLVM ignores.

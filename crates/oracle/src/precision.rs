@@ -82,7 +82,7 @@ fn conservative_kind(
     let lf = LlvmFunction::new(m, fi);
     let s = Structure::new(lf.cfg());
     let b = lf.inst_block(converge_uniformity::Inst(i));
-    let in_assumed = |u: &Uniformity| u.assumed_divergent.iter().any(|&c| s.contains(c, b));
+    let in_assumed = |u: &Uniformity| u.assumed_divergent.iter().any(|&c| s.contains(c.0, b));
     if in_assumed(p) && !in_assumed(l) {
         return Conservative::IrreducibleRegion;
     }
@@ -97,7 +97,7 @@ fn conservative_kind(
     let exit_phi = lf.is_phi(converge_uniformity::Inst(i))
         && p.divergent_exit_cycles
             .iter()
-            .any(|&c| s.exits(c).contains(&b));
+            .any(|&c| s.exits(c.0).contains(&b));
     if (listed(p) && !listed(l)) || exit_phi {
         return Conservative::LeavesCycle;
     }

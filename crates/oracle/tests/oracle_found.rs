@@ -45,7 +45,7 @@ fn ballot_under_an_anchor_leaves_its_region_divergent() {
 }
 
 /// gfx12's transposing load under its old overloaded name: a divergence source for newer LLVM and
-/// converge's default (docs/llvm-differences.md 4), not for LLVM 19 (`--llvm-version 19`). The
+/// converge's default (docs/llvm-differences.md 8), not for LLVM 19 (`--llvm-version 19`). The
 /// oracle found it on the corpus's `intrinsics.ll`, in llvm and precise mode alike.
 #[test]
 fn global_load_tr_is_a_divergence_source() {
@@ -158,4 +158,66 @@ fn legacy_seed_5396_is_the_join_at_an_irreducible_entry() {
     eprintln!("seed 5396: {} violations, all named", found.len());
     let (_, found) = run_case(&c, Mode::Precise);
     assert!(found.is_empty(), "{found:?}");
+}
+
+/// docs/llvm-differences.md 11: a loop whose header ends in a divergent branch (round again
+/// through `%A`, or on to the uniform exit in `%B`). Threads leave in different iterations with
+/// different `%c` (the loop increments it in memory); LLVM 19/22, and so llvm mode, miss the
+/// divergent exit. Every violation in llvm mode is named by the pattern; precise mode has none.
+const HEADER_BRANCH_EXIT: &str = r#"target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @f(i32 %n, ptr addrspace(1) %p) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  br label %H
+H:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %A ], [ %i.next, %B ]
+  %i.next = add i32 %i, 1
+  %again = icmp ult i32 %i, %tid
+  br i1 %again, label %A, label %B
+A:
+  br label %H
+B:
+  %c = load i32, ptr addrspace(1) %p, align 4
+  %c1 = add i32 %c, 1
+  store i32 %c1, ptr addrspace(1) %p, align 4
+  %go = icmp sgt i32 %n, -100
+  br i1 %go, label %X, label %H
+X:
+  %use = add i32 %c, 0
+  %more = mul i32 %use, 3
+  ret void
+}
+"#;
+
+#[test]
+fn header_branch_exit_is_named_in_llvm_mode() {
+    use converge_oracle::cases::{Case, run_case};
+    use converge_oracle::classify::KnownBug;
+    let mut named = 0;
+    for threads in [4u32, 9, 33] {
+        let c = Case {
+            seed: 11,
+            text: HEADER_BRANCH_EXIT.to_string(),
+            threads,
+            tokens: false,
+            step_limit: 20_000,
+            inputs: 3,
+            small_globals: true,
+            explore: 0,
+        };
+        let (_, found) = run_case(&c, Mode::Llvm(LlvmVersion::V22));
+        for f in &found {
+            assert_eq!(
+                f.known,
+                Some(KnownBug::HeaderBranchExit),
+                "{:?}",
+                f.violation
+            );
+        }
+        named += found.len();
+        let (_, found) = run_case(&c, Mode::Precise);
+        assert!(found.is_empty(), "{found:?}");
+    }
+    assert!(named >= 2, "{named} violations named");
 }

@@ -1,8 +1,9 @@
 //! The oracle's mutation self-test: llvm mode with sync dependence, divergent cycle exits or
 //! temporal divergence switched off (`converge_uniformity::Ablation`) is unsound, and the oracle
-//! must say so on a clear majority of the programs where the switch changes the claims.
+//! must say so on at least three quarters of the programs where the switch changes the claims
+//! (no program excluded), and on nearly all of those where a deeper search shows the mutant wrong.
 //!
-//! `CONVERGE_MUTATION_CASES` programs per mutant (default 300), from seed `CONVERGE_MUTATION_SEED`
+//! `CONVERGE_MUTATION_CASES` programs per mutant (default 200), from seed `CONVERGE_MUTATION_SEED`
 //! (default 1); `CONVERGE_ORACLE_GEN=legacy` measures the generator before issue 10 instead
 //! (reported, not asserted).
 
@@ -16,9 +17,15 @@ fn env_u64(k: &str, d: u64) -> u64 {
         .unwrap_or(d)
 }
 
+/// Thresholds (percent of the changed programs caught, percent of the observably unsound ones
+/// caught), asserted on runs of 200 programs or more.
+const MIN_SYNC: (f64, f64) = (72.0, 94.0);
+const MIN_EXITS: (f64, f64) = (78.0, 90.0);
+const MIN_TEMPORAL: (f64, f64) = (72.0, 85.0);
+
 #[test]
 fn mutants_are_caught() {
-    let cases = env_u64("CONVERGE_MUTATION_CASES", 300);
+    let cases = env_u64("CONVERGE_MUTATION_CASES", 200);
     let base = env_u64("CONVERGE_MUTATION_SEED", 1);
     let legacy = std::env::var("CONVERGE_ORACLE_GEN").is_ok_and(|g| g == "legacy");
     let generator = if legacy {
@@ -70,9 +77,20 @@ fn mutants_are_caught() {
             100.0 * st.caught_values as f64 / st.changed_values.max(1) as f64,
             t.elapsed().as_secs_f64()
         );
-        // A majority of the programs whose claims change (measured 60-68% on seeds 1-300, see
-        // docs/oracle.md), and nearly all of those where a deeper search shows the mutant wrong.
-        if !legacy && (st.observable < 10 || st.rate() < 55.0 || st.observable_rate() < 85.0) {
+        // Measured on seeds 1-200 and 1-1,000 (docs/oracle.md, "Mutation self-test"); the
+        // thresholds are those figures less a margin, per mutant: (of the programs whose claims
+        // change, of those where the deeper search shows the mutant wrong).
+        let (min_changed, min_observable) = match name {
+            "sync dependence off" => (MIN_SYNC.0, MIN_SYNC.1),
+            "divergent exits off" => (MIN_EXITS.0, MIN_EXITS.1),
+            _ => (MIN_TEMPORAL.0, MIN_TEMPORAL.1),
+        };
+        // Fewer programs than the default make the shares too noisy to assert.
+        if !legacy
+            && (st.observable < 10
+                || cases >= 200
+                    && (st.rate() < min_changed || st.observable_rate() < min_observable))
+        {
             fails.push(format!(
                 "{name}: caught in {} of {} changed, {} observable",
                 st.caught, st.matters, st.observable

@@ -57,6 +57,9 @@ fn run_module(path: &Path, label: &str, st: &mut [Stats; 2]) -> Vec<String> {
                 a.error = a.error.take().or(o.error);
                 a.claimed_uniform = o.claimed_uniform;
                 a.executed = a.executed.max(o.executed);
+                a.input_sets += o.input_sets;
+                a.branches = a.branches.max(o.branches);
+                a.branches_split = a.branches_split.max(o.branches_split);
                 for i in o.covered_insts {
                     if !a.covered_insts.contains(&i) {
                         a.covered_insts.push(i);
@@ -101,6 +104,7 @@ fn run_module(path: &Path, label: &str, st: &mut [Stats; 2]) -> Vec<String> {
                 step_limit: 3_000,
                 inputs: 2,
                 small_globals: false,
+                explore: 0,
             };
             st[mode].add(&case, a, found);
         }

@@ -145,7 +145,7 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
         for t in &tags {
             let _ = write!(label, "[{}]\\l", escape(t));
         }
-        let r = f.blocks[bi].insts;
+        let r = f.block_range(Block(bi as u32));
         let insts: Vec<u32> = if opts.instructions {
             (r.start..r.end).collect()
         } else if !r.is_empty() {
@@ -228,7 +228,7 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
     // Edges, in block and successor order.
     for b in (0..nb as u32).map(Block) {
         let succs = g.succs(b);
-        let term = f.blocks[b.index()].insts.end.checked_sub(1);
+        let term = f.block_range(b).end.checked_sub(1);
         let is_cond_br = term.is_some_and(|t| {
             let i = &f.insts[t as usize];
             i.op == converge_ir::Opcode::Br && succs.len() == 2
@@ -247,7 +247,7 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
                     if ci.contains(y, x) {
                         break;
                     }
-                    leaves_div |= u.divergent_exit_cycles.contains(&y.0);
+                    leaves_div |= u.divergent_exit_cycles.contains(&y);
                     c = ci.parent(y);
                 }
                 if leaves_div {
@@ -321,11 +321,11 @@ fn open_cluster(out: &mut String, a: &Analysed<'_>, c: Cycle, depth: usize) {
         let _ = write!(label, ", IRREDUCIBLE, entries {}", entries.join(" "));
     }
     let mut extra = String::new();
-    if a.u.analysed && a.u.assumed_divergent.contains(&c.0) {
+    if a.u.analysed && a.u.assumed_divergent.contains(&c) {
         label.push_str(" — assumed divergent");
         extra.push_str(", penwidth=2, color=\"#d62728\"");
     }
-    if a.u.analysed && a.u.divergent_exit_cycles.contains(&c.0) {
+    if a.u.analysed && a.u.divergent_exit_cycles.contains(&c) {
         label.push_str(" — divergent exit");
     }
     let fill = CYCLE_FILLS[(ci.depth(c) as usize - 1).min(CYCLE_FILLS.len() - 1)];

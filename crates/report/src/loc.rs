@@ -55,7 +55,7 @@ impl LineIndex {
             Value::Inst(i) => func
                 .insts
                 .get(i.0 as usize)
-                .map_or(func.span.start, |x| x.span.start),
+                .map_or(func.span.start, |_| func.inst_span(i).start),
             _ => func.span.start,
         };
         self.loc(&m.source, start)
@@ -64,10 +64,11 @@ impl LineIndex {
     /// Where a block starts (its label, or its first instruction for an unnamed entry block).
     pub fn block_loc(&self, m: &Module, f: FuncId, b: Block) -> Loc {
         let func = m.func(f);
-        let bd = &func.blocks[b.index()];
-        let mut start = bd.span.start;
-        if start == 0 && bd.span.end == 0 && !bd.insts.is_empty() {
-            start = func.insts[bd.insts.start as usize].span.start;
+        let span = func.block_span(b);
+        let r = func.block_range(b);
+        let mut start = span.start;
+        if start == 0 && span.end == 0 && !r.is_empty() {
+            start = func.inst_span(converge_ir::InstId(r.start)).start;
         }
         self.loc(&m.source, start)
     }

@@ -54,7 +54,7 @@ impl Ctx<'_, '_> {
                 format!("the terminator of {}", self.a.block_name(b))
             }
             Node::Inst(i) => {
-                if self.a.lf.func.insts[i as usize].name == converge_ir::LocalName::None {
+                if self.a.lf.func.insts[i as usize].name() == converge_ir::LocalName::None {
                     format!("`{}`", self.node_text(n))
                 } else {
                     self.a.name(n)
@@ -500,6 +500,11 @@ impl Ctx<'_, '_> {
                 a.block_name(*join),
                 a.block_name(*branch)
             ),
+            UniformFact::UniformlyTakenExits { cycle, value } => format!(
+                "{} is defined in {}, which has a divergent exit, but every path from it to here leaves the cycle through exits all threads take in the same iteration (uniform branches no divergent path inside the cycle reaches), so this use is not temporally divergent (precise mode, rule P10)",
+                self.node_name(*value),
+                self.cycle_text(*cycle)
+            ),
             UniformFact::TemporalOutside { cycle, users } => {
                 let v: Vec<String> = users
                     .iter()
@@ -534,6 +539,7 @@ impl Ctx<'_, '_> {
             UniformFact::JoinNotReported { .. } => "join-not-reported",
             UniformFact::NotAJoin => "not-a-join",
             UniformFact::TemporalOutside { .. } => "temporal-divergence-outside",
+            UniformFact::UniformlyTakenExits { .. } => "uniformly-taken-exits",
         }
     }
 
@@ -653,7 +659,7 @@ impl Ctx<'_, '_> {
         let mut out = Vec::new();
         let mut c = s.cycle_of(b);
         while let Some(x) = c {
-            if self.a.u.divergent_exit_cycles.contains(&x)
+            if self.a.u.divergent_exit_cycles.contains(&Cycle(x))
                 && let Some(mut p) = shortest_path(
                     g,
                     converge_graph::Graph::succs(g, b),
@@ -770,7 +776,7 @@ impl Ctx<'_, '_> {
             }
         }
         let mut ja = Vec::new();
-        for &c in &u.assumed_divergent {
+        for c in u.assumed_divergent.iter().map(|c| c.0) {
             let _ = writeln!(
                 out,
                 "  {} is assumed divergent (entered on diverged paths)",
@@ -788,14 +794,14 @@ impl Ctx<'_, '_> {
                 self.node_loc(v),
                 self.node_name(us),
                 self.node_loc(us),
-                self.cycle_text(t.cycle)
+                self.cycle_text(t.cycle.0)
             );
             jt.push(TemporalExplainJson {
                 value: a.name(v),
                 location: self.node_loc(v),
                 user: self.node_text(us),
                 user_location: self.node_loc(us),
-                cycle: self.cycle_json(t.cycle),
+                cycle: self.cycle_json(t.cycle.0),
             });
         }
         let j = FunctionExplainJson {

@@ -349,7 +349,12 @@ fn check_step(a: &Analysed<'_>, s: &converge_report::Step, ctx: impl Fn() -> Str
                 "{}",
                 ctx()
             );
-            assert!(a.u.divergent_exit_cycles.contains(cycle), "{}", ctx());
+            assert!(
+                a.u.divergent_exit_cycles
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(
                 a.s.contains(*cycle, f.insts[*operand as usize].block),
                 "{}",
@@ -367,7 +372,12 @@ fn check_step(a: &Analysed<'_>, s: &converge_report::Step, ctx: impl Fn() -> Str
             entries,
             paths,
         } => {
-            assert!(a.u.assumed_divergent.contains(cycle), "{}", ctx());
+            assert!(
+                a.u.assumed_divergent
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(a.s.contains(*cycle, ub.unwrap()), "{}", ctx());
             assert!(a.u.divergent_terminators[branch.index()], "{}", ctx());
             for e in entries {

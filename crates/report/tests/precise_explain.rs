@@ -97,8 +97,18 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
                 "{}",
                 ctx()
             );
-            assert!(u.assumed_divergent.contains(cycle), "{}", ctx());
-            assert!(u.divergent_exit_cycles.contains(cycle), "{}", ctx());
+            assert!(
+                u.assumed_divergent
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
+            assert!(
+                u.divergent_exit_cycles
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(
                 s.contains(*cycle, f.insts[*operand as usize].block),
                 "{}",
@@ -121,7 +131,12 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             };
             assert_eq!(a.block_of(n), Some(*exit), "{}", ctx());
             assert!(!s.contains(*cycle, *exit), "{}", ctx());
-            assert!(u.divergent_exit_cycles.contains(cycle), "{}", ctx());
+            assert!(
+                u.divergent_exit_cycles
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             let mut vs: Vec<String> = incoming(a, i)
                 .iter()
                 .filter(|(_, p)| s.contains(*cycle, *p))
@@ -145,7 +160,12 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
                 "{}",
                 ctx()
             );
-            assert!(u.assumed_divergent.contains(cycle), "{}", ctx());
+            assert!(
+                u.assumed_divergent
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(
                 s.contains(*cycle, f.insts[*operand as usize].block),
                 "{}",
@@ -171,7 +191,12 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
                 ctx()
             );
             assert!(!a.is_divergent(Node::Inst(*operand)), "{}", ctx());
-            assert!(u.divergent_exit_cycles.contains(cycle), "{}", ctx());
+            assert!(
+                u.divergent_exit_cycles
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(
                 s.contains(*cycle, f.insts[*value as usize].block),
                 "{}",
@@ -276,7 +301,12 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             );
         }
         Reason::Temporal { operand, cycle, .. } => {
-            assert!(u.divergent_exit_cycles.contains(cycle), "{}", ctx());
+            assert!(
+                u.divergent_exit_cycles
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(
                 s.contains(*cycle, f.insts[*operand as usize].block),
                 "{}",
@@ -284,7 +314,12 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             );
         }
         Reason::AssumedCycle { cycle, paths, .. } => {
-            assert!(u.assumed_divergent.contains(cycle), "{}", ctx());
+            assert!(
+                u.assumed_divergent
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
             assert!(paths.iter().all(|p| is_path(a, p)), "{}", ctx());
         }
         Reason::Sync { paths, join, .. } => {
@@ -362,6 +397,29 @@ fn check_fact(a: &Analysed<'_>, n: Node, fact: &UniformFact, ctx: &dyn Fn() -> S
                 "{}: values on the diverged paths {vs:?}",
                 ctx()
             );
+        }
+        UniformFact::UniformlyTakenExits { cycle, value } => {
+            // P10: the use is one the analysis exempted, of a value inside a cycle with a
+            // divergent exit that does not contain the user (the simulator checks the claim).
+            let (Node::Inst(v), Node::Inst(i)) = (*value, n) else {
+                panic!("{}: P10 fact on an argument", ctx())
+            };
+            assert!(
+                a.u.uniform_exit_uses
+                    .iter()
+                    .any(|e| e.cycle.0 == *cycle && e.value == Inst(v) && e.user == Inst(i)),
+                "{}: not an exempted use",
+                ctx()
+            );
+            assert!(
+                a.u.divergent_exit_cycles
+                    .contains(&converge_graph::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
+            assert!(a.s.contains(*cycle, a.lf.inst_block(Inst(v))), "{}", ctx());
+            assert!(!a.s.contains(*cycle, a.lf.inst_block(Inst(i))), "{}", ctx());
+            assert!(!a.u.is_temporally_divergent(Inst(v), Inst(i)), "{}", ctx());
         }
         _ => {}
     }
@@ -541,4 +599,38 @@ attributes #0 = { "target-cpu"="gfx1250" }
         }
     }
     check_module(&m, "addrspacecast.ll");
+}
+
+/// Rule P10: a use after a loop's uniformly-taken exit is explained by that rule, naming the
+/// operand from the loop and the loop (`uniform_exit_after_break.ll`: `%o2` reads `%i.next`,
+/// `%o2b` reads `%i`, both reached only through the latch's uniform exit).
+#[test]
+fn uniformly_taken_exits_are_the_stated_reason() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let name = format!("{root}/crates/uniformity/tests/precise/uniform_exit_after_break.ll");
+    let m = parse(&name, std::fs::read_to_string(&name).unwrap());
+    let fid = m.func_ids().find(|&f| !m.func(f).is_declaration).unwrap();
+    let a = Analysed::new_with(
+        &m,
+        fid,
+        &Target::from_triple(m.triple.as_deref(), None),
+        Mode::Precise,
+    );
+    let ex = Explainer::new(&a);
+    for (user, value) in [("%o2", "%i.next"), ("%o2b", "%i")] {
+        let n = converge_report::explain::find_value(&m, fid, user).unwrap();
+        let v = converge_report::explain::find_value(&m, fid, value).unwrap();
+        let Explanation::Uniform(facts) = ex.explain(n) else {
+            panic!("{user} not uniform")
+        };
+        assert!(
+            facts.iter().any(
+                |f| matches!(f, UniformFact::UniformlyTakenExits { value, .. } if *value == v)
+            ),
+            "{user}: {facts:?}"
+        );
+        for f in &facts {
+            check_fact(&a, n, f, &|| user.to_string());
+        }
+    }
 }

@@ -19,7 +19,7 @@ pub fn block_name(m: &Module, f: &Function, b: Block) -> String {
 /// An instruction's name (`%x`), or `<opcode in block>` for unnamed ones.
 pub fn inst_name(m: &Module, f: &Function, i: InstId) -> String {
     let inst = &f.insts[i.0 as usize];
-    match inst.name {
+    match inst.name() {
         LocalName::Named(s) => format!("%{}", m.strings.resolve(s)),
         LocalName::Slot(n) => format!("%{n}"),
         LocalName::None => format!(

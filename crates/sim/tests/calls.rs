@@ -69,7 +69,7 @@ fn callees_are_executed() {
     let named = |name: &str| {
         f.insts
             .iter()
-            .position(|i| matches!(i.name, converge_ir::LocalName::Named(s) if m.strings.resolve(s) == name))
+            .position(|i| matches!(i.name(), converge_ir::LocalName::Named(s) if m.strings.resolve(s) == name))
             .unwrap() as u32
     };
     let vals = |name: &str| -> Vec<String> {

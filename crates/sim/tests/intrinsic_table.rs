@@ -441,3 +441,93 @@ fn the_amdgpu_operations_execute_as_the_table_says() {
     }
     assert!(checked >= 25, "{checked} checked");
 }
+
+/// The AMDGPU work-item queries (`converge_ir::intrinsics::amdgpu::WorkItem`: the work-item and
+/// work-group ids, the dispatch and implicit-argument pointers) against their readers: the
+/// simulator (which answers them from the table) gives converged threads different values
+/// exactly for the work-item ids, and the analysis (LLVM 22's rules and precise mode) calls
+/// exactly those a divergence source, naming a thread id.
+#[test]
+fn the_amdgpu_work_item_queries_agree_with_the_analysis_and_the_simulator() {
+    use converge_ir::intrinsics::amdgpu::{WorkItem, work_item, work_item_names};
+    let names: Vec<(String, WorkItem)> = work_item_names().collect();
+    assert_eq!(names.len(), 8, "{names:?}");
+    for (name, q) in &names {
+        assert_eq!(work_item(name), Some(*q), "{name}");
+        let ret = match q {
+            WorkItem::LocalId(_) | WorkItem::GroupId(_) => "i32",
+            WorkItem::DispatchPtr | WorkItem::ImplicitArgPtr => "ptr addrspace(4)",
+        };
+        let m = amdgpu_call(name, ret, "", "");
+        let fi = FuncId(m.functions.iter().position(|f| !f.is_declaration).unwrap() as u32);
+        let lf = LlvmFunction::new(&m, fi);
+        let v = (0..lf.num_insts())
+            .find(|&i| inst_name(&m, lf.func, InstId(i)) == "%v")
+            .unwrap();
+        let v = converge_uniformity::Inst(v);
+        let per_thread = matches!(q, WorkItem::LocalId(_));
+        let t = UTarget::from_triple(m.triple.as_deref(), None);
+        assert_eq!(t.is_source_inst(&lf, v), per_thread, "{name}: a source?");
+        if per_thread {
+            assert_eq!(
+                t.source_reason(&lf, v),
+                Some(SourceReason::ThreadIdIntrinsic),
+                "{name}"
+            );
+        }
+        let u = analyze_with(&lf, &t, &Structure::new(lf.cfg()), Mode::Precise);
+        assert_eq!(
+            u.is_divergent(Val::Inst(v)),
+            per_thread,
+            "{name}: precise mode"
+        );
+        assert_eq!(
+            simulated(&m).is_some(),
+            per_thread,
+            "{name}: the simulator ({:?})",
+            simulated(&m)
+        );
+    }
+    assert_eq!(work_item("llvm.amdgcn.workitem.id.w"), None);
+}
+
+/// `llvm.read_register`: the analysis names a read a per-lane source exactly for the registers
+/// the table calls per-lane (`amdgpu::is_per_lane_register`: vector and accumulation registers,
+/// not `vcc` nor the scalar ones), and for any `i1` read (a lane's bit of a mask). The simulator
+/// does not model registers, so this checks the model reads the table.
+#[test]
+fn read_register_sources_follow_the_register_table() {
+    use converge_ir::intrinsics::amdgpu::is_per_lane_register;
+    for (reg, ty) in [
+        ("v0", "i32"),
+        ("v[0:1]", "i64"),
+        ("a3", "i32"),
+        ("vcc", "i64"),
+        ("vcc_lo", "i32"),
+        ("s0", "i32"),
+        ("exec", "i64"),
+        ("m0", "i32"),
+        ("exec", "i1"),
+    ] {
+        let text = format!(
+            "target triple = \"amdgcn-amd-amdhsa\"\n\
+             declare {ty} @llvm.read_register.{ty}(metadata)\n\
+             define amdgpu_kernel void @k() {{\n\
+             entry:\n\
+               %v = call {ty} @llvm.read_register.{ty}(metadata !0)\n\
+               ret void\n}}\n\
+             !0 = !{{!\"{reg}\"}}\n"
+        );
+        let m = converge_ir::parse("t.ll", text).unwrap_or_else(|e| panic!("{reg}: {e:?}"));
+        let fi = FuncId(m.functions.iter().position(|f| !f.is_declaration).unwrap() as u32);
+        let lf = LlvmFunction::new(&m, fi);
+        let v = converge_uniformity::Inst(0);
+        let t = UTarget::from_triple(m.triple.as_deref(), None);
+        let want = ty == "i1" || is_per_lane_register(reg);
+        assert_eq!(
+            t.source_reason(&lf, v),
+            want.then_some(SourceReason::PerLaneRegister),
+            "{reg} ({ty})"
+        );
+    }
+}

@@ -35,10 +35,11 @@ entry:
             ..Options::default()
         },
     );
-    let brk = f
-        .insts
-        .iter()
-        .position(|i| i.op == converge_ir::Opcode::Call && i.operands.len() == 2)
+    let brk = (0..f.insts.len())
+        .position(|i| {
+            let id = converge_ir::InstId(i as u32);
+            f.inst(id).op == converge_ir::Opcode::Call && f.operands(id).len() == 2
+        })
         .unwrap();
     let v = value_uniformity(&r, f.insts.len());
     let (_, verdict) = v.iter().find(|(i, _)| i.0 as usize == brk).unwrap();

@@ -1,5 +1,5 @@
 //! The simulator as an oracle for uniformity claims, on the programs that pin the documented LLVM
-//! bugs (docs/llvm-differences.md 1-3): the analysis (llvm mode) calls a value uniform, the
+//! bugs (docs/llvm-differences.md 1-3 and 11): the analysis (llvm mode) calls a value uniform, the
 //! simulator shows converged instances that differ, and LLVM itself (live) agrees or disagrees as
 //! documented. A self-test shows the check is not vacuous.
 //!
@@ -298,5 +298,87 @@ fn always_uniform_value_leaving_an_assumed_divergent_cycle() {
     assert_eq!(hit.hierarchy, 0, "already under LLVM's own hierarchy");
     if let Some(opt) = converge_gen::reference::opt19("always-uniform in assumed-divergent cycle") {
         assert_eq!(llvm_says_divergent(&opt, text, "%u"), Some(false));
+    }
+}
+
+/// docs/llvm-differences.md (11): a loop whose header ends in a divergent branch, one successor
+/// going round again (`%A`) and the other reaching a uniform exit (`%B`). Threads reach `%B` in
+/// different iterations and leave there, but LLVM 19 and 22 find no divergent exit: the label of
+/// the threads that went round comes back to the branch block, which LLVM never propagates. `%c`
+/// is loaded from memory the loop itself increments, so each iteration reads another value:
+/// LLVM calls `%c` and `%use` uniform, the simulator shows `%use` differing on converged threads.
+/// Precise mode follows the header's label to the exits (`sync.rs`, `header_exits`).
+const HEADER_BRANCH_EXIT: &str = r#"target triple = "nvptx64-nvidia-cuda"
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+define ptx_kernel void @f(i32 %n, ptr addrspace(1) %p) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br label %H
+H:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %A ], [ %i.next, %B ]
+  %i.next = add i32 %i, 1
+  %again = icmp ult i32 %i, %tid
+  br i1 %again, label %A, label %B
+A:
+  br label %H
+B:
+  %c = load i32, ptr addrspace(1) %p, align 4
+  %c1 = add i32 %c, 1
+  store i32 %c1, ptr addrspace(1) %p, align 4
+  %go = icmp sgt i32 %n, -100
+  br i1 %go, label %X, label %H
+X:
+  %use = add i32 %c, 0
+  ret void
+}
+"#;
+
+#[test]
+fn llvm_misses_the_divergent_exit_of_a_header_branch() {
+    let m = converge_ir::parse("header.ll", HEADER_BRANCH_EXIT.to_string()).unwrap();
+    let fi = m.functions.iter().position(|f| !f.is_declaration).unwrap();
+    let lf = LlvmFunction::new(&m, converge_ir::FuncId(fi as u32));
+    let t = UTarget::from_triple(m.triple.as_deref(), None);
+    let s = Structure::new(lf.cfg());
+    let find = |name: &str| {
+        let f = &m.functions[fi];
+        (0..f.insts.len() as u32)
+            .find(|&i| inst_name(&m, f, InstId(i)) == name)
+            .unwrap()
+    };
+    let (c, use_) = (find("%c"), find("%use"));
+    // llvm mode reproduces LLVM: no cycle with a divergent exit, `%use` uniform.
+    let u = analyze(&lf, &t, &s);
+    assert!(u.divergent_exit_cycles.is_empty());
+    assert!(!u.is_divergent(Val::Inst(Inst(use_))));
+    // Precise mode: the cycle has a divergent exit and `%use` is temporally divergent.
+    let p = converge_uniformity::analyze_with(&lf, &t, &s, converge_uniformity::Mode::Precise);
+    assert!(p.is_divergent(Val::Inst(Inst(use_))));
+    assert!(p.is_temporally_divergent(Inst(c), Inst(use_)));
+    // The simulator: threads leave through B in different iterations, with different `%c`.
+    let v = (2..9)
+        .flat_map(|t| (0..8).map(move |s| (t, s)))
+        .find_map(|(t, s)| {
+            check(HEADER_BRANCH_EXIT, t, s).and_then(|v| v.into_iter().find(|x| x.inst == "%use"))
+        });
+    assert!(v.is_some(), "no execution shows %use divergent");
+    for (tool, opt) in [
+        ("22", converge_gen::reference::opt22("header branch exit")),
+        ("19", converge_gen::reference::opt19("header branch exit")),
+    ] {
+        if let Some(opt) = opt {
+            assert_eq!(
+                llvm_says_divergent(&opt, HEADER_BRANCH_EXIT, "%use"),
+                Some(false),
+                "LLVM {tool}"
+            );
+            assert_eq!(
+                llvm_says_divergent(&opt, HEADER_BRANCH_EXIT, "%c"),
+                Some(false),
+                "LLVM {tool}"
+            );
+        }
     }
 }

@@ -31,7 +31,7 @@ fn verdict(m: &converge_ir::Module, r: &Run, name: &str) -> Verdict {
         .insts
         .iter()
         .position(
-            |i| matches!(i.name, converge_ir::LocalName::Named(s) if m.strings.resolve(s) == name),
+            |i| matches!(i.name(), converge_ir::LocalName::Named(s) if m.strings.resolve(s) == name),
         )
         .unwrap() as u32;
     value_uniformity(r, f.insts.len())

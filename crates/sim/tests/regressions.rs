@@ -29,7 +29,7 @@ fn reachability_is_recomputed_per_hierarchy() {
         .insts
         .iter()
         .position(
-            |i| matches!(i.name, converge_ir::LocalName::Named(s) if m.strings.resolve(s) == "v9"),
+            |i| matches!(i.name(), converge_ir::LocalName::Named(s) if m.strings.resolve(s) == "v9"),
         )
         .unwrap();
     // Both orders of running the hierarchies.
@@ -204,7 +204,7 @@ fn a_heart_controlled_class_is_released_once() {
         .insts
         .iter()
         .position(
-            |i| matches!(i.name, converge_ir::LocalName::Named(s) if m.strings.resolve(s) == "v18"),
+            |i| matches!(i.name(), converge_ir::LocalName::Named(s) if m.strings.resolve(s) == "v18"),
         )
         .unwrap() as u32;
     // The oracle's arguments for seed 49600: %a0 = -2, %a1 = 0.

@@ -17,7 +17,7 @@ fn load(file: &str) -> Module {
 }
 
 fn block_name(m: &Module, f: &converge_ir::Function, b: Block) -> String {
-    match f.blocks[b.index()].name {
+    match f.blocks[b.index()].name() {
         LocalName::Named(s) => m.strings.resolve(s).to_string(),
         LocalName::Slot(n) => n.to_string(),
         LocalName::None => format!("bb{}", b.0),
@@ -220,7 +220,7 @@ fn inst_named(m: &Module, f: &converge_ir::Function, name: &str) -> converge_ir:
     let i = f
         .insts
         .iter()
-        .position(|x| matches!(x.name, LocalName::Named(s) if m.strings.resolve(s) == name))
+        .position(|x| matches!(x.name(), LocalName::Named(s) if m.strings.resolve(s) == name))
         .unwrap_or_else(|| panic!("no instruction %{name}"));
     converge_ir::InstId(i as u32)
 }

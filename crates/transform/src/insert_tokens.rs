@@ -24,6 +24,7 @@
 
 use converge_graph::{Block, Cycle, CycleInfo, Graph, Inst};
 use converge_ir::diag::Diagnostic;
+use converge_ir::intrinsics::ConvergenceControl;
 use converge_ir::print::{BodyEdits, Preheader, sigil_name};
 use converge_ir::{FuncId, Function, InstId, LocalName, Module, Opcode};
 use converge_verify::llvm::{LlvmFunction, ModuleFacts};
@@ -148,9 +149,9 @@ impl BodyEdits for Edits<'_> {
     }
 }
 
-const ENTRY: &str = "llvm.experimental.convergence.entry";
-const ANCHOR: &str = "llvm.experimental.convergence.anchor";
-const LOOP: &str = "llvm.experimental.convergence.loop";
+const ENTRY: &str = ConvergenceControl::Entry.name();
+const ANCHOR: &str = ConvergenceControl::Anchor.name();
+const LOOP: &str = ConvergenceControl::Loop.name();
 
 /// Inserts tokens (see the module comment). `Err` for bad usage (a selected function that is
 /// not defined in `m`).
@@ -276,8 +277,8 @@ impl<'m> Names<'m> {
         };
         let is = |n: LocalName| n == LocalName::Named(sym);
         self.f.params.iter().any(|p| is(p.name))
-            || self.f.blocks.iter().any(|b| is(b.name))
-            || self.f.insts.iter().any(|i| is(i.name))
+            || self.f.blocks.iter().any(|b| is(b.name()))
+            || self.f.insts.iter().any(|i| is(i.name()))
     }
 
     /// `base`, made a bare name, with `.N` appended until it is unused.
@@ -307,7 +308,7 @@ impl<'m> Names<'m> {
 }
 
 fn block_word(m: &Module, f: &Function, b: Block) -> String {
-    match f.blocks[b.index()].name {
+    match f.blocks[b.index()].name() {
         LocalName::Named(s) => m.str(s).to_string(),
         LocalName::Slot(k) => format!("bb{k}"),
         LocalName::None => format!("bb.{}", b.0),
@@ -361,7 +362,7 @@ fn plan_with(
         return Err(refuse(
             m,
             f,
-            f.blocks[0].span,
+            f.block_span(Block(0)),
             "the entry block has predecessors, which LLVM does not allow (and the `entry` token \
              would sit in a cycle)"
                 .to_string(),
@@ -406,7 +407,7 @@ fn plan_with(
             return Err(refuse(
                 m,
                 f,
-                f.insts[i as usize].span,
+                f.inst_span(InstId(i)),
                 format!(
                     "this convergent call is inside an irreducible cycle (entries {}), and the \
                      procedure of \"Convergent Operation Semantics\" (§Inferring tokens) needs \
@@ -429,7 +430,7 @@ fn plan_with(
     } else {
         "cv.anchor"
     });
-    let entry_first = f.blocks[0].insts.start;
+    let entry_first = f.block_range(Block(0)).start;
     plan.before.push((
         entry_first,
         format!(
@@ -486,7 +487,7 @@ fn plan_with(
                 {
                     continue;
                 }
-                let first = (f.blocks[b.index()].insts.start..f.blocks[b.index()].insts.end)
+                let first = (f.block_range(b).start..f.block_range(b).end)
                     .map(|i| f.insts[i as usize].op)
                     .find(|&op| op != Opcode::Phi);
                 if matches!(
@@ -501,7 +502,7 @@ fn plan_with(
                     return Err(refuse(
                         m,
                         f,
-                        f.blocks[b.index()].span,
+                        f.block_span(b),
                         format!(
                             "the unreachable block {} unwinds to {} in the cycle headed by {}; \
                              LLVM 19 counts it as an entry of the cycle, and an unwind edge \
@@ -540,11 +541,11 @@ fn plan_with(
                     a
                 }
             };
-            let hb = &f.blocks[h.index()];
-            let phi_names: Vec<String> = (hb.insts.start..hb.insts.end)
+            let hb = f.block_range(h);
+            let phi_names: Vec<String> = (hb.start..hb.end)
                 .take_while(|&i| f.insts[i as usize].op == Opcode::Phi)
                 .map(|i| {
-                    let base = match f.insts[i as usize].name {
+                    let base = match f.insts[i as usize].name() {
                         LocalName::Named(s) => m.str(s).to_string(),
                         _ => "cv.phi".to_string(),
                     };
@@ -607,7 +608,7 @@ fn plan_with(
 /// The instruction before which the heart of header `h` goes: the first that is not a phi (nor the
 /// block's exception-handling pad, which must come first).
 fn heart_position(m: &Module, f: &Function, fid: FuncId, h: Block) -> Result<u32, Box<Diagnostic>> {
-    let r = f.blocks[h.index()].insts;
+    let r = f.block_range(h);
     let mut i = r.start;
     while i < r.end && f.insts[i as usize].op == Opcode::Phi {
         i += 1;
@@ -625,7 +626,7 @@ fn heart_position(m: &Module, f: &Function, fid: FuncId, h: Block) -> Result<u32
         return Err(refuse(
             m,
             f,
-            f.blocks[h.index()].span,
+            f.block_span(h),
             format!(
                 "the cycle header {} is an exception-handling block where a `loop` heart cannot \
                  be placed first",
@@ -645,8 +646,8 @@ fn check_preheader_possible(
     h: Block,
     preds: &[Block],
 ) -> Result<(), Box<Diagnostic>> {
-    let hb = &f.blocks[h.index()];
-    let first_non_phi = (hb.insts.start..hb.insts.end)
+    let hb = f.block_range(h);
+    let first_non_phi = (hb.start..hb.end)
         .find(|&i| f.insts[i as usize].op != Opcode::Phi)
         .map(|i| f.insts[i as usize].op);
     if matches!(
@@ -656,7 +657,7 @@ fn check_preheader_possible(
         return Err(refuse(
             m,
             f,
-            hb.span,
+            f.block_span(h),
             format!(
                 "the natural loop headed by {} needs a preheader with an anchor, but its header \
                  is an exception-handling block that is entered by unwind edges",
@@ -665,13 +666,13 @@ fn check_preheader_possible(
         ));
     }
     for &p in preds {
-        let r = f.blocks[p.index()].insts;
+        let r = f.block_range(p);
         let t = &f.insts[r.end as usize - 1];
         if matches!(t.op, Opcode::IndirectBr | Opcode::CallBr) {
             return Err(refuse(
                 m,
                 f,
-                t.span,
+                f.inst_span(InstId(r.end - 1)),
                 format!(
                     "the natural loop headed by {} needs a preheader, but this `{}` enters it \
                      and its edge cannot be redirected",

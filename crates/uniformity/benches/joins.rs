@@ -1,10 +1,12 @@
 //! In-process benchmarks of the join propagation on the CFG shapes that made it quadratic
 //! (issue 13): a reducible loop around an irreducible cycle entered at every block (`irrloop`)
 //! and chains of small irreducible pieces, every branch on the thread id, in llvm and precise
-//! mode (dominators + cycles + analysis; parse excluded). `scripts/bench-scaling-instructions.sh`
+//! mode (dominators + cycles + analysis; parse excluded); and the shapes on which LLVM 19's
+//! propagation was quadratic (`--llvm-version 19`: chains of irreducible and of no-return
+//! pieces, one loop with a divergent exit per block). `scripts/bench-scaling-instructions.sh`
 //! measures the same shapes as whole processes in executed instructions.
 
-use converge_gen::cfg::{Shape, chain_cfg, irreducible_loop};
+use converge_gen::cfg::{Shape, chain_cfg, irreducible_loop, many_exits_loop};
 use converge_gen::program::{Flavor, module_header, tid_function_with_cfg};
 use converge_gen::rng::Rng;
 use converge_ir::{FuncId, Module};
@@ -53,4 +55,26 @@ fn irrloop_precise(b: divan::Bencher, blocks: usize) {
 fn chain_irreducible_precise(b: divan::Bencher, blocks: usize) {
     let m = one_function(&chain_cfg(&mut Rng::new(1), blocks, Shape::Irreducible).succs);
     b.bench(|| analyse(divan::black_box(&m), Mode::Precise));
+}
+
+const LLVM19: Mode = Mode::Llvm(LlvmVersion::V19);
+
+/// Before LLVM 19's shortcuts: 13x the join work per quadrupling (1,000 -> 4,000 blocks).
+#[divan::bench(args = [2000, 8000, 32000, 64000], sample_count = 3)]
+fn chain_irreducible_llvm19(b: divan::Bencher, blocks: usize) {
+    let m = one_function(&chain_cfg(&mut Rng::new(1), blocks, Shape::Irreducible).succs);
+    b.bench(|| analyse(divan::black_box(&m), LLVM19));
+}
+
+#[divan::bench(args = [2000, 8000, 32000, 64000], sample_count = 3)]
+fn chain_noreturn_llvm19(b: divan::Bencher, blocks: usize) {
+    let m = one_function(&chain_cfg(&mut Rng::new(1), blocks, Shape::NoReturn).succs);
+    b.bench(|| analyse(divan::black_box(&m), LLVM19));
+}
+
+/// Before: 16x the join work per quadrupling.
+#[divan::bench(args = [2000, 8000, 32000, 64000], sample_count = 3)]
+fn exits_llvm19(b: divan::Bencher, blocks: usize) {
+    let m = one_function(&many_exits_loop((blocks - 3) / 2).succs);
+    b.bench(|| analyse(divan::black_box(&m), LLVM19));
 }

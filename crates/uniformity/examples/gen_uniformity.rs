@@ -11,6 +11,8 @@
 //!   from random CFGs of one `converge_gen::cfg::Shape` (`reducible`, `irreducible`,
 //!   `nestedirreducible`, `selfloops`, `switch`, `noreturn`, `multiexit`, `mixed`), every branch
 //!   on the thread id;
+//! - `gen_uniformity kernel BLOCKS SEED`: the big-module generator (`converge_gen::module`) cut
+//!   after its first kernel (about BLOCKS blocks with the helper before it, a third of its size);
 //! - families with one shape repeated, every branch on the thread id (`shape_family`):
 //!   `nest` (reducible loops nested BLOCKS/2 deep), `exits` (one loop whose every block has a
 //!   divergent exit), `switch` (one switch over BLOCKS targets), `irrloop` (a reducible loop
@@ -44,6 +46,21 @@ fn main() {
             let mut t = module_header(Flavor::Amdgpu);
             t.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "big", &succs));
             t
+        }
+        "kernel" => {
+            // The big-module generator (`big_module`) cut after its first kernel, which has
+            // 5 x BLOCKS/16 straight-line, loop and branch regions (and a helper before it, a third
+            // of its size): about BLOCKS blocks in all. It adds functions while the text is shorter than `bytes`: the text
+            // with the helper alone is the length that stops after the kernel.
+            let spec = |bytes| converge_gen::module::ModuleSpec {
+                seed,
+                target: converge_gen::module::GpuTarget::Amdgpu,
+                bytes,
+                regions: n * 5 / 16,
+            };
+            let header = converge_gen::module::generate(&spec(1)).len();
+            let helper = converge_gen::module::generate(&spec(header)).len();
+            converge_gen::module::generate(&spec(helper))
         }
         "nest" | "exits" | "switch" | "irrloop" | "selfloops" => {
             let mut t = module_header(Flavor::Amdgpu);

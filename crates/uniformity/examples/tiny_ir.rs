@@ -243,7 +243,7 @@ fn main() {
     for t in &u.temporal_divergence {
         println!(
             "temporal divergence: %{} used by %{} outside cycle {}",
-            t.value, t.user, t.cycle
+            t.value, t.user, t.cycle.0
         );
     }
 }

@@ -25,7 +25,7 @@ use crate::ssa::{DivergenceModel, Inst, SsaFunction, Val};
 use crate::structure::{NONE, Structure};
 use crate::sync::{JoinFinder, ModifiedPo};
 use crate::temporal::EscapeIndex;
-use converge_graph::{Block, Graph};
+use converge_graph::{Block, Cycle, Graph};
 
 /// One entry of the temporal-divergence list: `value`, defined in `cycle`, is used by `user` outside
 /// it, and the cycle has a divergent exit.
@@ -35,8 +35,8 @@ pub struct TemporalDivergence {
     pub value: Inst,
     /// The instruction outside `cycle` that uses `value`.
     pub user: Inst,
-    /// The cycle (an index of the function's [`Structure`]) with a divergent exit.
-    pub cycle: u32,
+    /// The cycle (of the function's [`Structure`]) with a divergent exit.
+    pub cycle: Cycle,
 }
 
 /// The answer for one function.
@@ -51,12 +51,17 @@ pub struct Uniformity {
     /// Per block: is its terminator divergent?
     pub divergent_terminators: Vec<bool>,
     /// Cycles assumed divergent, in the order they were assumed.
-    pub assumed_divergent: Vec<u32>,
+    pub assumed_divergent: Vec<Cycle>,
     /// Cycles with a divergent exit, in the order they were found.
-    pub divergent_exit_cycles: Vec<u32>,
+    pub divergent_exit_cycles: Vec<Cycle>,
     /// Values used outside a cycle with a divergent exit ("Convergence And Uniformity",
     /// §Temporal Divergence at Cycle Exit), in the order they were found.
     pub temporal_divergence: Vec<TemporalDivergence>,
+    /// Precise mode, rule P10: uses outside a cycle with a divergent exit of values defined
+    /// inside it that are *not* temporally divergent with respect to that cycle, because every
+    /// path from the value to the use leaves the cycle through exits all threads take in the same
+    /// iteration (docs/precise-mode.md); sorted by (cycle, value, user). Empty in llvm mode.
+    pub uniform_exit_uses: Vec<TemporalDivergence>,
     /// Instructions the target declared always uniform.
     pub always_uniform: Vec<bool>,
     /// Precise mode: the cycle hierarchies other than LLVM's (whose cycles the lists above name)
@@ -147,7 +152,7 @@ impl Uniformity {
         let ub = f.inst_block(user);
         let mut c = s.inner(f.inst_block(d));
         while c != NONE && !s.contains(c, ub) {
-            if self.divergent_exit_cycles.contains(&c) {
+            if self.divergent_exit_cycles.contains(&Cycle(c)) {
                 return true;
             }
             c = s.parent_raw(c);
@@ -310,6 +315,9 @@ pub(crate) mod knobs {
         pub static NO_NESTED_SKIP: Cell<bool> = const { Cell::new(false) };
         /// Candidate lists of any length (`candidate_budget`).
         pub static NO_CANDIDATE_BUDGET: Cell<bool> = const { Cell::new(false) };
+        /// LLVM 19's propagation without the shortcuts that keep it linear (settled blocks,
+        /// disjoint flows, single-line branches): LLVM 19's own algorithm.
+        pub static PLAIN_19: Cell<bool> = const { Cell::new(false) };
     }
 }
 
@@ -523,6 +531,10 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
                 st.push_users(Val::Inst(i));
             }
         }
+        // Precise mode's rule P10 decides its uses against the divergent branches known now.
+        if precise && st.recheck_uniform_exits() {
+            continue;
+        }
         if st.w.deferred.is_empty() {
             break;
         }
@@ -559,7 +571,7 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
         }
     }
     #[cfg(test)]
-    knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work));
+    knobs::WORK.with(|c| c.set(c.get() + st.w.joins.work + st.pm.reach.work));
     #[cfg(test)]
     knobs::EXIT_EDGES.with(|c| c.set(c.get() + std::mem::take(&mut st.w.joins.exit_edges)));
     let State {
@@ -591,6 +603,27 @@ impl<F: SsaFunction> State<'_, F> {
         if newly {
             self.w.worklist.push(i);
         }
+    }
+
+    /// Precise mode, rule P10 (`precise::uniform_exits`): the uses left unmarked because they
+    /// are reached only through uniformly-taken exits are checked against the divergent
+    /// terminators known now; those no longer exempt are marked. True when any was.
+    fn recheck_uniform_exits(&mut self) -> bool {
+        let (f, s) = (self.f, self.s);
+        let mut pm = std::mem::take(&mut self.pm);
+        let revoked = pm
+            .sweep
+            .p10
+            .recheck(f, s, &pm.outer_irr, &self.out.divergent_terminators);
+        let hearts: Vec<Option<Inst>> = revoked
+            .iter()
+            .map(|&(c, _, _)| crate::precise::tokens::heart_of(f, s, &pm.outer_irr, c))
+            .collect();
+        self.pm = pm;
+        for (&(c, v, u), heart) in revoked.iter().zip(hearts) {
+            crate::precise::exits::temporal_use(f, s, c, heart, v, u, &mut |i| self.mark(i));
+        }
+        !revoked.is_empty()
     }
 
     fn push_users(&mut self, v: Val) {
@@ -1094,7 +1127,11 @@ impl<F: SsaFunction> State<'_, F> {
         // When no divergent exit of the branch can matter, joins among the settled blocks at the
         // end of the modified post-order cannot either: the propagation stops where only those
         // remain, or is skipped when the labels cannot reach beyond them.
-        let settled_below = if !self.llvm19 && (inner == NONE || self.all_exits_known(inner)) {
+        #[cfg(test)]
+        let plain19 = self.llvm19 && knobs::PLAIN_19.with(|c| c.get());
+        #[cfg(not(test))]
+        let plain19 = false;
+        let settled_below = if !plain19 && (inner == NONE || self.all_exits_known(inner)) {
             self.advance_settled()
         } else {
             0
@@ -1110,6 +1147,7 @@ impl<F: SsaFunction> State<'_, F> {
                 return;
             }
         }
+        self.w.joins.header_exits = self.precise;
         self.w.joins.ignore = match covered_top {
             Some(a) => {
                 let lo = self.w.po.index[s.header(a).index()];
@@ -1202,8 +1240,11 @@ impl<F: SsaFunction> State<'_, F> {
                     continue;
                 }
                 let mut pm = std::mem::take(&mut self.pm);
-                let all =
-                    crate::precise::joins::taint(f, b, j, &mut pm.reach, &mut |i| self.mark(i));
+                let po = std::mem::take(&mut self.w.po);
+                let all = crate::precise::joins::taint(f, s, &po, b, j, &mut pm.reach, &mut |i| {
+                    self.mark(i)
+                });
+                self.w.po = po;
                 self.pm = pm;
                 self.w.phis_tainted[j.index()] = all;
                 continue;
@@ -1230,7 +1271,7 @@ impl<F: SsaFunction> State<'_, F> {
                 continue;
             }
             self.cover_assumed(c);
-            self.out.assumed_divergent.push(c);
+            self.out.assumed_divergent.push(Cycle(c));
             for &cb in s.blocks(c) {
                 for i in f.block_insts(cb) {
                     if !f.is_terminator(i) {
@@ -1244,7 +1285,7 @@ impl<F: SsaFunction> State<'_, F> {
                 crate::precise::exits::assumed(f, s, c, &mut pm, &mut |i| self.mark(i));
                 self.pm = pm;
                 if !std::mem::replace(&mut self.w.exit_flag[c as usize], true) {
-                    self.out.divergent_exit_cycles.push(c);
+                    self.out.divergent_exit_cycles.push(Cycle(c));
                 }
             }
         }
@@ -1327,7 +1368,7 @@ impl<F: SsaFunction> State<'_, F> {
             return;
         }
         self.w.exit_flag[outer as usize] = true;
-        self.out.divergent_exit_cycles.push(outer);
+        self.out.divergent_exit_cycles.push(Cycle(outer));
         if self.precise {
             // Inside an assumed-divergent cycle every value is divergent already, and that
             // cycle's own sweep (when it was assumed) marked the users outside it.
@@ -1336,7 +1377,11 @@ impl<F: SsaFunction> State<'_, F> {
             }
             let (f, s) = (self.f, self.s);
             let mut pm = std::mem::take(&mut self.pm);
-            crate::precise::exits::sweep(f, s, outer, &mut pm, &mut |i| self.mark(i));
+            let p10 =
+                pm.sweep
+                    .p10
+                    .prepare(f, s, &pm.outer_irr, &self.out.divergent_terminators, outer);
+            crate::precise::exits::sweep(f, s, outer, p10, &mut pm, &mut |i| self.mark(i));
             self.pm = pm;
             return;
         }
@@ -1407,7 +1452,7 @@ impl<F: SsaFunction> State<'_, F> {
                     self.out.temporal_divergence.push(TemporalDivergence {
                         value: i,
                         user: u,
-                        cycle: o,
+                        cycle: Cycle(o),
                     });
                 }
             }
@@ -1442,7 +1487,7 @@ mod tests {
     }
 
     fn same(a: &Uniformity, b: &Uniformity, exit_order: bool) -> bool {
-        let sorted = |v: &[u32]| {
+        let sorted = |v: &[converge_graph::Cycle]| {
             let mut v = v.to_vec();
             v.sort_unstable();
             v

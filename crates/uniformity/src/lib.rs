@@ -79,6 +79,6 @@ pub use analysis::{
     LlvmVersion, OtherHierarchy, TemporalDivergence, Uniformity, analyze, analyze_as,
 };
 pub use precise::{Mode, analyze_with};
-pub use ssa::{DivergenceModel, Inst, InstRange, SourceReason, SsaFunction, TokenKind, Val};
+pub use ssa::{Cycle, DivergenceModel, Inst, InstRange, SourceReason, SsaFunction, TokenKind, Val};
 pub use structure::Structure;
 pub mod llvm;

@@ -4,7 +4,7 @@
 //! use-list order; phis) and a target implements [`DivergenceModel`]. Nothing here knows LLVM text.
 
 use converge_graph::{Block, Graph};
-pub use converge_graph::{Inst, InstRange};
+pub use converge_graph::{Cycle, Inst, InstRange};
 
 /// A value the analysis tracks: a function argument or an instruction result, by dense index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,6 +61,15 @@ pub trait SsaFunction {
         let mut uses_itself = false;
         self.for_each_inst_operand(i, &mut |d| uses_itself |= d == i);
         !uses_itself && self.phi_has_constant_or_undef_value(i)
+    }
+    /// Calls `f` with each incoming block of phi `i` whose incoming value is `v` (precise mode's
+    /// rule P10 follows the value along those edges). The default names every predecessor of the
+    /// phi's block, which is safe: more edges only make fewer uses uniform.
+    fn phi_incoming_blocks_of(&self, i: Inst, v: Inst, f: &mut dyn FnMut(Block)) {
+        let _ = v;
+        for &p in self.cfg().preds(self.inst_block(i)) {
+            f(p);
+        }
     }
     /// The convergence-control token `i` defines ("Convergent Operation Semantics": the `entry`,
     /// `loop` (heart) and `anchor` intrinsics), if any.

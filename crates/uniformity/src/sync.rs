@@ -245,6 +245,34 @@ impl ModifiedPo {
             .push(if reducible_header { s.inner(b) } else { NONE });
     }
 
+    /// A bound of the indices LLVM 19's label flow reaches from the blocks at indices `<= k`, for
+    /// a branch in block `t`: that flow also enters the bodies of reducible cycles that do not
+    /// contain `t` (upwards in the order), so the bound is `reach_hi` at the end of the outermost
+    /// cycle around block `k` that does not contain `t` (any such cycle around a block below `k`
+    /// either ends below `k` or contains block `k` too; cycles containing `t` send labels to
+    /// their exits, below their header; irreducible ones are in `reach_hi` already).
+    pub fn reach_hi_19(&self, s: &Structure, t: Block, k: u32) -> u32 {
+        let c = s.inner(self.order[k as usize]);
+        if c == NONE {
+            return self.reach_hi[k as usize];
+        }
+        let tc = s.inner(t);
+        let d = if tc == NONE {
+            1
+        } else {
+            match s.common_cycle(c, tc) {
+                NONE => 1,
+                common => s.depth(common) + 1,
+            }
+        };
+        if s.depth(c) < d {
+            return self.reach_hi[k as usize];
+        }
+        let o = s.ancestor_at_depth(c, d);
+        let end = self.index[s.header(o).index()] + s.blocks(o).len() as u32 - 1;
+        self.reach_hi[end.max(k) as usize]
+    }
+
     /// The successors of the block at index `i`, as indices.
     #[inline(always)]
     fn succs(&self, i: u32) -> &[u32] {
@@ -380,6 +408,11 @@ pub(crate) struct JoinFinder {
     /// Joins at indices in `ignore.0..ignore.1` are not recorded (the caller has no use for
     /// them: the interval of a top-level cycle already assumed divergent around the branch).
     pub ignore: (u32, u32),
+    /// Precise mode: a branch at the header of a reducible cycle passes the label that comes back
+    /// to it to the cycle's exits, as any other header does (LLVM skips the branch block, and so
+    /// misses the exits that threads going round once more reach an iteration later:
+    /// docs/llvm-differences.md entry 11).
+    pub header_exits: bool,
     /// Per outermost irreducible cycle, filled on first need per function: the range of
     /// `exit_idx` holding the sorted indices of its exits, whose labels (with those of its own
     /// blocks) are all the exit check of a branch inside it reads (`NONE`: not yet).
@@ -462,14 +495,19 @@ impl JoinFinder {
             return;
         }
         let t_idx = po.index[t.index()];
-        // `settled_below` (LLVM 22 propagation only; 19's walks through reducible cycles, upwards
-        // in the order): every block at a smaller index is settled, a join there changes nothing,
-        // and the caller knows that no divergent exit can add anything (else it passes 0). When
-        // labels cannot reach beyond that, the branch has no effect and propagation can stop.
-        let settled_below = if llvm19 { 0 } else { settled_below };
+        // `settled_below`: every block at a smaller index is settled, a join there changes
+        // nothing, and the caller knows that no divergent exit can add anything (else it passes
+        // 0). When labels cannot reach beyond that, the branch has no effect and propagation can
+        // stop. (LLVM 19's propagation also walks through reducible cycles that do not contain
+        // the branch, upwards in the order: `reach_hi_19` bounds that.)
         if settled_below > 0 {
             let m = po.succs(t_idx).iter().copied().max().unwrap_or(0);
-            if po.reach_hi[m as usize] < settled_below {
+            let hi = if llvm19 {
+                po.reach_hi_19(s, t, m)
+            } else {
+                po.reach_hi[m as usize]
+            };
+            if hi < settled_below {
                 return;
             }
         }
@@ -518,49 +556,50 @@ impl JoinFinder {
                 c = s.parent_raw(c);
             }
         }
-        if llvm19 {
-            self.propagate_llvm19(s, po, t, t_idx);
+        // The exit check reads labels only in the outermost irreducible cycle around t and at
+        // its exits, and runs only when some cycle around t may still get a divergent exit:
+        // elsewhere labels only matter through joins.
+        let o = if all_known || t_cycle == NONE {
+            NONE
         } else {
-            // The exit check reads labels only in the outermost irreducible cycle around t and
-            // at its exits, and runs only when some cycle around t may still get a divergent
-            // exit: elsewhere labels only matter through joins.
-            let o = if all_known || t_cycle == NONE {
-                NONE
-            } else {
-                po.outer_irr[t_cycle as usize]
-            };
-            let (o_lo, o_end, (x, y)) = if o == NONE {
-                (0, 0, (0, 0))
-            } else {
-                if self.exit_range.len() <= o as usize {
-                    self.exit_range.resize(s.num_cycles(), (NONE, NONE));
-                }
-                if self.exit_range[o as usize].0 == NONE {
-                    let start = self.exit_idx.len();
-                    self.exit_idx
-                        .extend(s.exits(o).iter().map(|x| po.index[x.index()]));
-                    self.exit_idx[start..].sort_unstable();
-                    self.exit_range[o as usize] = (start as u32, self.exit_idx.len() as u32);
-                }
-                let a = po.index[s.header(o).index()];
-                (a, a + s.blocks(o).len() as u32, self.exit_range[o as usize])
-            };
-            let exit_idx = std::mem::take(&mut self.exit_idx);
-            let ex = &exit_idx[x as usize..y as usize];
-            let reads = |lo: u32, hi: u32| {
-                if o == NONE || lo > hi {
-                    return false;
-                }
-                if hi >= o_lo && lo < o_end {
-                    return true;
-                }
-                let k = ex.partition_point(|&e| e < lo);
-                k < ex.len() && ex[k] <= hi
-            };
-            #[cfg(test)]
-            let no_skip = crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get());
-            #[cfg(not(test))]
-            let no_skip = false;
+            po.outer_irr[t_cycle as usize]
+        };
+        let (o_lo, o_end, (x, y)) = if o == NONE {
+            (0, 0, (0, 0))
+        } else {
+            if self.exit_range.len() <= o as usize {
+                self.exit_range.resize(s.num_cycles(), (NONE, NONE));
+            }
+            if self.exit_range[o as usize].0 == NONE {
+                let start = self.exit_idx.len();
+                self.exit_idx
+                    .extend(s.exits(o).iter().map(|x| po.index[x.index()]));
+                self.exit_idx[start..].sort_unstable();
+                self.exit_range[o as usize] = (start as u32, self.exit_idx.len() as u32);
+            }
+            let a = po.index[s.header(o).index()];
+            (a, a + s.blocks(o).len() as u32, self.exit_range[o as usize])
+        };
+        let exit_idx = std::mem::take(&mut self.exit_idx);
+        let ex = &exit_idx[x as usize..y as usize];
+        let reads = |lo: u32, hi: u32| {
+            if o == NONE || lo > hi {
+                return false;
+            }
+            if hi >= o_lo && lo < o_end {
+                return true;
+            }
+            let k = ex.partition_point(|&e| e < lo);
+            k < ex.len() && ex[k] <= hi
+        };
+        #[cfg(test)]
+        let no_skip = crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get())
+            || llvm19 && crate::analysis::knobs::PLAIN_19.with(|c| c.get());
+        #[cfg(not(test))]
+        let no_skip = false;
+        if llvm19 {
+            self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads);
+        } else {
             // The smallest index whose flow was pushed (the branch's, at the start).
             let mut low_done = t_idx;
             while let Some(i) = self.fresh.pop() {
@@ -569,12 +608,24 @@ impl JoinFinder {
                     // Every later join would be settled.
                     break;
                 }
+                if i == t_idx {
+                    let c = po.header_cycle[i as usize];
+                    if self.header_exits && c != NONE {
+                        // The branch heads reducible cycle `c` (precise mode): the label that came
+                        // back to it is that of threads starting the next iteration.
+                        let l = self.labels[i as usize];
+                        for &x in s.exits(c) {
+                            let xi = po.index[x.index()];
+                            if self.push(xi, l) {
+                                self.add_exit(po, xi);
+                            }
+                        }
+                    }
+                    continue;
+                }
                 if self.fresh.count == 0 && !(irr_lo..irr_hi).contains(&i) {
                     // Every path has met again at i.
                     break;
-                }
-                if i == t_idx {
-                    continue;
                 }
                 // Label flow goes to smaller indices but inside an outermost irreducible cycle
                 // (an interval), so the largest fresh index only grows back inside the interval
@@ -620,8 +671,8 @@ impl JoinFinder {
                     }
                 }
             }
-            self.exit_idx = exit_idx;
         }
+        self.exit_idx = exit_idx;
         // Irreducible cycles around t: an exit whose label differs from the header's is divergent.
         // An exit only matters through the cycle around t it makes exit-divergent, which depends on
         // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): that cycle
@@ -724,14 +775,43 @@ impl JoinFinder {
     /// LLVM 19's propagation: stops once the largest fresh index falls below a floor that is only
     /// lowered when a join is found or the label changes (misses joins: issue 137277), and walks
     /// through reducible cycles that do not contain the branch.
-    fn propagate_llvm19(&mut self, s: &Structure, po: &ModifiedPo, t: Block, t_idx: u32) {
+    ///
+    /// Its answer is the joins and exits found before it stops; two shortcuts leave that answer
+    /// unchanged and keep chains of pieces with dead ends linear (a dead end low in the order
+    /// keeps the floor low, so LLVM 19 walks every piece in between, for every branch):
+    /// - once every label left can only reach settled blocks (`settled_below`, as in LLVM 22's
+    ///   propagation, bounded by [`ModifiedPo::reach_hi_19`]), later joins change nothing: stop;
+    /// - a flow that can only meet unlabelled blocks (as in LLVM 22's propagation, for blocks
+    ///   whose every cycle contains the branch, so that the flow only goes down the order) makes
+    ///   no join, and nothing else meets it. LLVM 19 would process its blocks next, all with one
+    ///   label, so only the first moves the floor: that step's floor update is made, the flow
+    ///   is dropped. If LLVM 19 stopped inside the flow, it stops at the next block here too
+    ///   (every other fresh block lies below the flow).
+    #[allow(clippy::too_many_arguments)]
+    fn propagate_llvm19(
+        &mut self,
+        s: &Structure,
+        po: &ModifiedPo,
+        t: Block,
+        t_idx: u32,
+        settled_below: u32,
+        no_skip: bool,
+        reads: &dyn Fn(u32, u32) -> bool,
+    ) {
         let mut floor = po.order.len() as u32 - 1;
         let mut floor_label = NONE;
         for &x in po.succs(t_idx) {
             floor = floor.min(x);
         }
+        let t_cycle = s.inner(t);
+        // The smallest index whose flow was pushed (the branch's, at the start).
+        let mut low_done = t_idx;
         while let Some(i) = self.fresh.last() {
             if i < floor {
+                break;
+            }
+            if settled_below > 0 && po.reach_hi_19(s, t, i) < settled_below {
+                // Every later join would be settled.
                 break;
             }
             self.fresh.reset(i);
@@ -740,10 +820,44 @@ impl JoinFinder {
                 continue;
             }
             let l = self.labels[i as usize];
+            let c = po.header_cycle[i as usize];
+            let to_exits = c != NONE && s.contains(c, t);
+            if !no_skip && low_done > i && {
+                // Every cycle around the block contains the branch and is reducible: its flow
+                // stays below `i` (a header around the branch sends labels to its exits), within
+                // `lo_reach[i]..i`, where no block is labelled (none below `i` was processed, and
+                // the other fresh blocks' flows stay below `lo_reach[i]`).
+                let ci = s.inner(po.order[i as usize]);
+                let lo = po.lo_reach[i as usize];
+                (ci == NONE
+                    || po.outer_irr[ci as usize] == NONE
+                        && t_cycle != NONE
+                        && s.contains_cycle(ci, t_cycle))
+                    && self
+                        .fresh
+                        .last()
+                        .is_none_or(|m| po.reach_hi_19(s, t, m) < lo)
+                    && !reads(lo, i)
+            } {
+                if l != floor_label {
+                    let targets = if to_exits {
+                        s.exits(c)
+                            .iter()
+                            .map(|x| po.index[x.index()])
+                            .min()
+                            .unwrap_or(NONE)
+                    } else {
+                        po.succs(i).iter().copied().min().unwrap_or(NONE)
+                    };
+                    floor = floor.min(targets);
+                    floor_label = l;
+                }
+                continue;
+            }
+            low_done = low_done.min(i);
             let mut joined = false;
             let mut low = floor;
-            let c = po.header_cycle[i as usize];
-            if c != NONE && s.contains(c, t) {
+            if to_exits {
                 for &x in s.exits(c) {
                     let xi = po.index[x.index()];
                     if self.push(xi, l) {

@@ -36,9 +36,9 @@ fn analyses_run_on_a_non_llvm_ir() {
     );
     assert!(u.always_uniform[1], "the group id");
     assert_eq!(u.divergent_terminators, [false, true, false, false]);
-    assert_eq!(u.divergent_exit_cycles, [c.0]);
+    assert_eq!(u.divergent_exit_cycles, [c]);
     assert!(u.assumed_divergent.is_empty());
     assert_eq!(u.temporal_divergence.len(), 1);
     let t = &u.temporal_divergence[0];
-    assert_eq!((t.value.0, t.user.0, t.cycle), (3, 8, c.0));
+    assert_eq!((t.value.0, t.user.0, t.cycle), (3, 8, c));
 }

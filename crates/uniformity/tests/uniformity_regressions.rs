@@ -25,7 +25,7 @@ fn run(m: &Module, name: &str, version: LlvmVersion) -> (Uniformity, Vec<String>
         .func
         .insts
         .iter()
-        .map(|i| match i.name {
+        .map(|i| match i.name() {
             LocalName::Named(s) => m.strings.resolve(s).to_string(),
             _ => String::new(),
         })

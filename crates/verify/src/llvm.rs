@@ -30,11 +30,12 @@ impl Names {
 
 /// Which convergence-control intrinsic a function is, by name.
 fn intrinsic_of_name(name: &str) -> Intrinsic {
-    match name {
-        "llvm.experimental.convergence.entry" => Intrinsic::Entry,
-        "llvm.experimental.convergence.anchor" => Intrinsic::Anchor,
-        "llvm.experimental.convergence.loop" => Intrinsic::Loop,
-        _ => Intrinsic::None,
+    use converge_ir::intrinsics::ConvergenceControl as C;
+    match C::of(name) {
+        Some(C::Entry) => Intrinsic::Entry,
+        Some(C::Anchor) => Intrinsic::Anchor,
+        Some(C::Loop) => Intrinsic::Loop,
+        None => Intrinsic::None,
     }
 }
 
@@ -134,7 +135,7 @@ impl TokenFunction for LlvmFunction<'_> {
         &self.cfg
     }
     fn block_insts(&self, b: Block) -> InstRange {
-        let r = self.f.blocks[b.index()].insts;
+        let r = self.f.block_range(b);
         InstRange::from(r.start..r.end)
     }
     fn inst_block(&self, i: Inst) -> Block {
@@ -449,7 +450,7 @@ pub fn witness_text(m: &Module, f: &Function, w: &[Block]) -> String {
 }
 
 fn inst_name(m: &Module, f: &Function, i: Inst) -> String {
-    match f.insts[i.index()].name {
+    match f.insts[i.index()].name() {
         LocalName::Named(s) => sigil_name('%', m.strings.resolve(s)),
         LocalName::Slot(n) => format!("%{n}"),
         LocalName::None => "the call".to_string(),
@@ -553,7 +554,7 @@ pub fn diagnostic(m: &Module, finding: &Finding) -> Diagnostic {
             .with_note(format!("rule: {}", rule.sentence()))
             .with_note(format!("LLVM: {}", rule.llvm_message()));
     };
-    let span = |i: Inst| f.insts[i.index()].span;
+    let span = |i: Inst| f.inst_span(InstId(i.0));
     let primary = match rule {
         Rule::BundleOnce | Rule::BundleOneToken => "this call's convergencectrl bundle".to_string(),
         Rule::TokenSource => "this token is not from a convergence intrinsic".to_string(),
@@ -629,7 +630,7 @@ fn token_def_of(f: &Function, m: &Module, i: Inst) -> Option<(Span, Inst)> {
         .iter()
         .find(|b| b.tag == tag)?;
     match f.operands[b.operands.range()].first()? {
-        Value::Inst(InstId(d)) => Some((f.insts[*d as usize].span, Inst(*d))),
+        Value::Inst(InstId(d)) => Some((f.inst_span(InstId(*d)), Inst(*d))),
         _ => None,
     }
 }

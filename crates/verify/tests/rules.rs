@@ -475,11 +475,9 @@ fn cycle_rules_carry_a_closed_path_witness() {
         }
         let use_block = func.insts[v.inst.index()].block;
         assert!(w.contains(&use_block));
-        let def_block: Block = func
-            .blocks
-            .iter()
-            .position(|b| b.insts.range().contains(&0))
-            .map(|i| Block(i as u32))
+        let def_block: Block = (0..func.blocks.len() as u32)
+            .map(Block)
+            .find(|&b| func.block_range(b).range().contains(&0))
             .unwrap();
         assert!(
             !w.contains(&def_block),

@@ -218,14 +218,63 @@ pub fn is_addrspacecast_intrinsic(name: &str) -> bool {
 /// when the x dimension fills whole waves).
 pub const WORKITEM_ID_X: &str = "llvm.amdgcn.workitem.id.x";
 
+/// What an AMDGPU work-item query returns: the ids of the executing work-item and its
+/// work-group, and the kernel's pointers to its dispatch packet and implicit arguments. The
+/// simulator answers them; the work-item ids are divergence sources ([`is_source_intrinsic`]),
+/// the rest are the same for every work-item of a dispatch (work-group ids for the work-items of
+/// one group).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WorkItem {
+    /// `workitem.id.x/y/z`: the work-item's id in its work-group, in dimension 0, 1, 2.
+    LocalId(u8),
+    /// `workgroup.id.x/y/z`: the work-group's id, in dimension 0, 1, 2.
+    GroupId(u8),
+    /// `dispatch.ptr`: the kernel dispatch packet (constant memory).
+    DispatchPtr,
+    /// `implicitarg.ptr`: the implicit kernel arguments (constant memory).
+    ImplicitArgPtr,
+}
+
+/// The work-item queries by name after `llvm.amdgcn.` (none is overloaded).
+const WORK_ITEMS: &[(&str, WorkItem)] = &[
+    ("workitem.id.x", WorkItem::LocalId(0)),
+    ("workitem.id.y", WorkItem::LocalId(1)),
+    ("workitem.id.z", WorkItem::LocalId(2)),
+    ("workgroup.id.x", WorkItem::GroupId(0)),
+    ("workgroup.id.y", WorkItem::GroupId(1)),
+    ("workgroup.id.z", WorkItem::GroupId(2)),
+    ("dispatch.ptr", WorkItem::DispatchPtr),
+    ("implicitarg.ptr", WorkItem::ImplicitArgPtr),
+];
+
+/// What work-item query `name` (a full intrinsic name) is.
+pub fn work_item(name: &str) -> Option<WorkItem> {
+    let n = name.strip_prefix("llvm.amdgcn.")?;
+    WORK_ITEMS.iter().find(|(w, _)| *w == n).map(|&(_, q)| q)
+}
+
+/// Every work-item query with its full name, for the cross-checks.
+pub fn work_item_names() -> impl Iterator<Item = (String, WorkItem)> {
+    WORK_ITEMS
+        .iter()
+        .map(|&(n, q)| (format!("llvm.amdgcn.{n}"), q))
+}
+
 /// The dimension (0, 1, 2 for x, y, z) of work-item id intrinsic `name` (`workitem.id.x/y/z`).
 pub fn workitem_id_dim(name: &str) -> Option<usize> {
-    match name.strip_prefix("llvm.amdgcn.workitem.id.")? {
-        "x" => Some(0),
-        "y" => Some(1),
-        "z" => Some(2),
+    match work_item(name)? {
+        WorkItem::LocalId(d) => Some(d as usize),
         _ => None,
     }
+}
+
+/// Whether AMDGPU register `reg` (as `llvm.read_register` names it in its metadata string) holds
+/// a value of each lane's own: the vector registers (`v0`, `v[0:1]`) and the accumulation
+/// registers (`a0`), not `vcc` (a wave-wide mask in scalar registers) nor the scalar registers
+/// (`s0`, `exec`, `m0`, …). A read of an `i1` from any register is per-lane too (a lane's bit of
+/// a mask): see [`crate::intrinsics::READ_REGISTER`].
+pub fn is_per_lane_register(reg: &str) -> bool {
+    (reg.starts_with('v') || reg.starts_with('a')) && !reg.starts_with("vcc")
 }
 
 /// Whether `name` (full, possibly type-mangled) is `permlane16` or `permlanex16` with its lane

@@ -215,6 +215,13 @@ fn sreg(r: &str) -> Option<Sreg> {
     })
 }
 
+/// Whether `name` reads any of NVPTX's special registers (`llvm.nvvm.read.ptx.sreg.*`), including
+/// the ones the table does not model (clocks, timers, SM ids): LLVM gives their declarations one
+/// attribute set.
+pub fn is_special_register(name: &str) -> bool {
+    name.starts_with("llvm.nvvm.read.ptx.sreg.")
+}
+
 /// Whether `name` reads a special register that identifies the executing thread: its id in its
 /// CTA (`sreg.tid.x/y/z`) or its lane in the warp (`sreg.laneid`), which differ between the
 /// threads of a warp, the lane masks derived from the lane (`sreg.lanemask.eq/le/lt/ge/gt`), or

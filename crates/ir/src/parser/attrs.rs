@@ -9,7 +9,8 @@ impl<'s> Parser<'s> {
             Tok::Str | Tok::AttrGrpId => true,
             Tok::Ident => {
                 let w = self.cur();
-                !self.not_attr.contains_key(w) && !is_type_word(w)
+                // The type test first: most words here are types, and it needs no hashing.
+                !is_type_word(w) && !self.not_attr.contains_key(w)
             }
             _ => false,
         }

@@ -130,6 +130,9 @@ impl<'s> Parser<'s> {
         match t.kind {
             Tok::Integer => {
                 self.bump();
+                if let Some(c) = self.small_int_const(t, ty) {
+                    return Ok(c);
+                }
                 let w = self.int_width(ty).unwrap_or(64);
                 let (v, wide) = self.parse_int_text(t, w)?;
                 if self.int_width(ty).is_none()
@@ -146,7 +149,7 @@ impl<'s> Parser<'s> {
             }
             Tok::Float => {
                 self.bump();
-                let bits = self.float_bits(t, ty)?;
+                let bits = self.float_bits_cached(t, ty)?;
                 Ok(self.push_const(ty, ConstKind::Float(bits)))
             }
             Tok::GlobalVar | Tok::GlobalId => {

@@ -113,7 +113,7 @@ impl<'s> Parser<'s> {
                 ));
             };
             let f = &self.m.functions[fid as usize];
-            let found = f.blocks.iter().position(|b| match (key, b.name) {
+            let found = f.blocks.iter().position(|b| match (key, b.name()) {
                 (LocalKey::Name(s), LocalName::Named(t)) => s == t,
                 (LocalKey::Num(n), LocalName::Slot(t)) => n == t,
                 _ => false,

@@ -253,7 +253,7 @@ impl<'s> Parser<'s> {
             for (&h, &(id, s)) in hashes.iter().zip(chunk) {
                 let sym = self.m.strings.intern_hashed(h, s);
                 self.locals.remember_sym(s, sym);
-                f.insts[id as usize].name = LocalName::Named(sym);
+                f.insts[id as usize].set_name(LocalName::Named(sym));
             }
         }
         self.pending_names = pending;
@@ -320,17 +320,9 @@ impl<'s> Parser<'s> {
                     break;
                 }
             }
-            f.blocks.push(BlockData {
-                name,
-                insts: Range32 {
-                    start: istart,
-                    end: f.insts.len() as u32,
-                },
-                span: Span {
-                    start: bstart,
-                    end: self.prev_end,
-                },
-            });
+            // The block's span ends with its terminator's (`self.prev_end` here), and its
+            // instructions with the next block's first: both implied, not stored.
+            f.blocks.push(BlockData::new(name, istart, bstart));
         }
         Ok(())
     }
@@ -350,6 +342,17 @@ impl<'s> Parser<'s> {
                 Local::Inst(i) => Value::Inst(InstId(i)),
                 Local::Block(b) => Value::Block(Block(b)),
             };
+            if fx.want != NO_TYPE
+                && let Some(t) = f.local_type(v)
+                && t != fx.want
+            {
+                self.wrong_types.push(WrongType {
+                    func: self.cur_func,
+                    inst: fx.inst,
+                    value: v,
+                    written: fx.want,
+                });
+            }
             match fx.target {
                 FixTarget::Operand(i) => f.operands[i as usize] = v,
                 FixTarget::Callee(c) => f.calls[c as usize].callee = v,
@@ -394,6 +397,7 @@ fn reserve_pools(f: &mut Function, n: &[usize; 9]) {
 /// Shrinks `f`'s pools to their lengths (in place: the allocator keeps the block and frees the
 /// tail) and returns the lengths.
 fn shrink_pools(f: &mut Function) -> [usize; 9] {
+    f.shrink_side();
     f.blocks.shrink_to_fit();
     f.insts.shrink_to_fit();
     f.operands.shrink_to_fit();
@@ -438,5 +442,6 @@ pub(super) fn empty_function(name: Sym, void: TypeId) -> Function {
         md_attachments: Vec::new(),
         span: Span::default(),
         ret_attrs: Range32::default(),
+        side: InstSide::default(),
     }
 }

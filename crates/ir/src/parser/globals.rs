@@ -22,8 +22,7 @@ impl<'s> Parser<'s> {
     }
 
     pub(super) fn global_value(&mut self, t: Token) -> PResult<Value> {
-        let key = self.local_key(t)?;
-        let i = self.gsym(key, Self::span(t));
+        let i = self.gsym_of(t)?;
         Ok(match self.gsyms[i as usize].def {
             GDef::Global(g) => Value::Global(GlobalId(g)),
             GDef::Func(f) => Value::Func(FuncId(f)),
@@ -35,8 +34,7 @@ impl<'s> Parser<'s> {
     }
 
     pub(super) fn global_const(&mut self, t: Token) -> PResult<ConstId> {
-        let key = self.local_key(t)?;
-        let i = self.gsym(key, Self::span(t));
+        let i = self.gsym_of(t)?;
         let k = self.gsyms[i as usize].konst;
         if k != u32::MAX {
             return Ok(ConstId(k));

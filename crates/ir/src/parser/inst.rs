@@ -2,15 +2,14 @@
 
 use super::*;
 
-fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> Inst {
+fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> InstBuilder {
     let o = f.operands.len() as u32;
     let b = f.block_refs.len() as u32;
     let a = f.aux.len() as u32;
     let m = f.md_attachments.len() as u32;
-    Inst {
+    InstBuilder {
         op,
         ty: void,
-        name: LocalName::None,
         block: Block(block),
         operands: Range32 { start: o, end: o },
         blocks: Range32 { start: b, end: b },
@@ -70,8 +69,14 @@ impl<'s> Parser<'s> {
         let start = self.tok.start;
         let mut result: Option<Token> = None;
         if matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
-            result = Some(self.bump());
-            self.expect(Tok::Equal, "`=` after the result name")?;
+            result = match self.result_eq_fast() {
+                Some(t) => Some(t),
+                None => {
+                    let t = self.bump();
+                    self.expect(Tok::Equal, "`=` after the result name")?;
+                    Some(t)
+                }
+            };
         }
         if !self.is(Tok::Ident) {
             return self.err("expected an instruction opcode");
@@ -84,6 +89,14 @@ impl<'s> Parser<'s> {
         self.parse_inst_body(f, &mut inst)?;
         // Trailing `, !kind !N` attachments and `, align N` where the opcode allows them.
         while self.is(Tok::Comma) {
+            if let Some(a) = self.comma_align_fast() {
+                f.aux.push(a as u64);
+                continue;
+            }
+            if let Some(r) = self.comma_md_attachment_fast(f) {
+                r?;
+                continue;
+            }
             self.bump();
             match self.tok.kind {
                 Tok::MetadataVar => self.md_attachment(f)?,
@@ -155,16 +168,11 @@ impl<'s> Parser<'s> {
             }
             None => LocalName::None,
         };
-        // The name is stored into the pushed instruction, not into `inst` before the copy: the
-        // copy reads `inst` with wide loads, which stall on a store made just before them.
-        f.insts.push(inst);
-        if let Some(last) = f.insts.last_mut() {
-            last.name = name;
-        }
+        f.push_inst(&inst, name);
         Ok(op)
     }
 
-    fn comma(&mut self) -> PResult<()> {
+    pub(super) fn comma(&mut self) -> PResult<()> {
         self.expect(Tok::Comma, "`,`").map(|_| ())
     }
 
@@ -196,7 +204,7 @@ impl<'s> Parser<'s> {
         fl
     }
 
-    fn syncscope_and_ordering(&mut self, inst: &mut Inst) -> PResult<()> {
+    fn syncscope_and_ordering(&mut self, inst: &mut InstBuilder) -> PResult<()> {
         if self.eat_word("syncscope") {
             self.expect(Tok::LParen, "`(` after `syncscope`")?;
             inst.syncscope = OptSym::some(self.expect_str()?);
@@ -268,7 +276,7 @@ impl<'s> Parser<'s> {
         ty
     }
 
-    fn parse_inst_body(&mut self, f: &mut Function, inst: &mut Inst) -> PResult<()> {
+    fn parse_inst_body(&mut self, f: &mut Function, inst: &mut InstBuilder) -> PResult<()> {
         let w = self.cur();
         let op = inst.op;
         match op {
@@ -284,22 +292,18 @@ impl<'s> Parser<'s> {
                     self.block_ref(f)?;
                 } else {
                     self.typed_operand(f)?;
-                    self.comma()?;
-                    self.block_ref(f)?;
-                    self.comma()?;
-                    self.block_ref(f)?;
+                    self.comma_block_ref(f)?;
+                    self.comma_block_ref(f)?;
                 }
             }
             Opcode::Switch => {
                 self.bump();
                 self.typed_operand(f)?;
-                self.comma()?;
-                self.block_ref(f)?;
+                self.comma_block_ref(f)?;
                 self.expect(Tok::LSquare, "`[` before the switch cases")?;
                 while !self.is(Tok::RSquare) {
                     self.typed_operand(f)?;
-                    self.comma()?;
-                    self.block_ref(f)?;
+                    self.comma_block_ref(f)?;
                 }
                 self.bump();
             }
@@ -405,33 +409,27 @@ impl<'s> Parser<'s> {
                     flags::NUW | flags::NSW | flags::EXACT | flags::DISJOINT | flags::FAST_MATH,
                 );
                 let ty = self.typed_operand(f)?;
-                self.comma()?;
-                self.operand(f, ty)?;
+                self.comma_operand(f, ty)?;
                 inst.ty = ty;
             }
             Opcode::ExtractElement => {
                 self.bump();
                 let vt = self.typed_operand(f)?;
-                self.comma()?;
-                self.typed_operand(f)?;
+                self.comma_typed_operand(f)?;
                 inst.ty = self.elem_type(vt);
             }
             Opcode::InsertElement => {
                 self.bump();
                 let vt = self.typed_operand(f)?;
-                self.comma()?;
-                self.typed_operand(f)?;
-                self.comma()?;
-                self.typed_operand(f)?;
+                self.comma_typed_operand(f)?;
+                self.comma_typed_operand(f)?;
                 inst.ty = vt;
             }
             Opcode::ShuffleVector => {
                 self.bump();
                 let vt = self.typed_operand(f)?;
-                self.comma()?;
-                self.typed_operand(f)?;
-                self.comma()?;
-                let mt = self.typed_operand(f)?;
+                self.comma_typed_operand(f)?;
+                let mt = self.comma_typed_operand(f)?;
                 let elem = self.elem_type(vt);
                 inst.ty = self.vector_of(mt, elem);
                 // The mask as integers (`u64::MAX` for undef/poison lanes).
@@ -467,8 +465,7 @@ impl<'s> Parser<'s> {
                 self.bump();
                 let at = self.typed_operand(f)?;
                 if op == Opcode::InsertValue {
-                    self.comma()?;
-                    self.typed_operand(f)?;
+                    self.comma_typed_operand(f)?;
                 }
                 let mark = f.aux.len();
                 while self.is(Tok::Comma) {
@@ -530,8 +527,7 @@ impl<'s> Parser<'s> {
                     inst.flags |= flags::VOLATILE;
                 }
                 let t = self.parse_type()?;
-                self.comma()?;
-                let pt = self.typed_operand(f)?;
+                let pt = self.comma_typed_operand(f)?;
                 inst.aux = self.ptr_addrspace(pt);
                 inst.aux2 = t.0;
                 inst.ty = t;
@@ -546,8 +542,7 @@ impl<'s> Parser<'s> {
                     inst.flags |= flags::VOLATILE;
                 }
                 self.typed_operand(f)?;
-                self.comma()?;
-                let pt = self.typed_operand(f)?;
+                let pt = self.comma_typed_operand(f)?;
                 inst.aux = self.ptr_addrspace(pt);
                 if atomic {
                     self.syncscope_and_ordering(inst)?;
@@ -567,10 +562,8 @@ impl<'s> Parser<'s> {
                 }
                 let pt = self.typed_operand(f)?;
                 inst.aux = self.ptr_addrspace(pt);
-                self.comma()?;
-                let vt = self.typed_operand(f)?;
-                self.comma()?;
-                self.typed_operand(f)?;
+                let vt = self.comma_typed_operand(f)?;
+                self.comma_typed_operand(f)?;
                 self.syncscope_and_ordering(inst)?;
                 let fail = self.expect_ordering()?;
                 f.aux.push(fail as u64);
@@ -595,8 +588,7 @@ impl<'s> Parser<'s> {
                 inst.aux = rop as u32;
                 let pt = self.typed_operand(f)?;
                 inst.aux2 = self.ptr_addrspace(pt);
-                self.comma()?;
-                inst.ty = self.typed_operand(f)?;
+                inst.ty = self.comma_typed_operand(f)?;
                 self.syncscope_and_ordering(inst)?;
             }
             Opcode::GetElementPtr => {
@@ -621,16 +613,23 @@ impl<'s> Parser<'s> {
                 let st = self.parse_type()?;
                 inst.aux = st.0;
                 inst.aux2 = st.0;
-                self.comma()?;
-                let bt = self.typed_operand(f)?;
+                let bt = self.comma_typed_operand(f)?;
                 let mut rty = bt;
                 while self.is(Tok::Comma) {
-                    self.bump();
-                    if self.is(Tok::MetadataVar) {
-                        self.md_attachment(f)?;
-                        break;
-                    }
-                    let it = self.typed_operand(f)?;
+                    let it = match self.comma_type_fast() {
+                        Some(it) => {
+                            self.operand(f, it)?;
+                            it
+                        }
+                        None => {
+                            self.bump();
+                            if self.is(Tok::MetadataVar) {
+                                self.md_attachment(f)?;
+                                break;
+                            }
+                            self.typed_operand(f)?
+                        }
+                    };
                     if matches!(self.ty(it), Type::Vector { .. })
                         && !matches!(self.ty(rty), Type::Vector { .. })
                     {
@@ -657,8 +656,13 @@ impl<'s> Parser<'s> {
                 inst.flags |=
                     self.inst_flags(flags::NUW | flags::NSW | flags::NNEG | flags::FAST_MATH);
                 self.typed_operand(f)?;
-                self.expect_word("to")?;
-                inst.ty = self.parse_type()?;
+                inst.ty = match self.cast_to_type_fast() {
+                    Some(t) => t?,
+                    None => {
+                        self.expect_word("to")?;
+                        self.parse_type()?
+                    }
+                };
             }
             Opcode::ICmp | Opcode::FCmp => {
                 self.bump();
@@ -679,8 +683,7 @@ impl<'s> Parser<'s> {
                 }
                 self.bump();
                 let ty = self.typed_operand(f)?;
-                self.comma()?;
-                self.operand(f, ty)?;
+                self.comma_operand(f, ty)?;
                 let i1 = self.ty_i1;
                 inst.ty = self.vector_of(ty, i1);
             }
@@ -692,12 +695,16 @@ impl<'s> Parser<'s> {
                 loop {
                     self.expect(Tok::LSquare, "`[` before a phi incoming value")?;
                     self.operand(f, ty)?;
-                    self.comma()?;
-                    if !matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
-                        return self.err("expected the incoming block `%name`");
+                    if let Some(t) = self.comma_local_fast() {
+                        self.block_name_tok(f, t)?;
+                    } else {
+                        self.comma()?;
+                        if !matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
+                            return self.err("expected the incoming block `%name`");
+                        }
+                        // Reuse block_ref's lookup by faking the `label` keyword.
+                        self.phi_block(f)?;
                     }
-                    // Reuse block_ref's lookup by faking the `label` keyword.
-                    self.phi_block(f)?;
                     self.expect(Tok::RSquare, "`]` after a phi incoming block")?;
                     if !self.is(Tok::Comma) {
                         break;
@@ -714,10 +721,8 @@ impl<'s> Parser<'s> {
                 self.bump();
                 inst.flags |= self.fast_math();
                 self.typed_operand(f)?;
-                self.comma()?;
-                inst.ty = self.typed_operand(f)?;
-                self.comma()?;
-                self.typed_operand(f)?;
+                inst.ty = self.comma_typed_operand(f)?;
+                self.comma_typed_operand(f)?;
             }
             Opcode::Freeze => {
                 self.bump();
@@ -774,9 +779,13 @@ impl<'s> Parser<'s> {
     }
 
     /// `call`, `invoke`, `callbr` (with `tail`/`musttail`/`notail` prefixes for `call`).
-    fn parse_call(&mut self, f: &mut Function, inst: &mut Inst) -> PResult<()> {
+    fn parse_call(&mut self, f: &mut Function, inst: &mut InstBuilder) -> PResult<()> {
         let op = inst.op;
-        let first = self.bump();
+        // `tail call` in one step (`fast.rs`).
+        let first = match self.word_pair_fast(b"tail", b" call") {
+            Some(t) => t,
+            None => self.bump(),
+        };
         if op == Opcode::Call {
             match self.text(first) {
                 b"tail" => inst.flags |= flags::TAIL,
@@ -784,7 +793,7 @@ impl<'s> Parser<'s> {
                 b"notail" => inst.flags |= flags::NOTAIL,
                 _ => {}
             }
-            if self.text(first) != b"call" {
+            if self.text(first) != b"call" && self.prev_end == first.end {
                 self.expect_word("call")?;
             }
             inst.flags |= self.fast_math();
@@ -805,11 +814,18 @@ impl<'s> Parser<'s> {
         let tmark = self.type_scratch.len();
         let arg_lists_start = f.arg_attr_lists.len() as u32;
         if !self.is(Tok::RParen) {
+            // The type of the next argument when it was read together with its comma.
+            let mut fused = None;
             loop {
-                if self.eat(Tok::DotDotDot) {
-                    break;
-                }
-                let at = self.parse_type()?;
+                let at = match fused.take() {
+                    Some(at) => at,
+                    None => {
+                        if self.eat(Tok::DotDotDot) {
+                            break;
+                        }
+                        self.parse_type()?
+                    }
+                };
                 let attrs = if at == self.ty_meta {
                     let m = self.parse_md_operand(Some(f))?;
                     f.operands.push(Value::Meta(m));
@@ -821,6 +837,10 @@ impl<'s> Parser<'s> {
                 };
                 f.arg_attr_lists.push(attrs);
                 self.type_scratch.push(at);
+                if let Some(at) = self.comma_type_fast() {
+                    fused = Some(at);
+                    continue;
+                }
                 if !self.eat(Tok::Comma) {
                     break;
                 }
@@ -918,6 +938,8 @@ impl<'s> Parser<'s> {
                     key,
                     target: FixTarget::Callee(call_idx),
                     span,
+                    want: NO_TYPE,
+                    inst: f.insts.len() as u32,
                 });
                 PENDING
             }

@@ -105,6 +105,7 @@ impl<'s> Parser<'s> {
                         let v = self.parse_value(f, ty)?;
                         Ok(match v {
                             Val::Ready(v) => {
+                                self.check_written(f, v, ty);
                                 let fid = self.cur_func;
                                 let local =
                                     matches!(v, Value::Arg(_) | Value::Inst(_) | Value::Block(_));
@@ -116,6 +117,8 @@ impl<'s> Parser<'s> {
                                     key,
                                     target: FixTarget::Meta(id.0),
                                     span,
+                                    want: ty,
+                                    inst: f.insts.len() as u32,
                                 });
                                 id
                             }
@@ -237,7 +240,7 @@ impl<'s> Parser<'s> {
     /// `, !kind !N` attachments (the comma already consumed, current token `!kind`).
     pub(super) fn md_attachment(&mut self, f: &mut Function) -> PResult<()> {
         let t = self.bump();
-        let kind = self.name_sym(t);
+        let kind = self.md_kind_sym(t);
         let m = self.parse_md_ref()?;
         f.md_attachments.push((kind, m));
         Ok(())

@@ -108,11 +108,11 @@ impl<'s> Parser<'s> {
     }
 
     /// Reads the rest of the module sequentially and finishes it.
-    fn run_to_end(mut self) -> PResult<Module> {
+    fn run_to_end(mut self) -> PResult<(Module, Vec<WrongType>)> {
         while self.tok.kind != Tok::Eof {
             self.parse_item()?;
         }
-        self.finish()
+        self.finish_with_wrong_types()
     }
 }
 
@@ -134,7 +134,7 @@ pub(crate) fn worth_it(src: &str) -> bool {
 }
 
 /// Reads `src` with two threads; the result (module or first error) equals the sequential reader's.
-pub(crate) fn parse_parallel(source_name: &str, src: &str) -> PResult<Module> {
+pub(crate) fn parse_parallel(source_name: &str, src: &str) -> PResult<(Module, Vec<WrongType>)> {
     let seq = || Parser::new(source_name, src).parse_module();
     let Some(prelude_end) = find_define(src, 0) else {
         return seq();
@@ -341,23 +341,18 @@ impl Remap {
         f.attrs = self.attrs(f.attrs);
         f.ret_attrs = self.attrs(f.ret_attrs);
         for b in &mut f.blocks {
-            b.name = self.name(b.name);
+            b.set_name(self.name(b.name()));
         }
+        // `aux2` of `load` and `getelementptr` is implied by the type and `aux` rewritten here;
+        // `alloca`'s (a type) and syncscopes are in the side tables.
         for i in &mut f.insts {
             i.ty = self.ty(i.ty);
-            i.name = self.name(i.name);
-            if let Some(s) = i.syncscope.get() {
-                i.syncscope = OptSym::some(self.sym(s));
-            }
-            match i.op {
-                Opcode::GetElementPtr => {
-                    i.aux = self.ty(TypeId(i.aux)).0;
-                    i.aux2 = self.ty(TypeId(i.aux2)).0;
-                }
-                Opcode::Alloca | Opcode::Load => i.aux2 = self.ty(TypeId(i.aux2)).0,
-                _ => {}
+            i.set_name(self.name(i.name()));
+            if i.op == Opcode::GetElementPtr {
+                i.aux = self.ty(TypeId(i.aux)).0;
             }
         }
+        f.remap_side(|t| self.ty(TypeId(t)).0, |s| self.sym(s));
         for v in &mut f.operands {
             *v = self.value(*v);
         }
@@ -371,13 +366,14 @@ impl Remap {
             b.tag = self.sym(b.tag);
         }
         // Per-argument attributes: metadata arguments hold the default `0..0`, which stays.
-        for i in &f.insts {
+        for (n, i) in f.insts.iter().enumerate() {
             if !i.op.is_call_like() {
                 continue;
             }
             let c = &f.calls[i.aux as usize];
+            let first = f.operand_range(InstId(n as u32)).start as usize;
             for (k, j) in c.arg_attrs.range().enumerate() {
-                let arg = f.operands.get(i.operands.start as usize + k);
+                let arg = f.operands.get(first + k);
                 if !matches!(arg, Some(Value::Meta(_))) {
                     f.arg_attr_lists[j] = self.attrs(f.arg_attr_lists[j]);
                 }
@@ -677,6 +673,14 @@ fn merge<'s>(a: &mut Parser<'s>, mut b: Parser<'s>, base: &Base) -> bool {
     for &(c, g, key, span) in &b.blockaddrs[base.blockaddrs..] {
         a.blockaddrs
             .push((r.konst(c), r.gsyms[g as usize], r.key(key), span));
+    }
+    // Operands written with a wrong type (locals: only the function and the type move).
+    for w in &b.wrong_types {
+        a.wrong_types.push(WrongType {
+            func: r.func(w.func),
+            written: r.ty(w.written),
+            ..*w
+        });
     }
     // The functions themselves.
     for mut f in b.m.functions.drain(base.funcs as usize..) {

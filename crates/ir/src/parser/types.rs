@@ -136,19 +136,54 @@ impl<'s> Parser<'s> {
             };
             if let Some(id) = id {
                 self.bump();
-                if !(self.is(Tok::LParen) || self.is(Tok::Star) || self.is_word("addrspace")) {
-                    return Ok(id);
-                }
-                self.enter()?;
-                let r = self.type_suffix(id);
-                self.leave();
-                return r;
+                return self.fast_type_suffix(id);
+            }
+            if self.cur() == b"ptr" {
+                // `ptr addrspace(N)` in one step (`fast.rs`), else token by token.
+                let asp = match self.ptr_addrspace_fast() {
+                    Some(n) => n,
+                    None => {
+                        self.bump();
+                        self.opt_addrspace()?
+                    }
+                };
+                let p = self.ptr_type(asp);
+                return self.fast_type_suffix(p);
             }
         }
         self.enter()?;
         let r = self.parse_type_inner();
         self.leave();
         r
+    }
+
+    /// The suffix of a type read by `parse_type`'s fast path: none usually; else the general
+    /// suffix inside the nesting bookkeeping (the caller checked `depth < MAX_DEPTH`, so `enter`
+    /// succeeds as on the general path).
+    #[inline]
+    pub(super) fn fast_type_suffix(&mut self, id: TypeId) -> PResult<TypeId> {
+        if !(self.is(Tok::LParen) || self.is(Tok::Star) || self.is_word("addrspace")) {
+            return Ok(id);
+        }
+        self.enter()?;
+        let r = self.type_suffix(id);
+        self.leave();
+        r
+    }
+
+    /// `ptr addrspace(asp)`, interned once per small address space.
+    #[inline]
+    pub(super) fn ptr_type(&mut self, asp: u32) -> TypeId {
+        match self.ptr_types.get(asp as usize) {
+            Some(&Some(id)) => id,
+            _ => {
+                let id = self.simple_type(Type::Ptr(asp));
+                if let Some(slot) = self.ptr_types.get_mut(asp as usize) {
+                    *slot = Some(id);
+                }
+                id
+            }
+        }
     }
 
     pub(super) fn parse_type_inner(&mut self) -> PResult<TypeId> {
@@ -196,16 +231,7 @@ impl<'s> Parser<'s> {
                     b"ptr" => {
                         self.bump();
                         let asp = self.opt_addrspace()?;
-                        let p = match self.ptr_types.get(asp as usize) {
-                            Some(&Some(id)) => id,
-                            _ => {
-                                let id = self.simple_type(Type::Ptr(asp));
-                                if let Some(slot) = self.ptr_types.get_mut(asp as usize) {
-                                    *slot = Some(id);
-                                }
-                                id
-                            }
-                        };
+                        let p = self.ptr_type(asp);
                         return self.type_suffix(p);
                     }
                     b"target" => {

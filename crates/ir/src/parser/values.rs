@@ -58,16 +58,23 @@ impl<'s> Parser<'s> {
         }
     }
 
-    pub(super) fn push_operand(&mut self, f: &mut Function, v: Val<'s>) {
+    /// Pushes an operand written as a `ty` (checked against a local's definition, see
+    /// [`WrongType`]).
+    pub(super) fn push_operand(&mut self, f: &mut Function, v: Val<'s>, ty: TypeId) {
         let idx = f.operands.len() as u32;
         match v {
-            Val::Ready(v) => f.operands.push(v),
+            Val::Ready(v) => {
+                self.check_written(f, v, ty);
+                f.operands.push(v)
+            }
             Val::Fwd(key, span) => {
                 f.operands.push(PENDING);
                 self.fixups.push(Fixup {
                     key,
                     target: FixTarget::Operand(idx),
                     span,
+                    want: ty,
+                    inst: f.insts.len() as u32,
                 });
             }
         }
@@ -75,14 +82,33 @@ impl<'s> Parser<'s> {
 
     pub(super) fn operand(&mut self, f: &mut Function, ty: TypeId) -> PResult<()> {
         if matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
-            // The commonest operand, pushed directly (the same as `parse_local_ref` and
-            // `push_operand`, without passing a `Val` through memory).
             let t = self.bump();
+            return self.local_operand(f, t, ty);
+        }
+        let v = self.parse_value(f, ty)?;
+        self.push_operand(f, v, ty);
+        Ok(())
+    }
+
+    /// The local name token `t` (already consumed) as an operand written as a `ty`: the commonest
+    /// operand, pushed directly (the same as `parse_local_ref` and `push_operand`, without passing
+    /// a `Val` through memory).
+    #[inline]
+    pub(super) fn local_operand(&mut self, f: &mut Function, t: Token, ty: TypeId) -> PResult<()> {
+        {
             let key = self.lkey(t)?;
             let idx = f.operands.len() as u32;
+            // The written type is compared with the definition's here (forward references:
+            // when they are resolved), as LLVM's reader does.
             match self.locals.get(&key) {
-                Some(Local::Arg(a)) => f.operands.push(Value::Arg(a)),
-                Some(Local::Inst(i)) => f.operands.push(Value::Inst(InstId(i))),
+                Some(Local::Arg(a)) => {
+                    self.check_written(f, Value::Arg(a), ty);
+                    f.operands.push(Value::Arg(a))
+                }
+                Some(Local::Inst(i)) => {
+                    self.check_written(f, Value::Inst(InstId(i)), ty);
+                    f.operands.push(Value::Inst(InstId(i)))
+                }
                 Some(Local::Block(b)) => f.operands.push(Value::Block(Block(b))),
                 None => {
                     f.operands.push(PENDING);
@@ -90,13 +116,12 @@ impl<'s> Parser<'s> {
                         key,
                         target: FixTarget::Operand(idx),
                         span: Self::span(t),
+                        want: ty,
+                        inst: f.insts.len() as u32,
                     });
                 }
             }
-            return Ok(());
         }
-        let v = self.parse_value(f, ty)?;
-        self.push_operand(f, v);
         Ok(())
     }
 
@@ -108,6 +133,9 @@ impl<'s> Parser<'s> {
     }
 
     pub(super) fn block_ref(&mut self, f: &mut Function) -> PResult<()> {
+        if let Some(t) = self.label_name_fast() {
+            return self.block_name_tok(f, t);
+        }
         if !self.eat_word("label") {
             return self.err("expected `label %block`");
         }
@@ -121,6 +149,11 @@ impl<'s> Parser<'s> {
     /// a forward reference).
     pub(super) fn block_name_ref(&mut self, f: &mut Function) -> PResult<()> {
         let t = self.bump();
+        self.block_name_tok(f, t)
+    }
+
+    /// [`Parser::block_name_ref`] for the name token `t`, already consumed.
+    pub(super) fn block_name_tok(&mut self, f: &mut Function, t: Token) -> PResult<()> {
         let key = self.lkey(t)?;
         let l = self.locals.get(&key);
         let idx = f.block_refs.len() as u32;
@@ -141,6 +174,8 @@ impl<'s> Parser<'s> {
                     key,
                     target: FixTarget::BlockRef(idx),
                     span: Self::span(t),
+                    want: NO_TYPE,
+                    inst: f.insts.len() as u32,
                 });
             }
         }

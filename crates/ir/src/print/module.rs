@@ -155,7 +155,7 @@ impl Module {
     /// The offset just after the `{` that opens a definition's body.
     fn body_open(&self, func: &Function) -> usize {
         let start = func.span.start as usize;
-        let first = func.blocks[0].span.start as usize;
+        let first = func.block_span(Block(0)).start as usize;
         let b = &self.source.as_bytes()[start..first];
         let mut lex = Lexer::new(b);
         let mut open = first;
@@ -188,7 +188,7 @@ impl Module {
                 self.write_preheader(out, f, p, cfg.preds(this));
             }
             let line_start = out.len();
-            match b.name {
+            match b.name() {
                 LocalName::Named(s) => {
                     let name = super::sigil_name('%', self.str(s));
                     out.push_str(&name[1..]);
@@ -237,12 +237,14 @@ impl Module {
             }
             dropped.clear();
             dropped.extend(dead.iter().filter(|e| e.1 == this).map(|e| e.0));
-            let mut prev_end = b.span.start as usize;
-            for i in b.insts.start..b.insts.end {
+            let mut prev_end = b.span_start as usize;
+            let insts = func.block_range(this);
+            for i in insts.start..insts.end {
                 let inst = &func.insts[i as usize];
                 let id = InstId(i);
+                let span = func.inst_span(id);
                 if records {
-                    let gap = src.get(prev_end..inst.span.start as usize).unwrap_or("");
+                    let gap = src.get(prev_end..span.start as usize).unwrap_or("");
                     if gap.contains("#dbg_") {
                         for line in gap.lines() {
                             let l = line.trim();
@@ -254,7 +256,7 @@ impl Module {
                         }
                     }
                 }
-                prev_end = inst.span.end as usize;
+                prev_end = span.end as usize;
                 edits.before_inst(f, id, out);
                 retarget.clear();
                 if inst.op.is_terminator() {
@@ -274,7 +276,7 @@ impl Module {
                         preds: &p.preds,
                         label: &p.label,
                         merged: (p.preds.len() > 1)
-                            .then(|| p.phi_names.get((i - b.insts.start) as usize))
+                            .then(|| p.phi_names.get((i - insts.start) as usize))
                             .flatten()
                             .map(|s| s.as_str()),
                     }),
@@ -333,9 +335,9 @@ impl Module {
         write_preds_comment(out, line_start, &preds);
         out.push('\n');
         if p.preds.len() > 1 {
-            let hb = &func.blocks[p.header.index()];
-            for (k, i) in (hb.insts.start..hb.insts.end).enumerate() {
-                let inst = &func.insts[i as usize];
+            for (k, i) in func.block_range(p.header).range().enumerate() {
+                let inst = &func.insts[i];
+                let id = InstId(i as u32);
                 if inst.op != Opcode::Phi {
                     break;
                 }
@@ -346,8 +348,8 @@ impl Module {
                 out.push_str(name);
                 out.push_str(" = phi ");
                 out.push_str(&self.type_text(inst.ty));
-                let ops = &func.operands[inst.operands.range()];
-                let blocks = &func.block_refs[inst.blocks.range()];
+                let ops = func.operands(id);
+                let blocks = func.inst_blocks(id);
                 // One entry per edge (a predecessor may branch to the header twice).
                 let edges = header_preds.iter().filter(|b| p.preds.contains(b));
                 for (n, pred) in edges.enumerate() {

@@ -270,7 +270,7 @@ impl Module {
             return;
         }
         match self.func(f).blocks.get(b.index()) {
-            Some(bd) => self.write_local(out, bd.name),
+            Some(bd) => self.write_local(out, bd.name()),
             None => out.push_str(crate::print::BADREF),
         }
     }
@@ -293,7 +293,7 @@ impl Module {
                 None => out.push_str(crate::print::BADREF),
             },
             Value::Inst(i) => match func.insts.get(i.0 as usize) {
-                Some(x) => self.write_local(out, x.name),
+                Some(x) => self.write_local(out, x.name()),
                 None => out.push_str(crate::print::BADREF),
             },
             Value::Global(g) => {
@@ -303,7 +303,7 @@ impl Module {
             Value::Const(c) => self.write_const(out, c, 0),
             Value::Meta(m) => self.write_md_ref(out, Some(t.md_operands), m),
             Value::Block(b) => match func.blocks.get(b.index()) {
-                Some(bd) => self.write_local(out, bd.name),
+                Some(bd) => self.write_local(out, bd.name()),
                 None => out.push_str(crate::print::BADREF),
             },
             Value::Asm(_) => out.push_str(&self.value_name(f, v)),

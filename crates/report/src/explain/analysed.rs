@@ -91,7 +91,7 @@ impl<'m> Analysed<'m> {
     }
     /// The instruction index of `b`'s terminator (its last instruction).
     pub fn terminator(&self, b: Block) -> u32 {
-        self.lf.func.blocks[b.index()].insts.end - 1
+        self.lf.func.block_range(b).end - 1
     }
     /// Whether instruction `i` ends its block.
     pub fn is_terminator(&self, i: u32) -> bool {
@@ -150,8 +150,7 @@ impl<'m> Analysed<'m> {
     /// Every operand LLVM counts as a use: operands, bundle operands, the callee.
     pub fn uses(&self, i: u32) -> Vec<Value> {
         let f = self.lf.func;
-        let inst = &f.insts[i as usize];
-        let mut out: Vec<Value> = f.operands[inst.operands.range()].to_vec();
+        let mut out: Vec<Value> = f.operands(InstId(i)).to_vec();
         if let Some(call) = f.call(InstId(i)) {
             for b in &f.bundles[call.bundles.range()] {
                 out.extend_from_slice(&f.operands[b.operands.range()]);

@@ -8,7 +8,7 @@ use super::analysed::Analysed;
 use super::reasons::{JoinWitness, Node, Reason, SourceRule};
 use super::sources::{argument_rule, source_rule};
 use crate::paths::{disjoint_paths, shortest_path};
-use converge_graph::{Block, Graph};
+use converge_graph::{Block, Cycle, Graph};
 use converge_ir::{Opcode, Value};
 use converge_uniformity::{Mode, SsaFunction};
 use std::collections::HashMap;
@@ -104,7 +104,7 @@ pub(super) fn candidates(
                 if s.contains(x, ub) {
                     break;
                 }
-                if u.divergent_exit_cycles.contains(&x)
+                if u.divergent_exit_cycles.contains(&Cycle(x))
                     && let Some(ws) = exit_w.get(&x)
                 {
                     for w in ws {
@@ -156,7 +156,7 @@ pub(super) fn candidates(
         }
     }
     if !inst.op.is_terminator() {
-        for &c in &u.assumed_divergent {
+        for c in u.assumed_divergent.iter().map(|c| c.0) {
             if !s.contains(c, ub) {
                 continue;
             }

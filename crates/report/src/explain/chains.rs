@@ -56,12 +56,12 @@ impl<'a, 'm> Explainer<'a, 'm> {
         let exit_w: HashMap<u32, Vec<ExitWitness>> =
             a.u.divergent_exit_cycles
                 .iter()
-                .map(|&c| (c, exit_witnesses(a, &branches, c)))
+                .map(|&c| (c.0, exit_witnesses(a, &branches, c.0)))
                 .collect();
         let assumed_w: HashMap<u32, Vec<EntryWitness>> =
             a.u.assumed_divergent
                 .iter()
-                .map(|&c| (c, entry_witnesses(a, &branches, c)))
+                .map(|&c| (c.0, entry_witnesses(a, &branches, c.0)))
                 .collect();
         let mut join_memo: JoinMemo = HashMap::new();
 

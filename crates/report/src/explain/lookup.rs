@@ -15,7 +15,7 @@ pub fn find_value(m: &Module, fid: FuncId, name: &str) -> Option<Node> {
         .find(|&n| {
             let named = match n {
                 Node::Arg(a) => f.params[a as usize].name != converge_ir::LocalName::None,
-                Node::Inst(i) => f.insts[i as usize].name != converge_ir::LocalName::None,
+                Node::Inst(i) => f.insts[i as usize].name() != converge_ir::LocalName::None,
             };
             named && m.value_name(fid, n.value()) == want
         })

@@ -11,7 +11,7 @@
 use super::analysed::Analysed;
 use super::candidates::{EntryWitness, ExitWitness};
 use super::reasons::{Node, Reason};
-use converge_graph::{Block, Graph};
+use converge_graph::{Block, Cycle, Graph};
 use converge_ir::Value;
 use converge_uniformity::{Inst, SsaFunction, TokenKind, Val};
 use std::collections::HashMap;
@@ -54,7 +54,8 @@ pub(super) fn candidates(
                 .collect();
             vals.sort();
             vals.dedup();
-            if !s.contains(x, ub) && u.divergent_exit_cycles.contains(&x) && vals.len() >= 2 {
+            if !s.contains(x, ub) && u.divergent_exit_cycles.contains(&Cycle(x)) && vals.len() >= 2
+            {
                 for w in exit_w.get(&x).into_iter().flatten() {
                     out.push(Reason::ExitPhi {
                         cycle: x,
@@ -72,7 +73,7 @@ pub(super) fn candidates(
         let d = d.0;
         // P2: a branch in an assumed-divergent cycle on a value computed inside it.
         if terminator {
-            for &c in &u.assumed_divergent {
+            for c in u.assumed_divergent.iter().map(|c| c.0) {
                 if s.contains(c, ub) && s.contains(c, f.insts[d as usize].block) {
                     for w in assumed_w.get(&c).into_iter().flatten() {
                         out.push(Reason::BranchInAssumedCycle {
@@ -91,7 +92,9 @@ pub(super) fn candidates(
             if s.contains(x, ub) {
                 break;
             }
-            if u.divergent_exit_cycles.contains(&x) && u.assumed_divergent.contains(&x) {
+            if u.divergent_exit_cycles.contains(&Cycle(x))
+                && u.assumed_divergent.contains(&Cycle(x))
+            {
                 for w in assumed_w.get(&x).into_iter().flatten() {
                     out.push(Reason::LeavesAssumedCycle {
                         operand: d,
@@ -174,7 +177,7 @@ fn token_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32)> {
             let d = d.0;
             let token =
                 a.lf.callee_name(d)
-                    .is_some_and(|n| n.starts_with("llvm.experimental.convergence."));
+                    .is_some_and(converge_ir::intrinsics::is_convergence_family);
             if u.divergent_insts[d as usize] || token {
                 continue;
             }
@@ -190,10 +193,12 @@ fn token_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32)> {
 fn heart(a: &Analysed<'_>, c: u32) -> Option<u32> {
     let f = a.lf.func;
     let h = a.s.header(c);
-    let r = f.blocks[h.index()].insts;
+    let r = f.block_range(h);
     (r.start..r.end).find(|&k| {
-        a.lf.callee_name(k)
-            .is_some_and(|n| n == "llvm.experimental.convergence.loop")
+        a.lf.callee_name(k).is_some_and(|n| {
+            converge_ir::intrinsics::ConvergenceControl::of(n)
+                == Some(converge_ir::intrinsics::ConvergenceControl::Loop)
+        })
     })
 }
 
@@ -215,7 +220,7 @@ fn region_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32, u32)> {
             // Tokens decide which threads are converged; the values are what is computed.
             let token =
                 a.lf.callee_name(d)
-                    .is_some_and(|n| n.starts_with("llvm.experimental.convergence."));
+                    .is_some_and(converge_ir::intrinsics::is_convergence_family);
             if u.divergent_insts[d as usize] || token {
                 continue;
             }
@@ -224,7 +229,7 @@ fn region_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32, u32)> {
                 if s.contains(cy, xb) {
                     break;
                 }
-                if u.divergent_exit_cycles.contains(&cy)
+                if u.divergent_exit_cycles.contains(&Cycle(cy))
                     && !u.is_temporally_divergent(Inst(d), Inst(x))
                     && let Some(t) = heart(a, cy)
                 {

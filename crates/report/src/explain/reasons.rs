@@ -410,6 +410,16 @@ pub enum UniformFact {
         /// The instructions outside the cycle that use the value.
         users: Vec<u32>,
     },
+    /// Precise mode, rule P10: the operand `value` is defined in `cycle`, which has a divergent
+    /// exit and does not contain this instruction, but every path from `value` to here leaves
+    /// the cycle through exits that all threads take in the same iteration (the analysis'
+    /// `uniform_exit_uses`), so this use is not temporally divergent.
+    UniformlyTakenExits {
+        /// The cycle, by index in the cycle hierarchy.
+        cycle: u32,
+        /// The operand defined inside the cycle.
+        value: Node,
+    },
 }
 
 /// The answer for one value.

@@ -67,7 +67,7 @@ pub(super) fn source_rule(a: &Analysed<'_>, i: u32, reason: SourceReason) -> (So
             SourceRule::ReadRegister,
             format!(
                 "{} reads a per-lane register",
-                callee.unwrap_or("llvm.read_register")
+                callee.unwrap_or(converge_ir::intrinsics::READ_REGISTER)
             ),
         ),
         SourceReason::ThreadIdIntrinsic => (

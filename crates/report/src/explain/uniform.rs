@@ -5,7 +5,7 @@
 
 use super::analysed::Analysed;
 use super::reasons::{Node, UniformFact};
-use converge_graph::Block;
+use converge_graph::{Block, Cycle};
 use converge_ir::{Opcode, Value};
 use converge_uniformity::{Inst, Mode, SsaFunction};
 
@@ -33,6 +33,14 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
         })
         .collect();
     out.push(UniformFact::NoDivergentOperand { operands });
+    // P10: operands from a cycle with a divergent exit that reach this use only through exits
+    // all threads take in the same iteration.
+    for e in u.uniform_exit_uses.iter().filter(|e| e.user.0 == i) {
+        out.push(UniformFact::UniformlyTakenExits {
+            cycle: e.cycle.0,
+            value: Node::Inst(e.value.0),
+        });
+    }
     let inst = &f.insts[i as usize];
     let j = inst.block;
     if inst.op == Opcode::Phi {
@@ -46,7 +54,7 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
             let mut c = s.cycle_of(b);
             let mut found = None;
             while let Some(x) = c {
-                if !s.contains(x, j) && u.divergent_exit_cycles.contains(&x) {
+                if !s.contains(x, j) && u.divergent_exit_cycles.contains(&Cycle(x)) {
                     found = Some(x);
                 }
                 c = s.parent(x);
@@ -98,7 +106,7 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
     if !inst.op.is_terminator() {
         let mut c = s.cycle_of(j);
         while let Some(x) = c {
-            if u.divergent_exit_cycles.contains(&x) {
+            if u.divergent_exit_cycles.contains(&Cycle(x)) {
                 let users: Vec<u32> =
                     a.lf.users(converge_uniformity::Val::Inst(Inst(i)))
                         .iter()

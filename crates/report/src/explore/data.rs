@@ -223,7 +223,7 @@ pub fn diags_json(a: &Analysed<'_>, findings: &[&Finding], file: &str) -> Json {
                     Some(v) => {
                         let (l, _) = converge_ir::diag::line_col(
                             &m.source,
-                            f.insts[v.inst.index()].span.start,
+                            f.inst_span(converge_ir::InstId(v.inst.0)).start,
                         );
                         (
                             l,
@@ -278,9 +278,10 @@ pub fn source_html(
             ));
         }
     }
-    for (i, inst) in f.insts.iter().enumerate() {
+    for i in 0..f.insts.len() {
         let n = Node::Inst(i as u32);
-        if inst.span.end <= inst.span.start {
+        let span = f.inst_span(converge_ir::InstId(i as u32));
+        if span.end <= span.start {
             continue;
         }
         let term = a.is_terminator(i as u32);
@@ -293,20 +294,21 @@ pub fn source_html(
             cls.push_str(" conv");
         }
         segs.push((
-            inst.span.start as usize,
-            inst.span.end as usize,
+            span.start as usize,
+            span.end as usize,
             format!("<span class=\"{cls}\" data-v=\"{}\">", vid(a, n)),
         ));
     }
-    for (b, bd) in f.blocks.iter().enumerate() {
+    for b in 0..f.blocks.len() {
+        let span = f.block_span(Block(b as u32));
         // Only the label itself (`name:`), wherever the block's span ends.
-        let s0 = bd.span.start as usize;
+        let s0 = span.start as usize;
         let label_end = src
             .get(s0..)
             .and_then(|t| t.find([':', '\n']))
             .map(|k| s0 + k);
         if let Some(e) = label_end
-            && bd.span.end > bd.span.start
+            && span.end > span.start
             && e > s0
         {
             segs.push((s0, e, format!("<span class=\"lbl\" data-b=\"{b}\">")));

@@ -6,7 +6,7 @@
 
 use super::layout::{Input, Layout, Rect, layout};
 use crate::explain::Analysed;
-use converge_graph::{Block, Graph};
+use converge_graph::{Block, Cycle, Graph};
 use converge_ir::{InstId, Opcode};
 use converge_uniformity::SsaFunction;
 use std::fmt::Write as _;
@@ -93,7 +93,7 @@ fn block_lines(a: &Analysed<'_>, b: Block, marks: &Marks) -> Vec<(String, &'stat
             "tag",
         ));
     }
-    let r = a.lf.func.blocks[b.index()].insts;
+    let r = a.lf.func.block_range(b);
     if !r.is_empty() {
         let t = a.module().inst_text(a.fid(), InstId(r.end - 1));
         lines.push((cut(t.trim(), MAX_CHARS), "tm"));
@@ -112,10 +112,10 @@ fn cycle_label(a: &Analysed<'_>, c: u32) -> String {
         let e: Vec<String> = s.entries(c).iter().map(|&b| a.block_name(b)).collect();
         let _ = write!(l, " · IRREDUCIBLE, entries {}", e.join(" "));
     }
-    if a.u.analysed && a.u.assumed_divergent.contains(&c) {
+    if a.u.analysed && a.u.assumed_divergent.contains(&Cycle(c)) {
         l.push_str(" · assumed divergent");
     }
-    if a.u.analysed && a.u.divergent_exit_cycles.contains(&c) {
+    if a.u.analysed && a.u.divergent_exit_cycles.contains(&Cycle(c)) {
         l.push_str(" · divergent exit");
     }
     l
@@ -129,7 +129,7 @@ fn leaves_divergent_cycle(a: &Analysed<'_>, u: Block, v: Block) -> bool {
         if s.contains(y, v) {
             return false;
         }
-        if a.u.divergent_exit_cycles.contains(&y) {
+        if a.u.divergent_exit_cycles.contains(&Cycle(y)) {
             return true;
         }
         c = s.parent(y);
@@ -185,7 +185,7 @@ pub fn render(a: &Analysed<'_>, marks: &Marks, fi: usize) -> String {
         if !s.is_reducible(c) {
             cls.push_str(" irr");
         }
-        if a.u.analysed && a.u.assumed_divergent.contains(&c) {
+        if a.u.analysed && a.u.assumed_divergent.contains(&Cycle(c)) {
             cls.push_str(" assumed");
         }
         let _ = write!(

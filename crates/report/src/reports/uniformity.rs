@@ -124,15 +124,15 @@ pub fn preamble(mode: Mode, llvm_layout: bool) -> &'static str {
     }
 }
 
-fn cyc(a: &FunctionAnalysis<'_>, c: u32, main: bool) -> String {
+fn cyc(a: &FunctionAnalysis<'_>, c: Cycle, main: bool) -> String {
     if main {
-        return super::main_cycle_line(a.lf.module, a.lf.func, &a.structure.cycles, Cycle(c));
+        return super::main_cycle_line(a.lf.module, a.lf.func, &a.structure.cycles, c);
     }
-    cycle_line(a.lf.module, a.lf.func, &a.structure.cycles, Cycle(c))
+    cycle_line(a.lf.module, a.lf.func, &a.structure.cycles, c)
 }
 
-fn cyc_json(a: &FunctionAnalysis<'_>, c: u32) -> CycleJson {
-    CycleJson::new(a.lf.module, a.lf.func, &a.structure.cycles, Cycle(c))
+fn cyc_json(a: &FunctionAnalysis<'_>, c: Cycle) -> CycleJson {
+    CycleJson::new(a.lf.module, a.lf.func, &a.structure.cycles, c)
 }
 
 fn inst_text<'b>(buf: &'b mut String, a: &FunctionAnalysis<'_>, i: u32) -> &'b str {
@@ -145,7 +145,7 @@ fn inst_text<'b>(buf: &'b mut String, a: &FunctionAnalysis<'_>, i: u32) -> &'b s
 /// spelling, no temporal-divergence list). With `main`, as LLVM's development branch prints it
 /// (`--llvm-version main`): cycles listed outer before inner, blocks in depth-first preorder.
 pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool, main: bool) -> String {
-    let sorted = |cs: &[u32]| -> Vec<u32> {
+    let sorted = |cs: &[Cycle]| -> Vec<Cycle> {
         let mut cs = cs.to_vec();
         if main {
             cs.sort_unstable();
@@ -198,7 +198,7 @@ pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool, main: bool) -> String {
             let _ = write!(out, "\nOutside cycle :{}\n\n", cyc(a, t.cycle, main));
         }
     }
-    for (b, bd) in f.blocks.iter().enumerate() {
+    for b in 0..f.blocks.len() {
         let _ = write!(
             out,
             "\nBLOCK {}\nDEFINITIONS\n",
@@ -209,7 +209,7 @@ pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool, main: bool) -> String {
             if terminators {
                 out.push_str("TERMINATORS\n");
             }
-            for i in bd.insts.range() {
+            for i in f.block_range(Block(b as u32)).range() {
                 if f.insts[i].op.is_terminator() != terminators {
                     continue;
                 }
@@ -248,11 +248,11 @@ pub fn json(a: &FunctionAnalysis<'_>) -> FunctionJson {
         .blocks
         .iter()
         .enumerate()
-        .map(|(b, bd)| BlockJson {
+        .map(|(b, _)| BlockJson {
             name: m.block_name_in(f, Block(b as u32)),
             reachable: s.is_reachable(Block(b as u32)),
-            instructions: bd
-                .insts
+            instructions: f
+                .block_range(Block(b as u32))
                 .range()
                 .enumerate()
                 .map(|(k, i)| {
@@ -260,7 +260,7 @@ pub fn json(a: &FunctionAnalysis<'_>) -> FunctionJson {
                     let term = inst.op.is_terminator();
                     InstructionJson {
                         position: k,
-                        name: (inst.name != LocalName::None)
+                        name: (inst.name() != LocalName::None)
                             .then(|| m.value_name(fid, Value::Inst(InstId(i as u32)))),
                         text: inst_text(&mut buf, a, i as u32).trim_start().to_string(),
                         terminator: term,
@@ -275,7 +275,7 @@ pub fn json(a: &FunctionAnalysis<'_>) -> FunctionJson {
                 .collect(),
         })
         .collect();
-    let cycles = |cs: &[u32]| cs.iter().map(|&c| cyc_json(a, c)).collect();
+    let cycles = |cs: &[Cycle]| cs.iter().map(|&c| cyc_json(a, c)).collect();
     let temporal_divergence = u
         .temporal_divergence
         .iter()
@@ -350,16 +350,16 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
             cyc(a, t.cycle, false)
         );
     }
-    for (b, bd) in f.blocks.iter().enumerate() {
+    for b in 0..f.blocks.len() {
         let blk = Block(b as u32);
         let _ = write!(out, "{}:", m.block_name_in(f, blk));
         if !s.is_reachable(blk) {
             out.push_str("  ; unreachable");
         } else if let Some(c) = s.cycle_of(blk) {
-            let _ = write!(out, "  ; in cycle {}", cyc(a, c, false));
+            let _ = write!(out, "  ; in cycle {}", cyc(a, Cycle(c), false));
         }
         out.push('\n');
-        for i in bd.insts.range() {
+        for i in f.block_range(blk).range() {
             let inst = &f.insts[i];
             let div = if inst.op.is_terminator() {
                 u.divergent_terminators[b]

@@ -83,7 +83,7 @@ pub fn json(m: &Module, file: &str, findings: &[Finding]) -> VerifyReport {
             let (mut instructions, mut cycle, mut witness) = (None, None, None);
             if let Some(v) = &fd.violation {
                 let inst = |i: Inst, role: &str| {
-                    let (line, col) = line_col(m, f.insts[i.index()].span);
+                    let (line, col) = line_col(m, f.inst_span(converge_ir::InstId(i.0)));
                     InstructionRef {
                         role: role.to_string(),
                         text: llvm::inst_text(m, fd.func, i).trim_start().to_string(),
@@ -105,7 +105,7 @@ pub fn json(m: &Module, file: &str, findings: &[Finding]) -> VerifyReport {
                 {
                     insts.push(inst(d, "definition"));
                 }
-                (line, col) = line_col(m, f.insts[v.inst.index()].span);
+                (line, col) = line_col(m, f.inst_span(converge_ir::InstId(v.inst.0)));
                 instructions = Some(insts);
                 if let Some(c) = &v.cycle {
                     let names =

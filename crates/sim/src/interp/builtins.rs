@@ -48,15 +48,6 @@ fn opencl_name(name: &str) -> &str {
 
 pub(crate) fn classify(name: &str) -> Option<WorkItem> {
     use Query::*;
-    let dim = |s: &str| -> Option<u8> {
-        Some(match s {
-            "x" => 0,
-            "y" => 1,
-            "z" => 2,
-            _ => return None,
-        })
-    };
-    let fixed = |q: Query, d: &str| dim(d).map(|d| WorkItem { q, dim: Some(d) });
     if name.starts_with("llvm.nvvm.") {
         // The special registers, as the one NVPTX table names them.
         use converge_ir::intrinsics::nvptx::{Nvvm, Sreg, lookup};
@@ -69,26 +60,16 @@ pub(crate) fn classify(name: &str) -> Option<WorkItem> {
         };
         return Some(WorkItem { q, dim: Some(d) });
     }
-    if let Some(r) = name.strip_prefix("llvm.amdgcn.") {
-        return match r {
-            "dispatch.ptr" => Some(WorkItem {
-                q: DispatchPtr,
-                dim: Some(0),
-            }),
-            "implicitarg.ptr" => Some(WorkItem {
-                q: ImplicitArgPtr,
-                dim: Some(0),
-            }),
-            _ => {
-                if let Some(d) = r.strip_prefix("workitem.id.") {
-                    fixed(LocalId, d)
-                } else if let Some(d) = r.strip_prefix("workgroup.id.") {
-                    fixed(GroupId, d)
-                } else {
-                    None
-                }
-            }
+    if name.starts_with("llvm.amdgcn.") {
+        // The work-item queries, as the one AMDGPU table names them.
+        use converge_ir::intrinsics::amdgpu::{WorkItem as W, work_item};
+        let (q, d) = match work_item(name)? {
+            W::LocalId(d) => (LocalId, d),
+            W::GroupId(d) => (GroupId, d),
+            W::DispatchPtr => (DispatchPtr, 0),
+            W::ImplicitArgPtr => (ImplicitArgPtr, 0),
         };
+        return Some(WorkItem { q, dim: Some(d) });
     }
     let q = match opencl_name(name) {
         "get_local_id" | "get_local_linear_id" => LocalId,

@@ -120,10 +120,16 @@ pub(crate) fn classify_callee(name: &str, convergent: bool, target: Target) -> C
     if let Some(b) = barrier(name) {
         return Comm(self::Comm::Barrier(b));
     }
+    {
+        use converge_ir::intrinsics::ConvergenceControl as C;
+        match C::of(name) {
+            Some(C::Entry) => return TokEntry,
+            Some(C::Anchor) => return TokAnchor,
+            Some(C::Loop) => return TokLoop,
+            None => {}
+        }
+    }
     match name {
-        "llvm.experimental.convergence.entry" => return TokEntry,
-        "llvm.experimental.convergence.anchor" => return TokAnchor,
-        "llvm.experimental.convergence.loop" => return TokLoop,
         "getSubgroupLocalInvocationId" => return LaneId,
         "subgroupBroadcastFirst" => return Comm(self::Comm::SgBroadcastFirst),
         "subgroupBallot" => return Comm(self::Comm::Ballot),

@@ -7,7 +7,7 @@ impl Exec<'_, '_> {
     pub(crate) fn call(&mut self, t: &mut Thread, i: usize) {
         let f = self.p.f;
         let inst = &f.insts[i];
-        let ops = &f.operands[inst.operands.range()];
+        let ops = f.operands(InstId(i as u32));
         let vals: Vec<Val> = ops.iter().map(|&o| self.value(t, o, inst.ty)).collect();
         let Kind::Call(kind) = self.p.kinds[i] else {
             let v = self.per_thread(t, i, inst.ty);

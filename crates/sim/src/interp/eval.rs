@@ -25,7 +25,7 @@ impl Exec<'_, '_> {
         }
         t.fr.block = b;
         t.fr.pos = 0;
-        let range = f.blocks[b.index()].insts.range();
+        let range = f.block_range(b).range();
         let mut phis: Vec<(usize, Val)> = Vec::new();
         for i in range.clone() {
             let inst = &f.insts[i];
@@ -34,8 +34,8 @@ impl Exec<'_, '_> {
             }
             let mut v = Val::Undef;
             if let Some(pb) = prev {
-                let ops = &f.operands[inst.operands.range()];
-                let bl = &f.block_refs[inst.blocks.range()];
+                let ops = f.operands(InstId(i as u32));
+                let bl = f.inst_blocks(InstId(i as u32));
                 if let Some(k) = bl.iter().position(|&x| x == pb) {
                     v = self.value(t, ops[k], inst.ty);
                 }
@@ -93,7 +93,7 @@ impl Exec<'_, '_> {
         while t.state == TState::Running {
             self.at(t.fr.func);
             let f = self.p.f;
-            let range = f.blocks[t.fr.block.index()].insts.range();
+            let range = f.block_range(t.fr.block).range();
             let i = range.start + t.fr.pos as usize;
             if i >= range.end {
                 self.finish(t, Status::Error("fell off the end of a block".into()));
@@ -119,10 +119,10 @@ impl Exec<'_, '_> {
     pub(crate) fn step(&mut self, t: &mut Thread, i: usize) {
         let f = self.p.f;
         let inst = &f.insts[i];
-        let ops = &f.operands[inst.operands.range()];
+        let ops = f.operands(InstId(i as u32));
         match inst.op {
             Opcode::Br => {
-                let succ = &f.block_refs[inst.blocks.range()];
+                let succ = f.inst_blocks(InstId(i as u32));
                 let target = if ops.is_empty() {
                     succ[0]
                 } else {
@@ -142,7 +142,7 @@ impl Exec<'_, '_> {
                 self.enter(t, target, Some(from));
             }
             Opcode::Switch => {
-                let succ = &f.block_refs[inst.blocks.range()];
+                let succ = f.inst_blocks(InstId(i as u32));
                 let c = self.value(t, ops[0], inst.ty).bits();
                 let mut target = succ[0];
                 for (k, &cv) in ops[1..].iter().enumerate() {
@@ -162,7 +162,7 @@ impl Exec<'_, '_> {
                     t.allocas.truncate(callee.alloca_mark);
                     t.held -= callee.regs.len() + self.p.f.blocks.len();
                     self.at(t.fr.func);
-                    let range = self.p.f.blocks[t.fr.block.index()].insts.range();
+                    let range = self.p.f.block_range(t.fr.block).range();
                     let ci = range.start + t.fr.pos as usize;
                     return self.done_call(t, ci, v.unwrap_or(Val::Undef));
                 }
@@ -430,7 +430,7 @@ impl Exec<'_, '_> {
     pub(crate) fn eval(&mut self, t: &mut Thread, i: usize) -> Val {
         let f = self.p.f;
         let inst = &f.insts[i];
-        let ops = &f.operands[inst.operands.range()];
+        let ops = f.operands(InstId(i as u32));
         let ty = inst.ty;
         let v = |this: &Self, k: usize| -> Val { this.value(t, ops[k], ty) };
         let oty = |k: usize| -> TypeId { self.value_ty(ops[k]).unwrap_or(ty) };
@@ -529,7 +529,7 @@ impl Exec<'_, '_> {
             Opcode::ExtractValue | Opcode::ExtractElement => {
                 let agg = v(self, 0);
                 let idx: Vec<u64> = if inst.op == Opcode::ExtractValue {
-                    f.aux[inst.aux_list.range()].to_vec()
+                    f.aux_list(InstId(i as u32)).to_vec()
                 } else {
                     vec![v(self, 1).bits() as u64]
                 };
@@ -547,7 +547,7 @@ impl Exec<'_, '_> {
                 let agg = v(self, 0);
                 let x = v(self, 1);
                 let k = if inst.op == Opcode::InsertValue {
-                    f.aux[inst.aux_list.range()].first().copied().unwrap_or(0) as usize
+                    f.aux_list(InstId(i as u32)).first().copied().unwrap_or(0) as usize
                 } else {
                     v(self, 2).bits() as usize
                 };
@@ -558,7 +558,7 @@ impl Exec<'_, '_> {
                         _ => Vec::new(),
                     },
                 };
-                if inst.op == Opcode::InsertValue && inst.aux_list.len() > 1 {
+                if inst.op == Opcode::InsertValue && f.aux_list(InstId(i as u32)).len() > 1 {
                     // Nested insert: not modelled precisely; a pure function of the inputs.
                     let all: Vec<Val> = (0..ops.len()).map(|k| v(self, k)).collect();
                     return self.pure_hash(i, &all, ty);
@@ -573,7 +573,8 @@ impl Exec<'_, '_> {
                     Some(&o) => self.value(t, o, ty).bits().max(1) as u64,
                     None => 1,
                 };
-                let size = self.p.size_of(TypeId(inst.aux2)).max(1) * count.min(1 << 20);
+                let size =
+                    self.p.size_of(TypeId(f.aux2(InstId(i as u32)))).max(1) * count.min(1 << 20);
                 let a = t.alloca_next.div_ceil(16) * 16;
                 t.alloca_next = a + size;
                 t.allocas.push((a, a + size));
@@ -635,7 +636,7 @@ impl Exec<'_, '_> {
     pub(crate) fn describe_inst(&self, i: usize) -> String {
         let f = self.p.f;
         let m = self.p.m;
-        let name = match f.insts[i].name {
+        let name = match f.insts[i].name() {
             converge_ir::LocalName::Named(s) => format!("%{}", sym(m, s)),
             converge_ir::LocalName::Slot(n) => format!("%{n}"),
             converge_ir::LocalName::None => format!("`{:?}`", f.insts[i].op).to_lowercase(),

@@ -82,7 +82,7 @@ impl Exec<'_, '_> {
     /// highest thread's store wins, and atomics are applied one thread after the other).
     pub(crate) fn release_mem(&mut self, threads: &mut [Thread], members: &[usize], i: usize) {
         let inst = &self.p.f.insts[i];
-        let ops = &self.p.f.operands[inst.operands.range()];
+        let ops = self.p.f.operands(InstId(i as u32));
         let tys: Vec<TypeId> = ops
             .iter()
             .map(|&o| self.value_ty(o).unwrap_or(inst.ty))
@@ -111,7 +111,7 @@ impl Exec<'_, '_> {
                 }
                 Opcode::AtomicRmw => match addr(&vals[0]) {
                     Some(a) => {
-                        let old = self.load(t, i, a, tys[1], inst.aux2);
+                        let old = self.load(t, i, a, tys[1], self.p.f.aux2(InstId(i as u32)));
                         let new = rmw(inst.aux as u8, &old, &vals[1], self.p.int_width(tys[1]));
                         self.store(t, a, &new, tys[1]);
                         old

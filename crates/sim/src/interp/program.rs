@@ -74,8 +74,8 @@ impl<'m> Program<'m> {
         let mut ctrl = vec![None; n];
         let mut controlled = false;
         let mut pos = vec![0u32; n];
-        for b in &f.blocks {
-            for (k, i) in b.insts.range().enumerate() {
+        for b in 0..f.blocks.len() {
+            for (k, i) in f.block_range(Block(b as u32)).range().enumerate() {
                 pos[i] = k as u32;
             }
         }
@@ -84,7 +84,7 @@ impl<'m> Program<'m> {
             let shared = match inst.op {
                 Opcode::Load => generic || (inst.aux != 0 && inst.aux != 5),
                 Opcode::Store | Opcode::CmpXchg => inst.aux != 5,
-                Opcode::AtomicRmw => inst.aux2 != 5,
+                Opcode::AtomicRmw => f.aux2(InstId(i as u32)) != 5,
                 _ => false,
             };
             if shared {
@@ -305,8 +305,8 @@ pub(crate) fn token_regions(f: &Function, cfg: &Cfg, kinds: &[Kind]) -> Vec<Vec<
     let dt = DominatorTree::new(cfg);
     let mut out = vec![Vec::new(); nb];
     let mut pos = vec![0u32; f.insts.len()];
-    for b in &f.blocks {
-        for (k, i) in b.insts.range().enumerate() {
+    for b in 0..f.blocks.len() {
+        for (k, i) in f.block_range(Block(b as u32)).range().enumerate() {
             pos[i] = k as u32;
         }
     }

@@ -231,7 +231,7 @@ pub fn run_with(
                 .iter()
                 .map(|fr| {
                     let (cp, _) = ex.progs[fr.func as usize];
-                    let at = cp.f.blocks[fr.block.index()].insts.start + fr.pos;
+                    let at = cp.f.block_range(fr.block).start + fr.pos;
                     (cp.func, InstId(at))
                 })
                 .collect();
@@ -377,7 +377,8 @@ impl Exec<'_, '_> {
             changed = false;
             for (k, inst) in f.insts.iter().enumerate() {
                 if tainted[k]
-                    || !f.operands[inst.operands.range()]
+                    || !f
+                        .operands(InstId(k as u32))
                         .iter()
                         .any(|o| matches!(o, Value::Inst(x) if tainted[x.0 as usize]))
                 {

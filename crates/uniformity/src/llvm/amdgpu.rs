@@ -311,15 +311,13 @@ impl Amdgpu {
                     }
                 };
                 match f.callee_name(i) {
-                    Some(n) if lookup(n, |n| n == "llvm.read_register") => {
+                    Some(n) if converge_ir::intrinsics::is_read_register(n) => {
                         if matches!(f.module.types.types[inst.ty.0 as usize], Type::Int(1)) {
                             return Some(SourceReason::PerLaneRegister);
                         }
                         let reg = read_register_name(f, i).unwrap_or_default();
-                        (!reg.is_empty()
-                            && (reg.starts_with('v') || reg.starts_with('a'))
-                            && !reg.starts_with("vcc"))
-                        .then_some(SourceReason::PerLaneRegister)
+                        converge_ir::intrinsics::amdgpu::is_per_lane_register(&reg)
+                            .then_some(SourceReason::PerLaneRegister)
                     }
                     Some(n) if newer && Self::is_permlane(n) => (!self
                         .uniform_permlane(f, i, rules))
@@ -373,7 +371,7 @@ impl Amdgpu {
                 self.is_wave_uniform_tid_expr(f, i, rules)
             }
             Opcode::ExtractValue => {
-                let idx = &f.func.aux[inst.aux_list.range()];
+                let idx = f.func.aux_list(converge_ir::InstId(i));
                 let Some(&Value::Inst(src)) = f.operands(i).first() else {
                     return false;
                 };

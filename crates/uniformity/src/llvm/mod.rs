@@ -13,7 +13,7 @@ pub use rules::{Rules, main_print_order};
 
 use crate::ssa::{DivergenceModel, Inst, InstRange, SsaFunction, Val};
 use converge_graph::{Block, Cfg};
-use converge_ir::{ConstKind, Function, Metadata, Module, Opcode, Value};
+use converge_ir::{ConstKind, Function, InstId, Metadata, Module, Opcode, Value};
 use std::cell::RefCell;
 
 /// One function of a parsed module, with its CFG and use lists.
@@ -55,7 +55,7 @@ impl<'m> LlvmFunction<'m> {
 
     /// The operands of instruction `i` (without callee and bundles).
     pub fn operands(&self, i: u32) -> &[Value] {
-        &self.func.operands[self.func.insts[i as usize].operands.range()]
+        self.func.operands(InstId(i))
     }
 
     /// The called function's name for a direct call, `invoke` or `callbr`.
@@ -207,8 +207,8 @@ fn use_lists(f: &Function) -> (Vec<u32>, Vec<Inst>) {
     let mut back = vec![0u32; nv];
     let mut uses = USES.with(|u| u.take());
     uses.clear();
-    for (i, inst) in f.insts.iter().enumerate() {
-        operands_of(f, inst, |v| {
+    for i in 0..ni {
+        operands_of(f, i, |v| {
             let s = match v {
                 Value::Arg(a) => a as usize,
                 Value::Inst(d) => na + d.0 as usize,
@@ -246,8 +246,9 @@ fn use_lists(f: &Function) -> (Vec<u32>, Vec<Inst>) {
 
 /// [`for_each_operand`], statically dispatched.
 #[inline(always)]
-fn operands_of(f: &Function, inst: &converge_ir::Inst, mut cb: impl FnMut(Value)) {
-    for &v in &f.operands[inst.operands.range()] {
+fn operands_of(f: &Function, i: usize, mut cb: impl FnMut(Value)) {
+    let inst = &f.insts[i];
+    for &v in f.operands(InstId(i as u32)) {
         cb(v);
     }
     if inst.op.is_call_like()
@@ -264,7 +265,7 @@ fn operands_of(f: &Function, inst: &converge_ir::Inst, mut cb: impl FnMut(Value)
 
 /// Every operand LLVM counts as a use: operands, bundle operands, then the callee.
 fn for_each_operand(f: &Function, i: u32, cb: &mut dyn FnMut(Value)) {
-    operands_of(f, &f.insts[i as usize], cb);
+    operands_of(f, i as usize, cb);
 }
 
 impl SsaFunction for LlvmFunction<'_> {
@@ -279,7 +280,7 @@ impl SsaFunction for LlvmFunction<'_> {
         self.func.insts.len() as u32
     }
     fn block_insts(&self, b: Block) -> InstRange {
-        let r = self.func.blocks[b.index()].insts;
+        let r = self.func.block_range(b);
         InstRange::from(r.start..r.end)
     }
     fn inst_block(&self, i: Inst) -> Block {
@@ -327,9 +328,17 @@ impl SsaFunction for LlvmFunction<'_> {
             }
         });
     }
+    fn phi_incoming_blocks_of(&self, i: Inst, v: Inst, f: &mut dyn FnMut(Block)) {
+        let blocks = self.func.inst_blocks(InstId(i.0));
+        for (&x, &b) in self.operands(i.0).iter().zip(blocks) {
+            if x == Value::Inst(converge_ir::InstId(v.0)) {
+                f(b);
+            }
+        }
+    }
+
     fn phi_same_incoming_from(&self, i: Inst, pred: &dyn Fn(Block) -> bool) -> bool {
-        let inst = &self.func.insts[i.index()];
-        let blocks = &self.func.block_refs[inst.blocks.range()];
+        let blocks = self.func.inst_blocks(InstId(i.0));
         let mut seen: Option<Value> = None;
         for (&v, &b) in self.operands(i.0).iter().zip(blocks) {
             // The phi itself counts as a value here (its previous value): on a subset of the
@@ -355,12 +364,12 @@ impl SsaFunction for LlvmFunction<'_> {
     }
     fn token_kind(&self, i: Inst) -> Option<crate::ssa::TokenKind> {
         use crate::ssa::TokenKind;
-        match self.callee_name(i.0)? {
-            "llvm.experimental.convergence.entry" => Some(TokenKind::Entry),
-            "llvm.experimental.convergence.loop" => Some(TokenKind::Loop),
-            "llvm.experimental.convergence.anchor" => Some(TokenKind::Anchor),
-            _ => None,
-        }
+        use converge_ir::intrinsics::ConvergenceControl as C;
+        Some(match C::of(self.callee_name(i.0)?)? {
+            C::Entry => TokenKind::Entry,
+            C::Loop => TokenKind::Loop,
+            C::Anchor => TokenKind::Anchor,
+        })
     }
     fn is_operand_function(&self, i: Inst) -> bool {
         use Opcode::*;

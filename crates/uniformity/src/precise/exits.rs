@@ -11,6 +11,7 @@
 //! incoming value is defined inside the cycle: entry 2, incomings 1 and 2).
 
 use super::tokens;
+use super::uniform_exits::UniformExits;
 use crate::ssa::{Inst, SsaFunction, Val};
 use crate::structure::{NONE, Structure};
 use crate::temporal::EscapeIndex;
@@ -36,13 +37,17 @@ pub(crate) struct Sweep {
     dirty: BTreeSet<u32>,
     /// Scratch: the positions one sweep visits.
     found: Vec<u32>,
+    /// Rule P10: uses left unmarked because they are reached only through uniformly-taken exits.
+    pub(crate) p10: UniformExits,
 }
 
-/// Marks what a divergent exit of cycle `o` makes divergent.
+/// Marks what a divergent exit of cycle `o` makes divergent. With `p10` (rule P10 may exempt
+/// uses of `o`: [`UniformExits::prepare`]), the uses it exempts are kept unmarked.
 pub(crate) fn sweep<F: SsaFunction>(
     f: &F,
     s: &Structure,
     o: u32,
+    p10: bool,
     pm: &mut super::Scratch,
     mark: &mut dyn FnMut(Inst),
 ) {
@@ -70,7 +75,7 @@ pub(crate) fn sweep<F: SsaFunction>(
     let blocks = s.blocks(o);
     if blocks.len() <= crate::temporal::small_cycle() {
         for &b in blocks {
-            visit(f, s, o, heart, w, b, mark);
+            visit(f, s, o, heart, p10, w, b, mark);
         }
         return;
     }
@@ -92,17 +97,20 @@ pub(crate) fn sweep<F: SsaFunction>(
     found.dedup();
     for &p in &found {
         let b = w.escape.block(p);
-        visit(f, s, o, heart, w, b, mark);
+        visit(f, s, o, heart, p10, w, b, mark);
     }
     w.found = found;
 }
 
-/// The sweep of cycle `o` at block `b`.
+/// The sweep of cycle `o` at block `b`. With `p10` (rule P10 may apply to `o`), the users it
+/// exempts are kept for [`UniformExits::recheck`] instead of being marked.
+#[allow(clippy::too_many_arguments)]
 fn visit<F: SsaFunction>(
     f: &F,
     s: &Structure,
     o: u32,
     heart: Option<Inst>,
+    p10: bool,
     w: &mut Sweep,
     b: Block,
     mark: &mut dyn FnMut(Inst),
@@ -121,7 +129,7 @@ fn visit<F: SsaFunction>(
     for v in f.block_insts(b) {
         // On a second look only the values invariant in the inner cycle are left (a value
         // with no level known had no user outside it).
-        if rescan && !w.inv.known_invariant_in(s, prev, v) {
+        if rescan && !w.inv.known_invariant_in(s, prev, v) && !w.p10.is_candidate(v) {
             continue;
         }
         // Decided on the first user outside `o` (most values have none).
@@ -134,17 +142,36 @@ fn visit<F: SsaFunction>(
                 any_invariant = true;
                 break;
             }
-            match heart {
-                Some(t) if tokens::iteration_bound(f, s, o, t, v, u) => {
-                    tokens::confine(f, t, u, s, mark)
-                }
-                _ => mark(u),
+            if p10 && w.p10.exempt_now(f, s, o, v, u) {
+                // Checked again when the propagation has drained; enclosing sweeps look again.
+                w.p10.add(f, o, v, u);
+                any_invariant = true;
+                continue;
             }
+            temporal_use(f, s, o, heart, v, u, mark);
         }
     }
     // A value invariant in `o` is invariant in the cycles inside it, so only blocks with
     // one need a second look from an enclosing cycle.
     set_invariant(s, w, b, any_invariant);
+}
+
+/// Marks what the use `u` outside cycle `o` of `v` (defined inside) makes divergent when threads
+/// may leave `o` in different iterations: `u`, or with a loop heart `heart` of `o` whose region
+/// keeps `u` converged per iteration (P7), the users of `u` outside that region.
+pub(crate) fn temporal_use<F: SsaFunction>(
+    f: &F,
+    s: &Structure,
+    o: u32,
+    heart: Option<Inst>,
+    v: Inst,
+    u: Inst,
+    mark: &mut dyn FnMut(Inst),
+) {
+    match heart {
+        Some(t) if tokens::iteration_bound(f, s, o, t, v, u) => tokens::confine(f, t, u, s, mark),
+        _ => mark(u),
+    }
 }
 
 fn set_invariant(s: &Structure, w: &mut Sweep, b: Block, invariant: bool) {

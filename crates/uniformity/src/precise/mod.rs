@@ -16,6 +16,7 @@ pub(crate) mod hierarchies;
 pub(crate) mod irreducible;
 pub(crate) mod joins;
 pub(crate) mod tokens;
+pub(crate) mod uniform_exits;
 
 use crate::analysis::{LlvmVersion, TemporalDivergence, Uniformity, analyze_impl};
 use crate::ssa::{DivergenceModel, SsaFunction};
@@ -109,19 +110,31 @@ pub(crate) fn finish<F: SsaFunction>(f: &F, s: &Structure, out: &mut Uniformity,
     out.assumed_divergent.sort_unstable();
     out.divergent_exit_cycles.sort_unstable();
     // The sweeps' invariance levels are reused: they were computed for the same values.
+    let exempt = pm.sweep.p10.exempted();
     let mut inv = pm.sweep.inv;
-    out.temporal_divergence = temporal_list(f, s, &out.divergent_exit_cycles, false, &mut inv);
+    out.temporal_divergence =
+        temporal_list(f, s, &out.divergent_exit_cycles, false, &mut inv, &exempt);
+    out.uniform_exit_uses = exempt
+        .iter()
+        .map(|&(cycle, value, user)| TemporalDivergence {
+            value,
+            user,
+            cycle: converge_graph::Cycle(cycle),
+        })
+        .collect();
 }
 
 /// Every use outside a cycle with a divergent exit of a value defined inside it, with the
 /// outermost such cycle; sorted by (value, user). Uses the tokens make converged per iteration
-/// ([`tokens::iteration_bound`]) are not temporally divergent and are left out.
+/// ([`tokens::iteration_bound`]) are not temporally divergent and are left out, and so are, per
+/// cycle, the uses rule P10 exempted (`exempt`, sorted).
 fn temporal_list<F: SsaFunction>(
     f: &F,
     s: &Structure,
-    exit_cycles: &[u32],
+    exit_cycles: &[crate::Cycle],
     walk_only: bool,
     inv: &mut exits::Invariance,
+    exempt: &[uniform_exits::Use],
 ) -> Vec<TemporalDivergence> {
     let mut out = Vec::new();
     if exit_cycles.is_empty() {
@@ -130,7 +143,7 @@ fn temporal_list<F: SsaFunction>(
     let nc = s.num_cycles();
     let mut flag = vec![false; nc];
     for &c in exit_cycles {
-        flag[c as usize] = true;
+        flag[c.index()] = true;
     }
     // Parents are numbered before their children: one pass gives the outermost ancestor-or-self
     // with a divergent exit.
@@ -155,7 +168,7 @@ fn temporal_list<F: SsaFunction>(
             }
         })
         .collect();
-    let any_heart = walk_only || hearts.iter().any(Option::is_some);
+    let any_heart = walk_only || !exempt.is_empty() || hearts.iter().any(Option::is_some);
     let lift = FlaggedChain::new(s, &flag);
     for b in 0..f.cfg().num_blocks() as u32 {
         let c0 = s.inner(Block(b));
@@ -188,7 +201,7 @@ fn temporal_list<F: SsaFunction>(
                         out.push(TemporalDivergence {
                             value: v,
                             user: u,
-                            cycle,
+                            cycle: crate::Cycle(cycle),
                         });
                     }
                     continue;
@@ -200,6 +213,7 @@ fn temporal_list<F: SsaFunction>(
                         && s.depth(c) <= level
                         && !hearts[c as usize]
                             .is_some_and(|t| tokens::iteration_bound(f, s, c, t, v, u))
+                        && exempt.binary_search(&(c, v, u)).is_err()
                     {
                         best = c;
                     }
@@ -209,7 +223,7 @@ fn temporal_list<F: SsaFunction>(
                     out.push(TemporalDivergence {
                         value: v,
                         user: u,
-                        cycle: best,
+                        cycle: crate::Cycle(best),
                     });
                 }
             }
@@ -301,8 +315,8 @@ mod tests {
             let t = Target::from_triple(m.triple.as_deref(), None);
             let u = analyze_with(&lf, &t, &s, Mode::Precise);
             let mut inv = exits::Invariance::default();
-            let fast = temporal_list(&lf, &s, &u.divergent_exit_cycles, false, &mut inv);
-            let walk = temporal_list(&lf, &s, &u.divergent_exit_cycles, true, &mut inv);
+            let fast = temporal_list(&lf, &s, &u.divergent_exit_cycles, false, &mut inv, &[]);
+            let walk = temporal_list(&lf, &s, &u.divergent_exit_cycles, true, &mut inv, &[]);
             assert_eq!(fast, walk, "seed {seed}");
             checked += fast.len();
         }

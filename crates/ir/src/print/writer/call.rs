@@ -20,8 +20,8 @@ impl Module {
         let Some(call) = func.calls.get(inst.aux as usize) else {
             return;
         };
-        let ops = &func.operands[inst.operands.range()];
-        let blocks = &func.block_refs[inst.blocks.range()];
+        let ops = func.operands(i);
+        let blocks = func.inst_blocks(i);
         if inst.op == Opcode::Call {
             write_fmf(out);
         }

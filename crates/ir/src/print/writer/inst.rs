@@ -67,13 +67,14 @@ impl Module {
         let t = &slots;
         let func = self.func(f);
         let inst = func.inst(i);
-        let ops = &func.operands[inst.operands.range()];
-        let blocks = &func.block_refs[inst.blocks.range()];
-        let aux = &func.aux[inst.aux_list.range()];
+        let ops = func.operands(i);
+        let blocks = func.inst_blocks(i);
+        let aux = func.aux_list(i);
+        let span = func.inst_span(i);
         let src = self
             .source
             .as_bytes()
-            .get(inst.span.start as usize..inst.span.end as usize)
+            .get(span.start as usize..span.end as usize)
             .unwrap_or(b"");
         // The source is lexed only for what the reader does not keep (see the module comment).
         let needs_src = inst.flags & flags::FAST_MATH != 0
@@ -113,8 +114,8 @@ impl Module {
             bits
         };
         out.push_str("  ");
-        if inst.name != LocalName::None {
-            self.write_local(out, inst.name);
+        if inst.name() != LocalName::None {
+            self.write_local(out, inst.name());
             out.push_str(" = ");
         }
         let fl = inst.flags;
@@ -134,6 +135,7 @@ impl Module {
             f,
             func,
             inst,
+            id: i,
             ops,
             blocks,
             aux,
@@ -162,7 +164,7 @@ impl Module {
             }
         }
         // Attachments, sorted by kind id.
-        let mds = &func.md_attachments[inst.md.range()];
+        let mds = func.inst_md(i);
         if !mds.is_empty() {
             let mut sorted: Vec<(u32, usize)> = mds
                 .iter()
@@ -195,6 +197,7 @@ pub(super) struct InstCx<'a> {
     pub(super) f: FuncId,
     pub(super) func: &'a Function,
     pub(super) inst: &'a Inst,
+    pub(super) id: InstId,
     pub(super) ops: &'a [Value],
     pub(super) blocks: &'a [converge_graph::Block],
     pub(super) aux: &'a [u64],
@@ -258,7 +261,7 @@ impl InstCx<'_> {
     }
 
     pub(super) fn write_sync(&self, out: &mut String) {
-        if let Some(s) = self.inst.syncscope.get() {
+        if let Some(s) = self.func.syncscope(self.id) {
             out.push_str(" syncscope(\"");
             escape_into(out, self.m.str(s).as_bytes());
             out.push_str("\")");

@@ -39,7 +39,7 @@ impl Module {
                 if cx.src_has("swifterror") {
                     out.push_str("swifterror ");
                 }
-                let ty = TypeId(inst.aux2);
+                let ty = TypeId(cx.func.aux2(cx.id));
                 self.write_type(out, ty);
                 if aux.first() == Some(&1)
                     && let Some(&c) = ops.first()

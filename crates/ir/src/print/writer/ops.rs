@@ -141,7 +141,7 @@ impl Module {
                     self.write_operand(out, t, f, *v);
                     out.push_str(", ");
                     match func.blocks.get(b.index()) {
-                        Some(bd) => self.write_local(out, bd.name),
+                        Some(bd) => self.write_local(out, bd.name()),
                         None => out.push_str(crate::print::BADREF),
                     }
                     out.push_str(" ]");

@@ -171,13 +171,15 @@ impl Tables {
                 visit(*md, &mut map);
             }
             let mut prev_end = func.span.start as usize;
-            for inst in &func.insts {
+            for (k, inst) in func.insts.iter().enumerate() {
+                let id = InstId(k as u32);
+                let span = func.inst_span(id);
                 if has_records {
                     // Debug records before the instruction: variable, assignment id, location.
                     let gap = m
                         .source
                         .as_bytes()
-                        .get(prev_end..inst.span.start as usize)
+                        .get(prev_end..span.start as usize)
                         .unwrap_or(b"");
                     records.clear();
                     record_refs(gap, m.first_inline_md, &mut records);
@@ -185,9 +187,9 @@ impl Tables {
                         visit(MdId(r), &mut map);
                     }
                 }
-                prev_end = inst.span.end as usize;
+                prev_end = span.end as usize;
                 if inst.op.is_call_like() {
-                    for v in &func.operands[inst.operands.range()] {
+                    for v in func.operands(id) {
                         if let Value::Meta(md) = v {
                             visit(*md, &mut map);
                         }
@@ -195,7 +197,7 @@ impl Tables {
                 }
                 sorted.clear();
                 sorted.extend(
-                    func.md_attachments[inst.md.range()]
+                    func.inst_md(id)
                         .iter()
                         .map(|(k, md)| (t.kind_rank.get(k).copied().unwrap_or(u32::MAX), *md)),
                 );
@@ -215,11 +217,16 @@ impl Tables {
 /// attributes). Without LLVM's intrinsic tables this is a coarse guess: the convergence-control
 /// intrinsics, the work-item/thread-id reads, and everything else share one set per class.
 pub(super) fn intrinsic_class(name: &str) -> u32 {
-    if name.starts_with("llvm.experimental.convergence.") {
+    if crate::intrinsics::is_convergence_family(name) {
         1
-    } else if name.starts_with("llvm.nvvm.read.ptx.sreg.")
-        || name.starts_with("llvm.amdgcn.workitem.id.")
-        || name.starts_with("llvm.amdgcn.workgroup.id.")
+    } else if crate::intrinsics::nvptx::is_special_register(name)
+        || matches!(
+            crate::intrinsics::amdgpu::work_item(name),
+            Some(
+                crate::intrinsics::amdgpu::WorkItem::LocalId(_)
+                    | crate::intrinsics::amdgpu::WorkItem::GroupId(_)
+            )
+        )
     {
         2
     } else {
