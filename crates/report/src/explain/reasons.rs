@@ -230,6 +230,27 @@ pub enum Reason {
         /// Those cycles' blocks (sorted), in the same order.
         blocks: Vec<Vec<Block>>,
     },
+    /// Precise mode, rule P1 (one hierarchy's joins): uses `operand`, defined in `cycle`, outside
+    /// it; diverged paths from the branch in `branch` meet at `join` inside `cycle`, which lies in
+    /// the irreducible cycle `region` entered on diverged paths (the branch is outside `region`,
+    /// or dominates neither `join` nor is `join` dominated by `region`'s header). Threads that
+    /// reach `join` that way may be in different iterations of every cycle from `cycle` out to
+    /// `region` ("Convergence And Uniformity", *Maximal Convergence*: a diverged entry), so they
+    /// leave `cycle` at different times. The cycles are those of LLVM's hierarchy.
+    DivergedEntry {
+        /// The instruction used outside the cycle, defined inside it.
+        operand: u32,
+        /// The cycle left, by index in the cycle hierarchy.
+        cycle: u32,
+        /// The irreducible cycle around it entered on diverged paths.
+        region: u32,
+        /// The block whose terminator is the divergent branch.
+        branch: Block,
+        /// Where the diverged paths meet, inside `cycle`.
+        join: Block,
+        /// Two paths from the branch to the join that share only those two blocks.
+        paths: [Vec<Block>; 2],
+    },
 }
 
 /// The rules of precise mode (docs/precise-mode.md) a reason rests on, beyond LLVM's.
@@ -277,6 +298,7 @@ impl Reason {
             Reason::PastHeartRegion { .. } => "past-heart-region",
             Reason::PastTokenRegion { .. } => "past-token-region",
             Reason::OtherHierarchy { .. } => "other-hierarchy",
+            Reason::DivergedEntry { .. } => "leaves-cycle-entered-diverged",
         }
     }
     /// The precise-mode rule this reason rests on, if it is not one of LLVM's.
@@ -290,7 +312,9 @@ impl Reason {
             Reason::GroupedByToken { .. } | Reason::PastTokenRegion { .. } => {
                 Some(PreciseRule::TokenGroup)
             }
-            Reason::OtherHierarchy { .. } => Some(PreciseRule::Hierarchies),
+            Reason::OtherHierarchy { .. } | Reason::DivergedEntry { .. } => {
+                Some(PreciseRule::Hierarchies)
+            }
             _ => None,
         }
     }
@@ -313,6 +337,7 @@ impl Reason {
             | Reason::Temporal { branch, .. }
             | Reason::AssumedCycle { branch, .. }
             | Reason::LeavesAssumedCycle { branch, .. }
+            | Reason::DivergedEntry { branch, .. }
             | Reason::BranchInAssumedCycle { branch, .. }
             | Reason::ExitPhi { branch, .. }
             | Reason::PastHeartRegion { branch, .. } => Some(*branch),

@@ -98,6 +98,25 @@ fn step_json(ctx: &Ctx<'_, '_>, n: Node, r: &Reason) -> Json {
                     *cycle as i64,
                 )
             }
+            Reason::DivergedEntry {
+                operand,
+                cycle,
+                branch,
+                join,
+                paths,
+                ..
+            } => {
+                let mut b = own;
+                b.extend(a.block_of(Node::Inst(*operand)));
+                b.push(*branch);
+                b.push(*join);
+                (
+                    Some(Node::Inst(a.terminator(*branch))),
+                    b,
+                    paths.iter().map(|p| p.as_slice()).collect(),
+                    *cycle as i64,
+                )
+            }
             Reason::LeavesAssumedCycle {
                 operand,
                 cycle,
