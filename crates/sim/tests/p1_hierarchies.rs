@@ -29,7 +29,9 @@ fn precise_mode_enumerates_every_hierarchy() {
         let s = Structure::new(lf.cfg());
         let t = Target::from_triple(m.triple.as_deref(), None);
         let (_, outcome) = analyze_precise_outcome(&lf, &t, &s);
-        let P1Outcome::ByHierarchies { hierarchies, .. } = outcome else {
+        let (P1Outcome::ByHierarchies { hierarchies, .. }
+        | P1Outcome::RegionsExact { hierarchies }) = outcome
+        else {
             continue;
         };
         let e = enumerate(lf.cfg(), 1 << 12);

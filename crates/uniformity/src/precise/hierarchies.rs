@@ -19,7 +19,7 @@ use super::irreducible::{P1, outer_table};
 use crate::analysis::{OtherHierarchy, Uniformity, analyze_precise_p1};
 use crate::ssa::{DivergenceModel, SsaFunction};
 use crate::structure::Structure;
-use converge_graph::{Block, Cfg, CycleInfo, DominatorTree, Graph};
+use converge_graph::{Block, Cfg, CycleInfo, Graph};
 
 /// At most this many depth-first traversals are tried; beyond it P1 applies whole.
 pub(crate) const MAX_ORDERS: u64 = 64;
@@ -38,6 +38,13 @@ pub enum P1Outcome {
     NotNeeded,
     /// Too many traversals, hierarchies or region blocks: P1 applies to every region.
     OverCap,
+    /// LLVM's hierarchy alone gives the region form's divergent sets: that sound answer is kept
+    /// and the other hierarchies are not analysed (their union contains LLVM's hierarchy's run,
+    /// so it could not be smaller).
+    RegionsExact {
+        /// Distinct hierarchies, LLVM's included.
+        hierarchies: usize,
+    },
     /// Every hierarchy analysed: the answer is the union of their divergent sets.
     ByHierarchies {
         /// Distinct hierarchies analysed, LLVM's included.
@@ -75,11 +82,21 @@ pub(crate) fn analyze_outcome<F: SsaFunction, M: DivergenceModel<F>>(
     };
     // LLVM's own hierarchy (the structure we have) names the cycles of the answer.
     let mut out = analyze_precise_p1(f, model, s, P1::PerHierarchy);
-    let dom = DominatorTree::new(f.cfg());
+    if out.divergent_insts == whole.divergent_insts
+        && out.divergent_terminators == whole.divergent_terminators
+        && out.divergent_args == whole.divergent_args
+    {
+        return (
+            whole,
+            P1Outcome::RegionsExact {
+                hierarchies: hs.count,
+            },
+        );
+    }
     let mut from_others = 0;
     for ci in hs.others {
         let cycles = irreducible_cycles(&ci);
-        let sh = Structure::from_parts(f.cfg(), dom.clone(), ci);
+        let sh = Structure::from_parts(f.cfg(), s.dom.clone(), ci);
         let u = analyze_precise_p1(f, model, &sh, P1::PerHierarchy);
         let mut values = Vec::new();
         for (i, (acc, &d)) in out
@@ -202,8 +219,59 @@ pub(crate) fn enumerate<G: Graph>(g: &G, s: &Structure, outer: &[u32]) -> Option
             }
         }
     }
+    // First only count the traversals (cheap replays): most functions past the cap are found
+    // there, before any hierarchy is built.
+    walk(g, &in_region, &reach, region_blocks, false, &mut |_, _| {
+        true
+    })?;
     let mut keys = vec![key(&s.cycles)];
     let mut others = Vec::new();
+    let mut seen: std::collections::HashSet<Vec<Block>> = Default::default();
+    walk(
+        g,
+        &in_region,
+        &reach,
+        region_blocks,
+        true,
+        &mut |preorder, explored| {
+            // The hierarchy depends only on the regions' blocks' preorder (each cycle's header is
+            // its entry visited first): a preorder seen before gives a hierarchy seen before.
+            if seen.insert(preorder.to_vec()) {
+                let ci = hierarchy_of(g, explored);
+                let k = key(&ci);
+                if !keys.contains(&k) {
+                    keys.push(k);
+                    if keys.len() > MAX_HIERARCHIES {
+                        return false;
+                    }
+                    others.push(ci);
+                }
+            }
+            true
+        },
+    )?;
+    Some(Hierarchies {
+        others,
+        count: keys.len(),
+    })
+}
+
+/// Replays every depth-first traversal that matters (see [`enumerate`]), calling `leaf` with
+/// the regions' blocks' preorder and the successors each block explored; `None` past
+/// [`MAX_ORDERS`] traversals or when `leaf` returns false. Unless `full`, a replay only follows
+/// the blocks that reach a region and stops once every region block is visited: the choice
+/// points are the same (a block that cannot reach a region leads only to such blocks, and once
+/// every region block is visited nothing is chosen), so the count is, at a fraction of the cost,
+/// but `explored` is partial.
+fn walk<G: Graph>(
+    g: &G,
+    in_region: &[bool],
+    reach: &[bool],
+    region_blocks: usize,
+    full: bool,
+    leaf: &mut dyn FnMut(&[Block], &[Vec<Block>]) -> bool,
+) -> Option<()> {
+    let n = g.num_blocks();
     // The script: per choice point met so far, (choice, number of options).
     let mut script: Vec<(usize, usize)> = Vec::new();
     let mut explored: Vec<Vec<Block>> = vec![Vec::new(); n];
@@ -211,7 +279,6 @@ pub(crate) fn enumerate<G: Graph>(g: &G, s: &Structure, outer: &[u32]) -> Option
     let mut frames: Vec<(Block, usize)> = Vec::new();
     let mut options: Vec<Block> = Vec::new();
     let mut preorder: Vec<Block> = Vec::new();
-    let mut seen: std::collections::HashSet<Vec<Block>> = Default::default();
     for _ in 0..MAX_ORDERS {
         // Replay one traversal, following the script and extending it with first choices.
         for e in explored.iter_mut() {
@@ -230,17 +297,24 @@ pub(crate) fn enumerate<G: Graph>(g: &G, s: &Structure, outer: &[u32]) -> Option
         frames.clear();
         frames.push((entry, 0));
         while let Some(&(b, _)) = frames.last() {
+            if !full && left == 0 {
+                break;
+            }
             let succs = g.succs(b);
-            let plain = succs
-                .iter()
-                .copied()
-                .find(|x| !visited[x.index()] && (!reach[x.index()] || left == 0));
+            let plain = if full {
+                succs
+                    .iter()
+                    .copied()
+                    .find(|x| !visited[x.index()] && (!reach[x.index()] || left == 0))
+            } else {
+                None
+            };
             let next = match plain {
                 Some(x) => Some(x),
                 None => {
                     options.clear();
                     for &x in succs {
-                        if !visited[x.index()] && !options.contains(&x) {
+                        if !visited[x.index()] && reach[x.index()] && !options.contains(&x) {
                             options.push(x);
                         }
                     }
@@ -273,18 +347,8 @@ pub(crate) fn enumerate<G: Graph>(g: &G, s: &Structure, outer: &[u32]) -> Option
                 }
             }
         }
-        // The hierarchy depends only on the regions' blocks' preorder (each cycle's header is
-        // its entry visited first): a preorder seen before gives a hierarchy seen before.
-        if seen.insert(preorder.clone()) {
-            let ci = hierarchy_of(g, &explored);
-            let k = key(&ci);
-            if !keys.contains(&k) {
-                keys.push(k);
-                if keys.len() > MAX_HIERARCHIES {
-                    return None;
-                }
-                others.push(ci);
-            }
+        if !leaf(&preorder, &explored) {
+            return None;
         }
         // The next script: the last choice point with an option left moves on; later ones go.
         script.truncate(point);
@@ -296,10 +360,7 @@ pub(crate) fn enumerate<G: Graph>(g: &G, s: &Structure, outer: &[u32]) -> Option
             script.pop();
         }
         if script.is_empty() {
-            return Some(Hierarchies {
-                others,
-                count: keys.len(),
-            });
+            return Some(());
         }
     }
     None
