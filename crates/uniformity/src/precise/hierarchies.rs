@@ -38,9 +38,10 @@ pub enum P1Outcome {
     NotNeeded,
     /// Too many traversals, hierarchies or region blocks: P1 applies to every region.
     OverCap,
-    /// LLVM's hierarchy alone gives the region form's divergent sets: that sound answer is kept
-    /// and the other hierarchies are not analysed (their union contains LLVM's hierarchy's run,
-    /// so it could not be smaller).
+    /// LLVM's hierarchy's run (P1 off) has the region form's divergent sets: it is the answer
+    /// (sound, those sets being the region form's) and the other hierarchies are not analysed
+    /// (their union contains that run, so it could not be smaller). Its explanations name LLVM's
+    /// hierarchy's joins rather than an assumed region.
     RegionsExact {
         /// Distinct hierarchies, LLVM's included.
         hierarchies: usize,
@@ -87,7 +88,7 @@ pub(crate) fn analyze_outcome<F: SsaFunction, M: DivergenceModel<F>>(
         && out.divergent_args == whole.divergent_args
     {
         return (
-            whole,
+            out,
             P1Outcome::RegionsExact {
                 hierarchies: hs.count,
             },
