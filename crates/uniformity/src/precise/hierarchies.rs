@@ -257,6 +257,10 @@ pub(crate) fn enumerate<G: Graph>(g: &G, s: &Structure, outer: &[u32]) -> Option
     })
 }
 
+/// What [`walk`] calls at the end of each traversal: the regions' blocks' preorder and the
+/// successors each block explored; false stops the walk.
+type Leaf<'a> = dyn FnMut(&[Block], &[Vec<Block>]) -> bool + 'a;
+
 /// Replays every depth-first traversal that matters (see [`enumerate`]), calling `leaf` with
 /// the regions' blocks' preorder and the successors each block explored; `None` past
 /// [`MAX_ORDERS`] traversals or when `leaf` returns false. Unless `full`, a replay only follows
@@ -270,7 +274,7 @@ fn walk<G: Graph>(
     reach: &[bool],
     region_blocks: usize,
     full: bool,
-    leaf: &mut dyn FnMut(&[Block], &[Vec<Block>]) -> bool,
+    leaf: &mut Leaf<'_>,
 ) -> Option<()> {
     let n = g.num_blocks();
     // The script: per choice point met so far, (choice, number of options).
