@@ -144,10 +144,11 @@ pub fn compare(after: &Observed, before: &Observed) -> Result<(), Mismatch> {
                     a,
                     None,
                     format!(
-                        "thread {t} executes @{} a {} time in AFTER, only {} time(s) in BEFORE",
+                        "thread {t} executes @{} a {} time in AFTER, only {} time{} in BEFORE",
                         a.callee,
                         ordinal(a.k + 1),
-                        a.k
+                        a.k,
+                        if a.k == 1 { "" } else { "s" }
                     ),
                 ));
             };

@@ -105,7 +105,10 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             crate::common::emit_json(&converge_report::reports::check_transform::json(&outcome))
         }
         Format::None => {}
-        _ => crate::common::emit(&converge_report::reports::check_transform::text(&outcome)),
+        _ => crate::common::emit(&converge_report::reports::check_transform::text_painted(
+            &outcome,
+            crate::common::color::painter(),
+        )),
     }
     Ok(ExitCode::from(match outcome.verdict {
         Verdict::Refines => 0,

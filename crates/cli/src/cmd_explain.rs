@@ -147,7 +147,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             } else {
                 String::new()
             };
-            s.push_str(&ctx.explanation_text(n, &e));
+            s.push_str(&ctx.explanation_text_painted(n, &e, crate::common::color::painter()));
             match &witness {
                 Some(Some((w, cmd))) => {
                     s.push_str(&format!(
@@ -182,7 +182,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             a: &a,
             lines: &lines,
         };
-        let (t, j) = ctx.summary(&ex, json);
+        let (t, j) = ctx.summary_painted(&ex, json, crate::common::color::painter());
         progress.inc();
         if json {
             objs.push(j);

@@ -12,7 +12,7 @@
 
 use crate::common::{CliError, Format, FunctionArgs, formats};
 use converge_ir::FuncId;
-use converge_report::reports::stats::{FunctionStats, StatsReport, text as stats_text};
+use converge_report::reports::stats::{FunctionStats, StatsReport, text_painted as stats_text};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,7 +58,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     match args.format {
         Format::None | Format::Llvm => {}
         Format::Json => crate::common::emit_json(&report),
-        Format::Text => crate::common::emit(&stats_text(&report)),
+        Format::Text => crate::common::emit(&stats_text(&report, crate::common::color::painter())),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,7 @@ use crate::reports::explain::{
     BranchJson, DivergentExitJson, ExplanationJson, FunctionExplainJson, JoinJson, ReasonJson,
     StepJson, TemporalExplainJson, UniformJson,
 };
+use crate::reports::style::{Painter, Style};
 use converge_graph::{Block, Cycle};
 use converge_ir::InstId;
 use converge_uniformity::SsaFunction;
@@ -593,9 +594,14 @@ impl Ctx<'_, '_> {
 
     /// `converge explain --value`: text.
     pub fn explanation_text(&self, n: Node, e: &Explanation) -> String {
+        self.explanation_text_painted(n, e, Painter::PLAIN)
+    }
+
+    /// [`Ctx::explanation_text`] with the verdict coloured by `p` (the CLI's `--color`).
+    pub fn explanation_text_painted(&self, n: Node, e: &Explanation, p: Painter) -> String {
         let mut out = format!(
             "{} in @{} ({}): `{}`\n",
-            self.node_name(n),
+            p.paint(Style::Bold, &self.node_name(n)),
             self.a.lf.name(),
             self.node_loc(n),
             self.node_text(n)
@@ -604,7 +610,8 @@ impl Ctx<'_, '_> {
             Explanation::Divergent(chain) => {
                 let _ = writeln!(
                     out,
-                    "is divergent; chain of {} step{} back to a divergence source:",
+                    "{}; chain of {} step{} back to a divergence source:",
+                    p.paint(Style::Error, "is divergent"),
                     chain.len(),
                     if chain.len() == 1 { "" } else { "s" }
                 );
@@ -620,7 +627,8 @@ impl Ctx<'_, '_> {
                 }
             }
             Explanation::Uniform(facts) => {
-                out.push_str("is uniform:\n");
+                out.push_str(&p.paint(Style::Bold, "is uniform"));
+                out.push_str(":\n");
                 for f in facts {
                     let _ = writeln!(out, "  - {}", self.uniform_text(f));
                 }
@@ -717,6 +725,17 @@ impl Ctx<'_, '_> {
     /// `converge explain` without `--value`: each divergent branch with its joins and divergent
     /// exits, then the cycles assumed divergent and the temporal-divergence list.
     pub fn summary(&self, ex: &Explainer<'_, '_>, json_out: bool) -> (String, FunctionExplainJson) {
+        self.summary_painted(ex, json_out, Painter::PLAIN)
+    }
+
+    /// [`Ctx::summary`] with headlines, divergent branches, divergent exits, assumed-divergent
+    /// cycles and temporal divergence coloured by `p` in the text (the JSON is the same).
+    pub fn summary_painted(
+        &self,
+        ex: &Explainer<'_, '_>,
+        json_out: bool,
+        p: Painter,
+    ) -> (String, FunctionExplainJson) {
         let a = self.a;
         let u = &a.u;
         let nvals = u.divergent_args.iter().filter(|&&d| d).count()
@@ -725,7 +744,11 @@ impl Ctx<'_, '_> {
             .map(Block)
             .filter(|&b| a.is_divergent_branch(b))
             .collect();
-        let mut out = format!("function @{} ({}): ", a.lf.name(), self.lines_fn_loc());
+        let mut out = format!(
+            "{} ({}): ",
+            p.paint(Style::Bold, &format!("function @{}", a.lf.name())),
+            self.lines_fn_loc()
+        );
         if !u.analysed {
             out.push_str("no branch divergence on this target; every value is uniform\n");
             let j = FunctionExplainJson {
@@ -754,7 +777,8 @@ impl Ctx<'_, '_> {
             if !json_out {
                 let _ = writeln!(
                     out,
-                    "  divergent branch in {} ({}): {}",
+                    "  {} in {} ({}): {}",
+                    p.paint(Style::Error, "divergent branch"),
                     a.block_name(b),
                     self.block_loc(b),
                     self.node_text(term)
@@ -779,13 +803,14 @@ impl Ctx<'_, '_> {
                         "    (more joins may exist: the list stops after {MAX_JOINS} joins or {MAX_JOIN_TRIES} candidates; use --value on a phi for its own reason)"
                     );
                 }
-                for (c, p) in &exits {
+                for (c, path) in &exits {
                     let _ = writeln!(
                         out,
-                        "    divergent exit of {} at {}: {}",
+                        "    {} of {} at {}: {}",
+                        p.paint(Style::Warn, "divergent exit"),
                         self.cycle_text(*c),
-                        a.block_name(*p.last().unwrap()),
-                        self.path_text(p)
+                        a.block_name(*path.last().unwrap()),
+                        self.path_text(path)
                     );
                 }
             } else {
@@ -818,8 +843,9 @@ impl Ctx<'_, '_> {
         for c in u.assumed_divergent.iter().map(|c| c.0) {
             let _ = writeln!(
                 out,
-                "  {} is assumed divergent (entered on diverged paths)",
-                self.cycle_text(c)
+                "  {} is {} (entered on diverged paths)",
+                self.cycle_text(c),
+                p.paint(Style::Warn, "assumed divergent")
             );
             ja.push(self.cycle_json(c));
         }
@@ -828,7 +854,8 @@ impl Ctx<'_, '_> {
             let (v, us) = (Node::Inst(t.value.0), Node::Inst(t.user.0));
             let _ = writeln!(
                 out,
-                "  temporal divergence: {} ({}) used by {} ({}) outside {}",
+                "  {}: {} ({}) used by {} ({}) outside {}",
+                p.paint(Style::Warn, "temporal divergence"),
                 self.node_name(v),
                 self.node_loc(v),
                 self.node_name(us),

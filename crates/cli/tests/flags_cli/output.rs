@@ -183,6 +183,75 @@ fn colour_only_when_asked_or_on_a_terminal() {
     assert!(esc(&o.stdout_str()));
 }
 
+/// `text` without its ANSI escape sequences.
+fn strip_escapes(text: &str) -> String {
+    let mut stripped = String::new();
+    let mut in_escape = false;
+    for c in text.chars() {
+        match (in_escape, c) {
+            (false, '\x1b') => in_escape = true,
+            (true, 'm') => in_escape = false,
+            (false, c) => stripped.push(c),
+            _ => {}
+        }
+    }
+    stripped
+}
+
+/// Every readable report takes `--color`: stats, explain (the summary and `--value`) and
+/// check-transform (a refinement, exit 0, and a violation, exit 1) too; colour only adds escape
+/// codes.
+#[test]
+fn every_readable_report_is_coloured_on_request() {
+    let f = example("divergent-loop.ll");
+    let pairs = root().join("crates/check/tests/pairs");
+    let pair = |name: &str| {
+        (
+            pairs
+                .join(format!("{name}.before.ll"))
+                .display()
+                .to_string(),
+            pairs.join(format!("{name}.after.ll")).display().to_string(),
+        )
+    };
+    let (rb, ra) = pair("hoist_anchor_ifelse");
+    let (vb, va) = pair("hoist_op_ifelse");
+    let cases: Vec<Vec<String>> = vec![
+        vec!["stats".into(), f.clone()],
+        vec!["explain".into(), f.clone()],
+        vec![
+            "explain".into(),
+            "--value".into(),
+            "%found.at".into(),
+            f.clone(),
+        ],
+        vec!["explain".into(), "--value".into(), "%n".into(), f.clone()],
+        vec!["check-transform".into(), rb, ra],
+        vec!["check-transform".into(), vb, va],
+    ];
+    for args in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let plain = run(&args);
+        let mut painted_args = args.clone();
+        painted_args.extend(["--color", "always"]);
+        let painted = run(&painted_args);
+        assert_eq!(plain.code, painted.code, "{args:?}");
+        assert!(
+            matches!(plain.code, Some(0 | 1)),
+            "{args:?}: {}",
+            plain.stderr_str()
+        );
+        let (plain, painted) = (plain.stdout_str(), painted.stdout_str());
+        assert!(!plain.contains('\x1b'), "{args:?}: piped, no colour");
+        assert!(painted.contains('\x1b'), "{args:?}: --color always colours");
+        assert_eq!(
+            strip_escapes(&painted),
+            plain,
+            "{args:?}: colour only adds escape codes"
+        );
+    }
+}
+
 #[test]
 fn progress_goes_to_stderr_only() {
     let dir = root().join("build/cli-tests");

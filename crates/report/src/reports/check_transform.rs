@@ -4,6 +4,7 @@
 //! person reads it ([`text`]). Both say how much was compared; `converge-check` returns the data
 //! only ([`Outcome`]).
 
+use super::style::{Painter, Style};
 use converge_check::refine::{MismatchKind, ordinal};
 use converge_check::search::{Outcome, Stats, Verdict};
 use serde::{Deserialize, Serialize};
@@ -204,8 +205,17 @@ fn plural(n: u64) -> &'static str {
 
 /// The readable report (`converge check-transform`'s text format).
 pub fn text(o: &Outcome) -> String {
+    text_painted(o, Painter::PLAIN)
+}
+
+/// [`text`] with the verdict coloured by `p` (the CLI's `--color`): a violation as an error.
+pub fn text_painted(o: &Outcome, p: Painter) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "@{}: {}", o.function, o.verdict.name());
+    let style = match o.verdict {
+        Verdict::Violation => Style::Error,
+        Verdict::Refines => Style::Bold,
+    };
+    let _ = writeln!(s, "@{}: {}", o.function, p.paint(style, o.verdict.name()));
     if !o.token_errors.is_empty() {
         for e in &o.token_errors {
             let _ = writeln!(s, "{e}");

@@ -4,6 +4,7 @@
 //! so the CLI and the fuzz pipeline share it; the caller decides which functions, whether cycles
 //! are computed, and how many threads count.
 
+use super::style::{Painter, Style};
 use converge_graph::{CycleInfo, Graph};
 use converge_ir::{CallConv, FuncId, Module};
 use serde::{Deserialize, Serialize};
@@ -146,8 +147,17 @@ impl FunctionStats {
 
 /// The readable default: totals, then one line per function.
 pub fn text(r: &StatsReport) -> String {
+    text_painted(r, Painter::PLAIN)
+}
+
+/// [`text`] with the headline and the table's header in bold when `p` colours (`--color`).
+pub fn text_painted(r: &StatsReport, p: Painter) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "module {}", r.file);
+    let _ = writeln!(
+        out,
+        "{}",
+        p.paint(Style::Bold, &format!("module {}", r.file))
+    );
     if let Some(t) = &r.target_triple {
         let _ = writeln!(out, "  target triple   {t}");
     }
@@ -166,11 +176,11 @@ pub fn text(r: &StatsReport) -> String {
     );
     if !r.per_function.is_empty() {
         let _ = writeln!(out);
-        let _ = writeln!(
-            out,
+        let header = format!(
             "  {:>7} {:>8} {:>7} {:>6}  function",
             "blocks", "insts", "cycles", "depth"
         );
+        let _ = writeln!(out, "{}", p.paint(Style::Bold, &header));
         for s in &r.per_function {
             let kernel = if s.kernel { "  (kernel)" } else { "" };
             let _ = writeln!(
