@@ -206,6 +206,41 @@ impl Ctx<'_, '_> {
                 self.node_name(Node::Inst(*token)),
                 self.token_grouping(*token)
             ),
+            Reason::DivergedEntry {
+                operand,
+                cycle,
+                region,
+                branch,
+                join,
+                paths,
+            } => format!(
+                "temporal divergence (precise mode, rule P1): uses {} defined in {}, outside the cycle; diverged paths from the branch in {} ({}) meet at {} inside it, in the irreducible {} that they enter divergently, so under this hierarchy (the one the cycles above belong to) threads reach {} in different iterations of the cycle and leave it at different times; paths: {} | {}",
+                self.node_name(Node::Inst(*operand)),
+                self.cycle_text(*cycle),
+                a.block_name(*branch),
+                self.block_loc(*branch),
+                a.block_name(*join),
+                self.cycle_text(*region),
+                a.block_name(*join),
+                self.path_text(&paths[0]),
+                self.path_text(&paths[1])
+            ),
+            Reason::OtherHierarchy { headers, blocks } => format!(
+                "divergent under another cycle hierarchy of this CFG (precise mode, rule P1), the one whose irreducible cycles are {}: each hierarchy gives its own maximal convergence, and precise mode analyses every one (a value is uniform only if it is uniform under all of them); under the hierarchy the cycles above belong to, this value is uniform",
+                headers
+                    .iter()
+                    .zip(blocks)
+                    .map(|(&h, bs)| format!(
+                        "{{{}: {}}}",
+                        a.block_name(h),
+                        bs.iter()
+                            .map(|&b| a.block_name(b))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
             Reason::PastTokenRegion {
                 operand,
                 value,
@@ -357,6 +392,31 @@ impl Ctx<'_, '_> {
                 operand_location: Some(self.node_loc(*operand)),
                 token: name(*token),
                 token_location: loc(*token),
+                ..base
+            },
+            Reason::DivergedEntry {
+                operand,
+                cycle: c,
+                region,
+                branch,
+                join,
+                paths,
+            } => ReasonJson {
+                rule: rule("P1"),
+                operand: name(*operand),
+                operand_location: loc(*operand),
+                cycle: cycle(*c),
+                region: cycle(*region),
+                branch: block(*branch),
+                branch_location: blockloc(*branch),
+                join: block(*join),
+                join_location: blockloc(*join),
+                paths: Some(vec![self.path_json(&paths[0]), self.path_json(&paths[1])]),
+                ..base
+            },
+            Reason::OtherHierarchy { headers, .. } => ReasonJson {
+                rule: rule("P1"),
+                entries: Some(headers.iter().map(|&h| a.block_name(h)).collect()),
                 ..base
             },
             Reason::PastTokenRegion {

@@ -231,6 +231,108 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
             );
             assert!(is_path(a, path), "{}", ctx());
         }
+        Reason::OtherHierarchy { headers, blocks } => {
+            let Node::Inst(i) = n else {
+                panic!("{}", ctx())
+            };
+            // The analysis recorded the value under that hierarchy, ...
+            assert!(
+                u.other_hierarchies
+                    .iter()
+                    .any(|h| h.values.contains(&Inst(i))
+                        && h.cycles.iter().map(|c| c.0).eq(headers.iter().copied())),
+                "{}",
+                ctx()
+            );
+            // ... which is one of the CFG's hierarchies as the simulator enumerates them (every
+            // DFS order), cycles inside irreducible regions compared as (header, blocks).
+            let e = converge_sim::hierarchy::enumerate(a.lf.cfg(), 1 << 14);
+            let want: std::collections::BTreeSet<(Block, Vec<Block>)> = headers
+                .iter()
+                .copied()
+                .zip(blocks.iter().cloned())
+                .collect();
+            assert!(
+                e.hierarchies.iter().any(|h| {
+                    let have: std::collections::BTreeSet<(Block, Vec<Block>)> = h
+                        .cycles
+                        .iter()
+                        .map(|c| (c.header, c.blocks.clone()))
+                        .collect();
+                    want.is_subset(&have)
+                }),
+                "{}: not a hierarchy of the CFG",
+                ctx()
+            );
+            assert!(!s.cycles.is_empty(), "{}", ctx());
+        }
+        Reason::DivergedEntry {
+            operand,
+            cycle,
+            region,
+            branch,
+            join,
+            paths,
+        } => {
+            let Node::Inst(i) = n else {
+                panic!("{}", ctx())
+            };
+            assert!(
+                uses(i).contains(&Value::Inst(converge_ir::InstId(*operand))),
+                "{}",
+                ctx()
+            );
+            // The operand is defined in the cycle, the user outside, and the cycle has a
+            // divergent exit (not because it is assumed divergent: P1 by one hierarchy).
+            assert!(
+                s.contains(*cycle, f.insts[*operand as usize].block),
+                "{}",
+                ctx()
+            );
+            assert!(!s.contains(*cycle, f.insts[i as usize].block), "{}", ctx());
+            assert!(
+                u.divergent_exit_cycles
+                    .contains(&converge_uniformity::Cycle(*cycle)),
+                "{}",
+                ctx()
+            );
+            // The join lies in the cycle, inside an irreducible cycle around it that the
+            // diverged paths enter: the branch is outside it, or neither the branch nor its
+            // header dominates the join.
+            assert!(s.contains(*cycle, *join), "{}", ctx());
+            assert!(
+                !s.is_reducible(*region) && s.contains_cycle(*region, *cycle),
+                "{}",
+                ctx()
+            );
+            assert!(
+                !s.contains(*region, *branch)
+                    || (!s.properly_dominates(*branch, *join)
+                        && !s.properly_dominates(s.header(*region), *join)),
+                "{}",
+                ctx()
+            );
+            // Two paths from the branch to the join, from distinct successors, sharing only
+            // their ends.
+            for p in paths {
+                assert!(is_path(a, p), "{}", ctx());
+                assert_eq!(
+                    (p.first(), p.last()),
+                    (Some(branch), Some(join)),
+                    "{}",
+                    ctx()
+                );
+            }
+            assert_ne!(paths[0].get(1), paths[1].get(1), "{}", ctx());
+            let inner = |p: &Vec<Block>| p[1..p.len() - 1].to_vec();
+            assert!(
+                inner(&paths[0])
+                    .iter()
+                    .all(|x| !inner(&paths[1]).contains(x)),
+                "{}",
+                ctx()
+            );
+        }
         Reason::PastTokenRegion {
             operand,
             value,
@@ -598,4 +700,37 @@ fn uniformly_taken_exits_are_the_stated_reason() {
             check_fact(&a, n, f, &|| user.to_string());
         }
     }
+}
+
+/// Rule P1 by one hierarchy's joins: `%u` uses `%r` (always uniform) outside the irreducible
+/// cycle that the branch in `%entry` enters on diverged paths; the stated reason is that
+/// diverged entry, with the join and two paths from the branch (its facts are checked by
+/// `check_reason`).
+#[test]
+fn diverged_entry_is_the_stated_reason() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let name =
+        format!("{root}/crates/uniformity/tests/precise/always_uniform_leaving_assumed_cycle.ll");
+    let m = parse(&name, std::fs::read_to_string(&name).unwrap());
+    let fid = m.func_ids().find(|&f| !m.func(f).is_declaration).unwrap();
+    let a = Analysed::new_with(
+        &m,
+        fid,
+        &Target::from_triple(m.triple.as_deref(), None),
+        Mode::Precise,
+    );
+    let ex = Explainer::new(&a);
+    let n = converge_report::explain::find_value(&m, fid, "%u").unwrap();
+    let r = converge_report::explain::find_value(&m, fid, "%r").unwrap();
+    let Explanation::Divergent(chain) = ex.explain(n) else {
+        panic!("%u not divergent")
+    };
+    let entry = Block(0);
+    assert!(
+        matches!(&chain[0].reason, Reason::DivergedEntry { operand, branch, .. }
+            if Node::Inst(*operand) == r && *branch == entry),
+        "{:?}",
+        chain[0].reason
+    );
+    check_reason(&a, n, &chain[0].reason, &|| "%u".to_string());
 }

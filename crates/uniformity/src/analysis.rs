@@ -64,6 +64,23 @@ pub struct Uniformity {
     pub uniform_exit_uses: Vec<TemporalDivergence>,
     /// Instructions the target declared always uniform.
     pub always_uniform: Vec<bool>,
+    /// Precise mode: the cycle hierarchies other than LLVM's (whose cycles the lists above name)
+    /// under which some values are divergent that are uniform under LLVM's (rule P1,
+    /// docs/precise-mode.md); empty in llvm mode and when every hierarchy agrees.
+    pub other_hierarchies: Vec<OtherHierarchy>,
+}
+
+/// Precise mode, rule P1: a cycle hierarchy of the function other than LLVM's ("Convergence And
+/// Uniformity", *Maximal Convergence*: each hierarchy gives its own maximal convergence), and the
+/// values divergent under it that are uniform under LLVM's hierarchy and under the hierarchies
+/// listed before it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OtherHierarchy {
+    /// Its cycles inside irreducible regions, as (header, blocks sorted), in its cycle order
+    /// (parents before children).
+    pub cycles: Vec<(Block, Vec<Block>)>,
+    /// The instructions (terminators included) first found divergent under it, sorted.
+    pub values: Vec<Inst>,
 }
 
 impl Uniformity {
@@ -385,6 +402,28 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
     precise: bool,
     ablation: Ablation,
 ) -> Uniformity {
+    analyze_core_p1(f, model, s, version, precise, ablation, Default::default())
+}
+
+/// Precise mode with rule P1 in the form `p1` (`crate::precise::hierarchies`).
+pub(crate) fn analyze_precise_p1<F: SsaFunction, M: DivergenceModel<F>>(
+    f: &F,
+    model: &M,
+    s: &Structure,
+    p1: crate::precise::irreducible::P1,
+) -> Uniformity {
+    analyze_core_p1(f, model, s, LlvmVersion::V22, true, Ablation::default(), p1)
+}
+
+fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
+    f: &F,
+    model: &M,
+    s: &Structure,
+    version: LlvmVersion,
+    precise: bool,
+    ablation: Ablation,
+    p1: crate::precise::irreducible::P1,
+) -> Uniformity {
     let nb = f.cfg().num_blocks();
     let ni = f.num_insts() as usize;
     let na = f.num_args() as usize;
@@ -413,7 +452,7 @@ fn analyze_core<F: SsaFunction, M: DivergenceModel<F>>(
         llvm19: version == LlvmVersion::V19,
         precise,
         pm: if precise {
-            crate::precise::Scratch::new(s)
+            crate::precise::Scratch::new(s, p1)
         } else {
             Default::default()
         },
@@ -1128,6 +1167,7 @@ impl<F: SsaFunction> State<'_, F> {
         }
         let region = if self.precise {
             crate::precise::irreducible::branch_region(f, s, &self.pm.outer_irr, b)
+                .filter(|_| self.pm.p1 == crate::precise::irreducible::P1::Regions)
         } else {
             None
         };
@@ -1257,6 +1297,7 @@ impl<F: SsaFunction> State<'_, F> {
         div_cycles.clear();
         // A top-level cycle already assumed divergent that contains the branch: joins inside it add
         // nothing (their phis are tainted, and any cycle they make divergent lies inside it).
+        let mut per_hierarchy_exits = Vec::new();
         for &j in &desc.joins {
             if self.ablation.no_sync {
                 break;
@@ -1283,7 +1324,35 @@ impl<F: SsaFunction> State<'_, F> {
             }
             let llvm = self.outermost_divergent_cycle(jc, b, j);
             let found = if self.precise {
-                crate::precise::irreducible::divergent_cycle(s, &self.pm.outer_irr, jc, b, j, llvm)
+                let p = crate::precise::irreducible::divergent_cycle(
+                    s,
+                    &self.pm.outer_irr,
+                    jc,
+                    b,
+                    j,
+                    llvm,
+                );
+                // Analysing one hierarchy (`precise::hierarchies`): no cycle is assumed
+                // divergent, the joins' phis decide (docs/precise-mode.md, P1).
+                if self.pm.p1 == crate::precise::irreducible::P1::PerHierarchy {
+                    // Threads that reach `j` on the diverged paths may be in different
+                    // iterations of the cycles LLVM would assume divergent (the seed's diverged
+                    // entry), so they may leave those cycles at different times: each cycle
+                    // from `j`'s innermost out to LLVM's answer has a divergent exit.
+                    if let (Some(top), Some(c0)) = (llvm, jc) {
+                        let mut c = c0;
+                        while c != NONE {
+                            per_hierarchy_exits.push(c);
+                            if c == top {
+                                break;
+                            }
+                            c = s.parent_raw(c);
+                        }
+                    }
+                    None
+                } else {
+                    p
+                }
             } else {
                 llvm
             };
@@ -1351,6 +1420,9 @@ impl<F: SsaFunction> State<'_, F> {
         for &x in &desc.cycle_exits {
             self.propagate_cycle_exit_divergence(x, branch_cycle);
         }
+        for c in per_hierarchy_exits {
+            self.flag_divergent_exit(c);
+        }
         self.w.joins.desc = desc;
     }
 
@@ -1413,6 +1485,11 @@ impl<F: SsaFunction> State<'_, F> {
         } else {
             inner
         };
+        self.flag_divergent_exit(outer);
+    }
+
+    /// Records that `outer` has a divergent exit, and marks what that makes divergent.
+    fn flag_divergent_exit(&mut self, outer: u32) {
         if self.w.exit_flag[outer as usize] {
             return;
         }

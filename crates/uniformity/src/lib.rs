@@ -75,7 +75,9 @@ mod temporal;
 
 #[doc(hidden)]
 pub use analysis::{Ablation, analyze_ablated};
-pub use analysis::{LlvmVersion, TemporalDivergence, Uniformity, analyze, analyze_as};
+pub use analysis::{
+    LlvmVersion, OtherHierarchy, TemporalDivergence, Uniformity, analyze, analyze_as,
+};
 pub use precise::{Mode, analyze_with};
 pub use ssa::{Cycle, DivergenceModel, Inst, InstRange, SourceReason, SsaFunction, TokenKind, Val};
 pub use structure::Structure;

@@ -61,6 +61,7 @@ pub(super) fn candidates(
     n: Node,
     exit_w: &HashMap<u32, Vec<ExitWitness>>,
     assumed_w: &HashMap<u32, Vec<EntryWitness>>,
+    diverged_w: &HashMap<u32, Vec<super::precise::DivergedWitness>>,
     branches: &[Block],
     join_memo: &mut JoinMemo,
 ) -> Vec<Reason> {
@@ -172,7 +173,9 @@ pub(super) fn candidates(
     }
     if a.mode == Mode::Precise {
         // Last, so that LLVM's reasons keep their place where they apply.
-        out.extend(super::precise::candidates(a, i, exit_w, assumed_w));
+        out.extend(super::precise::candidates(
+            a, i, exit_w, assumed_w, diverged_w,
+        ));
     }
     out
 }

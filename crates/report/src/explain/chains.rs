@@ -7,9 +7,11 @@ use super::analysed::Analysed;
 use super::candidates::{
     EntryWitness, ExitWitness, JoinMemo, candidates, entry_witnesses, exit_witnesses,
 };
+use super::precise::{DivergedWitness, diverged_witnesses};
 use super::reasons::{Explanation, Node, Reason, Step};
 use super::uniform::uniform_facts;
 use converge_graph::Block;
+use converge_uniformity::Mode;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -63,6 +65,17 @@ impl<'a, 'm> Explainer<'a, 'm> {
                 .iter()
                 .map(|&c| (c.0, entry_witnesses(a, &branches, c.0)))
                 .collect();
+        // Precise mode: cycles with a divergent exit that are not assumed divergent may have
+        // it because they are entered on diverged paths (rule P1 by one hierarchy's joins).
+        let diverged_w: HashMap<u32, Vec<DivergedWitness>> = if a.mode == Mode::Precise {
+            a.u.divergent_exit_cycles
+                .iter()
+                .filter(|c| !a.u.assumed_divergent.contains(c))
+                .map(|&c| (c.0, diverged_witnesses(a, &branches, c.0)))
+                .collect()
+        } else {
+            HashMap::new()
+        };
         let mut join_memo: JoinMemo = HashMap::new();
 
         // Candidate reasons of every divergent node; edges premise → (node, reason).
@@ -75,7 +88,15 @@ impl<'a, 'm> Explainer<'a, 'm> {
                 continue;
             }
             let idx = node_index(na, n);
-            let cands = candidates(a, n, &exit_w, &assumed_w, &branches, &mut join_memo);
+            let cands = candidates(
+                a,
+                n,
+                &exit_w,
+                &assumed_w,
+                &diverged_w,
+                &branches,
+                &mut join_memo,
+            );
             for r in cands {
                 let premise = r
                     .premise_value()
@@ -141,7 +162,9 @@ impl<'a, 'm> Explainer<'a, 'm> {
             chain.push(Step { node: at, reason });
             at = match r {
                 // Roots: a divergence source, and an anchor's implementation-defined grouping.
-                Reason::Source { .. } | Reason::PastTokenRegion { .. } => {
+                Reason::Source { .. }
+                | Reason::PastTokenRegion { .. }
+                | Reason::OtherHierarchy { .. } => {
                     return Explanation::Divergent(chain);
                 }
                 Reason::Data { operand } => *operand,

@@ -25,11 +25,23 @@ pub(super) fn candidates(
     i: u32,
     exit_w: &HashMap<u32, Vec<ExitWitness>>,
     assumed_w: &HashMap<u32, Vec<EntryWitness>>,
+    diverged_w: &HashMap<u32, Vec<DivergedWitness>>,
 ) -> Vec<Reason> {
     let (f, s, u) = (a.lf.func, &a.s, &a.u);
     let ub = f.insts[i as usize].block;
     let mut out = Vec::new();
     let terminator = f.insts[i as usize].op.is_terminator();
+    // P1: divergent under another cycle hierarchy (and uniform under LLVM's).
+    if let Some(h) = u.other_hierarchies.iter().find(|h| {
+        h.values
+            .binary_search(&converge_uniformity::Inst(i))
+            .is_ok()
+    }) {
+        out.push(Reason::OtherHierarchy {
+            headers: h.cycles.iter().map(|c| c.0).collect(),
+            blocks: h.cycles.iter().map(|c| c.1.clone()).collect(),
+        });
+    }
     // P4: an exit phi whose incoming values from a cycle with a divergent exit differ.
     if f.insts[i as usize].op == converge_ir::Opcode::Phi {
         let inc: Vec<(Value, Block)> = f.phi_incoming(converge_ir::InstId(i)).collect();
@@ -89,6 +101,27 @@ pub(super) fn candidates(
                         operand: d,
                         cycle: x,
                         branch: w.branch,
+                    });
+                }
+            }
+            c = s.parent(x);
+        }
+        // P1, one hierarchy's joins: the operand's cycles that do not contain the user, entered
+        // on diverged paths (a join of a divergent branch inside an irreducible cycle).
+        let mut c = s.cycle_of(f.insts[d as usize].block);
+        while let Some(x) = c {
+            if s.contains(x, ub) {
+                break;
+            }
+            if u.divergent_exit_cycles.contains(&Cycle(x)) {
+                for w in diverged_w.get(&x).into_iter().flatten() {
+                    out.push(Reason::DivergedEntry {
+                        operand: d,
+                        cycle: x,
+                        region: w.region,
+                        branch: w.branch,
+                        join: w.join,
+                        paths: w.paths.clone(),
                     });
                 }
             }
@@ -294,6 +327,75 @@ pub(super) fn token_group(a: &Analysed<'_>, i: u32) -> Vec<Reason> {
                 operand: op,
                 token: t,
             });
+        }
+    }
+    out
+}
+
+/// A divergent branch whose diverged paths meet at a join inside a cycle, within an irreducible
+/// cycle `region` entered on diverged paths: the premise of [`Reason::DivergedEntry`].
+#[derive(Clone)]
+pub(super) struct DivergedWitness {
+    branch: Block,
+    join: Block,
+    region: u32,
+    paths: [Vec<Block>; 2],
+}
+
+/// Joins looked at per cycle when looking for diverged-entry witnesses.
+const MAX_JOINS: usize = 256;
+/// Witnesses kept per cycle.
+const MAX_DIVERGED: usize = 8;
+
+/// The irreducible cycle around join `j` (`c` being a cycle that contains `j`, or one of its
+/// ancestors) that diverged paths from the branch in `b` enter: one that does not contain `b`, or
+/// one that contains it where neither `b` nor the cycle's header dominates `j`, the two ways
+/// rule P1 (docs/precise-mode.md) names a diverged entry of an irreducible cycle.
+pub(super) fn entered_region(a: &Analysed<'_>, c: u32, b: Block, j: Block) -> Option<u32> {
+    let s = &a.s;
+    let mut x = Some(c);
+    while let Some(r) = x {
+        if !s.is_reducible(r)
+            && s.contains(r, j)
+            && (!s.contains(r, b)
+                || (!s.properly_dominates(b, j) && !s.properly_dominates(s.header(r), j)))
+        {
+            return Some(r);
+        }
+        x = s.parent(r);
+    }
+    None
+}
+
+/// Precise mode: the divergent branches (of `branches`) with a join inside cycle `c` that lies
+/// in an irreducible cycle entered on diverged paths ([`entered_region`]), with two disjoint
+/// paths to it. Bounded: [`MAX_JOINS`] blocks of `c`, [`MAX_DIVERGED`] witnesses.
+pub(super) fn diverged_witnesses(
+    a: &Analysed<'_>,
+    branches: &[Block],
+    c: u32,
+) -> Vec<DivergedWitness> {
+    let mut out = Vec::new();
+    for &b in branches {
+        for &j in a.s.blocks(c).iter().take(MAX_JOINS) {
+            if out.len() >= MAX_DIVERGED {
+                return out;
+            }
+            let Some(region) = entered_region(a, c, b, j) else {
+                continue;
+            };
+            if !a.is_join(b, j) {
+                continue;
+            }
+            if let Some(paths) = a.join_paths(b, j) {
+                out.push(DivergedWitness {
+                    branch: b,
+                    join: j,
+                    region,
+                    paths,
+                });
+                break;
+            }
         }
     }
     out

@@ -219,6 +219,38 @@ pub enum Reason {
         /// The convergence control token (an instruction index).
         token: u32,
     },
+    /// Precise mode, rule P1: divergent under a cycle hierarchy of the CFG other than LLVM's
+    /// (the one the cycles of the other reasons belong to), whose irreducible cycles have the
+    /// headers `headers` (and blocks `blocks`). Each hierarchy gives its own maximal convergence
+    /// ("Convergence And Uniformity", *Maximal Convergence*); precise mode analyses every one and
+    /// a value is uniform only if it is uniform under all of them.
+    OtherHierarchy {
+        /// The headers of that hierarchy's cycles inside irreducible regions, outermost first.
+        headers: Vec<Block>,
+        /// Those cycles' blocks (sorted), in the same order.
+        blocks: Vec<Vec<Block>>,
+    },
+    /// Precise mode, rule P1 (one hierarchy's joins): uses `operand`, defined in `cycle`, outside
+    /// it; diverged paths from the branch in `branch` meet at `join` inside `cycle`, which lies in
+    /// the irreducible cycle `region` entered on diverged paths (the branch is outside `region`,
+    /// or dominates neither `join` nor is `join` dominated by `region`'s header). Threads that
+    /// reach `join` that way may be in different iterations of every cycle from `cycle` out to
+    /// `region` ("Convergence And Uniformity", *Maximal Convergence*: a diverged entry), so they
+    /// leave `cycle` at different times. The cycles are those of LLVM's hierarchy.
+    DivergedEntry {
+        /// The instruction used outside the cycle, defined inside it.
+        operand: u32,
+        /// The cycle left, by index in the cycle hierarchy.
+        cycle: u32,
+        /// The irreducible cycle around it entered on diverged paths.
+        region: u32,
+        /// The block whose terminator is the divergent branch.
+        branch: Block,
+        /// Where the diverged paths meet, inside `cycle`.
+        join: Block,
+        /// Two paths from the branch to the join that share only those two blocks.
+        paths: [Vec<Block>; 2],
+    },
 }
 
 /// The rules of precise mode (docs/precise-mode.md) a reason rests on, beyond LLVM's.
@@ -233,6 +265,8 @@ pub enum PreciseRule {
     TokenGroup,
     /// P7: temporal divergence past a loop heart's convergence region.
     HeartRegion,
+    /// P1: every cycle hierarchy is analysed.
+    Hierarchies,
 }
 
 impl PreciseRule {
@@ -243,6 +277,7 @@ impl PreciseRule {
             PreciseRule::ExitPhi => "P4",
             PreciseRule::TokenGroup => "P6",
             PreciseRule::HeartRegion => "P7",
+            PreciseRule::Hierarchies => "P1",
         }
     }
 }
@@ -262,6 +297,8 @@ impl Reason {
             Reason::GroupedByToken { .. } => "grouped-by-token",
             Reason::PastHeartRegion { .. } => "past-heart-region",
             Reason::PastTokenRegion { .. } => "past-token-region",
+            Reason::OtherHierarchy { .. } => "other-hierarchy",
+            Reason::DivergedEntry { .. } => "leaves-cycle-entered-diverged",
         }
     }
     /// The precise-mode rule this reason rests on, if it is not one of LLVM's.
@@ -274,6 +311,9 @@ impl Reason {
             Reason::ExitPhi { .. } => Some(PreciseRule::ExitPhi),
             Reason::GroupedByToken { .. } | Reason::PastTokenRegion { .. } => {
                 Some(PreciseRule::TokenGroup)
+            }
+            Reason::OtherHierarchy { .. } | Reason::DivergedEntry { .. } => {
+                Some(PreciseRule::Hierarchies)
             }
             _ => None,
         }
@@ -291,11 +331,13 @@ impl Reason {
             Reason::Source { .. }
             | Reason::Data { .. }
             | Reason::GroupedByToken { .. }
-            | Reason::PastTokenRegion { .. } => None,
+            | Reason::PastTokenRegion { .. }
+            | Reason::OtherHierarchy { .. } => None,
             Reason::Sync { branch, .. }
             | Reason::Temporal { branch, .. }
             | Reason::AssumedCycle { branch, .. }
             | Reason::LeavesAssumedCycle { branch, .. }
+            | Reason::DivergedEntry { branch, .. }
             | Reason::BranchInAssumedCycle { branch, .. }
             | Reason::ExitPhi { branch, .. }
             | Reason::PastHeartRegion { branch, .. } => Some(*branch),

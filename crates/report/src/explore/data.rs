@@ -32,6 +32,11 @@ fn step_json(ctx: &Ctx<'_, '_>, n: Node, r: &Reason) -> Json {
     let (premise, mut blocks, paths, cycle): (Option<Node>, Vec<Block>, Vec<&[Block]>, i64) =
         match r {
             Reason::Source { .. } => (None, own, vec![], -1),
+            Reason::OtherHierarchy { headers, .. } => {
+                let mut b = own;
+                b.extend(headers.iter().copied());
+                (None, b, vec![], -1)
+            }
             Reason::PastTokenRegion {
                 operand,
                 value,
@@ -86,6 +91,25 @@ fn step_json(ctx: &Ctx<'_, '_>, n: Node, r: &Reason) -> Json {
                 let mut b = own;
                 b.push(*branch);
                 b.extend_from_slice(entries);
+                (
+                    Some(Node::Inst(a.terminator(*branch))),
+                    b,
+                    paths.iter().map(|p| p.as_slice()).collect(),
+                    *cycle as i64,
+                )
+            }
+            Reason::DivergedEntry {
+                operand,
+                cycle,
+                branch,
+                join,
+                paths,
+                ..
+            } => {
+                let mut b = own;
+                b.extend(a.block_of(Node::Inst(*operand)));
+                b.push(*branch);
+                b.push(*join);
                 (
                     Some(Node::Inst(a.terminator(*branch))),
                     b,

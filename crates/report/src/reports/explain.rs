@@ -219,6 +219,9 @@ pub struct ReasonJson {
     /// `file:line:col` of the heart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub heart_location: Option<String>,
+    /// Precise mode (`P1`): the irreducible cycle entered on diverged paths around the cycle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<CycleJson>,
 }
 
 /// Why a value is uniform: one fact.

@@ -91,3 +91,15 @@ pub(crate) fn divergent_cycle(
         _ => r,
     })
 }
+
+/// The form of rule P1 a run of the propagation uses.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) enum P1 {
+    /// Whole regions assumed divergent (the rules above): sound under every hierarchy by itself.
+    #[default]
+    Regions,
+    /// The structure's one hierarchy: no cycle is assumed divergent; a join's phis are judged
+    /// as at any join (P5). Sound for that hierarchy only; `hierarchies` takes the union over
+    /// all of them.
+    PerHierarchy,
+}

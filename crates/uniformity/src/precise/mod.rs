@@ -12,6 +12,7 @@
 //! fixpoint, sorted, so it does not depend on the order of analysis.
 
 pub(crate) mod exits;
+pub(crate) mod hierarchies;
 pub(crate) mod irreducible;
 pub(crate) mod joins;
 pub(crate) mod tokens;
@@ -57,8 +58,30 @@ pub fn analyze_with<F: SsaFunction, M: DivergenceModel<F>>(
 ) -> Uniformity {
     match mode {
         Mode::Llvm(v) => analyze_impl(f, model, s, v, false),
-        Mode::Precise => analyze_impl(f, model, s, LlvmVersion::V22, true),
+        Mode::Precise => hierarchies::analyze(f, model, s),
     }
+}
+
+pub use hierarchies::P1Outcome;
+
+/// Precise mode's answer ([`analyze_with`]`(…, Mode::Precise)`) with what rule P1's check of
+/// every cycle hierarchy decided for the function (docs/precise-mode.md, P1).
+pub fn analyze_precise_outcome<F: SsaFunction, M: DivergenceModel<F>>(
+    f: &F,
+    model: &M,
+    s: &Structure,
+) -> (Uniformity, P1Outcome) {
+    hierarchies::analyze_outcome(f, model, s)
+}
+
+/// Precise mode with rule P1 applied to every irreducible region, without the per-hierarchy
+/// check: the answer before that check existed, kept for measuring what the check decides.
+pub fn analyze_precise_whole_p1<F: SsaFunction, M: DivergenceModel<F>>(
+    f: &F,
+    model: &M,
+    s: &Structure,
+) -> Uniformity {
+    analyze_impl(f, model, s, LlvmVersion::V22, true)
 }
 
 /// Precise mode's per-function memory, kept by the propagation.
@@ -68,12 +91,15 @@ pub(crate) struct Scratch {
     pub(crate) outer_irr: Vec<u32>,
     pub(crate) reach: joins::Reach,
     pub(crate) sweep: exits::Sweep,
+    /// Rule P1's form: whole regions, or one hierarchy's joins (`hierarchies`).
+    pub(crate) p1: irreducible::P1,
 }
 
 impl Scratch {
-    pub(crate) fn new(s: &Structure) -> Scratch {
+    pub(crate) fn new(s: &Structure, p1: irreducible::P1) -> Scratch {
         Scratch {
             outer_irr: irreducible::outer_table(s),
+            p1,
             ..Default::default()
         }
     }
