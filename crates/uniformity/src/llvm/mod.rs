@@ -35,11 +35,14 @@ pub struct LlvmFunction<'m> {
     /// Precise mode's per-callee memo of the AMDGPU source rules that depend on the callee's name
     /// only (see `Amdgpu::source`): one entry per distinct callee of this function, for the
     /// `--mcpu` given first (the rules read it).
-    callee_rules: RefCell<(
-        Option<String>,
-        Vec<(converge_ir::FuncId, amdgpu::CalleeRule)>,
-    )>,
+    callee_rules: RefCell<CalleeRules>,
 }
+
+/// The `--mcpu` a memo of callee rules was made for, and the rule of each callee seen.
+type CalleeRules = (
+    Option<String>,
+    Vec<(converge_ir::FuncId, amdgpu::CalleeRule)>,
+);
 
 /// A call attribute that newer LLVM reads when deciding divergence.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
