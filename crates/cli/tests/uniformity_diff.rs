@@ -8,6 +8,9 @@
 //!
 //! Zero mismatches are allowed: divergent arguments, every definition and terminator flag, the cycle
 //! lists (as sets; maximal assumed cycles) and the temporal-divergence triples.
+//!
+//! Held-out runs: `CONVERGE_DIFF_SEED=K` (K > 0) draws every batch from other seeds (K shifts
+//! them past every default seed), `CONVERGE_DIFF_SCALE=N` runs N times the batches.
 
 mod common;
 mod uniformity_support;
@@ -18,6 +21,24 @@ use std::path::PathBuf;
 use uniformity_support::{converge_uniformity, diff, function_text, opt_uniformity, parse};
 
 const BATCH: usize = 100;
+
+/// `n` batches, times `CONVERGE_DIFF_SCALE` (default 1).
+fn batches(n: u64) -> u64 {
+    n * env_u64("CONVERGE_DIFF_SCALE", 1).max(1)
+}
+
+/// The seed of batch `batch` of a test whose default seeds start at `base`, moved to a held-out
+/// range by `CONVERGE_DIFF_SEED`.
+fn seed_of(base: u64, batch: u64) -> u64 {
+    base + batch + (env_u64("CONVERGE_DIFF_SEED", 0) << 32)
+}
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("converge-uniformity-{}", std::process::id()));
@@ -61,8 +82,8 @@ fn uniformity_matches_llvm22_nvptx_with_unreachable_blocks() {
     };
     let file = scratch("llvm22.ll");
     let mut total = 0;
-    for batch in 0..32u64 {
-        let seed = 0x2200_0000 + batch;
+    for batch in 0..batches(32) {
+        let seed = seed_of(0x2200_0000, batch);
         let mut rng = Rng::new(seed);
         let mut opts = Options::new(Flavor::Nvptx);
         opts.unreachable = true;
@@ -82,8 +103,8 @@ fn vs_llvm19(flavor: Flavor, seed0: u64, batches: u64) -> usize {
     let mut differ_19_22 = 0;
     let file = scratch(&format!("llvm19-{flavor:?}.ll"));
     let mut total = 0;
-    for batch in 0..batches {
-        let seed = seed0 + batch;
+    for batch in 0..self::batches(batches) {
+        let seed = seed_of(seed0, batch);
         let mut rng = Rng::new(seed);
         let mut opts = Options::new(flavor);
         opts.unreachable = false;
@@ -150,14 +171,14 @@ fn uniformity_matches_llvm22_on_large_irreducible_functions() {
     };
     let file = scratch("llvm22-large.ll");
     let mut total = 0;
-    for batch in 0..3u64 {
-        let seed = 0x2230_0000 + batch;
+    for batch in 0..batches(3) {
+        let seed = seed_of(0x2230_0000, batch);
         let mut rng = Rng::new(seed);
         let mut opts = Options::new(Flavor::Nvptx);
-        opts.unreachable = batch == 2;
+        opts.unreachable = batch % 3 == 2;
         opts.min_blocks = 60;
         opts.max_blocks = 160;
-        opts.extra_edges_percent = 30 + 15 * batch as u32;
+        opts.extra_edges_percent = 30 + 15 * (batch % 3) as u32;
         let text = module(&mut rng, 40, &opts);
         total += check_batch(&opt, &text, &file, &[], seed, "LLVM 22 NVPTX large");
     }
@@ -175,14 +196,14 @@ fn uniformity_matches_llvm19_on_large_amdgpu_functions() {
     };
     let file = scratch("llvm19-large-amdgpu.ll");
     let mut total = 0;
-    for batch in 0..3u64 {
-        let seed = 0x1930_0000 + batch;
+    for batch in 0..batches(3) {
+        let seed = seed_of(0x1930_0000, batch);
         let mut rng = Rng::new(seed);
         let mut opts = Options::new(Flavor::Amdgpu);
         opts.min_blocks = 50;
         opts.max_blocks = 300;
         opts.always_uniform = false;
-        opts.extra_edges_percent = 45 + 15 * batch as u32;
+        opts.extra_edges_percent = 45 + 15 * (batch % 3) as u32;
         let text = module(&mut rng, 60, &opts);
         total += check_batch(
             &opt,
@@ -194,7 +215,7 @@ fn uniformity_matches_llvm19_on_large_amdgpu_functions() {
         );
     }
     eprintln!("uniformity vs LLVM 19, large AMDGPU: {total} functions, 0 mismatches");
-    assert_eq!(total, 180);
+    assert_eq!(total, 60 * batches(3) as usize);
 }
 
 /// Issue 13's shapes, every branch on the thread id: DAGs plus random back edges (one large
@@ -213,16 +234,16 @@ fn uniformity_matches_llvm_on_thread_id_dags_and_chains() {
     }
     let build = |flavor: Flavor| {
         let mut text = module_header(flavor);
-        for k in 0..8u64 {
-            let mut rng = Rng::new(0x1300 + k);
-            let succs = dag_back_edges_cfg(&mut rng, 80 + 40 * k as usize);
+        for k in 0..batches(8) {
+            let mut rng = Rng::new(seed_of(0x1300, k));
+            let succs = dag_back_edges_cfg(&mut rng, 80 + 40 * (k % 8) as usize);
             text.push_str(&tid_function_with_cfg(flavor, &format!("dag{k}"), &succs));
         }
         for (k, shape) in Shape::ALL.into_iter().enumerate() {
             if shape.may_have_unreachable() {
                 continue;
             }
-            let mut rng = Rng::new(0x1310 + k as u64);
+            let mut rng = Rng::new(seed_of(0x1310, k as u64));
             let cfg = chain_cfg(&mut rng, 300, shape);
             text.push_str(&tid_function_with_cfg(
                 flavor,
