@@ -89,3 +89,33 @@ fn source_reason_is_some_exactly_for_sources() {
         assert!(seen.contains_key(key), "no {key} source among {seen:?}");
     }
 }
+
+/// Precise mode decides a call's callee-only source rules once per callee and function; the
+/// answer for `workitem.id.y` depends on the wave size that `--mcpu` gives (a required x size of
+/// 32 fills whole waves of wave32 but not of the wave64 assumed without a processor), so one
+/// function asked under two processors must get each processor's answer, whichever comes first.
+#[test]
+fn precise_callee_rules_follow_the_processor() {
+    let src = r#"target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.workitem.id.y()
+define amdgpu_kernel void @f() !reqd_work_group_size !0 {
+  %y = call i32 @llvm.amdgcn.workitem.id.y()
+  %y2 = call i32 @llvm.amdgcn.workitem.id.y()
+  ret void
+}
+!0 = !{i32 32, i32 2, i32 1}
+"#;
+    let m = converge_ir::parse("yz.ll", src.to_string()).unwrap();
+    let fid = FuncId(m.functions.iter().position(|f| !f.is_declaration).unwrap() as u32);
+    let wave64 = Target::Amdgpu(Amdgpu::new(None)).with_rules(Rules::Precise);
+    let wave32 = Target::Amdgpu(Amdgpu::new(Some("gfx1100"))).with_rules(Rules::Precise);
+    for order in [[&wave64, &wave32], [&wave32, &wave64]] {
+        let f = LlvmFunction::new(&m, fid);
+        for t in order {
+            let uniform = std::ptr::eq(t, &wave32);
+            for i in [0, 1] {
+                assert_eq!(t.is_source_inst(&f, Inst(i)), !uniform, "{t:?} inst {i}");
+            }
+        }
+    }
+}

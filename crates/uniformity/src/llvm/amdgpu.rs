@@ -34,8 +34,8 @@
 //!   `llvm.amdgcn.addrspacecast.nonnull`) is a source: each lane's flat address of its scratch
 //!   differs.
 
-use super::LlvmFunction;
 use super::rules::Rules;
+use super::{LlvmFunction, UniformAttr};
 use crate::ssa::{DivergenceModel, Inst, SourceReason, Val};
 use converge_ir::{Opcode, Type, Value};
 
@@ -81,6 +81,21 @@ fn asm_outputs_sgpr(constraints: &str) -> Vec<bool> {
         out.push(sgpr);
     }
     out
+}
+
+/// What precise mode's source rules make of a call, judged by its callee alone (memoised per
+/// callee in [`LlvmFunction`]).
+#[derive(Copy, Clone, Debug)]
+pub(super) enum CalleeRule {
+    /// The answer, whatever the call's operands.
+    Fixed(Option<SourceReason>),
+    /// `llvm.read_register`: a source by its result type and register.
+    ReadRegister,
+    /// `permlane16`/`permlanex16`: a source unless its operands make it uniform.
+    Permlane,
+    /// An address-space-cast intrinsic on gfx1250: a source when it casts private to flat,
+    /// otherwise the answer given.
+    ScratchCast(Option<SourceReason>),
 }
 
 impl Amdgpu {
@@ -266,6 +281,99 @@ impl Amdgpu {
         converge_ir::intrinsics::amdgpu::is_scalar_select_permlane16(name)
     }
 
+    /// [`Amdgpu::source`] of call `i` to function `g` under [`Rules::Precise`] (after the inline
+    /// asm and attribute checks): the rules that read only the callee's name (and this function's
+    /// attributes) are decided once per callee and remembered in `f`; the operand-dependent ones
+    /// (`read_register`, `permlane16`, gfx1250's scratch casts) are then checked per call.
+    fn precise_call_source(
+        &self,
+        f: &LlvmFunction<'_>,
+        i: u32,
+        g: converge_ir::FuncId,
+    ) -> Option<SourceReason> {
+        let memo = {
+            let mut m = f.callee_rules.borrow_mut();
+            if m.0 != self.mcpu {
+                *m = (self.mcpu.clone(), Vec::new());
+            }
+            m.1.iter().find(|e| e.0 == g).map(|e| e.1)
+        };
+        let rule = match memo {
+            Some(r) => r,
+            None => {
+                let r = self.callee_rule(f, g);
+                f.callee_rules.borrow_mut().1.push((g, r));
+                r
+            }
+        };
+        match rule {
+            CalleeRule::Fixed(r) => r,
+            CalleeRule::ReadRegister => {
+                let inst = &f.func.insts[i as usize];
+                if matches!(f.module.types.types[inst.ty.0 as usize], Type::Int(1)) {
+                    return Some(SourceReason::PerLaneRegister);
+                }
+                let reg = read_register_name(f, i).unwrap_or_default();
+                converge_ir::intrinsics::amdgpu::is_per_lane_register(&reg)
+                    .then_some(SourceReason::PerLaneRegister)
+            }
+            CalleeRule::Permlane => (!self.uniform_permlane(f, i, Rules::Precise))
+                .then_some(SourceReason::PerLaneIntrinsic),
+            CalleeRule::ScratchCast(otherwise) => {
+                if self.is_scratch_to_flat_cast(f, i) {
+                    Some(SourceReason::ScratchAddressCast)
+                } else {
+                    otherwise
+                }
+            }
+        }
+    }
+
+    /// The callee-only part of [`Amdgpu::source`]'s call rules under [`Rules::Precise`], in the
+    /// same order as there.
+    fn callee_rule(&self, f: &LlvmFunction<'_>, g: converge_ir::FuncId) -> CalleeRule {
+        let n = f
+            .module
+            .strings
+            .resolve(f.module.functions[g.0 as usize].name);
+        let rules = Rules::Precise;
+        if converge_ir::intrinsics::is_read_register(n) {
+            return CalleeRule::ReadRegister;
+        }
+        if Self::is_permlane(n) {
+            return CalleeRule::Permlane;
+        }
+        if self.uniform_workitem_yz(f, n, rules) {
+            return CalleeRule::Fixed(None);
+        }
+        let otherwise = if n.starts_with("llvm.") {
+            let intrinsic = || {
+                if converge_ir::intrinsics::amdgpu::is_id_intrinsic(n) {
+                    SourceReason::ThreadIdIntrinsic
+                } else {
+                    SourceReason::PerLaneIntrinsic
+                }
+            };
+            if lookup(n, is_source_intrinsic) {
+                Some(intrinsic())
+            } else if converge_ir::intrinsics::amdgpu::is_transposing_load(n) {
+                Some(SourceReason::DivergentLoad(1))
+            } else if computes(n) == Some(Computes::PerLane) {
+                Some(intrinsic())
+            } else {
+                None
+            }
+        } else {
+            Some(SourceReason::Call)
+        };
+        let cpu = self.mcpu.as_deref().or_else(|| f.fn_attr("target-cpu"));
+        if cpu.is_some_and(|c| c.starts_with("gfx125")) && is_addrspacecast_intrinsic(n) {
+            CalleeRule::ScratchCast(otherwise)
+        } else {
+            CalleeRule::Fixed(otherwise)
+        }
+    }
+
     /// Whether `i` is a source under `rules`, and why.
     fn source(&self, f: &LlvmFunction<'_>, i: u32, rules: Rules) -> Option<SourceReason> {
         let inst = &f.func.insts[i as usize];
@@ -298,10 +406,15 @@ impl Amdgpu {
                     return asm(c);
                 }
                 if newer
-                    && (f.call_has_attr(i, "nodivergencesource")
-                        || f.call_has_attr(i, "alwaysuniform"))
+                    && (f.call_has_uniform_attr(i, UniformAttr::NoDivergenceSource)
+                        || f.call_has_uniform_attr(i, UniformAttr::AlwaysUniform))
                 {
                     return None;
+                }
+                if rules == Rules::Precise
+                    && let Some(g) = f.callee_fid(i)
+                {
+                    return self.precise_call_source(f, i, g);
                 }
                 let intrinsic = |n: &str| {
                     if converge_ir::intrinsics::amdgpu::is_id_intrinsic(n) {
@@ -362,7 +475,7 @@ impl Amdgpu {
                 if let Some(c) = f.asm_constraints(i) {
                     return asm_outputs_sgpr(c).iter().all(|&s| s);
                 }
-                if rules.newer_than_22() && f.call_has_attr(i, "alwaysuniform") {
+                if rules.newer_than_22() && f.call_has_uniform_attr(i, UniformAttr::AlwaysUniform) {
                     return true;
                 }
                 f.callee_name(i).is_some_and(is_always_uniform_intrinsic)

@@ -13,8 +13,9 @@ pub use rules::{Rules, main_print_order};
 
 use crate::ssa::{DivergenceModel, Inst, InstRange, SsaFunction, Val};
 use converge_graph::{Block, Cfg};
+use converge_ir::Sym;
 use converge_ir::{ConstKind, Function, InstId, Metadata, Module, Opcode, Value};
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 
 /// One function of a parsed module, with its CFG and use lists.
 pub struct LlvmFunction<'m> {
@@ -28,6 +29,28 @@ pub struct LlvmFunction<'m> {
     /// Users, CSR over values: arguments first, then instructions.
     user_start: Vec<u32>,
     users: Vec<Inst>,
+    /// The interned names of `nodivergencesource` and `alwaysuniform` (`None`: no attribute of
+    /// the module has that name), looked up once instead of by name at every call.
+    uniform_attr_syms: OnceCell<[Option<Sym>; 2]>,
+    /// Precise mode's per-callee memo of the AMDGPU source rules that depend on the callee's name
+    /// only (see `Amdgpu::source`): one entry per distinct callee of this function, for the
+    /// `--mcpu` given first (the rules read it).
+    callee_rules: RefCell<CalleeRules>,
+}
+
+/// The `--mcpu` a memo of callee rules was made for, and the rule of each callee seen.
+type CalleeRules = (
+    Option<String>,
+    Vec<(converge_ir::FuncId, amdgpu::CalleeRule)>,
+);
+
+/// A call attribute that newer LLVM reads when deciding divergence.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum UniformAttr {
+    /// `nodivergencesource`: the call is no source (its result follows its operands).
+    NoDivergenceSource = 0,
+    /// `alwaysuniform`: the call's result is uniform.
+    AlwaysUniform = 1,
 }
 
 impl<'m> LlvmFunction<'m> {
@@ -45,6 +68,8 @@ impl<'m> LlvmFunction<'m> {
             cfg,
             user_start,
             users,
+            uniform_attr_syms: OnceCell::new(),
+            callee_rules: RefCell::new((None, Vec::new())),
         }
     }
 
@@ -60,24 +85,29 @@ impl<'m> LlvmFunction<'m> {
 
     /// The called function's name for a direct call, `invoke` or `callbr`.
     pub fn callee_name(&self, i: u32) -> Option<&'m str> {
-        let inst = &self.func.insts[i as usize];
-        if !inst.op.is_call_like() {
-            return None;
-        }
-        let callee = self.func.calls.get(inst.aux as usize)?.callee;
-        let fid = match callee {
-            Value::Func(fid) => fid,
-            Value::Const(c) => match self.module.consts[c.0 as usize].kind {
-                ConstKind::Func(fid) => fid,
-                _ => return None,
-            },
-            _ => return None,
-        };
+        let fid = self.callee_fid(i)?;
         Some(
             self.module
                 .strings
                 .resolve(self.module.functions[fid.0 as usize].name),
         )
+    }
+
+    /// The function a call-like instruction calls (directly or through a function constant).
+    pub fn callee_fid(&self, i: u32) -> Option<converge_ir::FuncId> {
+        let inst = &self.func.insts[i as usize];
+        if !inst.op.is_call_like() {
+            return None;
+        }
+        let callee = self.func.calls.get(inst.aux as usize)?.callee;
+        match callee {
+            Value::Func(fid) => Some(fid),
+            Value::Const(c) => match self.module.consts[c.0 as usize].kind {
+                ConstKind::Func(fid) => Some(fid),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// The inline-asm constraint string of an asm call.
@@ -118,6 +148,29 @@ impl<'m> LlvmFunction<'m> {
     pub fn call_has_attr(&self, i: u32, name: &str) -> bool {
         self.module
             .call_has_fn_attr(self.fid, converge_ir::InstId(i), name)
+    }
+
+    /// [`LlvmFunction::call_has_attr`] for the attributes of [`UniformAttr`], comparing interned
+    /// names (the names are looked up once per function, and not at all when absent).
+    fn call_has_uniform_attr(&self, i: u32, which: UniformAttr) -> bool {
+        let m = self.module;
+        let syms = self.uniform_attr_syms.get_or_init(|| {
+            [
+                m.strings.get("nodivergencesource"),
+                m.strings.get("alwaysuniform"),
+            ]
+        });
+        let Some(sym) = syms[which as usize] else {
+            return false;
+        };
+        let id = converge_ir::InstId(i);
+        let Some(c) = self.func.call(id) else {
+            return false;
+        };
+        let has = |r| m.attrs(r).iter().any(|a| a.key == sym);
+        has(c.fn_attrs)
+            || m.called_function(self.fid, id)
+                .is_some_and(|g| has(m.func(g).attrs))
     }
 
     /// The value of a string function attribute (`"key"="value"`), if present.
