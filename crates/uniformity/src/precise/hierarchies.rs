@@ -31,7 +31,8 @@ pub(crate) const MAX_BLOCKS: usize = 2048;
 /// At most this many distinct hierarchies are analysed; beyond it P1 applies whole.
 pub(crate) const MAX_HIERARCHIES: usize = 8;
 
-/// What [`analyze`] decided for one function (for the tests and the precision figures).
+/// What precise mode's P1 by hierarchies decided for one function (for the tests and the
+/// precision figures).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum P1Outcome {
     /// No cycle is assumed divergent: LLVM's hierarchy's joins are the answer.
