@@ -101,14 +101,31 @@ impl Ctx<'_, '_> {
         p.iter().map(|&b| self.a.block_name(b)).collect()
     }
 
-    /// How token `t` groups threads at an always-uniform operation it controls (rule P6).
-    fn token_grouping(&self, t: u32) -> &'static str {
-        if self.a.lf.token_kind(converge_uniformity::Inst(t))
-            == Some(converge_uniformity::TokenKind::Anchor)
+    /// How token `t` groups threads at an always-uniform operation it controls (rule P6): an
+    /// anchor's grouping, inherited by a chain of loop hearts under it, is implementation-defined;
+    /// otherwise the token is one of a cycle that does not contain the operation.
+    fn token_grouping(&self, t: u32) -> String {
+        use converge_uniformity::{Inst, TokenKind};
+        let lf = &self.a.lf;
+        let mut k = Inst(t);
+        let mut steps = 0;
+        while lf.token_kind(k) == Some(TokenKind::Loop)
+            && let Some(p) = lf.control_token(k)
+            && steps < 256
         {
-            "an anchor, whose group of threads is implementation-defined"
-        } else {
-            "a token defined in a cycle that does not contain the operation, whose groups are the threads that left in the same iteration"
+            k = p;
+            steps += 1;
+        }
+        match lf.token_kind(k) {
+            Some(TokenKind::Anchor) if k.0 == t => {
+                "an anchor, whose group of threads is implementation-defined".to_string()
+            }
+            Some(TokenKind::Anchor) => format!(
+                "a loop heart under the anchor {} (a heart inherits its parent token's grouping), whose group of threads is implementation-defined",
+                self.node_name(Node::Inst(k.0))
+            ),
+            Some(TokenKind::Entry) => "a token defined in a cycle that does not contain the operation, whose groups are the threads that left in the same iteration".to_string(),
+            _ => "a token whose grouping cannot be seen through, so it is taken as implementation-defined".to_string(),
         }
     }
 
@@ -246,7 +263,7 @@ impl Ctx<'_, '_> {
                 value,
                 token,
             } => format!(
-                "past the convergence region of {} (precise mode, rule P6): uses {}, computed from {}, an always-uniform operation controlled by {}, {}; inside the token's region the threads at {} are those of one dynamic instance of the token, so it is uniform there, but no use of the token follows this value, and here threads of different instances are converged again",
+                "past the convergence region of {} (precise mode, rule P6): uses {}, computed from {}, an always-uniform operation controlled by {}, {}; inside the token's region the threads at {} are those of one dynamic instance of the token, so it is uniform there, but this value lies outside the region (the token does not dominate it, or no use of the token can be reached from it without executing the token again), and here threads of different instances are converged again",
                 self.node_name(Node::Inst(*token)),
                 self.node_name(Node::Inst(*operand)),
                 self.node_name(Node::Inst(*value)),
@@ -287,7 +304,7 @@ impl Ctx<'_, '_> {
                 exit,
                 path,
             } => format!(
-                "past the convergence region of the loop heart {} (precise mode, rule P7): uses {}, computed from {} defined in {}; inside the heart's region only threads that left the cycle in the same iteration are converged, so {} is uniform there, but no use of the heart follows this value, and here threads that left in different iterations are converged again (its exit {} is divergent because of the divergent branch in {} ({}; path {}))",
+                "past the convergence region of the loop heart {} (precise mode, rule P7): uses {}, computed from {} defined in {}; inside the heart's region only threads that left the cycle in the same iteration are converged, so {} is uniform there, but this value lies outside the region (the heart does not dominate it, or no use of the heart can be reached from it without executing the heart again), and here threads that left in different iterations are converged again (its exit {} is divergent because of the divergent branch in {} ({}; path {}))",
                 self.node_name(Node::Inst(*heart)),
                 self.node_name(Node::Inst(*operand)),
                 self.node_name(Node::Inst(*value)),

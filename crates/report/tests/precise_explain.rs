@@ -2,8 +2,9 @@
 //! "unexplained"), each step's stated facts hold in the IR and the analysis result, the uniform
 //! facts that claim equal incoming values are checked against the phi, and on the precise-mode
 //! programs every value they list as divergent has a simulator witness that reproduces when run
-//! again. Programs: `crates/uniformity/tests/precise/*.ll`, `examples/two-modes.ll`, and random
-//! programs of converge-gen in precise mode.
+//! again. Programs: `crates/uniformity/tests/precise/*.ll`, `examples/two-modes.ll`,
+//! `crates/report/tests/data/precise/*.ll` (programs explain once failed on), and random programs
+//! of converge-gen in precise mode.
 
 use converge_graph::{Block, Graph};
 use converge_ir::{Module, Value};
@@ -409,11 +410,22 @@ fn check_reason(a: &Analysed<'_>, n: Node, r: &Reason, ctx: &dyn Fn() -> String)
 }
 
 /// The uniform facts that claim equal incoming values, checked against the phi.
-/// Rule P6's premise: token `t` is an `anchor`, or is defined in a cycle that does not contain
+/// Rule P6's premise: token `t` is an `anchor` or a loop heart whose chain of parent tokens ends
+/// at one (a heart inherits its parent's grouping), or is defined in a cycle that does not contain
 /// operation `o` (checked independently of the explainer's own test).
 fn grouped_by_token(a: &Analysed<'_>, t: u32, o: u32) -> bool {
+    use converge_uniformity::TokenKind;
     let (f, s) = (a.lf.func, &a.s);
-    let anchor = a.lf.token_kind(Inst(t)) == Some(converge_uniformity::TokenKind::Anchor);
+    let mut k = Inst(t);
+    let mut steps = 0;
+    while a.lf.token_kind(k) == Some(TokenKind::Loop)
+        && let Some(p) = a.lf.control_token(k)
+        && steps < 256
+    {
+        k = p;
+        steps += 1;
+    }
+    let anchor = a.lf.token_kind(k) != Some(TokenKind::Entry);
     let tc = s.cycle_of(f.insts[t as usize].block);
     anchor || tc.is_some_and(|c| !s.contains(c, f.insts[o as usize].block))
 }
@@ -515,13 +527,19 @@ entry:
 fn precise_programs() -> Vec<(String, String)> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let mut out = Vec::new();
-    let dir = format!("{root}/crates/uniformity/tests/precise");
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ll"))
-        .collect();
-    names.sort();
+    let mut names = Vec::new();
+    for dir in [
+        format!("{root}/crates/uniformity/tests/precise"),
+        format!("{root}/crates/report/tests/data/precise"),
+    ] {
+        let mut ll: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ll"))
+            .collect();
+        ll.sort();
+        names.extend(ll);
+    }
     names.push(format!("{root}/examples/two-modes.ll").into());
     for p in names {
         out.push((

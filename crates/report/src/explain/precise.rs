@@ -5,8 +5,8 @@
 //! region, used past that region. Each reason is emitted only after its facts are checked here
 //! against the IR and the analysis result (the cycle has a divergent exit and is assumed
 //! divergent; the heart is a `convergence.loop` in the cycle's header, the use inside the region
-//! is one the analysis left out of its temporal-divergence list, and no use of the heart is
-//! reachable from the value), so an explanation never states a reason that does not hold.
+//! is one the analysis left out of its temporal-divergence list, and the value lies outside the
+//! token's convergence region), so an explanation never states a reason that does not hold.
 
 use super::analysed::Analysed;
 use super::candidates::{EntryWitness, ExitWitness};
@@ -161,10 +161,30 @@ pub(super) fn candidates(
 }
 
 /// Whether token `t` groups the threads at operation `o` by something other than maximal
-/// convergence (rule P6): it is an `anchor`, or it is defined in a cycle that does not contain `o`.
+/// convergence (rule P6): its chain of loop hearts leads up to an `anchor` (or to a token we
+/// cannot see through) rather than to an `entry`, since a heart inherits the grouping of its
+/// parent token ("Convergent Operation Semantics", *Controlled Maximal Convergence*), or it is
+/// defined in a cycle that does not contain `o`. The same test as the analysis's (precise mode,
+/// docs/precise-mode.md, rule P6).
 fn implementation_grouped(a: &Analysed<'_>, t: u32, o: u32) -> bool {
     let (f, s) = (a.lf.func, &a.s);
-    if a.lf.token_kind(Inst(t)) == Some(TokenKind::Anchor) {
+    let mut k = Inst(t);
+    // Valid token chains are short and acyclic; anything else counts as implementation-defined.
+    let mut from_entry = false;
+    for _ in 0..256 {
+        match a.lf.token_kind(k) {
+            Some(TokenKind::Entry) => {
+                from_entry = true;
+                break;
+            }
+            Some(TokenKind::Loop) => match a.lf.control_token(k) {
+                Some(p) => k = p,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    if !from_entry {
         return true;
     }
     let ob = f.insts[o as usize].block;
@@ -267,30 +287,40 @@ fn region_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32, u32)> {
     None
 }
 
-/// Whether a use of token `t` can follow instruction `i`: later in `i`'s block, or in a block
-/// reachable from it without entering `t`'s block (a use there counts too, conservatively). When
-/// none can, `i` is outside `t`'s convergence region ("Convergent Operation Semantics",
-/// *Convergence Region*: a use of the token must be reachable).
+/// Whether instruction `i` is in the convergence region of token `t` ("Convergent Operation
+/// Semantics", *Convergence Region*: the points dominated by the token's definition from which a
+/// use of the token can be reached): dominated by `t`, with a use of the token at or after `i` in
+/// its block, or in a block reachable from it through blocks dominated by `t` without passing `t`
+/// again (reaching `t` again starts a new dynamic instance of it). The same test as the
+/// analysis's, so a value it leaves outside the region is one this reports outside it.
 fn reaches_heart_use(a: &Analysed<'_>, i: u32, t: u32) -> bool {
-    let f = a.lf.func;
+    let (f, s) = (a.lf.func, &a.s);
     let g = a.lf.cfg();
     let tb = f.insts[t as usize].block;
-    let users = a.lf.users(Val::Inst(Inst(t)));
     let ib = f.insts[i as usize].block;
+    if (tb == ib && i <= t) || !s.dom.dominates(tb, ib) {
+        return false;
+    }
+    let users: Vec<Inst> =
+        a.lf.users(Val::Inst(Inst(t)))
+            .iter()
+            .copied()
+            .filter(|&us| a.lf.control_token(us) == Some(Inst(t)))
+            .collect();
     if users
         .iter()
-        .any(|&us| f.insts[us.index()].block == ib && us.0 > i)
+        .any(|&us| f.insts[us.index()].block == ib && us.0 >= i)
     {
         return true;
     }
     let mut seen = vec![false; g.num_blocks()];
+    seen[tb.index()] = true;
     let mut stack: Vec<Block> = g.succs(ib).to_vec();
     while let Some(x) = stack.pop() {
-        if seen[x.index()] {
+        if std::mem::replace(&mut seen[x.index()], true) || !s.dom.dominates(tb, x) {
             continue;
         }
-        seen[x.index()] = true;
-        if x == tb || users.iter().any(|&us| f.insts[us.index()].block == x) {
+        if users.iter().any(|&us| f.insts[us.index()].block == x) {
             return true;
         }
         stack.extend_from_slice(g.succs(x));

@@ -159,10 +159,11 @@ pub enum Reason {
         branch: Block,
     },
     /// Precise mode, rule P6: uses the divergent `operand` in an operation the target calls always
-    /// uniform, but controlled by `token`, an `anchor` (an implementation-defined group of
-    /// threads) or a token defined in a cycle that does not contain the operation (the threads
-    /// that left in the same iteration): threads converged at later uses may have computed it in
-    /// different groups, so it is divergent when its operands are.
+    /// uniform, but controlled by `token`, an `anchor` or a loop heart whose chain of parent tokens
+    /// leads to one (an implementation-defined group of threads), or a token defined in a cycle
+    /// that does not contain the operation (the threads that left in the same iteration): threads
+    /// converged at later uses may have computed it in different groups, so it is divergent when
+    /// its operands are.
     GroupedByToken {
         /// The divergent operand.
         operand: Node,
@@ -185,7 +186,8 @@ pub enum Reason {
     /// Precise mode, rule P7: uses `operand`, which is computed from `value` (defined in `cycle`,
     /// used outside it) and uniform only inside the convergence region of the loop heart `heart`
     /// in the cycle's header, where only threads that left in the same iteration are converged.
-    /// This value lies outside that region (no use of the heart follows it), where threads that
+    /// This value lies outside that region (not dominated by the heart, or no use of the heart is
+    /// reachable from it without executing the heart again), where threads that
     /// left in different iterations are converged again; the cycle's exit `exit` is divergent
     /// because of the branch in `branch` (`path`: branch → exit).
     PastHeartRegion {
@@ -205,12 +207,13 @@ pub enum Reason {
         path: Vec<Block>,
     },
     /// Precise mode, rule P6: uses `operand`, which is computed from `value`, an always-uniform
-    /// operation controlled by `token` (an `anchor`, or a token of a cycle that does not contain
-    /// it). The threads of one dynamic instance of the token are converged at `value`, so it is
-    /// uniform inside the token's convergence region; which threads form one instance is
-    /// implementation-defined for an anchor ("Convergent Operation Semantics",
-    /// `llvm.experimental.convergence.anchor`). This value lies past the region (no use of the
-    /// token follows it), where threads of different instances are converged again.
+    /// operation controlled by `token` (an `anchor` or a loop heart under one, or a token of a
+    /// cycle that does not contain it). The threads of one dynamic instance of the token are
+    /// converged at `value`, so it is uniform inside the token's convergence region; which threads
+    /// form one instance is implementation-defined for an anchor ("Convergent Operation Semantics",
+    /// `llvm.experimental.convergence.anchor`). This value lies past the region (not dominated by
+    /// the token, or no use of the token is reachable from it without executing the token again,
+    /// *Convergence Region*), where threads of different instances are converged again.
     PastTokenRegion {
         /// The operand this value uses.
         operand: u32,
