@@ -500,6 +500,16 @@ pub fn irreducible_loop(n: usize) -> RandomCfg {
 }
 
 impl RandomCfg {
+    /// The CFG as `converge_graph`'s CSR graph (entry block 0, successors in order), the form the
+    /// analyses take.
+    pub fn to_cfg(&self) -> converge_graph::Cfg {
+        use converge_graph::Block;
+        converge_graph::Cfg::from_succs(
+            Block(0),
+            self.succs.len(),
+            self.succs.iter().map(|s| s.iter().map(|&b| Block(b))),
+        )
+    }
     /// Number of blocks, unreachable ones included.
     pub fn num_blocks(&self) -> usize {
         self.succs.len()

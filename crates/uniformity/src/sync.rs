@@ -890,7 +890,6 @@ mod tests {
     use super::*;
     use converge_gen::cfg::{CfgParams, Shape, random_cfg};
     use converge_gen::rng::Rng;
-    use converge_graph::Cfg;
 
     /// The properties LLVM's `ModifiedPostOrder` promises, on random CFGs of every shape: each
     /// cycle is a contiguous interval starting at its header, its exits come before the header, and
@@ -903,11 +902,7 @@ mod tests {
             let shape = Shape::ALL[k % Shape::ALL.len()];
             let rc = random_cfg(&mut rng, &CfgParams::new(shape, 4 + k % 40));
             let n = rc.succs.len();
-            let g = Cfg::from_succs(
-                Block(0),
-                n,
-                rc.succs.iter().map(|s| s.iter().map(|&b| Block(b))),
-            );
+            let g = rc.to_cfg();
             let s = Structure::new(&g);
             let po = ModifiedPo::compute(&g, &s);
             let reachable = (0..n).filter(|&b| s.is_reachable(Block(b as u32))).count();

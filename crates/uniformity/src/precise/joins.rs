@@ -172,7 +172,6 @@ mod tests {
     use super::*;
     use converge_gen::cfg::{CfgParams, Shape, random_cfg};
     use converge_gen::rng::Rng;
-    use converge_graph::Cfg;
 
     /// The on-demand test answers exactly what a full walk from the branch answers, for every
     /// pair of blocks of random CFGs of every shape (the join taken as any block the branch
@@ -184,11 +183,7 @@ mod tests {
             let shape = Shape::ALL[k % Shape::ALL.len()];
             let rc = random_cfg(&mut rng, &CfgParams::new(shape, 4 + k % 50));
             let n = rc.succs.len();
-            let g = Cfg::from_succs(
-                Block(0),
-                n,
-                rc.succs.iter().map(|s| s.iter().map(|&b| Block(b))),
-            );
+            let g = rc.to_cfg();
             let s = Structure::new(&g);
             let po = ModifiedPo::compute(&g, &s);
             let mut r = Reach::default();
