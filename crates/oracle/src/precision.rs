@@ -105,8 +105,13 @@ fn conservative_kind(
 }
 
 impl Precision {
-    /// Adds every defined function of `m`, each run with `threads` threads (two input sets).
-    pub fn add_module(&mut self, m: &Module, label: &str, threads: u32) {
+    /// Adds every defined function of `m`, run under each of `specs` in turn: a refinement is
+    /// covered if some run executes it on converged instances and contradicted if any run does;
+    /// a value precise mode calls divergent and LLVM uniform is an LLVM bug if some run shows a
+    /// witness (every other input set of a run splits anchors into groups, so a witness past an
+    /// anchor's region can be found). For a generated case, its own settings
+    /// ([`crate::cases::spec_of`]: input sets that realise its paths) and plain ones.
+    pub fn add_module(&mut self, m: &Module, label: &str, specs: &[RunSpec]) {
         for (k, f) in m.functions.iter().enumerate() {
             if f.is_declaration {
                 continue;
@@ -142,8 +147,6 @@ impl Precision {
             if refined.is_empty() && worse.is_empty() {
                 continue;
             }
-            let mut spec = RunSpec::new(threads, 1);
-            spec.step_limit = 5_000;
             let name = |i: usize| {
                 format!(
                     "{label} @{fname} {}",
@@ -151,21 +154,42 @@ impl Precision {
                 )
             };
             if !refined.is_empty() {
-                let o = check(m, fi, &precise, &spec);
                 self.refinements += refined.len();
-                self.refinements_covered += refined
-                    .iter()
-                    .filter(|&&i| o.covered_insts.contains(&(i as u32)))
-                    .count();
-                for v in &o.violations {
-                    if refined.contains(&(v.inst.0 as usize)) {
-                        self.refinements_violated.push(name(v.inst.0 as usize));
+                let mut covered = vec![false; f.insts.len()];
+                for spec in specs {
+                    let o = check(m, fi, &precise, spec);
+                    for &c in &o.covered_insts {
+                        covered[c as usize] = true;
+                    }
+                    for v in &o.violations {
+                        let n = name(v.inst.0 as usize);
+                        if refined.contains(&(v.inst.0 as usize))
+                            && !self.refinements_violated.contains(&n)
+                        {
+                            self.refinements_violated.push(n);
+                        }
                     }
                 }
+                self.refinements_covered += refined.iter().filter(|&&i| covered[i]).count();
             }
             if !worse.is_empty() {
-                let o = check(m, fi, &llvm, &spec);
-                let known = classify(m, fi, &llvm, &o.violations);
+                // The first witness against LLVM for each value, over the run settings in turn.
+                let mut witness: Vec<Option<Option<KnownBug>>> = vec![None; worse.len()];
+                for spec in specs {
+                    if witness.iter().all(Option::is_some) {
+                        break;
+                    }
+                    let o = check(m, fi, &llvm, spec);
+                    let known = classify(m, fi, &llvm, &o.violations);
+                    for (k, &i) in worse.iter().enumerate() {
+                        if witness[k].is_none()
+                            && let Some(j) =
+                                o.violations.iter().position(|v| v.inst.0 as usize == i)
+                        {
+                            witness[k] = Some(known[j]);
+                        }
+                    }
+                }
                 let (pu, lu) = {
                     let lf = LlvmFunction::new(m, fi);
                     let s = Structure::new(lf.cfg());
@@ -180,9 +204,9 @@ impl Precision {
                         ),
                     )
                 };
-                for &i in &worse {
-                    match o.violations.iter().position(|v| v.inst.0 as usize == i) {
-                        Some(k) => self.llvm_bugs.push((name(i), known[k])),
+                for (k, &i) in worse.iter().enumerate() {
+                    match witness[k] {
+                        Some(known) => self.llvm_bugs.push((name(i), known)),
                         None => self
                             .conservative
                             .push((name(i), conservative_kind(m, fi, &pu, &lu, i as u32))),

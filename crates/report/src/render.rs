@@ -263,7 +263,7 @@ impl Ctx<'_, '_> {
                 value,
                 token,
             } => format!(
-                "past the convergence region of {} (precise mode, rule P6): uses {}, computed from {}, an always-uniform operation controlled by {}, {}; inside the token's region the threads at {} are those of one dynamic instance of the token, so it is uniform there, but this value lies outside the region (the token does not dominate it, or no use of the token can be reached from it without executing the token again), and here threads of different instances are converged again",
+                "past the convergence region of {} (precise mode, rule P6): uses {}, computed from {}, an always-uniform operation controlled by {}, {}; inside the token's region the threads at {} are those of one dynamic instance of the token, so it is uniform there, but this value lies outside the region (the token does not dominate it, or no use of the token can be reached from it without executing the token again; for a loop heart, it is also outside the heart's cycle or its parent token's region, which would keep the threads in one iteration of one parent instance), and here threads of different instances are converged again",
                 self.node_name(Node::Inst(*token)),
                 self.node_name(Node::Inst(*operand)),
                 self.node_name(Node::Inst(*value)),

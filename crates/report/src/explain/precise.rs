@@ -11,9 +11,10 @@
 use super::analysed::Analysed;
 use super::candidates::{EntryWitness, ExitWitness};
 use super::reasons::{Node, Reason};
-use converge_graph::{Block, Cycle, Graph};
+use converge_graph::{Block, Cycle};
 use converge_ir::Value;
-use converge_uniformity::{Inst, SsaFunction, TokenKind, Val};
+use converge_uniformity::precise::shares_instance;
+use converge_uniformity::{Inst, SsaFunction, TokenKind};
 use std::collections::HashMap;
 
 /// Values followed back from an operand when looking for the loop value it is computed from.
@@ -130,7 +131,7 @@ pub(super) fn candidates(
         // P7: a uniform operand computed from a loop value bound to a heart's region.
         if !a.u.divergent_insts[d as usize]
             && let Some((value, heart, cycle)) = region_bound(a, d)
-            && !reaches_heart_use(a, i, heart)
+            && !shares_instance(&a.lf, &a.s, Inst(heart), Inst(i))
         {
             for w in exit_w.get(&cycle).into_iter().flatten() {
                 out.push(Reason::PastHeartRegion {
@@ -148,7 +149,7 @@ pub(super) fn candidates(
         // whose convergence region this value has left.
         if !a.u.divergent_insts[d as usize]
             && let Some((value, token)) = token_bound(a, d)
-            && !reaches_heart_use(a, i, token)
+            && !shares_instance(&a.lf, &a.s, Inst(token), Inst(i))
         {
             out.push(Reason::PastTokenRegion {
                 operand: d,
@@ -285,47 +286,6 @@ fn region_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32, u32)> {
         }
     }
     None
-}
-
-/// Whether instruction `i` is in the convergence region of token `t` ("Convergent Operation
-/// Semantics", *Convergence Region*: the points dominated by the token's definition from which a
-/// use of the token can be reached): dominated by `t`, with a use of the token at or after `i` in
-/// its block, or in a block reachable from it through blocks dominated by `t` without passing `t`
-/// again (reaching `t` again starts a new dynamic instance of it). The same test as the
-/// analysis's, so a value it leaves outside the region is one this reports outside it.
-fn reaches_heart_use(a: &Analysed<'_>, i: u32, t: u32) -> bool {
-    let (f, s) = (a.lf.func, &a.s);
-    let g = a.lf.cfg();
-    let tb = f.insts[t as usize].block;
-    let ib = f.insts[i as usize].block;
-    if (tb == ib && i <= t) || !s.dom.dominates(tb, ib) {
-        return false;
-    }
-    let users: Vec<Inst> =
-        a.lf.users(Val::Inst(Inst(t)))
-            .iter()
-            .copied()
-            .filter(|&us| a.lf.control_token(us) == Some(Inst(t)))
-            .collect();
-    if users
-        .iter()
-        .any(|&us| f.insts[us.index()].block == ib && us.0 >= i)
-    {
-        return true;
-    }
-    let mut seen = vec![false; g.num_blocks()];
-    seen[tb.index()] = true;
-    let mut stack: Vec<Block> = g.succs(ib).to_vec();
-    while let Some(x) = stack.pop() {
-        if std::mem::replace(&mut seen[x.index()], true) || !s.dom.dominates(tb, x) {
-            continue;
-        }
-        if users.iter().any(|&us| f.insts[us.index()].block == x) {
-            return true;
-        }
-        stack.extend_from_slice(g.succs(x));
-    }
-    false
 }
 
 /// P6: instruction `i`, which the target calls always uniform, controlled by an `anchor` or by a

@@ -213,7 +213,9 @@ pub enum Reason {
     /// form one instance is implementation-defined for an anchor ("Convergent Operation Semantics",
     /// `llvm.experimental.convergence.anchor`). This value lies past the region (not dominated by
     /// the token, or no use of the token is reachable from it without executing the token again,
-    /// *Convergence Region*), where threads of different instances are converged again.
+    /// *Convergence Region*; for a loop heart, also outside its cycle or its parent token's
+    /// region, which would keep the converged threads in one iteration of one parent instance),
+    /// where threads of different instances are converged again.
     PastTokenRegion {
         /// The operand this value uses.
         operand: u32,

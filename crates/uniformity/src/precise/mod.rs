@@ -63,6 +63,7 @@ pub fn analyze_with<F: SsaFunction, M: DivergenceModel<F>>(
 }
 
 pub use hierarchies::P1Outcome;
+pub use tokens::{in_region, shares_instance};
 
 /// Precise mode's answer ([`analyze_with`]`(…, Mode::Precise)`) with what rule P1's check of
 /// every cycle hierarchy decided for the function (docs/precise-mode.md, P1).

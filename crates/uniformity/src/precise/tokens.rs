@@ -154,7 +154,7 @@ pub(crate) fn iteration_bound<F: SsaFunction>(
 /// Is instruction `u` in the convergence region of the token defined by `t`: dominated by `t`,
 /// with a use of the token reachable from it without passing `t` again? Program points, not
 /// blocks: a use earlier in `u`'s block does not count (`u` itself does).
-pub(crate) fn in_region<F: SsaFunction>(f: &F, s: &Structure, t: Inst, u: Inst) -> bool {
+pub fn in_region<F: SsaFunction>(f: &F, s: &Structure, t: Inst, u: Inst) -> bool {
     let tb = f.inst_block(t);
     let ub = f.inst_block(u);
     if tb == ub && u <= t {
@@ -193,6 +193,55 @@ pub(crate) fn in_region<F: SsaFunction>(f: &F, s: &Structure, t: Inst, u: Inst) 
     false
 }
 
+/// Do the threads converged at instruction `u` share one dynamic instance of the token `t`?
+///
+/// They do inside `t`'s convergence region ([`in_region`]). Past it, they still do when `t` is a
+/// loop heart whose cycle contains `u` and its parent token's instance is shared at `u` (tested
+/// the same way, up the chain of hearts): by the *Controlled maximal convergence relation*
+/// ("Convergent Operation Semantics"), two threads are converged at a non-convergent `u` only if
+/// they executed converged instances of every token definition whose region contains `u`, and,
+/// for every cycle containing `u`, the same iteration; and by the rule of `loop`, threads
+/// converged at the parent's instance in the same iteration of the heart's cycle are converged at
+/// the heart. The heart's cycle must be the same under every hierarchy (reducible, not inside an
+/// irreducible cycle), and is entered once per instance of the parent (the static cycle rule:
+/// a cycle using a token it does not define has that use as the heart in its header).
+pub fn shares_instance<F: SsaFunction>(f: &F, s: &Structure, t: Inst, u: Inst) -> bool {
+    let ub = f.inst_block(u);
+    let mut t = t;
+    // Valid token chains are short and acyclic; give up (conservatively) on anything else.
+    for _ in 0..256 {
+        if in_region(f, s, t, u) {
+            return true;
+        }
+        if f.token_kind(t) != Some(TokenKind::Loop) {
+            return false;
+        }
+        let tb = f.inst_block(t);
+        let o = s.inner(tb);
+        if o == NONE || s.header(o) != tb || !s.contains(o, ub) || !always_this_cycle(s, o) {
+            return false;
+        }
+        match f.control_token(t) {
+            Some(p) => t = p,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// Is cycle `o` the same cycle under every hierarchy: reducible, and not inside an irreducible
+/// cycle?
+fn always_this_cycle(s: &Structure, o: u32) -> bool {
+    let mut c = o;
+    while c != NONE {
+        if !s.is_reducible(c) {
+            return false;
+        }
+        c = s.parent_raw(c);
+    }
+    true
+}
+
 /// `u` was found uniform only inside the convergence region of the token `heart` (a loop heart:
 /// [`iteration_bound`]; an anchor: [`Grouping::Anchored`]). Follows the values computed from it: a user inside the region that is not a branch and not a
 /// convergent operation controlled by another token stays bound to the region; any other user is
@@ -219,7 +268,7 @@ pub(crate) fn confine<F: SsaFunction>(
             // by another group.
             if f.is_terminator(w)
                 || other_token
-                || !in_region(f, s, heart, w)
+                || !shares_instance(f, s, heart, w)
                 || !passes(f, heart, x, w)
             {
                 mark(w);
