@@ -366,6 +366,11 @@ impl Structure {
         }
         crate::rmq::below(&self.t.edge_m, self.rmq(), a, b, d, out);
     }
+    /// Layout position of the source of edge `e` (edges are stored by source position).
+    #[inline]
+    pub(crate) fn edge_src_pos(&self, e: u32) -> u32 {
+        self.t.edge_start.partition_point(|&s| s <= e) as u32 - 1
+    }
     #[inline]
     pub(crate) fn edge_dst(&self, e: u32) -> Block {
         self.t.edge_dst[e as usize]

@@ -403,6 +403,8 @@ pub(crate) struct JoinFinder {
     run_end: Vec<u32>,
     found: Vec<bool>,
     edges: Vec<u32>,
+    /// Scratch of `irreducible_exits`: edges keyed by (level from the innermost, edge id).
+    keyed: Vec<u64>,
     /// The answer for the last branch (buffers reused).
     pub desc: Descriptor,
     /// Joins at indices in `ignore.0..ignore.1` are not recorded (the caller has no use for
@@ -698,6 +700,8 @@ impl JoinFinder {
     /// labels answer that in O(1), and the range-minimum over edges reports only leaving edges,
     /// so the cost is the number of exit edges, not cycles × exits.
     fn irreducible_exits(&mut self, s: &Structure, po: &ModifiedPo, exit_known: &[bool]) {
+        #[cfg(test)]
+        crate::analysis::knobs::EXIT_CHECKS.with(|c| c.set(c.get() + 1));
         let t_depth = self.chain.len() - 1;
         let top = t_depth + 1;
         self.hl.clear();
@@ -709,10 +713,16 @@ impl JoinFinder {
         self.found.clear();
         self.found.resize(top + 1, false);
         let mut unknown = 0usize;
+        // The deepest level whose cycle has no divergent exit yet: every edge whose target
+        // level is deeper is skipped below.
+        let mut g_max = 0;
         for k in (1..=t_depth).rev() {
             let c = self.chain[k];
             if !exit_known[c as usize] && s.may_be_exit_target(c, self.chain[t_depth]) {
                 unknown += 1;
+            }
+            if g_max == 0 && !exit_known[c as usize] {
+                g_max = k;
             }
             if s.is_reducible(c) {
                 self.nxt[k] = self.nxt[k + 1];
@@ -734,10 +744,75 @@ impl JoinFinder {
             return;
         }
         let mut edges = std::mem::take(&mut self.edges);
+        // When only shallow cycles of the chain still lack a divergent exit (the last unknown
+        // target of a deep nest, level `g_max`), an edge matters only if its ends share no cycle
+        // of depth `g_max` or more: an edge whose smallest common cycle is deeper goes to a block
+        // at least that deep, so its target level is deeper than `g_max` and already known. The
+        // levels from `g_max` in then need one range query over `chain[g_max]` instead of two
+        // per level (a deep nest made every branch pay for every level), and its edges are
+        // visited in the order of the level scan below (innermost level first, then edge id),
+        // so the exits are found in the same order.
+        #[cfg(test)]
+        let g_max = if crate::analysis::knobs::NO_MERGED_EXIT_SCAN.with(|c| c.get()) {
+            t_depth
+        } else {
+            g_max
+        };
+        let merged = if g_max < t_depth {
+            g_max.max(kmin)
+        } else {
+            top
+        };
+        if merged < top {
+            let (lo, hi) = s.range(self.chain[merged]);
+            edges.clear();
+            s.edges_leaving(lo, hi, g_max as u32, &mut edges);
+            #[cfg(test)]
+            crate::analysis::knobs::EXIT_QUERIES.with(|c| c.set(c.get() + 1));
+            #[cfg(test)]
+            crate::analysis::knobs::MERGED_RUNS.with(|c| c.set(c.get() + 1));
+            self.exit_edges += edges.len() as u64;
+            let mut keyed = std::mem::take(&mut self.keyed);
+            keyed.clear();
+            for &e in &edges {
+                // The level of the edge's source: the deepest chain cycle holding it (the
+                // chain's ranges are nested).
+                let p = s.edge_src_pos(e);
+                let (mut a, mut b) = (merged, t_depth + 1);
+                while b - a > 1 {
+                    let k = (a + b) / 2;
+                    let (l, h) = s.range(self.chain[k]);
+                    if l <= p && p < h {
+                        a = k;
+                    } else {
+                        b = k;
+                    }
+                }
+                keyed.push(((t_depth - a) as u64) << 32 | e as u64);
+            }
+            keyed.sort_unstable();
+            for &ke in &keyed {
+                let (k, e) = (t_depth - (ke >> 32) as usize, ke as u32);
+                if self.check_exit_edge(s, po, exit_known, k, e) {
+                    #[cfg(test)]
+                    crate::analysis::knobs::MERGED_FOUND.with(|c| c.set(c.get() + 1));
+                    unknown -= 1;
+                    if unknown == 0 {
+                        self.keyed = keyed;
+                        self.edges = edges;
+                        return;
+                    }
+                }
+            }
+            self.keyed = keyed;
+        }
         // Levels from the innermost out: the blocks of chain[k] not in chain[k+1] have a = k.
-        'levels: for k in (kmin..=t_depth).rev() {
+        'levels: for k in (kmin..=t_depth.min(merged - 1)).rev() {
             let (lo, hi) = s.range(self.chain[k]);
             edges.clear();
+            #[cfg(test)]
+            crate::analysis::knobs::EXIT_QUERIES
+                .with(|c| c.set(c.get() + if k == t_depth { 1 } else { 2 }));
             if k == t_depth {
                 s.edges_leaving(lo, hi, k as u32, &mut edges);
             } else {
@@ -748,20 +823,7 @@ impl JoinFinder {
             edges.sort_unstable();
             self.exit_edges += edges.len() as u64;
             for &e in &edges {
-                let x = s.edge_dst(e);
-                let g = (s.cycles.cycle_depth(x) as usize + 1).min(t_depth);
-                if self.found[g] || exit_known[self.chain[g] as usize] {
-                    continue;
-                }
-                debug_assert!(s.may_be_exit_target(self.chain[g], self.chain[t_depth]));
-                let lo = s.edge_m(e) as usize + 1;
-                let k0 = self.nxt[lo] as usize;
-                let xi = po.index[x.index()];
-                if k0 <= k
-                    && (self.hl[k0] != self.labels[xi as usize] || (self.run_end[k0] as usize) < k)
-                {
-                    self.found[g] = true;
-                    self.add_exit(po, xi);
+                if self.check_exit_edge(s, po, exit_known, k, e) {
                     unknown -= 1;
                     if unknown == 0 {
                         break 'levels;
@@ -770,6 +832,35 @@ impl JoinFinder {
             }
         }
         self.edges = edges;
+    }
+
+    /// The exit check of edge `e`, leaving the chain at level `k` (see `irreducible_exits`):
+    /// true when it is the first divergent exit found for its target level (then recorded).
+    #[inline]
+    fn check_exit_edge(
+        &mut self,
+        s: &Structure,
+        po: &ModifiedPo,
+        exit_known: &[bool],
+        k: usize,
+        e: u32,
+    ) -> bool {
+        let t_depth = self.chain.len() - 1;
+        let x = s.edge_dst(e);
+        let g = (s.cycles.cycle_depth(x) as usize + 1).min(t_depth);
+        if self.found[g] || exit_known[self.chain[g] as usize] {
+            return false;
+        }
+        debug_assert!(s.may_be_exit_target(self.chain[g], self.chain[t_depth]));
+        let lo = s.edge_m(e) as usize + 1;
+        let k0 = self.nxt[lo] as usize;
+        let xi = po.index[x.index()];
+        if k0 <= k && (self.hl[k0] != self.labels[xi as usize] || (self.run_end[k0] as usize) < k) {
+            self.found[g] = true;
+            self.add_exit(po, xi);
+            return true;
+        }
+        false
     }
 
     /// LLVM 19's propagation: stops once the largest fresh index falls below a floor that is only
@@ -810,7 +901,12 @@ impl JoinFinder {
             if i < floor {
                 break;
             }
-            if settled_below > 0 && po.reach_hi_19(s, t, i) < settled_below {
+            // `reach_hi_19` is at least `reach_hi` (it looks up the same table at `i` or past
+            // it): ask the cheap bound first, it decides nearly every step.
+            if settled_below > 0
+                && po.reach_hi[i as usize] < settled_below
+                && po.reach_hi_19(s, t, i) < settled_below
+            {
                 // Every later join would be settled.
                 break;
             }
@@ -957,6 +1053,67 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The exit check's merged scan (one range query from the deepest chain cycle without a
+    /// divergent exit inward) reports the same exits in the same order as the scan per level,
+    /// for every branch of random CFGs of every shape (the issue-13 DAG family among them),
+    /// under random sets of cycles already known to have a divergent exit, in both LLVM modes.
+    #[test]
+    fn merged_exit_scan_finds_the_same_exits_in_the_same_order() {
+        use converge_gen::program::dag_back_edges_cfg;
+        let mut rng = Rng::new(13);
+        let mut graphs = Vec::new();
+        for k in 0..300 {
+            let shape = Shape::ALL[k % Shape::ALL.len()];
+            graphs.push(random_cfg(&mut rng, &CfgParams::new(shape, 8 + k % 60)).to_cfg());
+        }
+        for k in 0..40 {
+            let succs = dag_back_edges_cfg(&mut rng, 30 + 15 * k);
+            graphs.push(converge_graph::Cfg::from_succs(
+                Block(0),
+                succs.len(),
+                succs.iter().map(|v| v.iter().map(|&x| Block(x))),
+            ));
+        }
+        let (mut compared, mut differing_known) = (0u64, 0u64);
+        crate::analysis::knobs::MERGED_FOUND.with(|c| c.set(0));
+        for g in &graphs {
+            let s = Structure::new(g);
+            let po = ModifiedPo::compute(g, &s);
+            let mut jf = JoinFinder::default();
+            jf.reset(g.num_blocks());
+            for t in 0..g.num_blocks() as u32 {
+                let t = Block(t);
+                if !s.is_reachable(t) || g.succs(t).len() < 2 || s.inner(t) == NONE {
+                    continue;
+                }
+                for trial in 0..4 {
+                    // Deep cycles known more often than shallow ones, as when a deep nest's
+                    // branches ran first; the first trial knows nothing.
+                    let known: Vec<bool> = (0..s.num_cycles() as u32)
+                        .map(|c| trial > 0 && rng.below(s.depth(c) as usize + 2) > 0)
+                        .collect();
+                    differing_known += known.iter().filter(|&&k| k).count() as u64;
+                    for llvm19 in [false, true] {
+                        let mut got = Vec::new();
+                        for plain in [false, true] {
+                            crate::analysis::knobs::NO_MERGED_EXIT_SCAN.with(|c| c.set(plain));
+                            jf.compute(g, &s, &po, t, llvm19, &known, 0);
+                            got.push((jf.desc.joins.clone(), jf.desc.cycle_exits.clone()));
+                        }
+                        crate::analysis::knobs::NO_MERGED_EXIT_SCAN.with(|c| c.set(false));
+                        assert_eq!(got[0], got[1], "branch {t:?}, llvm19 {llvm19}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        let found = crate::analysis::knobs::MERGED_FOUND.with(|c| c.get());
+        assert!(
+            compared > 10_000 && differing_known > 0 && found > 100,
+            "{compared} branches compared, {found} exits found by the merged scan"
+        );
     }
 
     #[test]
