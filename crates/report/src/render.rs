@@ -562,6 +562,22 @@ impl Ctx<'_, '_> {
                 self.node_name(*value),
                 self.cycle_text(*cycle)
             ),
+            UniformFact::InHeartRegion {
+                cycle,
+                value,
+                heart,
+            } => format!(
+                "{} is defined in {}, which has a divergent exit, but this use lies in the convergence region of the loop heart {} in the cycle's header, and every path from the heart to here passes {}: threads converged here left the cycle in the same iteration and read that iteration's value, so this use is not temporally divergent (precise mode, rule P7)",
+                self.node_name(*value),
+                self.cycle_text(*cycle),
+                self.node_name(Node::Inst(*heart)),
+                self.node_name(*value)
+            ),
+            UniformFact::CycleInvariant { cycle, value } => format!(
+                "{} is defined in {}, which has a divergent exit, but it is computed from values defined outside the cycle alone, so it is the same in every iteration and leaving in different iterations does not change it (precise mode, rule P9)",
+                self.node_name(*value),
+                self.cycle_text(*cycle)
+            ),
             UniformFact::TemporalOutside { cycle, users } => {
                 let v: Vec<String> = users
                     .iter()
@@ -597,6 +613,8 @@ impl Ctx<'_, '_> {
             UniformFact::NotAJoin => "not-a-join",
             UniformFact::TemporalOutside { .. } => "temporal-divergence-outside",
             UniformFact::UniformlyTakenExits { .. } => "uniformly-taken-exits",
+            UniformFact::InHeartRegion { .. } => "in-heart-region",
+            UniformFact::CycleInvariant { .. } => "cycle-invariant",
         }
     }
 

@@ -25,6 +25,57 @@ fn incoming(a: &Analysed<'_>, i: u32) -> Vec<(Value, Block)> {
     a.lf.func.phi_incoming(converge_ir::InstId(i)).collect()
 }
 
+/// A uniform instruction's uses of uniform values from a cycle with a divergent exit that does not
+/// contain it are not temporally divergent in precise mode only by rule P7, P9 or P10: the facts
+/// must name the rule for each (precise mode lists every other such use as temporally
+/// divergent, which would make the user divergent unless the target ignores the operand).
+fn check_exempt_uses_named(
+    a: &Analysed<'_>,
+    n: Node,
+    facts: &[UniformFact],
+    ctx: &dyn Fn() -> String,
+) {
+    let Node::Inst(i) = n else { return };
+    if a.u.always_uniform[i as usize] {
+        return;
+    }
+    let f = a.lf.func;
+    let ib = f.insts[i as usize].block;
+    for v in a.uses(i) {
+        let Value::Inst(d) = v else { continue };
+        let d = d.0;
+        if a.u.is_divergent(Val::Inst(Inst(d))) || a.u.is_temporally_divergent(Inst(d), Inst(i)) {
+            continue;
+        }
+        let mut c = a.s.cycle_of(f.insts[d as usize].block);
+        let mut crosses = false;
+        while let Some(x) = c {
+            if a.s.contains(x, ib) {
+                break;
+            }
+            crosses |=
+                a.u.divergent_exit_cycles
+                    .contains(&converge_graph::Cycle(x));
+            c = a.s.parent(x);
+        }
+        if !crosses {
+            continue;
+        }
+        let named = facts.iter().any(|fact| {
+            matches!(fact,
+                UniformFact::UniformlyTakenExits { value, .. }
+                | UniformFact::InHeartRegion { value, .. }
+                | UniformFact::CycleInvariant { value, .. } if *value == Node::Inst(d))
+        });
+        assert!(
+            named,
+            "{}: the use of {} leaves a cycle with a divergent exit, but no rule is named: {facts:?}",
+            ctx(),
+            a.name(Node::Inst(d))
+        );
+    }
+}
+
 /// Checks every value of every function of `m` in precise mode; returns (divergent values,
 /// steps resting on a precise rule).
 fn check_module(m: &Module, what: &str) -> (usize, usize) {
@@ -43,6 +94,7 @@ fn check_module(m: &Module, what: &str) -> (usize, usize) {
                 Explanation::Unexplained => panic!("{}: unexplained", ctx()),
                 Explanation::Uniform(facts) => {
                     assert!(!a.is_divergent(n), "{}", ctx());
+                    check_exempt_uses_named(&a, n, &facts, &ctx);
                     for fact in facts {
                         check_fact(&a, n, &fact, &ctx);
                     }
@@ -499,6 +551,59 @@ fn check_fact(a: &Analysed<'_>, n: Node, fact: &UniformFact, ctx: &dyn Fn() -> S
             assert!(a.s.contains(*cycle, a.lf.inst_block(Inst(v))), "{}", ctx());
             assert!(!a.s.contains(*cycle, a.lf.inst_block(Inst(i))), "{}", ctx());
             assert!(!a.u.is_temporally_divergent(Inst(v), Inst(i)), "{}", ctx());
+        }
+        UniformFact::InHeartRegion {
+            cycle,
+            value,
+            heart,
+        } => {
+            // P7: the heart is a `loop` call in the cycle's header, dominating the user; the
+            // value is inside the cycle, the user outside it, and the use is not listed.
+            let Node::Inst(v) = *value else {
+                panic!("{}: P7 fact on an argument", ctx())
+            };
+            let hb = a.lf.inst_block(Inst(*heart));
+            assert_eq!(hb, a.s.header(*cycle), "{}", ctx());
+            assert_eq!(
+                a.lf.token_kind(Inst(*heart)),
+                Some(converge_uniformity::TokenKind::Loop),
+                "{}",
+                ctx()
+            );
+            assert!(a.s.dom.dominates(hb, a.lf.inst_block(Inst(i))), "{}", ctx());
+            assert!(a.s.contains(*cycle, a.lf.inst_block(Inst(v))), "{}", ctx());
+            assert!(!a.s.contains(*cycle, a.lf.inst_block(Inst(i))), "{}", ctx());
+            assert!(!a.u.is_temporally_divergent(Inst(v), Inst(i)), "{}", ctx());
+        }
+        UniformFact::CycleInvariant { cycle, value } => {
+            // P9: not a phi, load or call, and every operand defined outside the cycle or
+            // earlier in the value's block (itself judged the same way).
+            let Node::Inst(v) = *value else {
+                panic!("{}: P9 fact on an argument", ctx())
+            };
+            let mut todo = vec![v];
+            while let Some(x) = todo.pop() {
+                let op = a.lf.func.insts[x as usize].op;
+                assert!(
+                    !matches!(
+                        op,
+                        converge_ir::Opcode::Phi
+                            | converge_ir::Opcode::Load
+                            | converge_ir::Opcode::Call
+                    ),
+                    "{}: invariant claimed for a {op:?}",
+                    ctx()
+                );
+                for o in a.uses(x) {
+                    let Value::Inst(d) = o else { continue };
+                    let db = a.lf.func.insts[d.0 as usize].block;
+                    if a.s.contains(*cycle, db) {
+                        assert_eq!(db, a.lf.func.insts[x as usize].block, "{}", ctx());
+                        assert!(d.0 < x, "{}", ctx());
+                        todo.push(d.0);
+                    }
+                }
+            }
         }
         _ => {}
     }

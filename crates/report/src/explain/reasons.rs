@@ -450,6 +450,29 @@ pub enum UniformFact {
         /// The operand defined inside the cycle.
         value: Node,
     },
+    /// Precise mode, rule P7: the operand `value` is defined in `cycle`, which has a divergent
+    /// exit and does not contain this instruction, but this use lies in the convergence region
+    /// of the loop heart `heart` in the cycle's header, and every path from the heart to here
+    /// passes `value`: the threads converged here left in the same iteration ("Convergent
+    /// Operation Semantics", *Temporal Divergence at Cycle Exit*), so this use is not temporally
+    /// divergent.
+    InHeartRegion {
+        /// The cycle, by index in the cycle hierarchy.
+        cycle: u32,
+        /// The operand defined inside the cycle.
+        value: Node,
+        /// The loop heart (an instruction index).
+        heart: u32,
+    },
+    /// Precise mode, rule P9: the operand `value` is defined in `cycle`, which has a divergent
+    /// exit and does not contain this instruction, but it is computed from values defined
+    /// outside the cycle alone, so it is the same in every iteration.
+    CycleInvariant {
+        /// The cycle, by index in the cycle hierarchy.
+        cycle: u32,
+        /// The operand defined inside the cycle.
+        value: Node,
+    },
 }
 
 /// The answer for one value.

@@ -7,7 +7,7 @@ use super::analysed::Analysed;
 use super::reasons::{Node, UniformFact};
 use converge_graph::{Block, Cycle};
 use converge_ir::{Opcode, Value};
-use converge_uniformity::{Inst, Mode, SsaFunction};
+use converge_uniformity::{Inst, Mode, SsaFunction, precise};
 
 pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
     let (f, s, u) = (a.lf.func, &a.s, &a.u);
@@ -40,6 +40,12 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
             cycle: e.cycle.0,
             value: Node::Inst(e.value.0),
         });
+    }
+    // P7, P9: operands from a cycle with a divergent exit whose use here the analysis does not
+    // list as temporally divergent, by the rule that exempts it (the outermost such cycle, as
+    // the list names).
+    if a.mode == Mode::Precise {
+        exempt_uses(a, i, &mut out);
     }
     let inst = &f.insts[i as usize];
     let j = inst.block;
@@ -194,4 +200,47 @@ fn reached_from(a: &Analysed<'_>, b: Block, p: Block) -> bool {
         }
     }
     false
+}
+
+/// [`UniformFact::InHeartRegion`] and [`UniformFact::CycleInvariant`] for the uses of instruction
+/// `i` (precise mode).
+fn exempt_uses(a: &Analysed<'_>, i: u32, out: &mut Vec<UniformFact>) {
+    let (f, s, u) = (a.lf.func, &a.s, &a.u);
+    let ib = f.insts[i as usize].block;
+    for v in a.uses(i) {
+        let Value::Inst(d) = v else { continue };
+        let (d, user) = (Inst(d.0), Inst(i));
+        if u.is_divergent(converge_uniformity::Val::Inst(d))
+            || u.is_temporally_divergent(d, user)
+            || u.uniform_exit_uses
+                .iter()
+                .any(|e| e.value == d && e.user == user)
+        {
+            continue;
+        }
+        let mut outermost = None;
+        let mut c = s.cycle_of(f.insts[d.index()].block);
+        while let Some(x) = c {
+            if s.contains(x, ib) {
+                break;
+            }
+            if u.divergent_exit_cycles.contains(&Cycle(x)) {
+                outermost = Some(x);
+            }
+            c = s.parent(x);
+        }
+        let Some(x) = outermost else { continue };
+        let value = Node::Inst(d.0);
+        match precise::use_exemption(&a.lf, s, Cycle(x), d, user) {
+            Some(precise::UseExemption::Invariant) => {
+                out.push(UniformFact::CycleInvariant { cycle: x, value })
+            }
+            Some(precise::UseExemption::HeartRegion(t)) => out.push(UniformFact::InHeartRegion {
+                cycle: x,
+                value,
+                heart: t.0,
+            }),
+            None => {}
+        }
+    }
 }

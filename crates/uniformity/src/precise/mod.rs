@@ -65,6 +65,38 @@ pub fn analyze_with<F: SsaFunction, M: DivergenceModel<F>>(
 pub use hierarchies::P1Outcome;
 pub use tokens::{in_region, shares_instance};
 
+/// Why precise mode does not count a use outside a cycle with a divergent exit, of a value
+/// defined inside it, as temporally divergent (for explanations; rule P10's uses are listed in
+/// `Uniformity::uniform_exit_uses`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UseExemption {
+    /// Rule P9: the value is computed from values defined outside the cycle alone, so it is
+    /// the same in every iteration.
+    Invariant,
+    /// Rule P7: the use is in the convergence region of this loop heart, in the cycle's header,
+    /// and every path from the heart to the use passes the value's definition.
+    HeartRegion(crate::Inst),
+}
+
+/// The rule of [`UseExemption`] that exempts the use `u` of `v` (defined in `cycle`, which does
+/// not contain `u`), if any: the analysis's own tests (`exits::Invariance`,
+/// `tokens::iteration_bound`), run for this one use.
+pub fn use_exemption<F: SsaFunction>(
+    f: &F,
+    s: &Structure,
+    cycle: crate::Cycle,
+    v: crate::Inst,
+    u: crate::Inst,
+) -> Option<UseExemption> {
+    let c = cycle.0;
+    if exits::Invariance::default().invariant_in(f, s, c, v) {
+        return Some(UseExemption::Invariant);
+    }
+    let outer = irreducible::outer_table(s);
+    let t = tokens::heart_of(f, s, &outer, c)?;
+    tokens::iteration_bound(f, s, c, t, v, u).then_some(UseExemption::HeartRegion(t))
+}
+
 /// Precise mode's answer ([`analyze_with`]`(…, Mode::Precise)`) with what rule P1's check of
 /// every cycle hierarchy decided for the function (docs/precise-mode.md, P1).
 pub fn analyze_precise_outcome<F: SsaFunction, M: DivergenceModel<F>>(
