@@ -593,7 +593,9 @@ impl<'s> Parser<'s> {
     // ---------------------------------------------------------------- types
 
     /// The key of a function-local name token (`%x`, `%"x y"`, `%7`, or a label `x:`/`"x":`).
-    #[inline]
+    /// Inlined into every caller: the commonest case cannot fail, so the callers' error checks
+    /// and the result's trip through memory go away for it.
+    #[inline(always)]
     fn lkey(&mut self, t: Token) -> PResult<LocalKey<'s>> {
         // The commonest case first: `%name` unquoted, the name is the token after the sigil.
         if t.kind == Tok::LocalVar && self.b.get(t.start as usize + 1) != Some(&b'"') {
@@ -603,6 +605,7 @@ impl<'s> Parser<'s> {
         self.lkey_general(t)
     }
 
+    #[inline(never)]
     fn lkey_general(&mut self, t: Token) -> PResult<LocalKey<'s>> {
         if t.kind == Tok::LocalId {
             return Ok(LocalKey::Num(self.u32_of(Token {
