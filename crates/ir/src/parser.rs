@@ -231,7 +231,7 @@ pub(crate) struct Parser<'s> {
     next_slot: u32,
     cur_func: u32,
     /// Pool lengths of the last function body (see `parse_body`).
-    pool_sizes: [usize; 9],
+    pool_sizes: [usize; 9 + crate::ir::SIDE_TABLES],
     /// Attachment kinds (`!tbaa`) by their text → symbol (see `fast.rs`).
     md_kinds: fast::WordCache,
     /// Global name tokens (`@f`) by their text → index in `gsyms` (see `fast.rs`).
@@ -302,7 +302,7 @@ impl<'s> Parser<'s> {
             next_src_num: 0,
             next_slot: 0,
             cur_func: 0,
-            pool_sizes: [0; 9],
+            pool_sizes: [0; 9 + crate::ir::SIDE_TABLES],
             md_kinds: fast::WordCache::new(),
             gsym_cache: fast::WordCache::new(),
             small_ints: [[u32::MAX; 64]; 2],
