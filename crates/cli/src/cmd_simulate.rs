@@ -43,6 +43,12 @@ pub struct Args {
     /// Seed for missing arguments and for the values of unknown calls and divergent loads.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Split the implementation-defined group of every `anchor` ("Convergent Operation
+    /// Semantics", `llvm.experimental.convergence.anchor`) into N parts: thread t is in part
+    /// t mod N, and anchor instances are converged only within a part. 1 (the default): the
+    /// threads converged at the anchor form one group.
+    #[arg(long, default_value_t = 1)]
+    pub anchor_groups: u32,
     /// The cycle hierarchy for maximal convergence: `llvm` (default, LLVM's CycleInfo), `reversed`
     /// (each block's successors explored in the other order), or an index into the list that
     /// `--all-hierarchies` prints.
@@ -93,6 +99,12 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
             args.group_id, args.num_groups
         ));
     }
+    if args.anchor_groups == 0 || args.anchor_groups > args.threads {
+        return Err(format!(
+            "error: --anchor-groups must be between 1 and --threads ({}) (got {})",
+            args.threads, args.anchor_groups
+        ));
+    }
     if argv.len() > f.params.len() {
         return Err(format!(
             "error: --args: {} given, @{} has {}",
@@ -110,6 +122,7 @@ pub fn run_cmd(args: &Args) -> Result<ExitCode, CliError> {
         memory,
         group_id: args.group_id,
         num_groups: args.num_groups,
+        anchor_parts: interp::anchor_parts(args.threads, args.anchor_groups),
         ..Options::default()
     };
     let prog = Program::new(&m, f, target);

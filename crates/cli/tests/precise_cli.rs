@@ -106,3 +106,35 @@ fn explain_gives_the_true_reason_and_a_witness() {
     assert_eq!(j["mode"], "precise");
     assert!(j["witness"]["command"].is_string(), "{j}");
 }
+
+/// A divergence past an anchor's convergence region shows only when the implementation splits
+/// the anchor's group: the witness says so (`--anchor-groups 2`), and `converge simulate`
+/// reproduces it; with one group the same run shows no difference.
+#[test]
+fn anchor_witness_splits_the_group_and_reproduces() {
+    let f = program("anchor_region.ll");
+    let f = f.to_str().unwrap();
+    let precise = out(&["explain", "--mode", "precise", "--value", "%z", f]);
+    assert!(precise.contains("is divergent"), "{precise}");
+    let line = precise
+        .lines()
+        .find(|l| l.trim_start().starts_with("converge simulate"))
+        .unwrap_or_else(|| panic!("no witness command:\n{precise}"));
+    assert!(line.contains("--anchor-groups 2"), "{line}");
+    let argv: Vec<&str> = line.split_whitespace().skip(1).collect();
+    let shows = |argv: &[&str]| {
+        out(argv)
+            .lines()
+            .any(|l| l.contains("divergent") && l.contains("%z "))
+    };
+    assert!(shows(&argv));
+    let k = argv.iter().position(|&a| a == "--anchor-groups").unwrap();
+    let mut one = argv.clone();
+    one[k + 1] = "1";
+    assert!(!shows(&one), "maximal grouping shows %z divergent too");
+    let j: serde_json::Value = serde_json::from_str(&out(&[
+        "explain", "--mode", "precise", "--value", "%z", "--format", "json", f,
+    ]))
+    .unwrap();
+    assert_eq!(j["witness"]["anchor_groups"], 2, "{j}");
+}

@@ -111,6 +111,8 @@ fn command_lines(f: &str, page: &str) -> Vec<Vec<String>> {
             "1",
             "--num-groups",
             "2",
+            "--anchor-groups",
+            "2",
             "--format",
             "json",
             f,

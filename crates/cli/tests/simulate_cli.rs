@@ -348,6 +348,23 @@ fn work_item_builtins() {
         "4",
     ]);
     assert_eq!(code, 2, "{err}");
+    for bad in ["0", "4"] {
+        let (code, _, err) = converge(&[
+            "simulate",
+            f,
+            "--function",
+            "f",
+            "--threads",
+            "3",
+            "--anchor-groups",
+            bad,
+        ]);
+        assert_eq!(code, 2, "--anchor-groups {bad}: {err}");
+        assert!(
+            err.contains("--anchor-groups must be between 1 and --threads"),
+            "{err}"
+        );
+    }
 }
 
 /// `llvm.nvvm.barrier0` is convergent by LLVM's intrinsic table even when its declaration does not

@@ -3,9 +3,10 @@
 //! different values. Searched within small bounds (thread counts, argument seeds, cycle
 //! hierarchies); `None` means none was found there, not that none exists.
 
+use converge_ir::intrinsics::ConvergenceControl;
 use converge_ir::{FuncId, InstId, Module, Type};
 use converge_sim::hierarchy::enumerate;
-use converge_sim::interp::{ArgValue, Options, Program, Target, run};
+use converge_sim::interp::{ArgValue, Options, Program, Target, anchor_parts, run};
 use converge_sim::report::{Verdict, value_uniformity};
 
 /// Two converged instances of the value with different results, and how to reproduce them.
@@ -17,6 +18,10 @@ pub struct Witness {
     pub seed: u64,
     /// Index of the cycle hierarchy (`converge simulate --hierarchy K`).
     pub hierarchy: usize,
+    /// Parts every anchor's group is split into (`converge simulate --anchor-groups N`; 1: one
+    /// group). An anchor's grouping is implementation-defined, so a finer one is a valid
+    /// execution.
+    pub anchor_groups: u32,
     /// Per parameter, the integer every thread gets, or `None` for one drawn from the seed
     /// (`converge simulate --args`, `_` for `None`).
     pub args: Vec<Option<i128>>,
@@ -37,10 +42,15 @@ impl Witness {
             .map(|a| a.map_or("_".to_string(), |x| x.to_string()))
             .collect();
         format!(
-            "converge simulate {file} --function @{function} --threads {} --seed {} --enumeration-cap {CAP} --step-limit {STEPS} --hierarchy {}{}",
+            "converge simulate {file} --function @{function} --threads {} --seed {} --enumeration-cap {CAP} --step-limit {STEPS} --hierarchy {}{}{}",
             self.threads,
             self.seed,
             self.hierarchy,
+            if self.anchor_groups > 1 {
+                format!(" --anchor-groups {}", self.anchor_groups)
+            } else {
+                String::new()
+            },
             if args.is_empty() {
                 String::new()
             } else {
@@ -61,7 +71,8 @@ pub fn searchable(m: &Module, fid: FuncId) -> bool {
 }
 
 /// Searches thread counts 2, 4, 8 and 32, argument seeds 1-8 and up to 64 hierarchies for a
-/// witness that instruction `inst` of `fid` is divergent.
+/// witness that instruction `inst` of `fid` is divergent; in a function with an `anchor`, each
+/// also with every anchor's group split in two (even and odd threads).
 pub fn find(m: &Module, fid: FuncId, inst: u32) -> Option<Witness> {
     let f = m.func(fid);
     if !searchable(m, fid) {
@@ -70,42 +81,51 @@ pub fn find(m: &Module, fid: FuncId, inst: u32) -> Option<Witness> {
     let target = Target::from_triple(m.triple.as_deref());
     let prog = Program::new(m, f, target);
     let e = enumerate(&prog.cfg, CAP);
+    let has_anchor = (0..f.insts.len() as u32).any(|i| {
+        m.callee_name(fid, InstId(i))
+            .is_some_and(|n| ConvergenceControl::of(n) == Some(ConvergenceControl::Anchor))
+    });
+    let splits: &[u32] = if has_anchor { &[1, 2] } else { &[1] };
     for threads in [2u32, 4, 8, 32] {
         for seed in 1..=8u64 {
-            let args: Vec<Option<i128>> = f
-                .params
-                .iter()
-                .enumerate()
-                .map(|(k, p)| match m.types.types[p.ty.0 as usize] {
-                    Type::Int(1) => Some(((seed >> k) & 1) as i128),
-                    // Small values, different per seed and argument (loop bounds stay short).
-                    Type::Int(_) => Some(((seed * 7 + k as u64 * 3) % 9) as i128 - 2),
-                    _ => None,
-                })
-                .collect();
-            let opts = Options {
-                threads,
-                args: args.iter().map(|a| a.map(ArgValue::Int)).collect(),
-                seed,
-                step_limit: STEPS,
-                target,
-                ..Options::default()
-            };
-            for (k, h) in e.hierarchies.iter().enumerate() {
-                let r = run(&prog, h, &opts);
-                for (i, v) in value_uniformity(&r, f.insts.len()) {
-                    if i != InstId(inst) {
-                        continue;
-                    }
-                    if let Verdict::Divergent { a, b } = v {
-                        return Some(Witness {
-                            threads,
-                            seed,
-                            hierarchy: k,
-                            args,
-                            a,
-                            b,
-                        });
+            for &anchor_groups in splits {
+                let args: Vec<Option<i128>> = f
+                    .params
+                    .iter()
+                    .enumerate()
+                    .map(|(k, p)| match m.types.types[p.ty.0 as usize] {
+                        Type::Int(1) => Some(((seed >> k) & 1) as i128),
+                        // Small values, different per seed and argument (loop bounds stay short).
+                        Type::Int(_) => Some(((seed * 7 + k as u64 * 3) % 9) as i128 - 2),
+                        _ => None,
+                    })
+                    .collect();
+                let opts = Options {
+                    threads,
+                    args: args.iter().map(|a| a.map(ArgValue::Int)).collect(),
+                    seed,
+                    step_limit: STEPS,
+                    target,
+                    anchor_parts: anchor_parts(threads, anchor_groups),
+                    ..Options::default()
+                };
+                for (k, h) in e.hierarchies.iter().enumerate() {
+                    let r = run(&prog, h, &opts);
+                    for (i, v) in value_uniformity(&r, f.insts.len()) {
+                        if i != InstId(inst) {
+                            continue;
+                        }
+                        if let Verdict::Divergent { a, b } = v {
+                            return Some(Witness {
+                                threads,
+                                seed,
+                                hierarchy: k,
+                                anchor_groups,
+                                args,
+                                a,
+                                b,
+                            });
+                        }
                     }
                 }
             }
@@ -131,6 +151,7 @@ pub fn replay(m: &Module, fid: FuncId, inst: u32, w: &Witness) -> bool {
         seed: w.seed,
         step_limit: STEPS,
         target,
+        anchor_parts: anchor_parts(w.threads, w.anchor_groups),
         ..Options::default()
     };
     let r = run(&prog, h, &opts);

@@ -555,6 +555,7 @@ fn precise_programs() -> Vec<(String, String)> {
 fn precise_programs_are_explained_and_witnessed() {
     let mut precise_steps = 0;
     let mut witnessed = 0;
+    let mut split = 0;
     for (name, text) in precise_programs() {
         let m = parse(&name, text.clone());
         precise_steps += check_module(&m, &name).1;
@@ -567,23 +568,6 @@ fn precise_programs_are_explained_and_witnessed() {
                     .find_map(|f| converge_report::explain::find_value(&m, f, v).map(|n| (f, n)))
                     .unwrap_or_else(|| panic!("{name}: no {v}"));
                 let Node::Inst(i) = node else { continue };
-                // The witness search groups an anchor's threads maximally (one legal choice), so
-                // a divergence that needs the implementation to split an anchor's group (rule
-                // P6) has none here; `crates/sim/tests/oracle_precise.rs` shows it with split
-                // anchor groups.
-                let a = converge_report::Analysed::new_with(
-                    &m,
-                    fid,
-                    &Target::from_triple(m.triple.as_deref(), None),
-                    Mode::Precise,
-                );
-                if let Explanation::Divergent(chain) = Explainer::new(&a).explain(node)
-                    && chain
-                        .iter()
-                        .any(|s| matches!(s.reason, Reason::PastTokenRegion { .. }))
-                {
-                    continue;
-                }
                 let w = witness::find(&m, fid, i)
                     .unwrap_or_else(|| panic!("{name} {v}: no witness within the bounds"));
                 assert!(
@@ -591,11 +575,15 @@ fn precise_programs_are_explained_and_witnessed() {
                     "{name} {v}: {w:?} does not reproduce"
                 );
                 witnessed += 1;
+                // A divergence past an anchor's region (rule P6) shows only when the
+                // implementation splits the anchor's group.
+                split += usize::from(w.anchor_groups > 1);
             }
         }
     }
     assert!(precise_steps >= 4, "{precise_steps} steps on precise rules");
     assert!(witnessed >= 5, "{witnessed} witnesses");
+    assert!(split >= 2, "{split} witnesses with split anchor groups");
 }
 
 #[test]

@@ -74,6 +74,15 @@ pub struct Options {
     pub wave: u32,
 }
 
+/// [`Options::anchor_parts`] for `groups` parts: thread t in part t mod `groups`; empty (one
+/// group, the converged threads) when `groups` is at most 1.
+pub fn anchor_parts(threads: u32, groups: u32) -> Vec<u32> {
+    if groups <= 1 {
+        return Vec::new();
+    }
+    (0..threads).map(|t| t % groups).collect()
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {

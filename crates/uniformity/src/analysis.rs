@@ -68,6 +68,9 @@ pub struct Uniformity {
     /// under which some values are divergent that are uniform under LLVM's (rule P1,
     /// docs/precise-mode.md); empty in llvm mode and when every hierarchy agrees.
     pub other_hierarchies: Vec<OtherHierarchy>,
+    /// Computed by precise mode (`crate::Mode::Precise`): the temporal-divergence list is then
+    /// exact and sorted by (value, user).
+    pub precise: bool,
 }
 
 /// Precise mode, rule P1: a cycle hierarchy of the function other than LLVM's ("Convergence And
@@ -136,8 +139,11 @@ impl Uniformity {
             || !self.divergent_exit_cycles.is_empty()
             || !self.temporal_divergence.is_empty()
     }
-    /// LLVM's `isDivergentUse`: the value is divergent, or it is defined inside a cycle with a
-    /// divergent exit that does not contain the user's block.
+    /// Whether `user` sees `v` divergent. In llvm mode LLVM's `isDivergentUse`: the value is
+    /// divergent, or it is defined inside a cycle with a divergent exit that does not contain the
+    /// user's block. In precise mode: the value is divergent, or the use is on the
+    /// temporal-divergence list, which there names exactly the temporally divergent uses (the
+    /// uses rules P7, P9 and P10 keep uniform are not on it).
     pub fn is_divergent_use<F: SsaFunction>(
         &self,
         f: &F,
@@ -149,6 +155,13 @@ impl Uniformity {
             return true;
         }
         let Val::Inst(d) = v else { return false };
+        if self.precise {
+            // Sorted by (value, user) in precise mode.
+            return self
+                .temporal_divergence
+                .binary_search_by(|t| (t.value, t.user).cmp(&(d, user)))
+                .is_ok();
+        }
         let ub = f.inst_block(user);
         let mut c = s.inner(f.inst_block(d));
         while c != NONE && !s.contains(c, ub) {

@@ -280,6 +280,8 @@ pub struct WitnessJson {
     pub seed: u64,
     /// Index of the cycle hierarchy.
     pub hierarchy: usize,
+    /// Parts every anchor's group was split into (1: one group).
+    pub anchor_groups: u32,
     /// One converged dynamic instance: its thread and value.
     pub a: ThreadValueJson,
     /// The other: its value differs from `a`'s.
@@ -299,6 +301,7 @@ impl WitnessJson {
             threads: w.threads,
             seed: w.seed,
             hierarchy: w.hierarchy,
+            anchor_groups: w.anchor_groups,
             a: tv(&w.a),
             b: tv(&w.b),
             command: command.to_string(),

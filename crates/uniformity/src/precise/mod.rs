@@ -115,6 +115,7 @@ pub(crate) fn finish<F: SsaFunction>(f: &F, s: &Structure, out: &mut Uniformity,
     let mut inv = pm.sweep.inv;
     out.temporal_divergence =
         temporal_list(f, s, &out.divergent_exit_cycles, false, &mut inv, &exempt);
+    out.precise = true;
     out.uniform_exit_uses = exempt
         .iter()
         .map(|&(cycle, value, user)| TemporalDivergence {

@@ -1,6 +1,9 @@
 ; Precise mode, rule P6: %t14 uses a readlane controlled by the loop heart %tok1, whose parent
-; token is the anchor %tok0 (a heart inherits its parent's implementation-defined grouping), and
-; leaves the heart's convergence region. explain once found no chain for it (random program).
+; token is the anchor %tok0 (a heart inherits its parent's implementation-defined grouping), past
+; the heart's convergence region. explain once found no chain for it (random program, precision
+; seed 14). Since 2026-11-29 precise mode calls it uniform: it stays in the heart's cycle and in
+; the anchor's region, so the threads converged there share one heart instance
+; (docs/precise-mode.md, P6); explain must still give a chain for every divergent value here.
 target triple = "amdgcn-amd-amdhsa"
 
 declare i32 @llvm.amdgcn.workitem.id.x()
