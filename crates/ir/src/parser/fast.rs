@@ -1,13 +1,14 @@
 //! Fast paths: the commonest multi-token spellings of instruction lines consumed directly from the
-//! bytes (`%x = `, `ptr addrspace(N)`, `, align N`, `, !kind !N`, `label %x`), and small caches of
-//! names that recur (metadata kinds, global symbols).
+//! bytes (`%x = `, `ptr addrspace(N)`, `, align N`, `, !kind !N`, `label %x`, `T %x`, `, T %x`),
+//! and small caches of names that recur (metadata kinds, global symbols).
 //!
 //! Each fast path recognises one exact spelling and produces what the token-by-token path produces
 //! for it (the same values, the same interning order, the same `prev_end` and the same next token);
 //! anything else, including every spelling that could be an error, is left to the general path.
 //! A token costs the lexer about 90 instructions (docs/benchmarks.md, issue 13 part 2), so skipping
 //! the `=`, `addrspace`, `(N)`, `align`, `!kind`, `!` and `N` tokens of a typical line is most of
-//! what these save.
+//! what these save. Most of a token's cost is the scan of its bytes, not the call: a fast path
+//! saves only if its own scan is as cheap as the lexer's (one table lookup per byte).
 
 use super::*;
 
