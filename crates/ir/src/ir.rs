@@ -576,6 +576,9 @@ pub struct InstSide {
     refs_ends: Vec<(u32, u32)>,
 }
 
+/// The number of side tables in [`InstSide`].
+pub(crate) const SIDE_TABLES: usize = 7;
+
 #[inline]
 fn side_find<T: Copy>(v: &[(u32, T)], i: u32) -> Option<T> {
     v.binary_search_by_key(&i, |e| e.0).ok().map(|k| v[k].1)
@@ -681,6 +684,33 @@ impl Function {
                 e.1 = ty_of(e.1);
             }
         }
+    }
+
+    /// The lengths of the side tables (the reader sizes the next function's tables by them).
+    pub(crate) fn side_lens(&self) -> [usize; SIDE_TABLES] {
+        let t = &self.side;
+        [
+            t.aux_lists.len(),
+            t.mds.len(),
+            t.aux2.len(),
+            t.syncscopes.len(),
+            t.long_spans.len(),
+            t.ops_ends.len(),
+            t.refs_ends.len(),
+        ]
+    }
+
+    /// Reserves room for `n[k]` more entries in side table `k` (in [`Function::side_lens`]'s
+    /// order), so that a body's entries are pushed without growth copies.
+    pub(crate) fn reserve_side(&mut self, n: &[usize; SIDE_TABLES]) {
+        let t = &mut self.side;
+        t.aux_lists.reserve(n[0]);
+        t.mds.reserve(n[1]);
+        t.aux2.reserve(n[2]);
+        t.syncscopes.reserve(n[3]);
+        t.long_spans.reserve(n[4]);
+        t.ops_ends.reserve(n[5]);
+        t.refs_ends.reserve(n[6]);
     }
 
     /// Releases the side tables' spare capacity (the reader reserves generously while reading).

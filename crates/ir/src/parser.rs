@@ -231,7 +231,7 @@ pub(crate) struct Parser<'s> {
     next_slot: u32,
     cur_func: u32,
     /// Pool lengths of the last function body (see `parse_body`).
-    pool_sizes: [usize; 9],
+    pool_sizes: [usize; 9 + crate::ir::SIDE_TABLES],
     /// Attachment kinds (`!tbaa`) by their text → symbol (see `fast.rs`).
     md_kinds: fast::WordCache,
     /// Global name tokens (`@f`) by their text → index in `gsyms` (see `fast.rs`).
@@ -302,7 +302,7 @@ impl<'s> Parser<'s> {
             next_src_num: 0,
             next_slot: 0,
             cur_func: 0,
-            pool_sizes: [0; 9],
+            pool_sizes: [0; 9 + crate::ir::SIDE_TABLES],
             md_kinds: fast::WordCache::new(),
             gsym_cache: fast::WordCache::new(),
             small_ints: [[u32::MAX; 64]; 2],
@@ -593,7 +593,9 @@ impl<'s> Parser<'s> {
     // ---------------------------------------------------------------- types
 
     /// The key of a function-local name token (`%x`, `%"x y"`, `%7`, or a label `x:`/`"x":`).
-    #[inline]
+    /// Inlined into every caller: the commonest case cannot fail, so the callers' error checks
+    /// and the result's trip through memory go away for it.
+    #[inline(always)]
     fn lkey(&mut self, t: Token) -> PResult<LocalKey<'s>> {
         // The commonest case first: `%name` unquoted, the name is the token after the sigil.
         if t.kind == Tok::LocalVar && self.b.get(t.start as usize + 1) != Some(&b'"') {
@@ -603,6 +605,7 @@ impl<'s> Parser<'s> {
         self.lkey_general(t)
     }
 
+    #[inline(never)]
     fn lkey_general(&mut self, t: Token) -> PResult<LocalKey<'s>> {
         if t.kind == Tok::LocalId {
             return Ok(LocalKey::Num(self.u32_of(Token {

@@ -1,6 +1,6 @@
 //! The reader's fast paths (`parser/fast.rs`: `%x = `, `ptr addrspace(N)`, `, align N`,
-//! `, !kind !N`, `label %x`, `, T v`, `, %x`, `tail call`, `to T`, small integer and `float`
-//! constants) give exactly what the token-by-token path gives.
+//! `, !kind !N`, `label %x`, `T %x`, `, T v`, `, T %x`, `, %x`, `tail call`, `to T`, small integer
+//! and `float` constants) give exactly what the token-by-token path gives.
 //!
 //! Each module is read twice: as written (the fast paths taken wherever they apply) and with every
 //! space outside string literals doubled, a spelling no fast path accepts, so the general path
@@ -141,6 +141,10 @@ fn edge_spellings_read_the_same_both_ways() {
         "  %f = fadd float 1.000000e+00, 1.000000e+00\n  %g = fadd float 0x3FB99999A0000000, 2.5e-01\n  %i = fptosi float %f to i32\n  ret i32 %i",
         "  %a = zext i1 true to i32\n  %b = sext i32 %a to i64\n  %c = trunc i64 %b to i32\n  ret i32 %c",
         "  store i32 7, ptr addrspace(1) %p, align 8, !tbaa !0, !range !0\n  ret i32 0",
+        // `T %x` and `, T %x` with numbered and plain names, in call arguments too.
+        "  %0 = add i32 %n, 1\n  %1 = mul i32 %0, %0\n  %2 = call i32 @h(i32 %1, ptr addrspace(1) %p)\n  %3 = sext i32 %2 to i64\n  %4 = getelementptr i32, ptr addrspace(1) %p, i64 %3\n  store i32 %2, ptr addrspace(1) %4\n  %5 = select i1 true, i32 %2, i32 %1\n  %6 = call i32 @h(i32 %5, ptr addrspace(1) %4)\n  ret i32 %6",
+        "  %a-b.c$ = add i32 %n, 1\n  %x.1 = icmp eq i32 %a-b.c$, %n\n  %s = select i1 %x.1, i32 %a-b.c$, i32 %n\n  ret i32 %s",
+        "  br label %l\nl:\n  %v = phi i32 [ %n, %entry ], [ %w, %l ]\n  %w = add i32 %v, 1\n  br label %l",
     ];
     for insts in ok {
         let src = body(insts);
@@ -158,6 +162,13 @@ fn edge_spellings_read_the_same_both_ways() {
         "  %a = tail calls i32 @h(i32 %n, ptr addrspace(1) @g)\n  ret i32 %a",
         "  %a = add i32 %n, 1\n  %a = add i32 %n, 2\n  ret i32 %a",
         "  store i32 1, ptr addrspace(1) %p, align 4, !tbaa\n  ret i32 0",
+        "  %a = add i64 %n, 1\n  ret i32 0",
+        "  %a = add i32 %1x, 1\n  ret i32 %a",
+        "  %a = add i32 %, 1\n  ret i32 %a",
+        "  %a = call i32 @h(i32 %n, ptr addrspace(1) %q)\n  ret i32 %a",
+        "  %a = add i32 %b, 1\n  %b = add i32 %n, 1\n  ret i32 %a",
+        "  %a = call i32 @h(i64 %n, ptr %p)\n  ret i32 %a",
+        "  %a = icmp eq i32 %n, %p\n  ret i32 0",
     ];
     for insts in bad {
         let src = body(insts);

@@ -1,13 +1,14 @@
 //! Fast paths: the commonest multi-token spellings of instruction lines consumed directly from the
-//! bytes (`%x = `, `ptr addrspace(N)`, `, align N`, `, !kind !N`, `label %x`), and small caches of
-//! names that recur (metadata kinds, global symbols).
+//! bytes (`%x = `, `ptr addrspace(N)`, `, align N`, `, !kind !N`, `label %x`, `T %x`, `, T %x`),
+//! and small caches of names that recur (metadata kinds, global symbols).
 //!
 //! Each fast path recognises one exact spelling and produces what the token-by-token path produces
 //! for it (the same values, the same interning order, the same `prev_end` and the same next token);
 //! anything else, including every spelling that could be an error, is left to the general path.
 //! A token costs the lexer about 90 instructions (docs/benchmarks.md, issue 13 part 2), so skipping
 //! the `=`, `addrspace`, `(N)`, `align`, `!kind`, `!` and `N` tokens of a typical line is most of
-//! what these save.
+//! what these save. Most of a token's cost is the scan of its bytes, not the call: a fast path
+//! saves only if its own scan is as cheap as the lexer's (one table lookup per byte).
 
 use super::*;
 
@@ -59,9 +60,11 @@ fn ends_number(c: Option<&u8>) -> bool {
     matches!(c, None | Some(b',' | b' ' | b'\n' | b'\r' | b'\t' | b')'))
 }
 
+/// A label character, by the lexer's table (one load per byte; the byte tests cost four times
+/// that on name runs).
 #[inline]
 fn is_label_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'$' | b'.' | b'_' | b'-')
+    crate::lexer::is_label(c)
 }
 
 impl<'s> Parser<'s> {
@@ -305,55 +308,146 @@ impl<'s> Parser<'s> {
     }
 
     /// At `,` followed by ` T ` where `T` is `i32`, `i64`, `i1`, `float` or `ptr` (optionally
-    /// `ptr addrspace(N)`) and the byte after the space starts a name or a number: consumes the
-    /// comma and the type's tokens and returns the type, as `comma` and `parse_type` would (the
-    /// byte after the type rules out every type suffix).
+    /// `ptr addrspace(N)`) and the byte after the space starts a name or a number: the type (see
+    /// [`Parser::resolve_fast_type`]) and the end of its spelling, as `comma` and `parse_type`
+    /// would read them (the byte after the type rules out every type suffix). Consumes nothing.
     #[inline]
-    pub(super) fn comma_type_fast(&mut self) -> Option<TypeId> {
+    fn comma_type_at(&self) -> Option<(Result<TypeId, u32>, usize)> {
         let b = self.b;
         let e = self.tok.end as usize;
         if self.tok.kind != Tok::Comma || self.depth >= MAX_DEPTH || b.get(e) != Some(&b' ') {
             return None;
         }
         let w = b.get(e + 1..e + 6)?;
-        let (ty, mut end) = match w {
-            [b'i', b'3', b'2', b' ', _] => (Some(self.ty_i32), e + 4),
-            [b'i', b'6', b'4', b' ', _] => (Some(self.ty_i64), e + 4),
-            [b'i', b'1', b' ', _, _] => (Some(self.ty_i1), e + 3),
-            [b'f', b'l', b'o', b'a', b't'] => (Some(self.ty_float), e + 6),
-            [b'p', b't', b'r', b' ', _] => (None, e + 4),
+        let (ty, end) = match w {
+            [b'i', b'3', b'2', b' ', _] => (Ok(self.ty_i32), e + 4),
+            [b'i', b'6', b'4', b' ', _] => (Ok(self.ty_i64), e + 4),
+            [b'i', b'1', b' ', _, _] => (Ok(self.ty_i1), e + 3),
+            [b'f', b'l', b'o', b'a', b't'] => (Ok(self.ty_float), e + 6),
+            [b'p', b't', b'r', b' ', _] => (Err(0), e + 4),
             _ => return None,
         };
-        let mut asp = 0;
-        if ty.is_none() && b.get(end..end + 11) == Some(b" addrspace(") {
+        self.operand_after_type(ty, end)
+    }
+
+    /// The type read by a fast path: `Ok` a type, `Err(N)` the `ptr` of address space N (interned
+    /// by the caller when the spelling is taken, as `parse_type` would intern it).
+    #[inline]
+    fn resolve_fast_type(&mut self, ty: Result<TypeId, u32>) -> TypeId {
+        match ty {
+            Ok(t) => t,
+            Err(asp) => self.ptr_type(asp),
+        }
+    }
+
+    /// After a type word ending at `end` (`ptr` as `Err(0)`): an optional ` addrspace(N)` for a
+    /// `ptr`, then a space and a byte that starts a name or a number (no type suffix can follow).
+    /// Returns the type and the end of its spelling.
+    #[inline]
+    fn operand_after_type(
+        &self,
+        ty: Result<TypeId, u32>,
+        mut end: usize,
+    ) -> Option<(Result<TypeId, u32>, usize)> {
+        let b = self.b;
+        let mut ty = ty;
+        if ty.is_err() && b.get(end..end + 11) == Some(b" addrspace(") {
             let (n, ne) = self.small_number_at(end + 11)?;
             if b.get(ne) != Some(&b')') {
                 return None;
             }
-            asp = n;
+            ty = Err(n);
             end = ne + 1;
         }
         match b.get(end..end + 2) {
-            Some([b' ', b'%' | b'@' | b'-' | b'0'..=b'9']) => {}
-            _ => return None,
+            Some([b' ', b'%' | b'@' | b'-' | b'0'..=b'9']) => Some((ty, end)),
+            _ => None,
         }
-        let ty = match ty {
-            Some(t) => t,
-            None => self.ptr_type(asp),
+    }
+
+    /// The lexer's token for a plain local name at `i` (its `%`): `%name` (`LocalVar`, a run of
+    /// label characters) or `%N` (`LocalId`, a run of digits); `None` for anything else (quoted
+    /// names go through the lexer).
+    #[inline]
+    fn local_token_at(&self, i: usize) -> Option<Token> {
+        let b = self.b;
+        if b.get(i) != Some(&b'%') {
+            return None;
+        }
+        let first = *b.get(i + 1)?;
+        let (end, kind) = if first.is_ascii_digit() {
+            let mut j = i + 2;
+            while b.get(j).is_some_and(u8::is_ascii_digit) {
+                j += 1;
+            }
+            (j, Tok::LocalId)
+        } else if is_label_byte(first) {
+            (self.label_run(i + 2), Tok::LocalVar)
+        } else {
+            return None;
         };
-        self.consumed_to(end);
-        Some(ty)
+        Some(Token {
+            start: i as u32,
+            end: end as u32,
+            kind,
+        })
+    }
+
+    /// At a type word (`i32`, `i64`, `i1`, `float`, `ptr`, `ptr addrspace(N)`) followed by a space
+    /// and a plain local name: consumes the type and the name (one lexer call instead of three)
+    /// and returns the type and the name's token, as `parse_type` and `bump` would.
+    #[inline]
+    pub(super) fn type_local_fast(&mut self) -> Option<(TypeId, Token)> {
+        let t = self.tok;
+        if t.kind != Tok::Ident || self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let ty = match self.cur() {
+            b"i32" => Ok(self.ty_i32),
+            b"i64" => Ok(self.ty_i64),
+            b"i1" => Ok(self.ty_i1),
+            b"float" => Ok(self.ty_float),
+            b"ptr" => Err(0),
+            _ => return None,
+        };
+        let (ty, end) = self.operand_after_type(ty, t.end as usize)?;
+        let name = self.local_token_at(end + 1)?;
+        let ty = self.resolve_fast_type(ty);
+        self.consumed_to(name.end as usize);
+        Some((ty, name))
+    }
+
+    /// At the spelling of [`Parser::comma_type_at`]: consumes the comma and the type, and the
+    /// operand's name too when a plain local name follows (its token is then returned).
+    #[inline]
+    pub(super) fn comma_type_local_fast(&mut self) -> Option<(TypeId, Option<Token>)> {
+        let (ty, end) = self.comma_type_at()?;
+        let name = self.local_token_at(end + 1);
+        let ty = self.resolve_fast_type(ty);
+        self.consumed_to(name.map_or(end, |n| n.end as usize));
+        Some((ty, name))
+    }
+
+    /// `, T v` with a common spelling of `T`: `comma` then `typed_operand`, in one step (the
+    /// operand too when it is a plain local name); `None` (nothing consumed) for other spellings.
+    #[inline]
+    pub(super) fn comma_typed_operand_fast(&mut self, f: &mut Function) -> Option<PResult<TypeId>> {
+        let (ty, name) = self.comma_type_local_fast()?;
+        Some(
+            match name {
+                Some(name) => self.local_operand(f, name, ty),
+                None => self.operand(f, ty),
+            }
+            .map(|()| ty),
+        )
     }
 
     /// `, T v`: `comma` then `typed_operand`, the comma and the type in one step when they have
     /// a common spelling.
     #[inline]
     pub(super) fn comma_typed_operand(&mut self, f: &mut Function) -> PResult<TypeId> {
-        match self.comma_type_fast() {
-            Some(ty) => {
-                self.operand(f, ty)?;
-                Ok(ty)
-            }
+        match self.comma_typed_operand_fast(f) {
+            Some(r) => r,
             None => {
                 self.comma()?;
                 self.typed_operand(f)

@@ -380,9 +380,17 @@ impl<'s> Parser<'s> {
     // ---------------------------------------------------------------- values
 }
 
-/// Reserves room in `f`'s pools for twice the given lengths.
-fn reserve_pools(f: &mut Function, n: &[usize; 9]) {
+/// The lengths [`shrink_pools`] returns: the nine pools, then the side tables.
+type PoolSizes = [usize; 9 + crate::ir::SIDE_TABLES];
+
+/// Reserves room in `f`'s pools and side tables for twice the given lengths.
+fn reserve_pools(f: &mut Function, n: &PoolSizes) {
     let r = |k: usize| 2 * n[k] + 8;
+    let mut side = [0; crate::ir::SIDE_TABLES];
+    for (k, s) in side.iter_mut().enumerate() {
+        *s = 2 * n[9 + k];
+    }
+    f.reserve_side(&side);
     f.blocks.reserve(r(0));
     f.insts.reserve(r(1));
     f.operands.reserve(r(2));
@@ -396,8 +404,9 @@ fn reserve_pools(f: &mut Function, n: &[usize; 9]) {
 
 /// Shrinks `f`'s pools to their lengths (in place: the allocator keeps the block and frees the
 /// tail) and returns the lengths.
-fn shrink_pools(f: &mut Function) -> [usize; 9] {
+fn shrink_pools(f: &mut Function) -> PoolSizes {
     f.shrink_side();
+    let side = f.side_lens();
     f.blocks.shrink_to_fit();
     f.insts.shrink_to_fit();
     f.operands.shrink_to_fit();
@@ -407,7 +416,7 @@ fn shrink_pools(f: &mut Function) -> [usize; 9] {
     f.bundles.shrink_to_fit();
     f.arg_attr_lists.shrink_to_fit();
     f.md_attachments.shrink_to_fit();
-    [
+    let pools = [
         f.blocks.len(),
         f.insts.len(),
         f.operands.len(),
@@ -417,7 +426,11 @@ fn shrink_pools(f: &mut Function) -> [usize; 9] {
         f.bundles.len(),
         f.arg_attr_lists.len(),
         f.md_attachments.len(),
-    ]
+    ];
+    let mut n = [0; 9 + crate::ir::SIDE_TABLES];
+    n[..9].copy_from_slice(&pools);
+    n[9..].copy_from_slice(&side);
+    n
 }
 
 pub(super) fn empty_function(name: Sym, void: TypeId) -> Function {

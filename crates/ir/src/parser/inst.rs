@@ -616,11 +616,8 @@ impl<'s> Parser<'s> {
                 let bt = self.comma_typed_operand(f)?;
                 let mut rty = bt;
                 while self.is(Tok::Comma) {
-                    let it = match self.comma_type_fast() {
-                        Some(it) => {
-                            self.operand(f, it)?;
-                            it
-                        }
+                    let it = match self.comma_typed_operand_fast(f) {
+                        Some(it) => it?,
                         None => {
                             self.bump();
                             if self.is(Tok::MetadataVar) {
@@ -815,18 +812,28 @@ impl<'s> Parser<'s> {
         let arg_lists_start = f.arg_attr_lists.len() as u32;
         if !self.is(Tok::RParen) {
             // The type of the next argument when it was read together with its comma.
+            // (and the argument's name when a plain local name follows the type directly).
             let mut fused = None;
             loop {
-                let at = match fused.take() {
+                let (at, name) = match fused.take() {
                     Some(at) => at,
                     None => {
                         if self.eat(Tok::DotDotDot) {
                             break;
                         }
-                        self.parse_type()?
+                        match self.type_local_fast() {
+                            Some((at, name)) => (at, Some(name)),
+                            None => (self.parse_type()?, None),
+                        }
                     }
                 };
-                let attrs = if at == self.ty_meta {
+                let attrs = if let Some(name) = name {
+                    // No attributes between the type and the name: the empty list at the end
+                    // of the pool, as `parse_attrs` gives it.
+                    let end = self.m.attrs.len() as u32;
+                    self.local_operand(f, name, at)?;
+                    Range32 { start: end, end }
+                } else if at == self.ty_meta {
                     let m = self.parse_md_operand(Some(f))?;
                     f.operands.push(Value::Meta(m));
                     Range32::default()
@@ -837,7 +844,7 @@ impl<'s> Parser<'s> {
                 };
                 f.arg_attr_lists.push(attrs);
                 self.type_scratch.push(at);
-                if let Some(at) = self.comma_type_fast() {
+                if let Some(at) = self.comma_type_local_fast() {
                     fused = Some(at);
                     continue;
                 }

@@ -402,16 +402,27 @@ impl<'s> LocalMap<'s> {
         }
     }
 
+    /// The local `key` names. The cache probe is inlined into the callers (most lookups end
+    /// there); the rest is [`LocalMap::get_uncached`].
+    #[inline(always)]
     pub(super) fn get(&self, key: &LocalKey<'s>) -> Option<Local> {
+        if let LocalKey::Src(s) = *key
+            && let Some((words, i)) = self.cache_key(s.as_bytes())
+        {
+            let e = &self.cache[i];
+            if e.tag == self.generation << 8 | s.len() as u32 && e.words == words {
+                return Some(unpack(e.val));
+            }
+        }
+        self.get_uncached(key)
+    }
+
+    /// [`LocalMap::get`] behind the cache.
+    #[inline(never)]
+    fn get_uncached(&self, key: &LocalKey<'s>) -> Option<Local> {
         match *key {
             LocalKey::Num(n) if n < DENSE_MAX => *self.num.get(n as usize)?,
             LocalKey::Src(s) if s.len() <= MAX_LONG => {
-                if let Some((words, i)) = self.cache_key(s.as_bytes()) {
-                    let e = &self.cache[i];
-                    if e.tag == self.generation << 8 | s.len() as u32 && e.words == words {
-                        return Some(unpack(e.val));
-                    }
-                }
                 if let Some((p, n)) = self.split(s)
                     && let Some(pi) = self.prefix_index(p)
                     && let Some(&(g, v, _)) = self.prefixes[pi].vals.get(n as usize)

@@ -127,6 +127,10 @@ impl<'s> Parser<'s> {
 
     /// `T v`: returns the type.
     pub(super) fn typed_operand(&mut self, f: &mut Function) -> PResult<TypeId> {
+        if let Some((ty, name)) = self.type_local_fast() {
+            self.local_operand(f, name, ty)?;
+            return Ok(ty);
+        }
         let ty = self.parse_type()?;
         self.operand(f, ty)?;
         Ok(ty)
