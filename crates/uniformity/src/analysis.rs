@@ -1760,17 +1760,33 @@ mod tests {
         assert!(saved > 10_000, "the skip saves work ({saved} steps)");
     }
 
-    fn run_mode(text: &str, precise: bool) -> Vec<Uniformity> {
+    /// Every defined function of `text` analysed by `analyse`, on LLVM 19's structure when
+    /// `llvm19`.
+    fn per_function(
+        text: &str,
+        llvm19: bool,
+        analyse: impl Fn(&LlvmFunction<'_>, &Target, &Structure) -> Uniformity,
+    ) -> Vec<Uniformity> {
         let m = converge_ir::parse("t.ll", text.to_string()).expect("generated module parses");
         let target = Target::from_triple(m.triple.as_deref(), None);
         (0..m.functions.len())
             .filter(|&k| !m.functions[k].is_declaration)
             .map(|k| {
                 let lf = LlvmFunction::new(&m, FuncId(k as u32));
-                let s = Structure::new(lf.cfg());
-                analyze_impl(&lf, &target, &s, LlvmVersion::V22, precise)
+                let s = if llvm19 {
+                    Structure::new_llvm19(lf.cfg())
+                } else {
+                    Structure::new(lf.cfg())
+                };
+                analyse(&lf, &target, &s)
             })
             .collect()
+    }
+
+    fn run_mode(text: &str, precise: bool) -> Vec<Uniformity> {
+        per_function(text, false, |lf, t, s| {
+            analyze_impl(lf, t, s, LlvmVersion::V22, precise)
+        })
     }
 
     /// The one-shape families of issue 13 (as `examples/gen_uniformity.rs` writes them): `nest`,
@@ -1946,20 +1962,9 @@ mod tests {
     }
 
     fn run_with(text: &str, mode: Mode) -> Vec<Uniformity> {
-        let m = converge_ir::parse("t.ll", text.to_string()).expect("generated module parses");
-        let target = Target::from_triple(m.triple.as_deref(), None);
-        (0..m.functions.len())
-            .filter(|&k| !m.functions[k].is_declaration)
-            .map(|k| {
-                let lf = LlvmFunction::new(&m, FuncId(k as u32));
-                let s = if mode == Mode::Llvm(LlvmVersion::V19) {
-                    Structure::new_llvm19(lf.cfg())
-                } else {
-                    Structure::new(lf.cfg())
-                };
-                crate::precise::analyze_with(&lf, &target, &s, mode)
-            })
-            .collect()
+        per_function(text, mode == Mode::Llvm(LlvmVersion::V19), |lf, t, s| {
+            crate::precise::analyze_with(lf, t, s, mode)
+        })
     }
 
     /// Work on deep nests and on one loop with a divergent exit per block grows linearly:
