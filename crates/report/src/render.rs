@@ -573,6 +573,23 @@ impl Ctx<'_, '_> {
                 self.node_name(Node::Inst(*heart)),
                 self.node_name(*value)
             ),
+            UniformFact::SharesTokenInstance {
+                value,
+                token,
+                in_region,
+            } => format!(
+                "computed from {}, an always-uniform operation controlled by {}, {}; the threads converged here executed one dynamic instance of {} ({}), so they read the same {} (precise mode, rule P6)",
+                self.node_name(Node::Inst(*value)),
+                self.node_name(Node::Inst(*token)),
+                self.token_grouping(*token),
+                self.node_name(Node::Inst(*token)),
+                if *in_region {
+                    "this point is in its convergence region"
+                } else {
+                    "this point is past the heart's region but in its cycle and in its parent token's region: one iteration of one parent instance"
+                },
+                self.node_name(Node::Inst(*value))
+            ),
             UniformFact::CycleInvariant { cycle, value } => format!(
                 "{} is defined in {}, which has a divergent exit, but it is computed from values defined outside the cycle alone, so it is the same in every iteration and leaving in different iterations does not change it (precise mode, rule P9)",
                 self.node_name(*value),
@@ -615,6 +632,7 @@ impl Ctx<'_, '_> {
             UniformFact::UniformlyTakenExits { .. } => "uniformly-taken-exits",
             UniformFact::InHeartRegion { .. } => "in-heart-region",
             UniformFact::CycleInvariant { .. } => "cycle-invariant",
+            UniformFact::SharesTokenInstance { .. } => "shares-token-instance",
         }
     }
 

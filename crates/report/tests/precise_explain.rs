@@ -575,6 +575,40 @@ fn check_fact(a: &Analysed<'_>, n: Node, fact: &UniformFact, ctx: &dyn Fn() -> S
             assert!(!a.s.contains(*cycle, a.lf.inst_block(Inst(i))), "{}", ctx());
             assert!(!a.u.is_temporally_divergent(Inst(v), Inst(i)), "{}", ctx());
         }
+        UniformFact::SharesTokenInstance {
+            value,
+            token,
+            in_region,
+        } => {
+            // P6: `value` is always uniform and controlled by `token` (an anchor, or a heart),
+            // whose definition dominates this instruction; the region claim is the analysis's.
+            let (v, t) = (Inst(*value), Inst(*token));
+            assert!(a.u.always_uniform[*value as usize], "{}", ctx());
+            assert_eq!(a.lf.control_token(v), Some(t), "{}", ctx());
+            assert!(
+                matches!(
+                    a.lf.token_kind(t),
+                    Some(
+                        converge_uniformity::TokenKind::Anchor
+                            | converge_uniformity::TokenKind::Loop
+                    )
+                ),
+                "{}",
+                ctx()
+            );
+            assert!(
+                a.s.dom
+                    .dominates(a.lf.inst_block(t), a.lf.inst_block(Inst(i))),
+                "{}",
+                ctx()
+            );
+            assert_eq!(
+                *in_region,
+                converge_uniformity::precise::in_region(&a.lf, &a.s, t, Inst(i)),
+                "{}",
+                ctx()
+            );
+        }
         UniformFact::CycleInvariant { cycle, value } => {
             // P9: not a phi, load or call, and every operand defined outside the cycle or
             // earlier in the value's block (itself judged the same way).
@@ -844,4 +878,48 @@ fn diverged_entry_is_the_stated_reason() {
         chain[0].reason
     );
     check_reason(&a, n, &chain[0].reason, &|| "%u".to_string());
+}
+
+/// Rule P6 stated as a uniform fact: inside an anchor's region (`anchor_region.ll` `%y`), and past
+/// a loop heart's region but in its cycle under its parent anchor (the seed-14 program, `%t14`).
+#[test]
+fn token_bound_values_name_the_shared_instance() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    for (file, value, want_in_region) in [
+        (
+            "crates/uniformity/tests/precise/anchor_region.ll",
+            "%y",
+            true,
+        ),
+        (
+            "crates/report/tests/data/precise/heart_under_anchor_past_region.ll",
+            "%t14",
+            false,
+        ),
+    ] {
+        let path = format!("{root}/{file}");
+        let m = parse(&path, std::fs::read_to_string(&path).unwrap());
+        let (fid, node) = m
+            .func_ids()
+            .filter(|&f| !m.func(f).is_declaration)
+            .find_map(|f| converge_report::explain::find_value(&m, f, value).map(|n| (f, n)))
+            .unwrap();
+        let a = Analysed::new_with(
+            &m,
+            fid,
+            &Target::from_triple(m.triple.as_deref(), None),
+            Mode::Precise,
+        );
+        let Explanation::Uniform(facts) = Explainer::new(&a).explain(node) else {
+            panic!("{file} {value}: not uniform")
+        };
+        assert!(
+            facts.iter().any(|f| matches!(f,
+                UniformFact::SharesTokenInstance { in_region, .. } if *in_region == want_in_region)),
+            "{file} {value}: {facts:?}"
+        );
+        for f in &facts {
+            check_fact(&a, node, f, &|| format!("{file} {value}"));
+        }
+    }
 }

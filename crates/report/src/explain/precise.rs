@@ -202,7 +202,7 @@ fn implementation_grouped(a: &Analysed<'_>, t: u32, o: u32) -> bool {
 /// For a uniform instruction `o`: an always-uniform operation `v` it is computed from (through
 /// uniform values, `o` itself included) whose control token `t` groups threads by rule P6.
 /// Returns `(v, t)`.
-fn token_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32)> {
+pub(super) fn token_bound(a: &Analysed<'_>, o: u32) -> Option<(u32, u32)> {
     let u = &a.u;
     let mut seen = vec![o];
     let mut k = 0;

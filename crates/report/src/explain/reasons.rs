@@ -464,6 +464,21 @@ pub enum UniformFact {
         /// The loop heart (an instruction index).
         heart: u32,
     },
+    /// Precise mode, rule P6: computed (through uniform values) from `value`, an always-uniform
+    /// operation controlled by `token`, an `anchor` or a loop heart under one, whose groups of
+    /// threads are implementation-defined; the threads converged here executed one dynamic
+    /// instance of the token ("Convergent Operation Semantics", *Controlled maximal convergence
+    /// relation*): this point is in the token's convergence region (`in_region`), or, for a loop
+    /// heart, in the heart's cycle and in its parent token's region (one iteration of one parent
+    /// instance). So they read the same `value`.
+    SharesTokenInstance {
+        /// The always-uniform operation controlled by the token.
+        value: u32,
+        /// The token (an instruction index).
+        token: u32,
+        /// Whether this point is in the token's own convergence region.
+        in_region: bool,
+    },
     /// Precise mode, rule P9: the operand `value` is defined in `cycle`, which has a divergent
     /// exit and does not contain this instruction, but it is computed from values defined
     /// outside the cycle alone, so it is the same in every iteration.

@@ -46,6 +46,18 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
     // the list names).
     if a.mode == Mode::Precise {
         exempt_uses(a, i, &mut out);
+        // P6: a value computed from an operation grouped by an anchor stays uniform where the
+        // converged threads share one instance of the token.
+        if let Some((value, token)) = super::precise::token_bound(a, i)
+            && value != i
+            && precise::shares_instance(&a.lf, &a.s, Inst(token), Inst(i))
+        {
+            out.push(UniformFact::SharesTokenInstance {
+                value,
+                token,
+                in_region: precise::in_region(&a.lf, &a.s, Inst(token), Inst(i)),
+            });
+        }
     }
     let inst = &f.insts[i as usize];
     let j = inst.block;
