@@ -110,16 +110,7 @@ fn family(name: &str, n: usize) -> String {
                 .expect("a shape");
             tid_module(&chain_cfg(&mut rng, n, shape).succs)
         }
-        _ => {
-            // `gen_uniformity irreducible`: random extra edges, mixed uniform and divergent
-            // branches.
-            let mut opts = Options::new(Flavor::Amdgpu);
-            opts.extra_edges_percent = 60;
-            let succs = program_cfg(&mut rng, n, &opts);
-            let mut t = module_header(Flavor::Amdgpu);
-            t.push_str(&function_with_cfg(&mut rng, "big", &opts, &succs));
-            t
-        }
+        _ => irreducible_text(&mut rng, n),
     }
 }
 
@@ -310,12 +301,17 @@ fn llvm19_shortcuts_change_nothing() {
 
 /// `gen_uniformity irreducible N SEED` (the irreducible benchmark of `scripts/bench-precise.sh`).
 fn bench_irreducible(n: usize, seed: u64) -> String {
-    let mut rng = Rng::new(seed);
+    irreducible_text(&mut Rng::new(seed), n)
+}
+
+/// `gen_uniformity irreducible`'s function: random extra edges, mixed uniform and divergent
+/// branches.
+fn irreducible_text(rng: &mut Rng, n: usize) -> String {
     let mut opts = Options::new(Flavor::Amdgpu);
     opts.extra_edges_percent = 60;
-    let succs = program_cfg(&mut rng, n, &opts);
+    let succs = program_cfg(rng, n, &opts);
     let mut t = module_header(Flavor::Amdgpu);
-    t.push_str(&function_with_cfg(&mut rng, "big", &opts, &succs));
+    t.push_str(&function_with_cfg(rng, "big", &opts, &succs));
     t
 }
 
