@@ -8,7 +8,9 @@
 
 use converge_ir::{FuncId, InstId, Module, Opcode, Type};
 use converge_sim::hierarchy::enumerate;
-use converge_sim::interp::{ArgValue, MemInit, MemTarget, Options, Program, Status, Target, run};
+use converge_sim::interp::{
+    ArgValue, MemInit, MemTarget, Options, Program, Status, Target, anchor_parts, run,
+};
 use converge_sim::report::{Verdict, check_groups, inst_name, value_uniformity};
 use converge_uniformity::llvm::{LlvmFunction, Target as UTarget};
 use converge_uniformity::{
@@ -273,11 +275,14 @@ fn input_set(
         // Every other input set lets the implementation group anchor instances more
         // finely ("Convergent Operation Semantics", the anchor is implementation-defined).
         // With one input set, the seed's parity decides.
-        anchor_parts: if (k + if spec.inputs <= 1 { spec.seed } else { 0 }) % 2 == 1 {
-            (0..threads).map(|t| t % 2).collect()
-        } else {
-            Vec::new()
-        },
+        anchor_parts: anchor_parts(
+            threads,
+            if (k + if spec.inputs <= 1 { spec.seed } else { 0 }) % 2 == 1 {
+                2
+            } else {
+                1
+            },
+        ),
         thread_args,
         memory: if spec.small_globals {
             f.params

@@ -14,7 +14,7 @@ use converge_gen::program::{self, Flavor};
 use converge_gen::rng::Rng;
 use converge_ir::{FuncId, Module, Opcode, Type};
 use converge_sim::hierarchy::enumerate;
-use converge_sim::interp::{ArgValue, Options, Program, Target, run};
+use converge_sim::interp::{ArgValue, Options, Program, Target, anchor_parts, run};
 use converge_sim::report::{Verdict, inst_name, value_uniformity};
 use converge_uniformity::llvm::{LlvmFunction, Target as UTarget};
 use converge_uniformity::{Mode, SsaFunction, Structure, Uniformity, Val, analyze_with};
@@ -84,11 +84,7 @@ fn simulate(
             target,
             // Even seeds: the implementation splits every anchor's group in two (even and odd
             // threads); an anchor's grouping is implementation-defined.
-            anchor_parts: if seed % 2 == 0 {
-                (0..threads).map(|t| t % 2).collect()
-            } else {
-                Vec::new()
-            },
+            anchor_parts: anchor_parts(threads, if seed % 2 == 0 { 2 } else { 1 }),
             ..Options::default()
         };
         for (k, h) in e.hierarchies.iter().enumerate() {
