@@ -19,6 +19,7 @@
 use converge_graph::{Block, Cycle, CycleInfo, DominatorTree, Graph, UnreachablePreds};
 use std::cell::RefCell;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub(crate) const NONE: u32 = u32::MAX;
 const MULTI: u32 = u32::MAX - 1;
@@ -52,13 +53,22 @@ struct Tables {
     edge_dst: Vec<Block>,
     edge_m: Vec<u32>,
     /// Sparse table, level-major with stride `edge_m.len()`: entry `k * ne + i` = index of a
-    /// minimal `edge_m` in `i..i + 2^k`. Built on the first exit query.
+    /// minimal `edge_m` in `i..i + 2^k`. Built on the first exit query that finds the scan
+    /// budget spent.
     rmq: OnceLock<Vec<u32>>,
+    /// Edges `edges_leaving` may still scan directly before it builds `rmq` (a few times the
+    /// number of edges: most functions ask about a few ranges only, and scanning them costs
+    /// less than building the table, about log2(edges) passes). Only a cost heuristic: both
+    /// ways give the same edges, so the relaxed atomics need no ordering.
+    scan_budget: Budget,
     /// Per cycle, its exits inside its parent (all exits for a top-level cycle), in
     /// `getExitBlocks` order: CSR into `local_exits`.
     local_start: Vec<u32>,
     local_exits: Vec<Block>,
     exits_cache: Vec<OnceLock<Box<[Block]>>>,
+    /// The exits of every cycle at once (CSR by cycle), when one scan of each cycle's edges is
+    /// cheap (see `all_exits`); `None` when the nest is too deep, then `exits_cache` is used.
+    exits_all: OnceLock<Option<AllExits>>,
     /// Which cycles a divergent branch can make exit-divergent (see `exit_targets`): per cycle,
     /// bit 0 = some cycle on its ancestor-or-self chain has an exit whose innermost cycle has
     /// depth exactly `depth - 1`; bit 1 = one has an exit of depth `depth - 1` or more.
@@ -81,6 +91,27 @@ struct Tables {
     list: Vec<Block>,
     seen: Vec<u32>,
     open: Vec<(u32, u32)>,
+}
+
+/// `edges_leaving` scans up to this many times the edges directly before it builds its
+/// range-minimum table.
+const SCAN_PASSES: usize = 4;
+
+/// A scan budget (see `Tables::scan_budget`); `Clone` copies the count.
+#[derive(Debug, Default)]
+struct Budget(AtomicUsize);
+
+impl Clone for Budget {
+    fn clone(&self) -> Budget {
+        Budget(AtomicUsize::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+/// The exits of all cycles of a function, CSR by cycle.
+#[derive(Clone, Debug, Default)]
+struct AllExits {
+    start: Vec<u32>,
+    list: Vec<Block>,
 }
 
 thread_local! {
@@ -244,6 +275,7 @@ impl Structure {
         }
         t.edge_start.push(t.edge_dst.len() as u32);
         t.rmq = OnceLock::new();
+        t.scan_budget = Budget(AtomicUsize::new(SCAN_PASSES * t.edge_m.len()));
         // Local exits: a stable counting sort by owner keeps edge order.
         for c in 0..nc {
             t.count[c + 1] += t.count[c];
@@ -278,6 +310,7 @@ impl Structure {
         t.local_start.push(t.local_exits.len() as u32);
         t.exits_cache.clear();
         t.exits_cache.resize_with(nc, OnceLock::new);
+        t.exits_all = OnceLock::new();
         t.compute_target_flags(cycles, max_depth as usize);
         t.headed.clear();
         t.headed.resize(n, NONE);
@@ -363,6 +396,16 @@ impl Structure {
         );
         if a == b {
             return;
+        }
+        if self.t.rmq.get().is_none() {
+            let len = (b - a) as usize;
+            let budget = self.t.scan_budget.0.load(Ordering::Relaxed);
+            if len <= budget {
+                self.t.scan_budget.0.store(budget - len, Ordering::Relaxed);
+                let m = &self.t.edge_m[a as usize..b as usize];
+                out.extend((a..b).zip(m).filter(|&(_, &m)| m < d).map(|(e, _)| e));
+                return;
+            }
         }
         crate::rmq::below(&self.t.edge_m, self.rmq(), a, b, d, out);
     }
@@ -485,6 +528,10 @@ impl Structure {
     /// Exit blocks of `c` (successors of its blocks outside it), unique, in LLVM's
     /// `getExitBlocks` order; computed on first use in time proportional to the exit edges.
     pub fn exits(&self, c: u32) -> &[Block] {
+        if let Some(all) = self.all_exits() {
+            let (a, b) = (all.start[c as usize], all.start[c as usize + 1]);
+            return &all.list[a as usize..b as usize];
+        }
         self.t.exits_cache[c as usize].get_or_init(|| {
             let (lo, hi) = self.range(c);
             let mut edges = Vec::new();
@@ -500,6 +547,51 @@ impl Structure {
             keyed.sort_unstable_by_key(|x| x.1);
             keyed.iter().map(|x| x.0).collect()
         })
+    }
+
+    /// The exits of every cycle, computed together on the first exit query when scanning each
+    /// cycle's edges once costs at most a few passes over all edges (shallow nests: every
+    /// modified post-order asks for the exits of all reducible cycles, and one pass with a
+    /// stamp per block beats a range query, three sorts and an allocation per cycle). An edge
+    /// leaves cycle `c` when the smallest cycle holding both ends is shallower than `c`; edges
+    /// are stored by source layout position in successor order, so keeping first occurrences
+    /// gives LLVM's `getExitBlocks` order, as `exits` does per cycle.
+    fn all_exits(&self) -> Option<&AllExits> {
+        self.t
+            .exits_all
+            .get_or_init(|| {
+                let t = &self.t;
+                let nc = t.range.len();
+                let scanned: u64 = t
+                    .range
+                    .iter()
+                    .map(|&(lo, hi)| (t.edge_start[hi as usize] - t.edge_start[lo as usize]) as u64)
+                    .sum();
+                if scanned > 4 * t.edge_m.len() as u64 + 256 {
+                    return None;
+                }
+                let mut all = AllExits {
+                    start: Vec::with_capacity(nc + 1),
+                    list: Vec::new(),
+                };
+                let mut seen = vec![NONE; t.pos.len()];
+                for c in 0..nc as u32 {
+                    all.start.push(all.list.len() as u32);
+                    let (lo, hi) = t.range[c as usize];
+                    let (a, b) = (t.edge_start[lo as usize], t.edge_start[hi as usize]);
+                    let d = t.depth[c as usize];
+                    for e in a as usize..b as usize {
+                        let x = t.edge_dst[e];
+                        if t.edge_m[e] < d && seen[x.index()] != c {
+                            seen[x.index()] = c;
+                            all.list.push(x);
+                        }
+                    }
+                }
+                all.start.push(all.list.len() as u32);
+                Some(all)
+            })
+            .as_ref()
     }
 
     /// The header of `c` (its first entry).
