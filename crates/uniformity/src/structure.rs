@@ -55,7 +55,7 @@ struct Tables {
     /// Sparse table, level-major with stride `edge_m.len()`: entry `k * ne + i` = index of a
     /// minimal `edge_m` in `i..i + 2^k`. Built on the first exit query that finds the scan
     /// budget spent.
-    rmq: OnceLock<Vec<u32>>,
+    rmq: OnceLock<Vec<u64>>,
     /// Edges `edges_leaving` may still scan directly before it builds `rmq` (a few times the
     /// number of edges: most functions ask about a few ranges only, and scanning them costs
     /// less than building the table, about log2(edges) passes). Only a cost heuristic: both
@@ -378,7 +378,7 @@ impl Structure {
     }
 
     /// The sparse table over `edge_m`, built on first use.
-    fn rmq(&self) -> &[u32] {
+    fn rmq(&self) -> &[u64] {
         self.t.rmq.get_or_init(|| {
             let mut v = Vec::new();
             crate::rmq::build(&self.t.edge_m, &mut v);

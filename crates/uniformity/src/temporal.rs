@@ -47,7 +47,7 @@ pub(crate) struct EscapeIndex {
     /// minimal `esc` in `i..i + 2^k`. Built only once the direct scans of `escaping` have
     /// covered a few times the layout (`scan_budget`): most functions sweep a few large cycles
     /// once each, and scanning them costs less than building the table.
-    rmq: Vec<u32>,
+    rmq: Vec<u64>,
     rmq_ready: bool,
     /// Positions `escaping` may still scan directly before it builds the table.
     scan_budget: usize,
