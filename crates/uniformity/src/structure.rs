@@ -549,47 +549,118 @@ impl Structure {
         })
     }
 
-    /// The exits of every cycle, computed together on the first exit query when scanning each
-    /// cycle's edges once costs at most a few passes over all edges (shallow nests: every
-    /// modified post-order asks for the exits of all reducible cycles, and one pass with a
-    /// stamp per block beats a range query, three sorts and an allocation per cycle). An edge
-    /// leaves cycle `c` when the smallest cycle holding both ends is shallower than `c`; edges
-    /// are stored by source layout position in successor order, so keeping first occurrences
-    /// gives LLVM's `getExitBlocks` order, as `exits` does per cycle.
+    /// The exits of every cycle, computed together on the first exit query (every modified
+    /// post-order asks for the exits of all reducible cycles; one cycle at a time costs a range
+    /// query, three sorts and an allocation each). In shallow nests each cycle's edges are
+    /// scanned (keeping those whose ends' smallest common cycle is shallower than it). Else: an
+    /// edge leaves the cycles of its source's
+    /// chain deeper than the smallest cycle holding both ends, so each exit edge is listed for
+    /// those cycles (a walk up the parents), grouped by cycle by a stable counting sort, and
+    /// deduplicated keeping first occurrences: edges are stored by source layout position in
+    /// successor order, so that is LLVM's `getExitBlocks` order, as `exits` gives per cycle.
+    /// The cost is the number of (edge, cycle left) pairs; when an edge leaves many cycles of a
+    /// deep nest that number can be quadratic, and then `None`: one cycle at a time.
     fn all_exits(&self) -> Option<&AllExits> {
         self.t
             .exits_all
             .get_or_init(|| {
                 let t = &self.t;
                 let nc = t.range.len();
+                let ne = t.edge_m.len();
+                #[cfg(test)]
+                let forced = tests::EXITS_PATH.with(|c| c.get());
+                #[cfg(not(test))]
+                let forced = 0;
+                if forced == 3 {
+                    return None;
+                }
+                let mut seen = vec![NONE; t.pos.len()];
+                // Shallow nests: scanning each cycle's edges is cheapest.
                 let scanned: u64 = t
                     .range
                     .iter()
                     .map(|&(lo, hi)| (t.edge_start[hi as usize] - t.edge_start[lo as usize]) as u64)
                     .sum();
-                if scanned > 4 * t.edge_m.len() as u64 + 256 {
+                if forced == 1 || forced == 0 && scanned <= 3 * ne as u64 + 64 {
+                    let mut start = Vec::with_capacity(nc + 1);
+                    let mut list = Vec::new();
+                    for c in 0..nc as u32 {
+                        start.push(list.len() as u32);
+                        let (lo, hi) = t.range[c as usize];
+                        let (a, b) = (t.edge_start[lo as usize], t.edge_start[hi as usize]);
+                        let d = t.depth[c as usize];
+                        for e in a as usize..b as usize {
+                            let x = t.edge_dst[e];
+                            if t.edge_m[e] < d && seen[x.index()] != c {
+                                seen[x.index()] = c;
+                                list.push(x);
+                            }
+                        }
+                    }
+                    start.push(list.len() as u32);
+                    return Some(AllExits { start, list });
+                }
+                // Walks the edges with the innermost cycle of their source.
+                let each_edge = |visit: &mut dyn FnMut(usize, u32)| {
+                    let mut p = 0;
+                    for c in 0..nc as u32 {
+                        if t.parent[c as usize] != NONE {
+                            continue;
+                        }
+                        for &b in self.cycles.blocks(Cycle(c)) {
+                            let cs = self.inner(b);
+                            let (a, z) = (t.edge_start[p], t.edge_start[p + 1]);
+                            for e in a as usize..z as usize {
+                                visit(e, cs);
+                            }
+                            p += 1;
+                        }
+                    }
+                };
+                let mut pairs = 0u64;
+                each_edge(&mut |e, cs| {
+                    pairs += t.depth[cs as usize].saturating_sub(t.edge_m[e]) as u64;
+                });
+                if forced == 0 && pairs > 4 * ne as u64 + 64 {
                     return None;
                 }
-                let mut all = AllExits {
-                    start: Vec::with_capacity(nc + 1),
-                    list: Vec::new(),
-                };
-                let mut seen = vec![NONE; t.pos.len()];
-                for c in 0..nc as u32 {
-                    all.start.push(all.list.len() as u32);
-                    let (lo, hi) = t.range[c as usize];
-                    let (a, b) = (t.edge_start[lo as usize], t.edge_start[hi as usize]);
-                    let d = t.depth[c as usize];
-                    for e in a as usize..b as usize {
-                        let x = t.edge_dst[e];
-                        if t.edge_m[e] < d && seen[x.index()] != c {
-                            seen[x.index()] = c;
-                            all.list.push(x);
+                let mut count = vec![0u32; nc + 1];
+                let mut left: Vec<(u32, u32)> = Vec::with_capacity(pairs as usize);
+                each_edge(&mut |e, cs| {
+                    let m = t.edge_m[e];
+                    let mut c = cs;
+                    while c != NONE && t.depth[c as usize] > m {
+                        left.push((c, e as u32));
+                        count[c as usize + 1] += 1;
+                        c = t.parent[c as usize];
+                    }
+                });
+                for c in 0..nc {
+                    count[c + 1] += count[c];
+                }
+                let mut list = vec![Block(0); left.len()];
+                let mut slot = count.clone();
+                for &(c, e) in &left {
+                    list[slot[c as usize] as usize] = t.edge_dst[e as usize];
+                    slot[c as usize] += 1;
+                }
+                // Deduplicate each cycle's run in place.
+                let mut start = Vec::with_capacity(nc + 1);
+                let mut w = 0;
+                for c in 0..nc {
+                    start.push(w as u32);
+                    for r in count[c] as usize..count[c + 1] as usize {
+                        let x = list[r];
+                        if seen[x.index()] != c as u32 {
+                            seen[x.index()] = c as u32;
+                            list[w] = x;
+                            w += 1;
                         }
                     }
                 }
-                all.start.push(all.list.len() as u32);
-                Some(all)
+                start.push(w as u32);
+                list.truncate(w);
+                Some(AllExits { start, list })
             })
             .as_ref()
     }
@@ -718,6 +789,45 @@ mod tests {
     use converge_gen::program::{Flavor, Options, random_cfg as program_cfg};
     use converge_gen::rng::Rng;
     use converge_graph::Cfg;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// How `Structure::all_exits` computes the exits: 0 its choice, 1 the scan per cycle,
+        /// 2 the (edge, cycle left) pairs, 3 one cycle at a time (`exits_cache`).
+        pub(super) static EXITS_PATH: Cell<u8> = const { Cell::new(0) };
+    }
+
+    /// The exit lists of every way `exits` can compute them against LLVM's definition
+    /// (`CycleInfo::exit_blocks`), on random CFGs of every shape and deep nests.
+    #[test]
+    fn every_exit_path_gives_llvm_order() {
+        let mut rng = Rng::new(23);
+        for k in 0..240 {
+            let succs: Vec<Vec<u32>> = if k < 200 {
+                let shape = Shape::ALL[k % Shape::ALL.len()];
+                random_cfg(&mut rng, &CfgParams::new(shape, 4 + k % 80)).succs
+            } else {
+                let mut opts = Options::new(Flavor::Amdgpu);
+                opts.extra_edges_percent = 60;
+                program_cfg(&mut rng, 60 + 10 * (k - 200), &opts)
+            };
+            let n = succs.len();
+            let g = Cfg::from_succs(
+                Block(0),
+                n,
+                succs.iter().map(|s| s.iter().map(|&b| Block(b))),
+            );
+            for path in 0..4 {
+                EXITS_PATH.with(|c| c.set(path));
+                let s = Structure::new(&g);
+                for c in 0..s.num_cycles() as u32 {
+                    let naive = s.cycles.exit_blocks(&g, Cycle(c));
+                    assert_eq!(s.exits(c), &naive[..], "case {k}, path {path}: cycle {c}");
+                }
+                EXITS_PATH.with(|c| c.set(0));
+            }
+        }
+    }
 
     /// The range-minimum exit lists, local exits, target flags and the dominator-based climb
     /// against their definitions, on random CFGs of every shape (deep irreducible nests included).
