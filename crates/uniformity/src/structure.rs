@@ -19,6 +19,7 @@
 use converge_graph::{Block, Cycle, CycleInfo, DominatorTree, Graph, UnreachablePreds};
 use std::cell::RefCell;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub(crate) const NONE: u32 = u32::MAX;
 const MULTI: u32 = u32::MAX - 1;
@@ -52,13 +53,22 @@ struct Tables {
     edge_dst: Vec<Block>,
     edge_m: Vec<u32>,
     /// Sparse table, level-major with stride `edge_m.len()`: entry `k * ne + i` = index of a
-    /// minimal `edge_m` in `i..i + 2^k`. Built on the first exit query.
-    rmq: OnceLock<Vec<u32>>,
+    /// minimal `edge_m` in `i..i + 2^k`. Built on the first exit query that finds the scan
+    /// budget spent.
+    rmq: OnceLock<Vec<u64>>,
+    /// Edges `edges_leaving` may still scan directly before it builds `rmq` (a few times the
+    /// number of edges: most functions ask about a few ranges only, and scanning them costs
+    /// less than building the table, about log2(edges) passes). Only a cost heuristic: both
+    /// ways give the same edges, so the relaxed atomics need no ordering.
+    scan_budget: Budget,
     /// Per cycle, its exits inside its parent (all exits for a top-level cycle), in
     /// `getExitBlocks` order: CSR into `local_exits`.
     local_start: Vec<u32>,
     local_exits: Vec<Block>,
     exits_cache: Vec<OnceLock<Box<[Block]>>>,
+    /// The exits of every cycle at once (CSR by cycle), when one scan of each cycle's edges is
+    /// cheap (see `all_exits`); `None` when the nest is too deep, then `exits_cache` is used.
+    exits_all: OnceLock<Option<AllExits>>,
     /// Which cycles a divergent branch can make exit-divergent (see `exit_targets`): per cycle,
     /// bit 0 = some cycle on its ancestor-or-self chain has an exit whose innermost cycle has
     /// depth exactly `depth - 1`; bit 1 = one has an exit of depth `depth - 1` or more.
@@ -81,6 +91,27 @@ struct Tables {
     list: Vec<Block>,
     seen: Vec<u32>,
     open: Vec<(u32, u32)>,
+}
+
+/// `edges_leaving` scans up to this many times the edges directly before it builds its
+/// range-minimum table.
+const SCAN_PASSES: usize = 4;
+
+/// A scan budget (see `Tables::scan_budget`); `Clone` copies the count.
+#[derive(Debug, Default)]
+struct Budget(AtomicUsize);
+
+impl Clone for Budget {
+    fn clone(&self) -> Budget {
+        Budget(AtomicUsize::new(self.0.load(Ordering::Relaxed)))
+    }
+}
+
+/// The exits of all cycles of a function, CSR by cycle.
+#[derive(Clone, Debug, Default)]
+struct AllExits {
+    start: Vec<u32>,
+    list: Vec<Block>,
 }
 
 thread_local! {
@@ -244,6 +275,7 @@ impl Structure {
         }
         t.edge_start.push(t.edge_dst.len() as u32);
         t.rmq = OnceLock::new();
+        t.scan_budget = Budget(AtomicUsize::new(SCAN_PASSES * t.edge_m.len()));
         // Local exits: a stable counting sort by owner keeps edge order.
         for c in 0..nc {
             t.count[c + 1] += t.count[c];
@@ -278,6 +310,7 @@ impl Structure {
         t.local_start.push(t.local_exits.len() as u32);
         t.exits_cache.clear();
         t.exits_cache.resize_with(nc, OnceLock::new);
+        t.exits_all = OnceLock::new();
         t.compute_target_flags(cycles, max_depth as usize);
         t.headed.clear();
         t.headed.resize(n, NONE);
@@ -345,7 +378,7 @@ impl Structure {
     }
 
     /// The sparse table over `edge_m`, built on first use.
-    fn rmq(&self) -> &[u32] {
+    fn rmq(&self) -> &[u64] {
         self.t.rmq.get_or_init(|| {
             let mut v = Vec::new();
             crate::rmq::build(&self.t.edge_m, &mut v);
@@ -363,6 +396,16 @@ impl Structure {
         );
         if a == b {
             return;
+        }
+        if self.t.rmq.get().is_none() {
+            let len = (b - a) as usize;
+            let budget = self.t.scan_budget.0.load(Ordering::Relaxed);
+            if len <= budget {
+                self.t.scan_budget.0.store(budget - len, Ordering::Relaxed);
+                let m = &self.t.edge_m[a as usize..b as usize];
+                out.extend((a..b).zip(m).filter(|&(_, &m)| m < d).map(|(e, _)| e));
+                return;
+            }
         }
         crate::rmq::below(&self.t.edge_m, self.rmq(), a, b, d, out);
     }
@@ -485,6 +528,10 @@ impl Structure {
     /// Exit blocks of `c` (successors of its blocks outside it), unique, in LLVM's
     /// `getExitBlocks` order; computed on first use in time proportional to the exit edges.
     pub fn exits(&self, c: u32) -> &[Block] {
+        if let Some(all) = self.all_exits() {
+            let (a, b) = (all.start[c as usize], all.start[c as usize + 1]);
+            return &all.list[a as usize..b as usize];
+        }
         self.t.exits_cache[c as usize].get_or_init(|| {
             let (lo, hi) = self.range(c);
             let mut edges = Vec::new();
@@ -500,6 +547,122 @@ impl Structure {
             keyed.sort_unstable_by_key(|x| x.1);
             keyed.iter().map(|x| x.0).collect()
         })
+    }
+
+    /// The exits of every cycle, computed together on the first exit query (every modified
+    /// post-order asks for the exits of all reducible cycles; one cycle at a time costs a range
+    /// query, three sorts and an allocation each). In shallow nests each cycle's edges are
+    /// scanned (keeping those whose ends' smallest common cycle is shallower than it). Else: an
+    /// edge leaves the cycles of its source's
+    /// chain deeper than the smallest cycle holding both ends, so each exit edge is listed for
+    /// those cycles (a walk up the parents), grouped by cycle by a stable counting sort, and
+    /// deduplicated keeping first occurrences: edges are stored by source layout position in
+    /// successor order, so that is LLVM's `getExitBlocks` order, as `exits` gives per cycle.
+    /// The cost is the number of (edge, cycle left) pairs; when an edge leaves many cycles of a
+    /// deep nest that number can be quadratic, and then `None`: one cycle at a time.
+    fn all_exits(&self) -> Option<&AllExits> {
+        self.t
+            .exits_all
+            .get_or_init(|| {
+                let t = &self.t;
+                let nc = t.range.len();
+                let ne = t.edge_m.len();
+                #[cfg(test)]
+                let forced = tests::EXITS_PATH.with(|c| c.get());
+                #[cfg(not(test))]
+                let forced = 0;
+                if forced == 3 {
+                    return None;
+                }
+                let mut seen = vec![NONE; t.pos.len()];
+                // Shallow nests: scanning each cycle's edges is cheapest.
+                let scanned: u64 = t
+                    .range
+                    .iter()
+                    .map(|&(lo, hi)| (t.edge_start[hi as usize] - t.edge_start[lo as usize]) as u64)
+                    .sum();
+                if forced == 1 || forced == 0 && scanned <= 3 * ne as u64 + 64 {
+                    let mut start = Vec::with_capacity(nc + 1);
+                    let mut list = Vec::new();
+                    for c in 0..nc as u32 {
+                        start.push(list.len() as u32);
+                        let (lo, hi) = t.range[c as usize];
+                        let (a, b) = (t.edge_start[lo as usize], t.edge_start[hi as usize]);
+                        let d = t.depth[c as usize];
+                        for e in a as usize..b as usize {
+                            let x = t.edge_dst[e];
+                            if t.edge_m[e] < d && seen[x.index()] != c {
+                                seen[x.index()] = c;
+                                list.push(x);
+                            }
+                        }
+                    }
+                    start.push(list.len() as u32);
+                    return Some(AllExits { start, list });
+                }
+                // Walks the edges with the innermost cycle of their source.
+                let each_edge = |visit: &mut dyn FnMut(usize, u32)| {
+                    let mut p = 0;
+                    for c in 0..nc as u32 {
+                        if t.parent[c as usize] != NONE {
+                            continue;
+                        }
+                        for &b in self.cycles.blocks(Cycle(c)) {
+                            let cs = self.inner(b);
+                            let (a, z) = (t.edge_start[p], t.edge_start[p + 1]);
+                            for e in a as usize..z as usize {
+                                visit(e, cs);
+                            }
+                            p += 1;
+                        }
+                    }
+                };
+                let mut pairs = 0u64;
+                each_edge(&mut |e, cs| {
+                    pairs += t.depth[cs as usize].saturating_sub(t.edge_m[e]) as u64;
+                });
+                if forced == 0 && pairs > 4 * ne as u64 + 64 {
+                    return None;
+                }
+                let mut count = vec![0u32; nc + 1];
+                let mut left: Vec<(u32, u32)> = Vec::with_capacity(pairs as usize);
+                each_edge(&mut |e, cs| {
+                    let m = t.edge_m[e];
+                    let mut c = cs;
+                    while c != NONE && t.depth[c as usize] > m {
+                        left.push((c, e as u32));
+                        count[c as usize + 1] += 1;
+                        c = t.parent[c as usize];
+                    }
+                });
+                for c in 0..nc {
+                    count[c + 1] += count[c];
+                }
+                let mut list = vec![Block(0); left.len()];
+                let mut slot = count.clone();
+                for &(c, e) in &left {
+                    list[slot[c as usize] as usize] = t.edge_dst[e as usize];
+                    slot[c as usize] += 1;
+                }
+                // Deduplicate each cycle's run in place.
+                let mut start = Vec::with_capacity(nc + 1);
+                let mut w = 0;
+                for c in 0..nc {
+                    start.push(w as u32);
+                    for r in count[c] as usize..count[c + 1] as usize {
+                        let x = list[r];
+                        if seen[x.index()] != c as u32 {
+                            seen[x.index()] = c as u32;
+                            list[w] = x;
+                            w += 1;
+                        }
+                    }
+                }
+                start.push(w as u32);
+                list.truncate(w);
+                Some(AllExits { start, list })
+            })
+            .as_ref()
     }
 
     /// The header of `c` (its first entry).
@@ -626,6 +789,45 @@ mod tests {
     use converge_gen::program::{Flavor, Options, random_cfg as program_cfg};
     use converge_gen::rng::Rng;
     use converge_graph::Cfg;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// How `Structure::all_exits` computes the exits: 0 its choice, 1 the scan per cycle,
+        /// 2 the (edge, cycle left) pairs, 3 one cycle at a time (`exits_cache`).
+        pub(super) static EXITS_PATH: Cell<u8> = const { Cell::new(0) };
+    }
+
+    /// The exit lists of every way `exits` can compute them against LLVM's definition
+    /// (`CycleInfo::exit_blocks`), on random CFGs of every shape and deep nests.
+    #[test]
+    fn every_exit_path_gives_llvm_order() {
+        let mut rng = Rng::new(23);
+        for k in 0..240 {
+            let succs: Vec<Vec<u32>> = if k < 200 {
+                let shape = Shape::ALL[k % Shape::ALL.len()];
+                random_cfg(&mut rng, &CfgParams::new(shape, 4 + k % 80)).succs
+            } else {
+                let mut opts = Options::new(Flavor::Amdgpu);
+                opts.extra_edges_percent = 60;
+                program_cfg(&mut rng, 60 + 10 * (k - 200), &opts)
+            };
+            let n = succs.len();
+            let g = Cfg::from_succs(
+                Block(0),
+                n,
+                succs.iter().map(|s| s.iter().map(|&b| Block(b))),
+            );
+            for path in 0..4 {
+                EXITS_PATH.with(|c| c.set(path));
+                let s = Structure::new(&g);
+                for c in 0..s.num_cycles() as u32 {
+                    let naive = s.cycles.exit_blocks(&g, Cycle(c));
+                    assert_eq!(s.exits(c), &naive[..], "case {k}, path {path}: cycle {c}");
+                }
+                EXITS_PATH.with(|c| c.set(0));
+            }
+        }
+    }
 
     /// The range-minimum exit lists, local exits, target flags and the dominator-based climb
     /// against their definitions, on random CFGs of every shape (deep irreducible nests included).

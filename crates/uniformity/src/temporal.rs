@@ -22,6 +22,10 @@ use converge_graph::Block;
 /// cost per function is not worth it for small cycles.
 const SMALL_CYCLE: usize = 32;
 
+/// `EscapeIndex::escaping` scans up to this many times the layout directly before it builds its
+/// range-minimum table (which costs about log2(layout) passes).
+const SCAN_PASSES: usize = 4;
+
 /// [`SMALL_CYCLE`], or the unit tests' setting.
 pub(crate) fn small_cycle() -> usize {
     #[cfg(test)]
@@ -40,8 +44,13 @@ pub(crate) struct EscapeIndex {
     /// The block at each layout position.
     block: Vec<Block>,
     /// Sparse table, level-major with stride `esc.len()`: entry `k * n + i` = a position of
-    /// minimal `esc` in `i..i + 2^k`.
-    rmq: Vec<u32>,
+    /// minimal `esc` in `i..i + 2^k`. Built only once the direct scans of `escaping` have
+    /// covered a few times the layout (`scan_budget`): most functions sweep a few large cycles
+    /// once each, and scanning them costs less than building the table.
+    rmq: Vec<u64>,
+    rmq_ready: bool,
+    /// Positions `escaping` may still scan directly before it builds the table.
+    scan_budget: usize,
     /// Scratch: the exits' preorder starts.
     tins: Vec<u32>,
     /// Scratch: positions found.
@@ -82,7 +91,8 @@ impl EscapeIndex {
                 self.esc.push(m);
             }
         }
-        crate::rmq::build(&self.esc, &mut self.rmq);
+        self.rmq_ready = false;
+        self.scan_budget = SCAN_PASSES * self.esc.len();
     }
 
     /// The block at layout position `p`.
@@ -93,7 +103,19 @@ impl EscapeIndex {
 
     /// Appends to `out` (unordered) the layout positions in `lo..hi` whose escape depth is below
     /// `d`: the blocks of the depth-`d` cycle occupying that slice with a use outside it.
-    pub(crate) fn escaping(&self, lo: u32, hi: u32, d: u32, out: &mut Vec<u32>) {
+    /// The order of `out` depends on whether the table is built yet: callers sort it.
+    pub(crate) fn escaping(&mut self, lo: u32, hi: u32, d: u32, out: &mut Vec<u32>) {
+        if !self.rmq_ready {
+            let len = (hi - lo) as usize;
+            if len <= self.scan_budget {
+                self.scan_budget -= len;
+                let esc = &self.esc[lo as usize..hi as usize];
+                out.extend((lo..hi).zip(esc).filter(|&(_, &e)| e < d).map(|(p, _)| p));
+                return;
+            }
+            self.rmq_ready = true;
+            crate::rmq::build(&self.esc, &mut self.rmq);
+        }
         crate::rmq::below(&self.esc, &self.rmq, lo, hi, d, out);
     }
 
