@@ -133,6 +133,11 @@ struct Scratch {
     npreds: Vec<u32>,
     /// Successors per block, as ranges of the function's block references.
     succ: Vec<crate::ir::Range32>,
+    /// Per block, how often it appears in the incoming list being checked, valid where
+    /// `count_stamp` holds the current `stamp`.
+    count: Vec<u32>,
+    count_stamp: Vec<u32>,
+    stamp: u32,
     preds: Vec<u32>,
     incoming: Vec<u32>,
     cfg: FlatCfg,
@@ -140,7 +145,8 @@ struct Scratch {
 }
 
 /// Phis with at most this many incoming entries are compared with their block's predecessors
-/// by counting (below); longer ones by sorting both lists.
+/// by counting in the list itself ([`incoming_are_preds`]); longer ones with counters per block
+/// ([`Scratch::long_incoming_are_preds`]).
 const SMALL_PHI: usize = 8;
 
 /// The successors of block `b` (its terminator's block references, as [`Function::succs`]), as a
@@ -177,6 +183,52 @@ fn incoming_are_preds(
         let edges = f.block_refs[r.range()].iter().filter(|&&s| s == b).count();
         here == edges
     })
+}
+
+impl Scratch {
+    /// [`incoming_are_preds`] for a long list: each block's occurrences counted once in
+    /// `count`, then compared with its edges to `b` (each distinct block's successors scanned
+    /// once). `succ` must be the function's.
+    fn long_incoming_are_preds(&mut self, f: &Function, b: Block, incoming: &[Block]) -> bool {
+        let n = f.blocks.len();
+        if self.count.len() < n {
+            self.count.resize(n, 0);
+            self.count_stamp.resize(n, 0);
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.count_stamp.fill(0);
+            self.stamp = 1;
+        }
+        for &q in incoming {
+            let q = q.index();
+            if q >= n {
+                return false;
+            }
+            if self.count_stamp[q] != self.stamp {
+                self.count_stamp[q] = self.stamp;
+                self.count[q] = 0;
+            }
+            self.count[q] += 1;
+        }
+        for &q in incoming {
+            let q = q.index();
+            let here = self.count[q];
+            if here == 0 {
+                // Compared already.
+                continue;
+            }
+            let edges = f.block_refs[self.succ[q].range()]
+                .iter()
+                .filter(|&&s| s == b)
+                .count();
+            if edges != here as usize {
+                return false;
+            }
+            self.count[q] = 0;
+        }
+        true
+    }
 }
 
 fn err(span: Span, code: &str, msg: String, llvm: &str) -> Box<Diagnostic> {
@@ -287,13 +339,15 @@ fn check_function(
                 }
                 let incoming = f.inst_blocks(InstId(k as u32));
                 if incoming.len() == sc.npreds[b] as usize
-                    && incoming.len() <= SMALL_PHI
-                    && incoming_are_preds(f, &sc.succ, Block(b as u32), incoming)
+                    && if incoming.len() <= SMALL_PHI {
+                        incoming_are_preds(f, &sc.succ, Block(b as u32), incoming)
+                    } else {
+                        sc.long_incoming_are_preds(f, Block(b as u32), incoming)
+                    }
                 {
                     continue;
                 }
-                // A long incoming list, or a mismatch: compare the sorted multisets (and name
-                // them in the message).
+                // A mismatch: compare the sorted multisets (to name them in the message).
                 if !cfg_built {
                     sc.cfg.build(f);
                     cfg_built = true;
