@@ -29,13 +29,15 @@
 //!
 //! That each block ends in exactly one terminator the reader enforces while parsing.
 //!
-//! Cost: one pass over the instructions; for functions with a phi or a use that needs dominance,
-//! the function's CFG in buffers reused across functions (predecessors in no particular order:
-//! only their multiset and dominance matter here, and neither depends on the order); and a
-//! dominator tree (Semi-NCA, `converge_graph`) only for functions with a use that is not
-//! trivially dominated: a use later in its definition's block, a use of a value defined in the
-//! entry block (which dominates every reachable block) and a phi incoming value defined in its
-//! incoming block need no tree. See `docs/benchmarks.md`.
+//! Cost: one pass over the instructions (`scan`: the type checks as booleans, the messages built
+//! only for a failure; whether a use needs the dominator tree; whether a phi comes after a
+//! non-phi); the predecessor edges counted per block from the terminators; each phi's incoming
+//! blocks compared with them by counting (a short list: each block appears as often as it
+//! branches here; long lists and mismatches by sorting); and, only for functions with a use
+//! that is not trivially dominated (a use later in its definition's block, a use of a value
+//! defined in the entry block, which dominates every reachable block, and a phi incoming value
+//! defined in its incoming block need no tree), the function's CFG in buffers reused across
+//! functions and a dominator tree (Semi-NCA, `converge_graph`). See `docs/benchmarks.md`.
 
 use crate::diag::Diagnostic;
 use crate::ir::Span;
@@ -127,10 +129,106 @@ pub(crate) fn check_module(m: &Module, wrong_types: &[WrongType]) -> Result<(), 
 /// Buffers reused across functions (the dominator tree keeps its arrays between computations).
 #[derive(Default)]
 struct Scratch {
+    /// Predecessor edges per block (with multiplicity).
+    npreds: Vec<u32>,
+    /// Successors per block, as ranges of the function's block references.
+    succ: Vec<crate::ir::Range32>,
+    /// Per block, how often it appears in the incoming list being checked, valid where
+    /// `count_stamp` holds the current `stamp`.
+    count: Vec<u32>,
+    count_stamp: Vec<u32>,
+    stamp: u32,
     preds: Vec<u32>,
     incoming: Vec<u32>,
     cfg: FlatCfg,
     dt: DominatorTree,
+}
+
+/// Phis with at most this many incoming entries are compared with their block's predecessors
+/// by counting in the list itself ([`incoming_are_preds`]); longer ones with counters per block
+/// ([`Scratch::long_incoming_are_preds`]).
+const SMALL_PHI: usize = 8;
+
+/// The successors of block `b` (its terminator's block references, as [`Function::succs`]), as a
+/// range of [`Function::block_refs`].
+#[inline]
+fn succ_range(f: &Function, b: usize) -> crate::ir::Range32 {
+    let end = match f.blocks.get(b + 1) {
+        Some(n) => n.first,
+        None => f.insts.len() as u32,
+    };
+    if end == f.blocks[b].first || !f.insts[end as usize - 1].op.is_terminator() {
+        return crate::ir::Range32::default();
+    }
+    f.inst_block_range(InstId(end - 1))
+}
+
+/// Whether the multiset `incoming` (a phi's incoming blocks, as many as `b` has predecessor
+/// edges) is the multiset of `b`'s predecessor edges: each block appears in it as often as it
+/// branches to `b`. Then the counts of the blocks in `incoming` add up to its length, which is
+/// the number of edges into `b`, so no other block branches to `b` either. Quadratic in the
+/// length: only for short lists (most phis have two entries).
+#[inline]
+fn incoming_are_preds(
+    f: &Function,
+    succ: &[crate::ir::Range32],
+    b: Block,
+    incoming: &[Block],
+) -> bool {
+    incoming.iter().all(|&q| {
+        let Some(r) = succ.get(q.index()) else {
+            return false;
+        };
+        let here = incoming.iter().filter(|&&x| x == q).count();
+        let edges = f.block_refs[r.range()].iter().filter(|&&s| s == b).count();
+        here == edges
+    })
+}
+
+impl Scratch {
+    /// [`incoming_are_preds`] for a long list: each block's occurrences counted once in
+    /// `count`, then compared with its edges to `b` (each distinct block's successors scanned
+    /// once). `succ` must be the function's.
+    fn long_incoming_are_preds(&mut self, f: &Function, b: Block, incoming: &[Block]) -> bool {
+        let n = f.blocks.len();
+        if self.count.len() < n {
+            self.count.resize(n, 0);
+            self.count_stamp.resize(n, 0);
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.count_stamp.fill(0);
+            self.stamp = 1;
+        }
+        for &q in incoming {
+            let q = q.index();
+            if q >= n {
+                return false;
+            }
+            if self.count_stamp[q] != self.stamp {
+                self.count_stamp[q] = self.stamp;
+                self.count[q] = 0;
+            }
+            self.count[q] += 1;
+        }
+        for &q in incoming {
+            let q = q.index();
+            let here = self.count[q];
+            if here == 0 {
+                // Compared already.
+                continue;
+            }
+            let edges = f.block_refs[self.succ[q].range()]
+                .iter()
+                .filter(|&&s| s == b)
+                .count();
+            if edges != here as usize {
+                return false;
+            }
+            self.count[q] = 0;
+        }
+        true
+    }
 }
 
 fn err(span: Span, code: &str, msg: String, llvm: &str) -> Box<Diagnostic> {
@@ -164,222 +262,12 @@ fn check_function(
     wrong: &[WrongType],
     sc: &mut Scratch,
 ) -> Result<(), Box<Diagnostic>> {
-    let local = |v: Value| f.local_type(v);
-    let mismatch = |i: &crate::ir::Inst, span: Span, v: Value, want: TypeId| -> Box<Diagnostic> {
-        err(
-            span,
-            "E-type",
-            format!(
-                "{} has type {} but this `{}` expects {}",
-                m.value_name(fid, v),
-                m.type_text(local(v).unwrap_or(want)),
-                opcode_word(m, fid, i),
-                m.type_text(want)
-            ),
-            &format!(
-                "'{}' defined with type '{}' but expected '{}'",
-                m.value_name(fid, v),
-                m.type_text(local(v).unwrap_or(want)),
-                m.type_text(want)
-            ),
-        )
-    };
-    // A constant's type is the one written before it: where the instruction fixes the type
-    // (`ret`, `select`, switch cases), another one is LLVM's "does not match" error.
-    let typed = |v: Value| match v {
-        Value::Const(c) => Some(m.consts[c.0 as usize].ty),
-        v => local(v),
-    };
-    let const_mismatch = |i: &crate::ir::Inst, span: Span, v: Value, want: TypeId, llvm: &str| {
-        err(
-            span,
-            "E-type",
-            format!(
-                "{} has type {} but this `{}` expects {}",
-                m.value_name(fid, v),
-                m.type_text(typed(v).unwrap_or(want)),
-                opcode_word(m, fid, i),
-                m.type_text(want)
-            ),
-            llvm,
-        )
-    };
-    let mut needs_dt = false;
-    let mut has_phi = false;
-    let mut type_error: Option<(u32, Box<Diagnostic>)> = None;
-    for (k, i) in f.insts.iter().enumerate() {
-        let id = InstId(k as u32);
-        let ops = f.operands(id);
-        let span = f.inst_span(id);
-        let expect = |v: Value, want: TypeId| -> Result<(), Box<Diagnostic>> {
-            match local(v) {
-                Some(t) if t != want => Err(mismatch(i, span, v, want)),
-                _ => Ok(()),
-            }
-        };
-        use Opcode as O;
-        // The type checks of this instruction; the first failure ends the loop (the reader's
-        // wrong-type notes before it are reported first, below).
-        let checked = (|| -> Result<(), Box<Diagnostic>> {
-            match i.op {
-                O::FNeg
-                | O::Add
-                | O::FAdd
-                | O::Sub
-                | O::FSub
-                | O::Mul
-                | O::FMul
-                | O::UDiv
-                | O::SDiv
-                | O::FDiv
-                | O::URem
-                | O::SRem
-                | O::FRem
-                | O::Shl
-                | O::LShr
-                | O::AShr
-                | O::And
-                | O::Or
-                | O::Xor
-                | O::Freeze
-                | O::Phi => {
-                    for &v in ops {
-                        expect(v, i.ty)?;
-                    }
-                }
-                O::Select if ops.len() == 3 => {
-                    if let Some(t) = local(ops[0])
-                        && !is_bool(m, t)
-                    {
-                        return Err(err(
-                            span,
-                            "E-type",
-                            format!(
-                                "the condition {} of `select` has type {}, not i1",
-                                m.value_name(fid, ops[0]),
-                                m.type_text(t)
-                            ),
-                            "select condition must be i1 or <n x i1>",
-                        ));
-                    }
-                    expect(ops[1], i.ty)?;
-                    expect(ops[2], i.ty)?;
-                    for &v in &ops[1..] {
-                        if typed(v).is_some_and(|t| t != i.ty) {
-                            return Err(const_mismatch(
-                                i,
-                                span,
-                                v,
-                                i.ty,
-                                "Select values must have same type as select instruction!",
-                            ));
-                        }
-                    }
-                }
-                O::ICmp | O::FCmp if ops.len() == 2 => {
-                    let t0 = m.value_type(fid, ops[0]);
-                    let t1 = m.value_type(fid, ops[1]);
-                    if t0 != t1 {
-                        let (v, want) = if local(ops[1]).is_some() {
-                            (ops[1], t0)
-                        } else {
-                            (ops[0], t1)
-                        };
-                        return Err(mismatch(i, span, v, want));
-                    }
-                }
-                O::Ret if ops.len() == 1 => {
-                    expect(ops[0], f.ret_ty)?;
-                    if typed(ops[0]).is_some_and(|t| t != f.ret_ty) {
-                        return Err(const_mismatch(
-                            i,
-                            span,
-                            ops[0],
-                            f.ret_ty,
-                            "Function return type does not match operand type of return inst!",
-                        ));
-                    }
-                }
-                O::Br if ops.len() == 1 => {
-                    if let Some(t) = local(ops[0])
-                        && !matches!(m.types.types[t.0 as usize], Type::Int(1))
-                    {
-                        return Err(err(
-                            span,
-                            "E-type",
-                            format!(
-                                "the condition {} of `br` has type {}, not i1",
-                                m.value_name(fid, ops[0]),
-                                m.type_text(t)
-                            ),
-                            "Branch condition is not 'i1' type!",
-                        ));
-                    }
-                }
-                O::Switch if ops.len() > 1 => {
-                    expect(ops[0], m.value_type(fid, ops[1]))?;
-                    let want = m.value_type(fid, ops[0]);
-                    for &v in &ops[1..] {
-                        if typed(v).is_some_and(|t| t != want) {
-                            return Err(const_mismatch(
-                                i,
-                                span,
-                                v,
-                                want,
-                                "Switch constants must all be same type as switch value!",
-                            ));
-                        }
-                    }
-                }
-                O::Load | O::GetElementPtr if !ops.is_empty() => {
-                    pointer(m, fid, i, span, ops[0], &local)?
-                }
-                O::Store if ops.len() == 2 => pointer(m, fid, i, span, ops[1], &local)?,
-                O::Call | O::Invoke | O::CallBr => {
-                    if let Some(call) = f.calls.get(i.aux as usize)
-                        && let Type::Func { params, .. } = &m.types.types[call.fn_ty.0 as usize]
-                    {
-                        let params = &m.types.lists[params.range()];
-                        for (&v, &want) in ops.iter().zip(params) {
-                            expect(v, want)?;
-                        }
-                    }
-                }
-                _ => {}
-            }
-            Ok(())
-        })();
-        if let Err(e) = checked {
-            type_error = Some((k as u32, e));
-            break;
-        }
-        // Uses the dominance pass below would accept without a tree (see the module comment);
-        // anything else (a use before its definition, possibly in unreachable code, uses of
-        // `invoke` results, other blocks) needs it.
-        has_phi |= i.op == O::Phi;
-        if !needs_dt {
-            let is_phi = i.op == O::Phi;
-            let in_blocks = f.inst_blocks(id);
-            needs_dt = ops.iter().enumerate().any(|(n, &v)| {
-                let Value::Inst(d) = v else { return false };
-                let di = &f.insts[d.0 as usize];
-                let at = if is_phi {
-                    match in_blocks.get(n) {
-                        Some(&b) => b,
-                        None => return false,
-                    }
-                } else {
-                    i.block
-                };
-                match di.op {
-                    O::CallBr => false,
-                    O::Invoke => true,
-                    _ if di.block == at => !is_phi && d.0 as usize >= k,
-                    _ => di.block != Block(0),
-                }
-            });
-        }
-    }
+    let Facts {
+        needs_dt,
+        has_phi,
+        phi_misplaced,
+        type_error,
+    } = scan(m, fid, f);
 
     // Operands the reader found written with another type than their definition's, where they
     // come before the first failed check (at the same instruction, the check's message).
@@ -411,72 +299,90 @@ fn check_function(
             "Entry block to function must not have predecessors!",
         )
     };
-    if !has_phi && !needs_dt {
-        // Only the entry rule is left: no CFG needed.
-        let n = f.blocks.len() as u32;
-        if (0..n).any(|b| f.succs(Block(b)).contains(&Block(0))) {
-            return Err(entry_is_target());
+    // Predecessor edges per block, counted from the terminators (with multiplicity: a switch
+    // may reach a block twice): the entry rule and the phis' incoming counts need no more.
+    let n = f.blocks.len();
+    sc.npreds.clear();
+    sc.npreds.resize(n, 0);
+    sc.succ.clear();
+    for b in 0..n {
+        let r = succ_range(f, b);
+        sc.succ.push(r);
+        for s in &f.block_refs[r.range()] {
+            sc.npreds[s.index()] += 1;
         }
-        return Ok(());
     }
-    sc.cfg.build(f);
-    let cfg = &sc.cfg;
-    if !cfg.preds(Block(0)).is_empty() {
+    if sc.npreds.first().is_some_and(|&c| c != 0) {
         return Err(entry_is_target());
     }
-    for b in 0..f.blocks.len() {
-        let mut seen_other = false;
-        let mut preds_ready = false;
-        for k in f.block_range(Block(b as u32)).range() {
-            let i = &f.insts[k];
-            if i.op != Opcode::Phi {
-                seen_other = true;
-                continue;
-            }
-            if seen_other {
-                return Err(err(
-                    f.inst_span(InstId(k as u32)),
-                    "E-phi-position",
-                    "a phi after a non-phi instruction of its block".to_string(),
-                    "PHI nodes not grouped at top of basic block!",
-                ));
-            }
-            if !preds_ready {
-                // Predecessor edges with multiplicity (a switch may reach a block twice).
-                // (the CFG keeps one predecessor entry per successor slot).
+    let mut cfg_built = false;
+    if has_phi {
+        for b in 0..n {
+            let mut seen_other = false;
+            for k in f.block_range(Block(b as u32)).range() {
+                let i = &f.insts[k];
+                if i.op != Opcode::Phi {
+                    if !phi_misplaced {
+                        // No phi after this one's block's first non-phi (see `scan`).
+                        break;
+                    }
+                    seen_other = true;
+                    continue;
+                }
+                if seen_other {
+                    return Err(err(
+                        f.inst_span(InstId(k as u32)),
+                        "E-phi-position",
+                        "a phi after a non-phi instruction of its block".to_string(),
+                        "PHI nodes not grouped at top of basic block!",
+                    ));
+                }
+                let incoming = f.inst_blocks(InstId(k as u32));
+                if incoming.len() == sc.npreds[b] as usize
+                    && if incoming.len() <= SMALL_PHI {
+                        incoming_are_preds(f, &sc.succ, Block(b as u32), incoming)
+                    } else {
+                        sc.long_incoming_are_preds(f, Block(b as u32), incoming)
+                    }
+                {
+                    continue;
+                }
+                // A mismatch: compare the sorted multisets (to name them in the message).
+                if !cfg_built {
+                    sc.cfg.build(f);
+                    cfg_built = true;
+                }
                 sc.preds.clear();
                 sc.preds
-                    .extend(cfg.preds(Block(b as u32)).iter().map(|p| p.0));
+                    .extend(sc.cfg.preds(Block(b as u32)).iter().map(|p| p.0));
                 sc.preds.sort_unstable();
-                preds_ready = true;
-            }
-            sc.incoming.clear();
-            sc.incoming
-                .extend(f.inst_blocks(InstId(k as u32)).iter().map(|b| b.0));
-            sc.incoming.sort_unstable();
-            if sc.incoming != sc.preds {
-                let names = |v: &[u32]| -> String {
-                    let s: Vec<String> = v
-                        .iter()
-                        .map(|&x| format!("%{}", m.block_name(fid, Block(x))))
-                        .collect();
-                    if s.is_empty() {
-                        "none".to_string()
-                    } else {
-                        s.join(" ")
-                    }
-                };
-                return Err(err(
-                    f.inst_span(InstId(k as u32)),
-                    "E-phi-preds",
-                    format!(
-                        "the phi's incoming blocks ({}) are not the predecessors of %{} ({})",
-                        names(&sc.incoming),
-                        m.block_name(fid, Block(b as u32)),
-                        names(&sc.preds)
-                    ),
-                    "PHINode should have one entry for each predecessor of its parent basic block!",
-                ));
+                sc.incoming.clear();
+                sc.incoming.extend(incoming.iter().map(|b| b.0));
+                sc.incoming.sort_unstable();
+                if sc.incoming != sc.preds {
+                    let names = |v: &[u32]| -> String {
+                        let s: Vec<String> = v
+                            .iter()
+                            .map(|&x| format!("%{}", m.block_name(fid, Block(x))))
+                            .collect();
+                        if s.is_empty() {
+                            "none".to_string()
+                        } else {
+                            s.join(" ")
+                        }
+                    };
+                    return Err(err(
+                        f.inst_span(InstId(k as u32)),
+                        "E-phi-preds",
+                        format!(
+                            "the phi's incoming blocks ({}) are not the predecessors of %{} ({})",
+                            names(&sc.incoming),
+                            m.block_name(fid, Block(b as u32)),
+                            names(&sc.preds)
+                        ),
+                        "PHINode should have one entry for each predecessor of its parent basic block!",
+                    ));
+                }
             }
         }
     }
@@ -484,6 +390,10 @@ fn check_function(
     if !needs_dt {
         return Ok(());
     }
+    if !cfg_built {
+        sc.cfg.build(f);
+    }
+    let cfg = &sc.cfg;
     sc.dt.compute(cfg);
     let dt = &sc.dt;
     for (k, i) in f.insts.iter().enumerate() {
@@ -536,17 +446,380 @@ fn check_function(
     Ok(())
 }
 
+/// Whether a use by instruction `k` (`i`, operands `ops`) needs the dominator tree: a use the
+/// dominance pass would accept without a tree (see the module comment) does not; anything else
+/// (a use before its definition, possibly in unreachable code, uses of `invoke` results, other
+/// blocks) does. `None` when a phi's incoming block is not known (a placeholder).
+#[inline]
+fn use_needs_tree(f: &Function, k: usize, i: &crate::ir::Inst, ops: &[Value]) -> Option<bool> {
+    use Opcode as O;
+    let mut needs = false;
+    if i.op == O::Phi {
+        // Where a phi's value must be available: the end of its incoming block.
+        let in_blocks = f.inst_blocks(InstId(k as u32));
+        for (&v, &at) in ops.iter().zip(in_blocks) {
+            if let Value::Inst(d) = v {
+                if at.0 == u32::MAX {
+                    return None;
+                }
+                let di = &f.insts[d.0 as usize];
+                needs |= match di.op {
+                    O::CallBr => false,
+                    O::Invoke => true,
+                    _ => di.block != at && di.block != Block(0),
+                };
+            }
+        }
+    } else {
+        for &v in ops {
+            if let Value::Inst(d) = v {
+                let di = &f.insts[d.0 as usize];
+                needs |= match di.op {
+                    O::CallBr => false,
+                    O::Invoke => true,
+                    _ if di.block == i.block => d.0 as usize >= k,
+                    _ => di.block != Block(0),
+                };
+            }
+        }
+    }
+    Some(needs)
+}
+
+/// What the pass over a function's instructions finds (see [`scan`]).
+struct Facts {
+    /// Some use is not trivially dominated (see the module comment): the dominator tree is needed.
+    needs_dt: bool,
+    /// The function has a phi.
+    has_phi: bool,
+    /// Some phi comes after a non-phi of its block.
+    phi_misplaced: bool,
+    /// The first instruction that fails a type check, and the message.
+    type_error: Option<(u32, Box<Diagnostic>)>,
+}
+
+/// The one pass over every instruction of `f`: the type checks as booleans, and whether the
+/// dominance check needs a tree. A small function of its own, so its loop keeps its state in
+/// registers (the messages are built elsewhere, only for a failure).
+#[inline(never)]
+fn scan(m: &Module, fid: FuncId, f: &Function) -> Facts {
+    use Opcode as O;
+    let mut needs_dt = false;
+    let mut has_phi = false;
+    let mut phi_misplaced = false;
+    // The previous instruction's block and whether it was a phi (blocks are contiguous: a phi
+    // is misplaced iff the instruction before it is a non-phi of the same block).
+    let mut prev = (Block(u32::MAX), true);
+    for (k, i) in f.insts.iter().enumerate() {
+        let id = InstId(k as u32);
+        let ops = f.operands(id);
+        if !types_ok(m, f, i, ops)
+            && let Err(e) = type_check(m, fid, f, id)
+        {
+            return Facts {
+                needs_dt,
+                has_phi,
+                phi_misplaced,
+                type_error: Some((k as u32, e)),
+            };
+        }
+        let is_phi = i.op == O::Phi;
+        has_phi |= is_phi;
+        phi_misplaced |= is_phi && prev.0 == i.block && !prev.1;
+        prev = (i.block, is_phi);
+        if needs_dt {
+            continue;
+        }
+        needs_dt = use_needs_tree(f, k, i, ops).unwrap_or(true);
+    }
+    Facts {
+        needs_dt,
+        has_phi,
+        phi_misplaced,
+        type_error: None,
+    }
+}
+
+/// Whether instruction `i` (operands `ops`) passes the type checks of [`type_check`]: the same
+/// conditions as booleans, without building messages, so the pass over every instruction stays
+/// small. Must accept only what `type_check` accepts (it is asked again on a rejection).
+#[inline]
+fn types_ok(m: &Module, f: &Function, i: &crate::ir::Inst, ops: &[Value]) -> bool {
+    use Opcode as O;
+    let local = |v: Value| match v {
+        Value::Arg(a) => f.params.get(a as usize).map(|p| p.ty),
+        Value::Inst(d) => f.insts.get(d.0 as usize).map(|x| x.ty),
+        _ => None,
+    };
+    let typed = |v: Value| match v {
+        Value::Const(c) => m.consts.get(c.0 as usize).map(|c| c.ty),
+        v => local(v),
+    };
+    let ok = |v: Value, want: TypeId| local(v).is_none_or(|t| t == want);
+    match i.op {
+        O::FNeg
+        | O::Add
+        | O::FAdd
+        | O::Sub
+        | O::FSub
+        | O::Mul
+        | O::FMul
+        | O::UDiv
+        | O::SDiv
+        | O::FDiv
+        | O::URem
+        | O::SRem
+        | O::FRem
+        | O::Shl
+        | O::LShr
+        | O::AShr
+        | O::And
+        | O::Or
+        | O::Xor
+        | O::Freeze
+        | O::Phi => ops.iter().all(|&v| ok(v, i.ty)),
+        O::Select if ops.len() == 3 => {
+            local(ops[0]).is_none_or(|t| is_bool(m, t))
+                && ops[1..].iter().all(|&v| typed(v).is_none_or(|t| t == i.ty))
+        }
+        // Different types, or a value `Module::value_type` does not answer from the function
+        // and the constants: the full check decides.
+        O::ICmp | O::FCmp if ops.len() == 2 => match (typed(ops[0]), typed(ops[1])) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        },
+        O::Ret if ops.len() == 1 => typed(ops[0]).is_none_or(|t| t == f.ret_ty),
+        O::Br if ops.len() == 1 => local(ops[0])
+            .is_none_or(|t| matches!(m.types.types.get(t.0 as usize), Some(Type::Int(1)))),
+        O::Switch if ops.len() > 1 => match (typed(ops[0]), typed(ops[1])) {
+            (Some(want), Some(t1)) => {
+                want == t1 && ops[1..].iter().all(|&v| typed(v).is_none_or(|t| t == want))
+            }
+            _ => false,
+        },
+        O::Load | O::GetElementPtr if !ops.is_empty() => {
+            local(ops[0]).is_none_or(|t| is_pointer(m, t))
+        }
+        O::Store if ops.len() == 2 => local(ops[1]).is_none_or(|t| is_pointer(m, t)),
+        O::Call | O::Invoke | O::CallBr => {
+            if let Some(call) = f.calls.get(i.aux as usize)
+                && let Some(Type::Func { params, .. }) = m.types.types.get(call.fn_ty.0 as usize)
+            {
+                let params = &m.types.lists[params.range()];
+                ops.iter().zip(params).all(|(&v, &want)| ok(v, want))
+            } else {
+                true
+            }
+        }
+        _ => true,
+    }
+}
+
+/// The type checks of instruction `id` (see the module comment), with the message of the first
+/// failure. Called only for an instruction [`types_ok`] rejects.
+#[cold]
+#[inline(never)]
+fn type_check(m: &Module, fid: FuncId, f: &Function, id: InstId) -> Result<(), Box<Diagnostic>> {
+    let i = &f.insts[id.0 as usize];
+    let ops = f.operands(id);
+    let local = |v: Value| f.local_type(v);
+    let mismatch = |i: &crate::ir::Inst, id: InstId, v: Value, want: TypeId| -> Box<Diagnostic> {
+        err(
+            f.inst_span(id),
+            "E-type",
+            format!(
+                "{} has type {} but this `{}` expects {}",
+                m.value_name(fid, v),
+                m.type_text(local(v).unwrap_or(want)),
+                opcode_word(m, fid, i),
+                m.type_text(want)
+            ),
+            &format!(
+                "'{}' defined with type '{}' but expected '{}'",
+                m.value_name(fid, v),
+                m.type_text(local(v).unwrap_or(want)),
+                m.type_text(want)
+            ),
+        )
+    };
+    // A constant's type is the one written before it: where the instruction fixes the type
+    // (`ret`, `select`, switch cases), another one is LLVM's "does not match" error.
+    let typed = |v: Value| match v {
+        Value::Const(c) => Some(m.consts[c.0 as usize].ty),
+        v => local(v),
+    };
+    let const_mismatch = |i: &crate::ir::Inst, id: InstId, v: Value, want: TypeId, llvm: &str| {
+        err(
+            f.inst_span(id),
+            "E-type",
+            format!(
+                "{} has type {} but this `{}` expects {}",
+                m.value_name(fid, v),
+                m.type_text(typed(v).unwrap_or(want)),
+                opcode_word(m, fid, i),
+                m.type_text(want)
+            ),
+            llvm,
+        )
+    };
+    // `Module::value_type` for the operands of an instruction, locals and constants inline.
+    let vty = |v: Value| match v {
+        Value::Arg(_) | Value::Inst(_) => local(v).unwrap_or(TypeId(0)),
+        Value::Const(c) => m.consts[c.0 as usize].ty,
+        v => m.value_type(fid, v),
+    };
+    let expect = |v: Value, want: TypeId| -> Result<(), Box<Diagnostic>> {
+        match local(v) {
+            Some(t) if t != want => Err(mismatch(i, id, v, want)),
+            _ => Ok(()),
+        }
+    };
+    use Opcode as O;
+    // The type checks of this instruction; the first failure ends the loop (the reader's
+    // wrong-type notes before it are reported first, below).
+    {
+        match i.op {
+            O::FNeg
+            | O::Add
+            | O::FAdd
+            | O::Sub
+            | O::FSub
+            | O::Mul
+            | O::FMul
+            | O::UDiv
+            | O::SDiv
+            | O::FDiv
+            | O::URem
+            | O::SRem
+            | O::FRem
+            | O::Shl
+            | O::LShr
+            | O::AShr
+            | O::And
+            | O::Or
+            | O::Xor
+            | O::Freeze
+            | O::Phi => {
+                for &v in ops {
+                    expect(v, i.ty)?;
+                }
+            }
+            O::Select if ops.len() == 3 => {
+                if let Some(t) = local(ops[0])
+                    && !is_bool(m, t)
+                {
+                    return Err(err(
+                        f.inst_span(id),
+                        "E-type",
+                        format!(
+                            "the condition {} of `select` has type {}, not i1",
+                            m.value_name(fid, ops[0]),
+                            m.type_text(t)
+                        ),
+                        "select condition must be i1 or <n x i1>",
+                    ));
+                }
+                expect(ops[1], i.ty)?;
+                expect(ops[2], i.ty)?;
+                for &v in &ops[1..] {
+                    if typed(v).is_some_and(|t| t != i.ty) {
+                        return Err(const_mismatch(
+                            i,
+                            id,
+                            v,
+                            i.ty,
+                            "Select values must have same type as select instruction!",
+                        ));
+                    }
+                }
+            }
+            O::ICmp | O::FCmp if ops.len() == 2 => {
+                let t0 = vty(ops[0]);
+                let t1 = vty(ops[1]);
+                if t0 != t1 {
+                    let (v, want) = if local(ops[1]).is_some() {
+                        (ops[1], t0)
+                    } else {
+                        (ops[0], t1)
+                    };
+                    return Err(mismatch(i, id, v, want));
+                }
+            }
+            O::Ret if ops.len() == 1 => {
+                expect(ops[0], f.ret_ty)?;
+                if typed(ops[0]).is_some_and(|t| t != f.ret_ty) {
+                    return Err(const_mismatch(
+                        i,
+                        id,
+                        ops[0],
+                        f.ret_ty,
+                        "Function return type does not match operand type of return inst!",
+                    ));
+                }
+            }
+            O::Br if ops.len() == 1 => {
+                if let Some(t) = local(ops[0])
+                    && !matches!(m.types.types[t.0 as usize], Type::Int(1))
+                {
+                    return Err(err(
+                        f.inst_span(id),
+                        "E-type",
+                        format!(
+                            "the condition {} of `br` has type {}, not i1",
+                            m.value_name(fid, ops[0]),
+                            m.type_text(t)
+                        ),
+                        "Branch condition is not 'i1' type!",
+                    ));
+                }
+            }
+            O::Switch if ops.len() > 1 => {
+                expect(ops[0], vty(ops[1]))?;
+                let want = vty(ops[0]);
+                for &v in &ops[1..] {
+                    if typed(v).is_some_and(|t| t != want) {
+                        return Err(const_mismatch(
+                            i,
+                            id,
+                            v,
+                            want,
+                            "Switch constants must all be same type as switch value!",
+                        ));
+                    }
+                }
+            }
+            O::Load | O::GetElementPtr if !ops.is_empty() => {
+                pointer(m, fid, f, id, ops[0], &local)?
+            }
+            O::Store if ops.len() == 2 => pointer(m, fid, f, id, ops[1], &local)?,
+            O::Call | O::Invoke | O::CallBr => {
+                if let Some(call) = f.calls.get(i.aux as usize)
+                    && let Type::Func { params, .. } = &m.types.types[call.fn_ty.0 as usize]
+                {
+                    let params = &m.types.lists[params.range()];
+                    for (&v, &want) in ops.iter().zip(params) {
+                        expect(v, want)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
 fn pointer(
     m: &Module,
     fid: FuncId,
-    i: &crate::ir::Inst,
-    span: Span,
+    f: &Function,
+    id: InstId,
     v: Value,
     local: &dyn Fn(Value) -> Option<TypeId>,
 ) -> Result<(), Box<Diagnostic>> {
+    let i = &f.insts[id.0 as usize];
     match local(v) {
         Some(t) if !is_pointer(m, t) => Err(err(
-            span,
+            f.inst_span(id),
             "E-type",
             format!(
                 "{} has type {} but this `{}` expects a pointer",
@@ -642,6 +915,74 @@ mod tests {
         assert_eq!(verdict(plain), Err("E-entry-preds".to_string()));
         let phi = "define i32 @f(i1 %c) {\nb0:\n  br i1 %c, label %b0, label %x\nx:\n  %p = phi i32 [ 0, %b0 ]\n  ret i32 %p\n}\n";
         assert_eq!(verdict(phi), Err("E-entry-preds".to_string()));
+    }
+
+    /// The phi rule's two ways of comparing incoming blocks with predecessor edges (counting
+    /// for short lists, sorting for long ones): edge multiplicity (a switch reaching a block
+    /// twice), a repeated incoming block standing for another predecessor, and lists longer than
+    /// `SMALL_PHI`, accepted and rejected. LLVM: "PHINode should have one entry for each
+    /// predecessor of its parent basic block!".
+    #[test]
+    fn phi_incoming_multisets_short_and_long() {
+        let sw = |entries: &str| {
+            format!(
+                "define i32 @f(i32 %a) {{\nentry:\n  br label %s\ns:\n  switch i32 %a, label %j [\n    i32 0, label %j\n    i32 1, label %t\n  ]\nt:\n  br label %j\nj:\n  %p = phi i32 {entries}\n  ret i32 %p\n}}\n"
+            )
+        };
+        assert_eq!(verdict(&sw("[ 0, %s ], [ 0, %s ], [ 1, %t ]")), Ok(()));
+        assert_eq!(
+            verdict(&sw("[ 0, %s ], [ 1, %t ], [ 1, %t ]")),
+            Err("E-phi-preds".to_string())
+        );
+        assert_eq!(
+            verdict(&sw("[ 0, %s ], [ 1, %t ]")),
+            Err("E-phi-preds".to_string())
+        );
+        assert_eq!(
+            verdict(&sw("[ 0, %t ], [ 0, %t ], [ 1, %s ]")),
+            Err("E-phi-preds".to_string())
+        );
+        // Ten predecessors (a switch with ten cases to the same block).
+        let long = |n: usize, extra: &str| {
+            let cases: String = (0..n).map(|k| format!("    i32 {k}, label %j\n")).collect();
+            let entries: Vec<String> = (0..=n).map(|_| "[ 0, %s ]".to_string()).collect();
+            format!(
+                "define i32 @f(i32 %a) {{\nentry:\n  br label %s\ns:\n  switch i32 %a, label %j [\n{cases}  ]\nj:\n  %p = phi i32 {}{extra}\n  ret i32 %p\n}}\n",
+                entries.join(", ")
+            )
+        };
+        assert_eq!(verdict(&long(10, "")), Ok(()));
+        assert_eq!(
+            verdict(&long(10, ", [ 0, %s ]")),
+            Err("E-phi-preds".to_string())
+        );
+        assert_eq!(
+            verdict(&long(10, ", [ 0, %entry ]")),
+            Err("E-phi-preds".to_string())
+        );
+    }
+
+    /// A phi after a non-phi of its block and a phi whose incomings are wrong, in either order:
+    /// the first in block order is reported, whichever rule it breaks.
+    #[test]
+    fn phi_position_and_incoming_errors_in_block_order() {
+        let src = |first: &str, second: &str| {
+            format!(
+                "define i32 @f(i1 %c) {{\nentry:\n  br i1 %c, label %a, label %b\na:\n{first}  br label %b\nb:\n{second}  ret i32 0\n}}\n"
+            )
+        };
+        let misplaced = "  %x = add i32 0, 1\n  %p = phi i32 [ 0, %entry ]\n";
+        let bad_preds = "  %q = phi i32 [ 0, %entry ]\n";
+        assert_eq!(
+            verdict(&src(misplaced, bad_preds)),
+            Err("E-phi-position".to_string())
+        );
+        let misplaced_b = "  %x = add i32 0, 1\n  %q = phi i32 [ 0, %entry ], [ 0, %a ]\n";
+        let bad_preds_a = "  %p = phi i32 [ 0, %a ]\n";
+        assert_eq!(
+            verdict(&src(bad_preds_a, misplaced_b)),
+            Err("E-phi-preds".to_string())
+        );
     }
 
     /// Uses the check accepts without a dominator tree (a value of the entry block used later, a

@@ -269,7 +269,17 @@ impl<'s> Parser<'s> {
             let name = match self.tok.kind {
                 Tok::LabelStr => {
                     let t = self.bump();
-                    let k = self.lkey(t)?;
+                    // An unquoted label (`b7:`) is its text without the colon: `lkey` without
+                    // the general path's tests.
+                    let k = if self.b.get(t.start as usize) != Some(&b'"') {
+                        LocalKey::Src(
+                            self.src
+                                .get(t.start as usize..t.end as usize - 1)
+                                .unwrap_or(""),
+                        )
+                    } else {
+                        self.lkey(t)?
+                    };
                     if self.locals.insert(k, Local::Block(bidx)).is_some() {
                         return Err(Box::new(
                             Diagnostic::error("redefinition of a local name", Self::span(t))
