@@ -540,6 +540,36 @@ fn scan(m: &Module, fid: FuncId, f: &Function) -> Facts {
     }
 }
 
+/// The opcodes whose every operand has the instruction's own type (unary and binary
+/// arithmetic, `freeze`, `phi`): one list for `types_ok` and the full check.
+fn operands_have_result_type(op: Opcode) -> bool {
+    use Opcode as O;
+    matches!(
+        op,
+        O::FNeg
+            | O::Add
+            | O::FAdd
+            | O::Sub
+            | O::FSub
+            | O::Mul
+            | O::FMul
+            | O::UDiv
+            | O::SDiv
+            | O::FDiv
+            | O::URem
+            | O::SRem
+            | O::FRem
+            | O::Shl
+            | O::LShr
+            | O::AShr
+            | O::And
+            | O::Or
+            | O::Xor
+            | O::Freeze
+            | O::Phi
+    )
+}
+
 /// Whether instruction `i` (operands `ops`) passes the type checks of [`type_check`]: the same
 /// conditions as booleans, without building messages, so the pass over every instruction stays
 /// small. Must accept only what `type_check` accepts (it is asked again on a rejection).
@@ -557,27 +587,7 @@ fn types_ok(m: &Module, f: &Function, i: &crate::ir::Inst, ops: &[Value]) -> boo
     };
     let ok = |v: Value, want: TypeId| local(v).is_none_or(|t| t == want);
     match i.op {
-        O::FNeg
-        | O::Add
-        | O::FAdd
-        | O::Sub
-        | O::FSub
-        | O::Mul
-        | O::FMul
-        | O::UDiv
-        | O::SDiv
-        | O::FDiv
-        | O::URem
-        | O::SRem
-        | O::FRem
-        | O::Shl
-        | O::LShr
-        | O::AShr
-        | O::And
-        | O::Or
-        | O::Xor
-        | O::Freeze
-        | O::Phi => ops.iter().all(|&v| ok(v, i.ty)),
+        op if operands_have_result_type(op) => ops.iter().all(|&v| ok(v, i.ty)),
         O::Select if ops.len() == 3 => {
             local(ops[0]).is_none_or(|t| is_bool(m, t))
                 && ops[1..].iter().all(|&v| typed(v).is_none_or(|t| t == i.ty))
@@ -679,27 +689,7 @@ fn type_check(m: &Module, fid: FuncId, f: &Function, id: InstId) -> Result<(), B
     // wrong-type notes before it are reported first, below).
     {
         match i.op {
-            O::FNeg
-            | O::Add
-            | O::FAdd
-            | O::Sub
-            | O::FSub
-            | O::Mul
-            | O::FMul
-            | O::UDiv
-            | O::SDiv
-            | O::FDiv
-            | O::URem
-            | O::SRem
-            | O::FRem
-            | O::Shl
-            | O::LShr
-            | O::AShr
-            | O::And
-            | O::Or
-            | O::Xor
-            | O::Freeze
-            | O::Phi => {
+            op if operands_have_result_type(op) => {
                 for &v in ops {
                     expect(v, i.ty)?;
                 }

@@ -797,26 +797,32 @@ mod tests {
         pub(super) static EXITS_PATH: Cell<u8> = const { Cell::new(0) };
     }
 
+    /// Case `k` of a test over CFGs: a random CFG of every shape (up to `4 + max` blocks) for
+    /// the first `random` cases, then the benchmark's deep irreducible nests, growing by
+    /// `nest.1` blocks from `nest.0`.
+    fn case_cfg(rng: &mut Rng, k: usize, random: usize, max: usize, nest: (usize, usize)) -> Cfg {
+        let succs: Vec<Vec<u32>> = if k < random {
+            let shape = Shape::ALL[k % Shape::ALL.len()];
+            random_cfg(rng, &CfgParams::new(shape, 4 + k % max)).succs
+        } else {
+            let mut opts = Options::new(Flavor::Amdgpu);
+            opts.extra_edges_percent = 60;
+            program_cfg(rng, nest.0 + nest.1 * (k - random), &opts)
+        };
+        Cfg::from_succs(
+            Block(0),
+            succs.len(),
+            succs.iter().map(|s| s.iter().map(|&b| Block(b))),
+        )
+    }
+
     /// The exit lists of every way `exits` can compute them against LLVM's definition
     /// (`CycleInfo::exit_blocks`), on random CFGs of every shape and deep nests.
     #[test]
     fn every_exit_path_gives_llvm_order() {
         let mut rng = Rng::new(23);
         for k in 0..240 {
-            let succs: Vec<Vec<u32>> = if k < 200 {
-                let shape = Shape::ALL[k % Shape::ALL.len()];
-                random_cfg(&mut rng, &CfgParams::new(shape, 4 + k % 80)).succs
-            } else {
-                let mut opts = Options::new(Flavor::Amdgpu);
-                opts.extra_edges_percent = 60;
-                program_cfg(&mut rng, 60 + 10 * (k - 200), &opts)
-            };
-            let n = succs.len();
-            let g = Cfg::from_succs(
-                Block(0),
-                n,
-                succs.iter().map(|s| s.iter().map(|&b| Block(b))),
-            );
+            let g = case_cfg(&mut rng, k, 200, 80, (60, 10));
             for path in 0..4 {
                 EXITS_PATH.with(|c| c.set(path));
                 let s = Structure::new(&g);
@@ -836,21 +842,7 @@ mod tests {
         let mut rng = Rng::new(11);
         let mut dominator_path = 0;
         for k in 0..320 {
-            // The last cases: the benchmark's deep irreducible nests.
-            let succs: Vec<Vec<u32>> = if k < 300 {
-                let shape = Shape::ALL[k % Shape::ALL.len()];
-                random_cfg(&mut rng, &CfgParams::new(shape, 4 + k % 60)).succs
-            } else {
-                let mut opts = Options::new(Flavor::Amdgpu);
-                opts.extra_edges_percent = 60;
-                program_cfg(&mut rng, 100 + 20 * (k - 300), &opts)
-            };
-            let n = succs.len();
-            let g = Cfg::from_succs(
-                Block(0),
-                n,
-                succs.iter().map(|s| s.iter().map(|&b| Block(b))),
-            );
+            let g = case_cfg(&mut rng, k, 300, 60, (100, 20));
             let s = Structure::new(&g);
             let nc = s.num_cycles() as u32;
             for c in 0..nc {
