@@ -633,25 +633,6 @@ fn type_check(m: &Module, fid: FuncId, f: &Function, id: InstId) -> Result<(), B
     let i = &f.insts[id.0 as usize];
     let ops = f.operands(id);
     let local = |v: Value| f.local_type(v);
-    let mismatch = |i: &crate::ir::Inst, id: InstId, v: Value, want: TypeId| -> Box<Diagnostic> {
-        err(
-            f.inst_span(id),
-            "E-type",
-            format!(
-                "{} has type {} but this `{}` expects {}",
-                m.value_name(fid, v),
-                m.type_text(local(v).unwrap_or(want)),
-                opcode_word(m, fid, i),
-                m.type_text(want)
-            ),
-            &format!(
-                "'{}' defined with type '{}' but expected '{}'",
-                m.value_name(fid, v),
-                m.type_text(local(v).unwrap_or(want)),
-                m.type_text(want)
-            ),
-        )
-    };
     // A constant's type is the one written before it: where the instruction fixes the type
     // (`ret`, `select`, switch cases), another one is LLVM's "does not match" error.
     let typed = |v: Value| match v {
@@ -671,6 +652,16 @@ fn type_check(m: &Module, fid: FuncId, f: &Function, id: InstId) -> Result<(), B
             ),
             llvm,
         )
+    };
+    // A local of the wrong type: LLVM's "defined with type" error.
+    let mismatch = |i: &crate::ir::Inst, id: InstId, v: Value, want: TypeId| -> Box<Diagnostic> {
+        let llvm = format!(
+            "'{}' defined with type '{}' but expected '{}'",
+            m.value_name(fid, v),
+            m.type_text(local(v).unwrap_or(want)),
+            m.type_text(want)
+        );
+        const_mismatch(i, id, v, want, &llvm)
     };
     // `Module::value_type` for the operands of an instruction, locals and constants inline.
     let vty = |v: Value| match v {
