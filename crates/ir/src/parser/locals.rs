@@ -78,17 +78,12 @@ struct Dense {
     prefix: u32,
     /// The packed local, or [`IN_OTHER`].
     val: u32,
-    /// The interned name of (prefix, number), or [`NO_SYM`]. Symbols are module-wide, so this is
-    /// kept across functions while the prefix stays the same: a name seen before needs no
-    /// interning when it is defined again.
-    sym: u32,
 }
 
 const EMPTY_DENSE: Dense = Dense {
     generation: 0,
     prefix: NUMBERED,
     val: 0,
-    sym: NO_SYM,
 };
 
 pub(super) struct LocalMap<'s> {
@@ -103,8 +98,16 @@ pub(super) struct LocalMap<'s> {
     prefix_slots: Vec<u32>,
     /// One-byte prefixes by their byte: index + 1 into `prefixes`, 0 for none.
     single: [u32; 256],
-    /// The dense entry (number) written by the last `insert` of a source name, if it went to one.
-    last_dense: Option<u32>,
+    /// Per prefix (parallel to `prefixes`), by number: the interned name (prefix, number), or
+    /// [`NO_SYM`]. Symbols are module-wide, so these are kept across functions: a name seen
+    /// before needs no interning when it is defined again (names recur from function to function
+    /// with other numbers, so the per-function `dense` entry cannot keep them). Only a cache:
+    /// a name past its vector is interned as usual.
+    syms: Vec<Vec<u32>>,
+    /// How many more entries the vectors of `syms` may still allocate.
+    sym_budget: usize,
+    /// (prefix, number) of the name of the last `insert`, if it was a numbered source name.
+    last_split: Option<(u32, u32)>,
     slots: Vec<Slot>,
     /// Generation, below 2^24 and never 0.
     generation: u32,
@@ -325,7 +328,9 @@ impl<'s> LocalMap<'s> {
             prefixes: Vec::new(),
             prefix_slots: vec![0; 64],
             single: [0; 256],
-            last_dense: None,
+            syms: Vec::new(),
+            sym_budget: (src.len() / 32).max(DENSE_MIN_CAP),
+            last_split: None,
             slots: vec![EMPTY; 256],
             generation: 1,
             len: 0,
@@ -505,7 +510,6 @@ impl<'s> LocalMap<'s> {
 
     /// [`LocalMap::insert`] into the structures behind the cache.
     fn insert_uncached(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
-        self.last_dense = None;
         let numbered = match key {
             LocalKey::Num(n) => Some((NUMBERED, n)),
             LocalKey::Src(s) if s.len() <= MAX_LONG => self
@@ -513,6 +517,7 @@ impl<'s> LocalMap<'s> {
                 .map(|(p, n)| (self.prefix_or_insert(p) as u32, n)),
             _ => None,
         };
+        self.last_split = numbered.filter(|&(pi, _)| pi != NUMBERED);
         if let Some((pi, n)) = numbered
             && (n as usize) < self.dense_cap
             && let Some(prev) = self.insert_dense(key, pi, n as usize, local)
@@ -599,16 +604,9 @@ impl<'s> LocalMap<'s> {
         }
         let old = e.val;
         let val = pack(local).unwrap_or(IN_OTHER);
-        if e.prefix != pi {
-            // The symbol cached here named another prefix's name with this number.
-            e.prefix = pi;
-            e.sym = NO_SYM;
-        }
+        e.prefix = pi;
         e.generation = generation;
         e.val = val;
-        if matches!(key, LocalKey::Src(_)) {
-            self.last_dense = Some(n as u32);
-        }
         let prev = if !current {
             None
         } else if old == IN_OTHER {
@@ -622,30 +620,46 @@ impl<'s> LocalMap<'s> {
         Some(prev)
     }
 
-    /// The interned name of the key of the last `insert`, if known (see [`Dense::sym`]).
+    /// The interned name of the key of the last `insert`, if known (see [`LocalMap::syms`]).
     #[inline]
     pub(super) fn last_sym(&self) -> Option<Sym> {
-        let n = self.last_dense?;
-        let sym = self.dense[n as usize].sym;
+        let (pi, n) = self.last_split?;
+        let sym = *self.syms.get(pi as usize)?.get(n as usize)?;
         (sym != NO_SYM).then_some(Sym(sym))
     }
 
     /// Records the interned name of the key of the last `insert`.
     #[inline]
     pub(super) fn remember_last_sym(&mut self, sym: Sym) {
-        if let Some(n) = self.last_dense {
-            self.dense[n as usize].sym = sym.0;
+        if let Some((pi, n)) = self.last_split {
+            self.put_sym(pi as usize, n as usize, sym);
         }
     }
 
-    /// Records the interned name of `s`, if it has a dense entry (one with its prefix).
+    /// Records the interned name of `s`, if it is a numbered name.
     pub(super) fn remember_sym(&mut self, s: &str, sym: Sym) {
         if let Some((p, n)) = self.split(s)
             && let Some(pi) = self.prefix_index(p)
-            && let Some(e) = self.dense.get_mut(n as usize)
-            && e.prefix == pi as u32
         {
-            e.sym = sym.0;
+            self.put_sym(pi, n as usize, sym);
+        }
+    }
+
+    /// `syms[pi][n] = sym`, growing the vector while the budget allows.
+    #[inline]
+    fn put_sym(&mut self, pi: usize, n: usize, sym: Sym) {
+        if self.syms.len() <= pi {
+            self.syms.resize_with(self.prefixes.len(), Vec::new);
+        }
+        let v = &mut self.syms[pi];
+        let have = v.len();
+        if n >= have && n + 1 - have <= self.sym_budget {
+            let want = (n + 1).max(2 * have).max(64).min(have + self.sym_budget);
+            self.sym_budget -= want - have;
+            v.resize(want, NO_SYM);
+        }
+        if let Some(e) = v.get_mut(n) {
+            *e = sym.0;
         }
     }
 
@@ -921,7 +935,9 @@ mod tests {
                     let prev_want = want.insert(name, local);
                     assert_eq!(format!("{prev:?}"), format!("{prev_want:?}"), "{name}");
                     if let LocalKey::Src(s) = key {
-                        if m.last_dense.is_some() {
+                        if m.dense.get(n as usize).is_some_and(|e| {
+                            e.generation == m.generation && e.val == pack(local).unwrap()
+                        }) {
                             dense_hits += 1;
                         } else {
                             table_hits += 1;
