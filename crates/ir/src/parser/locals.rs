@@ -10,14 +10,15 @@
 //!
 //! Names made of a short prefix and a decimal number (`%v123`, `%b7`, `%arrayidx12`: how compilers
 //! and generators name values) skip the hash table: the prefix is looked up in a small table that
-//! stays in cache, and the number alone indexes one dense vector of (generation, prefix, local)
-//! entries, shared with the unnamed values (`%7`). Clang-style names share one counter across all
-//! prefixes and the unnamed values (`%arrayidx10`, `%11`, `%old12`), so one vector keyed by the
-//! number holds a function's names about once each, where a vector per prefix would span the whole
-//! number range for every prefix. A second name with the same number but another prefix
-//! (`%a5` after `%b5`) goes to the hash table. The vector is bounded by a cap proportional to the
-//! source size; a name whose number is past it uses the table. Which structure holds a key is
-//! decided the same way at every lookup (see [`LocalMap::insert`]).
+//! stays in cache, and the number alone indexes one dense vector of entries with two ways of
+//! (prefix, local) each, shared with the unnamed values (`%7`). Clang-style names share one
+//! counter across all prefixes and the unnamed values (`%arrayidx10`, `%11`, `%old12`), so one
+//! vector keyed by the number holds a function's names about once each, where a vector per prefix
+//! would span the whole number range for every prefix; generators that count per prefix usually
+//! have two (`%b7:` and its value `%v7`), hence the second way. A third name with the same number
+//! (`%c5` after `%a5` and `%b5`) goes to the hash table. The vector is bounded by a cap
+//! proportional to the source size; a name whose number is past it uses the table. Which
+//! structure holds a key is decided the same way at every lookup (see [`LocalMap::insert`]).
 //!
 //! In front of all of it, a direct-mapped cache of 4,096 entries keyed by the whole name (up to 16
 //! bytes, as two words and the length) answers most lookups with one probe: a reference usually
@@ -66,24 +67,38 @@ struct Prefix {
     len: u32,
 }
 
-/// [`Dense::prefix`] of the unnamed values (`%7`, [`LocalKey::Num`]): no prefix index.
-const NUMBERED: u32 = u32::MAX;
+/// The prefix of the unnamed values (`%7`, [`LocalKey::Num`]) in [`Dense::prefix`].
+const NUMBERED: u32 = 0xfffe;
+/// [`Dense::prefix`] of an unused way. Prefixes with an index of this or more never use the
+/// dense vector (a 16-bit field; a module with that many prefixes is not what it is for).
+const NO_WAY: u16 = 0xffff;
 
-/// One entry of [`LocalMap::dense`]: the name with this number and prefix [`Dense::prefix`].
+/// One entry of [`LocalMap::dense`]: the names with this number and the prefixes
+/// [`Dense::prefix`], in two ways filled in order and never emptied within a function.
 #[derive(Copy, Clone)]
 struct Dense {
-    /// The entry's local is current iff this is the map's generation.
+    /// The ways are current iff this is the map's generation (a stale entry has no names).
     generation: u32,
-    /// The prefix's index in [`LocalMap::prefixes`], or [`NUMBERED`].
-    prefix: u32,
-    /// The packed local, or [`IN_OTHER`].
-    val: u32,
+    /// Per way: the prefix's index in [`LocalMap::prefixes`], [`NUMBERED`] or [`NO_WAY`].
+    prefix: [u16; 2],
+    /// Per way: the packed local, or [`IN_OTHER`].
+    val: [u32; 2],
+}
+
+/// A prefix index as it goes in [`Dense::prefix`]: [`NO_WAY`] (not dense) from [`NUMBERED`] on.
+#[inline]
+fn way_prefix(pi: usize) -> u32 {
+    if pi < NUMBERED as usize {
+        pi as u32
+    } else {
+        NO_WAY as u32
+    }
 }
 
 const EMPTY_DENSE: Dense = Dense {
     generation: 0,
-    prefix: NUMBERED,
-    val: 0,
+    prefix: [NO_WAY; 2],
+    val: [0; 2],
 };
 
 pub(super) struct LocalMap<'s> {
@@ -453,25 +468,36 @@ impl<'s> LocalMap<'s> {
             LocalKey::Src(s) if s.len() <= MAX_LONG => match self.split(s) {
                 // A prefix never seen is in no structure (every insert of a numbered name
                 // records its prefix).
-                Some((p, n)) => Some((self.prefix_index(p)? as u32, n)),
+                Some((p, n)) => Some((way_prefix(self.prefix_index(p)?), n)),
                 None => None,
             },
             _ => None,
         };
         if let Some((pi, n)) = numbered
+            && pi < NO_WAY as u32
             && (n as usize) < self.dense_cap
         {
             // Past the vector's length or not current: never inserted, in no structure (a
-            // name goes to the table only while its number's entry is current).
+            // name goes to the table only while its number's entry is current and full).
             let e = self.dense.get(n as usize)?;
             if e.generation != self.generation {
                 return None;
             }
-            if e.prefix == pi {
-                return if e.val == IN_OTHER {
+            let w = if e.prefix[0] == pi as u16 {
+                0
+            } else if e.prefix[1] == pi as u16 {
+                1
+            } else if e.prefix[1] == NO_WAY {
+                // A free way: the key would have taken it.
+                return None;
+            } else {
+                2
+            };
+            if w < 2 {
+                return if e.val[w] == IN_OTHER {
                     self.other.get(key).copied()
                 } else {
-                    Some(unpack(e.val))
+                    Some(unpack(e.val[w]))
                 };
             }
         }
@@ -510,17 +536,23 @@ impl<'s> LocalMap<'s> {
 
     /// [`LocalMap::insert`] into the structures behind the cache.
     fn insert_uncached(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
+        self.last_split = None;
         let numbered = match key {
             LocalKey::Num(n) => Some((NUMBERED, n)),
-            LocalKey::Src(s) if s.len() <= MAX_LONG => self
-                .split(s)
-                .map(|(p, n)| (self.prefix_or_insert(p) as u32, n)),
+            LocalKey::Src(s) if s.len() <= MAX_LONG => match self.split(s) {
+                Some((p, n)) => {
+                    let pi = self.prefix_or_insert(p);
+                    self.last_split = Some((pi as u32, n));
+                    Some((way_prefix(pi), n))
+                }
+                None => None,
+            },
             _ => None,
         };
-        self.last_split = numbered.filter(|&(pi, _)| pi != NUMBERED);
         if let Some((pi, n)) = numbered
+            && pi < NO_WAY as u32
             && (n as usize) < self.dense_cap
-            && let Some(prev) = self.insert_dense(key, pi, n as usize, local)
+            && let Some(prev) = self.insert_dense(key, pi as u16, n as usize, local)
         {
             return prev;
         }
@@ -579,13 +611,13 @@ impl<'s> LocalMap<'s> {
     }
 
     /// The dense part of [`LocalMap::insert`] for a key of prefix `pi` and number `n` below the
-    /// cap: `Some(previous entry)` if the key went to its dense entry, `None` if that entry is
-    /// current with another prefix (the key goes to the table).
+    /// cap: `Some(previous entry)` if the key went to a way of its dense entry, `None` if both
+    /// ways are current with other prefixes (the key goes to the table).
     #[inline]
     fn insert_dense(
         &mut self,
         key: LocalKey<'s>,
-        pi: u32,
+        pi: u16,
         n: usize,
         local: Local,
     ) -> Option<Option<Local>> {
@@ -598,15 +630,27 @@ impl<'s> LocalMap<'s> {
         }
         let generation = self.generation;
         let e = &mut self.dense[n];
-        let current = e.generation == generation;
-        if current && e.prefix != pi {
-            return None;
+        if e.generation != generation {
+            *e = Dense {
+                generation,
+                ..EMPTY_DENSE
+            };
         }
-        let old = e.val;
+        let (w, current) = if e.prefix[0] == pi {
+            (0, true)
+        } else if e.prefix[0] == NO_WAY {
+            (0, false)
+        } else if e.prefix[1] == pi {
+            (1, true)
+        } else if e.prefix[1] == NO_WAY {
+            (1, false)
+        } else {
+            return None;
+        };
+        let old = e.val[w];
         let val = pack(local).unwrap_or(IN_OTHER);
-        e.prefix = pi;
-        e.generation = generation;
-        e.val = val;
+        e.prefix[w] = pi;
+        e.val[w] = val;
         let prev = if !current {
             None
         } else if old == IN_OTHER {
@@ -936,7 +980,7 @@ mod tests {
                     assert_eq!(format!("{prev:?}"), format!("{prev_want:?}"), "{name}");
                     if let LocalKey::Src(s) = key {
                         if m.dense.get(n as usize).is_some_and(|e| {
-                            e.generation == m.generation && e.val == pack(local).unwrap()
+                            e.generation == m.generation && e.val.contains(&pack(local).unwrap())
                         }) {
                             dense_hits += 1;
                         } else {
@@ -968,6 +1012,45 @@ mod tests {
             dense_hits > 1000 && table_hits > 1000,
             "{dense_hits} {table_hits}"
         );
+    }
+
+    /// More prefixes than the dense entries' 16-bit prefix field holds: the later ones use the
+    /// table, the unnamed values keep theirs, and nothing is confused with them.
+    #[test]
+    fn prefixes_past_the_way_field() {
+        let letters = |mut k: usize| {
+            let mut p = String::new();
+            loop {
+                p.push((b'a' + (k % 26) as u8) as char);
+                k /= 26;
+                if k == 0 {
+                    break p;
+                }
+            }
+        };
+        let names: Vec<&'static str> = (0..70_000)
+            .map(|k| &*Box::leak(format!("{}{}", letters(k), k % 5).into_boxed_str()))
+            .collect();
+        let mut m = LocalMap::new(b"");
+        for round in 0..2u32 {
+            m.clear();
+            for n in 0..5 {
+                assert!(m.insert(LocalKey::Num(n), Local::Arg(n + round)).is_none());
+            }
+            for (i, n) in names.iter().enumerate() {
+                assert!(
+                    m.insert(LocalKey::Src(n), Local::Inst(i as u32)).is_none(),
+                    "{n}"
+                );
+            }
+            for (i, n) in names.iter().enumerate() {
+                assert!(matches!(m.get(&LocalKey::Src(n)), Some(Local::Inst(x)) if x == i as u32));
+            }
+            for n in 0..5 {
+                assert!(matches!(m.get(&LocalKey::Num(n)), Some(Local::Arg(x)) if x == n + round));
+            }
+        }
+        assert!(m.prefixes.len() > NUMBERED as usize + 1);
     }
 
     /// The word-parallel split agrees with the plain loop on every short string over an alphabet
