@@ -804,5 +804,31 @@ mod tests {
         let b = strings.intern_hashed(42, "collide-b");
         assert_ne!(a, b);
         assert_eq!(strings.intern_hashed(42, "collide-a"), a);
+        // Forced collisions around the slot's inline word (7 bytes and the length): texts that
+        // differ only past the seventh byte, in length, by trailing NUL bytes, at 7 and 8 bytes.
+        let tricky = [
+            "",
+            "\0",
+            "\0\0",
+            "a",
+            "a\0",
+            "abcdefg",
+            "abcdefg\0",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefgh\0",
+            "abcdef",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopr",
+        ];
+        let syms: Vec<Sym> = tricky.iter().map(|t| strings.intern_hashed(7, t)).collect();
+        for (i, t) in tricky.iter().enumerate() {
+            assert_eq!(strings.intern_hashed(7, t), syms[i], "{t:?}");
+            assert_eq!(strings.get_hashed(7, t), Some(syms[i]), "{t:?}");
+            assert_eq!(strings.resolve(syms[i]), *t);
+            for j in 0..i {
+                assert_ne!(syms[i], syms[j], "{t:?}");
+            }
+        }
     }
 }
