@@ -647,10 +647,17 @@ impl<'s> Parser<'s> {
     /// The interned name of a local just defined by `locals.insert(k, ..)`: from the local map's
     /// cache when the name was interned before, else interned now (at the same point as before the
     /// cache existed, so symbols are numbered the same).
+    #[inline]
     fn def_sym(&mut self, k: LocalKey<'s>) -> Sym {
         if let Some(s) = self.locals.last_sym() {
             return s;
         }
+        self.def_sym_new(k)
+    }
+
+    /// [`Parser::def_sym`] for a name not cached: out of line, so the cached path stays small.
+    #[inline(never)]
+    fn def_sym_new(&mut self, k: LocalKey<'s>) -> Sym {
         let s = self.key_sym(k);
         self.locals.remember_last_sym(s);
         s

@@ -16,7 +16,9 @@
 //! vector keyed by the number holds a function's names about once each, where a vector per prefix
 //! would span the whole number range for every prefix; generators that count per prefix usually
 //! have two (`%b7:` and its value `%v7`), hence the second way. A third name with the same number
-//! (`%c5` after `%a5` and `%b5`) goes to the hash table. The vector is bounded by a cap
+//! (`%c5` after `%a5` and `%b5`) goes to its prefix's own dense vector of (generation, local)
+//! entries by number (generators with three counters), bounded by a budget proportional to the
+//! source size, and past that to the hash table. The number-keyed vector is bounded by a cap
 //! proportional to the source size; a name whose number is past it uses the table. Which
 //! structure holds a key is decided the same way at every lookup (see [`LocalMap::insert`]).
 //!
@@ -108,6 +110,12 @@ pub(super) struct LocalMap<'s> {
     /// Numbers below this may use `dense`; a fixed function of the source size, so the choice
     /// of structure for a key never changes.
     dense_cap: usize,
+    /// Per prefix (parallel to `prefixes`), by number: (generation, packed local or
+    /// [`IN_OTHER`]) of the names whose number's two ways in `dense` were taken by other
+    /// prefixes when they were defined.
+    third: Vec<Vec<(u32, u32)>>,
+    /// How many more entries the vectors of `third` may still allocate.
+    third_budget: usize,
     prefixes: Vec<Prefix>,
     /// Open addressing over `prefixes`: index + 1, 0 for empty.
     prefix_slots: Vec<u32>,
@@ -340,6 +348,8 @@ impl<'s> LocalMap<'s> {
             src,
             dense: Vec::new(),
             dense_cap: (src.len() / 16).max(DENSE_MIN_CAP),
+            third: Vec::new(),
+            third_budget: (src.len() / 16).max(DENSE_MIN_CAP),
             prefixes: Vec::new(),
             prefix_slots: vec![0; 64],
             single: [0; 256],
@@ -400,6 +410,9 @@ impl<'s> LocalMap<'s> {
             self.cache.fill(EMPTY_CACHE);
             for e in &mut self.dense {
                 e.generation = 0;
+            }
+            for e in self.third.iter_mut().flatten() {
+                e.0 = 0;
             }
             self.generation = 1;
         }
@@ -491,7 +504,19 @@ impl<'s> LocalMap<'s> {
                 // A free way: the key would have taken it.
                 return None;
             } else {
-                2
+                // Both ways taken by other prefixes: the prefix's own vector if it reaches the
+                // number (see `insert`), else the table.
+                match self.third.get(pi as usize).and_then(|v| v.get(n as usize)) {
+                    Some(&(g, v)) if g == self.generation => {
+                        return if v == IN_OTHER {
+                            self.other.get(key).copied()
+                        } else {
+                            Some(unpack(v))
+                        };
+                    }
+                    Some(_) => return None,
+                    None => 2,
+                }
             };
             if w < 2 {
                 return if e.val[w] == IN_OTHER {
@@ -645,13 +670,50 @@ impl<'s> LocalMap<'s> {
         } else if e.prefix[1] == NO_WAY {
             (1, false)
         } else {
-            return None;
+            return self.insert_third(key, pi as usize, n, local);
         };
         let old = e.val[w];
         let val = pack(local).unwrap_or(IN_OTHER);
         e.prefix[w] = pi;
         e.val[w] = val;
         let prev = if !current {
+            None
+        } else if old == IN_OTHER {
+            self.other.remove(&key)
+        } else {
+            Some(unpack(old))
+        };
+        if val == IN_OTHER {
+            self.other.insert(key, local);
+        }
+        Some(prev)
+    }
+
+    /// [`LocalMap::insert_dense`] for a key whose number's ways are taken by other prefixes: its
+    /// prefix's own vector, grown while the budget allows; `None` if the number is past it (the
+    /// key goes to the table, and stays there: a growth that failed for it needed more than the
+    /// budget left then, and the budget only shrinks by what the vectors grow).
+    fn insert_third(
+        &mut self,
+        key: LocalKey<'s>,
+        pi: usize,
+        n: usize,
+        local: Local,
+    ) -> Option<Option<Local>> {
+        if self.third.len() <= pi {
+            self.third.resize_with(pi + 1, Vec::new);
+        }
+        let v = &mut self.third[pi];
+        let have = v.len();
+        if n >= have && n + 1 - have <= self.third_budget {
+            let want = (n + 1).max(2 * have).max(64).min(have + self.third_budget);
+            self.third_budget -= want - have;
+            v.resize(want, (0, 0));
+        }
+        let e = v.get_mut(n)?;
+        let val = pack(local).unwrap_or(IN_OTHER);
+        let (g, old) = std::mem::replace(e, (self.generation, val));
+        let prev = if g != self.generation {
             None
         } else if old == IN_OTHER {
             self.other.remove(&key)
@@ -690,7 +752,7 @@ impl<'s> LocalMap<'s> {
     }
 
     /// `syms[pi][n] = sym`, growing the vector while the budget allows.
-    #[inline]
+    #[inline(never)]
     fn put_sym(&mut self, pi: usize, n: usize, sym: Sym) {
         if self.syms.len() <= pi {
             self.syms.resize_with(self.prefixes.len(), Vec::new);
@@ -890,6 +952,9 @@ mod tests {
         let cap = m.dense_cap as u32;
         let mut names: Vec<String> = (0..cap + 5000).map(|i| format!("v{i}")).collect();
         names.extend((0..100).map(|i| format!("b{}", i * 1000)));
+        // Third and fourth names of a number: prefix vectors until their budget runs out.
+        names.extend((0..100).map(|i| format!("c{}", i * 1000)));
+        names.extend((0..100).map(|i| format!("d{}", i * 1000)));
         names.extend(
             [
                 "v01",
@@ -929,6 +994,7 @@ mod tests {
             assert!(matches!(m.get(&LocalKey::Src("v3")), Some(Local::Arg(1))));
         }
         assert_eq!(m.dense.len(), cap as usize);
+        assert_eq!(m.third_budget, 0);
     }
 
     /// Random inserts and lookups against a plain map, over functions (clears) whose names share
