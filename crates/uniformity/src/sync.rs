@@ -50,6 +50,9 @@ pub(crate) struct ModifiedPo {
     pub reach_hi: Vec<u32>,
     /// Per cycle: its outermost irreducible ancestor-or-self, or `NONE`.
     pub outer_irr: Vec<u32>,
+    /// Per index: whether the block lies in an irreducible cycle (its innermost cycle has an
+    /// outermost irreducible ancestor-or-self), so LLVM 19's propagation tests it in one load.
+    in_irr: Vec<bool>,
     /// Per index `i`: a lower bound of the indices labels can reach from `i` (`NONE` when
     /// nothing is reachable); inside an outermost irreducible cycle, of the whole cycle (its own
     /// blocks included). See `JoinFinder::compute`.
@@ -175,6 +178,7 @@ impl ModifiedPo {
             outer_irr.push(o);
         }
         self.reach_hi.clear();
+        self.in_irr.clear();
         let mut hi = 0;
         for (k, &b) in self.order.iter().enumerate() {
             let c = s.inner(b);
@@ -190,6 +194,7 @@ impl ModifiedPo {
             };
             hi = hi.max(end);
             self.reach_hi.push(hi);
+            self.in_irr.push(o != NONE);
         }
         // Label flow goes to smaller indices outside irreducible cycles, so one pass upwards
         // gives each block the smallest index it reaches; an outermost irreducible cycle (an
@@ -444,20 +449,7 @@ impl JoinFinder {
     /// LLVM's `computeJoin`: push label `l` into index `x`; true when this creates a new join.
     #[inline(always)]
     fn push(&mut self, x: u32, l: u32) -> bool {
-        let old = self.labels[x as usize];
-        if old == l {
-            return false;
-        }
-        if old != x {
-            self.fresh.set(x);
-        }
-        if old == NONE {
-            self.labels[x as usize] = l;
-            self.touched.push(x);
-            return false;
-        }
-        self.labels[x as usize] = x;
-        true
+        push_label(&mut self.labels, &mut self.fresh, &mut self.touched, x, l)
     }
 
     #[inline(always)]
@@ -897,42 +889,59 @@ impl JoinFinder {
         let t_cycle = s.inner(t);
         // The smallest index whose flow was pushed (the branch's, at the start).
         let mut low_done = t_idx;
-        while let Some(i) = self.fresh.last() {
+        // The loop runs once per block the flow visits, so its state is split into disjoint
+        // local borrows, the fresh set and the touched list are moved into locals for the loop
+        // (their fields stay in registers: a push that reallocates cannot reach them), and the
+        // fresh set's largest member is taken out at once (on a break the caller clears the set
+        // anyway).
+        let JoinFinder {
+            labels,
+            touched,
+            fresh,
+            in_joins,
+            in_exits,
+            stamp,
+            desc,
+            ignore,
+            work,
+            ..
+        } = self;
+        let (labels, in_joins, in_exits) = (&mut labels[..], &mut in_joins[..], &mut in_exits[..]);
+        let (stamp, ignore) = (*stamp, *ignore);
+        let (order, header_cycle, reach_hi) =
+            (&po.order[..], &po.header_cycle[..], &po.reach_hi[..]);
+        let in_irr = &po.in_irr[..];
+        let (fresh_out, touched_out) = (fresh, touched);
+        let mut fresh = std::mem::take(fresh_out);
+        let mut touched = std::mem::take(touched_out);
+        let (fresh, touched) = (&mut fresh, &mut touched);
+        let mut steps = 0u64;
+        while let Some(i) = fresh.pop() {
             if i < floor {
                 break;
             }
             // `reach_hi_19` is at least `reach_hi` (it looks up the same table at `i` or past
             // it): ask the cheap bound first, it decides nearly every step.
-            if settled_below > 0
-                && po.reach_hi[i as usize] < settled_below
-                && po.reach_hi_19(s, t, i) < settled_below
-            {
+            if reach_hi[i as usize] < settled_below && po.reach_hi_19(s, t, i) < settled_below {
                 // Every later join would be settled.
                 break;
             }
-            self.fresh.reset(i);
-            self.work += 1;
+            steps += 1;
             if i == t_idx {
                 continue;
             }
-            let l = self.labels[i as usize];
-            let c = po.header_cycle[i as usize];
+            let l = labels[i as usize];
+            let c = header_cycle[i as usize];
             let to_exits = c != NONE && s.contains(c, t);
-            if !no_skip && low_done > i && {
+            if !no_skip && low_done > i && !in_irr[i as usize] && {
                 // Every cycle around the block contains the branch and is reducible: its flow
                 // stays below `i` (a header around the branch sends labels to its exits), within
                 // `lo_reach[i]..i`, where no block is labelled (none below `i` was processed, and
                 // the other fresh blocks' flows stay below `lo_reach[i]`).
-                let ci = s.inner(po.order[i as usize]);
+                let ci = s.inner(order[i as usize]);
                 let lo = po.lo_reach[i as usize];
-                (ci == NONE
-                    || po.outer_irr[ci as usize] == NONE
-                        && t_cycle != NONE
-                        && s.contains_cycle(ci, t_cycle))
-                    && self
-                        .fresh
-                        .last()
-                        .is_none_or(|m| po.reach_hi_19(s, t, m) < lo)
+                (ci == NONE || t_cycle != NONE && s.contains_cycle(ci, t_cycle))
+                    && fresh.last().is_none_or(|m| po.reach_hi_19(s, t, m) < lo)
                     && !reads(lo, i)
             } {
                 if l != floor_label {
@@ -956,16 +965,24 @@ impl JoinFinder {
             if to_exits {
                 for &x in s.exits(c) {
                     let xi = po.index[x.index()];
-                    if self.push(xi, l) {
-                        self.add_exit(po, xi);
+                    if push_label(labels, fresh, touched, xi, l) {
+                        if in_exits[xi as usize] != stamp {
+                            in_exits[xi as usize] = stamp;
+                            desc.cycle_exits.push(order[xi as usize]);
+                        }
                         joined = true;
                     }
                     low = low.min(xi);
                 }
             } else {
                 for &xi in po.succs(i) {
-                    if self.push(xi, l) {
-                        self.add_join(po, xi);
+                    if push_label(labels, fresh, touched, xi, l) {
+                        if xi.wrapping_sub(ignore.0) >= ignore.1 - ignore.0
+                            && in_joins[xi as usize] != stamp
+                        {
+                            in_joins[xi as usize] = stamp;
+                            desc.joins.push(order[xi as usize]);
+                        }
                         joined = true;
                     }
                     low = low.min(xi);
@@ -978,7 +995,35 @@ impl JoinFinder {
                 floor_label = l;
             }
         }
+        *work += steps;
+        *fresh_out = std::mem::take(fresh);
+        *touched_out = std::mem::take(touched);
     }
+}
+
+/// LLVM's `computeJoin` on split borrows (see `JoinFinder::push`).
+#[inline(always)]
+fn push_label(
+    labels: &mut [u32],
+    fresh: &mut FreshSet,
+    touched: &mut Vec<u32>,
+    x: u32,
+    l: u32,
+) -> bool {
+    let old = labels[x as usize];
+    if old == l {
+        return false;
+    }
+    if old != x {
+        fresh.set(x);
+    }
+    if old == NONE {
+        labels[x as usize] = l;
+        touched.push(x);
+        return false;
+    }
+    labels[x as usize] = x;
+    true
 }
 
 #[cfg(test)]
