@@ -594,77 +594,19 @@ impl JoinFinder {
         if llvm19 {
             self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads);
         } else {
-            // The smallest index whose flow was pushed (the branch's, at the start).
-            let mut low_done = t_idx;
-            while let Some(i) = self.fresh.pop() {
-                self.work += 1;
-                if po.reach_hi[i as usize] < settled_below {
-                    // Every later join would be settled.
-                    break;
-                }
-                if i == t_idx {
-                    let c = po.header_cycle[i as usize];
-                    if self.header_exits && c != NONE {
-                        // The branch heads reducible cycle `c` (precise mode): the label that came
-                        // back to it is that of threads starting the next iteration.
-                        let l = self.labels[i as usize];
-                        for &x in s.exits(c) {
-                            let xi = po.index[x.index()];
-                            if self.push(xi, l) {
-                                self.add_exit(po, xi);
-                            }
-                        }
-                    }
-                    continue;
-                }
-                if self.fresh.count == 0 && !(irr_lo..irr_hi).contains(&i) {
-                    // Every path has met again at i.
-                    break;
-                }
-                // Label flow goes to smaller indices but inside an outermost irreducible cycle
-                // (an interval), so the largest fresh index only grows back inside the interval
-                // of the last one processed: when no flow was pushed from below `i` yet, no
-                // labelled block below `i` has been processed, and every labelled block that
-                // `i`'s flow can reach (`lo_reach[i]..=reach_hi[i]`) is fresh. When the other
-                // fresh blocks' labels cannot reach that range either, `i`'s flow only meets
-                // unlabelled blocks and spreads one label: no join, and nothing for the others
-                // to meet. Besides joins, labels are only read by the exit check (`reads`).
-                if !no_skip
-                    && low_done > i
-                    && !(o_lo..o_end).contains(&i)
-                    && self
-                        .fresh
-                        .last()
-                        .is_some_and(|m| po.reach_hi[m as usize] < po.lo_reach[i as usize])
-                    && !reads(po.lo_reach[i as usize], po.reach_hi[i as usize])
-                {
-                    continue;
-                }
-                low_done = low_done.min(i);
-                let l = self.labels[i as usize];
-                let c = po.header_cycle[i as usize];
-                if c != NONE {
-                    // The header stands in for its whole (reducible) cycle: labels go to the exits.
-                    let branch_inside =
-                        t_cycle != NONE && c <= t_cycle && t_cycle < s.subtree_end(c);
-                    for &x in s.exits(c) {
-                        let xi = po.index[x.index()];
-                        if self.push(xi, l) {
-                            if branch_inside {
-                                self.add_exit(po, xi);
-                            } else {
-                                self.add_join(po, xi);
-                            }
-                        }
-                    }
-                } else {
-                    for &xi in po.succs(i) {
-                        if self.push(xi, l) {
-                            self.add_join(po, xi);
-                        }
-                    }
-                }
-            }
+            let exit_range = (o_lo, o_end);
+            let irr = (irr_lo, irr_hi);
+            self.propagate(
+                s,
+                po,
+                t,
+                t_idx,
+                settled_below,
+                no_skip,
+                exit_range,
+                irr,
+                &reads,
+            );
         }
         self.exit_idx = exit_idx;
         // Irreducible cycles around t: an exit whose label differs from the header's is divergent.
@@ -855,6 +797,141 @@ impl JoinFinder {
         false
     }
 
+    /// LLVM 22's propagation (see the module doc): `exit_range` is the interval of the
+    /// outermost irreducible cycle whose labels the exit check reads, `irr` that of the largest
+    /// irreducible ancestor of the branch's cycle with no reducible cycle in between.
+    #[allow(clippy::too_many_arguments)]
+    fn propagate(
+        &mut self,
+        s: &Structure,
+        po: &ModifiedPo,
+        t: Block,
+        t_idx: u32,
+        settled_below: u32,
+        no_skip: bool,
+        (o_lo, o_end): (u32, u32),
+        (irr_lo, irr_hi): (u32, u32),
+        reads: &dyn Fn(u32, u32) -> bool,
+    ) {
+        let t_cycle = s.inner(t);
+        let header_exits = self.header_exits;
+        // As in `propagate_llvm19`: split borrows, the fresh set and the touched list in locals,
+        // per-index slices of one length.
+        let JoinFinder {
+            labels,
+            touched,
+            fresh,
+            in_joins,
+            in_exits,
+            stamp,
+            desc,
+            ignore,
+            work,
+            ..
+        } = self;
+        let n = po.order.len();
+        let (labels, in_joins, in_exits) =
+            (&mut labels[..n], &mut in_joins[..n], &mut in_exits[..n]);
+        let (stamp, ignore) = (*stamp, *ignore);
+        let (order, header_cycle, reach_hi, lo_reach) = (
+            &po.order[..n],
+            &po.header_cycle[..n],
+            &po.reach_hi[..n],
+            &po.lo_reach[..n],
+        );
+        let (succ_start, succ) = (&po.succ_start[..n + 1], &po.succ[..]);
+        let (fresh_out, touched_out) = (fresh, touched);
+        let mut fresh = std::mem::take(fresh_out);
+        let mut touched = std::mem::take(touched_out);
+        let (fresh, touched) = (&mut fresh, &mut touched);
+        let mut add_join = |desc: &mut Descriptor, x: u32| {
+            if x.wrapping_sub(ignore.0) >= ignore.1 - ignore.0 && in_joins[x as usize] != stamp {
+                in_joins[x as usize] = stamp;
+                desc.joins.push(order[x as usize]);
+            }
+        };
+        let mut add_exit = |desc: &mut Descriptor, x: u32| {
+            if in_exits[x as usize] != stamp {
+                in_exits[x as usize] = stamp;
+                desc.cycle_exits.push(order[x as usize]);
+            }
+        };
+        let mut steps = 0u64;
+        // The smallest index whose flow was pushed (the branch's, at the start).
+        let mut low_done = t_idx;
+        while let Some(i) = fresh.pop() {
+            steps += 1;
+            if reach_hi[i as usize] < settled_below {
+                // Every later join would be settled.
+                break;
+            }
+            if i == t_idx {
+                let c = header_cycle[i as usize];
+                if header_exits && c != NONE {
+                    // The branch heads reducible cycle `c` (precise mode): the label that came
+                    // back to it is that of threads starting the next iteration.
+                    let l = labels[i as usize];
+                    for &x in s.exits(c) {
+                        let xi = po.index[x.index()];
+                        if push_label(labels, fresh, touched, xi, l) {
+                            add_exit(desc, xi);
+                        }
+                    }
+                }
+                continue;
+            }
+            if fresh.count == 0 && !(irr_lo..irr_hi).contains(&i) {
+                // Every path has met again at i.
+                break;
+            }
+            // Label flow goes to smaller indices but inside an outermost irreducible cycle
+            // (an interval), so the largest fresh index only grows back inside the interval
+            // of the last one processed: when no flow was pushed from below `i` yet, no
+            // labelled block below `i` has been processed, and every labelled block that
+            // `i`'s flow can reach (`lo_reach[i]..=reach_hi[i]`) is fresh. When the other
+            // fresh blocks' labels cannot reach that range either, `i`'s flow only meets
+            // unlabelled blocks and spreads one label: no join, and nothing for the others
+            // to meet. Besides joins, labels are only read by the exit check (`reads`).
+            if !no_skip
+                && low_done > i
+                && !(o_lo..o_end).contains(&i)
+                && fresh
+                    .last()
+                    .is_some_and(|m| reach_hi[m as usize] < lo_reach[i as usize])
+                && !reads(lo_reach[i as usize], reach_hi[i as usize])
+            {
+                continue;
+            }
+            low_done = low_done.min(i);
+            let l = labels[i as usize];
+            let c = header_cycle[i as usize];
+            if c != NONE {
+                // The header stands in for its whole (reducible) cycle: labels go to the exits.
+                let branch_inside = t_cycle != NONE && c <= t_cycle && t_cycle < s.subtree_end(c);
+                for &x in s.exits(c) {
+                    let xi = po.index[x.index()];
+                    if push_label(labels, fresh, touched, xi, l) {
+                        if branch_inside {
+                            add_exit(desc, xi);
+                        } else {
+                            add_join(desc, xi);
+                        }
+                    }
+                }
+            } else {
+                let (a, b) = (succ_start[i as usize], succ_start[i as usize + 1]);
+                for &xi in &succ[a as usize..b as usize] {
+                    if push_label(labels, fresh, touched, xi, l) {
+                        add_join(desc, xi);
+                    }
+                }
+            }
+        }
+        *work += steps;
+        *fresh_out = std::mem::take(fresh);
+        *touched_out = std::mem::take(touched);
+    }
+
     /// LLVM 19's propagation: stops once the largest fresh index falls below a floor that is only
     /// lowered when a join is found or the label changes (misses joins: issue 137277), and walks
     /// through reducible cycles that do not contain the branch.
@@ -906,11 +983,15 @@ impl JoinFinder {
             work,
             ..
         } = self;
-        let (labels, in_joins, in_exits) = (&mut labels[..], &mut in_joins[..], &mut in_exits[..]);
+        // Every per-index slice gets the same length `n` (the successor offsets `n + 1`), so one
+        // bounds check of an index covers every slice it indexes.
+        let n = po.order.len();
+        let (labels, in_joins, in_exits) =
+            (&mut labels[..n], &mut in_joins[..n], &mut in_exits[..n]);
         let (stamp, ignore) = (*stamp, *ignore);
         let (order, header_cycle, reach_hi) =
-            (&po.order[..], &po.header_cycle[..], &po.reach_hi[..]);
-        let in_irr = &po.in_irr[..];
+            (&po.order[..n], &po.header_cycle[..n], &po.reach_hi[..n]);
+        let (in_irr, succ_start, succ) = (&po.in_irr[..n], &po.succ_start[..n + 1], &po.succ[..]);
         let (fresh_out, touched_out) = (fresh, touched);
         let mut fresh = std::mem::take(fresh_out);
         let mut touched = std::mem::take(touched_out);
@@ -975,7 +1056,8 @@ impl JoinFinder {
                     low = low.min(xi);
                 }
             } else {
-                for &xi in po.succs(i) {
+                let (a, b) = (succ_start[i as usize], succ_start[i as usize + 1]);
+                for &xi in &succ[a as usize..b as usize] {
                     if push_label(labels, fresh, touched, xi, l) {
                         if xi.wrapping_sub(ignore.0) >= ignore.1 - ignore.0
                             && in_joins[xi as usize] != stamp
