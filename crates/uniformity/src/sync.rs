@@ -285,12 +285,14 @@ impl ModifiedPo {
     }
 }
 
-/// A set of post-order indices with fast "largest member".
+/// A set of post-order indices with fast "largest member". It keeps no count: emptiness is
+/// the summary word at `hi` and those below it being zero, found by the same downward scan as
+/// the largest member (amortised by the raises of `hi` in `set`), which saves a counter update
+/// on every insertion and removal of the propagations' hot loops.
 #[derive(Clone, Debug, Default)]
 struct FreshSet {
     words: Vec<u64>,
     summary: Vec<u64>,
-    count: u32,
     /// No summary word above this one is non-zero.
     hi: usize,
 }
@@ -302,7 +304,6 @@ impl FreshSet {
         FreshSet {
             words: vec![0; nw],
             summary: vec![0; nw.div_ceil(64)],
-            count: 0,
             hi: 0,
         }
     }
@@ -317,11 +318,14 @@ impl FreshSet {
     #[inline]
     fn set(&mut self, i: u32) {
         let (w, bit) = (i as usize / 64, 1u64 << (i % 64));
-        if self.words[w] & bit == 0 {
-            self.words[w] |= bit;
-            self.summary[w / 64] |= 1 << (w % 64);
-            self.count += 1;
-            self.hi = self.hi.max(w / 64);
+        let word = self.words[w];
+        if word & bit == 0 {
+            self.words[w] = word | bit;
+            // A non-empty word is already in the summary (and below `hi`).
+            if word == 0 {
+                self.summary[w / 64] |= 1 << (w % 64);
+                self.hi = self.hi.max(w / 64);
+            }
         }
     }
     #[inline]
@@ -332,47 +336,48 @@ impl FreshSet {
             if self.words[w] == 0 {
                 self.summary[w / 64] &= !(1 << (w % 64));
             }
-            self.count -= 1;
         }
     }
+    /// The summary word holding the largest member and its position (moving `hi` down to it),
+    /// or `None` when the set is empty.
     #[inline]
-    fn last(&mut self) -> Option<u32> {
-        if self.count == 0 {
-            return None;
-        }
+    fn top(&mut self) -> Option<(u64, usize)> {
         loop {
-            let s = self.summary[self.hi];
+            let s = *self.summary.get(self.hi)?;
             if s != 0 {
-                let w = self.hi * 64 + 63 - s.leading_zeros() as usize;
-                let word = self.words[w];
-                return Some((w * 64 + 63 - word.leading_zeros() as usize) as u32);
+                return Some((s, self.hi));
+            }
+            if self.hi == 0 {
+                return None;
             }
             self.hi -= 1;
         }
+    }
+    #[inline]
+    fn is_empty(&mut self) -> bool {
+        self.top().is_none()
+    }
+    #[inline]
+    fn last(&mut self) -> Option<u32> {
+        let (s, h) = self.top()?;
+        let w = h * 64 + 63 - s.leading_zeros() as usize;
+        let word = self.words[w];
+        Some((w * 64 + 63 - word.leading_zeros() as usize) as u32)
     }
     /// Removes and returns the largest member.
     #[inline]
     fn pop(&mut self) -> Option<u32> {
-        if self.count == 0 {
-            return None;
+        let (s, h) = self.top()?;
+        let sw = 63 - s.leading_zeros();
+        let w = h * 64 + sw as usize;
+        let word = self.words[w];
+        let bit = 63 - word.leading_zeros();
+        let rest = word & !(1u64 << bit);
+        self.words[w] = rest;
+        if rest == 0 {
+            self.summary[h] = s & !(1u64 << sw);
         }
-        loop {
-            let s = self.summary[self.hi];
-            if s != 0 {
-                let sw = 63 - s.leading_zeros();
-                let w = self.hi * 64 + sw as usize;
-                let word = self.words[w];
-                let bit = 63 - word.leading_zeros();
-                let rest = word & !(1u64 << bit);
-                self.words[w] = rest;
-                if rest == 0 {
-                    self.summary[self.hi] = s & !(1u64 << sw);
-                }
-                self.count -= 1;
-                return Some(w as u32 * 64 + bit);
-            }
-            self.hi -= 1;
-        }
+        Some(w as u32 * 64 + bit)
     }
     fn clear(&mut self) {
         while let Some(i) = self.last() {
@@ -880,7 +885,7 @@ impl JoinFinder {
                 }
                 continue;
             }
-            if fresh.count == 0 && !(irr_lo..irr_hi).contains(&i) {
+            if !(irr_lo..irr_hi).contains(&i) && fresh.is_empty() {
                 // Every path has met again at i.
                 break;
             }
@@ -1250,12 +1255,25 @@ mod tests {
             f.set(i);
         }
         f.set(64);
-        assert_eq!(f.count, 5);
+        assert!(!f.is_empty());
         let mut got = Vec::new();
         while let Some(i) = f.last() {
             got.push(i);
             f.reset(i);
         }
         assert_eq!(got, vec![9_999, 4_096, 4_095, 64, 5]);
+        assert!(f.is_empty() && f.pop().is_none());
+        // Refilled after being emptied, popped in decreasing order; an empty set's `hi` stays
+        // valid.
+        for i in [70u32, 3, 9_000, 4_100] {
+            f.set(i);
+        }
+        let mut got = Vec::new();
+        while let Some(i) = f.pop() {
+            got.push(i);
+        }
+        assert_eq!(got, vec![9_000, 4_100, 70, 3]);
+        assert!(f.is_empty());
+        assert!(FreshSet::default().pop().is_none());
     }
 }
