@@ -364,9 +364,10 @@ impl FreshSet {
         let word = self.words[w];
         Some((w * 64 + 63 - word.leading_zeros() as usize) as u32)
     }
-    /// Removes and returns the largest member.
-    #[inline]
-    fn pop(&mut self) -> Option<u32> {
+    /// Removes the largest member; returns it, what is left of its summary word, and the
+    /// word's position.
+    #[inline(always)]
+    fn take_last(&mut self) -> Option<(u32, u64, usize)> {
         let (s, h) = self.top()?;
         let sw = 63 - s.leading_zeros();
         let w = h * 64 + sw as usize;
@@ -374,10 +375,24 @@ impl FreshSet {
         let bit = 63 - word.leading_zeros();
         let rest = word & !(1u64 << bit);
         self.words[w] = rest;
+        let mut left = s;
         if rest == 0 {
-            self.summary[h] = s & !(1u64 << sw);
+            left = s & !(1u64 << sw);
+            self.summary[h] = left;
         }
-        Some(w as u32 * 64 + bit)
+        Some((w as u32 * 64 + bit, left, h))
+    }
+    /// Removes and returns the largest member.
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        self.take_last().map(|(i, _, _)| i)
+    }
+    /// Removes the largest member; returns it and whether the set is empty now (known at once
+    /// while the member's summary word keeps other members, the common case).
+    #[inline]
+    fn pop_and_empty(&mut self) -> Option<(u32, bool)> {
+        let (i, left, h) = self.take_last()?;
+        Some((i, left == 0 && (h == 0 || self.is_empty())))
     }
     fn clear(&mut self) {
         while let Some(i) = self.last() {
@@ -864,7 +879,7 @@ impl JoinFinder {
         let mut steps = 0u64;
         // The smallest index whose flow was pushed (the branch's, at the start).
         let mut low_done = t_idx;
-        while let Some(i) = fresh.pop() {
+        while let Some((i, empty)) = fresh.pop_and_empty() {
             steps += 1;
             if reach_hi[i as usize] < settled_below {
                 // Every later join would be settled.
@@ -885,7 +900,7 @@ impl JoinFinder {
                 }
                 continue;
             }
-            if !(irr_lo..irr_hi).contains(&i) && fresh.is_empty() {
+            if empty && !(irr_lo..irr_hi).contains(&i) {
                 // Every path has met again at i.
                 break;
             }
