@@ -13,18 +13,22 @@
 /// `keys.len()`, the smallest key of each window of 2^k positions with its first position.
 pub(crate) fn build(keys: &[u32], table: &mut Vec<u64>) {
     let n = keys.len();
-    table.clear();
-    table.extend(
-        keys.iter()
-            .enumerate()
-            .map(|(i, &k)| (k as u64) << 32 | i as u64),
-    );
-    let mut k = 1;
-    while (1usize << k) <= n {
+    let levels = (usize::BITS - n.leading_zeros()) as usize;
+    // The table gets its final size at once: growing it level by level reallocated and copied
+    // it about twice and filled each new level with zeros before overwriting it (both move
+    // bytes one `rep` step at a time). A reused buffer keeps its stale contents: every entry
+    // read is overwritten below, and the padding of each level to the stride is never read.
+    if table.capacity() < levels * n {
+        *table = vec![0; levels * n];
+    } else {
+        table.resize(levels * n, 0);
+    }
+    for ((out, i), &k) in table[..n].iter_mut().zip(0u64..).zip(keys) {
+        *out = (k as u64) << 32 | i;
+    }
+    for k in 1..levels {
         let half = 1usize << (k - 1);
         let m = n + 1 - (1 << k);
-        // The padding of each level to the stride is never read.
-        table.resize((k + 1) * n, 0);
         let (below, level) = table.split_at_mut(k * n);
         let prev = &below[(k - 1) * n..];
         for ((out, &a), &b) in level[..m]
@@ -34,7 +38,6 @@ pub(crate) fn build(keys: &[u32], table: &mut Vec<u64>) {
         {
             *out = a.min(b);
         }
-        k += 1;
     }
 }
 
@@ -92,7 +95,8 @@ mod tests {
     use super::*;
 
     /// Every range of several key sequences (ties included) against a direct scan, in the
-    /// order `below` lists them after sorting.
+    /// order `below` lists them after sorting; the table buffer is reused across sizes, growing
+    /// and shrinking (stale entries of a larger table must never be read).
     #[test]
     fn below_lists_exactly_the_small_keys() {
         let mut seed = 0x9e37_79b9_u32;
@@ -103,7 +107,7 @@ mod tests {
             seed
         };
         let mut table = Vec::new();
-        for n in [1usize, 2, 3, 5, 8, 13, 33, 64, 100] {
+        for n in [1usize, 2, 3, 5, 8, 13, 33, 64, 100, 7, 0, 50, 1, 99, 31] {
             let keys: Vec<u32> = (0..n).map(|_| next() % 5).collect();
             build(&keys, &mut table);
             for lo in 0..n as u32 {

@@ -56,10 +56,11 @@ struct Tables {
     /// minimal `edge_m` in `i..i + 2^k`. Built on the first exit query that finds the scan
     /// budget spent.
     rmq: OnceLock<Vec<u64>>,
-    /// Edges `edges_leaving` may still scan directly before it builds `rmq` (a few times the
-    /// number of edges: most functions ask about a few ranges only, and scanning them costs
-    /// less than building the table, about log2(edges) passes). Only a cost heuristic: both
-    /// ways give the same edges, so the relaxed atomics need no ordering.
+    /// Edges `edges_leaving` may still scan directly before it builds `rmq`: as many passes over
+    /// the edges as the table has levels (a pass costs about what building one level does, so
+    /// scanning first never costs much more than building at once, and most functions ask
+    /// about a few ranges only). Only a cost heuristic: both ways give the same edges, so the
+    /// relaxed atomics need no ordering.
     scan_budget: Budget,
     /// Per cycle, its exits inside its parent (all exits for a top-level cycle), in
     /// `getExitBlocks` order: CSR into `local_exits`.
@@ -93,8 +94,8 @@ struct Tables {
     open: Vec<(u32, u32)>,
 }
 
-/// `edges_leaving` scans up to this many times the edges directly before it builds its
-/// range-minimum table.
+/// `edges_leaving` scans at least this many times the edges directly before it builds its
+/// range-minimum table (and up to its number of levels, see `Tables::scan_budget`).
 const SCAN_PASSES: usize = 4;
 
 /// A scan budget (see `Tables::scan_budget`); `Clone` copies the count.
@@ -275,7 +276,9 @@ impl Structure {
         }
         t.edge_start.push(t.edge_dst.len() as u32);
         t.rmq = OnceLock::new();
-        t.scan_budget = Budget(AtomicUsize::new(SCAN_PASSES * t.edge_m.len()));
+        let ne = t.edge_m.len();
+        let levels = (usize::BITS - ne.leading_zeros()) as usize;
+        t.scan_budget = Budget(AtomicUsize::new(SCAN_PASSES.max(levels) * ne));
         // Local exits: a stable counting sort by owner keeps edge order.
         for c in 0..nc {
             t.count[c + 1] += t.count[c];

@@ -50,6 +50,9 @@ pub(crate) struct ModifiedPo {
     pub reach_hi: Vec<u32>,
     /// Per cycle: its outermost irreducible ancestor-or-self, or `NONE`.
     pub outer_irr: Vec<u32>,
+    /// Per index: whether the block lies in an irreducible cycle (its innermost cycle has an
+    /// outermost irreducible ancestor-or-self), so LLVM 19's propagation tests it in one load.
+    in_irr: Vec<bool>,
     /// Per index `i`: a lower bound of the indices labels can reach from `i` (`NONE` when
     /// nothing is reachable); inside an outermost irreducible cycle, of the whole cycle (its own
     /// blocks included). See `JoinFinder::compute`.
@@ -175,6 +178,7 @@ impl ModifiedPo {
             outer_irr.push(o);
         }
         self.reach_hi.clear();
+        self.in_irr.clear();
         let mut hi = 0;
         for (k, &b) in self.order.iter().enumerate() {
             let c = s.inner(b);
@@ -190,6 +194,7 @@ impl ModifiedPo {
             };
             hi = hi.max(end);
             self.reach_hi.push(hi);
+            self.in_irr.push(o != NONE);
         }
         // Label flow goes to smaller indices outside irreducible cycles, so one pass upwards
         // gives each block the smallest index it reaches; an outermost irreducible cycle (an
@@ -280,12 +285,14 @@ impl ModifiedPo {
     }
 }
 
-/// A set of post-order indices with fast "largest member".
+/// A set of post-order indices with fast "largest member". It keeps no count: emptiness is
+/// the summary word at `hi` and those below it being zero, found by the same downward scan as
+/// the largest member (amortised by the raises of `hi` in `set`), which saves a counter update
+/// on every insertion and removal of the propagations' hot loops.
 #[derive(Clone, Debug, Default)]
 struct FreshSet {
     words: Vec<u64>,
     summary: Vec<u64>,
-    count: u32,
     /// No summary word above this one is non-zero.
     hi: usize,
 }
@@ -297,7 +304,6 @@ impl FreshSet {
         FreshSet {
             words: vec![0; nw],
             summary: vec![0; nw.div_ceil(64)],
-            count: 0,
             hi: 0,
         }
     }
@@ -312,11 +318,14 @@ impl FreshSet {
     #[inline]
     fn set(&mut self, i: u32) {
         let (w, bit) = (i as usize / 64, 1u64 << (i % 64));
-        if self.words[w] & bit == 0 {
-            self.words[w] |= bit;
-            self.summary[w / 64] |= 1 << (w % 64);
-            self.count += 1;
-            self.hi = self.hi.max(w / 64);
+        let word = self.words[w];
+        if word & bit == 0 {
+            self.words[w] = word | bit;
+            // A non-empty word is already in the summary (and below `hi`).
+            if word == 0 {
+                self.summary[w / 64] |= 1 << (w % 64);
+                self.hi = self.hi.max(w / 64);
+            }
         }
     }
     #[inline]
@@ -327,47 +336,63 @@ impl FreshSet {
             if self.words[w] == 0 {
                 self.summary[w / 64] &= !(1 << (w % 64));
             }
-            self.count -= 1;
         }
     }
+    /// The summary word holding the largest member and its position (moving `hi` down to it),
+    /// or `None` when the set is empty.
     #[inline]
-    fn last(&mut self) -> Option<u32> {
-        if self.count == 0 {
-            return None;
-        }
+    fn top(&mut self) -> Option<(u64, usize)> {
         loop {
-            let s = self.summary[self.hi];
+            let s = *self.summary.get(self.hi)?;
             if s != 0 {
-                let w = self.hi * 64 + 63 - s.leading_zeros() as usize;
-                let word = self.words[w];
-                return Some((w * 64 + 63 - word.leading_zeros() as usize) as u32);
+                return Some((s, self.hi));
+            }
+            if self.hi == 0 {
+                return None;
             }
             self.hi -= 1;
         }
+    }
+    #[inline]
+    fn is_empty(&mut self) -> bool {
+        self.top().is_none()
+    }
+    #[inline]
+    fn last(&mut self) -> Option<u32> {
+        let (s, h) = self.top()?;
+        let w = h * 64 + 63 - s.leading_zeros() as usize;
+        let word = self.words[w];
+        Some((w * 64 + 63 - word.leading_zeros() as usize) as u32)
+    }
+    /// Removes the largest member; returns it, what is left of its summary word, and the
+    /// word's position.
+    #[inline(always)]
+    fn take_last(&mut self) -> Option<(u32, u64, usize)> {
+        let (s, h) = self.top()?;
+        let sw = 63 - s.leading_zeros();
+        let w = h * 64 + sw as usize;
+        let word = self.words[w];
+        let bit = 63 - word.leading_zeros();
+        let rest = word & !(1u64 << bit);
+        self.words[w] = rest;
+        let mut left = s;
+        if rest == 0 {
+            left = s & !(1u64 << sw);
+            self.summary[h] = left;
+        }
+        Some((w as u32 * 64 + bit, left, h))
     }
     /// Removes and returns the largest member.
     #[inline]
     fn pop(&mut self) -> Option<u32> {
-        if self.count == 0 {
-            return None;
-        }
-        loop {
-            let s = self.summary[self.hi];
-            if s != 0 {
-                let sw = 63 - s.leading_zeros();
-                let w = self.hi * 64 + sw as usize;
-                let word = self.words[w];
-                let bit = 63 - word.leading_zeros();
-                let rest = word & !(1u64 << bit);
-                self.words[w] = rest;
-                if rest == 0 {
-                    self.summary[self.hi] = s & !(1u64 << sw);
-                }
-                self.count -= 1;
-                return Some(w as u32 * 64 + bit);
-            }
-            self.hi -= 1;
-        }
+        self.take_last().map(|(i, _, _)| i)
+    }
+    /// Removes the largest member; returns it and whether the set is empty now (known at once
+    /// while the member's summary word keeps other members, the common case).
+    #[inline]
+    fn pop_and_empty(&mut self) -> Option<(u32, bool)> {
+        let (i, left, h) = self.take_last()?;
+        Some((i, left == 0 && (h == 0 || self.is_empty())))
     }
     fn clear(&mut self) {
         while let Some(i) = self.last() {
@@ -444,20 +469,7 @@ impl JoinFinder {
     /// LLVM's `computeJoin`: push label `l` into index `x`; true when this creates a new join.
     #[inline(always)]
     fn push(&mut self, x: u32, l: u32) -> bool {
-        let old = self.labels[x as usize];
-        if old == l {
-            return false;
-        }
-        if old != x {
-            self.fresh.set(x);
-        }
-        if old == NONE {
-            self.labels[x as usize] = l;
-            self.touched.push(x);
-            return false;
-        }
-        self.labels[x as usize] = x;
-        true
+        push_label(&mut self.labels, &mut self.fresh, &mut self.touched, x, l)
     }
 
     #[inline(always)]
@@ -602,77 +614,19 @@ impl JoinFinder {
         if llvm19 {
             self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads);
         } else {
-            // The smallest index whose flow was pushed (the branch's, at the start).
-            let mut low_done = t_idx;
-            while let Some(i) = self.fresh.pop() {
-                self.work += 1;
-                if po.reach_hi[i as usize] < settled_below {
-                    // Every later join would be settled.
-                    break;
-                }
-                if i == t_idx {
-                    let c = po.header_cycle[i as usize];
-                    if self.header_exits && c != NONE {
-                        // The branch heads reducible cycle `c` (precise mode): the label that came
-                        // back to it is that of threads starting the next iteration.
-                        let l = self.labels[i as usize];
-                        for &x in s.exits(c) {
-                            let xi = po.index[x.index()];
-                            if self.push(xi, l) {
-                                self.add_exit(po, xi);
-                            }
-                        }
-                    }
-                    continue;
-                }
-                if self.fresh.count == 0 && !(irr_lo..irr_hi).contains(&i) {
-                    // Every path has met again at i.
-                    break;
-                }
-                // Label flow goes to smaller indices but inside an outermost irreducible cycle
-                // (an interval), so the largest fresh index only grows back inside the interval
-                // of the last one processed: when no flow was pushed from below `i` yet, no
-                // labelled block below `i` has been processed, and every labelled block that
-                // `i`'s flow can reach (`lo_reach[i]..=reach_hi[i]`) is fresh. When the other
-                // fresh blocks' labels cannot reach that range either, `i`'s flow only meets
-                // unlabelled blocks and spreads one label: no join, and nothing for the others
-                // to meet. Besides joins, labels are only read by the exit check (`reads`).
-                if !no_skip
-                    && low_done > i
-                    && !(o_lo..o_end).contains(&i)
-                    && self
-                        .fresh
-                        .last()
-                        .is_some_and(|m| po.reach_hi[m as usize] < po.lo_reach[i as usize])
-                    && !reads(po.lo_reach[i as usize], po.reach_hi[i as usize])
-                {
-                    continue;
-                }
-                low_done = low_done.min(i);
-                let l = self.labels[i as usize];
-                let c = po.header_cycle[i as usize];
-                if c != NONE {
-                    // The header stands in for its whole (reducible) cycle: labels go to the exits.
-                    let branch_inside =
-                        t_cycle != NONE && c <= t_cycle && t_cycle < s.subtree_end(c);
-                    for &x in s.exits(c) {
-                        let xi = po.index[x.index()];
-                        if self.push(xi, l) {
-                            if branch_inside {
-                                self.add_exit(po, xi);
-                            } else {
-                                self.add_join(po, xi);
-                            }
-                        }
-                    }
-                } else {
-                    for &xi in po.succs(i) {
-                        if self.push(xi, l) {
-                            self.add_join(po, xi);
-                        }
-                    }
-                }
-            }
+            let exit_range = (o_lo, o_end);
+            let irr = (irr_lo, irr_hi);
+            self.propagate(
+                s,
+                po,
+                t,
+                t_idx,
+                settled_below,
+                no_skip,
+                exit_range,
+                irr,
+                &reads,
+            );
         }
         self.exit_idx = exit_idx;
         // Irreducible cycles around t: an exit whose label differs from the header's is divergent.
@@ -863,6 +817,141 @@ impl JoinFinder {
         false
     }
 
+    /// LLVM 22's propagation (see the module doc): `exit_range` is the interval of the
+    /// outermost irreducible cycle whose labels the exit check reads, `irr` that of the largest
+    /// irreducible ancestor of the branch's cycle with no reducible cycle in between.
+    #[allow(clippy::too_many_arguments)]
+    fn propagate(
+        &mut self,
+        s: &Structure,
+        po: &ModifiedPo,
+        t: Block,
+        t_idx: u32,
+        settled_below: u32,
+        no_skip: bool,
+        (o_lo, o_end): (u32, u32),
+        (irr_lo, irr_hi): (u32, u32),
+        reads: &dyn Fn(u32, u32) -> bool,
+    ) {
+        let t_cycle = s.inner(t);
+        let header_exits = self.header_exits;
+        // As in `propagate_llvm19`: split borrows, the fresh set and the touched list in locals,
+        // per-index slices of one length.
+        let JoinFinder {
+            labels,
+            touched,
+            fresh,
+            in_joins,
+            in_exits,
+            stamp,
+            desc,
+            ignore,
+            work,
+            ..
+        } = self;
+        let n = po.order.len();
+        let (labels, in_joins, in_exits) =
+            (&mut labels[..n], &mut in_joins[..n], &mut in_exits[..n]);
+        let (stamp, ignore) = (*stamp, *ignore);
+        let (order, header_cycle, reach_hi, lo_reach) = (
+            &po.order[..n],
+            &po.header_cycle[..n],
+            &po.reach_hi[..n],
+            &po.lo_reach[..n],
+        );
+        let (succ_start, succ) = (&po.succ_start[..n + 1], &po.succ[..]);
+        let (fresh_out, touched_out) = (fresh, touched);
+        let mut fresh = std::mem::take(fresh_out);
+        let mut touched = std::mem::take(touched_out);
+        let (fresh, touched) = (&mut fresh, &mut touched);
+        let mut add_join = |desc: &mut Descriptor, x: u32| {
+            if x.wrapping_sub(ignore.0) >= ignore.1 - ignore.0 && in_joins[x as usize] != stamp {
+                in_joins[x as usize] = stamp;
+                desc.joins.push(order[x as usize]);
+            }
+        };
+        let mut add_exit = |desc: &mut Descriptor, x: u32| {
+            if in_exits[x as usize] != stamp {
+                in_exits[x as usize] = stamp;
+                desc.cycle_exits.push(order[x as usize]);
+            }
+        };
+        let mut steps = 0u64;
+        // The smallest index whose flow was pushed (the branch's, at the start).
+        let mut low_done = t_idx;
+        while let Some((i, empty)) = fresh.pop_and_empty() {
+            steps += 1;
+            if reach_hi[i as usize] < settled_below {
+                // Every later join would be settled.
+                break;
+            }
+            if i == t_idx {
+                let c = header_cycle[i as usize];
+                if header_exits && c != NONE {
+                    // The branch heads reducible cycle `c` (precise mode): the label that came
+                    // back to it is that of threads starting the next iteration.
+                    let l = labels[i as usize];
+                    for &x in s.exits(c) {
+                        let xi = po.index[x.index()];
+                        if push_label(labels, fresh, touched, xi, l) {
+                            add_exit(desc, xi);
+                        }
+                    }
+                }
+                continue;
+            }
+            if empty && !(irr_lo..irr_hi).contains(&i) {
+                // Every path has met again at i.
+                break;
+            }
+            // Label flow goes to smaller indices but inside an outermost irreducible cycle
+            // (an interval), so the largest fresh index only grows back inside the interval
+            // of the last one processed: when no flow was pushed from below `i` yet, no
+            // labelled block below `i` has been processed, and every labelled block that
+            // `i`'s flow can reach (`lo_reach[i]..=reach_hi[i]`) is fresh. When the other
+            // fresh blocks' labels cannot reach that range either, `i`'s flow only meets
+            // unlabelled blocks and spreads one label: no join, and nothing for the others
+            // to meet. Besides joins, labels are only read by the exit check (`reads`).
+            if !no_skip
+                && low_done > i
+                && !(o_lo..o_end).contains(&i)
+                && fresh
+                    .last()
+                    .is_some_and(|m| reach_hi[m as usize] < lo_reach[i as usize])
+                && !reads(lo_reach[i as usize], reach_hi[i as usize])
+            {
+                continue;
+            }
+            low_done = low_done.min(i);
+            let l = labels[i as usize];
+            let c = header_cycle[i as usize];
+            if c != NONE {
+                // The header stands in for its whole (reducible) cycle: labels go to the exits.
+                let branch_inside = t_cycle != NONE && c <= t_cycle && t_cycle < s.subtree_end(c);
+                for &x in s.exits(c) {
+                    let xi = po.index[x.index()];
+                    if push_label(labels, fresh, touched, xi, l) {
+                        if branch_inside {
+                            add_exit(desc, xi);
+                        } else {
+                            add_join(desc, xi);
+                        }
+                    }
+                }
+            } else {
+                let (a, b) = (succ_start[i as usize], succ_start[i as usize + 1]);
+                for &xi in &succ[a as usize..b as usize] {
+                    if push_label(labels, fresh, touched, xi, l) {
+                        add_join(desc, xi);
+                    }
+                }
+            }
+        }
+        *work += steps;
+        *fresh_out = std::mem::take(fresh);
+        *touched_out = std::mem::take(touched);
+    }
+
     /// LLVM 19's propagation: stops once the largest fresh index falls below a floor that is only
     /// lowered when a join is found or the label changes (misses joins: issue 137277), and walks
     /// through reducible cycles that do not contain the branch.
@@ -897,42 +986,63 @@ impl JoinFinder {
         let t_cycle = s.inner(t);
         // The smallest index whose flow was pushed (the branch's, at the start).
         let mut low_done = t_idx;
-        while let Some(i) = self.fresh.last() {
+        // The loop runs once per block the flow visits, so its state is split into disjoint
+        // local borrows, the fresh set and the touched list are moved into locals for the loop
+        // (their fields stay in registers: a push that reallocates cannot reach them), and the
+        // fresh set's largest member is taken out at once (on a break the caller clears the set
+        // anyway).
+        let JoinFinder {
+            labels,
+            touched,
+            fresh,
+            in_joins,
+            in_exits,
+            stamp,
+            desc,
+            ignore,
+            work,
+            ..
+        } = self;
+        // Every per-index slice gets the same length `n` (the successor offsets `n + 1`), so one
+        // bounds check of an index covers every slice it indexes.
+        let n = po.order.len();
+        let (labels, in_joins, in_exits) =
+            (&mut labels[..n], &mut in_joins[..n], &mut in_exits[..n]);
+        let (stamp, ignore) = (*stamp, *ignore);
+        let (order, header_cycle, reach_hi) =
+            (&po.order[..n], &po.header_cycle[..n], &po.reach_hi[..n]);
+        let (in_irr, succ_start, succ) = (&po.in_irr[..n], &po.succ_start[..n + 1], &po.succ[..]);
+        let (fresh_out, touched_out) = (fresh, touched);
+        let mut fresh = std::mem::take(fresh_out);
+        let mut touched = std::mem::take(touched_out);
+        let (fresh, touched) = (&mut fresh, &mut touched);
+        let mut steps = 0u64;
+        while let Some(i) = fresh.pop() {
             if i < floor {
                 break;
             }
             // `reach_hi_19` is at least `reach_hi` (it looks up the same table at `i` or past
             // it): ask the cheap bound first, it decides nearly every step.
-            if settled_below > 0
-                && po.reach_hi[i as usize] < settled_below
-                && po.reach_hi_19(s, t, i) < settled_below
-            {
+            if reach_hi[i as usize] < settled_below && po.reach_hi_19(s, t, i) < settled_below {
                 // Every later join would be settled.
                 break;
             }
-            self.fresh.reset(i);
-            self.work += 1;
+            steps += 1;
             if i == t_idx {
                 continue;
             }
-            let l = self.labels[i as usize];
-            let c = po.header_cycle[i as usize];
+            let l = labels[i as usize];
+            let c = header_cycle[i as usize];
             let to_exits = c != NONE && s.contains(c, t);
-            if !no_skip && low_done > i && {
+            if !no_skip && low_done > i && !in_irr[i as usize] && {
                 // Every cycle around the block contains the branch and is reducible: its flow
                 // stays below `i` (a header around the branch sends labels to its exits), within
                 // `lo_reach[i]..i`, where no block is labelled (none below `i` was processed, and
                 // the other fresh blocks' flows stay below `lo_reach[i]`).
-                let ci = s.inner(po.order[i as usize]);
+                let ci = s.inner(order[i as usize]);
                 let lo = po.lo_reach[i as usize];
-                (ci == NONE
-                    || po.outer_irr[ci as usize] == NONE
-                        && t_cycle != NONE
-                        && s.contains_cycle(ci, t_cycle))
-                    && self
-                        .fresh
-                        .last()
-                        .is_none_or(|m| po.reach_hi_19(s, t, m) < lo)
+                (ci == NONE || t_cycle != NONE && s.contains_cycle(ci, t_cycle))
+                    && fresh.last().is_none_or(|m| po.reach_hi_19(s, t, m) < lo)
                     && !reads(lo, i)
             } {
                 if l != floor_label {
@@ -956,16 +1066,25 @@ impl JoinFinder {
             if to_exits {
                 for &x in s.exits(c) {
                     let xi = po.index[x.index()];
-                    if self.push(xi, l) {
-                        self.add_exit(po, xi);
+                    if push_label(labels, fresh, touched, xi, l) {
+                        if in_exits[xi as usize] != stamp {
+                            in_exits[xi as usize] = stamp;
+                            desc.cycle_exits.push(order[xi as usize]);
+                        }
                         joined = true;
                     }
                     low = low.min(xi);
                 }
             } else {
-                for &xi in po.succs(i) {
-                    if self.push(xi, l) {
-                        self.add_join(po, xi);
+                let (a, b) = (succ_start[i as usize], succ_start[i as usize + 1]);
+                for &xi in &succ[a as usize..b as usize] {
+                    if push_label(labels, fresh, touched, xi, l) {
+                        if xi.wrapping_sub(ignore.0) >= ignore.1 - ignore.0
+                            && in_joins[xi as usize] != stamp
+                        {
+                            in_joins[xi as usize] = stamp;
+                            desc.joins.push(order[xi as usize]);
+                        }
                         joined = true;
                     }
                     low = low.min(xi);
@@ -978,7 +1097,35 @@ impl JoinFinder {
                 floor_label = l;
             }
         }
+        *work += steps;
+        *fresh_out = std::mem::take(fresh);
+        *touched_out = std::mem::take(touched);
     }
+}
+
+/// LLVM's `computeJoin` on split borrows (see `JoinFinder::push`).
+#[inline(always)]
+fn push_label(
+    labels: &mut [u32],
+    fresh: &mut FreshSet,
+    touched: &mut Vec<u32>,
+    x: u32,
+    l: u32,
+) -> bool {
+    let old = labels[x as usize];
+    if old == l {
+        return false;
+    }
+    if old != x {
+        fresh.set(x);
+    }
+    if old == NONE {
+        labels[x as usize] = l;
+        touched.push(x);
+        return false;
+    }
+    labels[x as usize] = x;
+    true
 }
 
 #[cfg(test)]
@@ -1123,12 +1270,25 @@ mod tests {
             f.set(i);
         }
         f.set(64);
-        assert_eq!(f.count, 5);
+        assert!(!f.is_empty());
         let mut got = Vec::new();
         while let Some(i) = f.last() {
             got.push(i);
             f.reset(i);
         }
         assert_eq!(got, vec![9_999, 4_096, 4_095, 64, 5]);
+        assert!(f.is_empty() && f.pop().is_none());
+        // Refilled after being emptied, popped in decreasing order; an empty set's `hi` stays
+        // valid.
+        for i in [70u32, 3, 9_000, 4_100] {
+            f.set(i);
+        }
+        let mut got = Vec::new();
+        while let Some(i) = f.pop() {
+            got.push(i);
+        }
+        assert_eq!(got, vec![9_000, 4_100, 70, 3]);
+        assert!(f.is_empty());
+        assert!(FreshSet::default().pop().is_none());
     }
 }
