@@ -1288,11 +1288,13 @@ pub struct Strings {
     pub map: StrIndex,
 }
 
-/// The interner's index from text to symbol: open addressing over 32-byte slots that hold the
-/// text's 64-bit hash, the symbol, the length and (for texts of up to 16 bytes) the text itself,
-/// so a lookup is confirmed within one cache line; longer texts are confirmed against the buffer.
-/// No allocation per string (a `HashMap<Box<str>, Sym>` allocated a key per string, and the reader
-/// interns hundreds of thousands of names in large functions).
+/// The interner's index from text to symbol: open addressing over 16-byte slots (four to a cache
+/// line) that hold the low half of the text's hash, the symbol and one word of the text (the whole
+/// text and its length when it has at most 7 bytes), so a lookup of a short text is confirmed
+/// within one cache line; longer texts are confirmed against the buffer. No allocation per string
+/// (a `HashMap<Box<str>, Sym>` allocated a key per string), and half the memory of the earlier
+/// 32-byte slots: the reader interns hundreds of thousands of names in one large function, and
+/// the table's fresh memory was a fifth of the reader's cold cache misses there.
 #[derive(Clone, Default)]
 pub struct StrIndex {
     slots: Vec<StrSlot>,
@@ -1301,20 +1303,32 @@ pub struct StrIndex {
 
 #[derive(Copy, Clone)]
 struct StrSlot {
-    hash: u64,
+    /// The low 32 bits of the text's hash: the home slot's index bits (tables have fewer than
+    /// 2^32 slots), and a filter.
+    hash: u32,
     /// `u32::MAX` marks an empty slot.
     sym: u32,
-    len: u32,
-    /// The text as two zero-padded little-endian words (texts of up to 16 bytes).
-    inline: [u64; 2],
+    /// [`slot_word`] of the text.
+    word: u64,
 }
 
 const EMPTY_STR_SLOT: StrSlot = StrSlot {
     hash: 0,
     sym: u32::MAX,
-    len: 0,
-    inline: [0; 2],
+    word: 0,
 };
+
+/// A text of at most 7 bytes as its zero-padded little-endian bytes with the length in the top
+/// byte (the text itself: equal words, equal texts); a longer text as its first 7 bytes with
+/// `0xff` on top (a filter: the text is compared in the buffer).
+#[inline]
+fn slot_word(b: &[u8]) -> u64 {
+    if b.len() < 8 {
+        crate::fx::exact_word(b) | (b.len() as u64) << 56
+    } else {
+        crate::fx::exact_word(&b[..7]) | 0xff << 56
+    }
+}
 
 impl StrIndex {
     /// How many strings are indexed.
@@ -1371,21 +1385,19 @@ impl Strings {
             return None;
         }
         let mask = slots.len() - 1;
-        let words = (s.len() <= 16).then(|| crate::fx::text_words(s.as_bytes()));
+        let word = slot_word(s.as_bytes());
+        let short = s.len() < 8;
         let mut i = h as usize & mask;
         loop {
             let slot = &slots[i];
             if slot.sym == u32::MAX {
                 return Some((i, false));
             }
-            if slot.hash == h && slot.len as usize == s.len() {
-                let same = match words {
-                    Some(w) => slot.inline == w,
-                    None => self.resolve(Sym(slot.sym)) == s,
-                };
-                if same {
-                    return Some((i, true));
-                }
+            if slot.hash == h as u32
+                && slot.word == word
+                && (short || self.resolve(Sym(slot.sym)) == s)
+            {
+                return Some((i, true));
             }
             i = (i + 1) & mask;
         }
@@ -1413,17 +1425,10 @@ impl Strings {
         self.buf.push_str(s);
         let sym = Sym(self.spans.len() as u32);
         self.spans.push((start, self.buf.len() as u32));
-        // Built from words, not by copying bytes into the slot: the slot is then copied into the
-        // table with wide loads, which would stall on fresh byte stores.
         self.map.slots[i] = StrSlot {
-            hash: h,
+            hash: h as u32,
             sym: sym.0,
-            len: s.len() as u32,
-            inline: if s.len() <= 16 {
-                crate::fx::text_words(s.as_bytes())
-            } else {
-                [0; 2]
-            },
+            word: slot_word(s.as_bytes()),
         };
         self.map.len += 1;
         if self.map.len * 4 > self.map.slots.len() * 3 {

@@ -232,6 +232,10 @@ pub(crate) struct Parser<'s> {
     cur_func: u32,
     /// Pool lengths of the last function body (see `parse_body`).
     pool_sizes: [usize; 9 + crate::ir::SIDE_TABLES],
+    /// Where the current function body starts (its `{`), and whether its pools were already
+    /// sized from an estimate of its length (see `Parser::grow_pools`).
+    body_start: usize,
+    body_sized: bool,
     /// Attachment kinds (`!tbaa`) by their text → symbol (see `fast.rs`).
     md_kinds: fast::WordCache,
     /// Global name tokens (`@f`) by their text → index in `gsyms` (see `fast.rs`).
@@ -303,6 +307,8 @@ impl<'s> Parser<'s> {
             next_slot: 0,
             cur_func: 0,
             pool_sizes: [0; 9 + crate::ir::SIDE_TABLES],
+            body_start: 0,
+            body_sized: false,
             md_kinds: fast::WordCache::new(),
             gsym_cache: fast::WordCache::new(),
             small_ints: [[u32::MAX; 64]; 2],
@@ -641,10 +647,17 @@ impl<'s> Parser<'s> {
     /// The interned name of a local just defined by `locals.insert(k, ..)`: from the local map's
     /// cache when the name was interned before, else interned now (at the same point as before the
     /// cache existed, so symbols are numbered the same).
+    #[inline]
     fn def_sym(&mut self, k: LocalKey<'s>) -> Sym {
         if let Some(s) = self.locals.last_sym() {
             return s;
         }
+        self.def_sym_new(k)
+    }
+
+    /// [`Parser::def_sym`] for a name not cached: out of line, so the cached path stays small.
+    #[inline(never)]
+    fn def_sym_new(&mut self, k: LocalKey<'s>) -> Sym {
         let s = self.key_sym(k);
         self.locals.remember_last_sym(s);
         s
@@ -804,5 +817,31 @@ mod tests {
         let b = strings.intern_hashed(42, "collide-b");
         assert_ne!(a, b);
         assert_eq!(strings.intern_hashed(42, "collide-a"), a);
+        // Forced collisions around the slot's inline word (7 bytes and the length): texts that
+        // differ only past the seventh byte, in length, by trailing NUL bytes, at 7 and 8 bytes.
+        let tricky = [
+            "",
+            "\0",
+            "\0\0",
+            "a",
+            "a\0",
+            "abcdefg",
+            "abcdefg\0",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefgh\0",
+            "abcdef",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopr",
+        ];
+        let syms: Vec<Sym> = tricky.iter().map(|t| strings.intern_hashed(7, t)).collect();
+        for (i, t) in tricky.iter().enumerate() {
+            assert_eq!(strings.intern_hashed(7, t), syms[i], "{t:?}");
+            assert_eq!(strings.get_hashed(7, t), Some(syms[i]), "{t:?}");
+            assert_eq!(strings.resolve(syms[i]), *t);
+            for j in 0..i {
+                assert_ne!(syms[i], syms[j], "{t:?}");
+            }
+        }
     }
 }

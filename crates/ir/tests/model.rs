@@ -204,3 +204,82 @@ fn spans_cover_items() {
     let b = f.block_span(Block(0));
     assert!(text[b.start as usize..b.end as usize].starts_with("entry:"));
 }
+
+#[test]
+fn names_sharing_numbers_across_prefixes_resolve_to_their_definitions() {
+    // Clang numbers its named and unnamed values with one counter (`%arrayidx10`, `%11`,
+    // `%old12`); the reader's local map keys such names by their number. Here numbers are also
+    // shared by several names of one function (`%a5`, `%b5`, `%"5"`, `%5`: one per structure
+    // the map may use), reused with other prefixes in the next function, and some are past any
+    // dense range. Every operand must name the value defined with its exact spelling (unnamed
+    // values by their slot: the printer numbers them densely).
+    let prefixes = ["a", "arrayidx", "x.", "idxprom9", "", "b"];
+    let mut text = String::new();
+    let mut expect: Vec<(String, Vec<Vec<String>>)> = Vec::new();
+    let mut seed = 7u64;
+    let mut next = |k: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % k
+    };
+    for fi in 0..4 {
+        let fname = format!("f{fi}");
+        text += &format!("define i32 @{fname}(i32 %a{fi}, i32 %p) {{\nentry:\n");
+        let mut defined = vec![format!("%a{fi}"), "%p".to_string()];
+        let mut written = Vec::new();
+        let mut unnamed = 0u32;
+        let mut counter = 1u32;
+        let mut used = std::collections::HashSet::new();
+        let mut slots = std::collections::HashMap::new();
+        while written.len() < 300 {
+            let n = match next(8) {
+                0 => 900_000_000 + counter,
+                1 if counter > 3 => counter - 1 - next(3) as u32,
+                _ => counter,
+            };
+            let p = prefixes[next(prefixes.len() as u64) as usize];
+            let name = match (p, next(4)) {
+                // Unnamed values must be numbered in increasing order.
+                ("", 0) if n >= unnamed && n < 900_000_000 => {
+                    unnamed = n + 1;
+                    slots.insert(format!("%{n}"), format!("%{}", slots.len()));
+                    format!("%{n}")
+                }
+                ("", _) => format!("%\"{n}\""),
+                _ => format!("%{p}{n}"),
+            };
+            counter += 1;
+            if !used.insert(name.clone()) {
+                continue;
+            }
+            let ops: Vec<String> = (0..2)
+                .map(|_| defined[next(defined.len() as u64) as usize].clone())
+                .collect();
+            text += &format!("  {name} = add i32 {}, {}\n", ops[0], ops[1]);
+            written.push(
+                ops.iter()
+                    .map(|o| slots.get(o).unwrap_or(o).clone())
+                    .collect(),
+            );
+            defined.push(name);
+        }
+        text += &format!("  ret i32 {}\n}}\n", defined.last().unwrap());
+        let last = defined.last().unwrap();
+        written.push(vec![slots.get(last).unwrap_or(last).clone()]);
+        expect.push((fname, written));
+    }
+    let m = read(&text);
+    for (fname, written) in expect {
+        let f = m.function_by_name(&fname).unwrap();
+        for (i, ops) in written.iter().enumerate() {
+            let got: Vec<String> = m
+                .func(f)
+                .operands(InstId(i as u32))
+                .iter()
+                .map(|&v| m.value_name(f, v))
+                .collect();
+            assert_eq!(&got, ops, "{fname}, instruction {i}");
+        }
+    }
+}

@@ -8,12 +8,18 @@
 //! in the slot and their text in a side vector. Rare keys (escaped quoted names, huge numbers, names
 //! longer than 255 bytes) use a hash map.
 //!
-//! Names made of a short prefix and a decimal number (`%v123`, `%b7`, `%call12`: how compilers and
-//! generators name values) skip the hash table: the prefix is looked up in a small table that stays
-//! in cache, and the number indexes the prefix's dense vector of (generation, local) entries. That
-//! keeps lookups of a function with hundreds of thousands of names in randomly ordered references
-//! within a few small arrays instead of a table of many megabytes. The dense vectors are bounded by
-//! a budget proportional to the source size; a name whose number does not fit uses the table. Which
+//! Names made of a short prefix and a decimal number (`%v123`, `%b7`, `%arrayidx12`: how compilers
+//! and generators name values) skip the hash table: the prefix is looked up in a small table that
+//! stays in cache, and the number alone indexes one dense vector of entries with two ways of
+//! (prefix, local) each, shared with the unnamed values (`%7`). Clang-style names share one
+//! counter across all prefixes and the unnamed values (`%arrayidx10`, `%11`, `%old12`), so one
+//! vector keyed by the number holds a function's names about once each, where a vector per prefix
+//! would span the whole number range for every prefix; generators that count per prefix usually
+//! have two (`%b7:` and its value `%v7`), hence the second way. A third name with the same number
+//! (`%c5` after `%a5` and `%b5`) goes to its prefix's own dense vector of (generation, local)
+//! entries by number (generators with three counters), bounded by a budget proportional to the
+//! source size, and past that to the hash table. The number-keyed vector is bounded by a cap
+//! proportional to the source size; a name whose number is past it uses the table. Which
 //! structure holds a key is decided the same way at every lookup (see [`LocalMap::insert`]).
 //!
 //! In front of all of it, a direct-mapped cache of 4,096 entries keyed by the whole name (up to 16
@@ -25,8 +31,8 @@ use crate::Sym;
 use crate::fx::FxHashMap;
 use crate::fx::exact_word;
 
-/// Numbered values below this go to the dense vector (LLVM numbers them consecutively from 0).
-const DENSE_MAX: u32 = 1 << 20;
+/// The smallest cap of the dense vector (entries), whatever the source size.
+const DENSE_MIN_CAP: usize = 1 << 16;
 /// Names up to this many bytes are stored inline in their slot.
 const INLINE: usize = 8;
 /// `Slot::tag` length field of a long name (its text and local are in `LocalMap::long`).
@@ -57,28 +63,74 @@ const EMPTY: Slot = Slot {
     val: 0,
 };
 
-/// The dense entries of one name prefix.
+/// A name prefix (at most 8 bytes) as its zero-padded word and length.
 struct Prefix {
     word: u64,
     len: u32,
-    /// By number: (generation, packed local or [`IN_OTHER`], interned name or [`NO_SYM`]); the
-    /// local is current iff the generation matches. The symbol of a name is module-wide, so it is
-    /// kept across functions: a name seen before needs no interning when it is defined again.
-    vals: Vec<(u32, u32, u32)>,
 }
+
+/// The prefix of the unnamed values (`%7`, [`LocalKey::Num`]) in [`Dense::prefix`].
+const NUMBERED: u32 = 0xfffe;
+/// [`Dense::prefix`] of an unused way. Prefixes with an index of this or more never use the
+/// dense vector (a 16-bit field; a module with that many prefixes is not what it is for).
+const NO_WAY: u16 = 0xffff;
+
+/// One entry of [`LocalMap::dense`]: the names with this number and the prefixes
+/// [`Dense::prefix`], in two ways filled in order and never emptied within a function.
+#[derive(Copy, Clone)]
+struct Dense {
+    /// The ways are current iff this is the map's generation (a stale entry has no names).
+    generation: u32,
+    /// Per way: the prefix's index in [`LocalMap::prefixes`], [`NUMBERED`] or [`NO_WAY`].
+    prefix: [u16; 2],
+    /// Per way: the packed local, or [`IN_OTHER`].
+    val: [u32; 2],
+}
+
+/// A prefix index as it goes in [`Dense::prefix`]: [`NO_WAY`] (not dense) from [`NUMBERED`] on.
+#[inline]
+fn way_prefix(pi: usize) -> u32 {
+    if pi < NUMBERED as usize {
+        pi as u32
+    } else {
+        NO_WAY as u32
+    }
+}
+
+const EMPTY_DENSE: Dense = Dense {
+    generation: 0,
+    prefix: [NO_WAY; 2],
+    val: [0; 2],
+};
 
 pub(super) struct LocalMap<'s> {
     src: &'s [u8],
-    num: Vec<Option<Local>>,
+    /// Numbered names by their number (see [`Dense`]); grown on demand up to `dense_cap`.
+    dense: Vec<Dense>,
+    /// Numbers below this may use `dense`; a fixed function of the source size, so the choice
+    /// of structure for a key never changes.
+    dense_cap: usize,
+    /// Per prefix (parallel to `prefixes`), by number: (generation, packed local or
+    /// [`IN_OTHER`]) of the names whose number's two ways in `dense` were taken by other
+    /// prefixes when they were defined.
+    third: Vec<Vec<(u32, u32)>>,
+    /// How many more entries the vectors of `third` may still allocate.
+    third_budget: usize,
     prefixes: Vec<Prefix>,
     /// Open addressing over `prefixes`: index + 1, 0 for empty.
     prefix_slots: Vec<u32>,
-    /// How many more dense entries all prefixes together may still allocate.
-    budget: usize,
     /// One-byte prefixes by their byte: index + 1 into `prefixes`, 0 for none.
     single: [u32; 256],
-    /// The dense entry (prefix, number) written by the last `insert`, if it went to one.
-    last_dense: Option<(u32, u32)>,
+    /// Per prefix (parallel to `prefixes`), by number: the interned name (prefix, number), or
+    /// [`NO_SYM`]. Symbols are module-wide, so these are kept across functions: a name seen
+    /// before needs no interning when it is defined again (names recur from function to function
+    /// with other numbers, so the per-function `dense` entry cannot keep them). Only a cache:
+    /// a name past its vector is interned as usual.
+    syms: Vec<Vec<u32>>,
+    /// How many more entries the vectors of `syms` may still allocate.
+    sym_budget: usize,
+    /// (prefix, number) of the name of the last `insert`, if it was a numbered source name.
+    last_split: Option<(u32, u32)>,
     slots: Vec<Slot>,
     /// Generation, below 2^24 and never 0.
     generation: u32,
@@ -288,18 +340,22 @@ impl<'s> LocalMap<'s> {
         exact_word(b)
     }
 
-    /// `src` is the text the keys are slices of; its size bounds the memory of the dense vectors
-    /// (one 8-byte entry per 8 source bytes).
+    /// `src` is the text the keys are slices of; its size bounds the memory of the dense vector
+    /// (one 16-byte entry per 16 source bytes: a name takes at least that much text once defined
+    /// and referenced).
     pub(super) fn new(src: &'s [u8]) -> Self {
-        let src_len = src.len();
         LocalMap {
             src,
-            num: Vec::new(),
+            dense: Vec::new(),
+            dense_cap: (src.len() / 16).max(DENSE_MIN_CAP),
+            third: Vec::new(),
+            third_budget: (src.len() / 16).max(DENSE_MIN_CAP),
             prefixes: Vec::new(),
             prefix_slots: vec![0; 64],
-            budget: (src_len / 8).max(1 << 16),
             single: [0; 256],
-            last_dense: None,
+            syms: Vec::new(),
+            sym_budget: (src.len() / 32).max(DENSE_MIN_CAP),
+            last_split: None,
             slots: vec![EMPTY; 256],
             generation: 1,
             len: 0,
@@ -345,7 +401,6 @@ impl<'s> LocalMap<'s> {
 
     /// Forgets every entry (start of a function).
     pub(super) fn clear(&mut self) {
-        self.num.clear();
         self.other.clear();
         self.long.clear();
         self.len = 0;
@@ -353,10 +408,11 @@ impl<'s> LocalMap<'s> {
         if self.generation >= 1 << 24 {
             self.slots.fill(EMPTY);
             self.cache.fill(EMPTY_CACHE);
-            for p in &mut self.prefixes {
-                for v in &mut p.vals {
-                    v.0 = 0;
-                }
+            for e in &mut self.dense {
+                e.generation = 0;
+            }
+            for e in self.third.iter_mut().flatten() {
+                e.0 = 0;
             }
             self.generation = 1;
         }
@@ -420,21 +476,58 @@ impl<'s> LocalMap<'s> {
     /// [`LocalMap::get`] behind the cache.
     #[inline(never)]
     fn get_uncached(&self, key: &LocalKey<'s>) -> Option<Local> {
-        match *key {
-            LocalKey::Num(n) if n < DENSE_MAX => *self.num.get(n as usize)?,
-            LocalKey::Src(s) if s.len() <= MAX_LONG => {
-                if let Some((p, n)) = self.split(s)
-                    && let Some(pi) = self.prefix_index(p)
-                    && let Some(&(g, v, _)) = self.prefixes[pi].vals.get(n as usize)
-                {
-                    return if g != self.generation {
-                        None
-                    } else if v == IN_OTHER {
-                        self.other.get(key).copied()
-                    } else {
-                        Some(unpack(v))
-                    };
+        let numbered = match *key {
+            LocalKey::Num(n) => Some((NUMBERED, n)),
+            LocalKey::Src(s) if s.len() <= MAX_LONG => match self.split(s) {
+                // A prefix never seen is in no structure (every insert of a numbered name
+                // records its prefix).
+                Some((p, n)) => Some((way_prefix(self.prefix_index(p)?), n)),
+                None => None,
+            },
+            _ => None,
+        };
+        if let Some((pi, n)) = numbered
+            && pi < NO_WAY as u32
+            && (n as usize) < self.dense_cap
+        {
+            // Past the vector's length or not current: never inserted, in no structure (a
+            // name goes to the table only while its number's entry is current and full).
+            let e = self.dense.get(n as usize)?;
+            if e.generation != self.generation {
+                return None;
+            }
+            let w = if e.prefix[0] == pi as u16 {
+                0
+            } else if e.prefix[1] == pi as u16 {
+                1
+            } else if e.prefix[1] == NO_WAY {
+                // A free way: the key would have taken it.
+                return None;
+            } else {
+                // Both ways taken by other prefixes: the prefix's own vector if it reaches the
+                // number (see `insert`), else the table.
+                match self.third.get(pi as usize).and_then(|v| v.get(n as usize)) {
+                    Some(&(g, v)) if g == self.generation => {
+                        return if v == IN_OTHER {
+                            self.other.get(key).copied()
+                        } else {
+                            Some(unpack(v))
+                        };
+                    }
+                    Some(_) => return None,
+                    None => 2,
                 }
+            };
+            if w < 2 {
+                return if e.val[w] == IN_OTHER {
+                    self.other.get(key).copied()
+                } else {
+                    Some(unpack(e.val[w]))
+                };
+            }
+        }
+        match *key {
+            LocalKey::Src(s) if s.len() <= MAX_LONG => {
                 let (i, found) = self.find(s);
                 if !found {
                     return None;
@@ -454,11 +547,11 @@ impl<'s> LocalMap<'s> {
 
     /// Inserts or replaces; returns the previous entry, like `HashMap::insert`.
     ///
-    /// A `<prefix><number>` key goes to its prefix's dense vector if the number is below the
-    /// vector's length, growing the vector when the budget allows. Otherwise it goes to the table
-    /// and stays there: growing a vector later cannot reach its number, because a growth that
-    /// failed for it needed more than the budget left then, and the budget only shrinks by what the
-    /// vectors grow.
+    /// A `<prefix><number>` key (or an unnamed `%<number>`) whose number is below the cap goes to
+    /// the dense entry of its number, unless that entry is current with another prefix: then it
+    /// goes to the table and stays there, because entries are never removed within a function, so
+    /// the entry stays current with that other prefix. A lookup therefore finds every key where
+    /// its insert put it: the dense entry if it is current with the key's prefix, else the table.
     pub(super) fn insert(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
         if let LocalKey::Src(s) = key {
             self.cache_put(s, local);
@@ -468,47 +561,27 @@ impl<'s> LocalMap<'s> {
 
     /// [`LocalMap::insert`] into the structures behind the cache.
     fn insert_uncached(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
-        self.last_dense = None;
-        if let LocalKey::Src(s) = key
-            && s.len() <= MAX_LONG
-            && let Some((p, n)) = self.split(s)
-        {
-            let pi = self.prefix_or_insert(p);
-            let n = n as usize;
-            let have = self.prefixes[pi].vals.len();
-            if n >= have && n + 1 - have <= self.budget {
-                let want = (n + 1).max(2 * have).max(64).min(have + self.budget);
-                self.budget -= want - have;
-                self.prefixes[pi].vals.resize(want, (0, 0, NO_SYM));
-            }
-            if n < self.prefixes[pi].vals.len() {
-                let val = pack(local).unwrap_or(IN_OTHER);
-                let generation = self.generation;
-                let e = &mut self.prefixes[pi].vals[n];
-                let (g, old) = (e.0, e.1);
-                (e.0, e.1) = (generation, val);
-                self.last_dense = Some((pi as u32, n as u32));
-                let prev = if g != generation {
-                    None
-                } else if old == IN_OTHER {
-                    self.other.remove(&key)
-                } else {
-                    Some(unpack(old))
-                };
-                if val == IN_OTHER {
-                    self.other.insert(key, local);
+        self.last_split = None;
+        let numbered = match key {
+            LocalKey::Num(n) => Some((NUMBERED, n)),
+            LocalKey::Src(s) if s.len() <= MAX_LONG => match self.split(s) {
+                Some((p, n)) => {
+                    let pi = self.prefix_or_insert(p);
+                    self.last_split = Some((pi as u32, n));
+                    Some((way_prefix(pi), n))
                 }
-                return prev;
-            }
+                None => None,
+            },
+            _ => None,
+        };
+        if let Some((pi, n)) = numbered
+            && pi < NO_WAY as u32
+            && (n as usize) < self.dense_cap
+            && let Some(prev) = self.insert_dense(key, pi as u16, n as usize, local)
+        {
+            return prev;
         }
         match key {
-            LocalKey::Num(n) if n < DENSE_MAX => {
-                let n = n as usize;
-                if n >= self.num.len() {
-                    self.num.resize(n + 1, None);
-                }
-                self.num[n].replace(local)
-            }
             LocalKey::Src(s) if s.len() <= MAX_LONG => {
                 let (i, found) = self.find(s);
                 // A local whose index does not fit the packed form (never in practice) lives in
@@ -562,29 +635,137 @@ impl<'s> LocalMap<'s> {
         }
     }
 
-    /// The interned name of the key of the last `insert`, if known (see [`Prefix::vals`]).
+    /// The dense part of [`LocalMap::insert`] for a key of prefix `pi` and number `n` below the
+    /// cap: `Some(previous entry)` if the key went to a way of its dense entry, `None` if both
+    /// ways are current with other prefixes (the key goes to the table).
+    #[inline]
+    fn insert_dense(
+        &mut self,
+        key: LocalKey<'s>,
+        pi: u16,
+        n: usize,
+        local: Local,
+    ) -> Option<Option<Local>> {
+        if n >= self.dense.len() {
+            let want = (n + 1)
+                .max(2 * self.dense.len())
+                .max(64)
+                .min(self.dense_cap);
+            self.dense.resize(want, EMPTY_DENSE);
+        }
+        let generation = self.generation;
+        let e = &mut self.dense[n];
+        if e.generation != generation {
+            *e = Dense {
+                generation,
+                ..EMPTY_DENSE
+            };
+        }
+        let (w, current) = if e.prefix[0] == pi {
+            (0, true)
+        } else if e.prefix[0] == NO_WAY {
+            (0, false)
+        } else if e.prefix[1] == pi {
+            (1, true)
+        } else if e.prefix[1] == NO_WAY {
+            (1, false)
+        } else {
+            return self.insert_third(key, pi as usize, n, local);
+        };
+        let old = e.val[w];
+        let val = pack(local).unwrap_or(IN_OTHER);
+        e.prefix[w] = pi;
+        e.val[w] = val;
+        let prev = if !current {
+            None
+        } else if old == IN_OTHER {
+            self.other.remove(&key)
+        } else {
+            Some(unpack(old))
+        };
+        if val == IN_OTHER {
+            self.other.insert(key, local);
+        }
+        Some(prev)
+    }
+
+    /// [`LocalMap::insert_dense`] for a key whose number's ways are taken by other prefixes: its
+    /// prefix's own vector, grown while the budget allows; `None` if the number is past it (the
+    /// key goes to the table, and stays there: a growth that failed for it needed more than the
+    /// budget left then, and the budget only shrinks by what the vectors grow).
+    fn insert_third(
+        &mut self,
+        key: LocalKey<'s>,
+        pi: usize,
+        n: usize,
+        local: Local,
+    ) -> Option<Option<Local>> {
+        if self.third.len() <= pi {
+            self.third.resize_with(pi + 1, Vec::new);
+        }
+        let v = &mut self.third[pi];
+        let have = v.len();
+        if n >= have && n + 1 - have <= self.third_budget {
+            let want = (n + 1).max(2 * have).max(64).min(have + self.third_budget);
+            self.third_budget -= want - have;
+            v.resize(want, (0, 0));
+        }
+        let e = v.get_mut(n)?;
+        let val = pack(local).unwrap_or(IN_OTHER);
+        let (g, old) = std::mem::replace(e, (self.generation, val));
+        let prev = if g != self.generation {
+            None
+        } else if old == IN_OTHER {
+            self.other.remove(&key)
+        } else {
+            Some(unpack(old))
+        };
+        if val == IN_OTHER {
+            self.other.insert(key, local);
+        }
+        Some(prev)
+    }
+
+    /// The interned name of the key of the last `insert`, if known (see [`LocalMap::syms`]).
     #[inline]
     pub(super) fn last_sym(&self) -> Option<Sym> {
-        let (pi, n) = self.last_dense?;
-        let sym = self.prefixes[pi as usize].vals[n as usize].2;
+        let (pi, n) = self.last_split?;
+        let sym = *self.syms.get(pi as usize)?.get(n as usize)?;
         (sym != NO_SYM).then_some(Sym(sym))
     }
 
     /// Records the interned name of the key of the last `insert`.
     #[inline]
     pub(super) fn remember_last_sym(&mut self, sym: Sym) {
-        if let Some((pi, n)) = self.last_dense {
-            self.prefixes[pi as usize].vals[n as usize].2 = sym.0;
+        if let Some((pi, n)) = self.last_split {
+            self.put_sym(pi as usize, n as usize, sym);
         }
     }
 
-    /// Records the interned name of `s`, if it has a dense entry.
+    /// Records the interned name of `s`, if it is a numbered name.
     pub(super) fn remember_sym(&mut self, s: &str, sym: Sym) {
         if let Some((p, n)) = self.split(s)
             && let Some(pi) = self.prefix_index(p)
-            && let Some(e) = self.prefixes[pi].vals.get_mut(n as usize)
         {
-            e.2 = sym.0;
+            self.put_sym(pi, n as usize, sym);
+        }
+    }
+
+    /// `syms[pi][n] = sym`, growing the vector while the budget allows.
+    #[inline(never)]
+    fn put_sym(&mut self, pi: usize, n: usize, sym: Sym) {
+        if self.syms.len() <= pi {
+            self.syms.resize_with(self.prefixes.len(), Vec::new);
+        }
+        let v = &mut self.syms[pi];
+        let have = v.len();
+        if n >= have && n + 1 - have <= self.sym_budget {
+            let want = (n + 1).max(2 * have).max(64).min(have + self.sym_budget);
+            self.sym_budget -= want - have;
+            v.resize(want, NO_SYM);
+        }
+        if let Some(e) = v.get_mut(n) {
+            *e = sym.0;
         }
     }
 
@@ -623,7 +804,6 @@ impl<'s> LocalMap<'s> {
         self.prefixes.push(Prefix {
             word: short_word(p),
             len: p.len() as u32,
-            vals: Vec::new(),
         });
         if self.prefixes.len() * 2 > self.prefix_slots.len() {
             let n = self.prefix_slots.len() * 2;
@@ -738,11 +918,11 @@ mod tests {
             assert!(m.get(&LocalKey::Src("abd")).is_none());
             assert!(m.get(&LocalKey::Num(names.len() as u32)).is_none());
             assert!(
-                m.insert(LocalKey::Num(DENSE_MAX + 3), Local::Arg(9))
+                m.insert(LocalKey::Num(m.dense_cap as u32 + 3), Local::Arg(9))
                     .is_none()
             );
             assert!(matches!(
-                m.get(&LocalKey::Num(DENSE_MAX + 3)),
+                m.get(&LocalKey::Num(m.dense_cap as u32 + 3)),
                 Some(Local::Arg(9))
             ));
             // A local whose index does not fit the packed form.
@@ -760,17 +940,21 @@ mod tests {
         assert!(m.get(&LocalKey::Src("v1")).is_none());
         assert!(m.get(&LocalKey::Src("huge")).is_none());
         assert!(m.get(&LocalKey::Num(1)).is_none());
-        assert!(m.get(&LocalKey::Num(DENSE_MAX + 3)).is_none());
+        assert!(m.get(&LocalKey::Num(m.dense_cap as u32 + 3)).is_none());
     }
 
-    /// Numbered names past the dense budget go to the table and are still found; names that only
-    /// look numbered (leading zeros, long prefixes) stay distinct.
+    /// Numbered names past the dense cap go to the table and are still found; names that only
+    /// look numbered (leading zeros, long prefixes) stay distinct; names whose number another
+    /// prefix holds go to the table.
     #[test]
-    fn dense_prefixes_and_budget() {
+    fn dense_cap_and_collisions() {
         let mut m = LocalMap::new(b"");
-        let budget = m.budget;
-        let mut names: Vec<String> = (0..budget as u32 + 5000).map(|i| format!("v{i}")).collect();
+        let cap = m.dense_cap as u32;
+        let mut names: Vec<String> = (0..cap + 5000).map(|i| format!("v{i}")).collect();
         names.extend((0..100).map(|i| format!("b{}", i * 1000)));
+        // Third and fourth names of a number: prefix vectors until their budget runs out.
+        names.extend((0..100).map(|i| format!("c{}", i * 1000)));
+        names.extend((0..100).map(|i| format!("d{}", i * 1000)));
         names.extend(
             [
                 "v01",
@@ -802,13 +986,137 @@ mod tests {
             assert!(m.get(&LocalKey::Src("v00")).is_none());
             assert!(m.get(&LocalKey::Src("b1")).is_none());
             assert!(m.get(&LocalKey::Src("c1")).is_none());
+            assert!(m.get(&LocalKey::Num(3)).is_none());
             assert!(matches!(
                 m.insert(LocalKey::Src("v3"), Local::Arg(1)),
                 Some(Local::Block(x)) if x == 3 + round
             ));
             assert!(matches!(m.get(&LocalKey::Src("v3")), Some(Local::Arg(1))));
         }
-        assert_eq!(m.budget, 0);
+        assert_eq!(m.dense.len(), cap as usize);
+        assert_eq!(m.third_budget, 0);
+    }
+
+    /// Random inserts and lookups against a plain map, over functions (clears) whose names share
+    /// one counter across prefixes the way clang's do (`%arrayidx10`, `%11`, `%old12`), with
+    /// several names per number, quoted-style digit names (`"5"` next to `%5`), numbers reused
+    /// with another prefix in the next function, and numbers past the cap. Also the cached
+    /// symbols: `last_sym` is never the symbol of another name.
+    #[test]
+    fn shared_numbers_match_a_plain_map() {
+        use std::collections::HashMap;
+        let prefixes = [
+            "", "a", "arrayidx", "old", "if.then", "x.y", "idxprom9", "v0",
+        ];
+        let mut m = LocalMap::new(b"");
+        let cap = m.dense_cap as u32;
+        let mut syms: HashMap<String, u32> = HashMap::new();
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut next = move |k: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % k
+        };
+        let (mut dense_hits, mut table_hits) = (0, 0);
+        for _func in 0..60 {
+            m.clear();
+            let mut want: HashMap<&str, Local> = HashMap::new();
+            let range = [40, 400, 4000][next(3) as usize] as u64;
+            for step in 0..600u32 {
+                let n = match next(20) {
+                    0 => cap as u64 + next(50),
+                    _ => next(range),
+                };
+                // `#n` stands for the unnamed `%n` (`LocalKey::Num`).
+                let name = match next(10) {
+                    0 => format!("#{n}"),
+                    _ => format!("{}{n}", prefixes[next(prefixes.len() as u64) as usize]),
+                };
+                // Keys borrow the source for the map's lifetime.
+                let name: &'static str = Box::leak(name.into_boxed_str());
+                let key = match name.strip_prefix('#') {
+                    Some(d) => LocalKey::Num(d.parse().unwrap()),
+                    None => LocalKey::Src(name),
+                };
+                if next(3) == 0 {
+                    let local = Local::Inst(step);
+                    let prev = m.insert(key, local);
+                    let prev_want = want.insert(name, local);
+                    assert_eq!(format!("{prev:?}"), format!("{prev_want:?}"), "{name}");
+                    if let LocalKey::Src(s) = key {
+                        if m.dense.get(n as usize).is_some_and(|e| {
+                            e.generation == m.generation && e.val.contains(&pack(local).unwrap())
+                        }) {
+                            dense_hits += 1;
+                        } else {
+                            table_hits += 1;
+                        }
+                        let sym = *syms.get(s).unwrap_or(&(syms.len() as u32));
+                        if let Some(got) = m.last_sym() {
+                            assert_eq!(got.0, sym, "cached symbol of {s}");
+                        } else {
+                            syms.insert(s.to_string(), sym);
+                            if next(2) == 0 {
+                                m.remember_last_sym(Sym(sym));
+                            } else {
+                                m.remember_sym(s, Sym(sym));
+                            }
+                        }
+                    }
+                } else {
+                    let got = m.get(&key);
+                    assert_eq!(
+                        format!("{got:?}"),
+                        format!("{:?}", want.get(name)),
+                        "{name}"
+                    );
+                }
+            }
+        }
+        assert!(
+            dense_hits > 1000 && table_hits > 1000,
+            "{dense_hits} {table_hits}"
+        );
+    }
+
+    /// More prefixes than the dense entries' 16-bit prefix field holds: the later ones use the
+    /// table, the unnamed values keep theirs, and nothing is confused with them.
+    #[test]
+    fn prefixes_past_the_way_field() {
+        let letters = |mut k: usize| {
+            let mut p = String::new();
+            loop {
+                p.push((b'a' + (k % 26) as u8) as char);
+                k /= 26;
+                if k == 0 {
+                    break p;
+                }
+            }
+        };
+        let names: Vec<&'static str> = (0..70_000)
+            .map(|k| &*Box::leak(format!("{}{}", letters(k), k % 5).into_boxed_str()))
+            .collect();
+        let mut m = LocalMap::new(b"");
+        for round in 0..2u32 {
+            m.clear();
+            for n in 0..5 {
+                assert!(m.insert(LocalKey::Num(n), Local::Arg(n + round)).is_none());
+            }
+            for (i, n) in names.iter().enumerate() {
+                assert!(
+                    m.insert(LocalKey::Src(n), Local::Inst(i as u32)).is_none(),
+                    "{n}"
+                );
+            }
+            for (i, n) in names.iter().enumerate() {
+                assert!(matches!(m.get(&LocalKey::Src(n)), Some(Local::Inst(x)) if x == i as u32));
+            }
+            for n in 0..5 {
+                assert!(matches!(m.get(&LocalKey::Num(n)), Some(Local::Arg(x)) if x == n + round));
+            }
+        }
+        assert!(m.prefixes.len() > NUMBERED as usize + 1);
     }
 
     /// The word-parallel split agrees with the plain loop on every short string over an alphabet
