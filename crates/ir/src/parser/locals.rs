@@ -676,17 +676,28 @@ impl<'s> LocalMap<'s> {
         let val = pack(local).unwrap_or(IN_OTHER);
         e.prefix[w] = pi;
         e.val[w] = val;
-        let prev = if !current {
-            None
-        } else if old == IN_OTHER {
-            self.other.remove(&key)
-        } else {
-            Some(unpack(old))
+        Some(self.replaced(key, current.then_some(old), val, local))
+    }
+
+    /// The local that `key` had (`old`: its packed value, if it had one), now that its slot holds
+    /// `val` for `local`; the table keeps the locals too big to pack.
+    #[inline(always)]
+    fn replaced(
+        &mut self,
+        key: LocalKey<'s>,
+        old: Option<u32>,
+        val: u32,
+        local: Local,
+    ) -> Option<Local> {
+        let prev = match old {
+            None => None,
+            Some(IN_OTHER) => self.other.remove(&key),
+            Some(old) => Some(unpack(old)),
         };
         if val == IN_OTHER {
             self.other.insert(key, local);
         }
-        Some(prev)
+        prev
     }
 
     /// [`LocalMap::insert_dense`] for a key whose number's ways are taken by other prefixes: its
@@ -713,17 +724,8 @@ impl<'s> LocalMap<'s> {
         let e = v.get_mut(n)?;
         let val = pack(local).unwrap_or(IN_OTHER);
         let (g, old) = std::mem::replace(e, (self.generation, val));
-        let prev = if g != self.generation {
-            None
-        } else if old == IN_OTHER {
-            self.other.remove(&key)
-        } else {
-            Some(unpack(old))
-        };
-        if val == IN_OTHER {
-            self.other.insert(key, local);
-        }
-        Some(prev)
+        let generation = self.generation;
+        Some(self.replaced(key, (g == generation).then_some(old), val, local))
     }
 
     /// The interned name of the key of the last `insert`, if known (see [`LocalMap::syms`]).
