@@ -184,11 +184,19 @@ pub(super) fn candidates(
 /// (not necessarily disjoint): the fallback witness for joins of the analysis's label propagation.
 fn overlapping_joins(a: &Analysed<'_>, branches: &[Block], j: Block) -> Vec<JoinWitness> {
     let g = a.lf.cfg();
+    // One backward walk from `j` rules out, before any search, the successors that cannot reach
+    // it on any path: without it every divergent branch cost one breadth-first search of the
+    // function per successor, for every such phi.
+    let reaches_j = reaching(g, &[j]);
     let mut out = Vec::new();
     for &b in branches {
         let mut firsts: Vec<Block> = g.succs(b).to_vec();
+        firsts.retain(|x| reaches_j[x.index()]);
         firsts.sort();
         firsts.dedup();
+        if firsts.len() < 2 {
+            continue;
+        }
         let hits: Vec<Vec<Block>> = firsts
             .iter()
             .filter_map(|&x| shortest_path(g, &[x], &|y| y == j, &|y| y != b || y == j))
