@@ -506,6 +506,38 @@ impl Amdgpu {
     }
 }
 
+/// Whether [`Amdgpu::source`] can name an instruction with opcode `op` a source under any rule
+/// set (the opcodes its `match` answers for). Checked inline before the rules, which most
+/// instructions of a module (arithmetic, compares, stores, branches) then never reach.
+#[inline(always)]
+fn may_be_source(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Load
+            | Opcode::AtomicRmw
+            | Opcode::CmpXchg
+            | Opcode::Invoke
+            | Opcode::AddrSpaceCast
+            | Opcode::CallBr
+            | Opcode::Call
+    )
+}
+
+/// The same for [`Amdgpu::always_uniform`].
+#[inline(always)]
+fn may_be_always_uniform(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::CallBr
+            | Opcode::Call
+            | Opcode::LShr
+            | Opcode::AShr
+            | Opcode::And
+            | Opcode::Or
+            | Opcode::ExtractValue
+    )
+}
+
 impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
     fn has_branch_divergence(&self, f: &LlvmFunction<'m>) -> bool {
         Self::max_workitem_id(f) != [0, 0, 0]
@@ -531,26 +563,32 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
         }
     }
 
+    #[inline]
     fn is_source_inst(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
-        self.source(f, i.0, self.rules).is_some()
+        may_be_source(f.func.insts[i.index()].op) && self.source(f, i.0, self.rules).is_some()
     }
 
     fn source_reason(&self, f: &LlvmFunction<'m>, i: Inst) -> Option<SourceReason> {
         self.source(f, i.0, self.rules)
     }
 
+    #[inline]
     fn is_always_uniform(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
-        self.always_uniform(f, i.0, self.rules)
+        may_be_always_uniform(f.func.insts[i.index()].op) && self.always_uniform(f, i.0, self.rules)
     }
 
+    #[inline]
     fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
-        self.source(f, i.0, Rules::Precise).is_some()
+        may_be_source(f.func.insts[i.index()].op) && self.source(f, i.0, Rules::Precise).is_some()
     }
 
+    #[inline]
     fn is_always_uniform_precise(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
-        self.always_uniform(f, i.0, Rules::Precise)
+        may_be_always_uniform(f.func.insts[i.index()].op)
+            && self.always_uniform(f, i.0, Rules::Precise)
     }
 
+    #[inline]
     fn ignored_operands(&self, f: &LlvmFunction<'m>, i: Inst, out: &mut Vec<Val>) {
         let i = i.0;
         // LLVM main: a permlane16's result follows `src0` and the lane selects, not `old`.
