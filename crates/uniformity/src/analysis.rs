@@ -496,7 +496,9 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
         for i in f.block_insts(Block(b as u32)) {
             if !precise {
                 model.ignored_operands(f, i, &mut ignored);
-                st.ignored.extend(ignored.drain(..).map(|v| (i, v)));
+                if !ignored.is_empty() {
+                    st.ignored.extend(ignored.drain(..).map(|v| (i, v)));
+                }
             }
             let source = if precise {
                 model.is_source_inst_precise(f, i)
