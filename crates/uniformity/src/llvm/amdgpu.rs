@@ -621,3 +621,99 @@ fn read_register_name(f: &LlvmFunction<'_>, i: u32) -> Option<String> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SsaFunction;
+    use converge_ir::FuncId;
+
+    const ALWAYS_UNIFORM: &str = r#"target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+declare { i1, i64 } @llvm.amdgcn.if.i64(i1)
+define amdgpu_kernel void @f(ptr addrspace(1) %p) !reqd_work_group_size !0 {
+entry:
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %r = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %t)
+  %s = lshr i32 %t, 6
+  %a = and i32 %t, -64
+  %o = or i32 %t, 63
+  %c = icmp eq i32 %t, 0
+  %if = call { i1, i64 } @llvm.amdgcn.if.i64(i1 %c)
+  %mask = extractvalue { i1, i64 } %if, 1
+  %asm = call { i32, i32 } asm "", "=s,=v"()
+  %sg = extractvalue { i32, i32 } %asm, 0
+  %x = load i32, ptr addrspace(1) %p
+  ret void
+}
+!0 = !{i32 256, i32 1, i32 1}
+"#;
+
+    /// The inline opcode checks (`may_be_source`, `may_be_always_uniform`) only skip the rules
+    /// for opcodes the rules never accept: every instruction of the repository's programs gets
+    /// the same answer from the hooks as from the rules themselves, under every rule set and
+    /// processor (gfx1250 adds the scratch address casts).
+    #[test]
+    fn opcode_checks_agree_with_the_rules() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in [root.join("../../examples"), root.join("tests/precise")] {
+            for e in std::fs::read_dir(&dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.extension().is_some_and(|x| x == "ll") {
+                    files.push(p);
+                }
+            }
+        }
+        assert!(files.len() >= 20, "found only {} programs", files.len());
+        let mut programs: Vec<(String, String)> = files
+            .iter()
+            .map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap()))
+            .collect();
+        // Every always-uniform form the rules know, which the programs above lack some of.
+        programs.push(("inline".to_string(), ALWAYS_UNIFORM.to_string()));
+        let (mut sources, mut uniform) = (0, 0);
+        for (path, src) in programs {
+            let m = converge_ir::parse(&path, src).unwrap();
+            for (k, func) in m.functions.iter().enumerate() {
+                if func.is_declaration {
+                    continue;
+                }
+                let f = LlvmFunction::new(&m, FuncId(k as u32));
+                for mcpu in [None, Some("gfx1250"), Some("gfx1100")] {
+                    for rules in [Rules::V19, Rules::V22, Rules::Main, Rules::Precise] {
+                        let t = Amdgpu {
+                            mcpu: mcpu.map(str::to_string),
+                            rules,
+                        };
+                        for i in 0..f.num_insts() {
+                            let s = t.source(&f, i, rules).is_some();
+                            let u = t.always_uniform(&f, i, rules);
+                            let (hs, hu) = if rules == Rules::Precise {
+                                (
+                                    t.is_source_inst_precise(&f, Inst(i)),
+                                    t.is_always_uniform_precise(&f, Inst(i)),
+                                )
+                            } else {
+                                (
+                                    t.is_source_inst(&f, Inst(i)),
+                                    t.is_always_uniform(&f, Inst(i)),
+                                )
+                            };
+                            assert_eq!(hs, s, "{path}: @{} inst {i}", f.name());
+                            assert_eq!(hu, u, "{path}: @{} inst {i}", f.name());
+                            sources += s as usize;
+                            uniform += u as usize;
+                        }
+                    }
+                }
+            }
+        }
+        // Not vacuous: the programs hold sources and always-uniform instructions.
+        assert!(
+            sources > 0 && uniform > 0,
+            "{sources} sources, {uniform} uniform"
+        );
+    }
+}
