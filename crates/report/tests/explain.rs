@@ -673,7 +673,10 @@ fn summary_lists_the_innermost_divergent_exits_up_to_its_bound() {
     let fid = func(&m, "deep");
     let a = Analysed::new(&m, fid, &target(&m));
     let lines = LineIndex::new(&m.source);
-    let ctx = Ctx { a: &a, lines: &lines };
+    let ctx = Ctx {
+        a: &a,
+        lines: &lines,
+    };
     let (_, json) = ctx.summary(&Explainer::new(&a), true);
     let (text_only, _) = ctx.summary(&Explainer::new(&a), false);
     let branches = json.divergent_branches.expect("analysed");
@@ -682,11 +685,25 @@ fn summary_lists_the_innermost_divergent_exits_up_to_its_bound() {
         // The latch of loop k sits in loops 0..=k, each with a divergent exit.
         let k: usize = br.block.trim_start_matches("%l").parse().expect("a latch");
         let cycles = k + 1;
-        assert_eq!(br.divergent_exits.len(), cycles.min(MAX_EXITS), "{}", br.block);
-        assert_eq!(br.divergent_exits_truncated, cycles > MAX_EXITS, "{}", br.block);
+        assert_eq!(
+            br.divergent_exits.len(),
+            cycles.min(MAX_EXITS),
+            "{}",
+            br.block
+        );
+        assert_eq!(
+            br.divergent_exits_truncated,
+            cycles > MAX_EXITS,
+            "{}",
+            br.block
+        );
         // Innermost first: the first exit leaves loop k, at depth k + 1.
         assert_eq!(br.divergent_exits[0].cycle.depth as usize, k + 1);
-        assert!(br.divergent_exits.windows(2).all(|w| w[0].cycle.depth > w[1].cycle.depth));
+        assert!(
+            br.divergent_exits
+                .windows(2)
+                .all(|w| w[0].cycle.depth > w[1].cycle.depth)
+        );
     }
     let notes = text_only.matches("(more divergent exits").count();
     assert_eq!(notes, depth - MAX_EXITS);
