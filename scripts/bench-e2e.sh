@@ -11,7 +11,8 @@
 # (converge's checks included: conservative for converge) and against opt with its verifier on.
 # Every command runs REPS times (default 5) in
 # alternation and each side's figure is the median; the ratios use the medians of the same run.
-# Peak RSS is GNU time's maximum resident set size (median too). CPU time (user + system, GNU
+# Peak RSS is GNU time's maximum resident set size, page faults its count of minor faults (medians
+# too): on a virtual machine each fault costs microseconds of system time (`crates/cli/src/alloc.rs`). CPU time (user + system, GNU
 # time) is printed beside the wall time: on a loaded machine a process waits for a core, and the
 # wall-time ratio then says more about the other jobs than about either program.
 #
@@ -42,16 +43,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
-# run NAME CMD...: appends "seconds KB cpu-seconds" of one run to $tmp/NAME.
+# run NAME CMD...: appends "seconds KB cpu-seconds minor-faults" of one run to $tmp/NAME.
 run() {
   local name=$1
   shift
   local a b
   a=$EPOCHREALTIME
-  /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" >/dev/null 2>&1
+  /usr/bin/time -f '%M %U %S %R' -o "$tmp/rss" "$@" >/dev/null 2>&1
   b=$EPOCHREALTIME
-  read -r kb user sys <"$tmp/rss"
-  echo "$(calc "$b - $a") $kb $(calc "$user + $sys")" >>"$tmp/$name"
+  read -r kb user sys faults <"$tmp/rss"
+  echo "$(calc "$b - $a") $kb $(calc "$user + $sys") $faults" >>"$tmp/$name"
 }
 
 bytes=$(stat -c %s "$module")
@@ -66,12 +67,13 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 t() { cut -d' ' -f1 "$tmp/$1" | median; }
 m() { cut -d' ' -f2 "$tmp/$1" | median; }
 u() { cut -d' ' -f3 "$tmp/$1" | median; }
+pf() { cut -d' ' -f4 "$tmp/$1" | median; }
 to=$(t opt); tv=$(t optv); t1=$(t j1); t2=$(t j2)
 echo "== $module ($(calc "$bytes / 1e6") MB; median of $reps runs; load average $load0 before, $load1 after)"
-printf '  %-52s %7s s wall %7s s CPU  peak RSS %6.1f MiB\n' "LLVM 19 opt require<uniformity> -disable-verify" "$to" "$(u opt)" "$(calc "$(m opt) / 1024")"
-printf '  %-52s %7s s wall %7s s CPU  peak RSS %6.1f MiB\n' "LLVM 19 opt require<uniformity> (verifier on)" "$tv" "$(u optv)" "$(calc "$(m optv) / 1024")"
-printf '  %-52s %7s s wall %7s s CPU  peak RSS %6.1f MiB (%sx the file)\n' "converge -j 1 uniformity --format none" "$t1" "$(u j1)" "$(calc "$(m j1) / 1024")" "$(calc "$(m j1) * 1024 / $bytes")"
-printf '  %-52s %7s s wall %7s s CPU  peak RSS %6.1f MiB (%sx the file)\n' "converge -j 2 uniformity --format none" "$t2" "$(u j2)" "$(calc "$(m j2) / 1024")" "$(calc "$(m j2) * 1024 / $bytes")"
+printf '  %-52s %7s s wall %7s s CPU  %7s faults  peak RSS %6.1f MiB\n' "LLVM 19 opt require<uniformity> -disable-verify" "$to" "$(u opt)" "$(pf opt)" "$(calc "$(m opt) / 1024")"
+printf '  %-52s %7s s wall %7s s CPU  %7s faults  peak RSS %6.1f MiB\n' "LLVM 19 opt require<uniformity> (verifier on)" "$tv" "$(u optv)" "$(pf optv)" "$(calc "$(m optv) / 1024")"
+printf '  %-52s %7s s wall %7s s CPU  %7s faults  peak RSS %6.1f MiB (%sx the file)\n' "converge -j 1 uniformity --format none" "$t1" "$(u j1)" "$(pf j1)" "$(calc "$(m j1) / 1024")" "$(calc "$(m j1) * 1024 / $bytes")"
+printf '  %-52s %7s s wall %7s s CPU  %7s faults  peak RSS %6.1f MiB (%sx the file)\n' "converge -j 2 uniformity --format none" "$t2" "$(u j2)" "$(pf j2)" "$(calc "$(m j2) / 1024")" "$(calc "$(m j2) * 1024 / $bytes")"
 echo "  speed-up (wall) against -disable-verify, on one thread: $(calc "$to / $t1")x (target >= 30x); on two: $(calc "$to / $t2")x (target >= 50x)"
 echo "  speed-up (wall) against opt's verifier on, on one thread: $(calc "$tv / $t1")x; on two: $(calc "$tv / $t2")x"
 echo "  speed-up (CPU time, one thread): $(calc "$(u opt) / $(u j1)")x (-disable-verify), $(calc "$(u optv) / $(u j1)")x (verifier on)"

@@ -3,6 +3,7 @@
 //! unreadable input or bad usage. Options every subcommand shares (`-o`, `--color`, `-j`) are
 //! global; the helpers behind them are in `common`.
 
+mod alloc;
 mod cmd_check_transform;
 mod cmd_cycles;
 mod cmd_dot;
@@ -97,7 +98,11 @@ enum Cmd {
     Explore(cmd_explore::Args),
 }
 
+#[global_allocator]
+static GLOBAL: alloc::Allocator = alloc::Allocator;
+
 fn main() -> ExitCode {
+    alloc::configure();
     let argv = common::target::llvm_spellings(std::env::args_os());
     let cli = match Cli::try_parse_from(argv) {
         Ok(c) => c,
