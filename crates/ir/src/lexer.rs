@@ -233,17 +233,17 @@ impl<'s> Lexer<'s> {
             return (kind, pack(i, i + 1));
         }
         if CLASS[c as usize] & WORD != 0 {
-            return self.word_token(i);
+            return self.word_token(i, c);
         }
         self.other_token(i, c)
     }
 
     /// A word token at `i` (its first byte a label character other than `.` and `$`).
     #[inline(never)]
-    fn word_token(&mut self, i: usize) -> (Tok, u64) {
+    fn word_token(&mut self, i: usize, c: u8) -> (Tok, u64) {
         // Numbers go on in a function of their own, called in tail position, so that this one
         // keeps everything in caller-saved registers too.
-        let Some((kind, end)) = self.word_not_number(i) else {
+        let Some((kind, end)) = self.word_not_number(i, c) else {
             return self.number_token(i);
         };
         self.pos = end;
@@ -391,13 +391,14 @@ impl<'s> Lexer<'s> {
 
     /// A word starting with a label character: label, identifier/keyword or number.
     fn word(&self, i: usize) -> (Tok, usize) {
-        self.word_not_number(i).unwrap_or_else(|| self.number(i))
+        self.word_not_number(i, self.at(i))
+            .unwrap_or_else(|| self.number(i))
     }
 
-    /// A word starting with a label character if it is a label or an identifier/keyword; `None`
-    /// for a number.
+    /// A word starting with a label character `c` at `i` if it is a label or an
+    /// identifier/keyword; `None` for a number.
     #[inline(always)]
-    fn word_not_number(&self, i: usize) -> Option<(Tok, usize)> {
+    fn word_not_number(&self, i: usize, c: u8) -> Option<(Tok, usize)> {
         // Label characters are the identifier characters plus `-`: the identifier ends at `k`,
         // the first non-identifier byte, and the label run continues only if that byte is `-`.
         let k = self.run(i, is_ident);
@@ -407,7 +408,11 @@ impl<'s> Lexer<'s> {
             k
         };
         if self.at(j) == b':' {
-            let all_digits = self.b[i..j].iter().all(u8::is_ascii_digit);
+            // (`get`: no panic path, which would make the caller keep a stack frame.)
+            let all_digits = self
+                .b
+                .get(i..j)
+                .is_some_and(|w| w.iter().all(u8::is_ascii_digit));
             return Some((
                 if all_digits {
                     Tok::LabelId
@@ -417,7 +422,6 @@ impl<'s> Lexer<'s> {
                 j + 1,
             ));
         }
-        let c = self.b[i];
         if is_ident_start(c) {
             // `u0x…` / `s0x…` hex integers.
             if (c == b'u' || c == b's') && self.at(i + 1) == b'0' && self.at(i + 2) == b'x' {
