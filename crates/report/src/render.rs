@@ -21,6 +21,10 @@ use std::fmt::Write as _;
 pub const MAX_JOINS: usize = 16;
 /// Candidate joins tried per branch at most (see [`MAX_JOINS`]).
 pub const MAX_JOIN_TRIES: usize = 256;
+/// The summary lists the divergent exits of at most this many cycles around a branch, the
+/// innermost first: in a big irreducible region a branch can sit inside hundreds of nested cycles,
+/// and one path per cycle and branch made the summary quadratic in the function's size.
+pub const MAX_EXITS: usize = 16;
 
 /// What renderers need besides the analysis: the line index of the module's source.
 pub struct Ctx<'a, 'm> {
@@ -753,12 +757,16 @@ impl Ctx<'_, '_> {
     }
 
     /// Divergent exits a branch causes: for each cycle around it with a divergent exit, the
-    /// shortest path from the branch out of the cycle.
-    fn branch_exits(&self, b: Block) -> Vec<(u32, Vec<Block>)> {
+    /// shortest path from the branch out of the cycle; innermost first, at most [`MAX_EXITS`]
+    /// (the flag says whether more cycles with a divergent exit surround the branch).
+    fn branch_exits(&self, b: Block) -> (Vec<(u32, Vec<Block>)>, bool) {
         let (s, g) = (&self.a.s, self.a.lf.cfg());
         let mut out = Vec::new();
         let mut c = s.cycle_of(b);
         while let Some(x) = c {
+            if self.a.u.divergent_exit_cycles.contains(&Cycle(x)) && out.len() == MAX_EXITS {
+                return (out, true);
+            }
             if self.a.u.divergent_exit_cycles.contains(&Cycle(x))
                 && let Some(mut p) = shortest_path(
                     g,
@@ -772,7 +780,7 @@ impl Ctx<'_, '_> {
             }
             c = s.parent(x);
         }
-        out
+        (out, false)
     }
 
     /// `converge explain` without `--value`: each divergent branch with its joins and divergent
@@ -826,7 +834,7 @@ impl Ctx<'_, '_> {
             let term = Node::Inst(a.terminator(b));
             let e = ex.explain(term);
             let (joins, truncated) = a.joins_of_limited(b, MAX_JOINS, MAX_JOIN_TRIES);
-            let exits = self.branch_exits(b);
+            let (exits, exits_truncated) = self.branch_exits(b);
             if !json_out {
                 let _ = writeln!(
                     out,
@@ -866,6 +874,12 @@ impl Ctx<'_, '_> {
                         self.path_text(path)
                     );
                 }
+                if exits_truncated {
+                    let _ = writeln!(
+                        out,
+                        "    (more divergent exits: the list stops after the {MAX_EXITS} innermost cycles; `converge cycles` lists them all)"
+                    );
+                }
             } else {
                 jb.push(BranchJson {
                     block: a.block_name(b),
@@ -881,6 +895,7 @@ impl Ctx<'_, '_> {
                             paths: vec![self.path_json(&p[0]), self.path_json(&p[1])],
                         })
                         .collect(),
+                    divergent_exits_truncated: exits_truncated,
                     divergent_exits: exits
                         .iter()
                         .map(|(c, p)| DivergentExitJson {

@@ -634,3 +634,64 @@ fn source_rule_is_the_models_reason() {
         r => panic!("{r:?}"),
     }
 }
+
+/// Loops nested `depth` deep; the latch of loop `k` leaves it (to the latch of loop `k - 1`) when
+/// the thread id equals `k`, so every latch is a divergent branch and every loop has a divergent
+/// exit.
+fn nested_loops(depth: usize) -> String {
+    let mut s = String::from(
+        "target triple = \"amdgcn-amd-amdhsa\"\ndeclare i32 @llvm.amdgcn.workitem.id.x()\n\ndefine void @deep() {\nentry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  br label %h0\n",
+    );
+    for k in 0..depth {
+        let next = if k + 1 < depth {
+            format!("h{}", k + 1)
+        } else {
+            format!("l{k}")
+        };
+        s.push_str(&format!("h{k}:\n  br label %{next}\n"));
+    }
+    for k in (0..depth).rev() {
+        let out = if k == 0 {
+            "done".to_string()
+        } else {
+            format!("l{}", k - 1)
+        };
+        s.push_str(&format!(
+            "l{k}:\n  %c{k} = icmp eq i32 %tid, {k}\n  br i1 %c{k}, label %{out}, label %h{k}\n"
+        ));
+    }
+    s.push_str("done:\n  ret void\n}\n");
+    s
+}
+
+#[test]
+fn summary_lists_the_innermost_divergent_exits_up_to_its_bound() {
+    use converge_report::LineIndex;
+    use converge_report::render::{Ctx, MAX_EXITS};
+    let depth = MAX_EXITS + 4;
+    let m = parse("deep.ll", nested_loops(depth));
+    let fid = func(&m, "deep");
+    let a = Analysed::new(&m, fid, &target(&m));
+    let lines = LineIndex::new(&m.source);
+    let ctx = Ctx { a: &a, lines: &lines };
+    let (_, json) = ctx.summary(&Explainer::new(&a), true);
+    let (text_only, _) = ctx.summary(&Explainer::new(&a), false);
+    let branches = json.divergent_branches.expect("analysed");
+    assert_eq!(branches.len(), depth, "every latch is a divergent branch");
+    for br in &branches {
+        // The latch of loop k sits in loops 0..=k, each with a divergent exit.
+        let k: usize = br.block.trim_start_matches("%l").parse().expect("a latch");
+        let cycles = k + 1;
+        assert_eq!(br.divergent_exits.len(), cycles.min(MAX_EXITS), "{}", br.block);
+        assert_eq!(br.divergent_exits_truncated, cycles > MAX_EXITS, "{}", br.block);
+        // Innermost first: the first exit leaves loop k, at depth k + 1.
+        assert_eq!(br.divergent_exits[0].cycle.depth as usize, k + 1);
+        assert!(br.divergent_exits.windows(2).all(|w| w[0].cycle.depth > w[1].cycle.depth));
+    }
+    let notes = text_only.matches("(more divergent exits").count();
+    assert_eq!(notes, depth - MAX_EXITS);
+    assert_eq!(
+        text_only.matches("divergent exit of").count(),
+        (1..=depth).map(|c| c.min(MAX_EXITS)).sum::<usize>()
+    );
+}

@@ -40,8 +40,9 @@ pub struct Analysed<'m> {
     flows: AtomicUsize,
 }
 
-/// Join sets by (branch, stop headers).
-type JoinSets = HashMap<(Block, Vec<Block>), Arc<Vec<bool>>>;
+/// Join sets by (branch, stop headers), one bit per block: a function of n blocks may have a set
+/// for each of its divergent branches, so a set takes n/8 bytes rather than n.
+type JoinSets = HashMap<(Block, Vec<Block>), Arc<Vec<u64>>>;
 
 /// The join-search work done so far on one [`Analysed`] function.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -218,10 +219,15 @@ impl<'m> Analysed<'m> {
 
     fn in_join_set(&self, b: Block, hs: Vec<Block>, j: Block) -> bool {
         let mut sets = self.join_sets.lock().unwrap_or_else(|e| e.into_inner());
-        let set = sets
-            .entry((b, hs))
-            .or_insert_with_key(|(b, hs)| Arc::new(join_set(self.lf.cfg(), *b, hs)));
-        set[j.index()]
+        let set = sets.entry((b, hs)).or_insert_with_key(|(b, hs)| {
+            let set = join_set(self.lf.cfg(), *b, hs);
+            let mut bits = vec![0u64; set.len().div_ceil(64)];
+            for (i, _) in set.iter().enumerate().filter(|&(_, &x)| x) {
+                bits[i / 64] |= 1 << (i % 64);
+            }
+            Arc::new(bits)
+        });
+        set[j.index() / 64] >> (j.index() % 64) & 1 == 1
     }
 
     /// The headers that paths from `b` to `j` may not pass through (see [`Analysed::join_paths`]);

@@ -5,7 +5,7 @@
 //! [`MAX_ALTERNATIVES`] premises per kind, and a budget of searches per assumed-divergent cycle.
 
 use super::analysed::Analysed;
-use super::reasons::{JoinWitness, Node, Reason, SourceRule};
+use super::reasons::{Node, Reason, SourceRule};
 use super::sources::{argument_rule, source_rule};
 use crate::paths::{disjoint_paths, shortest_path};
 use converge_graph::{Block, Cycle, Graph};
@@ -146,11 +146,12 @@ pub(super) fn candidates(
             });
         }
         if joins.is_empty() {
-            for (b, p) in overlapping_joins(a, branches, ub) {
+            // The paths are found when a chain shows this step too (`overlapping_paths`).
+            for b in overlapping_branches(a, branches, ub) {
                 out.push(Reason::Sync {
                     branch: b,
                     join: ub,
-                    paths: p,
+                    paths: [Vec::new(), Vec::new()],
                     disjoint: false,
                 });
             }
@@ -180,40 +181,93 @@ pub(super) fn candidates(
     out
 }
 
-/// Divergent branches reaching `j` from two distinct successors, with the shortest such paths
-/// (not necessarily disjoint): the fallback witness for joins of the analysis's label propagation.
-fn overlapping_joins(a: &Analysed<'_>, branches: &[Block], j: Block) -> Vec<JoinWitness> {
+/// Divergent branches reaching `j` from two distinct successors (not necessarily on disjoint
+/// paths): the fallback for joins of the analysis's label propagation. Only whether the two paths
+/// exist is decided here, for every phi that needs it; [`overlapping_paths`] finds them for the
+/// steps a chain shows. Storing the paths of every candidate took memory quadratic in the size of
+/// a function, and one search per successor of every branch took quadratic time.
+fn overlapping_branches(a: &Analysed<'_>, branches: &[Block], j: Block) -> Vec<Block> {
     let g = a.lf.cfg();
-    // One backward walk from `j` rules out, before any search, the successors that cannot reach
-    // it on any path: without it every divergent branch cost one breadth-first search of the
-    // function per successor, for every such phi.
-    let reaches_j = reaching(g, &[j]);
+    let dist = distances_to(g, j);
     let mut out = Vec::new();
     for &b in branches {
         let mut firsts: Vec<Block> = g.succs(b).to_vec();
-        firsts.retain(|x| reaches_j[x.index()]);
+        firsts.retain(|x| dist[x.index()] != u32::MAX);
         firsts.sort();
         firsts.dedup();
         if firsts.len() < 2 {
             continue;
         }
-        let hits: Vec<Vec<Block>> = firsts
+        let hits = firsts
             .iter()
-            .filter_map(|&x| shortest_path(g, &[x], &|y| y == j, &|y| y != b || y == j))
+            .filter(|&&x| reaches_avoiding(g, &dist, b, x, j))
             .take(2)
-            .collect();
-        if let [p, q] = hits.as_slice() {
-            let mut p = p.clone();
-            let mut q = q.clone();
-            p.insert(0, b);
-            q.insert(0, b);
-            out.push((b, [p, q]));
+            .count();
+        if hits == 2 {
+            out.push(b);
             if out.len() >= MAX_ALTERNATIVES {
                 break;
             }
         }
     }
     out
+}
+
+/// The two paths of [`overlapping_branches`]' branch `b` to `j`: from its first two successors (in
+/// block order) that reach `j` without passing through `b`, the shortest such path of each,
+/// with `b` in front. Empty paths if there are not two (the caller only asks for its branches).
+pub(super) fn overlapping_paths(a: &Analysed<'_>, b: Block, j: Block) -> [Vec<Block>; 2] {
+    let g = a.lf.cfg();
+    let mut firsts: Vec<Block> = g.succs(b).to_vec();
+    firsts.sort();
+    firsts.dedup();
+    let mut hits = firsts
+        .iter()
+        .filter_map(|&x| shortest_path(g, &[x], &|y| y == j, &|y| y != b || y == j))
+        .map(|mut p| {
+            p.insert(0, b);
+            p
+        });
+    match (hits.next(), hits.next()) {
+        (Some(p), Some(q)) => [p, q],
+        _ => [Vec::new(), Vec::new()],
+    }
+}
+
+/// Per block, the length of the shortest path from it to `j` (`u32::MAX`: none), by one backward
+/// breadth-first search.
+fn distances_to<G: Graph>(g: &G, j: Block) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; g.num_blocks()];
+    dist[j.index()] = 0;
+    let mut queue = std::collections::VecDeque::from([j]);
+    while let Some(x) = queue.pop_front() {
+        let d = dist[x.index()] + 1;
+        for &p in g.preds(x) {
+            if dist[p.index()] == u32::MAX {
+                dist[p.index()] = d;
+                queue.push_back(p);
+            }
+        }
+    }
+    dist
+}
+
+/// Whether a path from `x` to `j` avoids `b` (except as `j` itself), the question
+/// [`overlapping_paths`]' search answers, mostly without searching: a shortest path from `x` to
+/// `j` passes only through blocks nearer to `j` than `x`, so when `x` is no farther than `b` it
+/// cannot contain `b`. Only a successor farther than its branch (its way to `j` may lead back
+/// through the branch, e.g. a loop's header seen from its latch) is searched.
+fn reaches_avoiding<G: Graph>(g: &G, dist: &[u32], b: Block, x: Block, j: Block) -> bool {
+    if x == j {
+        return true;
+    }
+    if x == b || dist[x.index()] == u32::MAX {
+        return false;
+    }
+    if dist[x.index()] <= dist[b.index()] {
+        return true;
+    }
+    shortest_path(g, &[x], &|y| y == j, &|y| y != b || y == j).is_some()
 }
 
 /// Divergent branches inside cycle `c` whose paths reach an exit of `c` (threads leave at
@@ -351,4 +405,43 @@ pub(super) fn entry_witnesses(a: &Analysed<'_>, branches: &[Block], c: u32) -> V
         out.extend(fallback);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut of `reaches_avoiding` answers exactly what the search it replaces finds, on
+    /// every (branch, successor, join) of small random graphs (self-loops, multi-edges and
+    /// unreachable blocks included).
+    #[test]
+    fn reaches_avoiding_agrees_with_the_search() {
+        let (mut shortcut, mut total) = (0, 0);
+        for g in crate::paths::tests::graphs() {
+            let n = g.num_blocks() as u32;
+            for j in (0..n).map(Block) {
+                let dist = distances_to(&g, j);
+                for b in (0..n).map(Block) {
+                    for &x in g.succs(b) {
+                        let searched =
+                            shortest_path(&g, &[x], &|y| y == j, &|y| y != b || y == j).is_some();
+                        assert_eq!(
+                            reaches_avoiding(&g, &dist, b, x, j),
+                            searched,
+                            "branch {b:?}, successor {x:?}, join {j:?}"
+                        );
+                        total += 1;
+                        let d = dist[x.index()];
+                        shortcut +=
+                            usize::from(x == j || x == b || d == u32::MAX || d <= dist[b.index()]);
+                    }
+                }
+            }
+        }
+        // Most answers come without a search, and some need one (both paths are exercised).
+        assert!(
+            shortcut * 2 > total && shortcut < total,
+            "{shortcut} of {total}"
+        );
+    }
 }

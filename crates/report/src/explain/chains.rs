@@ -1,11 +1,12 @@
 //! The shortest chain of reasons from each divergent value back to a divergence source: every
 //! candidate reason (see `candidates`) is an edge from its premise to its conclusion, and a BFS
-//! from the sources picks, per value, the first reason reached. The two disjoint paths of a join
-//! step are found only when a chain shows that step, and remembered.
+//! from the sources picks, per value, the first reason reached. The two paths of a join step
+//! (disjoint or not) are found only when a chain shows that step, and remembered.
 
 use super::analysed::Analysed;
 use super::candidates::{
     EntryWitness, ExitWitness, JoinMemo, candidates, entry_witnesses, exit_witnesses,
+    overlapping_paths,
 };
 use super::precise::{DivergedWitness, diverged_witnesses};
 use super::reasons::{Explanation, Node, Reason, Step};
@@ -20,14 +21,14 @@ pub struct Explainer<'a, 'm> {
     /// The analysed function the chains explain.
     pub a: &'a Analysed<'m>,
     /// Per node (arguments, then instructions): distance to a source and the chosen reason
-    /// (for a disjoint join, without its paths: they are found when shown, see `paths`).
+    /// (for a join, without its paths: they are found when shown, see `paths`).
     best: Vec<Option<(u32, Reason)>>,
-    /// The disjoint paths of the (branch, join) pairs shown so far.
+    /// The paths of the join steps shown so far.
     paths: Mutex<PathMemo>,
 }
 
-/// Disjoint paths by (branch, join).
-type PathMemo = HashMap<(Block, Block), [Vec<Block>; 2]>;
+/// The paths of a join step by (branch, join, whether they are disjoint).
+type PathMemo = HashMap<(Block, Block, bool), [Vec<Block>; 2]>;
 
 fn node_index(na: usize, n: Node) -> usize {
     match n {
@@ -146,16 +147,20 @@ impl<'a, 'm> Explainer<'a, 'm> {
                 branch,
                 join,
                 paths,
-                disjoint: true,
+                disjoint,
             } = &mut reason
             {
                 let mut memo = self.paths.lock().unwrap_or_else(|e| e.into_inner());
                 *paths = memo
-                    .entry((*branch, *join))
+                    .entry((*branch, *join, *disjoint))
                     .or_insert_with(|| {
-                        // `is_join` said yes, so the max-flow finds the paths.
-                        a.join_paths(*branch, *join)
-                            .unwrap_or_else(|| [Vec::new(), Vec::new()])
+                        if *disjoint {
+                            // `is_join` said yes, so the max-flow finds the paths.
+                            a.join_paths(*branch, *join)
+                                .unwrap_or_else(|| [Vec::new(), Vec::new()])
+                        } else {
+                            overlapping_paths(a, *branch, *join)
+                        }
                     })
                     .clone();
             }

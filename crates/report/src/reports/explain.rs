@@ -69,7 +69,9 @@ pub struct BranchJson {
     pub joins_truncated: bool,
     /// Joins of the branch: blocks reached from two successors along disjoint paths.
     pub joins: Vec<JoinJson>,
-    /// Per cycle around the branch with a divergent exit: the shortest path out.
+    /// The divergent-exit list stops at a bound (more cycles around the branch have one).
+    pub divergent_exits_truncated: bool,
+    /// Per cycle around the branch with a divergent exit: the shortest path out, innermost first.
     pub divergent_exits: Vec<DivergentExitJson>,
 }
 
