@@ -21,7 +21,8 @@ impl Cfg {
         S: IntoIterator<Item = Block>,
     {
         let mut succ_start = Vec::with_capacity(num_blocks + 1);
-        let mut succ = Vec::new();
+        // Most blocks end in a branch of one or two targets: one allocation for most functions.
+        let mut succ = Vec::with_capacity(2 * num_blocks);
         succ_start.push(0);
         for s in succs {
             succ.extend(s);

@@ -224,6 +224,11 @@ struct Scratch {
     multi: Vec<bool>,
     seen: Vec<u32>,
     scratch: Vec<u32>,
+    /// Scratch of `join_candidates_settled` and `acyclic_join_candidates` (walk stacks, blocks
+    /// visited, blocks ready): emptied after each use, kept for their capacity.
+    walk_stack: Vec<u32>,
+    walk_visited: Vec<u32>,
+    walk_ready: Vec<u32>,
     div_cycles: Vec<u32>,
     assumed_flag: Vec<bool>,
     /// Branches postponed to the end (see `analyze_control_divergence`).
@@ -491,7 +496,9 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
         for i in f.block_insts(Block(b as u32)) {
             if !precise {
                 model.ignored_operands(f, i, &mut ignored);
-                st.ignored.extend(ignored.drain(..).map(|v| (i, v)));
+                if !ignored.is_empty() {
+                    st.ignored.extend(ignored.drain(..).map(|v| (i, v)));
+                }
             }
             let source = if precise {
                 model.is_source_inst_precise(f, i)
@@ -621,6 +628,7 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
 }
 
 impl<F: SsaFunction> State<'_, F> {
+    #[inline]
     fn mark(&mut self, i: Inst) {
         if self.out.always_uniform[i.index()] {
             return;
@@ -806,8 +814,10 @@ impl<F: SsaFunction> State<'_, F> {
         if self.w.candidates[a as usize].is_none() {
             let exits = s.exits(a);
             let mut state = std::mem::take(&mut self.w.reach_state);
-            let mut visited: Vec<u32> = Vec::with_capacity(exits.len());
-            let mut stack: Vec<u32> = Vec::with_capacity(exits.len());
+            let mut visited = std::mem::take(&mut self.w.walk_visited);
+            let mut stack = std::mem::take(&mut self.w.walk_stack);
+            visited.clear();
+            stack.clear();
             for (k, &e) in exits.iter().enumerate() {
                 state[e.index()] = k as u32;
                 visited.push(e.0);
@@ -843,7 +853,8 @@ impl<F: SsaFunction> State<'_, F> {
             }
             // A nested cycle with an exit outside its parent could make a cycle around the
             // parent exit-divergent through the exit check: never settled (see the sentinel).
-            let mut list: Vec<u32> = Vec::new();
+            // One allocation: the list is at most the blocks visited and the sentinel.
+            let mut list: Vec<u32> = Vec::with_capacity(visited.len() + 1);
             if over || nested && exits.iter().any(|&x| !s.contains(s.parent_raw(a), x)) {
                 list.push(NONE);
             }
@@ -858,6 +869,8 @@ impl<F: SsaFunction> State<'_, F> {
                 state[y as usize] = NONE;
             }
             self.w.reach_state = state;
+            self.w.walk_visited = visited;
+            self.w.walk_stack = stack;
             self.w.candidates[a as usize] = Some(list);
         }
         let mut list = self.w.candidates[a as usize].take().unwrap();
@@ -923,8 +936,11 @@ impl<F: SsaFunction> State<'_, F> {
         multi.resize(f.cfg().num_blocks(), false);
         // The blocks reachable from the exits (`multi` marks them visited for the walk), then
         // each one's number of predecessors among them.
-        let mut down: Vec<u32> = Vec::new();
-        let mut stack: Vec<u32> = exits.iter().map(|e| e.0).collect();
+        let mut down = std::mem::take(&mut self.w.walk_visited);
+        let mut stack = std::mem::take(&mut self.w.walk_stack);
+        down.clear();
+        stack.clear();
+        stack.extend(exits.iter().map(|e| e.0));
         let budget = candidate_budget(s, a);
         while let Some(x) = stack.pop() {
             if !std::mem::replace(&mut multi[x as usize], true) {
@@ -935,9 +951,12 @@ impl<F: SsaFunction> State<'_, F> {
                 for &x in &down {
                     multi[x as usize] = false;
                 }
+                stack.clear();
                 self.w.indeg = indeg;
                 self.w.reach_state = first;
                 self.w.multi = multi;
+                self.w.walk_visited = down;
+                self.w.walk_stack = stack;
                 return vec![NONE];
             }
         }
@@ -953,11 +972,9 @@ impl<F: SsaFunction> State<'_, F> {
             first[e.index()] = e.0;
             multi[e.index()] = true;
         }
-        let mut ready: Vec<u32> = down
-            .iter()
-            .copied()
-            .filter(|&x| indeg[x as usize] == 0)
-            .collect();
+        let mut ready = std::mem::take(&mut self.w.walk_ready);
+        ready.clear();
+        ready.extend(down.iter().copied().filter(|&x| indeg[x as usize] == 0));
         while let Some(x) = ready.pop() {
             let tx = if multi[x as usize] {
                 x
@@ -990,6 +1007,9 @@ impl<F: SsaFunction> State<'_, F> {
         self.w.indeg = indeg;
         self.w.reach_state = first;
         self.w.multi = multi;
+        self.w.walk_visited = down;
+        self.w.walk_stack = stack;
+        self.w.walk_ready = ready;
         list
     }
 

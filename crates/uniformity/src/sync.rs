@@ -59,6 +59,8 @@ pub(crate) struct ModifiedPo {
     lo_reach: Vec<u32>,
     /// Scratch of `compute_into`.
     finalized: Vec<bool>,
+    /// Per block: its successors were pushed (in the frame that laid it out).
+    expanded: Vec<bool>,
     stack: Vec<Block>,
     frames: Vec<(u32, usize)>,
 }
@@ -89,6 +91,9 @@ impl ModifiedPo {
         let mut finalized = std::mem::take(&mut self.finalized);
         finalized.clear();
         finalized.resize(n, false);
+        let mut expanded = std::mem::take(&mut self.expanded);
+        expanded.clear();
+        expanded.resize(n, false);
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         stack.push(g.entry());
@@ -137,11 +142,16 @@ impl ModifiedPo {
                 }
                 continue;
             }
+            // A block whose successors were pushed is finished when it is on top again:
+            // everything above it in the stack was finalized in between, so a second scan of
+            // its successors would push nothing.
             let mut pushed = false;
-            for &x in g.succs(nb) {
-                if inside(cur, x) && !finalized[x.index()] {
-                    stack.push(x);
-                    pushed = true;
+            if !std::mem::replace(&mut expanded[nb.index()], true) {
+                for &x in g.succs(nb) {
+                    if inside(cur, x) && !finalized[x.index()] {
+                        stack.push(x);
+                        pushed = true;
+                    }
                 }
             }
             if !pushed {
@@ -151,6 +161,7 @@ impl ModifiedPo {
             }
         }
         self.finalized = finalized;
+        self.expanded = expanded;
         self.stack = stack;
         self.frames = frames;
         self.succ_start.reserve(self.order.len() + 1);

@@ -73,7 +73,13 @@ impl EscapeIndex {
                 let mut m = d;
                 'insts: for i in f.block_insts(b) {
                     for &u in f.users(Val::Inst(i)) {
-                        let cu = s.inner(f.inst_block(u));
+                        let ub = f.inst_block(u);
+                        // A use in the block itself is inside every cycle around it (depth `d`,
+                        // never below `m`): the common case, decided without the cycle lookups.
+                        if ub == b {
+                            continue;
+                        }
+                        let cu = s.inner(ub);
                         let k = if cu == NONE || s.top(cu) != c {
                             0
                         } else if s.contains_cycle(cb, cu) {

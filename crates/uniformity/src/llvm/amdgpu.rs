@@ -506,6 +506,38 @@ impl Amdgpu {
     }
 }
 
+/// Whether [`Amdgpu::source`] can name an instruction with opcode `op` a source under any rule
+/// set (the opcodes its `match` answers for). Checked inline before the rules, which most
+/// instructions of a module (arithmetic, compares, stores, branches) then never reach.
+#[inline(always)]
+fn may_be_source(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Load
+            | Opcode::AtomicRmw
+            | Opcode::CmpXchg
+            | Opcode::Invoke
+            | Opcode::AddrSpaceCast
+            | Opcode::CallBr
+            | Opcode::Call
+    )
+}
+
+/// The same for [`Amdgpu::always_uniform`].
+#[inline(always)]
+fn may_be_always_uniform(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::CallBr
+            | Opcode::Call
+            | Opcode::LShr
+            | Opcode::AShr
+            | Opcode::And
+            | Opcode::Or
+            | Opcode::ExtractValue
+    )
+}
+
 impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
     fn has_branch_divergence(&self, f: &LlvmFunction<'m>) -> bool {
         Self::max_workitem_id(f) != [0, 0, 0]
@@ -531,26 +563,32 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Amdgpu {
         }
     }
 
+    #[inline]
     fn is_source_inst(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
-        self.source(f, i.0, self.rules).is_some()
+        may_be_source(f.func.insts[i.index()].op) && self.source(f, i.0, self.rules).is_some()
     }
 
     fn source_reason(&self, f: &LlvmFunction<'m>, i: Inst) -> Option<SourceReason> {
         self.source(f, i.0, self.rules)
     }
 
+    #[inline]
     fn is_always_uniform(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
-        self.always_uniform(f, i.0, self.rules)
+        may_be_always_uniform(f.func.insts[i.index()].op) && self.always_uniform(f, i.0, self.rules)
     }
 
+    #[inline]
     fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
-        self.source(f, i.0, Rules::Precise).is_some()
+        may_be_source(f.func.insts[i.index()].op) && self.source(f, i.0, Rules::Precise).is_some()
     }
 
+    #[inline]
     fn is_always_uniform_precise(&self, f: &LlvmFunction<'m>, i: Inst) -> bool {
-        self.always_uniform(f, i.0, Rules::Precise)
+        may_be_always_uniform(f.func.insts[i.index()].op)
+            && self.always_uniform(f, i.0, Rules::Precise)
     }
 
+    #[inline]
     fn ignored_operands(&self, f: &LlvmFunction<'m>, i: Inst, out: &mut Vec<Val>) {
         let i = i.0;
         // LLVM main: a permlane16's result follows `src0` and the lane selects, not `old`.
@@ -581,5 +619,101 @@ fn read_register_name(f: &LlvmFunction<'_>, i: u32) -> Option<String> {
     match super::resolve_md(m, ops.first()?.0) {
         converge_ir::Metadata::String(s) => Some(m.strings.resolve(*s).to_string()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SsaFunction;
+    use converge_ir::FuncId;
+
+    const ALWAYS_UNIFORM: &str = r#"target triple = "amdgcn-amd-amdhsa"
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+declare { i1, i64 } @llvm.amdgcn.if.i64(i1)
+define amdgpu_kernel void @f(ptr addrspace(1) %p) !reqd_work_group_size !0 {
+entry:
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %r = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %t)
+  %s = lshr i32 %t, 6
+  %a = and i32 %t, -64
+  %o = or i32 %t, 63
+  %c = icmp eq i32 %t, 0
+  %if = call { i1, i64 } @llvm.amdgcn.if.i64(i1 %c)
+  %mask = extractvalue { i1, i64 } %if, 1
+  %asm = call { i32, i32 } asm "", "=s,=v"()
+  %sg = extractvalue { i32, i32 } %asm, 0
+  %x = load i32, ptr addrspace(1) %p
+  ret void
+}
+!0 = !{i32 256, i32 1, i32 1}
+"#;
+
+    /// The inline opcode checks (`may_be_source`, `may_be_always_uniform`) only skip the rules
+    /// for opcodes the rules never accept: every instruction of the repository's programs gets
+    /// the same answer from the hooks as from the rules themselves, under every rule set and
+    /// processor (gfx1250 adds the scratch address casts).
+    #[test]
+    fn opcode_checks_agree_with_the_rules() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in [root.join("../../examples"), root.join("tests/precise")] {
+            for e in std::fs::read_dir(&dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.extension().is_some_and(|x| x == "ll") {
+                    files.push(p);
+                }
+            }
+        }
+        assert!(files.len() >= 20, "found only {} programs", files.len());
+        let mut programs: Vec<(String, String)> = files
+            .iter()
+            .map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap()))
+            .collect();
+        // Every always-uniform form the rules know, which the programs above lack some of.
+        programs.push(("inline".to_string(), ALWAYS_UNIFORM.to_string()));
+        let (mut sources, mut uniform) = (0, 0);
+        for (path, src) in programs {
+            let m = converge_ir::parse(&path, src).unwrap();
+            for (k, func) in m.functions.iter().enumerate() {
+                if func.is_declaration {
+                    continue;
+                }
+                let f = LlvmFunction::new(&m, FuncId(k as u32));
+                for mcpu in [None, Some("gfx1250"), Some("gfx1100")] {
+                    for rules in [Rules::V19, Rules::V22, Rules::Main, Rules::Precise] {
+                        let t = Amdgpu {
+                            mcpu: mcpu.map(str::to_string),
+                            rules,
+                        };
+                        for i in 0..f.num_insts() {
+                            let s = t.source(&f, i, rules).is_some();
+                            let u = t.always_uniform(&f, i, rules);
+                            let (hs, hu) = if rules == Rules::Precise {
+                                (
+                                    t.is_source_inst_precise(&f, Inst(i)),
+                                    t.is_always_uniform_precise(&f, Inst(i)),
+                                )
+                            } else {
+                                (
+                                    t.is_source_inst(&f, Inst(i)),
+                                    t.is_always_uniform(&f, Inst(i)),
+                                )
+                            };
+                            assert_eq!(hs, s, "{path}: @{} inst {i}", f.name());
+                            assert_eq!(hu, u, "{path}: @{} inst {i}", f.name());
+                            sources += s as usize;
+                            uniform += u as usize;
+                        }
+                    }
+                }
+            }
+        }
+        // Not vacuous: the programs hold sources and always-uniform instructions.
+        assert!(
+            sources > 0 && uniform > 0,
+            "{sources} sources, {uniform} uniform"
+        );
     }
 }

@@ -574,6 +574,7 @@ impl Target {
 }
 
 impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
+    #[inline]
     fn has_branch_divergence(&self, f: &LlvmFunction<'m>) -> bool {
         match self {
             Target::Amdgpu(t) => t.has_branch_divergence(f),
@@ -581,6 +582,7 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
             Target::Uniform => false,
         }
     }
+    #[inline]
     fn is_source_arg(&self, f: &LlvmFunction<'m>, arg: u32) -> bool {
         match self {
             Target::Amdgpu(t) => t.is_source_arg(f, arg),
@@ -588,6 +590,7 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
             Target::Uniform => false,
         }
     }
+    #[inline]
     fn is_source_inst(&self, f: &LlvmFunction<'m>, inst: crate::Inst) -> bool {
         match self {
             Target::Amdgpu(t) => t.is_source_inst(f, inst),
@@ -595,6 +598,7 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
             Target::Uniform => false,
         }
     }
+    #[inline]
     fn source_reason(
         &self,
         f: &LlvmFunction<'m>,
@@ -606,6 +610,7 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
             Target::Uniform => None,
         }
     }
+    #[inline]
     fn is_always_uniform(&self, f: &LlvmFunction<'m>, inst: crate::Inst) -> bool {
         match self {
             Target::Amdgpu(t) => t.is_always_uniform(f, inst),
@@ -613,6 +618,7 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
             Target::Uniform => false,
         }
     }
+    #[inline]
     fn is_source_inst_precise(&self, f: &LlvmFunction<'m>, inst: crate::Inst) -> bool {
         match self {
             Target::Amdgpu(t) => t.is_source_inst_precise(f, inst),
@@ -620,6 +626,7 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
             Target::Uniform => false,
         }
     }
+    #[inline]
     fn is_always_uniform_precise(&self, f: &LlvmFunction<'m>, inst: crate::Inst) -> bool {
         match self {
             Target::Amdgpu(t) => t.is_always_uniform_precise(f, inst),
@@ -627,6 +634,7 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
             Target::Uniform => false,
         }
     }
+    #[inline]
     fn ignored_operands(&self, f: &LlvmFunction<'m>, inst: crate::Inst, out: &mut Vec<Val>) {
         if let Target::Amdgpu(t) = self {
             t.ignored_operands(f, inst, out)
