@@ -74,6 +74,9 @@ const START: u8 = 1;
 const IDENT: u8 = 2;
 const LABEL: u8 = 4;
 const SPACE: u8 = 8;
+/// A label character that starts a word token directly (not `.`, which may start `...`, nor `$`,
+/// which may start a comdat name).
+const WORD: u8 = 16;
 const CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut c = 0;
@@ -83,15 +86,37 @@ const CLASS: [u8; 256] = {
         let digit = b.is_ascii_digit();
         if alpha {
             t[c] = START | IDENT | LABEL;
+            if b != b'.' && b != b'$' {
+                t[c] |= WORD;
+            }
         } else if digit {
-            t[c] = IDENT | LABEL;
+            t[c] = IDENT | LABEL | WORD;
         } else if b == b'-' {
-            t[c] = LABEL;
+            t[c] = LABEL | WORD;
         } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
             t[c] = SPACE;
         }
         c += 1;
     }
+    t
+};
+
+/// The one-byte punctuation tokens by their byte (`None`: any other byte).
+const PUNCT: [Option<Tok>; 256] = {
+    let mut t = [None; 256];
+    t[b'=' as usize] = Some(Tok::Equal);
+    t[b',' as usize] = Some(Tok::Comma);
+    t[b'*' as usize] = Some(Tok::Star);
+    t[b'[' as usize] = Some(Tok::LSquare);
+    t[b']' as usize] = Some(Tok::RSquare);
+    t[b'{' as usize] = Some(Tok::LBrace);
+    t[b'}' as usize] = Some(Tok::RBrace);
+    t[b'<' as usize] = Some(Tok::Less);
+    t[b'>' as usize] = Some(Tok::Greater);
+    t[b'(' as usize] = Some(Tok::LParen);
+    t[b')' as usize] = Some(Tok::RParen);
+    t[b'|' as usize] = Some(Tok::Bar);
+    t[b':' as usize] = Some(Tok::Colon);
     t
 };
 
@@ -182,55 +207,94 @@ impl<'s> Lexer<'s> {
     }
 
     /// The next token's kind and its span as `start | end << 32`.
+    ///
+    /// Kept small on purpose: whitespace, then one table lookup that settles the one-byte
+    /// punctuation tokens (a third of all tokens) and sends words and everything else to
+    /// functions of their own, called in tail position. The function then needs no callee-saved
+    /// registers, so it has no prologue or epilogue; the old single function saved and restored
+    /// five registers and went through a jump table on every token.
     #[inline(never)]
     fn next_packed(&mut self) -> (Tok, u64) {
         let b = self.b;
         let mut i = self.pos;
-        // Whitespace and comments (whitespace by table lookups, not through the token dispatch
-        // below, whose indirect jump mispredicts).
-        loop {
-            // Usually one space or none (a byte loop: no slice set-up for so short a run).
-            while is_space(self.at(i)) {
-                i += 1;
+        // Usually one space or none (a byte loop: no slice set-up for so short a run).
+        let c = loop {
+            let Some(&c) = b.get(i) else {
+                self.pos = i;
+                return (Tok::Eof, pack(i, i));
+            };
+            if !is_space(c) {
+                break c;
             }
-            match b.get(i) {
-                Some(b';') => {
-                    i = match memchr_nl(&b[i..]) {
-                        Some(p) => i + p,
-                        None => b.len(),
-                    }
-                }
-                Some(b'/') if self.at(i + 1) == b'*' => {
-                    match b[i + 2..].windows(2).position(|w| w == b"*/") {
-                        Some(p) => i = i + 2 + p + 2,
-                        None => {
-                            self.pos = b.len();
-                            return (Tok::Error, pack(i, b.len()));
-                        }
-                    }
-                }
-                _ => break,
-            }
-        }
-        let start = i;
-        let Some(&c) = b.get(i) else {
-            self.pos = i;
-            return (Tok::Eof, pack(i, i));
+            i += 1;
         };
+        if let Some(kind) = PUNCT[c as usize] {
+            self.pos = i + 1;
+            return (kind, pack(i, i + 1));
+        }
+        if CLASS[c as usize] & WORD != 0 {
+            return self.word_token(i, c);
+        }
+        self.other_token(i, c)
+    }
+
+    /// A word token at `i` (its first byte a label character other than `.` and `$`).
+    #[inline(never)]
+    fn word_token(&mut self, i: usize, c: u8) -> (Tok, u64) {
+        // Numbers go on in a function of their own, called in tail position, so that this one
+        // keeps everything in caller-saved registers too.
+        let Some((kind, end)) = self.word_not_number(i, c) else {
+            return self.number_token(i);
+        };
+        self.pos = end;
+        (kind, pack(i, end))
+    }
+
+    /// A number token at `i` (see [`Lexer::number`]).
+    #[inline(never)]
+    fn number_token(&mut self, i: usize) -> (Tok, u64) {
+        let (kind, end) = self.number(i);
+        self.pos = end;
+        (kind, pack(i, end))
+    }
+
+    /// Every token that is neither one-byte punctuation nor a word starting with a label
+    /// character other than `.` and `$`: comments (skipped, then the next token), sigils,
+    /// strings, `...`, numbers with `+`, and invalid bytes.
+    #[inline(never)]
+    fn other_token(&mut self, i: usize, c: u8) -> (Tok, u64) {
+        let b = self.b;
+        let start = i;
         let (kind, end) = match c {
-            b'=' => (Tok::Equal, i + 1),
-            b',' => (Tok::Comma, i + 1),
-            b'*' => (Tok::Star, i + 1),
-            b'[' => (Tok::LSquare, i + 1),
-            b']' => (Tok::RSquare, i + 1),
-            b'{' => (Tok::LBrace, i + 1),
-            b'}' => (Tok::RBrace, i + 1),
-            b'<' => (Tok::Less, i + 1),
-            b'>' => (Tok::Greater, i + 1),
-            b'(' => (Tok::LParen, i + 1),
-            b')' => (Tok::RParen, i + 1),
-            b'|' => (Tok::Bar, i + 1),
-            b':' => (Tok::Colon, i + 1),
+            b';' | b'/' if c == b';' || self.at(i + 1) == b'*' => {
+                // Comments and the whitespace after them, then the token after them (a loop, not
+                // a recursion per comment: the token after the loop starts no comment, so the
+                // call below comes back here at most for a lone `/`, which is an error token).
+                let mut i = i;
+                loop {
+                    match b.get(i) {
+                        Some(b';') => {
+                            i = match memchr_nl(&b[i..]) {
+                                Some(p) => i + p,
+                                None => b.len(),
+                            }
+                        }
+                        Some(b'/') if self.at(i + 1) == b'*' => {
+                            match b[i + 2..].windows(2).position(|w| w == b"*/") {
+                                Some(p) => i = i + 2 + p + 2,
+                                None => {
+                                    self.pos = b.len();
+                                    return (Tok::Error, pack(i, b.len()));
+                                }
+                            }
+                        }
+                        Some(&c) if is_space(c) => i += 1,
+                        _ => break,
+                    }
+                }
+                self.pos = i;
+                return self.next_packed();
+            }
             b'%' | b'@' => {
                 let (e, is_id, ok) = self.name_after_sigil(i + 1);
                 let kind = match (c, ok, is_id) {
@@ -326,8 +390,15 @@ impl<'s> Lexer<'s> {
     }
 
     /// A word starting with a label character: label, identifier/keyword or number.
-    #[inline(always)]
     fn word(&self, i: usize) -> (Tok, usize) {
+        self.word_not_number(i, self.at(i))
+            .unwrap_or_else(|| self.number(i))
+    }
+
+    /// A word starting with a label character `c` at `i` if it is a label or an
+    /// identifier/keyword; `None` for a number.
+    #[inline(always)]
+    fn word_not_number(&self, i: usize, c: u8) -> Option<(Tok, usize)> {
         // Label characters are the identifier characters plus `-`: the identifier ends at `k`,
         // the first non-identifier byte, and the label run continues only if that byte is `-`.
         let k = self.run(i, is_ident);
@@ -337,17 +408,20 @@ impl<'s> Lexer<'s> {
             k
         };
         if self.at(j) == b':' {
-            let all_digits = self.b[i..j].iter().all(u8::is_ascii_digit);
-            return (
+            // (`get`: no panic path, which would make the caller keep a stack frame.)
+            let all_digits = self
+                .b
+                .get(i..j)
+                .is_some_and(|w| w.iter().all(u8::is_ascii_digit));
+            return Some((
                 if all_digits {
                     Tok::LabelId
                 } else {
                     Tok::LabelStr
                 },
                 j + 1,
-            );
+            ));
         }
-        let c = self.b[i];
         if is_ident_start(c) {
             // `u0x…` / `s0x…` hex integers.
             if (c == b'u' || c == b's') && self.at(i + 1) == b'0' && self.at(i + 2) == b'x' {
@@ -356,16 +430,17 @@ impl<'s> Lexer<'s> {
                     k += 1;
                 }
                 if k > i + 3 {
-                    return (Tok::Integer, k);
+                    return Some((Tok::Integer, k));
                 }
             }
             // The identifier is the label-character run up to its first `-` (usually all of it).
-            return (Tok::Ident, k);
+            return Some((Tok::Ident, k));
         }
-        self.number(i)
+        None
     }
 
     /// `-?[0-9]+`, optionally a float; `0x…` hex floats.
+    #[inline]
     fn number(&self, i: usize) -> (Tok, usize) {
         let mut j = i;
         if self.at(j) == b'-' {
@@ -507,5 +582,75 @@ mod tests {
             ]
         );
         assert_eq!(kinds("\"unterminated"), vec![Error]);
+    }
+
+    fn spans(s: &str) -> Vec<(Tok, &str)> {
+        let mut l = Lexer::new(s.as_bytes());
+        let mut v = Vec::new();
+        loop {
+            let t = l.next();
+            if t.kind == Tok::Eof {
+                assert_eq!(t.start, t.end);
+                break;
+            }
+            v.push((t.kind, &s[t.start as usize..t.end as usize]));
+        }
+        v
+    }
+
+    /// The paths split out of `next_packed` (comments before a token, `$`, `.`, numbers, `-`
+    /// words, lone `/`): kinds and spans.
+    #[test]
+    fn comments_sigils_and_numbers() {
+        use Tok::*;
+        assert_eq!(
+            spans(
+                "; a\n; b\n  /* c */ ; d\n\tx /* e */, $c $ ... .x -5 -a: 12ab 0x1P u0x2 s0xq / +1.5 +x"
+            ),
+            vec![
+                (Ident, "x"),
+                (Comma, ","),
+                (ComdatVar, "$c"),
+                (Ident, "$"),
+                (DotDotDot, "..."),
+                (Ident, ".x"),
+                (Integer, "-5"),
+                (LabelStr, "-a:"),
+                (Integer, "12"),
+                (Ident, "ab"),
+                (Float, "0x1"),
+                (Ident, "P"),
+                (Integer, "u0x2"),
+                (Ident, "s0xq"),
+                (Error, "/"),
+                (Float, "+1.5"),
+                (Error, "+"),
+                (Ident, "x"),
+            ]
+        );
+        assert_eq!(
+            spans("1.5e+3 1.5e-3: 12: 3.0, 4] -7) 8-9 5e 0x: 1.e2x"),
+            vec![
+                (Float, "1.5e+3"),
+                (LabelStr, "1.5e-3:"),
+                (LabelId, "12:"),
+                (Float, "3.0"),
+                (Comma, ","),
+                (Integer, "4"),
+                (RSquare, "]"),
+                (Integer, "-7"),
+                (RParen, ")"),
+                (Integer, "8"),
+                (Integer, "-9"),
+                (Integer, "5"),
+                (Ident, "e"),
+                (LabelStr, "0x:"),
+                (Float, "1.e2"),
+                (Ident, "x"),
+            ]
+        );
+        assert_eq!(spans("a /* open"), vec![(Ident, "a"), (Error, "/* open")]);
+        assert_eq!(spans("; only a comment"), vec![]);
+        assert_eq!(spans("x ;"), vec![(Ident, "x")]);
     }
 }
