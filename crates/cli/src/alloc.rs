@@ -70,6 +70,11 @@ fn follow_heap() {
     use std::sync::atomic::Ordering::Relaxed;
     // SAFETY: `sbrk(0)` changes nothing; glibc answers it from its own record of the break.
     let end = unsafe { libc::sbrk(0) } as usize;
+    // A plain load first: the break rarely moves, and a swap on every allocation would be a
+    // locked read-modify-write on the allocation path.
+    if HEAP_END.load(Relaxed) == end {
+        return;
+    }
     let seen = HEAP_END.swap(end, Relaxed);
     if seen != 0 && end > seen {
         advise_range(seen, end);
@@ -94,23 +99,26 @@ pub fn configure() {
 #[cfg(not(target_os = "linux"))]
 fn advise(_ptr: *mut u8, _len: usize) {}
 
+/// What every allocating method does after `System` returned `ptr` (of `len` bytes): the advice
+/// for a large block and for the heap's growth; `ptr` is returned unchanged.
+#[inline]
+fn noted(ptr: *mut u8, len: usize) -> *mut u8 {
+    advise(ptr, len);
+    follow_heap();
+    ptr
+}
+
 // SAFETY: every method forwards to `System` with the caller's arguments and returns its result
 // unchanged; `advise` only gives the kernel advice about memory inside the returned block.
 unsafe impl GlobalAlloc for Allocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: forwarded with the caller's guarantees about `layout`.
-        let ptr = unsafe { System.alloc(layout) };
-        advise(ptr, layout.size());
-        follow_heap();
-        ptr
+        noted(unsafe { System.alloc(layout) }, layout.size())
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: as in `alloc`.
-        let ptr = unsafe { System.alloc_zeroed(layout) };
-        advise(ptr, layout.size());
-        follow_heap();
-        ptr
+        noted(unsafe { System.alloc_zeroed(layout) }, layout.size())
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -120,10 +128,7 @@ unsafe impl GlobalAlloc for Allocator {
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: forwarded with the caller's guarantees about `ptr`, `layout` and `new_size`.
-        let new = unsafe { System.realloc(ptr, layout, new_size) };
-        advise(new, new_size);
-        follow_heap();
-        new
+        noted(unsafe { System.realloc(ptr, layout, new_size) }, new_size)
     }
 }
 
