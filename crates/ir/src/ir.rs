@@ -704,13 +704,13 @@ impl Function {
     /// order), so that a body's entries are pushed without growth copies.
     pub(crate) fn reserve_side(&mut self, n: &[usize; SIDE_TABLES]) {
         let t = &mut self.side;
-        t.aux_lists.reserve(n[0]);
-        t.mds.reserve(n[1]);
-        t.aux2.reserve(n[2]);
-        t.syncscopes.reserve(n[3]);
-        t.long_spans.reserve(n[4]);
-        t.ops_ends.reserve(n[5]);
-        t.refs_ends.reserve(n[6]);
+        make_room(&mut t.aux_lists, n[0]);
+        make_room(&mut t.mds, n[1]);
+        make_room(&mut t.aux2, n[2]);
+        make_room(&mut t.syncscopes, n[3]);
+        make_room(&mut t.long_spans, n[4]);
+        make_room(&mut t.ops_ends, n[5]);
+        make_room(&mut t.refs_ends, n[6]);
     }
 
     /// Releases the side tables' spare capacity (the reader reserves generously while reading).
@@ -1277,6 +1277,24 @@ pub struct Module {
     pub source_print_tables: std::sync::OnceLock<crate::print::Tables>,
 }
 
+/// Makes room in `v` for `extra` more entries. A vector at most half full moves to a new block of
+/// exactly the room needed with its entries copied, instead of `Vec::reserve`'s `realloc`: glibc's
+/// `realloc` of a block it cannot extend copies the whole old block, spare capacity included, and
+/// the reader reserves generously (a huge body's pools start at twice the previous body's), so
+/// `realloc` would copy megabytes never written, each line a cache miss on both sides.
+pub(crate) fn make_room<T>(v: &mut Vec<T>, extra: usize) {
+    if v.capacity() - v.len() >= extra {
+        return;
+    }
+    if v.len() * 2 <= v.capacity() {
+        let mut w = Vec::with_capacity(v.len() + extra);
+        w.append(v);
+        *v = w;
+    } else {
+        v.reserve(extra);
+    }
+}
+
 /// A string interner backed by one buffer: no allocation per string.
 #[derive(Clone, Debug, Default)]
 pub struct Strings {
@@ -1448,8 +1466,26 @@ impl Strings {
         }
     }
 
-    /// Grows the index now so that `extra` more strings fit without growing.
+    /// Grows the index now so that `extra` more strings fit without growing, and the text buffer
+    /// and spans for them (at the average length so far), so that none of the three is copied
+    /// while they are interned.
     pub(crate) fn reserve(&mut self, extra: usize) {
+        let avg = match self.spans.len() {
+            0 => 8,
+            n => self.buf.len().div_ceil(n),
+        };
+        make_room(&mut self.spans, extra);
+        let bytes = extra.saturating_mul(avg);
+        if self.buf.capacity() - self.buf.len() < bytes {
+            if self.buf.len() * 2 <= self.buf.capacity() {
+                // As `make_room`: copy the text, not the spare capacity.
+                let mut b = String::with_capacity(self.buf.len() + bytes);
+                b.push_str(&self.buf);
+                self.buf = b;
+            } else {
+                self.buf.reserve(bytes);
+            }
+        }
         let mut n = self.map.slots.len().max(1024);
         while (self.map.len + extra) * 4 > n * 3 {
             n *= 2;

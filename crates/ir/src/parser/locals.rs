@@ -401,6 +401,10 @@ impl<'s> LocalMap<'s> {
 
     /// Forgets every entry (start of a function).
     pub(super) fn clear(&mut self) {
+        // The number-indexed vector starts empty for each function (its memory is kept): its
+        // length then says how far this function's numbers reach (see `reserve_numbers`), and
+        // growing it never copies a previous function's entries.
+        self.dense.clear();
         self.other.clear();
         self.long.clear();
         self.len = 0;
@@ -647,10 +651,14 @@ impl<'s> LocalMap<'s> {
         local: Local,
     ) -> Option<Option<Local>> {
         if n >= self.dense.len() {
-            let want = (n + 1)
+            let mut want = (n + 1)
                 .max(2 * self.dense.len())
                 .max(64)
                 .min(self.dense_cap);
+            // Doubling stops at a reservation (`reserve_numbers`) that holds the number.
+            if n < self.dense.capacity() {
+                want = want.min(self.dense.capacity());
+            }
             self.dense.resize(want, EMPTY_DENSE);
         }
         let generation = self.generation;
@@ -726,6 +734,20 @@ impl<'s> LocalMap<'s> {
         let (g, old) = std::mem::replace(e, (self.generation, val));
         let generation = self.generation;
         Some(self.replaced(key, (g == generation).then_some(old), val, local))
+    }
+
+    /// How many numbers the number-indexed vector covers in this function (at least the largest
+    /// number inserted into it, at most twice: it grows by doubling).
+    pub(super) fn numbers_len(&self) -> usize {
+        self.dense.len()
+    }
+
+    /// Reserves room for `extra` more numbers in the number-indexed vector (within its cap), so
+    /// that a huge body's numbers do not copy it at every doubling: it grows in place up to the
+    /// reservation.
+    pub(super) fn reserve_numbers(&mut self, extra: usize) {
+        let room = self.dense_cap.saturating_sub(self.dense.len());
+        crate::ir::make_room(&mut self.dense, extra.min(room));
     }
 
     /// The interned name of the key of the last `insert`, if known (see [`LocalMap::syms`]).
