@@ -587,6 +587,64 @@ pub(super) fn empty_function(name: Sym, void: TypeId) -> Function {
 
 #[cfg(test)]
 mod tests {
+    /// Two bodies past [`super::RESIZE_AFTER`] (the second after the first's pools, the first
+    /// starting with a one-line block, so the first estimate comes from a few bytes): read with
+    /// the pools, the interner and the number vector reserved from estimates of each body's
+    /// length, they give the same module as when the bodies' ends cannot be found (every `}`
+    /// indented), where everything grows by doubling.
+    #[test]
+    fn huge_bodies_read_the_same_with_and_without_estimates() {
+        let mut text = String::from("declare i32 @g(i32)\n");
+        for (f, blocks) in [("a", 7_000), ("b", 9_000)] {
+            text.push_str(&format!(
+                "define i32 @{f}(i32 %x) {{\nentry:\n  br label %b0\n"
+            ));
+            for k in 0..blocks {
+                let prev = if k == 0 {
+                    "%x".to_string()
+                } else {
+                    format!("%v{}", k - 1)
+                };
+                text.push_str(&format!(
+                    "b{k}:\n  %v{k} = add i32 {prev}, {k}\n  %c{k} = icmp slt i32 %v{k}, 9\n  \
+                     %{f}long.name.{k} = call i32 @g(i32 %v{k})\n  br i1 %c{k}, label %b{}, label %done\n",
+                    k + 1
+                ));
+            }
+            text.push_str(&format!(
+                "b{blocks}:\n  br label %done\ndone:\n  ret i32 %v0\n}}\n"
+            ));
+        }
+        let body = text.find("b0:").unwrap_or(0);
+        assert!(text.len() - body > 2 * super::RESIZE_AFTER);
+        let indented = text.replace("\n}", "\n  }");
+        assert!(super::body_end(indented.as_bytes(), 0).is_none());
+        let a = crate::parse("t.ll", text.clone()).map(|m| m.print_module());
+        let b = crate::parse("t.ll", indented).map(|m| m.print_module());
+        let (Ok(a), Ok(b)) = (a, b) else {
+            panic!("both read: {:?}", crate::parse("t.ll", text).err());
+        };
+        assert_eq!(a, b);
+        assert!(a.contains("%blong.name.8999 = call i32 @g(i32 %v8999)"));
+    }
+
+    /// `make_room` keeps the entries, leaves the room asked for, and moves a mostly spare vector
+    /// to a block of exactly the room needed (not `Vec::reserve`'s doubled capacity).
+    #[test]
+    fn make_room_keeps_entries() {
+        let mut v: Vec<u32> = Vec::with_capacity(100);
+        v.extend(0..10);
+        crate::ir::make_room(&mut v, 50);
+        assert_eq!(v.capacity(), 100);
+        crate::ir::make_room(&mut v, 500);
+        assert_eq!(v.capacity(), 510);
+        assert_eq!(v, (0..10).collect::<Vec<_>>());
+        v.extend(10..500);
+        crate::ir::make_room(&mut v, 100);
+        assert!(v.capacity() >= 600);
+        assert_eq!(v, (0..500).collect::<Vec<_>>());
+    }
+
     /// The chunked search agrees with a plain one at every start, with `}` inside lines, at the
     /// start of the text, across chunk boundaries and in the tail.
     #[test]
