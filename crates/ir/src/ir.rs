@@ -1348,6 +1348,21 @@ fn slot_word(b: &[u8]) -> u64 {
     }
 }
 
+/// The home slot of a text whose hash's low half is `h` in a table of `n` slots: the high half of
+/// `h * n` (Lemire's multiply-shift range reduction), so a table can have any size, not only a
+/// power of two: the reader sizes it once from an estimate of a huge body's names, where rounding
+/// up to a power of two could double it.
+#[inline]
+fn home(h: u32, n: usize) -> usize {
+    ((h as u64 * n as u64) >> 32) as usize
+}
+
+/// The slot after `i` in a table of `n` slots (linear probing, wrapping at the end).
+#[inline]
+fn next(i: usize, n: usize) -> usize {
+    if i + 1 == n { 0 } else { i + 1 }
+}
+
 impl StrIndex {
     /// How many strings are indexed.
     pub fn len(&self) -> usize {
@@ -1360,11 +1375,10 @@ impl StrIndex {
 
     fn grow_to(&mut self, n: usize) {
         let old = std::mem::replace(&mut self.slots, vec![EMPTY_STR_SLOT; n]);
-        let mask = n - 1;
         for s in old.into_iter().filter(|s| s.sym != u32::MAX) {
-            let mut i = s.hash as usize & mask;
+            let mut i = home(s.hash, n);
             while self.slots[i].sym != u32::MAX {
-                i = (i + 1) & mask;
+                i = next(i, n);
             }
             self.slots[i] = s;
         }
@@ -1402,10 +1416,10 @@ impl Strings {
         if slots.is_empty() {
             return None;
         }
-        let mask = slots.len() - 1;
+        let n = slots.len();
         let word = slot_word(s.as_bytes());
         let short = s.len() < 8;
-        let mut i = h as usize & mask;
+        let mut i = home(h as u32, n);
         loop {
             let slot = &slots[i];
             if slot.sym == u32::MAX {
@@ -1417,7 +1431,7 @@ impl Strings {
             {
                 return Some((i, true));
             }
-            i = (i + 1) & mask;
+            i = next(i, n);
         }
     }
 
@@ -1462,7 +1476,7 @@ impl Strings {
         let slots = &self.map.slots;
         match slots.len() {
             0 => 0,
-            n => slots[h as usize & (n - 1)].sym,
+            n => slots[home(h as u32, n)].sym,
         }
     }
 
@@ -1475,6 +1489,14 @@ impl Strings {
             n => self.buf.len().div_ceil(n),
         };
         make_room(&mut self.spans, extra);
+        // The fewest slots that hold them all within the growth check's load of 3/4, but at least
+        // twice the current table when it grows (a reserve per small body must not rebuild it
+        // for every body).
+        let need = ((self.map.len + extra) * 4).div_ceil(3);
+        if need > self.map.slots.len() {
+            let n = need.max(2 * self.map.slots.len()).max(1024);
+            self.map.grow_to(n);
+        }
         let bytes = extra.saturating_mul(avg);
         if self.buf.capacity() - self.buf.len() < bytes {
             if self.buf.len() * 2 <= self.buf.capacity() {
@@ -1485,13 +1507,6 @@ impl Strings {
             } else {
                 self.buf.reserve(bytes);
             }
-        }
-        let mut n = self.map.slots.len().max(1024);
-        while (self.map.len + extra) * 4 > n * 3 {
-            n *= 2;
-        }
-        if n != self.map.slots.len() {
-            self.map.grow_to(n);
         }
     }
 }
