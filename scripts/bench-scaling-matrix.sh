@@ -19,8 +19,8 @@ SEED=${SEED:-1}
 OUT=${OUT:-build/bench-uniformity}
 mkdir -p "$OUT"
 ALL="dag irreducible chain-reducible chain-irreducible chain-nestedirreducible chain-selfloops
-chain-switch chain-unreachable chain-noreturn chain-multiexit chain-mixed irrloop nest exits switch
-selfloops kernel"
+chain-switch chain-unreachable chain-noreturn chain-multiexit chain-mixed irrloop irrladder nest exits
+switch selfloops kernel"
 flags() {
   case $1 in
     llvm22) echo "--mode llvm" ;;

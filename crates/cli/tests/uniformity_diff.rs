@@ -251,6 +251,18 @@ fn uniformity_matches_llvm_on_thread_id_dags_and_chains() {
                 &cfg.succs,
             ));
         }
+        // The one-shape families of the scaling benchmarks, small.
+        use converge_gen::cfg::{
+            irreducible_ladder, irreducible_loop, many_exits_loop, nested_loops,
+        };
+        for (name, cfg) in [
+            ("irrladder", irreducible_ladder(202)),
+            ("irrloop", irreducible_loop(120)),
+            ("nest", nested_loops(40)),
+            ("exits", many_exits_loop(60)),
+        ] {
+            text.push_str(&tid_function_with_cfg(flavor, name, &cfg.succs));
+        }
         text
     };
     let mut total = 0;

@@ -499,6 +499,41 @@ pub fn irreducible_loop(n: usize) -> RandomCfg {
     }
 }
 
+/// A chain of `m` two-block irreducible cycles, each entered from the one before, that all drain
+/// through one chain of exits (about `n` blocks, at least 6): 0 entry; level `k` has a branch
+/// `e_k` to the two entries `a_k`, `b_k` of its cycle (`a_k` ⇄ `b_k`), `a_k` leaves to the exit
+/// `x_k` and `b_k` goes on to `e_{k+1}` (the last level's `b` leaves to its exit instead); `x_k`
+/// goes to `x_{k-1}`, `x_0` to the last block, which returns. Every path from `e_k` meets again
+/// only at `x_k`, after every deeper level: with every branch on the thread id, LLVM's join
+/// propagation from each `e_k` walks all the levels below it (quadratic in LLVM 19, 2.7 s at 4,000
+/// blocks).
+pub fn irreducible_ladder(n: usize) -> RandomCfg {
+    let m = (n.max(6) - 2) / 4;
+    let (e, a, b, x) = (
+        |k: usize| (1 + 3 * k) as u32,
+        |k: usize| (2 + 3 * k) as u32,
+        |k: usize| (3 + 3 * k) as u32,
+        |k: usize| (1 + 3 * m + k) as u32,
+    );
+    let done = (1 + 4 * m) as u32;
+    let mut succs = vec![Vec::new(); 2 + 4 * m];
+    succs[0] = vec![e(0)];
+    for k in 0..m {
+        succs[e(k) as usize] = vec![a(k), b(k)];
+        succs[a(k) as usize] = vec![b(k), x(k)];
+        succs[b(k) as usize] = if k + 1 < m {
+            vec![e(k + 1), a(k)]
+        } else {
+            vec![a(k), x(k)]
+        };
+        succs[x(k) as usize] = vec![if k == 0 { done } else { x(k - 1) }];
+    }
+    RandomCfg {
+        ends_unreachable: vec![false; succs.len()],
+        succs,
+    }
+}
+
 impl RandomCfg {
     /// The CFG as `converge_graph`'s CSR graph (entry block 0, successors in order), the form the
     /// analyses take.

@@ -72,9 +72,13 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
         for b in (0..nb as u32).map(Block) {
             if a.is_divergent_branch(b) {
                 divergent_branch[b.index()] = true;
-                let (joins, _) =
-                    a.joins_of_limited(b, crate::render::MAX_JOINS, crate::render::MAX_JOIN_TRIES);
-                for (j, _) in joins {
+                // The joins only: the picture shows no paths, so no max-flow per join.
+                let (joins, _) = a.join_blocks_limited(
+                    b,
+                    crate::render::MAX_JOINS,
+                    crate::render::MAX_JOIN_TRIES,
+                );
+                for j in joins {
                     join_of[j.index()].push(b);
                 }
             }

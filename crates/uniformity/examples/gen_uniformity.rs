@@ -17,7 +17,8 @@
 //!   `nest` (reducible loops nested BLOCKS/2 deep), `exits` (one loop whose every block has a
 //!   divergent exit), `switch` (one switch over BLOCKS targets), `irrloop` (a reducible loop
 //!   around one irreducible cycle entered at every block), `selfloops` (a chain of self-loops,
-//!   each left divergently). SEED is ignored.
+//!   each left divergently), `irrladder` (a chain of two-block irreducible cycles, each entered
+//!   from the one before, draining through one chain of exits). SEED is ignored.
 
 use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{
@@ -62,7 +63,7 @@ fn main() {
             let helper = converge_gen::module::generate(&spec(header)).len();
             converge_gen::module::generate(&spec(helper))
         }
-        "nest" | "exits" | "switch" | "irrloop" | "selfloops" => {
+        "nest" | "exits" | "switch" | "irrloop" | "irrladder" | "selfloops" => {
             let mut t = module_header(Flavor::Amdgpu);
             t.push_str(&tid_function_with_cfg(
                 Flavor::Amdgpu,
@@ -117,6 +118,7 @@ fn shape_family(what: &str, n: usize) -> Vec<Vec<u32>> {
             s
         }
         "irrloop" => converge_gen::cfg::irreducible_loop(n).succs,
+        "irrladder" => converge_gen::cfg::irreducible_ladder(n).succs,
         _ => {
             // selfloops: block i loops on itself or goes on to i + 1.
             let mut s: Vec<Vec<u32>> = (0..n - 1).map(|i| vec![u(i), u(i + 1)]).collect();

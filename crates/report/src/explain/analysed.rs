@@ -5,7 +5,7 @@
 //! a test bound it.
 
 use super::reasons::{JoinWitness, Node};
-use crate::paths::{disjoint_paths, join_set};
+use crate::paths::{PathScratch, disjoint_paths_with, join_set};
 use converge_graph::{Block, Graph};
 use converge_ir::{FuncId, InstId, Module, Value};
 use converge_uniformity::llvm::{LlvmFunction, Rules, Setup, Target};
@@ -38,6 +38,8 @@ pub struct Analysed<'m> {
     join_sets: Mutex<JoinSets>,
     /// Max-flow searches run by [`Analysed::join_paths`] (the work a test bounds).
     flows: AtomicUsize,
+    /// The buffers of those searches, and the blocks reachable from the last branch searched.
+    paths: Mutex<PathScratch>,
 }
 
 /// Join sets by (branch, stop headers), one bit per block: a function of n blocks may have a set
@@ -76,6 +78,7 @@ impl<'m> Analysed<'m> {
             mode,
             join_sets: Mutex::new(HashMap::new()),
             flows: AtomicUsize::new(0),
+            paths: Mutex::new(PathScratch::default()),
         }
     }
     /// The module the function belongs to.
@@ -193,7 +196,8 @@ impl<'m> Analysed<'m> {
             return None;
         }
         self.flows.fetch_add(1, Ordering::Relaxed);
-        disjoint_paths(self.lf.cfg(), b, j, &|x| x != j && hs.contains(&x))
+        let mut sc = self.paths.lock().unwrap_or_else(|e| e.into_inner());
+        disjoint_paths_with(self.lf.cfg(), b, j, &hs, &mut sc)
     }
 
     /// The join-search work done so far.

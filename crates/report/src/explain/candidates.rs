@@ -378,7 +378,7 @@ pub(super) fn entry_witnesses(a: &Analysed<'_>, branches: &[Block], c: u32) -> V
                 .take(256)
                 .filter(|&&j| !s.dom.dominates(b, j))
                 .filter(|&&j| a.is_free_join(b, j))
-                .find_map(|&j| disjoint_paths(g, b, j, &|_| false).map(|p| (j, p)));
+                .find_map(|&j| disjoint_paths(g, b, j, &[]).map(|p| (j, p)));
             match join {
                 Some((_, [p, q])) => out.push(EntryWitness {
                     branch: b,
