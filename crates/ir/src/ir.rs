@@ -704,13 +704,13 @@ impl Function {
     /// order), so that a body's entries are pushed without growth copies.
     pub(crate) fn reserve_side(&mut self, n: &[usize; SIDE_TABLES]) {
         let t = &mut self.side;
-        t.aux_lists.reserve(n[0]);
-        t.mds.reserve(n[1]);
-        t.aux2.reserve(n[2]);
-        t.syncscopes.reserve(n[3]);
-        t.long_spans.reserve(n[4]);
-        t.ops_ends.reserve(n[5]);
-        t.refs_ends.reserve(n[6]);
+        make_room(&mut t.aux_lists, n[0]);
+        make_room(&mut t.mds, n[1]);
+        make_room(&mut t.aux2, n[2]);
+        make_room(&mut t.syncscopes, n[3]);
+        make_room(&mut t.long_spans, n[4]);
+        make_room(&mut t.ops_ends, n[5]);
+        make_room(&mut t.refs_ends, n[6]);
     }
 
     /// Releases the side tables' spare capacity (the reader reserves generously while reading).
@@ -1277,6 +1277,24 @@ pub struct Module {
     pub source_print_tables: std::sync::OnceLock<crate::print::Tables>,
 }
 
+/// Makes room in `v` for `extra` more entries. A vector at most half full moves to a new block of
+/// exactly the room needed with its entries copied, instead of `Vec::reserve`'s `realloc`: glibc's
+/// `realloc` of a block it cannot extend copies the whole old block, spare capacity included, and
+/// the reader reserves generously (a huge body's pools start at twice the previous body's), so
+/// `realloc` would copy megabytes never written, each line a cache miss on both sides.
+pub(crate) fn make_room<T>(v: &mut Vec<T>, extra: usize) {
+    if v.capacity() - v.len() >= extra {
+        return;
+    }
+    if v.len() * 2 <= v.capacity() {
+        let mut w = Vec::with_capacity(v.len() + extra);
+        w.append(v);
+        *v = w;
+    } else {
+        v.reserve(extra);
+    }
+}
+
 /// A string interner backed by one buffer: no allocation per string.
 #[derive(Clone, Debug, Default)]
 pub struct Strings {
@@ -1330,6 +1348,21 @@ fn slot_word(b: &[u8]) -> u64 {
     }
 }
 
+/// The home slot of a text whose hash's low half is `h` in a table of `n` slots: the high half of
+/// `h * n` (Lemire's multiply-shift range reduction), so a table can have any size, not only a
+/// power of two: the reader sizes it once from an estimate of a huge body's names, where rounding
+/// up to a power of two could double it.
+#[inline]
+fn home(h: u32, n: usize) -> usize {
+    ((h as u64 * n as u64) >> 32) as usize
+}
+
+/// The slot after `i` in a table of `n` slots (linear probing, wrapping at the end).
+#[inline]
+fn next(i: usize, n: usize) -> usize {
+    if i + 1 == n { 0 } else { i + 1 }
+}
+
 impl StrIndex {
     /// How many strings are indexed.
     pub fn len(&self) -> usize {
@@ -1342,11 +1375,10 @@ impl StrIndex {
 
     fn grow_to(&mut self, n: usize) {
         let old = std::mem::replace(&mut self.slots, vec![EMPTY_STR_SLOT; n]);
-        let mask = n - 1;
         for s in old.into_iter().filter(|s| s.sym != u32::MAX) {
-            let mut i = s.hash as usize & mask;
+            let mut i = home(s.hash, n);
             while self.slots[i].sym != u32::MAX {
-                i = (i + 1) & mask;
+                i = next(i, n);
             }
             self.slots[i] = s;
         }
@@ -1384,10 +1416,10 @@ impl Strings {
         if slots.is_empty() {
             return None;
         }
-        let mask = slots.len() - 1;
+        let n = slots.len();
         let word = slot_word(s.as_bytes());
         let short = s.len() < 8;
-        let mut i = h as usize & mask;
+        let mut i = home(h as u32, n);
         loop {
             let slot = &slots[i];
             if slot.sym == u32::MAX {
@@ -1399,7 +1431,7 @@ impl Strings {
             {
                 return Some((i, true));
             }
-            i = (i + 1) & mask;
+            i = next(i, n);
         }
     }
 
@@ -1444,18 +1476,37 @@ impl Strings {
         let slots = &self.map.slots;
         match slots.len() {
             0 => 0,
-            n => slots[h as usize & (n - 1)].sym,
+            n => slots[home(h as u32, n)].sym,
         }
     }
 
-    /// Grows the index now so that `extra` more strings fit without growing.
+    /// Grows the index now so that `extra` more strings fit without growing, and the text buffer
+    /// and spans for them (at the average length so far), so that none of the three is copied
+    /// while they are interned.
     pub(crate) fn reserve(&mut self, extra: usize) {
-        let mut n = self.map.slots.len().max(1024);
-        while (self.map.len + extra) * 4 > n * 3 {
-            n *= 2;
-        }
-        if n != self.map.slots.len() {
+        let avg = match self.spans.len() {
+            0 => 8,
+            n => self.buf.len().div_ceil(n),
+        };
+        make_room(&mut self.spans, extra);
+        // The fewest slots that hold them all within the growth check's load of 3/4, but at least
+        // twice the current table when it grows (a reserve per small body must not rebuild it
+        // for every body).
+        let need = ((self.map.len + extra) * 4).div_ceil(3);
+        if need > self.map.slots.len() {
+            let n = need.max(2 * self.map.slots.len()).max(1024);
             self.map.grow_to(n);
+        }
+        let bytes = extra.saturating_mul(avg);
+        if self.buf.capacity() - self.buf.len() < bytes {
+            if self.buf.len() * 2 <= self.buf.capacity() {
+                // As `make_room`: copy the text, not the spare capacity.
+                let mut b = String::with_capacity(self.buf.len() + bytes);
+                b.push_str(&self.buf);
+                self.buf = b;
+            } else {
+                self.buf.reserve(bytes);
+            }
         }
     }
 }

@@ -232,10 +232,12 @@ pub(crate) struct Parser<'s> {
     cur_func: u32,
     /// Pool lengths of the last function body (see `parse_body`).
     pool_sizes: [usize; 9 + crate::ir::SIDE_TABLES],
-    /// Where the current function body starts (its `{`), and whether its pools were already
-    /// sized from an estimate of its length (see `Parser::grow_pools`).
+    /// Where the current function body starts (its `{`), where it ends (`usize::MAX`: not looked
+    /// for yet; 0: not found, the pools grow by doubling), and the offset from which the next
+    /// block re-estimates the pools whatever their fill (see `Parser::grow_pools`).
     body_start: usize,
-    body_sized: bool,
+    body_end: usize,
+    resize_at: usize,
     /// Attachment kinds (`!tbaa`) by their text → symbol (see `fast.rs`).
     md_kinds: fast::WordCache,
     /// Global name tokens (`@f`) by their text → index in `gsyms` (see `fast.rs`).
@@ -308,7 +310,8 @@ impl<'s> Parser<'s> {
             cur_func: 0,
             pool_sizes: [0; 9 + crate::ir::SIDE_TABLES],
             body_start: 0,
-            body_sized: false,
+            body_end: usize::MAX,
+            resize_at: usize::MAX,
             md_kinds: fast::WordCache::new(),
             gsym_cache: fast::WordCache::new(),
             small_ints: [[u32::MAX; 64]; 2],

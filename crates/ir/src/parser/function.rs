@@ -2,6 +2,7 @@
 //! parameters), the body's blocks, local numbering and the fix-ups of forward references.
 
 use super::*;
+use crate::ir::make_room;
 
 impl<'s> Parser<'s> {
     pub(super) fn parse_cc(&mut self) -> PResult<CallConv> {
@@ -214,7 +215,8 @@ impl<'s> Parser<'s> {
 
     pub(super) fn parse_body(&mut self, fid: u32) -> PResult<()> {
         self.body_start = self.tok.start as usize;
-        self.body_sized = false;
+        self.body_end = usize::MAX;
+        self.resize_at = self.body_start + RESIZE_AFTER;
         self.expect(Tok::LBrace, "`{` to start the function body")?;
         let mut f = std::mem::replace(
             &mut self.m.functions[fid as usize],
@@ -268,7 +270,9 @@ impl<'s> Parser<'s> {
         while !self.is(Tok::RBrace) {
             // Checked per block, not per push: a block adds far fewer than an eighth of the
             // capacity once the check can fire (the reservation is at least 8 + 2x the last body).
-            if f.insts.len() * 8 >= f.insts.capacity() * 7 && !self.body_sized {
+            if f.insts.len() * 8 >= f.insts.capacity() * 7
+                || self.tok.start as usize >= self.resize_at
+            {
                 self.grow_pools(f);
             }
             let bidx = f.blocks.len() as u32;
@@ -344,47 +348,72 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
-    /// Called once per body when its instructions are about to outgrow the reservation (twice
-    /// the previous body's): reserves every pool for the whole body, estimated from the share of
-    /// the body read so far, instead of doubling. One huge function (a 30 MB kernel) otherwise
-    /// copies each pool several times, each copy a pass of cache misses over fresh memory.
+    /// Called when a body's instructions are about to outgrow their reservation (at first twice
+    /// the previous body's), and once when [`RESIZE_AFTER`] bytes of a body have been read:
+    /// reserves every pool (and the interner, the name map's number-indexed vector, the fix-ups)
+    /// for the rest of the body, estimated from the share of the body read so far, instead of
+    /// doubling. One huge function (a 30 MB kernel) otherwise copies each pool several times (or
+    /// once, late, when its estimate came from a small previous body), each copy a pass of cache
+    /// misses over fresh memory, and rebuilds the interner's table with its names scattered.
     ///
     /// The body's end is the first `}` that starts a line (the printer's layout; elsewhere the
-    /// estimate is only shorter, and the pools grow as before). Only a reservation: the pools are
-    /// shrunk to size when the body ends, and pages never written are never touched.
+    /// estimate is only shorter, and the pools grow as before), looked for once per body. Only a
+    /// reservation: the pools are shrunk to size when the body ends, and pages never written are
+    /// never touched. A pool whose spare room already holds the estimate is left alone, so a late
+    /// call (the estimate was good) copies nothing.
     #[inline(never)]
     fn grow_pools(&mut self, f: &mut Function) {
-        self.body_sized = true;
         let here = self.tok.start as usize;
+        let by_distance = here >= self.resize_at;
+        if by_distance {
+            self.resize_at = usize::MAX;
+        }
+        if self.body_end == usize::MAX {
+            self.body_end = body_end(self.b, here).unwrap_or(0);
+        }
+        if self.body_end == 0 {
+            // No line-starting `}`: the pools double as they fill.
+            self.resize_at = usize::MAX;
+            return;
+        }
         let read = here.saturating_sub(self.body_start).max(1);
-        let total = match body_end(self.b, here) {
-            Some(end) => end - self.body_start,
-            None => return,
-        };
-        // Each pool's length so far, scaled to the whole body with a margin of an eighth.
-        let scale = |n: usize| -> usize {
-            let want = (n as u128 * total as u128 / read as u128) as usize;
-            (want + want / 8 + 64).saturating_sub(n)
+        let rest = self.body_end.saturating_sub(here);
+        // The entries the rest of the body will add to a pool of length `n`, with a margin of an
+        // eighth.
+        let more = |n: usize| -> usize {
+            let want = (n as u128 * rest as u128 / read as u128) as usize;
+            want + want / 8 + 64
         };
         let mut side = f.side_lens();
         for s in side.iter_mut() {
-            *s = scale(*s);
+            *s = more(*s);
         }
         f.reserve_side(&side);
-        f.blocks.reserve(scale(f.blocks.len()));
-        f.insts.reserve(scale(f.insts.len()));
-        f.operands.reserve(scale(f.operands.len()));
-        f.block_refs.reserve(scale(f.block_refs.len()));
-        f.aux.reserve(scale(f.aux.len()));
-        f.calls.reserve(scale(f.calls.len()));
-        f.bundles.reserve(scale(f.bundles.len()));
-        f.arg_attr_lists.reserve(scale(f.arg_attr_lists.len()));
-        f.md_attachments.reserve(scale(f.md_attachments.len()));
-        self.fixups.reserve(scale(self.fixups.len()));
-        // The interner grows once to hold the body's names (instructions' and labels'), instead
-        // of doubling and rehashing as labels are interned and once more in `name_insts`.
-        let names = scale(self.pending_names.len()) + scale(f.blocks.len());
-        self.pending_names.reserve(scale(self.pending_names.len()));
+        room(&mut f.blocks, &more);
+        room(&mut f.insts, &more);
+        room(&mut f.operands, &more);
+        room(&mut f.block_refs, &more);
+        room(&mut f.aux, &more);
+        room(&mut f.calls, &more);
+        room(&mut f.bundles, &more);
+        room(&mut f.arg_attr_lists, &more);
+        room(&mut f.md_attachments, &more);
+        room(&mut self.fixups, &more);
+        room(&mut self.pending_names, &more);
+        self.locals.reserve_numbers(more(self.locals.numbers_len()));
+        // The interner grows at most once more for the body's names (instructions' and labels'),
+        // instead of doubling and rehashing as labels are interned and once more in `name_insts`.
+        // In a body this large it is sized for the rest of the file at the body's density of
+        // names, so that a second huge body does not rebuild it with the first one's names
+        // scattered again (names recurring across functions only make this an overestimate).
+        let named = self.pending_names.len() + f.blocks.len();
+        let names = if by_distance {
+            let rest = self.b.len().saturating_sub(here) as u128;
+            let want = (named as u128 * rest / read as u128) as usize;
+            self.pending_names.len() + want + want / 8 + 64
+        } else {
+            self.pending_names.len() + more(self.pending_names.len()) + more(f.blocks.len())
+        };
         self.m.strings.reserve(names);
     }
 
@@ -440,6 +469,19 @@ impl<'s> Parser<'s> {
 
     // ---------------------------------------------------------------- values
 }
+
+/// [`make_room`] for what `more` says a pool of this length still needs.
+fn room<T>(v: &mut Vec<T>, more: &impl Fn(usize) -> usize) {
+    let extra = more(v.len());
+    make_room(v, extra);
+}
+
+/// How far into a body (bytes) [`Parser::grow_pools`] re-estimates its pools whatever their fill:
+/// the estimate it made when the pools first filled may come from a few lines (the body's first
+/// block, when the previous body was small); by this point it has a sample of hundreds of lines.
+/// Larger than the functions of ordinary modules (the benchmark modules' largest body is 99 KB),
+/// which therefore never pay for the search of their end.
+const RESIZE_AFTER: usize = 256 << 10;
 
 /// The offset of the first `}` at the start of a line at or after `from` (the end of a function
 /// body as printers lay it out), looking at 32 bytes at a time (a loop the compiler vectorises):
@@ -545,6 +587,64 @@ pub(super) fn empty_function(name: Sym, void: TypeId) -> Function {
 
 #[cfg(test)]
 mod tests {
+    /// Two bodies past [`super::RESIZE_AFTER`] (the second after the first's pools, the first
+    /// starting with a one-line block, so the first estimate comes from a few bytes): read with
+    /// the pools, the interner and the number vector reserved from estimates of each body's
+    /// length, they give the same module as when the bodies' ends cannot be found (every `}`
+    /// indented), where everything grows by doubling.
+    #[test]
+    fn huge_bodies_read_the_same_with_and_without_estimates() {
+        let mut text = String::from("declare i32 @g(i32)\n");
+        for (f, blocks) in [("a", 7_000), ("b", 9_000)] {
+            text.push_str(&format!(
+                "define i32 @{f}(i32 %x) {{\nentry:\n  br label %b0\n"
+            ));
+            for k in 0..blocks {
+                let prev = if k == 0 {
+                    "%x".to_string()
+                } else {
+                    format!("%v{}", k - 1)
+                };
+                text.push_str(&format!(
+                    "b{k}:\n  %v{k} = add i32 {prev}, {k}\n  %c{k} = icmp slt i32 %v{k}, 9\n  \
+                     %{f}long.name.{k} = call i32 @g(i32 %v{k})\n  br i1 %c{k}, label %b{}, label %done\n",
+                    k + 1
+                ));
+            }
+            text.push_str(&format!(
+                "b{blocks}:\n  br label %done\ndone:\n  ret i32 %v0\n}}\n"
+            ));
+        }
+        let body = text.find("b0:").unwrap_or(0);
+        assert!(text.len() - body > 2 * super::RESIZE_AFTER);
+        let indented = text.replace("\n}", "\n  }");
+        assert!(super::body_end(indented.as_bytes(), 0).is_none());
+        let a = crate::parse("t.ll", text.clone()).map(|m| m.print_module());
+        let b = crate::parse("t.ll", indented).map(|m| m.print_module());
+        let (Ok(a), Ok(b)) = (a, b) else {
+            panic!("both read: {:?}", crate::parse("t.ll", text).err());
+        };
+        assert_eq!(a, b);
+        assert!(a.contains("%blong.name.8999 = call i32 @g(i32 %v8999)"));
+    }
+
+    /// `make_room` keeps the entries, leaves the room asked for, and moves a mostly spare vector
+    /// to a block of exactly the room needed (not `Vec::reserve`'s doubled capacity).
+    #[test]
+    fn make_room_keeps_entries() {
+        let mut v: Vec<u32> = Vec::with_capacity(100);
+        v.extend(0..10);
+        crate::ir::make_room(&mut v, 50);
+        assert_eq!(v.capacity(), 100);
+        crate::ir::make_room(&mut v, 500);
+        assert_eq!(v.capacity(), 510);
+        assert_eq!(v, (0..10).collect::<Vec<_>>());
+        v.extend(10..500);
+        crate::ir::make_room(&mut v, 100);
+        assert!(v.capacity() >= 600);
+        assert_eq!(v, (0..500).collect::<Vec<_>>());
+    }
+
     /// The chunked search agrees with a plain one at every start, with `}` inside lines, at the
     /// start of the text, across chunk boundaries and in the tail.
     #[test]
