@@ -884,6 +884,9 @@ impl JoinFinder {
         // The smallest index whose flow was pushed (the branch's, at the start).
         let mut low_done = t_idx;
         while let Some((i, empty)) = fresh.pop_and_empty() {
+            // Fresh members are indices of the order: one check here lets the compiler drop
+            // those of every per-index slice below (all of length `n`).
+            assert!((i as usize) < n);
             steps += 1;
             if reach_hi[i as usize] < settled_below {
                 // Every later join would be settled.
@@ -1022,6 +1025,8 @@ impl JoinFinder {
         let (fresh, touched) = (&mut fresh, &mut touched);
         let mut steps = 0u64;
         while let Some(i) = fresh.pop() {
+            // As in `propagate`: one bounds check for every per-index slice.
+            assert!((i as usize) < n);
             if i < floor {
                 break;
             }
