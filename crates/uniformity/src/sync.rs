@@ -42,6 +42,10 @@ pub(crate) struct ModifiedPo {
     pub header_cycle: Vec<u32>,
     succ_start: Vec<u32>,
     succ: Vec<u32>,
+    /// Per index (CSR): the exits of the reducible cycle the block heads, as indices, in
+    /// `Structure::exits` order (empty for other blocks): where such a header sends labels.
+    hx_start: Vec<u32>,
+    hx: Vec<u32>,
     /// Per index `i`: the largest index a label can reach from blocks at indices `<= i`. Labels
     /// flow to smaller indices (exits come before their cycle's header, a back edge goes to the
     /// header, which comes first in its cycle) except inside an irreducible cycle, whose blocks
@@ -192,8 +196,15 @@ impl ModifiedPo {
         self.reach_hi.clear();
         self.in_irr.clear();
         self.lo_reach.clear();
-        let (header_cycle, succ_start, succ) =
-            (&self.header_cycle[..len], &self.succ_start[..len + 1], &self.succ[..]);
+        let mut hx_start = std::mem::take(&mut self.hx_start);
+        let mut hx = std::mem::take(&mut self.hx);
+        hx_start.clear();
+        hx.clear();
+        let (header_cycle, succ_start, succ) = (
+            &self.header_cycle[..len],
+            &self.succ_start[..len + 1],
+            &self.succ[..],
+        );
         let succs = |j: usize| &succ[succ_start[j] as usize..succ_start[j + 1] as usize];
         let mut hi = 0;
         let mut k = 0;
@@ -219,9 +230,12 @@ impl ModifiedPo {
                         lo = lo.min(x).min(r);
                     }
                 };
+                hx_start.push(hx.len() as u32);
                 if hc != NONE {
                     for &x in s.exits(hc) {
-                        visit(index[x.index()]);
+                        let xi = index[x.index()];
+                        hx.push(xi);
+                        visit(xi);
                     }
                 } else {
                     for &x in succs(j) {
@@ -244,6 +258,9 @@ impl ModifiedPo {
             }
             k = b;
         }
+        hx_start.push(hx.len() as u32);
+        self.hx_start = hx_start;
+        self.hx = hx;
         self.outer_irr = outer_irr;
     }
 
@@ -280,6 +297,13 @@ impl ModifiedPo {
         let o = s.ancestor_at_depth(c, d);
         let end = self.index[s.header(o).index()] + s.blocks(o).len() as u32 - 1;
         self.reach_hi[end.max(k) as usize]
+    }
+
+    /// The exits, as indices, of the reducible cycle headed by the block at index `i` (empty
+    /// when it heads none).
+    #[inline(always)]
+    pub(crate) fn header_exits(&self, i: u32) -> &[u32] {
+        &self.hx[self.hx_start[i as usize] as usize..self.hx_start[i as usize + 1] as usize]
     }
 
     /// The successors of the block at index `i`, as indices.
@@ -898,8 +922,7 @@ impl JoinFinder {
                     // The branch heads reducible cycle `c` (precise mode): the label that came
                     // back to it is that of threads starting the next iteration.
                     let l = labels[i as usize];
-                    for &x in s.exits(c) {
-                        let xi = po.index[x.index()];
+                    for &xi in po.header_exits(i) {
                         if push_label(labels, fresh, touched, xi, l) {
                             add_exit(desc, xi);
                         }
@@ -935,8 +958,7 @@ impl JoinFinder {
             if c != NONE {
                 // The header stands in for its whole (reducible) cycle: labels go to the exits.
                 let branch_inside = t_cycle != NONE && c <= t_cycle && t_cycle < s.subtree_end(c);
-                for &x in s.exits(c) {
-                    let xi = po.index[x.index()];
+                for &xi in po.header_exits(i) {
                     if push_label(labels, fresh, touched, xi, l) {
                         if branch_inside {
                             add_exit(desc, xi);
@@ -1056,11 +1078,7 @@ impl JoinFinder {
             } {
                 if l != floor_label {
                     let targets = if to_exits {
-                        s.exits(c)
-                            .iter()
-                            .map(|x| po.index[x.index()])
-                            .min()
-                            .unwrap_or(NONE)
+                        po.header_exits(i).iter().copied().min().unwrap_or(NONE)
                     } else {
                         po.succs(i).iter().copied().min().unwrap_or(NONE)
                     };
@@ -1073,8 +1091,7 @@ impl JoinFinder {
             let mut joined = false;
             let mut low = floor;
             if to_exits {
-                for &x in s.exits(c) {
-                    let xi = po.index[x.index()];
+                for &xi in po.header_exits(i) {
                     if push_label(labels, fresh, touched, xi, l) {
                         if in_exits[xi as usize] != stamp {
                             in_exits[xi as usize] = stamp;
@@ -1175,8 +1192,16 @@ mod tests {
                 let flow: Vec<u32> = if c != NONE {
                     s.exits(c).iter().map(|x| po.index[x.index()]).collect()
                 } else {
+                    assert!(po.header_exits(k as u32).is_empty(), "case {k}");
                     po.succs(k as u32).to_vec()
                 };
+                if c != NONE {
+                    assert_eq!(
+                        po.header_exits(k as u32),
+                        &flow[..],
+                        "case {k}: header exits"
+                    );
+                }
                 for x in flow {
                     assert!(x <= po.reach_hi[k], "case {k}: label flow beyond reach_hi");
                 }
