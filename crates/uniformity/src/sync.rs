@@ -1073,7 +1073,10 @@ impl JoinFinder {
                 let ci = s.inner(order[i as usize]);
                 let lo = po.lo_reach[i as usize];
                 (ci == NONE || t_cycle != NONE && s.contains_cycle(ci, t_cycle))
-                    && fresh.last().is_none_or(|m| po.reach_hi_19(s, t, m) < lo)
+                    && fresh.last().is_none_or(|m| {
+                        // `reach_hi_19` is at least `reach_hi`: the cheap bound first.
+                        reach_hi[m as usize] < lo && po.reach_hi_19(s, t, m) < lo
+                    })
                     && !reads(lo, i)
             } {
                 if l != floor_label {
