@@ -222,6 +222,9 @@ impl ModifiedPo {
             };
             debug_assert!(o == NONE || index[s.header(o).index()] as usize == k);
             let mut lo = NONE;
+            // Indexed: `j` also selects the successor list, and the zipped iterator form
+            // costs 4.5 M more instructions on div-38mb.ll.
+            #[allow(clippy::needless_range_loop)]
             for j in k..b {
                 let hc = header_cycle[j];
                 let lo_reach = &self.lo_reach[..k];
