@@ -33,23 +33,25 @@ impl Cfg {
             num_blocks + 1,
             "one successor list per block"
         );
-        let mut count = vec![0u32; num_blocks + 1];
+        // A counting sort by target, in place in `pred_start`: per block its number of
+        // predecessors, summed into the end of its slice; then each edge, sources in block order
+        // and slots in operand order, takes the place just below its target's end, which leaves
+        // the last-created use first and `pred_start` holding the starts.
+        let mut pred_start = vec![0u32; num_blocks + 1];
         for s in &succ {
-            count[s.index() + 1] += 1;
+            pred_start[s.index()] += 1;
         }
-        for i in 0..num_blocks {
-            count[i + 1] += count[i];
+        let mut end = 0;
+        for c in pred_start.iter_mut() {
+            end += *c;
+            *c = end;
         }
-        let pred_start = count.clone();
-        let mut fill = count;
         let mut pred = vec![Block(0); succ.len()];
-        // Reverse block order, reverse slot order: the last-created use is first in the list.
-        for b in (0..num_blocks).rev() {
-            let (lo, hi) = (succ_start[b] as usize, succ_start[b + 1] as usize);
-            for s in succ[lo..hi].iter().rev() {
-                let slot = &mut fill[s.index()];
-                pred[*slot as usize] = Block(b as u32);
-                *slot += 1;
+        for (b, w) in succ_start.windows(2).enumerate() {
+            for s in &succ[w[0] as usize..w[1] as usize] {
+                let e = &mut pred_start[s.index()];
+                *e -= 1;
+                pred[*e as usize] = Block(b as u32);
             }
         }
         Cfg {

@@ -627,21 +627,29 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
     out
 }
 
+/// `State::mark` on split borrows: precise mode's callbacks mark while the precise scratch
+/// (`State::pm`) and the modified post-order are borrowed, instead of moving them out of the
+/// state and back around each call (a copy of both, and a default scratch built and dropped).
+#[inline]
+fn mark_into<F: SsaFunction>(f: &F, out: &mut Uniformity, worklist: &mut Vec<Inst>, i: Inst) {
+    if out.always_uniform[i.index()] {
+        return;
+    }
+    let newly = if f.is_terminator(i) {
+        let b = f.inst_block(i).index();
+        !std::mem::replace(&mut out.divergent_terminators[b], true)
+    } else {
+        !std::mem::replace(&mut out.divergent_insts[i.index()], true)
+    };
+    if newly {
+        worklist.push(i);
+    }
+}
+
 impl<F: SsaFunction> State<'_, F> {
     #[inline]
     fn mark(&mut self, i: Inst) {
-        if self.out.always_uniform[i.index()] {
-            return;
-        }
-        let newly = if self.f.is_terminator(i) {
-            let b = self.f.inst_block(i).index();
-            !std::mem::replace(&mut self.out.divergent_terminators[b], true)
-        } else {
-            !std::mem::replace(&mut self.out.divergent_insts[i.index()], true)
-        };
-        if newly {
-            self.w.worklist.push(i);
-        }
+        mark_into(self.f, &mut self.out, &mut self.w.worklist, i);
     }
 
     /// Precise mode, rule P10 (`precise::uniform_exits`): the uses left unmarked because they
@@ -1408,13 +1416,16 @@ impl<F: SsaFunction> State<'_, F> {
                 if self.w.phis_tainted[j.index()] {
                     continue;
                 }
-                let mut pm = std::mem::take(&mut self.pm);
-                let po = std::mem::take(&mut self.w.po);
-                let all = crate::precise::joins::taint(f, s, &po, b, j, &mut pm.reach, &mut |i| {
-                    self.mark(i)
-                });
-                self.w.po = po;
-                self.pm = pm;
+                let (out, worklist) = (&mut self.out, &mut self.w.worklist);
+                let all = crate::precise::joins::taint(
+                    f,
+                    s,
+                    &self.w.po,
+                    b,
+                    j,
+                    &mut self.pm.reach,
+                    &mut |i| mark_into(f, out, worklist, i),
+                );
                 self.w.phis_tainted[j.index()] = all;
                 continue;
             }
@@ -1450,9 +1461,10 @@ impl<F: SsaFunction> State<'_, F> {
             }
             if self.precise {
                 // Threads in the cycle are not converged: they leave it at different times.
-                let mut pm = std::mem::take(&mut self.pm);
-                crate::precise::exits::assumed(f, s, c, &mut pm, &mut |i| self.mark(i));
-                self.pm = pm;
+                let (out, worklist) = (&mut self.out, &mut self.w.worklist);
+                crate::precise::exits::assumed(f, s, c, &mut self.pm, &mut |i| {
+                    mark_into(f, out, worklist, i)
+                });
                 if !std::mem::replace(&mut self.w.exit_flag[c as usize], true) {
                     self.out.divergent_exit_cycles.push(Cycle(c));
                 }
@@ -1545,13 +1557,14 @@ impl<F: SsaFunction> State<'_, F> {
                 return;
             }
             let (f, s) = (self.f, self.s);
-            let mut pm = std::mem::take(&mut self.pm);
-            let p10 =
-                pm.sweep
-                    .p10
-                    .prepare(f, s, &pm.outer_irr, &self.out.divergent_terminators, outer);
-            crate::precise::exits::sweep(f, s, outer, p10, &mut pm, &mut |i| self.mark(i));
-            self.pm = pm;
+            let (pm, out, worklist) = (&mut self.pm, &mut self.out, &mut self.w.worklist);
+            let p10 = pm
+                .sweep
+                .p10
+                .prepare(f, s, &pm.outer_irr, &out.divergent_terminators, outer);
+            crate::precise::exits::sweep(f, s, outer, p10, pm, &mut |i| {
+                mark_into(f, out, worklist, i)
+            });
             return;
         }
         if self.inside_assumed(outer) {

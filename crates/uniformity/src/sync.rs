@@ -42,6 +42,10 @@ pub(crate) struct ModifiedPo {
     pub header_cycle: Vec<u32>,
     succ_start: Vec<u32>,
     succ: Vec<u32>,
+    /// Per index (CSR): the exits of the reducible cycle the block heads, as indices, in
+    /// `Structure::exits` order (empty for other blocks): where such a header sends labels.
+    hx_start: Vec<u32>,
+    hx: Vec<u32>,
     /// Per index `i`: the largest index a label can reach from blocks at indices `<= i`. Labels
     /// flow to smaller indices (exits come before their cycle's header, a back edge goes to the
     /// header, which comes first in its cycle) except inside an irreducible cycle, whose blocks
@@ -57,9 +61,7 @@ pub(crate) struct ModifiedPo {
     /// nothing is reachable); inside an outermost irreducible cycle, of the whole cycle (its own
     /// blocks included). See `JoinFinder::compute`.
     lo_reach: Vec<u32>,
-    /// Scratch of `compute_into`.
-    finalized: Vec<bool>,
-    /// Per block: its successors were pushed (in the frame that laid it out).
+    /// Scratch of `compute_into`. Per block: its successors were pushed (in the frame that laid it out).
     expanded: Vec<bool>,
     stack: Vec<Block>,
     frames: Vec<(u32, usize)>,
@@ -76,6 +78,10 @@ impl ModifiedPo {
     /// Iterative: one shared stack, one frame per cycle being laid out (LLVM recurses per nesting
     /// level; the visiting order is the same: the last pushed block is explored first). Reuses the
     /// buffers of a previous function.
+    ///
+    /// A block is finalized exactly when it gets its index, so `index` doubles as the finalized
+    /// mark; the tables derived from the order are filled in two passes over it (successor
+    /// indices, then the reach bounds, one outermost irreducible cycle at a time).
     pub fn compute_into<G: Graph>(&mut self, g: &G, s: &Structure) {
         let n = g.num_blocks();
         self.order.clear();
@@ -88,9 +94,6 @@ impl ModifiedPo {
             self.succ_start.push(0);
             return;
         }
-        let mut finalized = std::mem::take(&mut self.finalized);
-        finalized.clear();
-        finalized.resize(n, false);
         let mut expanded = std::mem::take(&mut self.expanded);
         expanded.clear();
         expanded.resize(n, false);
@@ -103,12 +106,11 @@ impl ModifiedPo {
         frames.push((NONE, 0));
         let inside = |cur: u32, b: Block| cur == NONE || s.contains(cur, b);
         while let Some(&(cur, base)) = frames.last() {
-            if stack.len() == base {
+            let Some(&nb) = stack.get(base..).and_then(|t| t.last()) else {
                 frames.pop();
                 continue;
-            }
-            let nb = *stack.last().unwrap();
-            if finalized[nb.index()] {
+            };
+            if self.index[nb.index()] != NONE {
                 stack.pop();
                 continue;
             }
@@ -121,7 +123,7 @@ impl ModifiedPo {
                 let mut pushed = false;
                 // d's exits inside `cur` (d is a child of `cur`, or top-level): its local exits.
                 for &x in s.local_exits(d) {
-                    if !finalized[x.index()] {
+                    if self.index[x.index()] == NONE {
                         stack.push(x);
                         pushed = true;
                     }
@@ -130,11 +132,10 @@ impl ModifiedPo {
                     stack.pop();
                     // cyclePO(d): the header is appended first, then the body.
                     let h = s.header(d);
-                    finalized[h.index()] = true;
                     self.append(h, s.is_reducible(d), s);
                     let base = stack.len();
                     for &x in g.succs(h) {
-                        if x != h && s.contains(d, x) && !finalized[x.index()] {
+                        if x != h && s.contains(d, x) && self.index[x.index()] == NONE {
                             stack.push(x);
                         }
                     }
@@ -148,7 +149,7 @@ impl ModifiedPo {
             let mut pushed = false;
             if !std::mem::replace(&mut expanded[nb.index()], true) {
                 for &x in g.succs(nb) {
-                    if inside(cur, x) && !finalized[x.index()] {
+                    if self.index[x.index()] == NONE && inside(cur, x) {
                         stack.push(x);
                         pushed = true;
                     }
@@ -156,21 +157,20 @@ impl ModifiedPo {
             }
             if !pushed {
                 stack.pop();
-                finalized[nb.index()] = true;
                 self.append(nb, false, s);
             }
         }
-        self.finalized = finalized;
         self.expanded = expanded;
         self.stack = stack;
         self.frames = frames;
-        self.succ_start.reserve(self.order.len() + 1);
-        for k in 0..self.order.len() {
+        let len = self.order.len();
+        let (order, index) = (&self.order[..], &self.index[..n]);
+        self.succ_start.reserve(len + 1);
+        for &b in order {
             self.succ_start.push(self.succ.len() as u32);
-            let b = self.order[k];
             // Successors of a reachable block are reachable.
             self.succ
-                .extend(g.succs(b).iter().map(|x| self.index[x.index()]));
+                .extend(g.succs(b).iter().map(|x| index[x.index()]));
         }
         self.succ_start.push(self.succ.len() as u32);
         // The outermost irreducible ancestor-or-self of each cycle (parents come first).
@@ -188,69 +188,82 @@ impl ModifiedPo {
             };
             outer_irr.push(o);
         }
+        // One pass per block outside irreducible cycles, one per outermost irreducible cycle
+        // (an interval, header first, whose blocks all have it as their outermost irreducible
+        // cycle): `reach_hi` is the prefix maximum of the interval ends, and, as label flow goes
+        // to smaller indices outside irreducible cycles, `lo_reach` of a block is the smallest
+        // index its successors reach (an interval's flow leaves it downwards).
         self.reach_hi.clear();
         self.in_irr.clear();
-        let mut hi = 0;
-        for (k, &b) in self.order.iter().enumerate() {
-            let c = s.inner(b);
-            let o = if c == NONE {
-                NONE
-            } else {
-                outer_irr[c as usize]
-            };
-            let end = if o == NONE {
-                k as u32
-            } else {
-                self.index[s.header(o).index()] + s.blocks(o).len() as u32 - 1
-            };
-            hi = hi.max(end);
-            self.reach_hi.push(hi);
-            self.in_irr.push(o != NONE);
-        }
-        // Label flow goes to smaller indices outside irreducible cycles, so one pass upwards
-        // gives each block the smallest index it reaches; an outermost irreducible cycle (an
-        // interval) is one node whose flow leaves it downwards.
         self.lo_reach.clear();
-        self.lo_reach.resize(self.order.len(), NONE);
+        let mut hx_start = std::mem::take(&mut self.hx_start);
+        let mut hx = std::mem::take(&mut self.hx);
+        hx_start.clear();
+        hx.clear();
+        let (header_cycle, succ_start, succ) = (
+            &self.header_cycle[..len],
+            &self.succ_start[..len + 1],
+            &self.succ[..],
+        );
+        let succs = |j: usize| &succ[succ_start[j] as usize..succ_start[j + 1] as usize];
+        let mut hi = 0;
         let mut k = 0;
-        while k < self.order.len() {
-            let c = s.inner(self.order[k]);
+        while k < len {
+            let c = s.inner(order[k]);
             let o = if c == NONE {
                 NONE
             } else {
                 outer_irr[c as usize]
             };
-            let (a, b) = if o == NONE {
-                (k, k + 1)
+            let b = if o == NONE {
+                k + 1
             } else {
-                (k, k + s.blocks(o).len())
+                k + s.blocks(o).len()
             };
-            debug_assert!(o == NONE || self.index[s.header(o).index()] as usize == k);
+            debug_assert!(o == NONE || index[s.header(o).index()] as usize == k);
             let mut lo = NONE;
-            for j in a..b {
-                let hc = self.header_cycle[j];
+            // Indexed: `j` also selects the successor list, and the zipped iterator form
+            // costs 4.5 M more instructions on div-38mb.ll.
+            #[allow(clippy::needless_range_loop)]
+            for j in k..b {
+                let hc = header_cycle[j];
+                let lo_reach = &self.lo_reach[..k];
                 let mut visit = |x: u32| {
-                    if (x as usize) < a {
-                        lo = lo.min(x).min(self.lo_reach[x as usize]);
+                    if let Some(&r) = lo_reach.get(x as usize) {
+                        lo = lo.min(x).min(r);
                     }
                 };
+                hx_start.push(hx.len() as u32);
                 if hc != NONE {
                     for &x in s.exits(hc) {
-                        visit(self.index[x.index()]);
+                        let xi = index[x.index()];
+                        hx.push(xi);
+                        visit(xi);
                     }
                 } else {
-                    for &x in self.succs(j as u32) {
+                    for &x in succs(j) {
                         visit(x);
                     }
                 }
             }
+            hi = hi.max(b as u32 - 1);
             if o == NONE {
-                self.lo_reach[k] = lo;
+                self.lo_reach.push(lo);
+                self.reach_hi.push(hi);
+                self.in_irr.push(false);
             } else {
-                self.lo_reach[a..b].fill(lo.min(a as u32));
+                let lo = lo.min(k as u32);
+                for _ in k..b {
+                    self.lo_reach.push(lo);
+                    self.reach_hi.push(hi);
+                    self.in_irr.push(true);
+                }
             }
             k = b;
         }
+        hx_start.push(hx.len() as u32);
+        self.hx_start = hx_start;
+        self.hx = hx;
         self.outer_irr = outer_irr;
     }
 
@@ -287,6 +300,13 @@ impl ModifiedPo {
         let o = s.ancestor_at_depth(c, d);
         let end = self.index[s.header(o).index()] + s.blocks(o).len() as u32 - 1;
         self.reach_hi[end.max(k) as usize]
+    }
+
+    /// The exits, as indices, of the reducible cycle headed by the block at index `i` (empty
+    /// when it heads none).
+    #[inline(always)]
+    pub(crate) fn header_exits(&self, i: u32) -> &[u32] {
+        &self.hx[self.hx_start[i as usize] as usize..self.hx_start[i as usize + 1] as usize]
     }
 
     /// The successors of the block at index `i`, as indices.
@@ -891,6 +911,9 @@ impl JoinFinder {
         // The smallest index whose flow was pushed (the branch's, at the start).
         let mut low_done = t_idx;
         while let Some((i, empty)) = fresh.pop_and_empty() {
+            // Fresh members are indices of the order: one check here lets the compiler drop
+            // those of every per-index slice below (all of length `n`).
+            assert!((i as usize) < n);
             steps += 1;
             if reach_hi[i as usize] < settled_below {
                 // Every later join would be settled.
@@ -902,8 +925,7 @@ impl JoinFinder {
                     // The branch heads reducible cycle `c` (precise mode): the label that came
                     // back to it is that of threads starting the next iteration.
                     let l = labels[i as usize];
-                    for &x in s.exits(c) {
-                        let xi = po.index[x.index()];
+                    for &xi in po.header_exits(i) {
                         if push_label(labels, fresh, touched, xi, l) {
                             add_exit(desc, xi);
                         }
@@ -939,8 +961,7 @@ impl JoinFinder {
             if c != NONE {
                 // The header stands in for its whole (reducible) cycle: labels go to the exits.
                 let branch_inside = t_cycle != NONE && c <= t_cycle && t_cycle < s.subtree_end(c);
-                for &x in s.exits(c) {
-                    let xi = po.index[x.index()];
+                for &xi in po.header_exits(i) {
                     if push_label(labels, fresh, touched, xi, l) {
                         if branch_inside {
                             add_exit(desc, xi);
@@ -1029,6 +1050,8 @@ impl JoinFinder {
         let (fresh, touched) = (&mut fresh, &mut touched);
         let mut steps = 0u64;
         while let Some(i) = fresh.pop() {
+            // As in `propagate`: one bounds check for every per-index slice.
+            assert!((i as usize) < n);
             if i < floor {
                 break;
             }
@@ -1053,16 +1076,15 @@ impl JoinFinder {
                 let ci = s.inner(order[i as usize]);
                 let lo = po.lo_reach[i as usize];
                 (ci == NONE || t_cycle != NONE && s.contains_cycle(ci, t_cycle))
-                    && fresh.last().is_none_or(|m| po.reach_hi_19(s, t, m) < lo)
+                    && fresh.last().is_none_or(|m| {
+                        // `reach_hi_19` is at least `reach_hi`: the cheap bound first.
+                        reach_hi[m as usize] < lo && po.reach_hi_19(s, t, m) < lo
+                    })
                     && !reads(lo, i)
             } {
                 if l != floor_label {
                     let targets = if to_exits {
-                        s.exits(c)
-                            .iter()
-                            .map(|x| po.index[x.index()])
-                            .min()
-                            .unwrap_or(NONE)
+                        po.header_exits(i).iter().copied().min().unwrap_or(NONE)
                     } else {
                         po.succs(i).iter().copied().min().unwrap_or(NONE)
                     };
@@ -1075,8 +1097,7 @@ impl JoinFinder {
             let mut joined = false;
             let mut low = floor;
             if to_exits {
-                for &x in s.exits(c) {
-                    let xi = po.index[x.index()];
+                for &xi in po.header_exits(i) {
                     if push_label(labels, fresh, touched, xi, l) {
                         if in_exits[xi as usize] != stamp {
                             in_exits[xi as usize] = stamp;
@@ -1177,8 +1198,16 @@ mod tests {
                 let flow: Vec<u32> = if c != NONE {
                     s.exits(c).iter().map(|x| po.index[x.index()]).collect()
                 } else {
+                    assert!(po.header_exits(k as u32).is_empty(), "case {k}");
                     po.succs(k as u32).to_vec()
                 };
+                if c != NONE {
+                    assert_eq!(
+                        po.header_exits(k as u32),
+                        &flow[..],
+                        "case {k}: header exits"
+                    );
+                }
                 for x in flow {
                     assert!(x <= po.reach_hi[k], "case {k}: label flow beyond reach_hi");
                 }
