@@ -86,18 +86,13 @@ fn follow_heap() {}
 
 /// Makes glibc grow its heap in large steps and keep what it grew by, so that the heap grows a few
 /// times per run (each time marked for huge pages by [`follow_heap`]) instead of going up and down
-/// by small steps; and keeps every thread on that one heap. glibc gives a second thread an arena of
-/// its own, mapped apart from the heap where [`follow_heap`] cannot see it grow: with two threads
-/// that arena took about 7,000 small-page faults on `div-38mb.ll` (8,500 against 1,500 with one
-/// thread). Each thread keeps its own cache of small blocks (glibc's tcache), so the shared arena's
-/// lock is taken only when that cache is empty or full.
+/// by small steps.
 pub fn configure() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets glibc's allocator parameters; it is called before any thread starts.
     unsafe {
         libc::mallopt(libc::M_TOP_PAD, 32 << 20);
         libc::mallopt(libc::M_TRIM_THRESHOLD, 256 << 20);
-        libc::mallopt(libc::M_ARENA_MAX, 1);
     }
 }
 
