@@ -332,8 +332,8 @@ pub fn shortest_path<G: Graph>(
     None
 }
 
-/// For every block `j`, whether [`disjoint_paths`]`(g, b, j, f)` finds two paths, where `f(x)` is
-/// `x != j && stop.contains(&x)`: one dominator tree instead of one max-flow per candidate join.
+/// For every block `j`, whether [`disjoint_paths`]`(g, b, j, stop)` finds two paths: one
+/// dominator tree instead of one max-flow per candidate join.
 ///
 /// Why it is the same answer (Menger's theorem, vertex form): add a root `r` with an edge to each
 /// distinct successor of `b`, and drop the outgoing edges of `b` and of the `stop` blocks (they

@@ -216,7 +216,7 @@ impl<'m> Analysed<'m> {
     }
 
     /// Whether `j` is reached from `b` along two disjoint paths through any blocks
-    /// ([`disjoint_paths`] without forbidden blocks).
+    /// ([`crate::paths::disjoint_paths`] without stop blocks).
     pub fn is_free_join(&self, b: Block, j: Block) -> bool {
         self.in_join_set(b, Vec::new(), j)
     }
