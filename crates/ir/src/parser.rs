@@ -18,6 +18,8 @@ use crate::*;
 use converge_graph::Block;
 
 mod attrs;
+#[cfg(test)]
+mod block_names_tests;
 mod constants;
 mod fast;
 mod finish;
@@ -69,7 +71,7 @@ pub(crate) struct WrongType {
     pub(crate) written: TypeId,
 }
 
-/// `Fixup::want` of a reference whose type is not checked (block references).
+/// `Fixup::want` of a reference whose type is not checked (callees).
 const NO_TYPE: TypeId = TypeId(u32::MAX);
 
 /// Deepest nesting of types, constants and metadata accepted.
@@ -110,13 +112,38 @@ impl std::hash::Hash for LocalKey<'_> {
 enum Local {
     Arg(u32),
     Inst(u32),
+    /// A block name, by its index in `Parser::block_names` (not the block's index: see
+    /// [`BlockName`]).
     Block(u32),
+}
+
+/// [`BlockName::block`] of a name referenced as a block whose label has not been read.
+const UNDEFINED: u32 = u32::MAX;
+/// [`BlockName::block`] of a name referenced as a block and then defined as a value.
+const NAMES_A_VALUE: u32 = u32::MAX - 1;
+
+/// A block name of the body being read, entered in the name map at its first sight (its label or
+/// a reference, whichever comes first) as [`Local::Block`] of its index in `Parser::block_names`.
+/// A reference then needs one lookup whether or not the label was read, and a label finds the
+/// entry its references made: no fix-up per forward reference and no second lookup at the body's
+/// end. `Function::block_refs` holds these indices while the body is read, replaced by the blocks'
+/// indices at its end (`Parser::resolve_fixups`).
+#[derive(Copy, Clone, Debug)]
+struct BlockName {
+    /// The block's index once its label is read, else [`UNDEFINED`] or [`NAMES_A_VALUE`].
+    block: u32,
+    /// How many fix-ups preceded the first reference, which the body's first error is ordered
+    /// by (as if each reference were a fix-up: see `Parser::resolve_fixups`).
+    before: u32,
+    /// The first reference (a name first seen at its label is never undefined).
+    first: Token,
+    /// The name's split in the name map, for its cached symbol ([`locals::LocalMap::last_sym`]).
+    split: Option<(u32, u32)>,
 }
 
 #[derive(Copy, Clone, Debug)]
 enum FixTarget {
     Operand(u32),
-    BlockRef(u32),
     Callee(u32),
     /// A provisional inline metadata id holding `Metadata::Value(Some(f), _)`.
     Meta(u32),
@@ -223,6 +250,8 @@ pub(crate) struct Parser<'s> {
     // The function being read.
     locals: locals::LocalMap<'s>,
     fixups: Vec<Fixup<'s>>,
+    /// The body's block names by first sight (see [`BlockName`]).
+    block_names: Vec<BlockName>,
     /// Operands written with another type than their definition's, in the order found.
     wrong_types: Vec<WrongType>,
     /// Named instructions of the body whose names are not interned yet.
@@ -303,6 +332,7 @@ impl<'s> Parser<'s> {
             saw_external: false,
             locals: locals::LocalMap::new(src.as_bytes()),
             fixups: Vec::new(),
+            block_names: Vec::new(),
             wrong_types: Vec::new(),
             pending_names: Vec::new(),
             next_src_num: 0,

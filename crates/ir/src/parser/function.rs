@@ -209,8 +209,80 @@ impl<'s> Parser<'s> {
             ));
         }
         self.next_src_num = n + 1;
-        self.locals.insert(LocalKey::Num(n), l);
+        let prev = self.locals.insert(LocalKey::Num(n), l);
+        // A number is defined once (they increase): the only possible previous entry is a block
+        // reference's.
+        self.redefines(prev);
         Ok(())
+    }
+
+    /// [`Parser::define_num`] for block `bidx`'s label `n:` (or its implicit number `n`).
+    fn define_block_num(&mut self, n: u32, bidx: u32, span: Span) -> PResult<()> {
+        if n < self.next_src_num {
+            return self.define_num(n, Local::Block(0), span);
+        }
+        self.next_src_num = n + 1;
+        let key = LocalKey::Num(n);
+        if !self.define_block(key, bidx, span) {
+            // Never: numbers increase, so `n` named nothing but a block not defined yet. Replaced
+            // like any other number's entry.
+            let new = self.new_block_name(bidx, span);
+            self.locals.insert(key, Local::Block(new));
+        }
+        Ok(())
+    }
+
+    /// Defines the block name `key` as block `bidx` at its label (`span`): the entry its first
+    /// reference made, or a new one. `false` if the name is defined already (a value or a block).
+    #[inline]
+    fn define_block(&mut self, key: LocalKey<'s>, bidx: u32, span: Span) -> bool {
+        let new = self.block_names.len() as u32;
+        match self.locals.get_or_insert(key, Local::Block(new)) {
+            None => {
+                self.new_block_name(bidx, span);
+                true
+            }
+            Some(Local::Block(k)) if self.block_names[k as usize].block == UNDEFINED => {
+                let name = &mut self.block_names[k as usize];
+                name.block = bidx;
+                // The symbol cached for the name, found through the entry's split (the lookup
+                // may have been answered by the cache, which does not split).
+                self.locals.set_last_split(name.split);
+                true
+            }
+            Some(_) => false,
+        }
+    }
+
+    /// Appends a block name defined as block `bidx` at the label `span` (the name map's entry:
+    /// the last insert) and returns its index.
+    fn new_block_name(&mut self, bidx: u32, span: Span) -> u32 {
+        self.block_names.push(BlockName {
+            block: bidx,
+            before: 0,
+            first: Token {
+                start: span.start,
+                end: span.end,
+                kind: Tok::LabelStr,
+            },
+            split: self.locals.last_split(),
+        });
+        self.block_names.len() as u32 - 1
+    }
+
+    /// Whether `prev`, the entry a value's definition replaced, makes it a redefinition. A name so
+    /// far only referenced as a block is not one: the reference is the error, reported at the
+    /// body's end in its order (see [`Parser::resolve_fixups`]).
+    #[inline]
+    pub(super) fn redefines(&mut self, prev: Option<Local>) -> bool {
+        match prev {
+            None => false,
+            Some(Local::Block(k)) if self.block_names[k as usize].block == UNDEFINED => {
+                self.block_names[k as usize].block = NAMES_A_VALUE;
+                false
+            }
+            Some(_) => true,
+        }
     }
 
     pub(super) fn parse_body(&mut self, fid: u32) -> PResult<()> {
@@ -226,6 +298,7 @@ impl<'s> Parser<'s> {
         // (few growth copies), then shrunk to size in place: no copy of the finished pools.
         reserve_pools(&mut f, &self.pool_sizes);
         self.pending_names.clear();
+        self.block_names.clear();
         let r = self.parse_blocks(&mut f).and_then(|()| {
             self.expect(Tok::RBrace, "`}` at the end of the function body")?;
             self.name_insts(&mut f);
@@ -291,7 +364,7 @@ impl<'s> Parser<'s> {
                     } else {
                         self.lkey(t)?
                     };
-                    if self.locals.insert(k, Local::Block(bidx)).is_some() {
+                    if !self.define_block(k, bidx, Self::span(t)) {
                         return Err(Box::new(
                             Diagnostic::error("redefinition of a local name", Self::span(t))
                                 .with_code("E-parse"),
@@ -306,13 +379,12 @@ impl<'s> Parser<'s> {
                         end: t.end - 1,
                         ..t
                     })?;
-                    self.define_num(n, Local::Block(bidx), Self::span(t))?;
+                    self.define_block_num(n, bidx, Self::span(t))?;
                     self.slot()
                 }
                 _ => {
                     let n = self.next_src_num;
-                    self.locals.insert(LocalKey::Num(n), Local::Block(bidx));
-                    self.next_src_num += 1;
+                    self.define_block_num(n, bidx, Span::default())?;
                     self.slot()
                 }
             };
@@ -399,6 +471,7 @@ impl<'s> Parser<'s> {
         room(&mut f.arg_attr_lists, &more);
         room(&mut f.md_attachments, &more);
         room(&mut self.fixups, &more);
+        room(&mut self.block_names, &more);
         room(&mut self.pending_names, &more);
         self.locals.reserve_numbers(more(self.locals.numbers_len()));
         // The interner grows at most once more for the body's names (instructions' and labels'),
@@ -417,9 +490,28 @@ impl<'s> Parser<'s> {
         self.m.strings.reserve(names);
     }
 
+    /// Resolves the body's forward references, and its block references to the blocks' indices.
+    /// The first error is the first failing reference in the order of the text, as when every
+    /// forward block reference was a fix-up: a block name referenced but never defined, or
+    /// defined as a value, fails at its first reference, which came after the fix-ups counted
+    /// by its [`BlockName::before`].
     pub(super) fn resolve_fixups(&mut self, f: &mut Function) -> PResult<()> {
-        for fx in std::mem::take(&mut self.fixups) {
-            let l = self.locals.get(&fx.key);
+        let bad = self
+            .block_names
+            .iter()
+            .position(|n| n.block >= NAMES_A_VALUE);
+        let bad_before = bad.map_or(usize::MAX, |k| self.block_names[k].before as usize);
+        for (j, fx) in std::mem::take(&mut self.fixups).into_iter().enumerate() {
+            if j >= bad_before {
+                break;
+            }
+            let l = match self.locals.get(&fx.key) {
+                Some(Local::Block(k)) => match self.block_names[k as usize].block {
+                    b if b < NAMES_A_VALUE => Some(Local::Block(b)),
+                    _ => None,
+                },
+                l => l,
+            };
             let Some(l) = l else {
                 let name = self.key_text(fx.key);
                 return Err(Box::new(
@@ -450,19 +542,23 @@ impl<'s> Parser<'s> {
                     self.inline_md[(id & !HIGH) as usize] =
                         Metadata::Value(Some(FuncId(self.cur_func)), v)
                 }
-                FixTarget::BlockRef(i) => match l {
-                    Local::Block(b) => f.block_refs[i as usize] = Block(b),
-                    _ => {
-                        return Err(Box::new(
-                            Diagnostic::error(
-                                "expected a basic block label, but this names a value",
-                                fx.span,
-                            )
-                            .with_code("E-parse"),
-                        ));
-                    }
-                },
             }
+        }
+        if let Some(k) = bad {
+            let name = self.block_names[k];
+            let span = Self::span(name.first);
+            let message = if name.block == UNDEFINED {
+                let key = self.lkey(name.first)?;
+                format!("use of undefined value `%{}`", self.key_text(key))
+            } else {
+                "expected a basic block label, but this names a value".to_string()
+            };
+            return Err(Box::new(
+                Diagnostic::error(message, span).with_code("E-parse"),
+            ));
+        }
+        for b in &mut f.block_refs {
+            b.0 = self.block_names[b.0 as usize].block;
         }
         Ok(())
     }

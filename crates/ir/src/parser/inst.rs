@@ -133,7 +133,8 @@ impl<'s> Parser<'s> {
                 match t.kind {
                     Tok::LocalVar => {
                         let k = self.lkey(t)?;
-                        if self.locals.insert(k, Local::Inst(id)).is_some() {
+                        let prev = self.locals.insert(k, Local::Inst(id));
+                        if self.redefines(prev) {
                             return Err(Box::new(
                                 Diagnostic::error("redefinition of a local name", Self::span(t))
                                     .with_code("E-parse"),
@@ -162,7 +163,8 @@ impl<'s> Parser<'s> {
             }
             None if !is_void => {
                 let n = self.next_src_num;
-                self.locals.insert(LocalKey::Num(n), Local::Inst(id));
+                let prev = self.locals.insert(LocalKey::Num(n), Local::Inst(id));
+                self.redefines(prev);
                 self.next_src_num += 1;
                 self.slot()
             }
@@ -369,16 +371,9 @@ impl<'s> Parser<'s> {
                     // LLVM's successor order puts the unwind destination first.
                     self.block_ref(f)?;
                     let end = f.block_refs.len();
+                    // Block references are resolved in place at the body's end: they move
+                    // with the entries.
                     f.block_refs[start..end].rotate_right(1);
-                    for fx in self.fixups.iter_mut().rev() {
-                        if let FixTarget::BlockRef(i) = &mut fx.target {
-                            let iu = *i as usize;
-                            if iu < start {
-                                break;
-                            }
-                            *i = if iu + 1 == end { start as u32 } else { *i + 1 };
-                        }
-                    }
                 }
             }
             Opcode::FNeg => {

@@ -567,11 +567,55 @@ impl<'s> LocalMap<'s> {
         if let LocalKey::Src(s) = key {
             self.cache_put(s, local);
         }
-        self.insert_uncached(key, local)
+        self.insert_uncached::<false>(key, local)
     }
 
-    /// [`LocalMap::insert`] into the structures behind the cache.
-    fn insert_uncached(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
+    /// The local `key` names if it has one (the map unchanged), else inserts `local` for it and
+    /// returns `None`: [`LocalMap::get`] and [`LocalMap::insert`] in one probe, for block names,
+    /// which are entered at their first sight, reference or label (see `Parser::block_names`).
+    /// After a cache hit the last split is unknown ([`LocalMap::last_sym`] is `None`).
+    #[inline(always)]
+    pub(super) fn get_or_insert(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
+        if let LocalKey::Src(s) = key
+            && let Some((words, i)) = self.cache_key(s.as_bytes())
+        {
+            let tag = self.generation << 8 | s.len() as u32;
+            let e = &self.cache[i];
+            if e.tag == tag && e.words == words {
+                self.last_split = None;
+                return Some(unpack(e.val));
+            }
+            let prev = self.insert_uncached::<true>(key, local);
+            self.cache[i] = match pack(prev.unwrap_or(local)) {
+                Some(val) => CacheEntry { words, tag, val },
+                None => EMPTY_CACHE,
+            };
+            return prev;
+        }
+        self.insert_uncached::<true>(key, local)
+    }
+
+    /// The split of the last insert's name (see [`LocalMap::last_sym`]), to be restored with
+    /// [`LocalMap::set_last_split`] when the same name is defined after a lookup that did not
+    /// split it.
+    #[inline]
+    pub(super) fn last_split(&self) -> Option<(u32, u32)> {
+        self.last_split
+    }
+
+    /// Makes `split` (from [`LocalMap::last_split`]) the last insert's split.
+    #[inline]
+    pub(super) fn set_last_split(&mut self, split: Option<(u32, u32)>) {
+        self.last_split = split;
+    }
+
+    /// [`LocalMap::insert`] into the structures behind the cache; with `KEEP`, a key that has a
+    /// local keeps it (and it is returned), as [`LocalMap::get_or_insert`] needs.
+    fn insert_uncached<const KEEP: bool>(
+        &mut self,
+        key: LocalKey<'s>,
+        local: Local,
+    ) -> Option<Local> {
         self.last_split = None;
         let numbered = match key {
             LocalKey::Num(n) => Some((NUMBERED, n)),
@@ -588,13 +632,23 @@ impl<'s> LocalMap<'s> {
         if let Some((pi, n)) = numbered
             && pi < NO_WAY as u32
             && (n as usize) < self.dense_cap
-            && let Some(prev) = self.insert_dense(key, pi as u16, n as usize, local)
+            && let Some(prev) = self.insert_dense::<KEEP>(key, pi as u16, n as usize, local)
         {
             return prev;
         }
         match key {
             LocalKey::Src(s) if s.len() <= MAX_LONG => {
                 let (i, found) = self.find(s);
+                if KEEP && found {
+                    let slot = self.slots[i];
+                    return if slot.tag & 0xff == LONG {
+                        Some(self.long[slot.val as usize].1)
+                    } else if slot.val == IN_OTHER {
+                        self.other.get(&key).copied()
+                    } else {
+                        Some(unpack(slot.val))
+                    };
+                }
                 // A local whose index does not fit the packed form (never in practice) lives in
                 // the fallback map, its slot marked [`IN_OTHER`].
                 let val = pack(local).unwrap_or(IN_OTHER);
@@ -642,6 +696,10 @@ impl<'s> LocalMap<'s> {
                 }
                 None
             }
+            _ if KEEP => match self.other.get(&key) {
+                Some(&l) => Some(l),
+                None => self.other.insert(key, local),
+            },
             _ => self.other.insert(key, local),
         }
     }
@@ -650,7 +708,7 @@ impl<'s> LocalMap<'s> {
     /// cap: `Some(previous entry)` if the key went to a way of its dense entry, `None` if both
     /// ways are current with other prefixes (the key goes to the table).
     #[inline]
-    fn insert_dense(
+    fn insert_dense<const KEEP: bool>(
         &mut self,
         key: LocalKey<'s>,
         pi: u16,
@@ -685,9 +743,16 @@ impl<'s> LocalMap<'s> {
         } else if e.prefix[1] == NO_WAY {
             (1, false)
         } else {
-            return self.insert_third(key, pi as usize, n, local);
+            return self.insert_third::<KEEP>(key, pi as usize, n, local);
         };
         let old = e.val[w];
+        if KEEP && current {
+            return Some(if old == IN_OTHER {
+                self.other.get(&key).copied()
+            } else {
+                Some(unpack(old))
+            });
+        }
         let val = pack(local).unwrap_or(IN_OTHER);
         e.prefix[w] = pi;
         e.val[w] = val;
@@ -719,7 +784,7 @@ impl<'s> LocalMap<'s> {
     /// prefix's own vector, grown while the budget allows; `None` if the number is past it (the
     /// key goes to the table, and stays there: a growth that failed for it needed more than the
     /// budget left then, and the budget only shrinks by what the vectors grow).
-    fn insert_third(
+    fn insert_third<const KEEP: bool>(
         &mut self,
         key: LocalKey<'s>,
         pi: usize,
@@ -737,6 +802,14 @@ impl<'s> LocalMap<'s> {
             v.resize(want, (0, 0));
         }
         let e = v.get_mut(n)?;
+        if KEEP && e.0 == self.generation {
+            let old = e.1;
+            return Some(if old == IN_OTHER {
+                self.other.get(&key).copied()
+            } else {
+                Some(unpack(old))
+            });
+        }
         let val = pack(local).unwrap_or(IN_OTHER);
         let (g, old) = std::mem::replace(e, (self.generation, val));
         let generation = self.generation;
@@ -1050,7 +1123,7 @@ mod tests {
             x ^= x << 17;
             x % k
         };
-        let (mut dense_hits, mut table_hits) = (0, 0);
+        let (mut dense_hits, mut table_hits, mut or_inserts) = (0, 0, 0);
         for _func in 0..60 {
             m.clear();
             let mut want: HashMap<&str, Local> = HashMap::new();
@@ -1096,6 +1169,17 @@ mod tests {
                             }
                         }
                     }
+                } else if next(4) == 0 {
+                    // Entered at first sight: the map keeps a local it has.
+                    let local = Local::Block(step);
+                    let got = m.get_or_insert(key, local);
+                    assert_eq!(
+                        format!("{got:?}"),
+                        format!("{:?}", want.get(name)),
+                        "{name}"
+                    );
+                    want.entry(name).or_insert(local);
+                    or_inserts += got.is_none() as u32;
                 } else {
                     let got = m.get(&key);
                     assert_eq!(
@@ -1106,6 +1190,7 @@ mod tests {
                 }
             }
         }
+        assert!(or_inserts > 1000, "{or_inserts}");
         assert!(
             dense_hits > 1000 && table_hits > 1000,
             "{dense_hits} {table_hits}"

@@ -11,7 +11,11 @@ impl<'s> Parser<'s> {
         Ok(match l {
             Some(Local::Arg(a)) => Val::Ready(Value::Arg(a)),
             Some(Local::Inst(i)) => Val::Ready(Value::Inst(InstId(i))),
-            Some(Local::Block(b)) => Val::Ready(Value::Block(Block(b))),
+            Some(Local::Block(k)) => match self.block_names[k as usize].block {
+                b if b < NAMES_A_VALUE => Val::Ready(Value::Block(Block(b))),
+                // Referenced as a block, not defined yet: a forward reference like any other.
+                _ => Val::Fwd(key, Self::span(t)),
+            },
             None => Val::Fwd(key, Self::span(t)),
         })
     }
@@ -109,8 +113,11 @@ impl<'s> Parser<'s> {
                     self.check_written(f, Value::Inst(InstId(i)), ty);
                     f.operands.push(Value::Inst(InstId(i)))
                 }
-                Some(Local::Block(b)) => f.operands.push(Value::Block(Block(b))),
-                None => {
+                Some(Local::Block(k)) if self.block_names[k as usize].block < NAMES_A_VALUE => {
+                    let b = self.block_names[k as usize].block;
+                    f.operands.push(Value::Block(Block(b)))
+                }
+                _ => {
                     f.operands.push(PENDING);
                     self.fixups.push(Fixup {
                         key,
@@ -149,20 +156,29 @@ impl<'s> Parser<'s> {
         self.block_name_ref(f)
     }
 
-    /// The block named by the current token, appended to `f.block_refs` (patched later when it is
-    /// a forward reference).
+    /// The block named by the current token, appended to `f.block_refs` (as its name's index in
+    /// `block_names` until the body's end).
     pub(super) fn block_name_ref(&mut self, f: &mut Function) -> PResult<()> {
         let t = self.bump();
         self.block_name_tok(f, t)
     }
 
-    /// [`Parser::block_name_ref`] for the name token `t`, already consumed.
+    /// [`Parser::block_name_ref`] for the name token `t`, already consumed: a name seen for the
+    /// first time is entered as a block name (see [`BlockName`]).
     pub(super) fn block_name_tok(&mut self, f: &mut Function, t: Token) -> PResult<()> {
         let key = self.lkey(t)?;
-        let l = self.locals.get(&key);
-        let idx = f.block_refs.len() as u32;
-        match l {
-            Some(Local::Block(b)) => f.block_refs.push(Block(b)),
+        let new = self.block_names.len() as u32;
+        match self.locals.get_or_insert(key, Local::Block(new)) {
+            Some(Local::Block(k)) => f.block_refs.push(Block(k)),
+            None => {
+                self.block_names.push(BlockName {
+                    block: UNDEFINED,
+                    before: self.fixups.len() as u32,
+                    first: t,
+                    split: self.locals.last_split(),
+                });
+                f.block_refs.push(Block(new));
+            }
             Some(_) => {
                 return Err(Box::new(
                     Diagnostic::error(
@@ -171,16 +187,6 @@ impl<'s> Parser<'s> {
                     )
                     .with_code("E-parse"),
                 ));
-            }
-            None => {
-                f.block_refs.push(Block(u32::MAX));
-                self.fixups.push(Fixup {
-                    key,
-                    target: FixTarget::BlockRef(idx),
-                    span: Self::span(t),
-                    want: NO_TYPE,
-                    inst: f.insts.len() as u32,
-                });
             }
         }
         Ok(())
