@@ -234,7 +234,7 @@ impl<'s> Parser<'s> {
 
     /// Defines the block name `key` as block `bidx` at its label (`span`): the entry its first
     /// reference made, or a new one. `false` if the name is defined already (a value or a block).
-    #[inline]
+    #[inline(always)]
     fn define_block(&mut self, key: LocalKey<'s>, bidx: u32, span: Span) -> bool {
         let new = self.block_names.len() as u32;
         match self.locals.get_or_insert(key, Local::Block(new)) {

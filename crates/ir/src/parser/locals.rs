@@ -145,7 +145,8 @@ pub(super) struct LocalMap<'s> {
 }
 
 /// Entries of [`LocalMap::cache`] (a power of two: 96 KiB, within the second-level cache).
-const CACHE_SIZE: usize = 1 << 12;
+const CACHE_SIZE: usize = 1 << CACHE_BITS;
+const CACHE_BITS: u32 = 12;
 
 /// A name of up to 16 bytes as two zero-padded words (its identity together with its length) and
 /// the packed [`Local`] it was last defined as. Most references name a value defined shortly before
@@ -292,6 +293,16 @@ fn split_word(b: &[u8], w: u64) -> Option<(&[u8], u32)> {
     Some((&b[..k], x as u32))
 }
 
+/// [`LocalMap::split`] of `b` whose first 8 bytes (a name of at most 8) are `w` as a zero-padded
+/// word.
+#[inline]
+fn split_with(b: &[u8], w: u64) -> Option<(&[u8], u32)> {
+    if b.len() > 8 {
+        return split_long(b);
+    }
+    split_word(b, w)
+}
+
 /// Byte equality without a `memcmp` call for short keys: up to 7 bytes byte by byte, 8 to 16
 /// bytes as two overlapping words.
 #[inline]
@@ -328,13 +339,12 @@ impl<'s> LocalMap<'s> {
     #[inline]
     fn word_of(&self, b: &[u8]) -> u64 {
         let n = b.len();
-        let p = b.as_ptr() as usize;
-        let base = self.src.as_ptr() as usize;
         // `b` starts within the source and its 8-byte window fits there: live objects do not
-        // overlap, so `b` is that part of the source.
+        // overlap, so `b` is that part of the source. (`b` before the source: the offset wraps
+        // to a huge number, which `get` rejects like one past the end.)
+        let off = (b.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize);
         if n > 0
-            && p >= base
-            && let Some(w) = self.src.get(p - base..p - base + 8)
+            && let Some(w) = self.src.get(off..off.wrapping_add(8))
         {
             let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
             return w & (u64::MAX >> (64 - 8 * n));
@@ -380,25 +390,11 @@ impl<'s> LocalMap<'s> {
         } else {
             [word_at(b, 0), self.word_of(&b[8..])]
         };
-        let h = mix(words[0] ^ words[1].rotate_left(29), n);
-        Some((words, h as usize & (CACHE_SIZE - 1)))
-    }
-
-    /// Records `s` → `local` in the cache (every insert, so a current entry is never stale).
-    #[inline]
-    fn cache_put(&mut self, s: &str, local: Local) {
-        let Some((words, i)) = self.cache_key(s.as_bytes()) else {
-            return;
-        };
-        self.cache[i] = match pack(local) {
-            Some(val) => CacheEntry {
-                words,
-                tag: self.generation << 8 | s.len() as u32,
-                val,
-            },
-            // Not representable: make sure no entry for this name stays current.
-            None => EMPTY_CACHE,
-        };
+        // Multiply-shift (the top bits of the product depend on every bit of the key): cheaper
+        // than `mix` on the path of every lookup, and the entry's tag and words decide a hit.
+        let h =
+            (words[0] ^ words[1].rotate_left(29) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        Some((words, (h >> (64 - CACHE_BITS)) as usize))
     }
 
     /// Forgets every entry (start of a function).
@@ -564,10 +560,21 @@ impl<'s> LocalMap<'s> {
     /// the entry stays current with that other prefix. A lookup therefore finds every key where
     /// its insert put it: the dense entry if it is current with the key's prefix, else the table.
     pub(super) fn insert(&mut self, key: LocalKey<'s>, local: Local) -> Option<Local> {
-        if let LocalKey::Src(s) = key {
-            self.cache_put(s, local);
+        if let LocalKey::Src(s) = key
+            && let Some((words, i)) = self.cache_key(s.as_bytes())
+        {
+            self.cache[i] = match pack(local) {
+                Some(val) => CacheEntry {
+                    words,
+                    tag: self.generation << 8 | s.len() as u32,
+                    val,
+                },
+                // Not representable: make sure no entry for this name stays current.
+                None => EMPTY_CACHE,
+            };
+            return self.insert_uncached::<false>(key, local, words[0]);
         }
-        self.insert_uncached::<false>(key, local)
+        self.insert_uncached::<false>(key, local, 0)
     }
 
     /// The local `key` names if it has one (the map unchanged), else inserts `local` for it and
@@ -585,14 +592,14 @@ impl<'s> LocalMap<'s> {
                 self.last_split = None;
                 return Some(unpack(e.val));
             }
-            let prev = self.insert_uncached::<true>(key, local);
+            let prev = self.insert_uncached::<true>(key, local, words[0]);
             self.cache[i] = match pack(prev.unwrap_or(local)) {
                 Some(val) => CacheEntry { words, tag, val },
                 None => EMPTY_CACHE,
             };
             return prev;
         }
-        self.insert_uncached::<true>(key, local)
+        self.insert_uncached::<true>(key, local, 0)
     }
 
     /// The split of the last insert's name (see [`LocalMap::last_sym`]), to be restored with
@@ -610,16 +617,19 @@ impl<'s> LocalMap<'s> {
     }
 
     /// [`LocalMap::insert`] into the structures behind the cache; with `KEEP`, a key that has a
-    /// local keeps it (and it is returned), as [`LocalMap::get_or_insert`] needs.
+    /// local keeps it (and it is returned), as [`LocalMap::get_or_insert`] needs. `word` is the
+    /// name's first word as [`LocalMap::cache_key`] gives it (only read for a name of at most 8
+    /// bytes, whose cache key is always computed; 0 for the empty name).
     fn insert_uncached<const KEEP: bool>(
         &mut self,
         key: LocalKey<'s>,
         local: Local,
+        word: u64,
     ) -> Option<Local> {
         self.last_split = None;
         let numbered = match key {
             LocalKey::Num(n) => Some((NUMBERED, n)),
-            LocalKey::Src(s) if s.len() <= MAX_LONG => match self.split(s) {
+            LocalKey::Src(s) if s.len() <= MAX_LONG => match split_with(s.as_bytes(), word) {
                 Some((p, n)) => {
                     let pi = self.prefix_or_insert(p);
                     self.last_split = Some((pi as u32, n));
@@ -886,6 +896,13 @@ impl<'s> LocalMap<'s> {
             // One-letter prefixes (`%v12`, `%b3`) without hashing.
             return (self.single[*c as usize] as usize).checked_sub(1);
         }
+        self.prefix_index_hashed(p)
+    }
+
+    /// [`LocalMap::prefix_index`] of a prefix that is not one letter: out of line, so that the
+    /// one-letter case stays small where it is inlined.
+    #[inline(never)]
+    fn prefix_index_hashed(&self, p: &[u8]) -> Option<usize> {
         let w = short_word(p);
         let mask = self.prefix_slots.len() - 1;
         let mut i = Self::prefix_hash(p) & mask;
@@ -902,10 +919,17 @@ impl<'s> LocalMap<'s> {
         }
     }
 
+    #[inline]
     fn prefix_or_insert(&mut self, p: &[u8]) -> usize {
-        if let Some(i) = self.prefix_index(p) {
-            return i;
+        match self.prefix_index(p) {
+            Some(i) => i,
+            None => self.insert_prefix(p),
         }
+    }
+
+    /// Adds a prefix not seen before and returns its index.
+    #[inline(never)]
+    fn insert_prefix(&mut self, p: &[u8]) -> usize {
         self.prefixes.push(Prefix {
             word: short_word(p),
             len: p.len() as u32,
