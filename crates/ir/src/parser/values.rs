@@ -89,6 +89,17 @@ impl<'s> Parser<'s> {
             let t = self.bump();
             return self.local_operand(f, t, ty);
         }
+        // A small `i32`/`i64` constant (a phi's incoming value, a compare's bound): what
+        // `parse_value` gives for it, without its dispatch and `parse_const`'s nesting count (an
+        // instruction's operand is at the top level, and an integer nests nothing).
+        if self.tok.kind == Tok::Integer {
+            let t = self.tok;
+            if let Some(c) = self.small_int_const(t, ty) {
+                self.bump();
+                f.operands.push(Value::Const(c));
+                return Ok(());
+            }
+        }
         let v = self.parse_value(f, ty)?;
         self.push_operand(f, v, ty);
         Ok(())
