@@ -1,10 +1,12 @@
 //! Recursive-descent reader for LLVM textual IR (the grammar of LLVM's `LLParser`, LLVM 19-22).
 //!
 //! One pass over the token stream. Names are interned once; function-local names live in maps that
-//! are cleared and reused per function. Forward references are recorded as fix-ups (pool index plus
-//! name) and patched when the function body ends; references to globals and metadata defined later in
-//! the module use provisional ids (high bit set) that one final pass rewrites. Nesting (types,
-//! constants, metadata) is bounded by [`MAX_DEPTH`] so hostile input cannot overflow the stack.
+//! are cleared and reused per function. Forward references to values are recorded as fix-ups (pool
+//! index plus name) and patched when the function body ends; block names are entered at their first
+//! sight, so block references need no fix-up (see [`BlockName`]); references to globals and metadata
+//! defined later in the module use provisional ids (high bit set) that one final pass rewrites.
+//! Nesting (types, constants, metadata) is bounded by [`MAX_DEPTH`] so hostile input cannot overflow
+//! the stack.
 //!
 //! This file holds the parser's state, token helpers, name interning and the item loop; one file per
 //! concern beside it: `types`, `attrs`, `globals`, `function` (headers, bodies, fix-ups), `values`
