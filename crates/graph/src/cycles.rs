@@ -198,7 +198,7 @@ impl CycleInfo {
             let header_pending = s
                 .pending
                 .scan(g, &s.dfs, c, h, (h0, h1), mode, &mut s.worklist);
-            s.pending.into_header[c as usize] = header_pending;
+            s.pending.cycles[c as usize].into_header = header_pending;
             if header_pending == 0 {
                 o.death[h.index()] = c;
             }
@@ -227,7 +227,7 @@ impl CycleInfo {
                     }
                     s.top_pos[t as usize] = NONE;
                     s.uf[t as usize] = c;
-                    s.uf_off[t as usize] = s.pending.size[c as usize];
+                    s.uf_off[t as usize] = s.pending.size(c);
                     s.disc[t as usize].parent = c;
                     // t's entries now continue c's entry sequence. Its pending edges from inside
                     // h's subtree are absorbed: their sources join c, queued in LLVM's order (by
@@ -675,37 +675,42 @@ const NIL: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 struct Pending {
     /// Heap nodes, one per pending edge.
-    key: Vec<u32>,
-    child: Vec<u32>,
-    sibling: Vec<u32>,
-    /// The edge: target block and index of the source among its predecessors.
-    target: Vec<Block>,
-    pred_index: Vec<u32>,
-    /// Per cycle: roots of the heap of sources before the subtree (key: !preorder) and after it
-    /// (key: preorder); length of its entry sequence; pending edges, and those into the header.
-    before: Vec<u32>,
-    after: Vec<u32>,
-    size: Vec<u32>,
-    total: Vec<u32>,
-    into_header: Vec<u32>,
+    nodes: Vec<HeapNode>,
+    /// Per cycle (discovery numbering).
+    cycles: Vec<PendingCycle>,
     /// Per block born as an entry: position in its birth cycle's sequence; pending edges left.
     pos: Vec<u32>,
     left: Vec<u32>,
     scratch: Vec<u32>,
 }
 
+/// One pending edge as a pairing-heap node (the fields one push writes together).
+#[derive(Copy, Clone, Debug)]
+struct HeapNode {
+    key: u32,
+    child: u32,
+    sibling: u32,
+    /// The edge: target block and index of the source among its predecessors.
+    target: Block,
+    pred_index: u32,
+}
+
+/// A cycle's pending edges: roots of the heap of sources before the subtree (key: !preorder)
+/// and after it (key: preorder); length of its entry sequence; pending edges, and those into
+/// the header.
+#[derive(Copy, Clone, Debug)]
+struct PendingCycle {
+    before: u32,
+    after: u32,
+    size: u32,
+    total: u32,
+    into_header: u32,
+}
+
 impl Pending {
     fn reset(&mut self, n: usize) {
-        self.key.clear();
-        self.child.clear();
-        self.sibling.clear();
-        self.target.clear();
-        self.pred_index.clear();
-        self.before.clear();
-        self.after.clear();
-        self.size.clear();
-        self.total.clear();
-        self.into_header.clear();
+        self.nodes.clear();
+        self.cycles.clear();
         self.pos.clear();
         self.pos.resize(n, 0);
         self.left.clear();
@@ -713,17 +718,26 @@ impl Pending {
     }
 
     fn new_cycle(&mut self) {
-        self.before.push(NIL);
-        self.after.push(NIL);
-        self.size.push(0);
-        self.total.push(0);
-        self.into_header.push(NIL);
+        self.cycles.push(PendingCycle {
+            before: NIL,
+            after: NIL,
+            size: 0,
+            total: 0,
+            into_header: NIL,
+        });
+    }
+
+    /// The length of `c`'s entry sequence.
+    #[inline]
+    fn size(&self, c: u32) -> u32 {
+        self.cycles[c as usize].size
     }
 
     /// `x` becomes an entry of `c`: it takes the next position of `c`'s entry sequence.
     fn birth(&mut self, c: u32, x: Block) {
-        self.pos[x.index()] = self.size[c as usize];
-        self.size[c as usize] += 1;
+        let cy = &mut self.cycles[c as usize];
+        self.pos[x.index()] = cy.size;
+        cy.size += 1;
     }
 
     /// LLVM's `ProcessPredecessors` for `x` in the cycle `c` with header subtree `[h0, h1]`:
@@ -746,18 +760,21 @@ impl Pending {
             if sp != 0 && h0 <= sp && sp <= h1 {
                 worklist.push(p);
             } else if sp != 0 {
-                let node = self.key.len() as u32;
-                self.key.push(if sp < h0 { !sp } else { sp });
-                self.child.push(NIL);
-                self.sibling.push(NIL);
-                self.target.push(x);
-                self.pred_index.push(i as u32);
+                let node = self.nodes.len() as u32;
+                self.nodes.push(HeapNode {
+                    key: if sp < h0 { !sp } else { sp },
+                    child: NIL,
+                    sibling: NIL,
+                    target: x,
+                    pred_index: i as u32,
+                });
+                let cy = &mut self.cycles[c as usize];
                 let root = if sp < h0 {
-                    &mut self.before[c as usize]
+                    &mut cy.before
                 } else {
-                    &mut self.after[c as usize]
+                    &mut cy.after
                 };
-                *root = meld(&self.key, &mut self.child, &mut self.sibling, *root, node);
+                *root = meld(&mut self.nodes, *root, node);
                 k += 1;
             } else if mode == UnreachablePreds::AreEntries {
                 // LLVM 19: an unreachable predecessor is outside every cycle, never absorbed.
@@ -765,7 +782,7 @@ impl Pending {
             }
         }
         self.left[x.index()] = k;
-        self.total[c as usize] += k;
+        self.cycles[c as usize].total += k;
         k
     }
 
@@ -773,50 +790,43 @@ impl Pending {
     /// it absorbs go to `out` as (0, node, target), the rest are melded into `c`'s heaps.
     fn adopt(&mut self, c: u32, t: u32, (h0, h1): (u32, u32), out: &mut Vec<(u32, u32, Block)>) {
         out.clear();
-        let (ci, ti) = (c as usize, t as usize);
-        self.size[ci] += self.size[ti];
-        let before = self.pop_up_to(self.before[ti], !h0, out);
-        let after = self.pop_up_to(self.after[ti], h1, out);
-        self.total[ci] += self.total[ti] - out.len() as u32;
-        self.before[ci] = meld(
-            &self.key,
-            &mut self.child,
-            &mut self.sibling,
-            self.before[ci],
-            before,
-        );
-        self.after[ci] = meld(
-            &self.key,
-            &mut self.child,
-            &mut self.sibling,
-            self.after[ci],
-            after,
-        );
+        let ty = self.cycles[t as usize];
+        self.cycles[c as usize].size += ty.size;
+        let before = self.pop_up_to(ty.before, !h0, out);
+        let after = self.pop_up_to(ty.after, h1, out);
+        let cb = self.cycles[c as usize].before;
+        let ca = self.cycles[c as usize].after;
+        let before = meld(&mut self.nodes, cb, before);
+        let after = meld(&mut self.nodes, ca, after);
+        let cy = &mut self.cycles[c as usize];
+        cy.total += ty.total - out.len() as u32;
+        cy.before = before;
+        cy.after = after;
     }
 
     /// Pops every node with key ≤ `bound` (two-pass pairing); returns the new root.
     fn pop_up_to(&mut self, mut root: u32, bound: u32, out: &mut Vec<(u32, u32, Block)>) -> u32 {
-        while root != NIL && self.key[root as usize] <= bound {
-            out.push((0, root, self.target[root as usize]));
-            let mut c = self.child[root as usize];
+        while root != NIL && self.nodes[root as usize].key <= bound {
+            out.push((0, root, self.nodes[root as usize].target));
+            let mut c = self.nodes[root as usize].child;
             self.scratch.clear();
             while c != NIL {
                 let a = c;
-                let b = self.sibling[a as usize];
+                let b = self.nodes[a as usize].sibling;
                 if b == NIL {
-                    self.sibling[a as usize] = NIL;
+                    self.nodes[a as usize].sibling = NIL;
                     self.scratch.push(a);
                     break;
                 }
-                c = self.sibling[b as usize];
-                self.sibling[a as usize] = NIL;
-                self.sibling[b as usize] = NIL;
-                let m = meld(&self.key, &mut self.child, &mut self.sibling, a, b);
+                c = self.nodes[b as usize].sibling;
+                self.nodes[a as usize].sibling = NIL;
+                self.nodes[b as usize].sibling = NIL;
+                let m = meld(&mut self.nodes, a, b);
                 self.scratch.push(m);
             }
             root = NIL;
             while let Some(m) = self.scratch.pop() {
-                root = meld(&self.key, &mut self.child, &mut self.sibling, m, root);
+                root = meld(&mut self.nodes, m, root);
             }
         }
         root
@@ -829,30 +839,31 @@ impl Pending {
     }
 
     fn edge_source<G: Graph + ?Sized>(&self, node: usize, g: &G, x: Block) -> Block {
-        g.preds(x)[self.pred_index[node] as usize]
+        g.preds(x)[self.nodes[node].pred_index as usize]
     }
 
     /// No edge from outside enters `c` but into its header.
     fn is_reducible(&self, c: u32) -> bool {
-        self.total[c as usize] == self.into_header[c as usize]
+        let cy = &self.cycles[c as usize];
+        cy.total == cy.into_header
     }
 }
 
 /// Pairing-heap meld of two roots (either may be `NIL`).
 #[inline]
-fn meld(key: &[u32], child: &mut [u32], sibling: &mut [u32], a: u32, b: u32) -> u32 {
+fn meld(nodes: &mut [HeapNode], a: u32, b: u32) -> u32 {
     if a == NIL {
         return b;
     }
     if b == NIL {
         return a;
     }
-    let (r, o) = if key[a as usize] <= key[b as usize] {
+    let (r, o) = if nodes[a as usize].key <= nodes[b as usize].key {
         (a, b)
     } else {
         (b, a)
     };
-    sibling[o as usize] = child[r as usize];
-    child[r as usize] = o;
+    nodes[o as usize].sibling = nodes[r as usize].child;
+    nodes[r as usize].child = o;
     r
 }

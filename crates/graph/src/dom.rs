@@ -21,14 +21,17 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub struct DominatorTree {
     root: Block,
-    /// Per block: DFS preorder number from 1; 0 when unreachable.
-    num: Vec<u32>,
-    /// Per block: its place in the dominator tree.
+    /// Per block: its place in the dominator tree (`size` 0 when unreachable).
     tree: Vec<TreeInfo>,
     /// The reachable blocks in dominator-tree preorder (indexed by `tin`).
     preorder: Vec<Block>,
-    // Scratch, indexed by DFS number (slot 0 unused).
+    // Scratch. `num` and `vertex` serve `compute`'s own DFS only: `compute_from_dfs` reads the
+    // numbering of the DFS it is given.
+    /// Per block: DFS preorder number from 1; 0 when unreachable.
+    num: Vec<u32>,
+    /// Per DFS number minus one: the block.
     vertex: Vec<Block>,
+    /// Indexed by DFS number (slot 0 unused).
     nodes: Vec<Node>,
     path: Vec<u32>,
 }
@@ -38,7 +41,8 @@ pub struct DominatorTree {
 struct TreeInfo {
     /// Immediate dominator, `NONE` for the root and unreachable blocks.
     idom: u32,
-    /// Position in a preorder of the dominator tree, and the size of the subtree.
+    /// Position in a preorder of the dominator tree, and the size of the subtree (0 for an
+    /// unreachable block, at least 1 for a reachable one).
     tin: u32,
     size: u32,
     /// Depth in the tree.
@@ -63,6 +67,20 @@ struct Node {
     idom: u32,
 }
 
+impl Node {
+    /// The initial state of DFS number `k` with DFS-tree parent `parent`.
+    #[inline]
+    fn new(k: u32, parent: u32) -> Node {
+        Node {
+            parent,
+            anc: parent,
+            semi: k,
+            label: k,
+            idom: parent,
+        }
+    }
+}
+
 impl DominatorTree {
     /// Computes the dominator tree of `g`.
     pub fn new<G: Graph + ?Sized>(g: &G) -> DominatorTree {
@@ -75,15 +93,11 @@ impl DominatorTree {
     fn reset<G: Graph + ?Sized>(&mut self, g: &G) -> bool {
         let n = g.num_blocks();
         self.root = g.entry();
-        self.num.clear();
-        self.num.resize(n, 0);
         self.tree.clear();
         self.tree.resize(n, NO_TREE);
         self.preorder.clear();
         self.nodes.clear();
         self.nodes.push(Node::default());
-        self.vertex.clear();
-        self.vertex.push(Block(0));
         n != 0
     }
 
@@ -92,10 +106,16 @@ impl DominatorTree {
         if !self.reset(g) {
             return;
         }
+        self.num.clear();
+        self.num.resize(g.num_blocks(), 0);
+        self.vertex.clear();
         self.dfs(g);
-        let count = self.vertex.len() as u32 - 1;
-        self.semi_nca(g, count);
-        self.build_tree(count);
+        let vertex = std::mem::take(&mut self.vertex);
+        let num = std::mem::take(&mut self.num);
+        self.semi_nca(g, &vertex, |b| num[b.index()]);
+        self.build_tree(&vertex);
+        self.vertex = vertex;
+        self.num = num;
     }
 
     /// Like [`DominatorTree::compute`], but takes the DFS spanning tree from `dfs` (which must
@@ -106,22 +126,14 @@ impl DominatorTree {
         if !self.reset(g) {
             return;
         }
-        for (i, &b) in dfs.preorder().iter().enumerate() {
-            let k = i as u32 + 1;
-            let parent = dfs.parent_at(i);
-            self.num[b.index()] = k;
-            self.vertex.push(b);
-            self.nodes.push(Node {
-                parent,
-                anc: parent,
-                semi: k,
-                label: k,
-                idom: parent,
-            });
-        }
-        let count = self.vertex.len() as u32 - 1;
-        self.semi_nca(g, count);
-        self.build_tree(count);
+        let vertex = dfs.preorder();
+        self.nodes.extend(
+            (1..=vertex.len() as u32)
+                .zip(dfs.parents())
+                .map(|(k, &parent)| Node::new(k, parent)),
+        );
+        self.semi_nca(g, vertex, |b| dfs.start(b));
+        self.build_tree(vertex);
     }
 
     /// Iterative preorder numbering from the root (first successor first).
@@ -154,16 +166,10 @@ impl DominatorTree {
 
     #[inline]
     fn visit(&mut self, b: Block, parent: u32) -> u32 {
+        self.vertex.push(b);
         let k = self.vertex.len() as u32;
         self.num[b.index()] = k;
-        self.vertex.push(b);
-        self.nodes.push(Node {
-            parent,
-            anc: parent,
-            semi: k,
-            label: k,
-            idom: parent,
-        });
+        self.nodes.push(Node::new(k, parent));
         k
     }
 
@@ -206,13 +212,22 @@ impl DominatorTree {
         nodes[v as usize].label
     }
 
-    fn semi_nca<G: Graph + ?Sized>(&mut self, g: &G, count: u32) {
+    /// Semidominators, then immediate dominators, for the DFS numbering `num` (from 1, 0 when
+    /// unreachable) whose blocks in preorder are `vertex`.
+    fn semi_nca<G: Graph + ?Sized>(&mut self, g: &G, vertex: &[Block], num: impl Fn(Block) -> u32) {
+        let count = vertex.len() as u32;
         for w in (2..=count).rev() {
-            let wb = self.vertex[w as usize];
+            let wb = vertex[w as usize - 1];
             let mut semi = self.nodes[w as usize].parent;
             for &p in g.preds(wb) {
-                let pn = self.num[p.index()];
+                let pn = num(p);
                 if pn == 0 {
+                    continue;
+                }
+                // A predecessor numbered before `w` is not linked yet: it is its own evaluation,
+                // with its own number as semidominator (the common case: forward and tree edges).
+                if pn <= w {
+                    semi = semi.min(pn);
                     continue;
                 }
                 let u = self.eval(pn, w + 1);
@@ -230,7 +245,8 @@ impl DominatorTree {
         }
     }
 
-    fn build_tree(&mut self, count: u32) {
+    fn build_tree(&mut self, vertex: &[Block]) {
+        let count = vertex.len() as u32;
         // Subtree sizes by DFS number (a child's number exceeds its idom's); `label` is free now.
         let nodes = &mut self.nodes[..=count as usize];
         for node in &mut nodes[1..] {
@@ -254,8 +270,8 @@ impl DominatorTree {
         self.nodes[1].semi = 1;
         for w in 2..=count {
             let node = self.nodes[w as usize];
-            let b = self.vertex[w as usize];
-            let d = self.vertex[node.idom as usize];
+            let b = vertex[w as usize - 1];
+            let d = vertex[node.idom as usize - 1];
             let slot = self.nodes[node.idom as usize].semi;
             self.nodes[node.idom as usize].semi = slot + node.label;
             self.nodes[w as usize].semi = slot + 1;
@@ -278,7 +294,7 @@ impl DominatorTree {
     /// Whether `b` is reachable from the root (only reachable blocks are in the tree).
     #[inline]
     pub fn is_reachable(&self, b: Block) -> bool {
-        self.num[b.index()] != 0
+        self.tree[b.index()].size != 0
     }
     /// The immediate dominator; `None` for the root and for unreachable blocks.
     #[inline]
