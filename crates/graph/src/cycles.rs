@@ -78,7 +78,8 @@ struct Scratch {
     items_range: Vec<(u32, u32)>,
     items: Vec<u32>,
     children: Vec<Cycle>,
-    stack: Vec<(u32, u32)>,
+    /// The flattening's frames: discovery id, next item, print-order id.
+    stack: Vec<(u32, u32, u32)>,
     renumber: Vec<u32>,
     /// Discovery ids in print order.
     order: Vec<u32>,
@@ -211,6 +212,10 @@ impl CycleInfo {
                     continue;
                 }
                 let inner = self.innermost[x.index()];
+                // Already one of c's own blocks (a block is queued once per edge to it).
+                if inner == c {
+                    continue;
+                }
                 if inner != NONE {
                     let t = find(&mut s.uf, &mut s.uf_off, inner).0;
                     if t == c {
@@ -298,7 +303,7 @@ impl CycleInfo {
             s.disc[t as usize].depth = 1;
             enter(s, t, self.layout.len());
             while let Some(frame) = s.stack.last_mut() {
-                let (c, k) = *frame;
+                let (c, k, new) = *frame;
                 let end = s.items_range[c as usize].1;
                 if k == end {
                     s.disc[c as usize].blocks.1 = self.layout.len() as u32;
@@ -312,6 +317,8 @@ impl CycleInfo {
                     s.disc[child as usize].depth = s.disc[c as usize].depth + 1;
                     enter(s, child, self.layout.len());
                 } else {
+                    // A block of c itself: its innermost cycle, in print numbering.
+                    self.innermost[item as usize] = new;
                     self.layout.push(Block(item));
                 }
             }
@@ -336,11 +343,6 @@ impl CycleInfo {
                 ..*d
             }
         }));
-        for c in self.innermost.iter_mut() {
-            if *c != NONE {
-                *c = s.renumber[*c as usize];
-            }
-        }
         // A parent is numbered before its children.
         self.outermost.clear();
         for c in 0..self.cycles.len() {
@@ -459,6 +461,16 @@ impl CycleInfo {
     pub fn blocks(&self, c: Cycle) -> &[Block] {
         let (a, b) = self.cycles[c.index()].blocks;
         &self.layout[a as usize..b as usize]
+    }
+    /// The blocks of every top-level cycle, cycle after cycle in cycle order: each cycle's
+    /// [`CycleInfo::blocks`] is one slice of it (children's slices nested in their parents').
+    pub fn layout(&self) -> &[Block] {
+        &self.layout
+    }
+    /// Where [`CycleInfo::blocks`] of `c` lies in [`CycleInfo::layout`]: `[start, end)`.
+    #[inline]
+    pub fn layout_range(&self, c: Cycle) -> (u32, u32) {
+        self.cycles[c.index()].blocks
     }
     /// The cycles directly nested in `c`, in LLVM's order (adoption order during discovery).
     pub fn children(&self, c: Cycle) -> &[Cycle] {
@@ -612,9 +624,10 @@ pub fn write_cycle_line(
 }
 
 fn enter(s: &mut Scratch, c: u32, layout_len: usize) {
+    let new = s.order.len() as u32;
     s.order.push(c);
     s.disc[c as usize].blocks.0 = layout_len as u32;
-    s.stack.push((c, s.items_range[c as usize].0));
+    s.stack.push((c, s.items_range[c as usize].0, new));
 }
 
 /// Removes later duplicates, keeping first occurrences in order, in O(k log k) (LLVM's linear

@@ -235,6 +235,8 @@ impl DominatorTree {
             }
             self.nodes[w as usize].semi = semi;
         }
+        // `label` is free from here on: it starts the subtree sizes of `build_tree`.
+        self.nodes[1].label = 1;
         for w in 2..=count {
             let semi = self.nodes[w as usize].semi;
             let mut d = self.nodes[w as usize].idom;
@@ -242,16 +244,15 @@ impl DominatorTree {
                 d = self.nodes[d as usize].idom;
             }
             self.nodes[w as usize].idom = d;
+            self.nodes[w as usize].label = 1;
         }
     }
 
     fn build_tree(&mut self, vertex: &[Block]) {
         let count = vertex.len() as u32;
-        // Subtree sizes by DFS number (a child's number exceeds its idom's); `label` is free now.
+        // Subtree sizes by DFS number (a child's number exceeds its idom's), in `label` (set to
+        // 1 by `semi_nca`).
         let nodes = &mut self.nodes[..=count as usize];
-        for node in &mut nodes[1..] {
-            node.label = 1;
-        }
         for w in (2..nodes.len()).rev() {
             let Node { idom, label, .. } = nodes[w];
             nodes[idom as usize].label += label;
