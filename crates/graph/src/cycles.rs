@@ -195,6 +195,7 @@ impl CycleInfo {
             // The header is the first entry (position 0) whatever its predecessors; those outside
             // its subtree are pending until an enclosing cycle absorbs them.
             o.born[h.index()] = c;
+            o.order.push(h);
             s.pending.birth(c, h);
             let header_pending = s
                 .pending
@@ -258,6 +259,7 @@ impl CycleInfo {
                         .scan(g, &s.dfs, c, x, (h0, h1), mode, &mut s.worklist);
                     if k > 0 {
                         o.born[x.index()] = c;
+                        o.order.push(x);
                         s.pending.birth(c, x);
                     }
                 }
@@ -272,14 +274,13 @@ impl CycleInfo {
         // Entry-list order: by position in the top-level cycle's entry sequence.
         let mut keyed = std::mem::take(&mut s.keyed);
         keyed.clear();
-        for b in 0..n {
-            let bc = o.born[b];
-            if bc != NONE {
-                let (root, off) = find(&mut s.uf, &mut s.uf_off, bc);
-                keyed.push((root, off + s.pending.pos[b], Block(b as u32)));
-            }
+        // `order` holds the born entries in birth order so far (no pass over every block).
+        for &b in &o.order {
+            let (root, off) = find(&mut s.uf, &mut s.uf_off, o.born[b.index()]);
+            keyed.push((root, off + s.pending.pos[b.index()], b));
         }
         keyed.sort_unstable();
+        o.order.clear();
         o.order.extend(keyed.iter().map(|k| k.2));
         self.scratch.keyed = keyed;
         self.finish(&top);
