@@ -59,11 +59,11 @@ const NO_TREE: TreeInfo = TreeInfo {
 /// Semi-NCA state of one DFS number, kept together for locality.
 #[derive(Copy, Clone, Debug, Default)]
 struct Node {
-    parent: u32,
     /// Link-eval forest ancestor (path-compressed).
     anc: u32,
     semi: u32,
     label: u32,
+    /// The DFS parent until `semi_nca`'s second loop makes it the immediate dominator.
     idom: u32,
 }
 
@@ -72,7 +72,6 @@ impl Node {
     #[inline]
     fn new(k: u32, parent: u32) -> Node {
         Node {
-            parent,
             anc: parent,
             semi: k,
             label: k,
@@ -218,7 +217,8 @@ impl DominatorTree {
         let count = vertex.len() as u32;
         for w in (2..=count).rev() {
             let wb = vertex[w as usize - 1];
-            let mut semi = self.nodes[w as usize].parent;
+            // `idom` still holds the DFS parent here (set by `Node::new`).
+            let mut semi = self.nodes[w as usize].idom;
             for &p in g.preds(wb) {
                 let pn = num(p);
                 if pn == 0 {
@@ -268,16 +268,20 @@ impl DominatorTree {
             level: 0,
         };
         self.preorder[0] = self.root;
+        // `anc` is free too: it becomes the depth in the tree.
         self.nodes[1].semi = 1;
+        self.nodes[1].anc = 0;
         for w in 2..=count {
             let node = self.nodes[w as usize];
             let b = vertex[w as usize - 1];
             let d = vertex[node.idom as usize - 1];
-            let slot = self.nodes[node.idom as usize].semi;
+            let up = self.nodes[node.idom as usize];
+            let slot = up.semi;
+            let level = up.anc + 1;
             self.nodes[node.idom as usize].semi = slot + node.label;
             self.nodes[w as usize].semi = slot + 1;
+            self.nodes[w as usize].anc = level;
             let bi = b.index();
-            let level = self.tree[d.index()].level + 1;
             self.tree[bi] = TreeInfo {
                 idom: d.0,
                 tin: slot,
