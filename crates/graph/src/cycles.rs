@@ -78,7 +78,8 @@ struct Scratch {
     items_range: Vec<(u32, u32)>,
     items: Vec<u32>,
     children: Vec<Cycle>,
-    stack: Vec<(u32, u32)>,
+    /// The flattening's frames: discovery id, next item, print-order id.
+    stack: Vec<(u32, u32, u32)>,
     renumber: Vec<u32>,
     /// Discovery ids in print order.
     order: Vec<u32>,
@@ -194,11 +195,12 @@ impl CycleInfo {
             // The header is the first entry (position 0) whatever its predecessors; those outside
             // its subtree are pending until an enclosing cycle absorbs them.
             o.born[h.index()] = c;
+            o.order.push(h);
             s.pending.birth(c, h);
             let header_pending = s
                 .pending
                 .scan(g, &s.dfs, c, h, (h0, h1), mode, &mut s.worklist);
-            s.pending.into_header[c as usize] = header_pending;
+            s.pending.cycles[c as usize].into_header = header_pending;
             if header_pending == 0 {
                 o.death[h.index()] = c;
             }
@@ -211,6 +213,10 @@ impl CycleInfo {
                     continue;
                 }
                 let inner = self.innermost[x.index()];
+                // Already one of c's own blocks (a block is queued once per edge to it).
+                if inner == c {
+                    continue;
+                }
                 if inner != NONE {
                     let t = find(&mut s.uf, &mut s.uf_off, inner).0;
                     if t == c {
@@ -227,7 +233,7 @@ impl CycleInfo {
                     }
                     s.top_pos[t as usize] = NONE;
                     s.uf[t as usize] = c;
-                    s.uf_off[t as usize] = s.pending.size[c as usize];
+                    s.uf_off[t as usize] = s.pending.size(c);
                     s.disc[t as usize].parent = c;
                     // t's entries now continue c's entry sequence. Its pending edges from inside
                     // h's subtree are absorbed: their sources join c, queued in LLVM's order (by
@@ -253,6 +259,7 @@ impl CycleInfo {
                         .scan(g, &s.dfs, c, x, (h0, h1), mode, &mut s.worklist);
                     if k > 0 {
                         o.born[x.index()] = c;
+                        o.order.push(x);
                         s.pending.birth(c, x);
                     }
                 }
@@ -267,14 +274,13 @@ impl CycleInfo {
         // Entry-list order: by position in the top-level cycle's entry sequence.
         let mut keyed = std::mem::take(&mut s.keyed);
         keyed.clear();
-        for b in 0..n {
-            let bc = o.born[b];
-            if bc != NONE {
-                let (root, off) = find(&mut s.uf, &mut s.uf_off, bc);
-                keyed.push((root, off + s.pending.pos[b], Block(b as u32)));
-            }
+        // `order` holds the born entries in birth order so far (no pass over every block).
+        for &b in &o.order {
+            let (root, off) = find(&mut s.uf, &mut s.uf_off, o.born[b.index()]);
+            keyed.push((root, off + s.pending.pos[b.index()], b));
         }
         keyed.sort_unstable();
+        o.order.clear();
         o.order.extend(keyed.iter().map(|k| k.2));
         self.scratch.keyed = keyed;
         self.finish(&top);
@@ -298,7 +304,7 @@ impl CycleInfo {
             s.disc[t as usize].depth = 1;
             enter(s, t, self.layout.len());
             while let Some(frame) = s.stack.last_mut() {
-                let (c, k) = *frame;
+                let (c, k, new) = *frame;
                 let end = s.items_range[c as usize].1;
                 if k == end {
                     s.disc[c as usize].blocks.1 = self.layout.len() as u32;
@@ -312,6 +318,8 @@ impl CycleInfo {
                     s.disc[child as usize].depth = s.disc[c as usize].depth + 1;
                     enter(s, child, self.layout.len());
                 } else {
+                    // A block of c itself: its innermost cycle, in print numbering.
+                    self.innermost[item as usize] = new;
                     self.layout.push(Block(item));
                 }
             }
@@ -336,11 +344,6 @@ impl CycleInfo {
                 ..*d
             }
         }));
-        for c in self.innermost.iter_mut() {
-            if *c != NONE {
-                *c = s.renumber[*c as usize];
-            }
-        }
         // A parent is numbered before its children.
         self.outermost.clear();
         for c in 0..self.cycles.len() {
@@ -459,6 +462,16 @@ impl CycleInfo {
     pub fn blocks(&self, c: Cycle) -> &[Block] {
         let (a, b) = self.cycles[c.index()].blocks;
         &self.layout[a as usize..b as usize]
+    }
+    /// The blocks of every top-level cycle, cycle after cycle in cycle order: each cycle's
+    /// [`CycleInfo::blocks`] is one slice of it (children's slices nested in their parents').
+    pub fn layout(&self) -> &[Block] {
+        &self.layout
+    }
+    /// Where [`CycleInfo::blocks`] of `c` lies in [`CycleInfo::layout`]: `[start, end)`.
+    #[inline]
+    pub fn layout_range(&self, c: Cycle) -> (u32, u32) {
+        self.cycles[c.index()].blocks
     }
     /// The cycles directly nested in `c`, in LLVM's order (adoption order during discovery).
     pub fn children(&self, c: Cycle) -> &[Cycle] {
@@ -612,9 +625,10 @@ pub fn write_cycle_line(
 }
 
 fn enter(s: &mut Scratch, c: u32, layout_len: usize) {
+    let new = s.order.len() as u32;
     s.order.push(c);
     s.disc[c as usize].blocks.0 = layout_len as u32;
-    s.stack.push((c, s.items_range[c as usize].0));
+    s.stack.push((c, s.items_range[c as usize].0, new));
 }
 
 /// Removes later duplicates, keeping first occurrences in order, in O(k log k) (LLVM's linear
@@ -675,37 +689,42 @@ const NIL: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 struct Pending {
     /// Heap nodes, one per pending edge.
-    key: Vec<u32>,
-    child: Vec<u32>,
-    sibling: Vec<u32>,
-    /// The edge: target block and index of the source among its predecessors.
-    target: Vec<Block>,
-    pred_index: Vec<u32>,
-    /// Per cycle: roots of the heap of sources before the subtree (key: !preorder) and after it
-    /// (key: preorder); length of its entry sequence; pending edges, and those into the header.
-    before: Vec<u32>,
-    after: Vec<u32>,
-    size: Vec<u32>,
-    total: Vec<u32>,
-    into_header: Vec<u32>,
+    nodes: Vec<HeapNode>,
+    /// Per cycle (discovery numbering).
+    cycles: Vec<PendingCycle>,
     /// Per block born as an entry: position in its birth cycle's sequence; pending edges left.
     pos: Vec<u32>,
     left: Vec<u32>,
     scratch: Vec<u32>,
 }
 
+/// One pending edge as a pairing-heap node (the fields one push writes together).
+#[derive(Copy, Clone, Debug)]
+struct HeapNode {
+    key: u32,
+    child: u32,
+    sibling: u32,
+    /// The edge: target block and index of the source among its predecessors.
+    target: Block,
+    pred_index: u32,
+}
+
+/// A cycle's pending edges: roots of the heap of sources before the subtree (key: !preorder)
+/// and after it (key: preorder); length of its entry sequence; pending edges, and those into
+/// the header.
+#[derive(Copy, Clone, Debug)]
+struct PendingCycle {
+    before: u32,
+    after: u32,
+    size: u32,
+    total: u32,
+    into_header: u32,
+}
+
 impl Pending {
     fn reset(&mut self, n: usize) {
-        self.key.clear();
-        self.child.clear();
-        self.sibling.clear();
-        self.target.clear();
-        self.pred_index.clear();
-        self.before.clear();
-        self.after.clear();
-        self.size.clear();
-        self.total.clear();
-        self.into_header.clear();
+        self.nodes.clear();
+        self.cycles.clear();
         self.pos.clear();
         self.pos.resize(n, 0);
         self.left.clear();
@@ -713,17 +732,26 @@ impl Pending {
     }
 
     fn new_cycle(&mut self) {
-        self.before.push(NIL);
-        self.after.push(NIL);
-        self.size.push(0);
-        self.total.push(0);
-        self.into_header.push(NIL);
+        self.cycles.push(PendingCycle {
+            before: NIL,
+            after: NIL,
+            size: 0,
+            total: 0,
+            into_header: NIL,
+        });
+    }
+
+    /// The length of `c`'s entry sequence.
+    #[inline]
+    fn size(&self, c: u32) -> u32 {
+        self.cycles[c as usize].size
     }
 
     /// `x` becomes an entry of `c`: it takes the next position of `c`'s entry sequence.
     fn birth(&mut self, c: u32, x: Block) {
-        self.pos[x.index()] = self.size[c as usize];
-        self.size[c as usize] += 1;
+        let cy = &mut self.cycles[c as usize];
+        self.pos[x.index()] = cy.size;
+        cy.size += 1;
     }
 
     /// LLVM's `ProcessPredecessors` for `x` in the cycle `c` with header subtree `[h0, h1]`:
@@ -746,18 +774,21 @@ impl Pending {
             if sp != 0 && h0 <= sp && sp <= h1 {
                 worklist.push(p);
             } else if sp != 0 {
-                let node = self.key.len() as u32;
-                self.key.push(if sp < h0 { !sp } else { sp });
-                self.child.push(NIL);
-                self.sibling.push(NIL);
-                self.target.push(x);
-                self.pred_index.push(i as u32);
+                let node = self.nodes.len() as u32;
+                self.nodes.push(HeapNode {
+                    key: if sp < h0 { !sp } else { sp },
+                    child: NIL,
+                    sibling: NIL,
+                    target: x,
+                    pred_index: i as u32,
+                });
+                let cy = &mut self.cycles[c as usize];
                 let root = if sp < h0 {
-                    &mut self.before[c as usize]
+                    &mut cy.before
                 } else {
-                    &mut self.after[c as usize]
+                    &mut cy.after
                 };
-                *root = meld(&self.key, &mut self.child, &mut self.sibling, *root, node);
+                *root = meld(&mut self.nodes, *root, node);
                 k += 1;
             } else if mode == UnreachablePreds::AreEntries {
                 // LLVM 19: an unreachable predecessor is outside every cycle, never absorbed.
@@ -765,7 +796,7 @@ impl Pending {
             }
         }
         self.left[x.index()] = k;
-        self.total[c as usize] += k;
+        self.cycles[c as usize].total += k;
         k
     }
 
@@ -773,50 +804,43 @@ impl Pending {
     /// it absorbs go to `out` as (0, node, target), the rest are melded into `c`'s heaps.
     fn adopt(&mut self, c: u32, t: u32, (h0, h1): (u32, u32), out: &mut Vec<(u32, u32, Block)>) {
         out.clear();
-        let (ci, ti) = (c as usize, t as usize);
-        self.size[ci] += self.size[ti];
-        let before = self.pop_up_to(self.before[ti], !h0, out);
-        let after = self.pop_up_to(self.after[ti], h1, out);
-        self.total[ci] += self.total[ti] - out.len() as u32;
-        self.before[ci] = meld(
-            &self.key,
-            &mut self.child,
-            &mut self.sibling,
-            self.before[ci],
-            before,
-        );
-        self.after[ci] = meld(
-            &self.key,
-            &mut self.child,
-            &mut self.sibling,
-            self.after[ci],
-            after,
-        );
+        let ty = self.cycles[t as usize];
+        self.cycles[c as usize].size += ty.size;
+        let before = self.pop_up_to(ty.before, !h0, out);
+        let after = self.pop_up_to(ty.after, h1, out);
+        let cb = self.cycles[c as usize].before;
+        let ca = self.cycles[c as usize].after;
+        let before = meld(&mut self.nodes, cb, before);
+        let after = meld(&mut self.nodes, ca, after);
+        let cy = &mut self.cycles[c as usize];
+        cy.total += ty.total - out.len() as u32;
+        cy.before = before;
+        cy.after = after;
     }
 
     /// Pops every node with key ≤ `bound` (two-pass pairing); returns the new root.
     fn pop_up_to(&mut self, mut root: u32, bound: u32, out: &mut Vec<(u32, u32, Block)>) -> u32 {
-        while root != NIL && self.key[root as usize] <= bound {
-            out.push((0, root, self.target[root as usize]));
-            let mut c = self.child[root as usize];
+        while root != NIL && self.nodes[root as usize].key <= bound {
+            out.push((0, root, self.nodes[root as usize].target));
+            let mut c = self.nodes[root as usize].child;
             self.scratch.clear();
             while c != NIL {
                 let a = c;
-                let b = self.sibling[a as usize];
+                let b = self.nodes[a as usize].sibling;
                 if b == NIL {
-                    self.sibling[a as usize] = NIL;
+                    self.nodes[a as usize].sibling = NIL;
                     self.scratch.push(a);
                     break;
                 }
-                c = self.sibling[b as usize];
-                self.sibling[a as usize] = NIL;
-                self.sibling[b as usize] = NIL;
-                let m = meld(&self.key, &mut self.child, &mut self.sibling, a, b);
+                c = self.nodes[b as usize].sibling;
+                self.nodes[a as usize].sibling = NIL;
+                self.nodes[b as usize].sibling = NIL;
+                let m = meld(&mut self.nodes, a, b);
                 self.scratch.push(m);
             }
             root = NIL;
             while let Some(m) = self.scratch.pop() {
-                root = meld(&self.key, &mut self.child, &mut self.sibling, m, root);
+                root = meld(&mut self.nodes, m, root);
             }
         }
         root
@@ -829,30 +853,31 @@ impl Pending {
     }
 
     fn edge_source<G: Graph + ?Sized>(&self, node: usize, g: &G, x: Block) -> Block {
-        g.preds(x)[self.pred_index[node] as usize]
+        g.preds(x)[self.nodes[node].pred_index as usize]
     }
 
     /// No edge from outside enters `c` but into its header.
     fn is_reducible(&self, c: u32) -> bool {
-        self.total[c as usize] == self.into_header[c as usize]
+        let cy = &self.cycles[c as usize];
+        cy.total == cy.into_header
     }
 }
 
 /// Pairing-heap meld of two roots (either may be `NIL`).
 #[inline]
-fn meld(key: &[u32], child: &mut [u32], sibling: &mut [u32], a: u32, b: u32) -> u32 {
+fn meld(nodes: &mut [HeapNode], a: u32, b: u32) -> u32 {
     if a == NIL {
         return b;
     }
     if b == NIL {
         return a;
     }
-    let (r, o) = if key[a as usize] <= key[b as usize] {
+    let (r, o) = if nodes[a as usize].key <= nodes[b as usize].key {
         (a, b)
     } else {
         (b, a)
     };
-    sibling[o as usize] = child[r as usize];
-    child[r as usize] = o;
+    nodes[o as usize].sibling = nodes[r as usize].child;
+    nodes[r as usize].child = o;
     r
 }

@@ -33,23 +33,28 @@ impl CycleDfs {
         let n = g.num_blocks();
         self.info.clear();
         self.info.resize(n, (0, 0));
+        // The per-position tables are sized for every block up front and written by preorder
+        // number (a bounds check instead of a capacity check and a length update per push), then
+        // cut to the reached blocks.
         self.preorder.clear();
+        self.preorder.resize(n, Block(0));
         self.back_edge_target.clear();
+        self.back_edge_target.resize(n, false);
         self.parent.clear();
+        self.parent.resize(n, 0);
         if n == 0 {
             return;
         }
         let entry = g.entry();
         let mut counter = 1u32;
         self.info[entry.index()].0 = counter;
-        self.preorder.push(entry);
-        self.back_edge_target.push(false);
-        self.parent.push(0);
-        // Each frame holds the successors still unexplored; they are taken from the back. The
-        // slices borrow `g`, so the stack is local (one allocation per call).
-        let mut stack: Vec<(Block, &[Block])> = Vec::with_capacity(64);
-        stack.push((entry, g.succs(entry)));
-        while let Some((b, rest)) = stack.last_mut() {
+        self.preorder[0] = entry;
+        // Each frame holds its block's preorder number and the successors still unexplored;
+        // they are taken from the back. The slices borrow `g`, so the stack is local (one
+        // allocation per call).
+        let mut stack: Vec<(u32, Block, &[Block])> = Vec::with_capacity(64);
+        stack.push((counter, entry, g.succs(entry)));
+        while let Some((num, b, rest)) = stack.last_mut() {
             let mut next = None;
             while let Some((&s, r)) = rest.split_last() {
                 *rest = r;
@@ -65,12 +70,13 @@ impl CycleDfs {
             }
             match next {
                 Some(s) => {
+                    let parent = *num;
+                    let i = counter as usize;
                     counter += 1;
                     self.info[s.index()].0 = counter;
-                    self.preorder.push(s);
-                    self.back_edge_target.push(false);
-                    self.parent.push(self.info[b.index()].0);
-                    stack.push((s, g.succs(s)));
+                    self.preorder[i] = s;
+                    self.parent[i] = parent;
+                    stack.push((counter, s, g.succs(s)));
                 }
                 None => {
                     self.info[b.index()].1 = counter;
@@ -78,6 +84,10 @@ impl CycleDfs {
                 }
             }
         }
+        let reached = counter as usize;
+        self.preorder.truncate(reached);
+        self.back_edge_target.truncate(reached);
+        self.parent.truncate(reached);
     }
 
     /// Reached blocks in preorder.
@@ -95,6 +105,11 @@ impl CycleDfs {
     #[inline]
     pub fn parent_at(&self, i: usize) -> u32 {
         self.parent[i]
+    }
+    /// [`CycleDfs::parent_at`] of every preorder position, in order.
+    #[inline]
+    pub fn parents(&self) -> &[u32] {
+        &self.parent
     }
     /// Preorder number, from 1; 0 for an unreachable block.
     #[inline]

@@ -21,14 +21,17 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub struct DominatorTree {
     root: Block,
-    /// Per block: DFS preorder number from 1; 0 when unreachable.
-    num: Vec<u32>,
-    /// Per block: its place in the dominator tree.
+    /// Per block: its place in the dominator tree (`size` 0 when unreachable).
     tree: Vec<TreeInfo>,
     /// The reachable blocks in dominator-tree preorder (indexed by `tin`).
     preorder: Vec<Block>,
-    // Scratch, indexed by DFS number (slot 0 unused).
+    // Scratch. `num` and `vertex` serve `compute`'s own DFS only: `compute_from_dfs` reads the
+    // numbering of the DFS it is given.
+    /// Per block: DFS preorder number from 1; 0 when unreachable.
+    num: Vec<u32>,
+    /// Per DFS number minus one: the block.
     vertex: Vec<Block>,
+    /// Indexed by DFS number (slot 0 unused).
     nodes: Vec<Node>,
     path: Vec<u32>,
 }
@@ -38,7 +41,8 @@ pub struct DominatorTree {
 struct TreeInfo {
     /// Immediate dominator, `NONE` for the root and unreachable blocks.
     idom: u32,
-    /// Position in a preorder of the dominator tree, and the size of the subtree.
+    /// Position in a preorder of the dominator tree, and the size of the subtree (0 for an
+    /// unreachable block, at least 1 for a reachable one).
     tin: u32,
     size: u32,
     /// Depth in the tree.
@@ -55,12 +59,25 @@ const NO_TREE: TreeInfo = TreeInfo {
 /// Semi-NCA state of one DFS number, kept together for locality.
 #[derive(Copy, Clone, Debug, Default)]
 struct Node {
-    parent: u32,
     /// Link-eval forest ancestor (path-compressed).
     anc: u32,
     semi: u32,
     label: u32,
+    /// The DFS parent until `semi_nca`'s second loop makes it the immediate dominator.
     idom: u32,
+}
+
+impl Node {
+    /// The initial state of DFS number `k` with DFS-tree parent `parent`.
+    #[inline]
+    fn new(k: u32, parent: u32) -> Node {
+        Node {
+            anc: parent,
+            semi: k,
+            label: k,
+            idom: parent,
+        }
+    }
 }
 
 impl DominatorTree {
@@ -75,15 +92,11 @@ impl DominatorTree {
     fn reset<G: Graph + ?Sized>(&mut self, g: &G) -> bool {
         let n = g.num_blocks();
         self.root = g.entry();
-        self.num.clear();
-        self.num.resize(n, 0);
         self.tree.clear();
         self.tree.resize(n, NO_TREE);
         self.preorder.clear();
         self.nodes.clear();
         self.nodes.push(Node::default());
-        self.vertex.clear();
-        self.vertex.push(Block(0));
         n != 0
     }
 
@@ -92,10 +105,16 @@ impl DominatorTree {
         if !self.reset(g) {
             return;
         }
+        self.num.clear();
+        self.num.resize(g.num_blocks(), 0);
+        self.vertex.clear();
         self.dfs(g);
-        let count = self.vertex.len() as u32 - 1;
-        self.semi_nca(g, count);
-        self.build_tree(count);
+        let vertex = std::mem::take(&mut self.vertex);
+        let num = std::mem::take(&mut self.num);
+        self.semi_nca(g, &vertex, |b| num[b.index()]);
+        self.build_tree(&vertex);
+        self.vertex = vertex;
+        self.num = num;
     }
 
     /// Like [`DominatorTree::compute`], but takes the DFS spanning tree from `dfs` (which must
@@ -106,22 +125,14 @@ impl DominatorTree {
         if !self.reset(g) {
             return;
         }
-        for (i, &b) in dfs.preorder().iter().enumerate() {
-            let k = i as u32 + 1;
-            let parent = dfs.parent_at(i);
-            self.num[b.index()] = k;
-            self.vertex.push(b);
-            self.nodes.push(Node {
-                parent,
-                anc: parent,
-                semi: k,
-                label: k,
-                idom: parent,
-            });
-        }
-        let count = self.vertex.len() as u32 - 1;
-        self.semi_nca(g, count);
-        self.build_tree(count);
+        let vertex = dfs.preorder();
+        self.nodes.extend(
+            (1..=vertex.len() as u32)
+                .zip(dfs.parents())
+                .map(|(k, &parent)| Node::new(k, parent)),
+        );
+        self.semi_nca(g, vertex, |b| dfs.start(b));
+        self.build_tree(vertex);
     }
 
     /// Iterative preorder numbering from the root (first successor first).
@@ -154,16 +165,10 @@ impl DominatorTree {
 
     #[inline]
     fn visit(&mut self, b: Block, parent: u32) -> u32 {
+        self.vertex.push(b);
         let k = self.vertex.len() as u32;
         self.num[b.index()] = k;
-        self.vertex.push(b);
-        self.nodes.push(Node {
-            parent,
-            anc: parent,
-            semi: k,
-            label: k,
-            idom: parent,
-        });
+        self.nodes.push(Node::new(k, parent));
         k
     }
 
@@ -206,13 +211,23 @@ impl DominatorTree {
         nodes[v as usize].label
     }
 
-    fn semi_nca<G: Graph + ?Sized>(&mut self, g: &G, count: u32) {
+    /// Semidominators, then immediate dominators, for the DFS numbering `num` (from 1, 0 when
+    /// unreachable) whose blocks in preorder are `vertex`.
+    fn semi_nca<G: Graph + ?Sized>(&mut self, g: &G, vertex: &[Block], num: impl Fn(Block) -> u32) {
+        let count = vertex.len() as u32;
         for w in (2..=count).rev() {
-            let wb = self.vertex[w as usize];
-            let mut semi = self.nodes[w as usize].parent;
+            let wb = vertex[w as usize - 1];
+            // `idom` still holds the DFS parent here (set by `Node::new`).
+            let mut semi = self.nodes[w as usize].idom;
             for &p in g.preds(wb) {
-                let pn = self.num[p.index()];
+                let pn = num(p);
                 if pn == 0 {
+                    continue;
+                }
+                // A predecessor numbered before `w` is not linked yet: it is its own evaluation,
+                // with its own number as semidominator (the common case: forward and tree edges).
+                if pn <= w {
+                    semi = semi.min(pn);
                     continue;
                 }
                 let u = self.eval(pn, w + 1);
@@ -220,6 +235,8 @@ impl DominatorTree {
             }
             self.nodes[w as usize].semi = semi;
         }
+        // `label` is free from here on: it starts the subtree sizes of `build_tree`.
+        self.nodes[1].label = 1;
         for w in 2..=count {
             let semi = self.nodes[w as usize].semi;
             let mut d = self.nodes[w as usize].idom;
@@ -227,15 +244,15 @@ impl DominatorTree {
                 d = self.nodes[d as usize].idom;
             }
             self.nodes[w as usize].idom = d;
+            self.nodes[w as usize].label = 1;
         }
     }
 
-    fn build_tree(&mut self, count: u32) {
-        // Subtree sizes by DFS number (a child's number exceeds its idom's); `label` is free now.
+    fn build_tree(&mut self, vertex: &[Block]) {
+        let count = vertex.len() as u32;
+        // Subtree sizes by DFS number (a child's number exceeds its idom's), in `label` (set to
+        // 1 by `semi_nca`).
         let nodes = &mut self.nodes[..=count as usize];
-        for node in &mut nodes[1..] {
-            node.label = 1;
-        }
         for w in (2..nodes.len()).rev() {
             let Node { idom, label, .. } = nodes[w];
             nodes[idom as usize].label += label;
@@ -251,16 +268,20 @@ impl DominatorTree {
             level: 0,
         };
         self.preorder[0] = self.root;
+        // `anc` is free too: it becomes the depth in the tree.
         self.nodes[1].semi = 1;
+        self.nodes[1].anc = 0;
         for w in 2..=count {
             let node = self.nodes[w as usize];
-            let b = self.vertex[w as usize];
-            let d = self.vertex[node.idom as usize];
-            let slot = self.nodes[node.idom as usize].semi;
+            let b = vertex[w as usize - 1];
+            let d = vertex[node.idom as usize - 1];
+            let up = self.nodes[node.idom as usize];
+            let slot = up.semi;
+            let level = up.anc + 1;
             self.nodes[node.idom as usize].semi = slot + node.label;
             self.nodes[w as usize].semi = slot + 1;
+            self.nodes[w as usize].anc = level;
             let bi = b.index();
-            let level = self.tree[d.index()].level + 1;
             self.tree[bi] = TreeInfo {
                 idom: d.0,
                 tin: slot,
@@ -278,7 +299,7 @@ impl DominatorTree {
     /// Whether `b` is reachable from the root (only reachable blocks are in the tree).
     #[inline]
     pub fn is_reachable(&self, b: Block) -> bool {
-        self.num[b.index()] != 0
+        self.tree[b.index()].size != 0
     }
     /// The immediate dominator; `None` for the root and for unreachable blocks.
     #[inline]

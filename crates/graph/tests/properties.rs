@@ -10,7 +10,7 @@ use common::from_random;
 use converge_gen::cfg::{CfgParams, Shape, random_cfg};
 use converge_gen::rng::Rng;
 use converge_graph::{
-    Block, Cfg, CycleDfs, CycleInfo, DominatorTree, Graph, PostDominatorTree, Rpo,
+    Block, Cfg, CycleDfs, CycleInfo, DominatorTree, Graph, PostDominatorTree, Rpo, UnreachablePreds,
 };
 
 fn graphs(seed: u64, count: usize) -> Vec<Cfg> {
@@ -144,6 +144,25 @@ fn orders_match_recursive_dfs() {
         );
         let dfs = CycleDfs::new(&g);
         assert_eq!(dfs.preorder(), &pre2[..]);
+        // Parents: the entry has none; every other block's is a DFS ancestor with an edge to it,
+        // numbered after every other ancestor.
+        assert_eq!(dfs.parents().len(), pre2.len());
+        for (i, &p) in dfs.parents().iter().enumerate() {
+            assert_eq!(p, dfs.parent_at(i));
+            let x = pre2[i];
+            if i == 0 {
+                assert_eq!(p, 0);
+                continue;
+            }
+            let pb = pre2[p as usize - 1];
+            assert!(dfs.is_ancestor(pb, x) && pb != x && g.succs(pb).contains(&x));
+            assert!(
+                pre2[..i]
+                    .iter()
+                    .filter(|&&a| dfs.is_ancestor(a, x))
+                    .all(|&a| dfs.start(a) <= p)
+            );
+        }
         for a in 0..n as u32 {
             for x in 0..n as u32 {
                 let (a, x) = (Block(a), Block(x));
@@ -265,6 +284,18 @@ fn cycles_match_their_definition() {
         let n = g.num_blocks();
         let dfs = CycleDfs::new(&g);
         let ci = CycleInfo::new(&g);
+        // The layout: every cycle's blocks are its range of it, and the top-level cycles' ranges
+        // tile it in cycle order.
+        let mut end = 0;
+        for c in ci.cycles() {
+            let (a, b) = ci.layout_range(c);
+            assert_eq!(&ci.layout()[a as usize..b as usize], ci.blocks(c));
+            if ci.parent(c).is_none() {
+                assert_eq!(a, end);
+                end = b;
+            }
+        }
+        assert_eq!(end as usize, ci.layout().len());
         // Headers: targets of DFS back edges.
         let mut headers: Vec<Block> = (0..n as u32)
             .map(Block)
@@ -404,6 +435,48 @@ fn llvm19_entries_count_unreachable_predecessors() {
             for b in 0..n as u32 {
                 assert_eq!(ci.is_entry(c, Block(b)), entries.contains(&Block(b)));
             }
+        }
+    }
+}
+
+/// One `CycleDfs`, `CycleInfo` and `DominatorTree` recomputed graph after graph (their buffers
+/// kept from the previous, larger or smaller, graph) give what fresh ones give.
+#[test]
+fn reused_buffers_give_fresh_results() {
+    let mut dfs = CycleDfs::default();
+    let mut ci = CycleInfo::default();
+    let mut dt = DominatorTree::default();
+    let mut own = DominatorTree::default();
+    for g in graphs(5, 600) {
+        let n = g.num_blocks() as u32;
+        dfs.compute(&g);
+        let fresh = CycleDfs::new(&g);
+        assert_eq!(dfs.preorder(), fresh.preorder());
+        assert_eq!(dfs.parents(), fresh.parents());
+        for i in 0..fresh.preorder().len() {
+            assert_eq!(
+                dfs.is_back_edge_target_at(i),
+                fresh.is_back_edge_target_at(i)
+            );
+        }
+        ci.compute(&g, UnreachablePreds::Ignore);
+        let fresh_ci = CycleInfo::new(&g);
+        assert_eq!(ci.layout(), fresh_ci.layout());
+        dt.compute_from_dfs(&g, ci.dfs());
+        own.compute(&g);
+        let fresh_dt = DominatorTree::new(&g);
+        for b in (0..n).map(Block) {
+            assert_eq!(
+                fresh_ci.cycle_of(b),
+                ci.cycle_of(b),
+                "innermost cycle of {b:?}"
+            );
+            for t in [&dt, &own] {
+                assert_eq!(t.is_reachable(b), fresh_dt.is_reachable(b));
+                assert_eq!(t.idom(b), fresh_dt.idom(b));
+                assert_eq!(t.level(b), fresh_dt.level(b));
+            }
+            assert_eq!(own.interval(b), fresh_dt.interval(b));
         }
     }
 }

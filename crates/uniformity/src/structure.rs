@@ -87,7 +87,8 @@ struct Tables {
     up: Vec<u32>,
     up_levels: u32,
     // Construction scratch.
-    owner: Vec<u32>,
+    /// The exit edges in edge order, with their owner (see `fill_tables`).
+    owner_edges: Vec<(u32, Block)>,
     count: Vec<u32>,
     list: Vec<Block>,
     seen: Vec<u32>,
@@ -222,55 +223,50 @@ impl Structure {
                 t.up_levels += 1;
             }
         }
-        // The layout: top-level cycles' slices, in cycle order, cover it.
+        // The layout: top-level cycles' slices, in cycle order, cover it, and every cycle's
+        // blocks are one slice of it.
+        let layout = cycles.layout();
+        t.range
+            .extend((0..nc as u32).map(|c| cycles.layout_range(Cycle(c))));
         t.pos.clear();
         t.pos.resize(n, NONE);
-        let mut p = 0u32;
-        for c in 0..nc as u32 {
-            if t.parent[c as usize] == NONE {
-                for &b in cycles.blocks(Cycle(c)) {
-                    t.pos[b.index()] = p;
-                    p += 1;
-                }
-            }
-        }
-        for c in 0..nc as u32 {
-            let bl = cycles.blocks(Cycle(c));
-            let start = t.pos[bl[0].index()];
-            t.range.push((start, start + bl.len() as u32));
-        }
         // Edges, and with them each exit edge's owner: the outermost cycle it leaves (the child
-        // of the smallest common cycle on the source's chain), for the local exits.
+        // of the smallest common cycle on the source's chain), for the local exits. Only exit
+        // edges are listed with their owner (most edges stay in their source's cycle).
         t.edge_start.clear();
         t.edge_dst.clear();
         t.edge_m.clear();
-        t.owner.clear();
+        t.owner_edges.clear();
         t.count.clear();
         t.count.resize(nc + 1, 0);
-        t.edge_start.reserve(p as usize + 1);
-        for c in 0..nc as u32 {
-            if t.parent[c as usize] != NONE {
-                continue;
+        t.edge_start.reserve(layout.len() + 1);
+        let mut c = 0u32;
+        for (p, &b) in layout.iter().enumerate() {
+            // The top-level cycle holding position p (top-level cycles' slices are in order).
+            while t.range[c as usize].1 as usize <= p {
+                c = t.subtree_end[c as usize];
             }
-            for &b in cycles.blocks(Cycle(c)) {
-                t.edge_start.push(t.edge_dst.len() as u32);
-                let cb = cycles.cycle_of(b).map_or(NONE, |c| c.0);
-                let dcb = t.depth[cb as usize];
-                for &x in g.succs(b) {
-                    let ix = cycles.cycle_of(x).map_or(NONE, |c| c.0);
-                    let (m, owner) = if ix == NONE || t.top[ix as usize] != c {
-                        (0, c)
-                    } else if cb <= ix && ix < t.subtree_end[cb as usize] {
-                        (dcb, NONE)
-                    } else {
-                        t.exit_depth_and_owner(cb, ix)
-                    };
-                    t.edge_dst.push(x);
-                    t.edge_m.push(m);
-                    t.owner.push(owner);
-                    if owner != NONE {
-                        t.count[owner as usize + 1] += 1;
-                    }
+            let top_end = t.subtree_end[c as usize];
+            t.pos[b.index()] = p as u32;
+            t.edge_start.push(t.edge_dst.len() as u32);
+            let cb = cycles.cycle_of(b).map_or(NONE, |c| c.0);
+            let (dcb, cb_end) = (t.depth[cb as usize], t.subtree_end[cb as usize]);
+            for &x in g.succs(b) {
+                let ix = cycles.cycle_of(x).map_or(NONE, |c| c.0);
+                // `ix` is NONE (above every id) or a cycle id: outside c's subtree means the
+                // edge leaves the whole top-level cycle.
+                let (m, owner) = if !(c <= ix && ix < top_end) {
+                    (0, c)
+                } else if cb <= ix && ix < cb_end {
+                    (dcb, NONE)
+                } else {
+                    t.exit_depth_and_owner(cb, ix)
+                };
+                t.edge_dst.push(x);
+                t.edge_m.push(m);
+                if owner != NONE {
+                    t.owner_edges.push((owner, x));
+                    t.count[owner as usize + 1] += 1;
                 }
             }
         }
@@ -285,12 +281,10 @@ impl Structure {
         }
         t.list.clear();
         t.list.resize(t.count[nc] as usize, Block(0));
-        for (&d, &x) in t.owner.iter().zip(&t.edge_dst) {
-            if d != NONE {
-                let slot = &mut t.count[d as usize];
-                t.list[*slot as usize] = x;
-                *slot += 1;
-            }
+        for &(d, x) in &t.owner_edges {
+            let slot = &mut t.count[d as usize];
+            t.list[*slot as usize] = x;
+            *slot += 1;
         }
         // `count[c]` is now the end of c's run (the start of c + 1's); deduplicate within each
         // cycle, keeping first occurrences.
