@@ -24,6 +24,7 @@
 //! around the branch visits only edges that leave a cycle of the branch's chain (a range-minimum
 //! query in `Structure`), with O(1) per edge, instead of cycles × exits.
 
+use crate::jumps::{HEADER_INTO, Jumps};
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
 
@@ -481,7 +482,15 @@ pub(crate) struct JoinFinder {
     /// Edges looked at by the exit check so far (a work measure for the tests; one addition
     /// per cycle level, so it costs nothing measurable when unused).
     pub exit_edges: u64,
+    /// The function's jumps over single-label regions, built once its propagations have done
+    /// more than `JUMP_WORK` steps beyond a pass over its blocks (`crate::jumps`).
+    jumps: Jumps,
+    /// `work` when the function started.
+    work_base: u64,
 }
+
+/// Propagation steps in one function, beyond one per block, after which its jump table pays.
+const JUMP_WORK: u64 = 1024;
 
 impl JoinFinder {
     /// Makes room for a function of `n` blocks. Labels are `NONE` between branches (reset through
@@ -495,6 +504,9 @@ impl JoinFinder {
         self.fresh.grow(n);
         self.exit_range.clear();
         self.exit_idx.clear();
+        self.clear_labels();
+        self.jumps.clear();
+        self.work_base = self.work;
     }
 
     /// LLVM's `computeJoin`: push label `l` into index `x`; true when this creates a new join.
@@ -536,6 +548,7 @@ impl JoinFinder {
     ) {
         self.desc.joins.clear();
         self.desc.cycle_exits.clear();
+        self.clear_labels();
         if g.succs(t).len() <= 1 {
             return;
         }
@@ -642,8 +655,32 @@ impl JoinFinder {
             || llvm19 && crate::analysis::knobs::PLAIN_19.with(|c| c.get());
         #[cfg(not(test))]
         let no_skip = false;
+        // The jump table pays once the function's propagations walk much more than its blocks.
+        let n = po.order.len() as u64;
+        #[cfg(test)]
+        let (eager, no_jumps) = (
+            crate::analysis::knobs::EAGER_JUMPS.with(|c| c.get()),
+            no_skip || crate::analysis::knobs::NO_JUMPS.with(|c| c.get()),
+        );
+        #[cfg(not(test))]
+        let (eager, no_jumps) = (false, false);
+        if self.jumps.target.is_empty()
+            && !no_jumps
+            && (eager || self.work - self.work_base > n + JUMP_WORK)
+        {
+            self.jumps.build(po, llvm19);
+        }
+        // The interval of the outermost cycle around the branch: a jump may not cross a header
+        // of a cycle around the branch (see `propagate`).
+        let t_outer = if t_cycle == NONE {
+            (0, 0)
+        } else {
+            let top = s.top(t_cycle);
+            let lo = po.index[s.header(top).index()];
+            (lo, lo + s.blocks(top).len() as u32)
+        };
         if llvm19 {
-            self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads);
+            self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, t_outer, &reads);
         } else {
             let exit_range = (o_lo, o_end);
             let irr = (irr_lo, irr_hi);
@@ -656,6 +693,7 @@ impl JoinFinder {
                 no_skip,
                 exit_range,
                 irr,
+                t_outer,
                 &reads,
             );
         }
@@ -670,7 +708,21 @@ impl JoinFinder {
             self.chain.reverse();
             self.irreducible_exits(s, po, exit_known);
         }
+        // The labels stay until the next branch: `labelled` answers from them.
         self.fresh.clear();
+    }
+
+    /// Whether the block at index `i` received a label from the last branch's propagation: it
+    /// is then reachable from the branch block (labels flow along edges, or from a reducible
+    /// header to its cycle's exits). Blocks in jumped regions and those the propagation never
+    /// got to are not labelled, so `false` decides nothing.
+    #[inline]
+    pub fn labelled(&self, i: u32) -> bool {
+        self.labels.get(i as usize).is_some_and(|&l| l != NONE)
+    }
+
+    /// Forgets the labels of the last branch.
+    fn clear_labels(&mut self) {
         for &b in &self.touched {
             self.labels[b as usize] = NONE;
         }
@@ -862,6 +914,7 @@ impl JoinFinder {
         no_skip: bool,
         (o_lo, o_end): (u32, u32),
         (irr_lo, irr_hi): (u32, u32),
+        t_outer: (u32, u32),
         reads: &dyn Fn(u32, u32) -> bool,
     ) {
         let t_cycle = s.inner(t);
@@ -878,8 +931,10 @@ impl JoinFinder {
             desc,
             ignore,
             work,
+            jumps,
             ..
         } = self;
+        let jumps = &jumps.target[..];
         let n = po.order.len();
         let (labels, in_joins, in_exits) =
             (&mut labels[..n], &mut in_joins[..n], &mut in_exits[..n]);
@@ -955,6 +1010,34 @@ impl JoinFinder {
             {
                 continue;
             }
+            // A single-label region `(p, i]` (`crate::jumps`): its blocks only pass `i`'s label
+            // on to `p` when no other label is or can come inside (nothing below `i` processed
+            // yet, every other fresh block at or below `p`, and blocks at or below `p` send no
+            // label above it), the branch is not inside (it would not pass labels on; as `p`
+            // post-dominates `i` some path from `i` to `p` avoids the branch anyway, so this
+            // is a guard), no label there is read by the exit check, the walk would not stop
+            // inside (`p` not settled), and no header of a cycle around the branch sends labels
+            // to `p` (a join there would be recorded as a divergent exit).
+            if let Some(&jp) = jumps.get(i as usize)
+                && jp != NONE
+            {
+                let p = jp & !HEADER_INTO;
+                if low_done > i
+                    && p >= settled_below
+                    && fresh.last().is_some_and(|m| m <= p)
+                    && !(p < t_idx && t_idx <= i)
+                    && (jp & HEADER_INTO == 0 || !(t_outer.0..t_outer.1).contains(&i))
+                    && !reads(p + 1, i - 1)
+                {
+                    low_done = i;
+                    if push_label(labels, fresh, touched, p, labels[i as usize]) {
+                        add_join(desc, p);
+                    }
+                    #[cfg(test)]
+                    crate::analysis::knobs::JUMPED.with(|c| c.set(c.get() + 1));
+                    continue;
+                }
+            }
             low_done = low_done.min(i);
             let l = labels[i as usize];
             let c = header_cycle[i as usize];
@@ -1008,6 +1091,7 @@ impl JoinFinder {
         t_idx: u32,
         settled_below: u32,
         no_skip: bool,
+        t_outer: (u32, u32),
         reads: &dyn Fn(u32, u32) -> bool,
     ) {
         let mut floor = po.order.len() as u32 - 1;
@@ -1033,8 +1117,10 @@ impl JoinFinder {
             desc,
             ignore,
             work,
+            jumps,
             ..
         } = self;
+        let jumps = &jumps.target[..];
         // Every per-index slice gets the same length `n` (the successor offsets `n + 1`), so one
         // bounds check of an index covers every slice it indexes.
         let n = po.order.len();
@@ -1092,6 +1178,39 @@ impl JoinFinder {
                     floor_label = l;
                 }
                 continue;
+            }
+            // A single-label region (as in `propagate`), for LLVM 19's flow: its graph is the
+            // CFG, so no header of a cycle around the branch may lie inside (it would send
+            // labels to its exits). The floor is at or below `p` already, so walking the region
+            // would not move it; the floor label becomes `l`, as the region's first block would
+            // make it unless that block joins at `p` (then it is not jumped).
+            if let Some(&jp) = jumps.get(i as usize)
+                && jp != NONE
+            {
+                let p = jp & !HEADER_INTO;
+                let old = labels[p as usize];
+                if floor <= p
+                    && low_done > i
+                    && p >= settled_below
+                    && fresh.last().is_some_and(|m| m <= p)
+                    && !(p < t_idx && t_idx <= i)
+                    && !(t_outer.0..t_outer.1).contains(&i)
+                    && !reads(p + 1, i - 1)
+                    && (old == NONE || old == l || !po.succs(i).contains(&p))
+                {
+                    low_done = i;
+                    if push_label(labels, fresh, touched, p, l)
+                        && p.wrapping_sub(ignore.0) >= ignore.1 - ignore.0
+                        && in_joins[p as usize] != stamp
+                    {
+                        in_joins[p as usize] = stamp;
+                        desc.joins.push(order[p as usize]);
+                    }
+                    floor_label = l;
+                    #[cfg(test)]
+                    crate::analysis::knobs::JUMPED.with(|c| c.set(c.get() + 1));
+                    continue;
+                }
             }
             low_done = low_done.min(i);
             let mut joined = false;
