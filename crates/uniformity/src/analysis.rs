@@ -365,6 +365,11 @@ pub(crate) mod knobs {
         pub static EAGER_JUMPS: Cell<bool> = const { Cell::new(false) };
         /// No jumps over single-label regions.
         pub static NO_JUMPS: Cell<bool> = const { Cell::new(false) };
+        /// No use of the settled blocks when the branch's immediate exits cover every cycle
+        /// that may still lack a divergent exit (`JoinFinder::compute`).
+        pub static NO_EXIT_COVER: Cell<bool> = const { Cell::new(false) };
+        /// No drop of flows that can meet other labels only among settled blocks.
+        pub static NO_SETTLED_DROP: Cell<bool> = const { Cell::new(false) };
         /// Jumps over single-label regions taken (all functions on this thread).
         pub static JUMPED: Cell<u64> = const { Cell::new(0) };
         /// Blocks visited by the searches of `downstream_settled` (same).
@@ -1389,6 +1394,13 @@ impl<F: SsaFunction> State<'_, F> {
         };
         // Divergent cycle exits only matter through the cycles around the branch that are not yet
         // known to have a divergent exit.
+        // Blocks settled for all, for the case where the branch's immediate exits give every
+        // cycle that may still lack one a divergent exit (`JoinFinder::compute`).
+        let settled_all = if exits_known || plain19 || self.ablation.no_divergent_exits {
+            0
+        } else {
+            self.advance_settled()
+        };
         self.w.joins.compute(
             f.cfg(),
             s,
@@ -1397,6 +1409,7 @@ impl<F: SsaFunction> State<'_, F> {
             self.llvm19,
             &self.w.exit_flag,
             settled_below,
+            settled_all,
         );
         let desc = std::mem::take(&mut self.w.joins.desc);
         let mut div_cycles = std::mem::take(&mut self.w.div_cycles);

@@ -462,6 +462,8 @@ pub(crate) struct JoinFinder {
     edges: Vec<u32>,
     /// Scratch of `irreducible_exits`: edges keyed by (level from the innermost, edge id).
     keyed: Vec<u64>,
+    /// The cycles the branch's immediate exits make exit-divergent (scratch of `compute`).
+    imm_targets: Vec<u32>,
     /// The answer for the last branch (buffers reused).
     pub desc: Descriptor,
     /// Joins at indices in `ignore.0..ignore.1` are not recorded (the caller has no use for
@@ -489,8 +491,11 @@ pub(crate) struct JoinFinder {
     work_base: u64,
 }
 
-/// Propagation steps in one function, beyond one per block, after which its jump table pays.
-const JUMP_WORK: u64 = 1024;
+/// Propagation steps in one function after which its jump table pays: a fixed amount plus a few
+/// passes over its blocks (on the benchmark modules' random CFGs, where regions rarely have
+/// one exit, a table built after one pass cost 5% of the analyses and saved nothing).
+const JUMP_WORK: u64 = 4096;
+const JUMP_WORK_PER_BLOCK: u64 = 8;
 
 impl JoinFinder {
     /// Makes room for a function of `n` blocks. Labels are `NONE` between branches (reset through
@@ -545,6 +550,7 @@ impl JoinFinder {
         llvm19: bool,
         exit_known: &[bool],
         settled_below: u32,
+        settled_all: u32,
     ) {
         self.desc.joins.clear();
         self.desc.cycle_exits.clear();
@@ -592,11 +598,20 @@ impl JoinFinder {
             let lo = po.index[s.header(c).index()];
             (lo, lo + s.blocks(c).len() as u32)
         };
+        self.imm_targets.clear();
         for &x in g.succs(t) {
             let xi = po.index[x.index()];
             if t_cycle != NONE && !s.contains(t_cycle, x) {
-                // An immediate exit: labels may never collide there, so record it now.
+                // An immediate exit: labels may never collide there, so record it now. Its
+                // target (the cycle it makes exit-divergent) is chosen by depths, as in
+                // `analysis::State::propagate_cycle_exit_divergence`.
                 self.add_exit(po, xi);
+                let d = s.cycle_of(x).map_or(0, |c| s.depth(c));
+                self.imm_targets.push(if s.depth(t_cycle) > d {
+                    s.ancestor_at_depth(t_cycle, d + 1)
+                } else {
+                    t_cycle
+                });
             }
             if self.push(xi, xi) {
                 self.add_join(po, xi);
@@ -606,14 +621,34 @@ impl JoinFinder {
         let mut all_known = true;
         // Without an irreducible cycle around t there is no exit check (and the walk up the chain
         // would make a deep reducible nest cost blocks × depth).
+        // When the branch's immediate exits (recorded first) give every cycle that may still
+        // lack a divergent exit one, later exits change nothing: the exit check is not needed,
+        // and joins among the settled blocks (`settled_all`) cannot matter either. A ladder of
+        // cycles whose exits drain into settled blocks otherwise made the first branch of every
+        // cycle walk every deeper level (issue 13).
+        #[cfg(test)]
+        let no_cover = crate::analysis::knobs::NO_EXIT_COVER.with(|c| c.get());
+        #[cfg(not(test))]
+        let no_cover = false;
+        let mut covered = !no_cover && !self.imm_targets.is_empty();
         if t_cycle != NONE && po.outer_irr[t_cycle as usize] != NONE {
             let mut c = t_cycle;
             while c != NONE {
-                all_known &= exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
+                let known = exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
+                all_known &= known;
+                covered &= known || self.imm_targets.contains(&c);
                 self.chain.push(c);
                 c = s.parent_raw(c);
             }
+        } else {
+            covered = false;
         }
+        let settled_below = if settled_below == 0 && !all_known && covered {
+            all_known = true;
+            settled_all
+        } else {
+            settled_below
+        };
         // The exit check reads labels only in the outermost irreducible cycle around t and at
         // its exits, and runs only when some cycle around t may still get a divergent exit:
         // elsewhere labels only matter through joins.
@@ -666,21 +701,12 @@ impl JoinFinder {
         let (eager, no_jumps) = (false, false);
         if self.jumps.target.is_empty()
             && !no_jumps
-            && (eager || self.work - self.work_base > n + JUMP_WORK)
+            && (eager || self.work - self.work_base > JUMP_WORK_PER_BLOCK * n + JUMP_WORK)
         {
             self.jumps.build(po, llvm19);
         }
-        // The interval of the outermost cycle around the branch: a jump may not cross a header
-        // of a cycle around the branch (see `propagate`).
-        let t_outer = if t_cycle == NONE {
-            (0, 0)
-        } else {
-            let top = s.top(t_cycle);
-            let lo = po.index[s.header(top).index()];
-            (lo, lo + s.blocks(top).len() as u32)
-        };
         if llvm19 {
-            self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, t_outer, &reads);
+            self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads);
         } else {
             let exit_range = (o_lo, o_end);
             let irr = (irr_lo, irr_hi);
@@ -693,7 +719,6 @@ impl JoinFinder {
                 no_skip,
                 exit_range,
                 irr,
-                t_outer,
                 &reads,
             );
         }
@@ -914,7 +939,6 @@ impl JoinFinder {
         no_skip: bool,
         (o_lo, o_end): (u32, u32),
         (irr_lo, irr_hi): (u32, u32),
-        t_outer: (u32, u32),
         reads: &dyn Fn(u32, u32) -> bool,
     ) {
         let t_cycle = s.inner(t);
@@ -963,6 +987,10 @@ impl JoinFinder {
             }
         };
         let mut steps = 0u64;
+        #[cfg(test)]
+        let settled_drop = !crate::analysis::knobs::NO_SETTLED_DROP.with(|c| c.get());
+        #[cfg(not(test))]
+        let settled_drop = true;
         // The smallest index whose flow was pushed (the branch's, at the start).
         let mut low_done = t_idx;
         while let Some((i, empty)) = fresh.pop_and_empty() {
@@ -1010,6 +1038,24 @@ impl JoinFinder {
             {
                 continue;
             }
+            // A flow that can meet other labels only among settled blocks: every other fresh
+            // block's labels stay below `settled_below` (and so do those of any join there),
+            // `i`'s flow goes no higher than `i`, and no block below `i` was processed, so
+            // elsewhere `i`'s flow spreads one label and makes no join. (`settled_below` is 0
+            // unless no divergent exit can matter, so no label is read by the exit check.) A
+            // ladder of cycles whose exits drain into settled blocks otherwise made every branch
+            // walk every deeper level (issue 13).
+            if !no_skip
+                && settled_drop
+                && settled_below > 0
+                && low_done > i
+                && reach_hi[i as usize] <= i
+                && fresh
+                    .last()
+                    .is_none_or(|m| reach_hi[m as usize] < settled_below)
+            {
+                continue;
+            }
             // A single-label region `(p, i]` (`crate::jumps`): its blocks only pass `i`'s label
             // on to `p` when no other label is or can come inside (nothing below `i` processed
             // yet, every other fresh block at or below `p`, and blocks at or below `p` send no
@@ -1026,7 +1072,7 @@ impl JoinFinder {
                     && p >= settled_below
                     && fresh.last().is_some_and(|m| m <= p)
                     && !(p < t_idx && t_idx <= i)
-                    && (jp & HEADER_INTO == 0 || !(t_outer.0..t_outer.1).contains(&i))
+                    && (jp & HEADER_INTO == 0 || no_header_inside(s, po, t_cycle, i, p))
                     && !reads(p + 1, i - 1)
                 {
                     low_done = i;
@@ -1091,7 +1137,6 @@ impl JoinFinder {
         t_idx: u32,
         settled_below: u32,
         no_skip: bool,
-        t_outer: (u32, u32),
         reads: &dyn Fn(u32, u32) -> bool,
     ) {
         let mut floor = po.order.len() as u32 - 1;
@@ -1135,6 +1180,10 @@ impl JoinFinder {
         let mut touched = std::mem::take(touched_out);
         let (fresh, touched) = (&mut fresh, &mut touched);
         let mut steps = 0u64;
+        #[cfg(test)]
+        let settled_drop = !crate::analysis::knobs::NO_SETTLED_DROP.with(|c| c.get());
+        #[cfg(not(test))]
+        let settled_drop = true;
         while let Some(i) = fresh.pop() {
             // As in `propagate`: one bounds check for every per-index slice.
             assert!((i as usize) < n);
@@ -1179,6 +1228,20 @@ impl JoinFinder {
                 }
                 continue;
             }
+            // A flow that can meet other labels only among settled blocks (as in `propagate`;
+            // LLVM 19's flow also enters reducible cycles upwards, `reach_hi_19`). Every join
+            // after it is settled, so where LLVM 19 would have stopped does not matter.
+            if !no_skip
+                && settled_drop
+                && settled_below > 0
+                && low_done > i
+                && po.reach_hi_19(s, t, i) <= i
+                && fresh.last().is_none_or(|m| {
+                    reach_hi[m as usize] < settled_below && po.reach_hi_19(s, t, m) < settled_below
+                })
+            {
+                continue;
+            }
             // A single-label region (as in `propagate`), for LLVM 19's flow: its graph is the
             // CFG, so no header of a cycle around the branch may lie inside (it would send
             // labels to its exits). The floor is at or below `p` already, so walking the region
@@ -1194,7 +1257,7 @@ impl JoinFinder {
                     && p >= settled_below
                     && fresh.last().is_some_and(|m| m <= p)
                     && !(p < t_idx && t_idx <= i)
-                    && !(t_outer.0..t_outer.1).contains(&i)
+                    && no_header_inside(s, po, t_cycle, i, p)
                     && !reads(p + 1, i - 1)
                     && (old == NONE || old == l || !po.succs(i).contains(&p))
                 {
@@ -1252,6 +1315,16 @@ impl JoinFinder {
         *fresh_out = std::mem::take(fresh);
         *touched_out = std::mem::take(touched);
     }
+}
+
+/// Does no cycle around the branch (innermost cycle `t_cycle`) have its header at an index in
+/// `(p, i]`? Such a cycle contains `i` (it is an interval from its header, and it contains the
+/// branch, which lies outside `(p, i]`), so only the cycles around both matter, and the
+/// innermost of those has the largest header.
+#[inline]
+fn no_header_inside(s: &Structure, po: &ModifiedPo, t_cycle: u32, i: u32, p: u32) -> bool {
+    let c = s.common_cycle(t_cycle, s.inner(po.order[i as usize]));
+    c == NONE || po.index[s.header(c).index()] <= p
 }
 
 /// LLVM's `computeJoin` on split borrows (see `JoinFinder::push`).
@@ -1405,7 +1478,7 @@ mod tests {
                         let mut got = Vec::new();
                         for plain in [false, true] {
                             crate::analysis::knobs::NO_MERGED_EXIT_SCAN.with(|c| c.set(plain));
-                            jf.compute(g, &s, &po, t, llvm19, &known, 0);
+                            jf.compute(g, &s, &po, t, llvm19, &known, 0, 0);
                             got.push((jf.desc.joins.clone(), jf.desc.cycle_exits.clone()));
                         }
                         crate::analysis::knobs::NO_MERGED_EXIT_SCAN.with(|c| c.set(false));
