@@ -1028,33 +1028,28 @@ impl JoinFinder {
             // fresh blocks' labels cannot reach that range either, `i`'s flow only meets
             // unlabelled blocks and spreads one label: no join, and nothing for the others
             // to meet. Besides joins, labels are only read by the exit check (`reads`).
-            if !no_skip
-                && low_done > i
-                && !(o_lo..o_end).contains(&i)
-                && fresh
-                    .last()
-                    .is_some_and(|m| reach_hi[m as usize] < lo_reach[i as usize])
-                && !reads(lo_reach[i as usize], reach_hi[i as usize])
-            {
-                continue;
-            }
-            // A flow that can meet other labels only among settled blocks: every other fresh
-            // block's labels stay below `settled_below` (and so do those of any join there),
-            // `i`'s flow goes no higher than `i`, and no block below `i` was processed, so
-            // elsewhere `i`'s flow spreads one label and makes no join. (`settled_below` is 0
-            // unless no divergent exit can matter, so no label is read by the exit check.) A
-            // ladder of cycles whose exits drain into settled blocks otherwise made every branch
-            // walk every deeper level (issue 13).
-            if !no_skip
-                && settled_drop
-                && settled_below > 0
-                && low_done > i
-                && reach_hi[i as usize] <= i
-                && fresh
-                    .last()
-                    .is_none_or(|m| reach_hi[m as usize] < settled_below)
-            {
-                continue;
+            if !no_skip && low_done > i {
+                let m = fresh.last();
+                if !(o_lo..o_end).contains(&i)
+                    && m.is_some_and(|m| reach_hi[m as usize] < lo_reach[i as usize])
+                    && !reads(lo_reach[i as usize], reach_hi[i as usize])
+                {
+                    continue;
+                }
+                // A flow that can meet other labels only among settled blocks: every other
+                // fresh block's labels stay below `settled_below` (and so do those of any join
+                // there), `i`'s flow goes no higher than `i`, and no block below `i` was
+                // processed, so elsewhere `i`'s flow spreads one label and makes no join.
+                // (`settled_below` is 0 unless no divergent exit can matter, so no label is read
+                // by the exit check.) A ladder of cycles whose exits drain into settled blocks
+                // otherwise made every branch walk every deeper level (issue 13).
+                if settled_drop
+                    && settled_below > 0
+                    && reach_hi[i as usize] <= i
+                    && m.is_none_or(|m| reach_hi[m as usize] < settled_below)
+                {
+                    continue;
+                }
             }
             // A single-label region `(p, i]` (`crate::jumps`): its blocks only pass `i`'s label
             // on to `p` when no other label is or can come inside (nothing below `i` processed
@@ -1235,6 +1230,7 @@ impl JoinFinder {
                 && settled_drop
                 && settled_below > 0
                 && low_done > i
+                && reach_hi[i as usize] <= i
                 && po.reach_hi_19(s, t, i) <= i
                 && fresh.last().is_none_or(|m| {
                     reach_hi[m as usize] < settled_below && po.reach_hi_19(s, t, m) < settled_below
