@@ -286,6 +286,16 @@ impl ModifiedPo {
         if c == NONE {
             return self.reach_hi[k as usize];
         }
+        match self.end_19(s, t, c) {
+            NONE => self.reach_hi[k as usize],
+            end => self.reach_hi[end.max(k) as usize],
+        }
+    }
+
+    /// The part of [`ModifiedPo::reach_hi_19`] that depends on the block only through its
+    /// innermost cycle `c`: the last index of the outermost cycle around it that does not contain
+    /// the branch's block `t`, or `NONE`.
+    pub fn end_19(&self, s: &Structure, t: Block, c: u32) -> u32 {
         let tc = s.inner(t);
         let d = if tc == NONE {
             1
@@ -296,11 +306,10 @@ impl ModifiedPo {
             }
         };
         if s.depth(c) < d {
-            return self.reach_hi[k as usize];
+            return NONE;
         }
         let o = s.ancestor_at_depth(c, d);
-        let end = self.index[s.header(o).index()] + s.blocks(o).len() as u32 - 1;
-        self.reach_hi[end.max(k) as usize]
+        self.index[s.header(o).index()] + s.blocks(o).len() as u32 - 1
     }
 
     /// The exits, as indices, of the reducible cycle headed by the block at index `i` (empty
@@ -1141,6 +1150,8 @@ impl JoinFinder {
         }
         let t_cycle = s.inner(t);
         // The smallest index whose flow was pushed (the branch's, at the start).
+        // `reach_hi_19` for consecutive blocks of one innermost cycle: one computation.
+        let mut hi19 = Reach19 { c: NONE, end: NONE };
         let mut low_done = t_idx;
         // The loop runs once per block the flow visits, so its state is split into disjoint
         // local borrows, the fresh set and the touched list are moved into locals for the loop
@@ -1187,7 +1198,7 @@ impl JoinFinder {
             }
             // `reach_hi_19` is at least `reach_hi` (it looks up the same table at `i` or past
             // it): ask the cheap bound first, it decides nearly every step.
-            if reach_hi[i as usize] < settled_below && po.reach_hi_19(s, t, i) < settled_below {
+            if reach_hi[i as usize] < settled_below && hi19.get(po, s, t, i) < settled_below {
                 // Every later join would be settled.
                 break;
             }
@@ -1231,9 +1242,9 @@ impl JoinFinder {
                 && settled_below > 0
                 && low_done > i
                 && reach_hi[i as usize] <= i
-                && po.reach_hi_19(s, t, i) <= i
+                && hi19.get(po, s, t, i) <= i
                 && fresh.last().is_none_or(|m| {
-                    reach_hi[m as usize] < settled_below && po.reach_hi_19(s, t, m) < settled_below
+                    reach_hi[m as usize] < settled_below && hi19.get(po, s, t, m) < settled_below
                 })
             {
                 continue;
@@ -1310,6 +1321,31 @@ impl JoinFinder {
         *work += steps;
         *fresh_out = std::mem::take(fresh);
         *touched_out = std::mem::take(touched);
+    }
+}
+
+/// [`ModifiedPo::reach_hi_19`] for one branch, remembering the last innermost cycle asked about
+/// (the propagation asks about many blocks of one cycle in a row).
+struct Reach19 {
+    c: u32,
+    end: u32,
+}
+
+impl Reach19 {
+    #[inline]
+    fn get(&mut self, po: &ModifiedPo, s: &Structure, t: Block, k: u32) -> u32 {
+        let c = s.inner(po.order[k as usize]);
+        if c == NONE {
+            return po.reach_hi[k as usize];
+        }
+        if c != self.c {
+            self.c = c;
+            self.end = po.end_19(s, t, c);
+        }
+        match self.end {
+            NONE => po.reach_hi[k as usize],
+            end => po.reach_hi[end.max(k) as usize],
+        }
     }
 }
 
