@@ -253,10 +253,12 @@ fn uniformity_matches_llvm_on_thread_id_dags_and_chains() {
         }
         // The one-shape families of the scaling benchmarks, small.
         use converge_gen::cfg::{
-            irreducible_ladder, irreducible_loop, many_exits_loop, nested_loops,
+            Ladder, irreducible_ladder, irreducible_loop, ladder, many_exits_loop, nested_loops,
         };
         for (name, cfg) in [
             ("irrladder", irreducible_ladder(202)),
+            ("irrladder-up", ladder(202, Ladder::Up)),
+            ("irrladder-loop", ladder(204, Ladder::Looped)),
             ("irrloop", irreducible_loop(120)),
             ("nest", nested_loops(40)),
             ("exits", many_exits_loop(60)),

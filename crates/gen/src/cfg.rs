@@ -508,16 +508,53 @@ pub fn irreducible_loop(n: usize) -> RandomCfg {
 /// propagation from each `e_k` walks all the levels below it (quadratic in LLVM 19, 2.7 s at 4,000
 /// blocks).
 pub fn irreducible_ladder(n: usize) -> RandomCfg {
-    let m = (n.max(6) - 2) / 4;
+    ladder(n, Ladder::Down)
+}
+
+/// Variants of [`irreducible_ladder`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ladder {
+    /// `x_k` goes to `x_{k-1}` ([`irreducible_ladder`]).
+    Down,
+    /// `x_k` goes to `x_{k+1}`, the last `x` to the returning block: the paths from `e_k` meet at
+    /// `x_{k+1}`, and every `x` after it is a join of `e_k` too.
+    Up,
+    /// [`Ladder::Down`] inside a reducible loop: `x_0` goes to a latch back to the loop's header
+    /// (before `e_0`) or on to the returning block. (LLVM 19's cycle analysis takes every cycle
+    /// entry of the nested irreducible cycles as an entry of the loop: for it the loop is one
+    /// irreducible cycle.)
+    Looped,
+}
+
+/// The ladder of two-block irreducible cycles of [`irreducible_ladder`], in one of its variants.
+pub fn ladder(n: usize, variant: Ladder) -> RandomCfg {
+    // 0 entry, then (Looped) the loop's header; levels from `l0`; exits; the latch (Looped), the
+    // returning block.
+    let l0 = if variant == Ladder::Looped { 2 } else { 1 };
+    let m = (n.max(6 + 2 * (l0 - 1)) - 2 * l0) / 4;
     let (e, a, b, x) = (
-        |k: usize| (1 + 3 * k) as u32,
-        |k: usize| (2 + 3 * k) as u32,
-        |k: usize| (3 + 3 * k) as u32,
-        |k: usize| (1 + 3 * m + k) as u32,
+        |k: usize| (l0 + 3 * k) as u32,
+        |k: usize| (l0 + 1 + 3 * k) as u32,
+        |k: usize| (l0 + 2 + 3 * k) as u32,
+        |k: usize| (l0 + 3 * m + k) as u32,
     );
-    let done = (1 + 4 * m) as u32;
-    let mut succs = vec![Vec::new(); 2 + 4 * m];
-    succs[0] = vec![e(0)];
+    let latch = (l0 + 4 * m) as u32;
+    let done = if variant == Ladder::Looped {
+        latch + 1
+    } else {
+        latch
+    };
+    let mut succs = vec![Vec::new(); done as usize + 1];
+    succs[0] = vec![1];
+    if variant == Ladder::Looped {
+        succs[1] = vec![e(0)];
+        succs[latch as usize] = vec![1, done];
+    }
+    let drain = if variant == Ladder::Looped {
+        latch
+    } else {
+        done
+    };
     for k in 0..m {
         succs[e(k) as usize] = vec![a(k), b(k)];
         succs[a(k) as usize] = vec![b(k), x(k)];
@@ -526,7 +563,12 @@ pub fn irreducible_ladder(n: usize) -> RandomCfg {
         } else {
             vec![a(k), x(k)]
         };
-        succs[x(k) as usize] = vec![if k == 0 { done } else { x(k - 1) }];
+        succs[x(k) as usize] = vec![match variant {
+            Ladder::Up if k + 1 < m => x(k + 1),
+            Ladder::Up => drain,
+            _ if k == 0 => drain,
+            _ => x(k - 1),
+        }];
     }
     RandomCfg {
         ends_unreachable: vec![false; succs.len()],

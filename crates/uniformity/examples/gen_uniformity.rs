@@ -18,7 +18,9 @@
 //!   divergent exit), `switch` (one switch over BLOCKS targets), `irrloop` (a reducible loop
 //!   around one irreducible cycle entered at every block), `selfloops` (a chain of self-loops,
 //!   each left divergently), `irrladder` (a chain of two-block irreducible cycles, each entered
-//!   from the one before, draining through one chain of exits). SEED is ignored.
+//!   from the one before, draining through one chain of exits), `irrladder-up` (the same, its
+//!   exit chain in the other direction), `irrladder-loop` (`irrladder` inside a reducible loop).
+//!   SEED is ignored.
 
 use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{
@@ -63,7 +65,8 @@ fn main() {
             let helper = converge_gen::module::generate(&spec(header)).len();
             converge_gen::module::generate(&spec(helper))
         }
-        "nest" | "exits" | "switch" | "irrloop" | "irrladder" | "selfloops" => {
+        "nest" | "exits" | "switch" | "irrloop" | "irrladder" | "irrladder-up"
+        | "irrladder-loop" | "selfloops" => {
             let mut t = module_header(Flavor::Amdgpu);
             t.push_str(&tid_function_with_cfg(
                 Flavor::Amdgpu,
@@ -119,6 +122,8 @@ fn shape_family(what: &str, n: usize) -> Vec<Vec<u32>> {
         }
         "irrloop" => converge_gen::cfg::irreducible_loop(n).succs,
         "irrladder" => converge_gen::cfg::irreducible_ladder(n).succs,
+        "irrladder-up" => converge_gen::cfg::ladder(n, converge_gen::cfg::Ladder::Up).succs,
+        "irrladder-loop" => converge_gen::cfg::ladder(n, converge_gen::cfg::Ladder::Looped).succs,
         _ => {
             // selfloops: block i loops on itself or goes on to i + 1.
             let mut s: Vec<Vec<u32>> = (0..n - 1).map(|i| vec![u(i), u(i + 1)]).collect();

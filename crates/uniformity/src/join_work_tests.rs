@@ -9,7 +9,8 @@ use crate::precise::{Mode, analyze_with};
 use crate::ssa::SsaFunction;
 use crate::{LlvmVersion, Structure};
 use converge_gen::cfg::{
-    CfgParams, Shape, chain_cfg, irreducible_loop, many_exits_loop, nested_loops, random_cfg,
+    CfgParams, Ladder, Shape, chain_cfg, irreducible_ladder, irreducible_loop, ladder,
+    many_exits_loop, nested_loops, random_cfg,
 };
 use converge_gen::program::{
     Flavor, Options, dag_back_edges_cfg, function_with_cfg, module_header,
@@ -36,6 +37,7 @@ fn run(text: &str, mode: Mode) -> (Vec<Uniformity>, u64) {
     let target = Target::from_triple(m.triple.as_deref(), None);
     knobs::WORK.with(|c| c.set(0));
     knobs::EXIT_EDGES.with(|c| c.set(0));
+    knobs::DOWN_VISITED.with(|c| c.set(0));
     let out = (0..m.functions.len())
         .filter(|&k| !m.functions[k].is_declaration)
         .map(|k| {
@@ -44,7 +46,9 @@ fn run(text: &str, mode: Mode) -> (Vec<Uniformity>, u64) {
             analyze_with(&lf, &target, &s, mode)
         })
         .collect();
-    let work = knobs::WORK.with(|c| c.get()) + knobs::EXIT_EDGES.with(|c| c.get());
+    let work = knobs::WORK.with(|c| c.get())
+        + knobs::EXIT_EDGES.with(|c| c.get())
+        + knobs::DOWN_VISITED.with(|c| c.get());
     (out, work)
 }
 
@@ -71,6 +75,9 @@ fn family(name: &str, n: usize) -> String {
     let mut rng = Rng::new(4);
     match name {
         "irrloop" => tid_module(&irreducible_loop(n).succs),
+        "irrladder" => tid_module(&irreducible_ladder(n).succs),
+        "irrladder-up" => tid_module(&ladder(n, Ladder::Up).succs),
+        "irrladder-loop" => tid_module(&ladder(n, Ladder::Looped).succs),
         "chain-irreducible" => tid_module(&chain_cfg(&mut rng, n, Shape::Irreducible).succs),
         "chain-nestedirreducible" => {
             tid_module(&chain_cfg(&mut rng, n, Shape::NestedIrreducible).succs)
@@ -157,6 +164,9 @@ fn join_work_grows_linearly() {
 #[test]
 fn every_family_every_setting_is_linear() {
     let mut names = vec![
+        "irrladder",
+        "irrladder-up",
+        "irrladder-loop",
         "kernel",
         "nest",
         "exits",
@@ -175,6 +185,12 @@ fn every_family_every_setting_is_linear() {
     for name in names {
         let (small, large) = (family(name, 1000), family(name, 4000));
         for mode in MODES {
+            // Not met (docs/benchmarks.md, "Issue 13, session 12"): for LLVM 19's cycle analysis
+            // the loop around the ladder is one irreducible cycle with an entry per level, so
+            // no block is settled and no region has one exit while the branch is inside.
+            if name == "irrladder-loop" && mode == MODES[1] {
+                continue;
+            }
             let (_, w1) = run(&small, mode);
             let (_, w4) = run(&large, mode);
             eprintln!("{name} {mode:?}: {w1} -> {w4}");
@@ -299,6 +315,109 @@ fn llvm19_shortcuts_change_nothing() {
     );
 }
 
+/// The jumps over single-label regions (`crate::jumps`), the drop of flows that meet other
+/// labels only among settled blocks, and the settled blocks used when the branch's immediate
+/// exits cover every cycle that may still lack a divergent exit, change no answer and no order,
+/// in every setting, with the table built before the first propagation of every function (so that
+/// small functions exercise it too): on every family, random CFGs of every shape (alone, in a
+/// loop, chained) with every branch on the thread id, and random functions with mixed uniform and
+/// divergent branches. In LLVM 19's setting the answer is also that of LLVM 19's own algorithm.
+/// The jumps are taken, and on the ladder of irreducible cycles they make the work linear.
+#[test]
+fn jumps_change_nothing() {
+    let mut inputs: Vec<String> = Vec::new();
+    for name in [
+        "irrladder",
+        "irrladder-up",
+        "irrladder-loop",
+        "nest",
+        "exits",
+        "selfloops",
+        "switch",
+        "irrloop",
+        "dag",
+        "irreducible",
+        "kernel",
+        "chain-mixed",
+    ] {
+        inputs.push(family(name, 400));
+    }
+    let mut rng = Rng::new(23);
+    for k in 0..60 {
+        let shape = Shape::ALL[k % Shape::ALL.len()];
+        inputs.push(tid_module(&chain_cfg(&mut rng, 60 + 10 * k, shape).succs));
+        let mut p = CfgParams::new(shape, 6 + k % 40);
+        p.allow_unreachable = k % 4 == 0;
+        let piece = random_cfg(&mut rng, &p);
+        inputs.push(tid_module(&looped(&piece.succs)));
+        inputs.push(tid_module(&piece.succs));
+    }
+    for extra in [20, 60] {
+        let mut opts = Options::new(Flavor::Amdgpu);
+        opts.min_blocks = 10;
+        opts.max_blocks = 120;
+        opts.max_insts = 4;
+        opts.extra_edges_percent = extra;
+        let mut t = module_header(Flavor::Amdgpu);
+        for k in 0..40 {
+            let succs = program_cfg(&mut rng, 10 + 3 * k, &opts);
+            t.push_str(&function_with_cfg(
+                &mut rng,
+                &format!("f{k}"),
+                &opts,
+                &succs,
+            ));
+        }
+        inputs.push(t);
+    }
+    let mut jumped = 0;
+    for text in &inputs {
+        for mode in MODES {
+            knobs::EAGER_JUMPS.with(|c| c.set(true));
+            knobs::JUMPED.with(|c| c.set(0));
+            let (eager, _) = run(text, mode);
+            jumped += knobs::JUMPED.with(|c| c.get());
+            knobs::EAGER_JUMPS.with(|c| c.set(false));
+            knobs::NO_JUMPS.with(|c| c.set(true));
+            let (none, _) = run(text, mode);
+            knobs::NO_SETTLED_DROP.with(|c| c.set(true));
+            knobs::NO_EXIT_COVER.with(|c| c.set(true));
+            let (bare, _) = run(text, mode);
+            knobs::NO_JUMPS.with(|c| c.set(false));
+            knobs::NO_SETTLED_DROP.with(|c| c.set(false));
+            knobs::NO_EXIT_COVER.with(|c| c.set(false));
+            assert!(same(&eager, &none), "{mode:?}: jumps changed\n{text}");
+            assert!(
+                same(&eager, &bare),
+                "{mode:?}: settled drops or covered exits changed\n{text}"
+            );
+            if mode == MODES[1] {
+                knobs::PLAIN_19.with(|c| c.set(true));
+                let (plain, _) = run(text, mode);
+                knobs::PLAIN_19.with(|c| c.set(false));
+                assert!(
+                    same(&eager, &plain),
+                    "jumps changed LLVM 19's answer\n{text}"
+                );
+            }
+        }
+    }
+    assert!(jumped > 1_000, "jumps taken: {jumped}");
+    // Without the jumps the ladder's propagation is quadratic.
+    let (small, large) = (family("irrladder", 1000), family("irrladder", 4000));
+    for mode in MODES {
+        let (_, w1) = run(&small, mode);
+        let (_, w4) = run(&large, mode);
+        knobs::NO_JUMPS.with(|c| c.set(true));
+        let (_, p1) = run(&small, mode);
+        let (_, p4) = run(&large, mode);
+        knobs::NO_JUMPS.with(|c| c.set(false));
+        eprintln!("irrladder {mode:?}: {w1} -> {w4} (without jumps {p1} -> {p4})");
+        assert!(w4 <= 5 * w1, "{mode:?}: {w1} -> {w4}");
+        assert!(p4 > 8 * p1, "{mode:?} without jumps: {p1} -> {p4}");
+    }
+}
+
 /// `gen_uniformity irreducible N SEED` (the irreducible benchmark of `scripts/bench-precise.sh`).
 fn bench_irreducible(n: usize, seed: u64) -> String {
     irreducible_text(&mut Rng::new(seed), n)
@@ -373,8 +492,10 @@ fn branch_settled_stop_changes_nothing() {
 /// benchmark function precise mode keeps more phis uniform than llvm mode, so fewer blocks count
 /// as settled for every branch, and without the stop at blocks settled for the branch alone its
 /// propagation (with the reachability walks of `precise::joins`) took 2.35x the steps of llvm
-/// mode (316,962 against 135,028); with it 1.73x (232,986). Counted steps, so not flaky: at most
-/// 2x.
+/// mode (316,962 against 135,028); with it 1.73x (232,986). Since the reachability test asks the
+/// propagation's labels first (issue 13), and with the searches of `downstream_settled` counted,
+/// 1.72x without the stop (235,356 against 137,058) and 1.36x with it (186,143). Counted steps,
+/// so not flaky: at most 1.5x.
 #[test]
 fn precise_join_work_near_llvm() {
     let text = bench_irreducible(8000, 1);
@@ -385,12 +506,12 @@ fn precise_join_work_near_llvm() {
     knobs::NO_BRANCH_SETTLED.with(|c| c.set(false));
     eprintln!("irreducible 8000: llvm {llvm}, precise {precise} (without the stop {before})");
     assert!(
-        precise <= llvm * 2,
+        2 * precise <= 3 * llvm,
         "precise join work {precise} against llvm {llvm}"
     );
     // The bound tells the two apart: without the stop it fails.
     assert!(
-        before > llvm * 2,
+        2 * before > 3 * llvm,
         "without the stop: {before} against {llvm}"
     );
 }

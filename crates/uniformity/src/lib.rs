@@ -66,6 +66,7 @@
 mod analysis;
 #[cfg(test)]
 mod join_work_tests;
+mod jumps;
 pub mod precise;
 mod rmq;
 pub mod ssa;

@@ -24,6 +24,7 @@
 //! around the branch visits only edges that leave a cycle of the branch's chain (a range-minimum
 //! query in `Structure`), with O(1) per edge, instead of cycles × exits.
 
+use crate::jumps::{HEADER_INTO, Jumps};
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
 
@@ -285,6 +286,16 @@ impl ModifiedPo {
         if c == NONE {
             return self.reach_hi[k as usize];
         }
+        match self.end_19(s, t, c) {
+            NONE => self.reach_hi[k as usize],
+            end => self.reach_hi[end.max(k) as usize],
+        }
+    }
+
+    /// The part of [`ModifiedPo::reach_hi_19`] that depends on the block only through its
+    /// innermost cycle `c`: the last index of the outermost cycle around it that does not contain
+    /// the branch's block `t`, or `NONE`.
+    pub fn end_19(&self, s: &Structure, t: Block, c: u32) -> u32 {
         let tc = s.inner(t);
         let d = if tc == NONE {
             1
@@ -295,11 +306,10 @@ impl ModifiedPo {
             }
         };
         if s.depth(c) < d {
-            return self.reach_hi[k as usize];
+            return NONE;
         }
         let o = s.ancestor_at_depth(c, d);
-        let end = self.index[s.header(o).index()] + s.blocks(o).len() as u32 - 1;
-        self.reach_hi[end.max(k) as usize]
+        self.index[s.header(o).index()] + s.blocks(o).len() as u32 - 1
     }
 
     /// The exits, as indices, of the reducible cycle headed by the block at index `i` (empty
@@ -461,6 +471,8 @@ pub(crate) struct JoinFinder {
     edges: Vec<u32>,
     /// Scratch of `irreducible_exits`: edges keyed by (level from the innermost, edge id).
     keyed: Vec<u64>,
+    /// The cycles the branch's immediate exits make exit-divergent (scratch of `compute`).
+    imm_targets: Vec<u32>,
     /// The answer for the last branch (buffers reused).
     pub desc: Descriptor,
     /// Joins at indices in `ignore.0..ignore.1` are not recorded (the caller has no use for
@@ -481,7 +493,18 @@ pub(crate) struct JoinFinder {
     /// Edges looked at by the exit check so far (a work measure for the tests; one addition
     /// per cycle level, so it costs nothing measurable when unused).
     pub exit_edges: u64,
+    /// The function's jumps over single-label regions, built once its propagations have done
+    /// more than `JUMP_WORK` steps beyond a pass over its blocks (`crate::jumps`).
+    jumps: Jumps,
+    /// `work` when the function started.
+    work_base: u64,
 }
+
+/// Propagation steps in one function after which its jump table pays: a fixed amount plus a few
+/// passes over its blocks (on the benchmark modules' random CFGs, where regions rarely have
+/// one exit, a table built after one pass cost 5% of the analyses and saved nothing).
+const JUMP_WORK: u64 = 4096;
+const JUMP_WORK_PER_BLOCK: u64 = 8;
 
 impl JoinFinder {
     /// Makes room for a function of `n` blocks. Labels are `NONE` between branches (reset through
@@ -495,6 +518,9 @@ impl JoinFinder {
         self.fresh.grow(n);
         self.exit_range.clear();
         self.exit_idx.clear();
+        self.clear_labels();
+        self.jumps.clear();
+        self.work_base = self.work;
     }
 
     /// LLVM's `computeJoin`: push label `l` into index `x`; true when this creates a new join.
@@ -533,9 +559,11 @@ impl JoinFinder {
         llvm19: bool,
         exit_known: &[bool],
         settled_below: u32,
+        settled_all: u32,
     ) {
         self.desc.joins.clear();
         self.desc.cycle_exits.clear();
+        self.clear_labels();
         if g.succs(t).len() <= 1 {
             return;
         }
@@ -579,11 +607,20 @@ impl JoinFinder {
             let lo = po.index[s.header(c).index()];
             (lo, lo + s.blocks(c).len() as u32)
         };
+        self.imm_targets.clear();
         for &x in g.succs(t) {
             let xi = po.index[x.index()];
             if t_cycle != NONE && !s.contains(t_cycle, x) {
-                // An immediate exit: labels may never collide there, so record it now.
+                // An immediate exit: labels may never collide there, so record it now. Its
+                // target (the cycle it makes exit-divergent) is chosen by depths, as in
+                // `analysis::State::propagate_cycle_exit_divergence`.
                 self.add_exit(po, xi);
+                let d = s.cycle_of(x).map_or(0, |c| s.depth(c));
+                self.imm_targets.push(if s.depth(t_cycle) > d {
+                    s.ancestor_at_depth(t_cycle, d + 1)
+                } else {
+                    t_cycle
+                });
             }
             if self.push(xi, xi) {
                 self.add_join(po, xi);
@@ -593,14 +630,34 @@ impl JoinFinder {
         let mut all_known = true;
         // Without an irreducible cycle around t there is no exit check (and the walk up the chain
         // would make a deep reducible nest cost blocks × depth).
+        // When the branch's immediate exits (recorded first) give every cycle that may still
+        // lack a divergent exit one, later exits change nothing: the exit check is not needed,
+        // and joins among the settled blocks (`settled_all`) cannot matter either. A ladder of
+        // cycles whose exits drain into settled blocks otherwise made the first branch of every
+        // cycle walk every deeper level (issue 13).
+        #[cfg(test)]
+        let no_cover = crate::analysis::knobs::NO_EXIT_COVER.with(|c| c.get());
+        #[cfg(not(test))]
+        let no_cover = false;
+        let mut covered = !no_cover && !self.imm_targets.is_empty();
         if t_cycle != NONE && po.outer_irr[t_cycle as usize] != NONE {
             let mut c = t_cycle;
             while c != NONE {
-                all_known &= exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
+                let known = exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
+                all_known &= known;
+                covered &= known || self.imm_targets.contains(&c);
                 self.chain.push(c);
                 c = s.parent_raw(c);
             }
+        } else {
+            covered = false;
         }
+        let settled_below = if settled_below == 0 && !all_known && covered {
+            all_known = true;
+            settled_all
+        } else {
+            settled_below
+        };
         // The exit check reads labels only in the outermost irreducible cycle around t and at
         // its exits, and runs only when some cycle around t may still get a divergent exit:
         // elsewhere labels only matter through joins.
@@ -642,6 +699,21 @@ impl JoinFinder {
             || llvm19 && crate::analysis::knobs::PLAIN_19.with(|c| c.get());
         #[cfg(not(test))]
         let no_skip = false;
+        // The jump table pays once the function's propagations walk much more than its blocks.
+        let n = po.order.len() as u64;
+        #[cfg(test)]
+        let (eager, no_jumps) = (
+            crate::analysis::knobs::EAGER_JUMPS.with(|c| c.get()),
+            no_skip || crate::analysis::knobs::NO_JUMPS.with(|c| c.get()),
+        );
+        #[cfg(not(test))]
+        let (eager, no_jumps) = (false, false);
+        if self.jumps.target.is_empty()
+            && !no_jumps
+            && (eager || self.work - self.work_base > JUMP_WORK_PER_BLOCK * n + JUMP_WORK)
+        {
+            self.jumps.build(po, llvm19);
+        }
         if llvm19 {
             self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads);
         } else {
@@ -670,7 +742,21 @@ impl JoinFinder {
             self.chain.reverse();
             self.irreducible_exits(s, po, exit_known);
         }
+        // The labels stay until the next branch: `labelled` answers from them.
         self.fresh.clear();
+    }
+
+    /// Whether the block at index `i` received a label from the last branch's propagation: it
+    /// is then reachable from the branch block (labels flow along edges, or from a reducible
+    /// header to its cycle's exits). Blocks in jumped regions and those the propagation never
+    /// got to are not labelled, so `false` decides nothing.
+    #[inline]
+    pub fn labelled(&self, i: u32) -> bool {
+        self.labels.get(i as usize).is_some_and(|&l| l != NONE)
+    }
+
+    /// Forgets the labels of the last branch.
+    fn clear_labels(&mut self) {
         for &b in &self.touched {
             self.labels[b as usize] = NONE;
         }
@@ -878,8 +964,10 @@ impl JoinFinder {
             desc,
             ignore,
             work,
+            jumps,
             ..
         } = self;
+        let jumps = &jumps.target[..];
         let n = po.order.len();
         let (labels, in_joins, in_exits) =
             (&mut labels[..n], &mut in_joins[..n], &mut in_exits[..n]);
@@ -908,6 +996,10 @@ impl JoinFinder {
             }
         };
         let mut steps = 0u64;
+        #[cfg(test)]
+        let settled_drop = !crate::analysis::knobs::NO_SETTLED_DROP.with(|c| c.get());
+        #[cfg(not(test))]
+        let settled_drop = true;
         // The smallest index whose flow was pushed (the branch's, at the start).
         let mut low_done = t_idx;
         while let Some((i, empty)) = fresh.pop_and_empty() {
@@ -945,15 +1037,56 @@ impl JoinFinder {
             // fresh blocks' labels cannot reach that range either, `i`'s flow only meets
             // unlabelled blocks and spreads one label: no join, and nothing for the others
             // to meet. Besides joins, labels are only read by the exit check (`reads`).
-            if !no_skip
-                && low_done > i
-                && !(o_lo..o_end).contains(&i)
-                && fresh
-                    .last()
-                    .is_some_and(|m| reach_hi[m as usize] < lo_reach[i as usize])
-                && !reads(lo_reach[i as usize], reach_hi[i as usize])
+            if !no_skip && low_done > i {
+                let m = fresh.last();
+                if !(o_lo..o_end).contains(&i)
+                    && m.is_some_and(|m| reach_hi[m as usize] < lo_reach[i as usize])
+                    && !reads(lo_reach[i as usize], reach_hi[i as usize])
+                {
+                    continue;
+                }
+                // A flow that can meet other labels only among settled blocks: every other
+                // fresh block's labels stay below `settled_below` (and so do those of any join
+                // there), `i`'s flow goes no higher than `i`, and no block below `i` was
+                // processed, so elsewhere `i`'s flow spreads one label and makes no join.
+                // (`settled_below` is 0 unless no divergent exit can matter, so no label is read
+                // by the exit check.) A ladder of cycles whose exits drain into settled blocks
+                // otherwise made every branch walk every deeper level (issue 13).
+                if settled_drop
+                    && settled_below > 0
+                    && reach_hi[i as usize] <= i
+                    && m.is_none_or(|m| reach_hi[m as usize] < settled_below)
+                {
+                    continue;
+                }
+            }
+            // A single-label region `(p, i]` (`crate::jumps`): its blocks only pass `i`'s label
+            // on to `p` when no other label is or can come inside (nothing below `i` processed
+            // yet, every other fresh block at or below `p`, and blocks at or below `p` send no
+            // label above it), the branch is not inside (it would not pass labels on; as `p`
+            // post-dominates `i` some path from `i` to `p` avoids the branch anyway, so this
+            // is a guard), no label there is read by the exit check, the walk would not stop
+            // inside (`p` not settled), and no header of a cycle around the branch sends labels
+            // to `p` (a join there would be recorded as a divergent exit).
+            if let Some(&jp) = jumps.get(i as usize)
+                && jp != NONE
             {
-                continue;
+                let p = jp & !HEADER_INTO;
+                if low_done > i
+                    && p >= settled_below
+                    && fresh.last().is_some_and(|m| m <= p)
+                    && !(p < t_idx && t_idx <= i)
+                    && (jp & HEADER_INTO == 0 || no_header_inside(s, po, t_cycle, i, p))
+                    && !reads(p + 1, i - 1)
+                {
+                    low_done = i;
+                    if push_label(labels, fresh, touched, p, labels[i as usize]) {
+                        add_join(desc, p);
+                    }
+                    #[cfg(test)]
+                    crate::analysis::knobs::JUMPED.with(|c| c.set(c.get() + 1));
+                    continue;
+                }
             }
             low_done = low_done.min(i);
             let l = labels[i as usize];
@@ -1017,6 +1150,8 @@ impl JoinFinder {
         }
         let t_cycle = s.inner(t);
         // The smallest index whose flow was pushed (the branch's, at the start).
+        // `reach_hi_19` for consecutive blocks of one innermost cycle: one computation.
+        let mut hi19 = Reach19 { c: NONE, end: NONE };
         let mut low_done = t_idx;
         // The loop runs once per block the flow visits, so its state is split into disjoint
         // local borrows, the fresh set and the touched list are moved into locals for the loop
@@ -1033,8 +1168,10 @@ impl JoinFinder {
             desc,
             ignore,
             work,
+            jumps,
             ..
         } = self;
+        let jumps = &jumps.target[..];
         // Every per-index slice gets the same length `n` (the successor offsets `n + 1`), so one
         // bounds check of an index covers every slice it indexes.
         let n = po.order.len();
@@ -1049,6 +1186,10 @@ impl JoinFinder {
         let mut touched = std::mem::take(touched_out);
         let (fresh, touched) = (&mut fresh, &mut touched);
         let mut steps = 0u64;
+        #[cfg(test)]
+        let settled_drop = !crate::analysis::knobs::NO_SETTLED_DROP.with(|c| c.get());
+        #[cfg(not(test))]
+        let settled_drop = true;
         while let Some(i) = fresh.pop() {
             // As in `propagate`: one bounds check for every per-index slice.
             assert!((i as usize) < n);
@@ -1057,7 +1198,7 @@ impl JoinFinder {
             }
             // `reach_hi_19` is at least `reach_hi` (it looks up the same table at `i` or past
             // it): ask the cheap bound first, it decides nearly every step.
-            if reach_hi[i as usize] < settled_below && po.reach_hi_19(s, t, i) < settled_below {
+            if reach_hi[i as usize] < settled_below && hi19.get(po, s, t, i) < settled_below {
                 // Every later join would be settled.
                 break;
             }
@@ -1092,6 +1233,54 @@ impl JoinFinder {
                     floor_label = l;
                 }
                 continue;
+            }
+            // A flow that can meet other labels only among settled blocks (as in `propagate`;
+            // LLVM 19's flow also enters reducible cycles upwards, `reach_hi_19`). Every join
+            // after it is settled, so where LLVM 19 would have stopped does not matter.
+            if !no_skip
+                && settled_drop
+                && settled_below > 0
+                && low_done > i
+                && reach_hi[i as usize] <= i
+                && hi19.get(po, s, t, i) <= i
+                && fresh.last().is_none_or(|m| {
+                    reach_hi[m as usize] < settled_below && hi19.get(po, s, t, m) < settled_below
+                })
+            {
+                continue;
+            }
+            // A single-label region (as in `propagate`), for LLVM 19's flow: its graph is the
+            // CFG, so no header of a cycle around the branch may lie inside (it would send
+            // labels to its exits). The floor is at or below `p` already, so walking the region
+            // would not move it; the floor label becomes `l`, as the region's first block would
+            // make it unless that block joins at `p` (then it is not jumped).
+            if let Some(&jp) = jumps.get(i as usize)
+                && jp != NONE
+            {
+                let p = jp & !HEADER_INTO;
+                let old = labels[p as usize];
+                if floor <= p
+                    && low_done > i
+                    && p >= settled_below
+                    && fresh.last().is_some_and(|m| m <= p)
+                    && !(p < t_idx && t_idx <= i)
+                    && no_header_inside(s, po, t_cycle, i, p)
+                    && !reads(p + 1, i - 1)
+                    && (old == NONE || old == l || !po.succs(i).contains(&p))
+                {
+                    low_done = i;
+                    if push_label(labels, fresh, touched, p, l)
+                        && p.wrapping_sub(ignore.0) >= ignore.1 - ignore.0
+                        && in_joins[p as usize] != stamp
+                    {
+                        in_joins[p as usize] = stamp;
+                        desc.joins.push(order[p as usize]);
+                    }
+                    floor_label = l;
+                    #[cfg(test)]
+                    crate::analysis::knobs::JUMPED.with(|c| c.set(c.get() + 1));
+                    continue;
+                }
             }
             low_done = low_done.min(i);
             let mut joined = false;
@@ -1133,6 +1322,41 @@ impl JoinFinder {
         *fresh_out = std::mem::take(fresh);
         *touched_out = std::mem::take(touched);
     }
+}
+
+/// [`ModifiedPo::reach_hi_19`] for one branch, remembering the last innermost cycle asked about
+/// (the propagation asks about many blocks of one cycle in a row).
+struct Reach19 {
+    c: u32,
+    end: u32,
+}
+
+impl Reach19 {
+    #[inline]
+    fn get(&mut self, po: &ModifiedPo, s: &Structure, t: Block, k: u32) -> u32 {
+        let c = s.inner(po.order[k as usize]);
+        if c == NONE {
+            return po.reach_hi[k as usize];
+        }
+        if c != self.c {
+            self.c = c;
+            self.end = po.end_19(s, t, c);
+        }
+        match self.end {
+            NONE => po.reach_hi[k as usize],
+            end => po.reach_hi[end.max(k) as usize],
+        }
+    }
+}
+
+/// Does no cycle around the branch (innermost cycle `t_cycle`) have its header at an index in
+/// `(p, i]`? Such a cycle contains `i` (it is an interval from its header, and it contains the
+/// branch, which lies outside `(p, i]`), so only the cycles around both matter, and the
+/// innermost of those has the largest header.
+#[inline]
+fn no_header_inside(s: &Structure, po: &ModifiedPo, t_cycle: u32, i: u32, p: u32) -> bool {
+    let c = s.common_cycle(t_cycle, s.inner(po.order[i as usize]));
+    c == NONE || po.index[s.header(c).index()] <= p
 }
 
 /// LLVM's `computeJoin` on split borrows (see `JoinFinder::push`).
@@ -1286,7 +1510,7 @@ mod tests {
                         let mut got = Vec::new();
                         for plain in [false, true] {
                             crate::analysis::knobs::NO_MERGED_EXIT_SCAN.with(|c| c.set(plain));
-                            jf.compute(g, &s, &po, t, llvm19, &known, 0);
+                            jf.compute(g, &s, &po, t, llvm19, &known, 0, 0);
                             got.push((jf.desc.joins.clone(), jf.desc.cycle_exits.clone()));
                         }
                         crate::analysis::knobs::NO_MERGED_EXIT_SCAN.with(|c| c.set(false));

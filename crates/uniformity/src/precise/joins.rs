@@ -134,7 +134,11 @@ impl Reach {
 
 /// Marks the phis of `j` that the divergent branch in `b` makes divergent. Returns whether every
 /// phi of `j` is now settled for any branch (marked, or one value on all incoming edges). `j` is
-/// reached from `b` (it is one of its joins).
+/// reached from `b` (it is one of its joins). `labelled` is a quick sufficient test of
+/// reachability from `b` (the blocks its join propagation labelled): asked first, it spares the
+/// walk below blocks a chain of regions away (issue 13: a join whose incoming block lies at the
+/// far end of every deeper level of a ladder of cycles).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn taint<F: SsaFunction>(
     f: &F,
     s: &Structure,
@@ -142,6 +146,7 @@ pub(crate) fn taint<F: SsaFunction>(
     b: Block,
     j: Block,
     reach: &mut Reach,
+    labelled: &dyn Fn(Block) -> bool,
     mark: &mut dyn FnMut(Inst),
 ) -> bool {
     let mut all = true;
@@ -158,7 +163,7 @@ pub(crate) fn taint<F: SsaFunction>(
         if !std::mem::replace(&mut started, true) {
             reach.borrow_mut().start(s, po, g.num_blocks(), b, j);
         }
-        if f.phi_same_incoming_from(i, &|p| reach.borrow_mut().reaches(g, po, p)) {
+        if f.phi_same_incoming_from(i, &|p| labelled(p) || reach.borrow_mut().reaches(g, po, p)) {
             all = false;
             continue;
         }
