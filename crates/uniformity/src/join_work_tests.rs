@@ -185,12 +185,6 @@ fn every_family_every_setting_is_linear() {
     for name in names {
         let (small, large) = (family(name, 1000), family(name, 4000));
         for mode in MODES {
-            // Not met (docs/benchmarks.md, "Issue 13, session 12"): for LLVM 19's cycle analysis
-            // the loop around the ladder is one irreducible cycle with an entry per level, so
-            // no block is settled and no region has one exit while the branch is inside.
-            if name == "irrladder-loop" && mode == MODES[1] {
-                continue;
-            }
             let (_, w1) = run(&small, mode);
             let (_, w4) = run(&large, mode);
             eprintln!("{name} {mode:?}: {w1} -> {w4}");
