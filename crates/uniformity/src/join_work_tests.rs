@@ -337,33 +337,16 @@ fn jumps_change_nothing() {
         inputs.push(family(name, 400));
     }
     let mut rng = Rng::new(23);
-    for k in 0..60 {
-        let shape = Shape::ALL[k % Shape::ALL.len()];
-        inputs.push(tid_module(&chain_cfg(&mut rng, 60 + 10 * k, shape).succs));
-        let mut p = CfgParams::new(shape, 6 + k % 40);
-        p.allow_unreachable = k % 4 == 0;
-        let piece = random_cfg(&mut rng, &p);
-        inputs.push(tid_module(&looped(&piece.succs)));
-        inputs.push(tid_module(&piece.succs));
-    }
-    for extra in [20, 60] {
-        let mut opts = Options::new(Flavor::Amdgpu);
-        opts.min_blocks = 10;
-        opts.max_blocks = 120;
-        opts.max_insts = 4;
-        opts.extra_edges_percent = extra;
-        let mut t = module_header(Flavor::Amdgpu);
-        for k in 0..40 {
-            let succs = program_cfg(&mut rng, 10 + 3 * k, &opts);
-            t.push_str(&function_with_cfg(
-                &mut rng,
-                &format!("f{k}"),
-                &opts,
-                &succs,
-            ));
-        }
-        inputs.push(t);
-    }
+    inputs.extend(random_inputs(
+        &mut rng,
+        60,
+        |k| 60 + 10 * k,
+        |k| 6 + k % 40,
+        |k| k % 4 == 0,
+        &[20, 60],
+        40,
+        |k| 10 + 3 * k,
+    ));
     let mut jumped = 0;
     for text in &inputs {
         for mode in MODES {
@@ -412,6 +395,48 @@ fn jumps_change_nothing() {
     }
 }
 
+/// Random inputs of every CFG shape, seeded by `rng`: for k in `0..count` a chain of random
+/// pieces of `chain(k)` blocks, and a random CFG of `piece(k)` blocks (with unreachable blocks
+/// when `unreachable(k)`) in a loop and alone, every branch on the thread id; then, per rate of
+/// extra edges in `extras`, one module of `funcs` random functions of `size(k)` blocks (at most
+/// 4 instructions a block) with mixed uniform and divergent branches.
+#[allow(clippy::too_many_arguments)]
+fn random_inputs(
+    rng: &mut Rng,
+    count: usize,
+    chain: impl Fn(usize) -> usize,
+    piece: impl Fn(usize) -> usize,
+    unreachable: impl Fn(usize) -> bool,
+    extras: &[u32],
+    funcs: usize,
+    size: impl Fn(usize) -> usize,
+) -> Vec<String> {
+    let mut inputs = Vec::new();
+    for k in 0..count {
+        let shape = Shape::ALL[k % Shape::ALL.len()];
+        inputs.push(tid_module(&chain_cfg(rng, chain(k), shape).succs));
+        let mut p = CfgParams::new(shape, piece(k));
+        p.allow_unreachable = unreachable(k);
+        let piece = random_cfg(rng, &p);
+        inputs.push(tid_module(&looped(&piece.succs)));
+        inputs.push(tid_module(&piece.succs));
+    }
+    for &extra in extras {
+        let mut opts = Options::new(Flavor::Amdgpu);
+        opts.min_blocks = size(0);
+        opts.max_blocks = size(funcs - 1).max(size(0));
+        opts.max_insts = 4;
+        opts.extra_edges_percent = extra;
+        let mut t = module_header(Flavor::Amdgpu);
+        for k in 0..funcs {
+            let succs = program_cfg(rng, size(k), &opts);
+            t.push_str(&function_with_cfg(rng, &format!("f{k}"), &opts, &succs));
+        }
+        inputs.push(t);
+    }
+    inputs
+}
+
 /// `gen_uniformity irreducible N SEED` (the irreducible benchmark of `scripts/bench-precise.sh`).
 fn bench_irreducible(n: usize, seed: u64) -> String {
     irreducible_text(&mut Rng::new(seed), n)
@@ -441,33 +466,16 @@ fn branch_settled_stop_changes_nothing() {
     }
     inputs.push(bench_irreducible(2000, 1));
     let mut rng = Rng::new(10);
-    for k in 0..40 {
-        let shape = Shape::ALL[k % Shape::ALL.len()];
-        inputs.push(tid_module(&chain_cfg(&mut rng, 200 + 20 * k, shape).succs));
-        let mut p = CfgParams::new(shape, 8 + k % 40);
-        p.allow_unreachable = false;
-        let piece = random_cfg(&mut rng, &p);
-        inputs.push(tid_module(&looped(&piece.succs)));
-        inputs.push(tid_module(&piece.succs));
-    }
-    for extra in [20, 45, 70] {
-        let mut opts = Options::new(Flavor::Amdgpu);
-        opts.min_blocks = 30;
-        opts.max_blocks = 200;
-        opts.max_insts = 4;
-        opts.extra_edges_percent = extra;
-        let mut t = module_header(Flavor::Amdgpu);
-        for k in 0..60 {
-            let succs = program_cfg(&mut rng, 30 + 3 * k, &opts);
-            t.push_str(&function_with_cfg(
-                &mut rng,
-                &format!("f{k}"),
-                &opts,
-                &succs,
-            ));
-        }
-        inputs.push(t);
-    }
+    inputs.extend(random_inputs(
+        &mut rng,
+        40,
+        |k| 200 + 20 * k,
+        |k| 8 + k % 40,
+        |_| false,
+        &[20, 45, 70],
+        60,
+        |k| 30 + 3 * k,
+    ));
     let (mut w_sharp, mut w_plain) = (0, 0);
     for text in &inputs {
         let (sharp, w) = run(text, Mode::Precise);
