@@ -3,10 +3,12 @@
 //! and chains of small irreducible pieces, every branch on the thread id, in llvm and precise
 //! mode (dominators + cycles + analysis; parse excluded); and the shapes on which LLVM 19's
 //! propagation was quadratic (`--llvm-version 19`: chains of irreducible and of no-return
-//! pieces, one loop with a divergent exit per block). `scripts/bench-scaling-instructions.sh`
-//! measures the same shapes as whole processes in executed instructions.
+//! pieces, one loop with a divergent exit per block); and ladders of two-block irreducible
+//! cycles (`converge_gen::cfg::ladder`), quadratic in every setting before session 12.
+//! `scripts/bench-scaling-instructions.sh` and `scripts/bench-scaling-matrix.sh` measure such
+//! shapes as whole processes in executed instructions.
 
-use converge_gen::cfg::{Shape, chain_cfg, irreducible_loop, many_exits_loop};
+use converge_gen::cfg::{Ladder, Shape, chain_cfg, irreducible_loop, ladder, many_exits_loop};
 use converge_gen::program::{Flavor, module_header, tid_function_with_cfg};
 use converge_gen::rng::Rng;
 use converge_ir::{FuncId, Module};
@@ -77,4 +79,23 @@ fn chain_noreturn_llvm19(b: divan::Bencher, blocks: usize) {
 fn exits_llvm19(b: divan::Bencher, blocks: usize) {
     let m = one_function(&many_exits_loop((blocks - 3) / 2).succs);
     b.bench(|| analyse(divan::black_box(&m), LLVM19));
+}
+
+/// Before: 3.8-3.9x the instructions per doubling (whole process, 324 M at 2,000 blocks).
+#[divan::bench(args = [2000, 8000, 32000, 64000], sample_count = 3)]
+fn irrladder_llvm(b: divan::Bencher, blocks: usize) {
+    let m = one_function(&ladder(blocks, Ladder::Down).succs);
+    b.bench(|| analyse(divan::black_box(&m), LLVM));
+}
+
+#[divan::bench(args = [2000, 8000, 32000, 64000], sample_count = 3)]
+fn irrladder_up_llvm19(b: divan::Bencher, blocks: usize) {
+    let m = one_function(&ladder(blocks, Ladder::Up).succs);
+    b.bench(|| analyse(divan::black_box(&m), LLVM19));
+}
+
+#[divan::bench(args = [2000, 8000, 32000, 64000], sample_count = 3)]
+fn irrladder_loop_precise(b: divan::Bencher, blocks: usize) {
+    let m = one_function(&ladder(blocks, Ladder::Looped).succs);
+    b.bench(|| analyse(divan::black_box(&m), Mode::Precise));
 }
