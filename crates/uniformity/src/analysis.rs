@@ -258,6 +258,12 @@ struct Scratch {
     escape_ready: bool,
     /// Scratch of `analyze_cycle_exit_divergence`.
     sweep_blocks: Vec<Block>,
+    /// Per block (`settled_for_all`): `NONE` before the first look, else the first phi not
+    /// found settled for all (found neither always uniform nor of one value, so only its
+    /// divergence can change), or the end of the phis. The phis before it stay settled
+    /// (divergence only grows, the other conditions are fixed), so the block at the settled
+    /// prefix's end, asked again by every branch, costs one load instead of its phis' checks.
+    phi_cursor: Vec<u32>,
 }
 
 fn reset<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
@@ -283,6 +289,7 @@ impl Scratch {
         reset(&mut self.downstream_acyclic, nc, false);
         reset(&mut self.dom_exit, nb, NONE);
         reset(&mut self.joined_from, nb, NONE);
+        reset(&mut self.phi_cursor, nb, NONE);
         self.settled_below = 0;
         self.unsettled_next.clear();
         self.escape_ready = false;
@@ -1121,7 +1128,7 @@ impl<F: SsaFunction> State<'_, F> {
     /// could make assumed divergent is still outside one: such a cycle contains `j` and is
     /// irreducible or an ancestor of an irreducible one, so without an irreducible cycle around
     /// `j` there is none, and once its top-level cycle is assumed divergent all are inside it.
-    fn settled_for_all(&self, j: Block) -> bool {
+    fn settled_for_all(&mut self, j: Block) -> bool {
         let (f, s) = (self.f, self.s);
         if let Some(c) = s.cycle_of(j)
             && self.w.po.outer_irr[c as usize] != NONE
@@ -1129,12 +1136,37 @@ impl<F: SsaFunction> State<'_, F> {
         {
             return false;
         }
-        self.w.phis_tainted[j.index()]
-            || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
-                self.out.divergent_insts[i.index()]
-                    || self.out.always_uniform[i.index()]
-                    || f.phi_has_constant_or_undef_value(i)
-            })
+        if self.w.phis_tainted[j.index()] {
+            return true;
+        }
+        let r = f.block_insts(j);
+        let mut i = match self.w.phi_cursor[j.index()] {
+            NONE => r.start(),
+            k => {
+                // The phi there was found neither always uniform nor of one value: only its
+                // divergence can have changed.
+                if k < r.end().0 && f.is_phi(Inst(k)) {
+                    if !self.out.divergent_insts[k as usize] {
+                        return false;
+                    }
+                    Inst(k + 1)
+                } else {
+                    Inst(k)
+                }
+            }
+        };
+        while i.0 < r.end().0 && f.is_phi(i) {
+            if !(self.out.divergent_insts[i.index()]
+                || self.out.always_uniform[i.index()]
+                || f.phi_has_constant_or_undef_value(i))
+            {
+                self.w.phi_cursor[j.index()] = i.0;
+                return false;
+            }
+            i = Inst(i.0 + 1);
+        }
+        self.w.phi_cursor[j.index()] = i.0;
+        true
     }
 
     /// Moves `settled_below` past blocks that became settled (settledness only grows).
