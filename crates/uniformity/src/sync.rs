@@ -405,6 +405,17 @@ impl FreshSet {
         let word = self.words[w];
         Some((w * 64 + 63 - word.leading_zeros() as usize) as u32)
     }
+    /// The largest member when none is above `i` (just popped): read from `i`'s own word when
+    /// that word still has members, the common case in the propagations, without the summary.
+    #[inline(always)]
+    fn last_below(&mut self, i: u32) -> Option<u32> {
+        let w = i as usize / 64;
+        let word = self.words[w];
+        if word != 0 {
+            return Some((w * 64 + 63 - word.leading_zeros() as usize) as u32);
+        }
+        self.last()
+    }
     /// Removes the largest member; returns it, what is left of its summary word, and the
     /// word's position.
     #[inline(always)]
@@ -1040,7 +1051,7 @@ impl JoinFinder {
             // unlabelled blocks and spreads one label: no join, and nothing for the others
             // to meet. Besides joins, labels are only read by the exit check (`reads`).
             if !no_skip && low_done > i {
-                let m = fresh.last();
+                let m = fresh.last_below(i);
                 if !(o_lo..o_end).contains(&i)
                     && m.is_some_and(|m| reach_hi[m as usize] < lo_reach[i as usize])
                     && !reads(lo_reach[i as usize], reach_hi[i as usize])
@@ -1076,7 +1087,7 @@ impl JoinFinder {
                 let p = jp & !HEADER_INTO;
                 if low_done > i
                     && p >= settled_below
-                    && fresh.last().is_some_and(|m| m <= p)
+                    && fresh.last_below(i).is_some_and(|m| m <= p)
                     && !(p < t_idx && t_idx <= i)
                     && (jp & HEADER_INTO == 0 || no_header_inside(s, po, t_cycle, i, p))
                     && !reads(p + 1, i - 1)
@@ -1219,7 +1230,7 @@ impl JoinFinder {
                 let ci = s.inner(order[i as usize]);
                 let lo = po.lo_reach[i as usize];
                 (ci == NONE || t_cycle != NONE && s.contains_cycle(ci, t_cycle))
-                    && fresh.last().is_none_or(|m| {
+                    && fresh.last_below(i).is_none_or(|m| {
                         // `reach_hi_19` is at least `reach_hi`: the cheap bound first.
                         reach_hi[m as usize] < lo && po.reach_hi_19(s, t, m) < lo
                     })
@@ -1245,7 +1256,7 @@ impl JoinFinder {
                 && low_done > i
                 && reach_hi[i as usize] <= i
                 && hi19.get(po, s, t, i) <= i
-                && fresh.last().is_none_or(|m| {
+                && fresh.last_below(i).is_none_or(|m| {
                     reach_hi[m as usize] < settled_below && hi19.get(po, s, t, m) < settled_below
                 })
             {
@@ -1264,7 +1275,7 @@ impl JoinFinder {
                 if floor <= p
                     && low_done > i
                     && p >= settled_below
-                    && fresh.last().is_some_and(|m| m <= p)
+                    && fresh.last_below(i).is_some_and(|m| m <= p)
                     && !(p < t_idx && t_idx <= i)
                     && no_header_inside(s, po, t_cycle, i, p)
                     && !reads(p + 1, i - 1)
