@@ -89,6 +89,17 @@ pub trait SsaFunction {
         let _ = i;
         false
     }
+
+    // ---- speed only (the default is always correct) ----
+
+    /// The users of every instruction of block `b` in one slice (each instruction's
+    /// [`SsaFunction::users`] one after the other), when the implementation stores them so:
+    /// a scan for uses outside the block then needs no per-instruction lookup. `None` (the
+    /// default) makes the callers ask per instruction.
+    fn block_users(&self, b: Block) -> Option<&[Inst]> {
+        let _ = b;
+        None
+    }
 }
 
 /// The three token-defining intrinsics of "Convergent Operation Semantics".

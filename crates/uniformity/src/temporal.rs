@@ -70,26 +70,37 @@ impl EscapeIndex {
                 debug_assert_eq!(s.pos(b) as usize, self.block.len());
                 let cb = s.inner(b);
                 let d = s.depth(cb);
+                // The escape depth of one use in block `ub`. A use in the block itself is
+                // inside every cycle around it (depth `d`, never below `m`): the common case,
+                // decided without the cycle lookups.
+                let depth_of = |ub: Block| {
+                    if ub == b {
+                        return d;
+                    }
+                    let cu = s.inner(ub);
+                    if cu == NONE || s.top(cu) != c {
+                        0
+                    } else if s.contains_cycle(cb, cu) {
+                        d
+                    } else {
+                        s.depth(s.common_cycle(cb, cu))
+                    }
+                };
                 let mut m = d;
-                'insts: for i in f.block_insts(b) {
-                    for &u in f.users(Val::Inst(i)) {
-                        let ub = f.inst_block(u);
-                        // A use in the block itself is inside every cycle around it (depth `d`,
-                        // never below `m`): the common case, decided without the cycle lookups.
-                        if ub == b {
-                            continue;
-                        }
-                        let cu = s.inner(ub);
-                        let k = if cu == NONE || s.top(cu) != c {
-                            0
-                        } else if s.contains_cycle(cb, cu) {
-                            d
-                        } else {
-                            s.depth(s.common_cycle(cb, cu))
-                        };
-                        m = m.min(k);
+                if let Some(users) = f.block_users(b) {
+                    for &u in users {
+                        m = m.min(depth_of(f.inst_block(u)));
                         if m == 0 {
-                            break 'insts;
+                            break;
+                        }
+                    }
+                } else {
+                    'insts: for i in f.block_insts(b) {
+                        for &u in f.users(Val::Inst(i)) {
+                            m = m.min(depth_of(f.inst_block(u)));
+                            if m == 0 {
+                                break 'insts;
+                            }
                         }
                     }
                 }

@@ -374,6 +374,17 @@ impl SsaFunction for LlvmFunction<'_> {
         };
         &self.users[self.user_start[s] as usize..self.user_start[s + 1] as usize]
     }
+    fn block_users(&self, b: Block) -> Option<&[Inst]> {
+        // The use lists are one CSR over the value slots (arguments, then instructions), and a
+        // block's instructions are consecutive: their lists are one run.
+        let r = self.func.block_range(b);
+        let na = self.func.params.len();
+        let (a, z) = (
+            self.user_start[na + r.start as usize],
+            self.user_start[na + r.end as usize],
+        );
+        Some(&self.users[a as usize..z as usize])
+    }
     fn for_each_inst_operand(&self, i: Inst, f: &mut dyn FnMut(Inst)) {
         for_each_operand(self.func, i.0, &mut |v| {
             if let Value::Inst(d) = v {
