@@ -81,8 +81,8 @@ impl ModifiedPo {
     /// buffers of a previous function.
     ///
     /// A block is finalized exactly when it gets its index, so `index` doubles as the finalized
-    /// mark; the tables derived from the order are filled in two passes over it (successor
-    /// indices, then the reach bounds, one outermost irreducible cycle at a time).
+    /// mark; the tables derived from the order (successor indices, reach bounds) are filled in
+    /// one pass over it, one outermost irreducible cycle at a time.
     pub fn compute_into<G: Graph>(&mut self, g: &G, s: &Structure) {
         let n = g.num_blocks();
         self.order.clear();
@@ -106,12 +106,21 @@ impl ModifiedPo {
         frames.clear();
         frames.push((NONE, 0));
         let inside = |cur: u32, b: Block| cur == NONE || s.contains(cur, b);
-        while let Some(&(cur, base)) = frames.last() {
+        // The order's tables as split borrows, and the current frame's cycle and stack base in
+        // locals, re-read only when a frame ends.
+        let (order, index, header_cycle) =
+            (&mut self.order, &mut self.index[..n], &mut self.header_cycle);
+        let (mut cur, mut base) = (NONE, 0);
+        loop {
             let Some(&nb) = stack.get(base..).and_then(|t| t.last()) else {
                 frames.pop();
+                match frames.last() {
+                    Some(&(c, b)) => (cur, base) = (c, b),
+                    None => break,
+                }
                 continue;
             };
-            if self.index[nb.index()] != NONE {
+            if index[nb.index()] != NONE {
                 stack.pop();
                 continue;
             }
@@ -124,7 +133,7 @@ impl ModifiedPo {
                 let mut pushed = false;
                 // d's exits inside `cur` (d is a child of `cur`, or top-level): its local exits.
                 for &x in s.local_exits(d) {
-                    if self.index[x.index()] == NONE {
+                    if index[x.index()] == NONE {
                         stack.push(x);
                         pushed = true;
                     }
@@ -133,10 +142,13 @@ impl ModifiedPo {
                     stack.pop();
                     // cyclePO(d): the header is appended first, then the body.
                     let h = s.header(d);
-                    self.append(h, s.is_reducible(d), s);
-                    let base = stack.len();
+                    index[h.index()] = order.len() as u32;
+                    order.push(h);
+                    header_cycle.push(if s.is_reducible(d) { s.inner(h) } else { NONE });
+                    base = stack.len();
+                    cur = d;
                     for &x in g.succs(h) {
-                        if x != h && s.contains(d, x) && self.index[x.index()] == NONE {
+                        if x != h && s.contains(d, x) && index[x.index()] == NONE {
                             stack.push(x);
                         }
                     }
@@ -150,7 +162,7 @@ impl ModifiedPo {
             let mut pushed = false;
             if !std::mem::replace(&mut expanded[nb.index()], true) {
                 for &x in g.succs(nb) {
-                    if self.index[x.index()] == NONE && inside(cur, x) {
+                    if index[x.index()] == NONE && inside(cur, x) {
                         stack.push(x);
                         pushed = true;
                     }
@@ -158,7 +170,9 @@ impl ModifiedPo {
             }
             if !pushed {
                 stack.pop();
-                self.append(nb, false, s);
+                index[nb.index()] = order.len() as u32;
+                order.push(nb);
+                header_cycle.push(NONE);
             }
         }
         self.expanded = expanded;
@@ -166,14 +180,6 @@ impl ModifiedPo {
         self.frames = frames;
         let len = self.order.len();
         let (order, index) = (&self.order[..], &self.index[..n]);
-        self.succ_start.reserve(len + 1);
-        for &b in order {
-            self.succ_start.push(self.succ.len() as u32);
-            // Successors of a reachable block are reachable.
-            self.succ
-                .extend(g.succs(b).iter().map(|x| index[x.index()]));
-        }
-        self.succ_start.push(self.succ.len() as u32);
         // The outermost irreducible ancestor-or-self of each cycle (parents come first).
         let nc = s.num_cycles();
         let mut outer_irr = std::mem::take(&mut self.outer_irr);
@@ -201,12 +207,10 @@ impl ModifiedPo {
         let mut hx = std::mem::take(&mut self.hx);
         hx_start.clear();
         hx.clear();
-        let (header_cycle, succ_start, succ) = (
-            &self.header_cycle[..len],
-            &self.succ_start[..len + 1],
-            &self.succ[..],
-        );
-        let succs = |j: usize| &succ[succ_start[j] as usize..succ_start[j + 1] as usize];
+        // The successors as indices are written here too (one pass over the order).
+        let header_cycle = &self.header_cycle[..len];
+        let (succ_start, succ) = (&mut self.succ_start, &mut self.succ);
+        succ_start.reserve(len + 1);
         let mut hi = 0;
         let mut k = 0;
         while k < len {
@@ -235,15 +239,21 @@ impl ModifiedPo {
                     }
                 };
                 hx_start.push(hx.len() as u32);
+                succ_start.push(succ.len() as u32);
+                // Successors of a reachable block are reachable.
+                let xs = g.succs(order[j]);
                 if hc != NONE {
+                    succ.extend(xs.iter().map(|x| index[x.index()]));
                     for &x in s.exits(hc) {
                         let xi = index[x.index()];
                         hx.push(xi);
                         visit(xi);
                     }
                 } else {
-                    for &x in succs(j) {
-                        visit(x);
+                    for &x in xs {
+                        let xi = index[x.index()];
+                        succ.push(xi);
+                        visit(xi);
                     }
                 }
             }
@@ -263,17 +273,12 @@ impl ModifiedPo {
             k = b;
         }
         hx_start.push(hx.len() as u32);
+        succ_start.push(succ.len() as u32);
         self.hx_start = hx_start;
         self.hx = hx;
         self.outer_irr = outer_irr;
     }
 
-    fn append(&mut self, b: Block, reducible_header: bool, s: &Structure) {
-        self.index[b.index()] = self.order.len() as u32;
-        self.order.push(b);
-        self.header_cycle
-            .push(if reducible_header { s.inner(b) } else { NONE });
-    }
 
     /// A bound of the indices LLVM 19's label flow reaches from the blocks at indices `<= k`, for
     /// a branch in block `t`: that flow also enters the bodies of reducible cycles that do not
