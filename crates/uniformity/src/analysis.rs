@@ -657,7 +657,7 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
 /// `State::mark` on split borrows: precise mode's callbacks mark while the precise scratch
 /// (`State::pm`) and the modified post-order are borrowed, instead of moving them out of the
 /// state and back around each call (a copy of both, and a default scratch built and dropped).
-#[inline]
+#[inline(always)]
 fn mark_into<F: SsaFunction>(f: &F, out: &mut Uniformity, worklist: &mut Vec<Inst>, i: Inst) {
     if out.always_uniform[i.index()] {
         return;

@@ -586,9 +586,10 @@ impl Structure {
                         let (lo, hi) = t.range[c as usize];
                         let (a, b) = (t.edge_start[lo as usize], t.edge_start[hi as usize]);
                         let d = t.depth[c as usize];
-                        for e in a as usize..b as usize {
-                            let x = t.edge_dst[e];
-                            if t.edge_m[e] < d && seen[x.index()] != c {
+                        let (a, b) = (a as usize, b as usize);
+                        // Zipped slices: one bounds check per cycle, not two per edge.
+                        for (&x, &m) in t.edge_dst[a..b].iter().zip(&t.edge_m[a..b]) {
+                            if m < d && seen[x.index()] != c {
                                 seen[x.index()] = c;
                                 list.push(x);
                             }
