@@ -1823,6 +1823,32 @@ mod tests {
         out
     }
 
+    /// `block_users` of the LLVM functions is each instruction's `users`, one after the other,
+    /// for every block (the escape index reads it instead of the per-instruction lists).
+    #[test]
+    fn block_users_are_the_instructions_users_in_order() {
+        let mut blocks = 0;
+        for text in inputs() {
+            let m = converge_ir::parse("t.ll", text).expect("generated module parses");
+            for k in 0..m.functions.len() {
+                if m.functions[k].is_declaration {
+                    continue;
+                }
+                let lf = LlvmFunction::new(&m, FuncId(k as u32));
+                for b in 0..lf.cfg().num_blocks() as u32 {
+                    let b = Block(b);
+                    let each: Vec<Inst> = lf
+                        .block_insts(b)
+                        .flat_map(|i| lf.users(Val::Inst(i)).iter().copied())
+                        .collect();
+                    assert_eq!(lf.block_users(b), Some(&each[..]), "block {b:?}");
+                    blocks += !each.is_empty() as usize;
+                }
+            }
+        }
+        assert!(blocks > 1000, "{blocks} blocks with users");
+    }
+
     /// The token walk over acyclic code after an assumed-divergent cycle only skips join
     /// computations that cannot change anything: the answer, order of every list included, is
     /// the one the two-state walk gives.

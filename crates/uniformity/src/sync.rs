@@ -108,8 +108,11 @@ impl ModifiedPo {
         let inside = |cur: u32, b: Block| cur == NONE || s.contains(cur, b);
         // The order's tables as split borrows, and the current frame's cycle and stack base in
         // locals, re-read only when a frame ends.
-        let (order, index, header_cycle) =
-            (&mut self.order, &mut self.index[..n], &mut self.header_cycle);
+        let (order, index, header_cycle) = (
+            &mut self.order,
+            &mut self.index[..n],
+            &mut self.header_cycle,
+        );
         let (mut cur, mut base) = (NONE, 0);
         loop {
             let Some(&nb) = stack.get(base..).and_then(|t| t.last()) else {
@@ -278,7 +281,6 @@ impl ModifiedPo {
         self.hx = hx;
         self.outer_irr = outer_irr;
     }
-
 
     /// A bound of the indices LLVM 19's label flow reaches from the blocks at indices `<= k`, for
     /// a branch in block `t`: that flow also enters the bodies of reducible cycles that do not
