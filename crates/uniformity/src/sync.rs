@@ -28,6 +28,12 @@ use crate::jumps::{HEADER_INTO, Jumps};
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
 
+/// Empties `v` and fills it with `n` copies of `x` (keeping its capacity).
+fn reset<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
+    v.clear();
+    v.resize(n, x);
+}
+
 /// LLVM's `ModifiedPostOrder`: a post-order in which a cycle's exits come before its header, the
 /// header comes first among its cycle's blocks, and the cycle's blocks form a contiguous interval.
 ///
@@ -203,17 +209,24 @@ impl ModifiedPo {
         // cycle): `reach_hi` is the prefix maximum of the interval ends, and, as label flow goes
         // to smaller indices outside irreducible cycles, `lo_reach` of a block is the smallest
         // index its successors reach (an interval's flow leaves it downwards).
-        self.reach_hi.clear();
-        self.in_irr.clear();
-        self.lo_reach.clear();
+        // The per-index tables get their length at once and are written by index (a push per
+        // table and block cost a capacity check and a length update each).
+        reset(&mut self.reach_hi, len, 0);
+        reset(&mut self.in_irr, len, false);
+        reset(&mut self.lo_reach, len, NONE);
         let mut hx_start = std::mem::take(&mut self.hx_start);
         let mut hx = std::mem::take(&mut self.hx);
-        hx_start.clear();
+        reset(&mut hx_start, len + 1, 0);
         hx.clear();
         // The successors as indices are written here too (one pass over the order).
         let header_cycle = &self.header_cycle[..len];
         let (succ_start, succ) = (&mut self.succ_start, &mut self.succ);
-        succ_start.reserve(len + 1);
+        reset(succ_start, len + 1, 0);
+        let (lo_reach_all, reach_hi, in_irr) = (
+            &mut self.lo_reach[..len],
+            &mut self.reach_hi[..len],
+            &mut self.in_irr[..len],
+        );
         let mut hi = 0;
         let mut k = 0;
         while k < len {
@@ -230,19 +243,19 @@ impl ModifiedPo {
             };
             debug_assert!(o == NONE || index[s.header(o).index()] as usize == k);
             let mut lo = NONE;
+            let (lo_reach, rest) = lo_reach_all.split_at_mut(k);
             // Indexed: `j` also selects the successor list, and the zipped iterator form
             // costs 4.5 M more instructions on div-38mb.ll.
             #[allow(clippy::needless_range_loop)]
             for j in k..b {
                 let hc = header_cycle[j];
-                let lo_reach = &self.lo_reach[..k];
                 let mut visit = |x: u32| {
                     if let Some(&r) = lo_reach.get(x as usize) {
                         lo = lo.min(x).min(r);
                     }
                 };
-                hx_start.push(hx.len() as u32);
-                succ_start.push(succ.len() as u32);
+                hx_start[j] = hx.len() as u32;
+                succ_start[j] = succ.len() as u32;
                 // Successors of a reachable block are reachable.
                 let xs = g.succs(order[j]);
                 if hc != NONE {
@@ -262,21 +275,17 @@ impl ModifiedPo {
             }
             hi = hi.max(b as u32 - 1);
             if o == NONE {
-                self.lo_reach.push(lo);
-                self.reach_hi.push(hi);
-                self.in_irr.push(false);
+                rest[0] = lo;
+                reach_hi[k] = hi;
             } else {
-                let lo = lo.min(k as u32);
-                for _ in k..b {
-                    self.lo_reach.push(lo);
-                    self.reach_hi.push(hi);
-                    self.in_irr.push(true);
-                }
+                rest[..b - k].fill(lo.min(k as u32));
+                reach_hi[k..b].fill(hi);
+                in_irr[k..b].fill(true);
             }
             k = b;
         }
-        hx_start.push(hx.len() as u32);
-        succ_start.push(succ.len() as u32);
+        hx_start[len] = hx.len() as u32;
+        succ_start[len] = succ.len() as u32;
         self.hx_start = hx_start;
         self.hx = hx;
         self.outer_irr = outer_irr;
