@@ -264,6 +264,8 @@ struct Scratch {
     /// (divergence only grows, the other conditions are fixed), so the block at the settled
     /// prefix's end, asked again by every branch, costs one load instead of its phis' checks.
     phi_cursor: Vec<u32>,
+    /// The same for `settled` (whose test does not count always-uniform phis).
+    join_phi_cursor: Vec<u32>,
 }
 
 fn reset<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
@@ -290,6 +292,7 @@ impl Scratch {
         reset(&mut self.dom_exit, nb, NONE);
         reset(&mut self.joined_from, nb, NONE);
         reset(&mut self.phi_cursor, nb, NONE);
+        reset(&mut self.join_phi_cursor, nb, NONE);
         self.settled_below = 0;
         self.unsettled_next.clear();
         self.escape_ready = false;
@@ -766,7 +769,8 @@ impl<F: SsaFunction> State<'_, F> {
     fn downstream_settled(&mut self, a: u32) -> bool {
         const ALL_SETTLED: u32 = NONE - 1;
         let (f, s) = (self.f, self.s);
-        match self.w.witness[a as usize] {
+        let witness = self.w.witness[a as usize];
+        match witness {
             ALL_SETTLED => return true,
             NONE => {
                 // First search: whether the blocks after `a` are acyclic, from the blocks that
@@ -1088,7 +1092,7 @@ impl<F: SsaFunction> State<'_, F> {
         list
     }
 
-    fn settled(&self, j: Block) -> bool {
+    fn settled(&mut self, j: Block) -> bool {
         let (f, s) = (self.f, self.s);
         if let Some(c) = s.cycle_of(j) {
             let t = s.top(c);
@@ -1096,10 +1100,35 @@ impl<F: SsaFunction> State<'_, F> {
                 return self.inside_assumed(t);
             }
         }
-        self.w.phis_tainted[j.index()]
-            || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
-                self.out.divergent_insts[i.index()] || f.phi_has_constant_or_undef_value(i)
-            })
+        if self.w.phis_tainted[j.index()] {
+            return true;
+        }
+        // As in `settled_for_all`, with its own cursor (this test does not count always-uniform
+        // phis as settled): the witness of `downstream_settled` is asked again by every branch
+        // of its cycle.
+        let r = f.block_insts(j);
+        let mut i = match self.w.join_phi_cursor[j.index()] {
+            NONE => r.start(),
+            k => {
+                if k < r.end().0 && f.is_phi(Inst(k)) {
+                    if !self.out.divergent_insts[k as usize] {
+                        return false;
+                    }
+                    Inst(k + 1)
+                } else {
+                    Inst(k)
+                }
+            }
+        };
+        while i.0 < r.end().0 && f.is_phi(i) {
+            if !(self.out.divergent_insts[i.index()] || f.phi_has_constant_or_undef_value(i)) {
+                self.w.join_phi_cursor[j.index()] = i.0;
+                return false;
+            }
+            i = Inst(i.0 + 1);
+        }
+        self.w.join_phi_cursor[j.index()] = i.0;
+        true
     }
 
     /// Does at most one successor of `b` lie inside `inner`, its innermost cycle, with no
