@@ -498,6 +498,12 @@ impl CycleInfo {
         let c = self.innermost[b.index()];
         (c != NONE).then_some(Cycle(c))
     }
+    /// The index of the innermost cycle containing `b`, or `u32::MAX` when none (the raw form
+    /// of [`CycleInfo::cycle_of`], for callers that keep cycles as plain indices).
+    #[inline]
+    pub fn innermost_raw(&self, b: Block) -> u32 {
+        self.innermost[b.index()]
+    }
     /// Depth of the innermost cycle containing `b`, 0 when none.
     pub fn cycle_depth(&self, b: Block) -> u32 {
         self.cycle_of(b).map_or(0, |c| self.depth(c))

@@ -481,7 +481,7 @@ impl Structure {
     /// The innermost cycle of `b`, or `NONE`.
     #[inline]
     pub(crate) fn inner(&self, b: Block) -> u32 {
-        self.cycles.cycle_of(b).map_or(NONE, |c| c.0)
+        self.cycles.innermost_raw(b)
     }
     /// The innermost cycle containing `b`, if any.
     #[inline]
