@@ -24,7 +24,7 @@
 //! around the branch visits only edges that leave a cycle of the branch's chain (a range-minimum
 //! query in `Structure`), with O(1) per edge, instead of cycles × exits.
 
-use crate::jumps::{HEADER_INTO, Jumps};
+use crate::jumps::{ESCAPES, HEADER_INTO, Jumps};
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
 
@@ -471,6 +471,9 @@ pub(crate) struct JoinFinder {
     edges: Vec<u32>,
     /// Scratch of `irreducible_exits`: edges keyed by (level from the innermost, edge id).
     keyed: Vec<u64>,
+    /// The sorted indices whose labels the exit check of the branch at hand reads, when there
+    /// are at most `READ_SET_MAX` (scratch of `compute`).
+    read_idx: Vec<u32>,
     /// The cycles the branch's immediate exits make exit-divergent (scratch of `compute`).
     imm_targets: Vec<u32>,
     /// The answer for the last branch (buffers reused).
@@ -506,6 +509,10 @@ pub(crate) struct JoinFinder {
 /// pass cost 5% of the analyses and saved nothing, and after 8 passes it was built for the
 /// 32,000-block `dag` function (12 steps a block, linear) at 6% of its whole run.
 const JUMP_WORK: u64 = 4096;
+/// The most header and exit indices `compute` collects for the exit check's read set; past it,
+/// the interval of the outermost irreducible cycle stands for them (a deep nest would otherwise
+/// cost every branch its depth times its exits).
+const READ_SET_MAX: usize = 64;
 const JUMP_WORK_PER_BLOCK: u64 = 24;
 
 impl JoinFinder {
@@ -686,9 +693,45 @@ impl JoinFinder {
         };
         let exit_idx = std::mem::take(&mut self.exit_idx);
         let ex = &exit_idx[x as usize..y as usize];
+        // What the exit check reads: the header labels of the irreducible cycles around t and
+        // the labels at the exits of every cycle around t, from t's innermost cycle out to `o`
+        // (`irreducible_exits`). When these are few, `reads` answers from their sorted indices;
+        // otherwise from the interval of `o` and its exits, which holds them all. A ladder of
+        // cycles inside one irreducible cycle that has no divergent exit yet (LLVM 19's cycles
+        // of a loop whose ladder levels have unreachable predecessors) made every branch walk
+        // every deeper level: the shortcuts refused every region inside `o`.
+        self.read_idx.clear();
+        let mut few_reads = o != NONE;
+        if few_reads {
+            let mut budget = READ_SET_MAX;
+            for &c in &self.chain {
+                let exits = s.exits(c);
+                if exits.len() >= budget {
+                    few_reads = false;
+                    break;
+                }
+                budget -= exits.len() + 1;
+                if !s.is_reducible(c) {
+                    self.read_idx.push(po.index[s.header(c).index()]);
+                }
+                self.read_idx
+                    .extend(exits.iter().map(|x| po.index[x.index()]));
+                if c == o {
+                    break;
+                }
+            }
+            self.read_idx.sort_unstable();
+        }
+        #[cfg(test)]
+        let few_reads = few_reads && !crate::analysis::knobs::NO_FEW_READS.with(|c| c.get());
+        let read_idx = std::mem::take(&mut self.read_idx);
         let reads = |lo: u32, hi: u32| {
             if o == NONE || lo > hi {
                 return false;
+            }
+            if few_reads {
+                let k = read_idx.partition_point(|&e| e < lo);
+                return k < read_idx.len() && read_idx[k] <= hi;
             }
             if hi >= o_lo && lo < o_end {
                 return true;
@@ -717,7 +760,26 @@ impl JoinFinder {
             self.jumps.build(po, llvm19);
         }
         if llvm19 {
-            self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads);
+            let (nj, nx) = (self.desc.joins.len(), self.desc.cycle_exits.len());
+            if !self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads, true) {
+                // A label came back above a watched jump: forget the walk and walk again,
+                // without jumps, from the branch's successors.
+                #[cfg(test)]
+                crate::analysis::knobs::REWALKED.with(|c| c.set(c.get() + 1));
+                for b in self.desc.joins.drain(nj..) {
+                    self.in_joins[po.index[b.index()] as usize] = NONE;
+                }
+                for b in self.desc.cycle_exits.drain(nx..) {
+                    self.in_exits[po.index[b.index()] as usize] = NONE;
+                }
+                self.clear_labels();
+                self.fresh.clear();
+                for &x in g.succs(t) {
+                    let xi = po.index[x.index()];
+                    self.push(xi, xi);
+                }
+                self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads, false);
+            }
         } else {
             let exit_range = (o_lo, o_end);
             let irr = (irr_lo, irr_hi);
@@ -734,6 +796,7 @@ impl JoinFinder {
             );
         }
         self.exit_idx = exit_idx;
+        self.read_idx = read_idx;
         // Irreducible cycles around t: an exit whose label differs from the header's is divergent.
         // An exit only matters through the cycle around t it makes exit-divergent, which depends on
         // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): that cycle
@@ -1144,7 +1207,8 @@ impl JoinFinder {
         settled_below: u32,
         no_skip: bool,
         reads: &dyn Fn(u32, u32) -> bool,
-    ) {
+        with_jumps: bool,
+    ) -> bool {
         let mut floor = po.order.len() as u32 - 1;
         let mut floor_label = NONE;
         for &x in po.succs(t_idx) {
@@ -1173,7 +1237,7 @@ impl JoinFinder {
             jumps,
             ..
         } = self;
-        let jumps = &jumps.target[..];
+        let jumps = if with_jumps { &jumps.target[..] } else { &[] };
         // Every per-index slice gets the same length `n` (the successor offsets `n + 1`), so one
         // bounds check of an index covers every slice it indexes.
         let n = po.order.len();
@@ -1192,6 +1256,9 @@ impl JoinFinder {
         let settled_drop = !crate::analysis::knobs::NO_SETTLED_DROP.with(|c| c.get());
         #[cfg(not(test))]
         let settled_drop = true;
+        // The lowest target of a jump taken that a label may come back above (`ESCAPES`).
+        let mut watch = NONE;
+        let mut complete = true;
         while let Some(i) = fresh.pop() {
             // As in `propagate`: one bounds check for every per-index slice.
             assert!((i as usize) < n);
@@ -1259,7 +1326,7 @@ impl JoinFinder {
             if let Some(&jp) = jumps.get(i as usize)
                 && jp != NONE
             {
-                let p = jp & !HEADER_INTO;
+                let p = jp & !(HEADER_INTO | ESCAPES);
                 let old = labels[p as usize];
                 if floor <= p
                     && low_done > i
@@ -1271,6 +1338,9 @@ impl JoinFinder {
                     && (old == NONE || old == l || !po.succs(i).contains(&p))
                 {
                     low_done = i;
+                    if jp & ESCAPES != 0 {
+                        watch = watch.min(p);
+                    }
                     if push_label(labels, fresh, touched, p, l)
                         && p.wrapping_sub(ignore.0) >= ignore.1 - ignore.0
                         && in_joins[p as usize] != stamp
@@ -1287,6 +1357,7 @@ impl JoinFinder {
             low_done = low_done.min(i);
             let mut joined = false;
             let mut low = floor;
+            let mut high = 0;
             if to_exits {
                 for &xi in po.header_exits(i) {
                     if push_label(labels, fresh, touched, xi, l) {
@@ -1297,6 +1368,7 @@ impl JoinFinder {
                         joined = true;
                     }
                     low = low.min(xi);
+                    high = high.max(xi);
                 }
             } else {
                 let (a, b) = (succ_start[i as usize], succ_start[i as usize + 1]);
@@ -1311,7 +1383,14 @@ impl JoinFinder {
                         joined = true;
                     }
                     low = low.min(xi);
+                    high = high.max(xi);
                 }
+            }
+            // A label moved above a watched jump target: it may come back into the jumped
+            // region, which then does not hold one label. Give up; the caller walks again.
+            if high > i && high > watch {
+                complete = false;
+                break;
             }
             if joined {
                 floor = low;
@@ -1323,6 +1402,7 @@ impl JoinFinder {
         *work += steps;
         *fresh_out = std::mem::take(fresh);
         *touched_out = std::mem::take(touched);
+        complete
     }
 }
 
