@@ -48,6 +48,8 @@ pub(crate) struct Jumps {
     /// Per modified post-order index: the jump target, possibly with [`HEADER_INTO`], or `NONE`.
     /// Empty until built for the current function.
     pub target: Vec<u32>,
+    /// The label flow the table was built for (LLVM 19's or LLVM 22's).
+    pub llvm19: bool,
     rev: Reversed,
     dom: DominatorTree,
     lo_succ: Vec<u32>,
@@ -104,6 +106,7 @@ impl Jumps {
     /// Builds the table for `po`'s function, for LLVM 19's label flow or LLVM 22's.
     pub fn build(&mut self, po: &ModifiedPo, llvm19: bool) {
         let n = po.order.len();
+        self.llvm19 = llvm19;
         self.target.clear();
         self.target.resize(n, NONE);
         if n < 3 {

@@ -695,50 +695,38 @@ impl JoinFinder {
         let ex = &exit_idx[x as usize..y as usize];
         // What the exit check reads: the header labels of the irreducible cycles around t and
         // the labels at the exits of every cycle around t, from t's innermost cycle out to `o`
-        // (`irreducible_exits`). When these are few, `reads` answers from their sorted indices;
-        // otherwise from the interval of `o` and its exits, which holds them all. A ladder of
-        // cycles inside one irreducible cycle that has no divergent exit yet (LLVM 19's cycles
-        // of a loop whose ladder levels have unreachable predecessors) made every branch walk
-        // every deeper level: the shortcuts refused every region inside `o`.
-        self.read_idx.clear();
-        let mut few_reads = o != NONE;
-        if few_reads {
-            let mut budget = READ_SET_MAX;
-            for &c in &self.chain {
-                let exits = s.exits(c);
-                if exits.len() >= budget {
-                    few_reads = false;
-                    break;
-                }
-                budget -= exits.len() + 1;
-                if !s.is_reducible(c) {
-                    self.read_idx.push(po.index[s.header(c).index()]);
-                }
-                self.read_idx
-                    .extend(exits.iter().map(|x| po.index[x.index()]));
-                if c == o {
-                    break;
-                }
-            }
-            self.read_idx.sort_unstable();
-        }
+        // (`irreducible_exits`). Outside the interval of `o` these are exits of `o`; inside it,
+        // when they are few, `reads` answers from their sorted indices, collected on the first
+        // question about the interval (most branches never ask), else the whole interval counts
+        // as read. A ladder of cycles inside one irreducible cycle that has no divergent exit
+        // yet (LLVM 19's view of a loop whose ladder levels have unreachable predecessors) made
+        // every branch walk every deeper level: the shortcuts refused every region inside `o`.
         #[cfg(test)]
-        let few_reads = few_reads && !crate::analysis::knobs::NO_FEW_READS.with(|c| c.get());
-        let read_idx = std::mem::take(&mut self.read_idx);
-        let reads = |lo: u32, hi: u32| {
-            if o == NONE || lo > hi {
-                return false;
-            }
-            if few_reads {
-                let k = read_idx.partition_point(|&e| e < lo);
-                return k < read_idx.len() && read_idx[k] <= hi;
-            }
-            if hi >= o_lo && lo < o_end {
-                return true;
-            }
-            let k = ex.partition_point(|&e| e < lo);
-            k < ex.len() && ex[k] <= hi
+        let few_ok = !crate::analysis::knobs::NO_FEW_READS.with(|c| c.get());
+        #[cfg(not(test))]
+        let few_ok = true;
+        // (Only a branch with an exit check needs them: the others leave the buffers in place.)
+        let (chain, inside) = if o == NONE {
+            (Vec::new(), Vec::new())
+        } else {
+            (
+                std::mem::take(&mut self.chain),
+                std::mem::take(&mut self.read_idx),
+            )
         };
+        let read_set = ReadSet {
+            o,
+            o_lo,
+            o_end,
+            ex,
+            chain: &chain,
+            s,
+            po,
+            few_ok,
+            inside: std::cell::RefCell::new(inside),
+            state: std::cell::Cell::new(0),
+        };
+        let reads = |lo: u32, hi: u32| read_set.reads(lo, hi);
         #[cfg(test)]
         let no_skip = crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get())
             || llvm19 && crate::analysis::knobs::PLAIN_19.with(|c| c.get());
@@ -753,6 +741,10 @@ impl JoinFinder {
         );
         #[cfg(not(test))]
         let (eager, no_jumps) = (false, false);
+        // A function is analysed in one setting; tests ask one function in both.
+        if self.jumps.llvm19 != llvm19 {
+            self.jumps.clear();
+        }
         if self.jumps.target.is_empty()
             && !no_jumps
             && (eager || self.work - self.work_base > JUMP_WORK_PER_BLOCK * n + JUMP_WORK)
@@ -761,7 +753,14 @@ impl JoinFinder {
         }
         if llvm19 {
             let (nj, nx) = (self.desc.joins.len(), self.desc.cycle_exits.len());
-            if !self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads, true) {
+            // Without a jump table the walk takes no jump and needs no watch: a copy of the
+            // loop without either (the watch's test costs every step).
+            let complete = if self.jumps.target.is_empty() {
+                self.propagate_llvm19::<false>(s, po, t, t_idx, settled_below, no_skip, &reads)
+            } else {
+                self.propagate_llvm19::<true>(s, po, t, t_idx, settled_below, no_skip, &reads)
+            };
+            if !complete {
                 // A label came back above a watched jump: forget the walk and walk again,
                 // without jumps, from the branch's successors.
                 #[cfg(test)]
@@ -778,7 +777,7 @@ impl JoinFinder {
                     let xi = po.index[x.index()];
                     self.push(xi, xi);
                 }
-                self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads, false);
+                self.propagate_llvm19::<false>(s, po, t, t_idx, settled_below, no_skip, &reads);
             }
         } else {
             let exit_range = (o_lo, o_end);
@@ -795,8 +794,12 @@ impl JoinFinder {
                 &reads,
             );
         }
+        let inside = read_set.inside.into_inner();
         self.exit_idx = exit_idx;
-        self.read_idx = read_idx;
+        if o != NONE {
+            self.read_idx = inside;
+            self.chain = chain;
+        }
         // Irreducible cycles around t: an exit whose label differs from the header's is divergent.
         // An exit only matters through the cycle around t it makes exit-divergent, which depends on
         // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): that cycle
@@ -1197,8 +1200,11 @@ impl JoinFinder {
     ///   label, so only the first moves the floor: that step's floor update is made, the flow
     ///   is dropped. If LLVM 19 stopped inside the flow, it stops at the next block here too
     ///   (every other fresh block lies below the flow).
+    ///
+    /// With `JUMPS`, it also takes the function's jumps over single-label regions; false when
+    /// it gave up because a label came back above a watched jump target (`jumps::ESCAPES`).
     #[allow(clippy::too_many_arguments)]
-    fn propagate_llvm19(
+    fn propagate_llvm19<const JUMPS: bool>(
         &mut self,
         s: &Structure,
         po: &ModifiedPo,
@@ -1207,7 +1213,6 @@ impl JoinFinder {
         settled_below: u32,
         no_skip: bool,
         reads: &dyn Fn(u32, u32) -> bool,
-        with_jumps: bool,
     ) -> bool {
         let mut floor = po.order.len() as u32 - 1;
         let mut floor_label = NONE;
@@ -1237,7 +1242,7 @@ impl JoinFinder {
             jumps,
             ..
         } = self;
-        let jumps = if with_jumps { &jumps.target[..] } else { &[] };
+        let jumps = if JUMPS { &jumps.target[..] } else { &[] };
         // Every per-index slice gets the same length `n` (the successor offsets `n + 1`), so one
         // bounds check of an index covers every slice it indexes.
         let n = po.order.len();
@@ -1262,6 +1267,14 @@ impl JoinFinder {
         while let Some(i) = fresh.pop() {
             // As in `propagate`: one bounds check for every per-index slice.
             assert!((i as usize) < n);
+            // After a jump every fresh block is at or below its target, and the walk goes
+            // down: a fresh block above a watched target got its label from below, and its
+            // flow may come back into the jumped region, which then does not hold one label.
+            // Give up; the caller walks again without jumps.
+            if JUMPS && i > watch {
+                complete = false;
+                break;
+            }
             if i < floor {
                 break;
             }
@@ -1357,7 +1370,6 @@ impl JoinFinder {
             low_done = low_done.min(i);
             let mut joined = false;
             let mut low = floor;
-            let mut high = 0;
             if to_exits {
                 for &xi in po.header_exits(i) {
                     if push_label(labels, fresh, touched, xi, l) {
@@ -1368,7 +1380,6 @@ impl JoinFinder {
                         joined = true;
                     }
                     low = low.min(xi);
-                    high = high.max(xi);
                 }
             } else {
                 let (a, b) = (succ_start[i as usize], succ_start[i as usize + 1]);
@@ -1383,14 +1394,7 @@ impl JoinFinder {
                         joined = true;
                     }
                     low = low.min(xi);
-                    high = high.max(xi);
                 }
-            }
-            // A label moved above a watched jump target: it may come back into the jumped
-            // region, which then does not hold one label. Give up; the caller walks again.
-            if high > i && high > watch {
-                complete = false;
-                break;
             }
             if joined {
                 floor = low;
@@ -1439,6 +1443,77 @@ impl Reach19 {
 fn no_header_inside(s: &Structure, po: &ModifiedPo, t_cycle: u32, i: u32, p: u32) -> bool {
     let c = s.common_cycle(t_cycle, s.inner(po.order[i as usize]));
     c == NONE || po.index[s.header(c).index()] <= p
+}
+
+/// What the exit check of one branch reads (see `JoinFinder::compute`): labels inside the
+/// outermost irreducible cycle `o` around the branch (the headers of the irreducible cycles
+/// around it and the exits of every cycle around it, from the innermost out to `o`, collected
+/// on the first question about the interval of `o`, if at most `READ_SET_MAX`; else the whole
+/// interval), and the labels at the exits of `o` (`ex`, sorted). `o` is `NONE` when there is no
+/// exit check.
+struct ReadSet<'a> {
+    o: u32,
+    o_lo: u32,
+    o_end: u32,
+    ex: &'a [u32],
+    /// The cycles around the branch, innermost first.
+    chain: &'a [u32],
+    s: &'a Structure,
+    po: &'a ModifiedPo,
+    few_ok: bool,
+    inside: std::cell::RefCell<Vec<u32>>,
+    /// 0: not collected yet, 1: collected, 2: too many (the whole interval is read).
+    state: std::cell::Cell<u8>,
+}
+
+impl ReadSet<'_> {
+    /// Does the exit check read the label of some index in `lo..=hi`?
+    #[inline]
+    fn reads(&self, lo: u32, hi: u32) -> bool {
+        if self.o == NONE || lo > hi {
+            return false;
+        }
+        if hi >= self.o_lo && lo < self.o_end && self.reads_inside(lo, hi) {
+            return true;
+        }
+        let k = self.ex.partition_point(|&e| e < lo);
+        k < self.ex.len() && self.ex[k] <= hi
+    }
+
+    #[inline(never)]
+    fn reads_inside(&self, lo: u32, hi: u32) -> bool {
+        if self.state.get() == 0 {
+            let ok = self.few_ok && self.collect();
+            self.state.set(if ok { 1 } else { 2 });
+        }
+        if self.state.get() == 2 {
+            return true;
+        }
+        let v = self.inside.borrow();
+        let k = v.partition_point(|&e| e < lo);
+        k < v.len() && v[k] <= hi
+    }
+
+    fn collect(&self) -> bool {
+        let (s, po) = (self.s, self.po);
+        let mut out = self.inside.borrow_mut();
+        out.clear();
+        for &c in self.chain {
+            let exits = s.exits(c);
+            if out.len() + exits.len() >= READ_SET_MAX {
+                return false;
+            }
+            if !s.is_reducible(c) {
+                out.push(po.index[s.header(c).index()]);
+            }
+            out.extend(exits.iter().map(|x| po.index[x.index()]));
+            if c == self.o {
+                break;
+            }
+        }
+        out.sort_unstable();
+        true
+    }
 }
 
 /// LLVM's `computeJoin` on split borrows (see `JoinFinder::push`).
