@@ -344,7 +344,7 @@ impl<'s> Parser<'s> {
     /// `ptr`, then a space and a byte that starts a name or a number (no type suffix can follow).
     /// Returns the type and the end of its spelling.
     #[inline]
-    fn operand_after_type(
+    pub(super) fn operand_after_type(
         &self,
         ty: Result<TypeId, u32>,
         mut end: usize,
@@ -369,7 +369,7 @@ impl<'s> Parser<'s> {
     /// label characters) or `%N` (`LocalId`, a run of digits); `None` for anything else (quoted
     /// names go through the lexer).
     #[inline]
-    fn local_token_at(&self, i: usize) -> Option<Token> {
+    pub(super) fn local_token_at(&self, i: usize) -> Option<Token> {
         let b = self.b;
         if b.get(i) != Some(&b'%') {
             return None;
