@@ -79,7 +79,7 @@ impl<'s> Parser<'s> {
 
     /// 1 to 9 decimal digits at `i` ending a number token (see [`ends_number`]): the value and the
     /// end. Such a number never overflows a `u32`, so `u32_of` would accept it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn small_number_at(&self, i: usize) -> Option<(u32, usize)> {
         let b = self.b;
         let mut j = i;
@@ -368,7 +368,7 @@ impl<'s> Parser<'s> {
     /// The lexer's token for a plain local name at `i` (its `%`): `%name` (`LocalVar`, a run of
     /// label characters) or `%N` (`LocalId`, a run of digits); `None` for anything else (quoted
     /// names go through the lexer).
-    #[inline]
+    #[inline(always)]
     pub(super) fn local_token_at(&self, i: usize) -> Option<Token> {
         let b = self.b;
         if b.get(i) != Some(&b'%') {

@@ -67,7 +67,7 @@ impl<'s> Parser<'s> {
 
     /// A plain block name `%name` at `i` (the lexer's `LocalVar`, not a number, not quoted), as
     /// `local_name_after` reads it: its token.
-    #[inline]
+    #[inline(always)]
     fn block_name_at(&self, i: usize) -> Option<Token> {
         let b = self.b;
         if b.get(i) != Some(&b'%') {
@@ -91,7 +91,7 @@ impl<'s> Parser<'s> {
     /// An operand at `i`: a plain local name (see `local_token_at`) or, when `ints`, 1 to 9
     /// decimal digits that the lexer reads as one integer token (the byte after them ends a
     /// number, see `small_number_at`).
-    #[inline]
+    #[inline(always)]
     fn fast_operand_at(&self, i: usize, ints: bool) -> Option<Op> {
         let b = self.b;
         match *b.get(i)? {
@@ -109,7 +109,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Pushes a recognised operand of type `ty` as `operand` does.
-    #[inline]
+    #[inline(always)]
     fn push_fast_operand(&mut self, f: &mut Function, op: Op, ty: TypeId) -> PResult<()> {
         match op {
             Op::Local(t) => self.local_operand(f, t, ty),
@@ -134,7 +134,7 @@ impl<'s> Parser<'s> {
 
     /// A simple type word at `i` (`i32`, `i64`, `i1`, `float`, `ptr`) followed by one space: the
     /// type, whether small integer constants may follow, and the index after the space.
-    #[inline]
+    #[inline(always)]
     fn type_word_at(&self, i: usize) -> Option<(FastTy, bool, usize)> {
         let b = self.b;
         Some(match b.get(i..i + 4)? {
@@ -147,7 +147,7 @@ impl<'s> Parser<'s> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn take_fast_type(&mut self, ty: FastTy) -> TypeId {
         match ty {
             Ok(t) => t,
@@ -160,7 +160,7 @@ impl<'s> Parser<'s> {
     /// `[ v, %b ]` at `p` with exactly these spaces (`v` a plain local name or, when `ints`, a
     /// small decimal constant directly followed by the comma): the value, the block name's token
     /// and the index after `]`.
-    #[inline]
+    #[inline(always)]
     fn phi_incoming_at(&self, p: usize, ints: bool) -> Option<(Op, Token, usize)> {
         let b = self.b;
         if b.get(p..p + 2) != Some(b"[ ") {
@@ -327,7 +327,7 @@ impl<'s> Parser<'s> {
 
     /// `ptr` or `ptr addrspace(N)` at `i` followed by one space: the address space and the index
     /// after the space.
-    #[inline]
+    #[inline(always)]
     fn ptr_word_at(&self, i: usize) -> Option<(u32, usize)> {
         let b = self.b;
         if b.get(i..i + 3) != Some(b"ptr") {
