@@ -284,9 +284,10 @@ pub(crate) struct Parser<'s> {
     /// path.
     #[cfg(test)]
     general_only: bool,
-    /// Tests only: how often each whole-line fast path was taken (`br`, `phi`, `icmp`, `store`).
+    /// Tests only: how often each whole-line fast path was taken (`br`, `phi`, `icmp`, `store`,
+    /// switch cases).
     #[cfg(test)]
-    lines_taken: [usize; 4],
+    lines_taken: [usize; 5],
 }
 
 impl<'s> Parser<'s> {
@@ -361,7 +362,7 @@ impl<'s> Parser<'s> {
             #[cfg(test)]
             general_only: false,
             #[cfg(test)]
-            lines_taken: [0; 4],
+            lines_taken: [0; 5],
         };
         p.ty_void = p.simple_type(Type::Void);
         p.ty_ptr = p.simple_type(Type::Ptr(0));

@@ -307,6 +307,10 @@ impl<'s> Parser<'s> {
                 self.comma_block_ref(f)?;
                 self.expect(Tok::LSquare, "`[` before the switch cases")?;
                 while !self.is(Tok::RSquare) {
+                    if let Some(r) = self.switch_case_fast(f) {
+                        r?;
+                        continue;
+                    }
                     self.typed_operand(f)?;
                     self.comma_block_ref(f)?;
                 }

@@ -1,6 +1,6 @@
 //! Whole-line fast paths: the commonest instruction lines of generated and compiled code (`br label
 //! %x`; `br i1 %c, label %a, label %b`; a phi's `T [ v, %a ], [ w, %b ]`; `icmp P T a, b`; `store
-//! T %v, T2 %p, align N`) recognised from the bytes in one step, so that such a line costs one
+//! T %v, T2 %p, align N`; a switch case `T v, label %x`) recognised from the bytes in one step, so that such a line costs one
 //! lexer call (the token after it) instead of one per token (about 70 instructions each, see
 //! docs/benchmarks.md, issue 13 session 10).
 //!
@@ -20,6 +20,7 @@ const BR: usize = 0;
 const PHI: usize = 1;
 const ICMP: usize = 2;
 const STORE: usize = 3;
+const SWITCH: usize = 4;
 
 /// How a recognised operand is pushed: a local name token, or a small decimal constant.
 #[derive(Copy, Clone)]
@@ -396,12 +397,45 @@ impl<'s> Parser<'s> {
     }
 }
 
+impl<'s> Parser<'s> {
+    /// At a switch case `T v, label %x` (`T` a simple type word, `v` a small constant or a plain
+    /// local name): the case as the `Switch` arm of `parse_inst_body` reads it (`typed_operand`,
+    /// then `comma_block_ref`).
+    #[inline]
+    pub(super) fn switch_case_fast(&mut self, f: &mut Function) -> Option<PResult<()>> {
+        let t = self.tok;
+        if self.lines_off() || t.kind != Tok::Ident || self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let (ty, ints, p) = self.type_word_at(t.start as usize)?;
+        if p as u32 != t.end + 1 {
+            return None;
+        }
+        let v = self.fast_operand_at(p, ints)?;
+        let ve = v.end();
+        if self.b.get(ve..ve + 8) != Some(b", label ") {
+            return None;
+        }
+        let d = self.block_name_at(ve + 8)?;
+        let ty = self.take_fast_type(ty);
+        self.took(SWITCH);
+        Some(self.switch_case_taken(f, ty, v, d))
+    }
+
+    fn switch_case_taken(&mut self, f: &mut Function, ty: TypeId, v: Op, d: Token) -> PResult<()> {
+        self.push_fast_operand(f, v, ty)?;
+        self.block_name_tok(f, d)?;
+        self.consumed_to(d.end as usize);
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 impl Parser<'_> {
     /// `parse_module`, and how often each whole-line fast path was taken.
     pub(super) fn parse_module_counted(
         mut self,
-    ) -> (PResult<(Module, Vec<WrongType>)>, [usize; 4]) {
+    ) -> (PResult<(Module, Vec<WrongType>)>, [usize; 5]) {
         let mut r = Ok(());
         while self.tok.kind != Tok::Eof {
             if let Err(e) = self.parse_item() {

@@ -268,6 +268,32 @@ fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
         if b + 1 == blocks && l.rng.chance(60) {
             l.put("", "ret");
             l.put(" ", "void");
+        } else if l.rng.chance(20) {
+            let t = ty(l.rng);
+            let c = if l.rng.chance(70) {
+                "%a".to_string()
+            } else {
+                value(l.rng, &defined)
+            };
+            let d = block(l.rng, blocks, &defined);
+            l.put("", "switch");
+            l.put(" ", t);
+            l.put(" ", &c);
+            l.put("", ",");
+            l.put(" ", "label");
+            l.put(" ", &d);
+            l.put(" ", "[");
+            for _ in 0..l.rng.below(4) {
+                let ct = ty(l.rng);
+                let v = value(l.rng, &defined);
+                let d = block(l.rng, blocks, &defined);
+                l.put("\n    ", ct);
+                l.put(" ", &v);
+                l.put("", ",");
+                l.put(" ", "label");
+                l.put(" ", &d);
+            }
+            l.put("\n  ", "]");
         } else if l.rng.chance(50) {
             let d = block(l.rng, blocks, &defined);
             l.put("", "br");
@@ -307,7 +333,7 @@ fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
 
 /// Reads `text` with the fast paths on and off; both results as text (the module's every table
 /// and span, the operands noted with a wrong type, or the error), and the fast paths taken.
-fn both_ways(text: &str) -> (String, String, [usize; 4]) {
+fn both_ways(text: &str) -> (String, String, [usize; 5]) {
     let mut fast = Parser::new("t.ll", text);
     fast.general_only = false;
     let fast_r = fast.parse_module_counted();
@@ -320,7 +346,7 @@ fn both_ways(text: &str) -> (String, String, [usize; 4]) {
 #[test]
 fn fast_lines_read_as_the_token_path() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d, 0);
-    let mut taken = [0usize; 4];
+    let mut taken = [0usize; 5];
     let (mut ok, mut failed) = (0, 0);
     for round in 0..4000 {
         // Canonical modules, respelled ones, and ones with errors injected.
@@ -348,7 +374,10 @@ fn fast_lines_read_as_the_token_path() {
         }
     }
     // Each fast path was taken often, and both outcomes were met often.
-    for (kind, &n) in ["br", "phi", "icmp", "store"].iter().zip(&taken) {
+    for (kind, &n) in ["br", "phi", "icmp", "store", "switch case"]
+        .iter()
+        .zip(&taken)
+    {
         assert!(n > 1000, "{kind} taken {n} times: {taken:?}");
     }
     eprintln!("taken {taken:?}, {ok} read, {failed} failed");
@@ -422,6 +451,13 @@ fn near_misses_read_as_the_token_path() {
         "br i1 %c, label %b0, label %undefined",
         "br i1 %0, label %b0, label %b1",
         "br i32 %a, label %b0, label %b1",
+        "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 1, label %b0\n  ]",
+        "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 0, label %b0\n  ]",
+        "switch i32 %a, label %b0 [\n    i32 0, label %b1 i32 1, label %b0 ]",
+        "switch i32 %a, label %b0 [\n    i32 %a, label %b1\n    i64 1, label %b0\n  ]",
+        "switch i32 %a, label %b0 [\n    i32 0,label %b1\n    i32 1, label %x\n  ]",
+        "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 1, label %0\n  ]",
+        "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 -1, label %b0\n  ]",
     ];
     for line in lines {
         for tail in ["\n  ret void\n", "\n  br label %b1\n", "\n"] {
