@@ -110,15 +110,34 @@ impl<'s> Parser<'s> {
     }
 
     /// At a result name (`%x`/`%7`) followed by exactly ` = `: consumes both and returns the name's
-    /// token (the opcode is then the current token).
+    /// token (the opcode is then the current token). An opcode spelled in lowercase letters and
+    /// followed by a space (every common one) is the lexer's `Ident` token there: it is made the
+    /// current token directly, without a lexer call (off with the whole-line fast paths in tests:
+    /// `lines_tests.rs` compares the two).
     #[inline]
     pub(super) fn result_eq_fast(&mut self) -> Option<Token> {
         let t = self.tok;
         let e = t.end as usize;
-        if self.b.get(e..e + 3) != Some(b" = ") {
+        let b = self.b;
+        if b.get(e..e + 3) != Some(b" = ") {
             return None;
         }
-        self.consumed_to(e + 2);
+        let s = e + 3;
+        let mut w = s;
+        while b.get(w).is_some_and(u8::is_ascii_lowercase) {
+            w += 1;
+        }
+        if w > s && b.get(w) == Some(&b' ') && !self.lines_off() {
+            self.prev_end = (e + 2) as u32;
+            self.lex.seek(w);
+            self.tok = Token {
+                start: s as u32,
+                end: w as u32,
+                kind: Tok::Ident,
+            };
+        } else {
+            self.consumed_to(e + 2);
+        }
         Some(t)
     }
 

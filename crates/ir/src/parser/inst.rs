@@ -700,12 +700,12 @@ impl<'s> Parser<'s> {
                 inst.ty = self.vector_of(ty, i1);
             }
             Opcode::Phi => {
-                self.bump();
                 // The type and the first incomings in one step when they have the common
                 // spelling (`lines.rs`); the type word is no fast-math flag.
                 let (ty, mut taken) = match self.phi_fast(f) {
                     Some(r) => (r?, true),
                     None => {
+                        self.bump();
                         inst.flags |= self.fast_math();
                         (self.parse_type()?, false)
                     }

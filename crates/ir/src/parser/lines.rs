@@ -45,7 +45,7 @@ type FastTy = Result<TypeId, ()>;
 impl<'s> Parser<'s> {
     /// Whether the whole-line fast paths are off (tests compare the two paths).
     #[inline(always)]
-    fn lines_off(&self) -> bool {
+    pub(super) fn lines_off(&self) -> bool {
         #[cfg(test)]
         {
             self.general_only
@@ -180,20 +180,17 @@ impl<'s> Parser<'s> {
         Some((v, name, ne + 2))
     }
 
-    /// At a phi's type word (the token after `phi`) followed by ` [ v, %b ]`: the type and the
-    /// incomings, as many as follow in that spelling separated by `, ` (what `fast_math`,
-    /// `parse_type` and the incoming loop of `parse_inst_body` read; the type word is no flag).
+    /// At `phi` followed by ` T [ v, %b ]` (`T` a simple type word): the type and the incomings,
+    /// as many as follow in that spelling separated by `, ` (what `fast_math`, `parse_type` and
+    /// the incoming loop of `parse_inst_body` read after `phi`; the type word is no flag).
     /// Afterwards the current token is the one after the last `]` taken.
     #[inline]
     pub(super) fn phi_fast(&mut self, f: &mut Function) -> Option<PResult<TypeId>> {
-        let t = self.tok;
-        if self.lines_off() || t.kind != Tok::Ident || self.depth >= MAX_DEPTH {
+        let e = self.tok.end as usize;
+        if self.lines_off() || self.depth >= MAX_DEPTH || self.b.get(e) != Some(&b' ') {
             return None;
         }
-        let (ty, ints, p) = self.type_word_at(t.start as usize)?;
-        if p as u32 != t.end + 1 {
-            return None;
-        }
+        let (ty, ints, p) = self.type_word_at(e + 1)?;
         let first = self.phi_incoming_at(p, ints)?;
         let ty = self.take_fast_type(ty);
         self.took(PHI);
