@@ -19,7 +19,7 @@ SEED=${SEED:-1}
 OUT=${OUT:-build/bench-uniformity}
 mkdir -p "$OUT"
 ALL="dag irreducible chain-reducible chain-irreducible chain-nestedirreducible chain-selfloops
-chain-switch chain-unreachable chain-noreturn chain-multiexit chain-mixed irrloop irrladder irrladder-up irrladder-loop nest exits
+chain-switch chain-unreachable chain-noreturn chain-multiexit chain-mixed irrloop irrladder irrladder-up irrladder-loop irrladder-unreach nest exits
 switch selfloops kernel"
 flags() {
   case $1 in

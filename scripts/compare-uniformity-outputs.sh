@@ -32,7 +32,7 @@ for sh in reducible irreducible nestedirreducible selfloops switch unreachable n
   for n in 1000 4000; do inputs+=("$(make chain-$sh-$n chain-$sh $n 1)"); done
   for s in 2 3; do inputs+=("$(make chain-$sh-s$s-2000 chain-$sh 2000 $s)"); done
 done
-for fam in nest exits switch irrloop irrladder irrladder-up irrladder-loop selfloops; do
+for fam in nest exits switch irrloop irrladder irrladder-up irrladder-loop irrladder-unreach selfloops; do
   for n in 1000 2000 4000; do inputs+=("$(make $fam-$n $fam $n 1)"); done
 done
 # Every hand-written input of the repository (examples and the crates' tests).

@@ -259,6 +259,7 @@ fn uniformity_matches_llvm_on_thread_id_dags_and_chains() {
             ("irrladder", irreducible_ladder(202)),
             ("irrladder-up", ladder(202, Ladder::Up)),
             ("irrladder-loop", ladder(204, Ladder::Looped)),
+            ("irrladder-unreach", ladder(204, Ladder::LoopedUnreachable)),
             ("irrloop", irreducible_loop(120)),
             ("nest", nested_loops(40)),
             ("exits", many_exits_loop(60)),

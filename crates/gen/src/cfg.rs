@@ -524,13 +524,18 @@ pub enum Ladder {
     /// entry of the nested irreducible cycles as an entry of the loop: for it the loop is one
     /// irreducible cycle.)
     Looped,
+    /// [`Ladder::Looped`] with one unreachable block per level, branching to `a_k`. LLVM 19's
+    /// cycle analysis counts the edges from unreachable blocks as entries: the loop is one
+    /// irreducible cycle, with an entry per level, whose only exit leaves from the latch.
+    LoopedUnreachable,
 }
 
 /// The ladder of two-block irreducible cycles of [`irreducible_ladder`], in one of its variants.
 pub fn ladder(n: usize, variant: Ladder) -> RandomCfg {
     // 0 entry, then (Looped) the loop's header; levels from `l0`; exits; the latch (Looped), the
     // returning block.
-    let l0 = if variant == Ladder::Looped { 2 } else { 1 };
+    let looped = matches!(variant, Ladder::Looped | Ladder::LoopedUnreachable);
+    let l0 = if looped { 2 } else { 1 };
     let m = (n.max(6 + 2 * (l0 - 1)) - 2 * l0) / 4;
     let (e, a, b, x) = (
         |k: usize| (l0 + 3 * k) as u32,
@@ -539,22 +544,14 @@ pub fn ladder(n: usize, variant: Ladder) -> RandomCfg {
         |k: usize| (l0 + 3 * m + k) as u32,
     );
     let latch = (l0 + 4 * m) as u32;
-    let done = if variant == Ladder::Looped {
-        latch + 1
-    } else {
-        latch
-    };
+    let done = if looped { latch + 1 } else { latch };
     let mut succs = vec![Vec::new(); done as usize + 1];
     succs[0] = vec![1];
-    if variant == Ladder::Looped {
+    if looped {
         succs[1] = vec![e(0)];
         succs[latch as usize] = vec![1, done];
     }
-    let drain = if variant == Ladder::Looped {
-        latch
-    } else {
-        done
-    };
+    let drain = if looped { latch } else { done };
     for k in 0..m {
         succs[e(k) as usize] = vec![a(k), b(k)];
         succs[a(k) as usize] = vec![b(k), x(k)];
@@ -569,6 +566,9 @@ pub fn ladder(n: usize, variant: Ladder) -> RandomCfg {
             _ if k == 0 => drain,
             _ => x(k - 1),
         }];
+        if variant == Ladder::LoopedUnreachable {
+            succs.push(vec![a(k)]);
+        }
     }
     RandomCfg {
         ends_unreachable: vec![false; succs.len()],

@@ -28,6 +28,9 @@ mod finish;
 mod function;
 mod globals;
 mod inst;
+mod lines;
+#[cfg(test)]
+mod lines_tests;
 mod locals;
 mod metadata;
 mod parallel;
@@ -277,6 +280,14 @@ pub(crate) struct Parser<'s> {
     small_ints: [[u32; 64]; 2],
     /// `float` constants by their spelling → bits (see `fast.rs`).
     float_consts: fast::WordCache,
+    /// Tests only: the whole-line fast paths (`lines.rs`) off, to compare them with the token
+    /// path.
+    #[cfg(test)]
+    general_only: bool,
+    /// Tests only: how often each whole-line fast path was taken (`br`, `phi`, `icmp`, `store`,
+    /// switch cases).
+    #[cfg(test)]
+    lines_taken: [usize; 5],
 }
 
 impl<'s> Parser<'s> {
@@ -348,6 +359,10 @@ impl<'s> Parser<'s> {
             gsym_cache: fast::WordCache::new(),
             small_ints: [[u32::MAX; 64]; 2],
             float_consts: fast::WordCache::new(),
+            #[cfg(test)]
+            general_only: false,
+            #[cfg(test)]
+            lines_taken: [0; 5],
         };
         p.ty_void = p.simple_type(Type::Void);
         p.ty_ptr = p.simple_type(Type::Ptr(0));

@@ -19,7 +19,9 @@
 //!   around one irreducible cycle entered at every block), `selfloops` (a chain of self-loops,
 //!   each left divergently), `irrladder` (a chain of two-block irreducible cycles, each entered
 //!   from the one before, draining through one chain of exits), `irrladder-up` (the same, its
-//!   exit chain in the other direction), `irrladder-loop` (`irrladder` inside a reducible loop).
+//!   exit chain in the other direction), `irrladder-loop` (`irrladder` inside a reducible loop),
+//!   `irrladder-unreach` (`irrladder-loop` with an unreachable predecessor per level: one
+//!   irreducible cycle for LLVM 19).
 //!   SEED is ignored.
 
 use converge_gen::cfg::{Shape, chain_cfg};
@@ -66,7 +68,7 @@ fn main() {
             converge_gen::module::generate(&spec(helper))
         }
         "nest" | "exits" | "switch" | "irrloop" | "irrladder" | "irrladder-up"
-        | "irrladder-loop" | "selfloops" => {
+        | "irrladder-loop" | "irrladder-unreach" | "selfloops" => {
             let mut t = module_header(Flavor::Amdgpu);
             t.push_str(&tid_function_with_cfg(
                 Flavor::Amdgpu,
@@ -124,6 +126,9 @@ fn shape_family(what: &str, n: usize) -> Vec<Vec<u32>> {
         "irrladder" => converge_gen::cfg::irreducible_ladder(n).succs,
         "irrladder-up" => converge_gen::cfg::ladder(n, converge_gen::cfg::Ladder::Up).succs,
         "irrladder-loop" => converge_gen::cfg::ladder(n, converge_gen::cfg::Ladder::Looped).succs,
+        "irrladder-unreach" => {
+            converge_gen::cfg::ladder(n, converge_gen::cfg::Ladder::LoopedUnreachable).succs
+        }
         _ => {
             // selfloops: block i loops on itself or goes on to i + 1.
             let mut s: Vec<Vec<u32>> = (0..n - 1).map(|i| vec![u(i), u(i + 1)]).collect();

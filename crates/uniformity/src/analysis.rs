@@ -378,6 +378,16 @@ pub(crate) mod knobs {
         /// No use of the settled blocks when the branch's immediate exits cover every cycle
         /// that may still lack a divergent exit (`JoinFinder::compute`).
         pub static NO_EXIT_COVER: Cell<bool> = const { Cell::new(false) };
+        /// The exit check's read set is the whole interval of the outermost irreducible cycle
+        /// around the branch and its exits, never the few indices it reads
+        /// (`JoinFinder::compute`).
+        pub static NO_FEW_READS: Cell<bool> = const { Cell::new(false) };
+        /// LLVM 19: no jump to a target that a label may come back above (`jumps::ESCAPES`),
+        /// instead of a jump the propagation watches, walking the branch again without jumps
+        /// when a label does come back.
+        pub static NO_WATCHED_JUMPS: Cell<bool> = const { Cell::new(false) };
+        /// Propagations walked again without jumps (all functions on this thread).
+        pub static REWALKED: Cell<u64> = const { Cell::new(0) };
         /// No drop of flows that can meet other labels only among settled blocks.
         pub static NO_SETTLED_DROP: Cell<bool> = const { Cell::new(false) };
         /// Jumps over single-label regions taken (all functions on this thread).

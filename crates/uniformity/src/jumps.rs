@@ -34,17 +34,29 @@ use converge_graph::{Block, DominatorTree, Graph};
 /// cycles.
 pub(crate) const HEADER_INTO: u32 = 1 << 31;
 
+/// Flag of a jump target (LLVM 19's flow): some block at or below the target has an edge above
+/// it, so a label may come back into the region later (LLVM 19's flow enters the bodies of
+/// cycles upwards, from their headers, and an irreducible cycle has upward edges of its own; a
+/// loop whose blocks have unreachable predecessors is one irreducible cycle for LLVM 19). The
+/// propagation that takes such a jump watches for a label moving above the target, and then
+/// walks the branch again without jumps (`JoinFinder::propagate_llvm19`).
+pub(crate) const ESCAPES: u32 = 1 << 30;
+
 /// The jump table of one function and its scratch (reused across functions).
 #[derive(Default)]
 pub(crate) struct Jumps {
     /// Per modified post-order index: the jump target, possibly with [`HEADER_INTO`], or `NONE`.
     /// Empty until built for the current function.
     pub target: Vec<u32>,
+    /// The label flow the table was built for (LLVM 19's or LLVM 22's).
+    pub llvm19: bool,
     rev: Reversed,
     dom: DominatorTree,
     lo_succ: Vec<u32>,
     hi_succ: Vec<u32>,
     first_header: Vec<u32>,
+    /// Per index `p` (LLVM 19): the largest index a block at or below `p` has an edge to.
+    escape: Vec<u32>,
     stacks: [Vec<u32>; 2],
 }
 
@@ -94,6 +106,7 @@ impl Jumps {
     /// Builds the table for `po`'s function, for LLVM 19's label flow or LLVM 22's.
     pub fn build(&mut self, po: &ModifiedPo, llvm19: bool) {
         let n = po.order.len();
+        self.llvm19 = llvm19;
         self.target.clear();
         self.target.resize(n, NONE);
         if n < 3 {
@@ -110,7 +123,14 @@ impl Jumps {
         }
         hi_s.clear();
         hi_s.resize(n, 0);
+        let escape = &mut self.escape;
+        escape.clear();
+        let mut esc = 0;
         for j in 0..n as u32 {
+            if llvm19 {
+                esc = po.succs(j).iter().copied().fold(esc.max(j), u32::max);
+                escape.push(esc);
+            }
             let header = !llvm19 && po.header_cycle[j as usize] != NONE;
             for &x in flow(po, llvm19, j) {
                 lo_s[j as usize] = lo_s[j as usize].min(x);
@@ -146,14 +166,26 @@ impl Jumps {
                 Some(d) if (d.0 as usize) < n && d.0 < i => d.0,
                 _ => continue,
             };
-            if po.reach_hi[p as usize] > p {
+            // No label at or below `p` may come back above it, or (LLVM 19) the propagation
+            // must watch for one.
+            let escapes = if llvm19 {
+                self.escape[p as usize] > p
+            } else {
+                po.reach_hi[p as usize] > p
+            };
+            #[cfg(test)]
+            let refuse_watched = crate::analysis::knobs::NO_WATCHED_JUMPS.with(|c| c.get());
+            #[cfg(not(test))]
+            let refuse_watched = false;
+            if escapes && (!llvm19 || refuse_watched) {
                 continue;
             }
             let inside = first_above(min_s, p).is_none_or(|j| lo_s[j as usize] >= p)
                 && first_above(max_s, p).is_none_or(|j| hi_s[j as usize] <= i);
             if inside {
                 let into = first_h[p as usize] <= i;
-                self.target[i as usize] = p | if into { HEADER_INTO } else { 0 };
+                self.target[i as usize] =
+                    p | if into { HEADER_INTO } else { 0 } | if escapes { ESCAPES } else { 0 };
             }
         }
     }

@@ -24,7 +24,7 @@
 //! around the branch visits only edges that leave a cycle of the branch's chain (a range-minimum
 //! query in `Structure`), with O(1) per edge, instead of cycles × exits.
 
-use crate::jumps::{HEADER_INTO, Jumps};
+use crate::jumps::{ESCAPES, HEADER_INTO, Jumps};
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
 
@@ -498,6 +498,9 @@ pub(crate) struct JoinFinder {
     edges: Vec<u32>,
     /// Scratch of `irreducible_exits`: edges keyed by (level from the innermost, edge id).
     keyed: Vec<u64>,
+    /// The sorted indices whose labels the exit check of the branch at hand reads, when there
+    /// are at most `READ_SET_MAX` (scratch of `compute`).
+    read_idx: Vec<u32>,
     /// The cycles the branch's immediate exits make exit-divergent (scratch of `compute`).
     imm_targets: Vec<u32>,
     /// The answer for the last branch (buffers reused).
@@ -533,6 +536,10 @@ pub(crate) struct JoinFinder {
 /// pass cost 5% of the analyses and saved nothing, and after 8 passes it was built for the
 /// 32,000-block `dag` function (12 steps a block, linear) at 6% of its whole run.
 const JUMP_WORK: u64 = 4096;
+/// The most header and exit indices `compute` collects for the exit check's read set; past it,
+/// the interval of the outermost irreducible cycle stands for them (a deep nest would otherwise
+/// cost every branch its depth times its exits).
+const READ_SET_MAX: usize = 64;
 const JUMP_WORK_PER_BLOCK: u64 = 24;
 
 impl JoinFinder {
@@ -713,16 +720,40 @@ impl JoinFinder {
         };
         let exit_idx = std::mem::take(&mut self.exit_idx);
         let ex = &exit_idx[x as usize..y as usize];
-        let reads = |lo: u32, hi: u32| {
-            if o == NONE || lo > hi {
-                return false;
-            }
-            if hi >= o_lo && lo < o_end {
-                return true;
-            }
-            let k = ex.partition_point(|&e| e < lo);
-            k < ex.len() && ex[k] <= hi
+        // What the exit check reads: the header labels of the irreducible cycles around t and
+        // the labels at the exits of every cycle around t, from t's innermost cycle out to `o`
+        // (`irreducible_exits`). Outside the interval of `o` these are exits of `o`; inside it,
+        // when they are few, `reads` answers from their sorted indices, collected on the first
+        // question about the interval (most branches never ask), else the whole interval counts
+        // as read. A ladder of cycles inside one irreducible cycle that has no divergent exit
+        // yet (LLVM 19's view of a loop whose ladder levels have unreachable predecessors) made
+        // every branch walk every deeper level: the shortcuts refused every region inside `o`.
+        #[cfg(test)]
+        let few_ok = !crate::analysis::knobs::NO_FEW_READS.with(|c| c.get());
+        #[cfg(not(test))]
+        let few_ok = true;
+        // (Only a branch with an exit check needs them: the others leave the buffers in place.)
+        let (chain, inside) = if o == NONE {
+            (Vec::new(), Vec::new())
+        } else {
+            (
+                std::mem::take(&mut self.chain),
+                std::mem::take(&mut self.read_idx),
+            )
         };
+        let read_set = ReadSet {
+            o,
+            o_lo,
+            o_end,
+            ex,
+            chain: &chain,
+            s,
+            po,
+            few_ok,
+            inside: std::cell::RefCell::new(inside),
+            state: std::cell::Cell::new(0),
+        };
+        let reads = |lo: u32, hi: u32| read_set.reads(lo, hi);
         #[cfg(test)]
         let no_skip = crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get())
             || llvm19 && crate::analysis::knobs::PLAIN_19.with(|c| c.get());
@@ -737,6 +768,10 @@ impl JoinFinder {
         );
         #[cfg(not(test))]
         let (eager, no_jumps) = (false, false);
+        // A function is analysed in one setting; tests ask one function in both.
+        if self.jumps.llvm19 != llvm19 {
+            self.jumps.clear();
+        }
         if self.jumps.target.is_empty()
             && !no_jumps
             && (eager || self.work - self.work_base > JUMP_WORK_PER_BLOCK * n + JUMP_WORK)
@@ -744,7 +779,33 @@ impl JoinFinder {
             self.jumps.build(po, llvm19);
         }
         if llvm19 {
-            self.propagate_llvm19(s, po, t, t_idx, settled_below, no_skip, &reads);
+            let (nj, nx) = (self.desc.joins.len(), self.desc.cycle_exits.len());
+            // Without a jump table the walk takes no jump and needs no watch: a copy of the
+            // loop without either (the watch's test costs every step).
+            let complete = if self.jumps.target.is_empty() {
+                self.propagate_llvm19::<false>(s, po, t, t_idx, settled_below, no_skip, &reads)
+            } else {
+                self.propagate_llvm19::<true>(s, po, t, t_idx, settled_below, no_skip, &reads)
+            };
+            if !complete {
+                // A label came back above a watched jump: forget the walk and walk again,
+                // without jumps, from the branch's successors.
+                #[cfg(test)]
+                crate::analysis::knobs::REWALKED.with(|c| c.set(c.get() + 1));
+                for b in self.desc.joins.drain(nj..) {
+                    self.in_joins[po.index[b.index()] as usize] = NONE;
+                }
+                for b in self.desc.cycle_exits.drain(nx..) {
+                    self.in_exits[po.index[b.index()] as usize] = NONE;
+                }
+                self.clear_labels();
+                self.fresh.clear();
+                for &x in g.succs(t) {
+                    let xi = po.index[x.index()];
+                    self.push(xi, xi);
+                }
+                self.propagate_llvm19::<false>(s, po, t, t_idx, settled_below, no_skip, &reads);
+            }
         } else {
             let exit_range = (o_lo, o_end);
             let irr = (irr_lo, irr_hi);
@@ -760,7 +821,12 @@ impl JoinFinder {
                 &reads,
             );
         }
+        let inside = read_set.inside.into_inner();
         self.exit_idx = exit_idx;
+        if o != NONE {
+            self.read_idx = inside;
+            self.chain = chain;
+        }
         // Irreducible cycles around t: an exit whose label differs from the header's is divergent.
         // An exit only matters through the cycle around t it makes exit-divergent, which depends on
         // nothing but the depth of the exit's own cycle (`propagateCycleExitDivergence`): that cycle
@@ -1161,8 +1227,11 @@ impl JoinFinder {
     ///   label, so only the first moves the floor: that step's floor update is made, the flow
     ///   is dropped. If LLVM 19 stopped inside the flow, it stops at the next block here too
     ///   (every other fresh block lies below the flow).
+    ///
+    /// With `JUMPS`, it also takes the function's jumps over single-label regions; false when
+    /// it gave up because a label came back above a watched jump target (`jumps::ESCAPES`).
     #[allow(clippy::too_many_arguments)]
-    fn propagate_llvm19(
+    fn propagate_llvm19<const JUMPS: bool>(
         &mut self,
         s: &Structure,
         po: &ModifiedPo,
@@ -1171,7 +1240,7 @@ impl JoinFinder {
         settled_below: u32,
         no_skip: bool,
         reads: &dyn Fn(u32, u32) -> bool,
-    ) {
+    ) -> bool {
         let mut floor = po.order.len() as u32 - 1;
         let mut floor_label = NONE;
         for &x in po.succs(t_idx) {
@@ -1200,7 +1269,7 @@ impl JoinFinder {
             jumps,
             ..
         } = self;
-        let jumps = &jumps.target[..];
+        let jumps = if JUMPS { &jumps.target[..] } else { &[] };
         // Every per-index slice gets the same length `n` (the successor offsets `n + 1`), so one
         // bounds check of an index covers every slice it indexes.
         let n = po.order.len();
@@ -1219,9 +1288,20 @@ impl JoinFinder {
         let settled_drop = !crate::analysis::knobs::NO_SETTLED_DROP.with(|c| c.get());
         #[cfg(not(test))]
         let settled_drop = true;
+        // The lowest target of a jump taken that a label may come back above (`ESCAPES`).
+        let mut watch = NONE;
+        let mut complete = true;
         while let Some(i) = fresh.pop() {
             // As in `propagate`: one bounds check for every per-index slice.
             assert!((i as usize) < n);
+            // After a jump every fresh block is at or below its target, and the walk goes
+            // down: a fresh block above a watched target got its label from below, and its
+            // flow may come back into the jumped region, which then does not hold one label.
+            // Give up; the caller walks again without jumps.
+            if JUMPS && i > watch {
+                complete = false;
+                break;
+            }
             if i < floor {
                 break;
             }
@@ -1286,7 +1366,7 @@ impl JoinFinder {
             if let Some(&jp) = jumps.get(i as usize)
                 && jp != NONE
             {
-                let p = jp & !HEADER_INTO;
+                let p = jp & !(HEADER_INTO | ESCAPES);
                 let old = labels[p as usize];
                 if floor <= p
                     && low_done > i
@@ -1298,6 +1378,9 @@ impl JoinFinder {
                     && (old == NONE || old == l || !po.succs(i).contains(&p))
                 {
                     low_done = i;
+                    if jp & ESCAPES != 0 {
+                        watch = watch.min(p);
+                    }
                     if push_label(labels, fresh, touched, p, l)
                         && p.wrapping_sub(ignore.0) >= ignore.1 - ignore.0
                         && in_joins[p as usize] != stamp
@@ -1350,6 +1433,7 @@ impl JoinFinder {
         *work += steps;
         *fresh_out = std::mem::take(fresh);
         *touched_out = std::mem::take(touched);
+        complete
     }
 }
 
@@ -1386,6 +1470,77 @@ impl Reach19 {
 fn no_header_inside(s: &Structure, po: &ModifiedPo, t_cycle: u32, i: u32, p: u32) -> bool {
     let c = s.common_cycle(t_cycle, s.inner(po.order[i as usize]));
     c == NONE || po.index[s.header(c).index()] <= p
+}
+
+/// What the exit check of one branch reads (see `JoinFinder::compute`): labels inside the
+/// outermost irreducible cycle `o` around the branch (the headers of the irreducible cycles
+/// around it and the exits of every cycle around it, from the innermost out to `o`, collected
+/// on the first question about the interval of `o`, if at most `READ_SET_MAX`; else the whole
+/// interval), and the labels at the exits of `o` (`ex`, sorted). `o` is `NONE` when there is no
+/// exit check.
+struct ReadSet<'a> {
+    o: u32,
+    o_lo: u32,
+    o_end: u32,
+    ex: &'a [u32],
+    /// The cycles around the branch, innermost first.
+    chain: &'a [u32],
+    s: &'a Structure,
+    po: &'a ModifiedPo,
+    few_ok: bool,
+    inside: std::cell::RefCell<Vec<u32>>,
+    /// 0: not collected yet, 1: collected, 2: too many (the whole interval is read).
+    state: std::cell::Cell<u8>,
+}
+
+impl ReadSet<'_> {
+    /// Does the exit check read the label of some index in `lo..=hi`?
+    #[inline]
+    fn reads(&self, lo: u32, hi: u32) -> bool {
+        if self.o == NONE || lo > hi {
+            return false;
+        }
+        if hi >= self.o_lo && lo < self.o_end && self.reads_inside(lo, hi) {
+            return true;
+        }
+        let k = self.ex.partition_point(|&e| e < lo);
+        k < self.ex.len() && self.ex[k] <= hi
+    }
+
+    #[inline(never)]
+    fn reads_inside(&self, lo: u32, hi: u32) -> bool {
+        if self.state.get() == 0 {
+            let ok = self.few_ok && self.collect();
+            self.state.set(if ok { 1 } else { 2 });
+        }
+        if self.state.get() == 2 {
+            return true;
+        }
+        let v = self.inside.borrow();
+        let k = v.partition_point(|&e| e < lo);
+        k < v.len() && v[k] <= hi
+    }
+
+    fn collect(&self) -> bool {
+        let (s, po) = (self.s, self.po);
+        let mut out = self.inside.borrow_mut();
+        out.clear();
+        for &c in self.chain {
+            let exits = s.exits(c);
+            if out.len() + exits.len() >= READ_SET_MAX {
+                return false;
+            }
+            if !s.is_reducible(c) {
+                out.push(po.index[s.header(c).index()]);
+            }
+            out.extend(exits.iter().map(|x| po.index[x.index()]));
+            if c == self.o {
+                break;
+            }
+        }
+        out.sort_unstable();
+        true
+    }
 }
 
 /// LLVM's `computeJoin` on split borrows (see `JoinFinder::push`).

@@ -79,7 +79,7 @@ impl<'s> Parser<'s> {
 
     /// 1 to 9 decimal digits at `i` ending a number token (see [`ends_number`]): the value and the
     /// end. Such a number never overflows a `u32`, so `u32_of` would accept it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn small_number_at(&self, i: usize) -> Option<(u32, usize)> {
         let b = self.b;
         let mut j = i;
@@ -110,15 +110,34 @@ impl<'s> Parser<'s> {
     }
 
     /// At a result name (`%x`/`%7`) followed by exactly ` = `: consumes both and returns the name's
-    /// token (the opcode is then the current token).
+    /// token (the opcode is then the current token). An opcode spelled in lowercase letters and
+    /// followed by a space (every common one) is the lexer's `Ident` token there: it is made the
+    /// current token directly, without a lexer call (off with the whole-line fast paths in tests:
+    /// `lines_tests.rs` compares the two).
     #[inline]
     pub(super) fn result_eq_fast(&mut self) -> Option<Token> {
         let t = self.tok;
         let e = t.end as usize;
-        if self.b.get(e..e + 3) != Some(b" = ") {
+        let b = self.b;
+        if b.get(e..e + 3) != Some(b" = ") {
             return None;
         }
-        self.consumed_to(e + 2);
+        let s = e + 3;
+        let mut w = s;
+        while b.get(w).is_some_and(u8::is_ascii_lowercase) {
+            w += 1;
+        }
+        if w > s && b.get(w) == Some(&b' ') && !self.lines_off() {
+            self.prev_end = (e + 2) as u32;
+            self.lex.seek(w);
+            self.tok = Token {
+                start: s as u32,
+                end: w as u32,
+                kind: Tok::Ident,
+            };
+        } else {
+            self.consumed_to(e + 2);
+        }
         Some(t)
     }
 
@@ -344,7 +363,7 @@ impl<'s> Parser<'s> {
     /// `ptr`, then a space and a byte that starts a name or a number (no type suffix can follow).
     /// Returns the type and the end of its spelling.
     #[inline]
-    fn operand_after_type(
+    pub(super) fn operand_after_type(
         &self,
         ty: Result<TypeId, u32>,
         mut end: usize,
@@ -368,8 +387,8 @@ impl<'s> Parser<'s> {
     /// The lexer's token for a plain local name at `i` (its `%`): `%name` (`LocalVar`, a run of
     /// label characters) or `%N` (`LocalId`, a run of digits); `None` for anything else (quoted
     /// names go through the lexer).
-    #[inline]
-    fn local_token_at(&self, i: usize) -> Option<Token> {
+    #[inline(always)]
+    pub(super) fn local_token_at(&self, i: usize) -> Option<Token> {
         let b = self.b;
         if b.get(i) != Some(&b'%') {
             return None;

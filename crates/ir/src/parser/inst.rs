@@ -289,6 +289,9 @@ impl<'s> Parser<'s> {
                 }
             }
             Opcode::Br => {
+                if let Some(r) = self.br_fast(f) {
+                    return r;
+                }
                 self.bump();
                 if self.is_word("label") {
                     self.block_ref(f)?;
@@ -304,6 +307,10 @@ impl<'s> Parser<'s> {
                 self.comma_block_ref(f)?;
                 self.expect(Tok::LSquare, "`[` before the switch cases")?;
                 while !self.is(Tok::RSquare) {
+                    if let Some(r) = self.switch_case_fast(f) {
+                        r?;
+                        continue;
+                    }
                     self.typed_operand(f)?;
                     self.comma_block_ref(f)?;
                 }
@@ -531,6 +538,10 @@ impl<'s> Parser<'s> {
                 }
             }
             Opcode::Store => {
+                if let Some(r) = self.store_fast(f) {
+                    inst.aux = self.ptr_addrspace(r?);
+                    return Ok(());
+                }
                 self.bump();
                 let atomic = self.eat_word("atomic");
                 if self.eat_word("volatile") {
@@ -657,6 +668,15 @@ impl<'s> Parser<'s> {
                 };
             }
             Opcode::ICmp | Opcode::FCmp => {
+                if op == Opcode::ICmp
+                    && let Some(r) = self.icmp_fast(f)
+                {
+                    let (p, ty) = r?;
+                    inst.aux = p as u32;
+                    let i1 = self.ty_i1;
+                    inst.ty = self.vector_of(ty, i1);
+                    return Ok(());
+                }
                 self.bump();
                 if op == Opcode::ICmp {
                     if self.eat_word("samesign") {
@@ -680,24 +700,33 @@ impl<'s> Parser<'s> {
                 inst.ty = self.vector_of(ty, i1);
             }
             Opcode::Phi => {
-                self.bump();
-                inst.flags |= self.fast_math();
-                let ty = self.parse_type()?;
+                // The type and the first incomings in one step when they have the common
+                // spelling (`lines.rs`); the type word is no fast-math flag.
+                let (ty, mut taken) = match self.phi_fast(f) {
+                    Some(r) => (r?, true),
+                    None => {
+                        self.bump();
+                        inst.flags |= self.fast_math();
+                        (self.parse_type()?, false)
+                    }
+                };
                 inst.ty = ty;
                 loop {
-                    self.expect(Tok::LSquare, "`[` before a phi incoming value")?;
-                    self.operand(f, ty)?;
-                    if let Some(t) = self.comma_local_fast() {
-                        self.block_name_tok(f, t)?;
-                    } else {
-                        self.comma()?;
-                        if !matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
-                            return self.err("expected the incoming block `%name`");
+                    if !taken {
+                        self.expect(Tok::LSquare, "`[` before a phi incoming value")?;
+                        self.operand(f, ty)?;
+                        if let Some(t) = self.comma_local_fast() {
+                            self.block_name_tok(f, t)?;
+                        } else {
+                            self.comma()?;
+                            if !matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
+                                return self.err("expected the incoming block `%name`");
+                            }
+                            // Reuse block_ref's lookup by faking the `label` keyword.
+                            self.phi_block(f)?;
                         }
-                        // Reuse block_ref's lookup by faking the `label` keyword.
-                        self.phi_block(f)?;
+                        self.expect(Tok::RSquare, "`]` after a phi incoming block")?;
                     }
-                    self.expect(Tok::RSquare, "`]` after a phi incoming block")?;
                     if !self.is(Tok::Comma) {
                         break;
                     }
@@ -707,6 +736,13 @@ impl<'s> Parser<'s> {
                         self.md_attachment(f)?;
                         break;
                     }
+                    taken = match self.phi_more_fast(f, ty) {
+                        Some(r) => {
+                            r?;
+                            true
+                        }
+                        None => false,
+                    };
                 }
             }
             Opcode::Select => {

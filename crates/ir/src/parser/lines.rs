@@ -1,0 +1,446 @@
+//! Whole-line fast paths: the commonest instruction lines of generated and compiled code (`br label
+//! %x`; `br i1 %c, label %a, label %b`; `phi T [ v, %a ], [ w, %b ]`; `icmp P T a, b`; `store T
+//! %v, T2 %p, align N`; a switch case `T v, label %x`) recognised from the bytes in one step, so
+//! that such a line costs one lexer call (the token after it) instead of one per token (about 70
+//! instructions each, see docs/benchmarks.md, issue 13 sessions 10 and 13).
+//!
+//! Each recogniser first checks the whole spelling without changing anything: exactly one space
+//! where the canonical spelling has one, plain names (`%name`, `%12`), small decimal constants
+//! where an `i32`/`i64` is expected. Only then does it act, in the order and with the calls of the
+//! token-by-token path (`local_operand`, `small_int_const`, `block_name_tok`), and it ends with
+//! [`Parser::consumed_to`], which leaves the parser where that path leaves it. Anything else
+//! (other spacing, comments, quoted names, other constants, flags, every spelling that could be a
+//! syntax error) is left to the token path, so errors and their order are unchanged. The model
+//! test (`lines_tests.rs`) reads random spellings with errors injected both ways and compares.
+
+use super::*;
+
+/// Indices of `Parser::lines_taken` (tests count the fast paths taken).
+const BR: usize = 0;
+const PHI: usize = 1;
+const ICMP: usize = 2;
+const STORE: usize = 3;
+const SWITCH: usize = 4;
+
+/// How a recognised operand is pushed: a local name token, or a small decimal constant.
+#[derive(Copy, Clone)]
+enum Op {
+    Local(Token),
+    /// 1 to 9 decimal digits (an `i32`/`i64` constant, see [`Parser::small_int_const`]).
+    Int(Token),
+}
+
+impl Op {
+    fn end(self) -> usize {
+        match self {
+            Op::Local(t) | Op::Int(t) => t.end as usize,
+        }
+    }
+}
+
+/// A simple type word at the start of a fast spelling (`ptr` as `Err(())`, interned as
+/// `ptr_type(0)` when the spelling is taken, as `parse_type` interns it).
+type FastTy = Result<TypeId, ()>;
+
+impl<'s> Parser<'s> {
+    /// Whether the whole-line fast paths are off (tests compare the two paths).
+    #[inline(always)]
+    pub(super) fn lines_off(&self) -> bool {
+        #[cfg(test)]
+        {
+            self.general_only
+        }
+        #[cfg(not(test))]
+        {
+            false
+        }
+    }
+
+    /// Counts a fast path taken (tests only: `kind` indexes `lines_taken`).
+    #[inline(always)]
+    fn took(&mut self, kind: usize) {
+        #[cfg(test)]
+        {
+            self.lines_taken[kind] += 1;
+        }
+        let _ = kind;
+    }
+
+    /// A plain block name `%name` at `i` (the lexer's `LocalVar`, not a number, not quoted), as
+    /// `local_name_after` reads it: its token.
+    #[inline(always)]
+    fn block_name_at(&self, i: usize) -> Option<Token> {
+        let b = self.b;
+        if b.get(i) != Some(&b'%') {
+            return None;
+        }
+        let first = *b.get(i + 1)?;
+        if !crate::lexer::is_label(first) || first.is_ascii_digit() {
+            return None;
+        }
+        let mut e = i + 2;
+        while b.get(e).is_some_and(|&c| crate::lexer::is_label(c)) {
+            e += 1;
+        }
+        Some(Token {
+            start: i as u32,
+            end: e as u32,
+            kind: Tok::LocalVar,
+        })
+    }
+
+    /// An operand at `i`: a plain local name (see `local_token_at`) or, when `ints`, 1 to 9
+    /// decimal digits that the lexer reads as one integer token (the byte after them ends a
+    /// number, see `small_number_at`).
+    #[inline(always)]
+    fn fast_operand_at(&self, i: usize, ints: bool) -> Option<Op> {
+        let b = self.b;
+        match *b.get(i)? {
+            b'%' => self.local_token_at(i).map(Op::Local),
+            b'0'..=b'9' if ints => {
+                let (_, e) = self.small_number_at(i)?;
+                Some(Op::Int(Token {
+                    start: i as u32,
+                    end: e as u32,
+                    kind: Tok::Integer,
+                }))
+            }
+            _ => None,
+        }
+    }
+
+    /// Pushes a recognised operand of type `ty` as `operand` does.
+    #[inline(always)]
+    fn push_fast_operand(&mut self, f: &mut Function, op: Op, ty: TypeId) -> PResult<()> {
+        match op {
+            Op::Local(t) => self.local_operand(f, t, ty),
+            Op::Int(t) => {
+                // `fast_operand_at` took 1 to 9 digits and `ty` is `i32` or `i64`, so this is
+                // `small_int_const`'s answer; the value is recomputed only to keep a total path.
+                let c = match self.small_int_const(t, ty) {
+                    Some(c) => c,
+                    None => {
+                        let v = self
+                            .text(t)
+                            .iter()
+                            .fold(0u128, |v, &c| v * 10 + (c.wrapping_sub(b'0') as u128 % 10));
+                        self.int_const(ty, v, false)
+                    }
+                };
+                f.operands.push(Value::Const(c));
+                Ok(())
+            }
+        }
+    }
+
+    /// A simple type word at `i` (`i32`, `i64`, `i1`, `float`, `ptr`) followed by one space: the
+    /// type, whether small integer constants may follow, and the index after the space.
+    #[inline(always)]
+    fn type_word_at(&self, i: usize) -> Option<(FastTy, bool, usize)> {
+        let b = self.b;
+        Some(match b.get(i..i + 4)? {
+            b"i32 " => (Ok(self.ty_i32), true, i + 4),
+            b"i64 " => (Ok(self.ty_i64), true, i + 4),
+            b"ptr " => (Err(()), false, i + 4),
+            [b'i', b'1', b' ', _] => (Ok(self.ty_i1), false, i + 3),
+            b"floa" if b.get(i + 4..i + 6) == Some(b"t ") => (Ok(self.ty_float), false, i + 6),
+            _ => return None,
+        })
+    }
+
+    #[inline(always)]
+    fn take_fast_type(&mut self, ty: FastTy) -> TypeId {
+        match ty {
+            Ok(t) => t,
+            Err(()) => self.ptr_type(0),
+        }
+    }
+
+    // ------------------------------------------------------------------ phi
+
+    /// `[ v, %b ]` at `p` with exactly these spaces (`v` a plain local name or, when `ints`, a
+    /// small decimal constant directly followed by the comma): the value, the block name's token
+    /// and the index after `]`.
+    #[inline(always)]
+    fn phi_incoming_at(&self, p: usize, ints: bool) -> Option<(Op, Token, usize)> {
+        let b = self.b;
+        if b.get(p..p + 2) != Some(b"[ ") {
+            return None;
+        }
+        let v = self.fast_operand_at(p + 2, ints)?;
+        let e = v.end();
+        if b.get(e..e + 2) != Some(b", ") {
+            return None;
+        }
+        let name = self.block_name_at(e + 2)?;
+        let ne = name.end as usize;
+        if b.get(ne..ne + 2) != Some(b" ]") {
+            return None;
+        }
+        Some((v, name, ne + 2))
+    }
+
+    /// At `phi` followed by ` T [ v, %b ]` (`T` a simple type word): the type and the incomings,
+    /// as many as follow in that spelling separated by `, ` (what `fast_math`, `parse_type` and
+    /// the incoming loop of `parse_inst_body` read after `phi`; the type word is no flag).
+    /// Afterwards the current token is the one after the last `]` taken.
+    #[inline]
+    pub(super) fn phi_fast(&mut self, f: &mut Function) -> Option<PResult<TypeId>> {
+        let e = self.tok.end as usize;
+        if self.lines_off() || self.depth >= MAX_DEPTH || self.b.get(e) != Some(&b' ') {
+            return None;
+        }
+        let (ty, ints, p) = self.type_word_at(e + 1)?;
+        let first = self.phi_incoming_at(p, ints)?;
+        let ty = self.take_fast_type(ty);
+        self.took(PHI);
+        Some(self.phi_incomings(f, ty, ints, first).map(|()| ty))
+    }
+
+    /// At the `[` of a phi's next incoming (after its `,`): the incomings in the spelling of
+    /// [`Parser::phi_fast`].
+    #[inline]
+    pub(super) fn phi_more_fast(&mut self, f: &mut Function, ty: TypeId) -> Option<PResult<()>> {
+        if self.lines_off() || self.tok.kind != Tok::LSquare {
+            return None;
+        }
+        let ints = ty == self.ty_i32 || ty == self.ty_i64;
+        let first = self.phi_incoming_at(self.tok.start as usize, ints)?;
+        self.took(PHI);
+        Some(self.phi_incomings(f, ty, ints, first))
+    }
+
+    /// Takes the recognised incoming `first` and those after it in the same spelling.
+    fn phi_incomings(
+        &mut self,
+        f: &mut Function,
+        ty: TypeId,
+        ints: bool,
+        first: (Op, Token, usize),
+    ) -> PResult<()> {
+        let (mut v, mut name, mut end) = first;
+        loop {
+            self.push_fast_operand(f, v, ty)?;
+            self.block_name_tok(f, name)?;
+            if self.b.get(end..end + 2) != Some(b", ") {
+                break;
+            }
+            match self.phi_incoming_at(end + 2, ints) {
+                Some(next) => (v, name, end) = next,
+                None => break,
+            }
+        }
+        self.consumed_to(end);
+        Ok(())
+    }
+}
+
+impl<'s> Parser<'s> {
+    // ------------------------------------------------------------------ br
+
+    /// At `br` followed by ` label %x`, or by ` i1 %c, label %a, label %b` (the condition a plain
+    /// local name): the operands as the `Br` arm of `parse_inst_body` reads them.
+    #[inline]
+    pub(super) fn br_fast(&mut self, f: &mut Function) -> Option<PResult<()>> {
+        let b = self.b;
+        let e = self.tok.end as usize;
+        if self.lines_off() {
+            return None;
+        }
+        if b.get(e..e + 7) == Some(b" label ") {
+            let d = self.block_name_at(e + 7)?;
+            self.took(BR);
+            return Some(
+                self.block_name_tok(f, d)
+                    .map(|()| self.consumed_to(d.end as usize)),
+            );
+        }
+        if b.get(e..e + 4) != Some(b" i1 ") || self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let c = self.local_token_at(e + 4)?;
+        let ce = c.end as usize;
+        if b.get(ce..ce + 8) != Some(b", label ") {
+            return None;
+        }
+        let d1 = self.block_name_at(ce + 8)?;
+        let de = d1.end as usize;
+        if b.get(de..de + 8) != Some(b", label ") {
+            return None;
+        }
+        let d2 = self.block_name_at(de + 8)?;
+        self.took(BR);
+        Some(self.br_cond_taken(f, c, d1, d2))
+    }
+
+    fn br_cond_taken(&mut self, f: &mut Function, c: Token, d1: Token, d2: Token) -> PResult<()> {
+        let i1 = self.ty_i1;
+        self.local_operand(f, c, i1)?;
+        self.block_name_tok(f, d1)?;
+        self.block_name_tok(f, d2)?;
+        self.consumed_to(d2.end as usize);
+        Ok(())
+    }
+
+    // ------------------------------------------------------------------ icmp
+
+    /// At `icmp` followed by ` P T %a, b` (`P` a predicate, `T` a simple type word, `%a` a plain
+    /// local name, `b` one too or a small constant): the predicate and the type, the operands
+    /// pushed, as the `ICmp` arm of `parse_inst_body` reads them.
+    #[inline]
+    pub(super) fn icmp_fast(&mut self, f: &mut Function) -> Option<PResult<(IPred, TypeId)>> {
+        let b = self.b;
+        let e = self.tok.end as usize;
+        if self.lines_off() || self.depth >= MAX_DEPTH || b.get(e) != Some(&b' ') {
+            return None;
+        }
+        let mut pe = e + 1;
+        while b.get(pe).is_some_and(u8::is_ascii_lowercase) {
+            pe += 1;
+        }
+        if b.get(pe) != Some(&b' ') {
+            return None;
+        }
+        let pred = ipred(&b[e + 1..pe])?;
+        let (ty, ints, p) = self.type_word_at(pe + 1)?;
+        let a = self.local_token_at(p)?;
+        let ae = a.end as usize;
+        if b.get(ae..ae + 2) != Some(b", ") {
+            return None;
+        }
+        let c = self.fast_operand_at(ae + 2, ints)?;
+        let ty = self.take_fast_type(ty);
+        self.took(ICMP);
+        Some(self.icmp_taken(f, ty, a, c).map(|()| (pred, ty)))
+    }
+
+    fn icmp_taken(&mut self, f: &mut Function, ty: TypeId, a: Token, c: Op) -> PResult<()> {
+        self.local_operand(f, a, ty)?;
+        self.push_fast_operand(f, c, ty)?;
+        self.consumed_to(c.end());
+        Ok(())
+    }
+
+    // ------------------------------------------------------------------ store
+
+    /// `ptr` or `ptr addrspace(N)` at `i` followed by one space: the address space and the index
+    /// after the space.
+    #[inline(always)]
+    fn ptr_word_at(&self, i: usize) -> Option<(u32, usize)> {
+        let b = self.b;
+        if b.get(i..i + 3) != Some(b"ptr") {
+            return None;
+        }
+        match b.get(i + 3)? {
+            b' ' if b.get(i + 4..i + 14) == Some(b"addrspace(") => {
+                let (n, ne) = self.small_number_at(i + 14)?;
+                (b.get(ne..ne + 2) == Some(b") ")).then_some((n, ne + 2))
+            }
+            b' ' => Some((0, i + 4)),
+            _ => None,
+        }
+    }
+
+    /// At `store` followed by ` T v, ptr[ addrspace(N)] %p` and optionally `, align N` (`v` a
+    /// plain local name or a small constant, `%p` a plain local name): the pointer's type, the
+    /// operands and the alignment pushed, as the `Store` arm of `parse_inst_body` and the
+    /// attachment loop of `parse_inst` read them.
+    #[inline]
+    pub(super) fn store_fast(&mut self, f: &mut Function) -> Option<PResult<TypeId>> {
+        let b = self.b;
+        let e = self.tok.end as usize;
+        if self.lines_off() || self.depth >= MAX_DEPTH || b.get(e) != Some(&b' ') {
+            return None;
+        }
+        let (vt, ints, p) = self.type_word_at(e + 1)?;
+        let v = self.fast_operand_at(p, ints)?;
+        let ve = v.end();
+        if b.get(ve..ve + 2) != Some(b", ") {
+            return None;
+        }
+        let (asp, pp) = self.ptr_word_at(ve + 2)?;
+        let ptr = self.local_token_at(pp)?;
+        let pe = ptr.end as usize;
+        let align = if b.get(pe..pe + 8) == Some(b", align ") {
+            self.small_number_at(pe + 8)
+        } else {
+            None
+        };
+        let vt = self.take_fast_type(vt);
+        let pt = self.ptr_type(asp);
+        self.took(STORE);
+        Some(self.store_taken(f, vt, v, pt, ptr, align).map(|()| pt))
+    }
+
+    fn store_taken(
+        &mut self,
+        f: &mut Function,
+        vt: TypeId,
+        v: Op,
+        pt: TypeId,
+        ptr: Token,
+        align: Option<(u32, usize)>,
+    ) -> PResult<()> {
+        self.push_fast_operand(f, v, vt)?;
+        self.local_operand(f, ptr, pt)?;
+        match align {
+            Some((n, end)) => {
+                f.aux.push(n as u64);
+                self.consumed_to(end);
+            }
+            None => self.consumed_to(ptr.end as usize),
+        }
+        Ok(())
+    }
+}
+
+impl<'s> Parser<'s> {
+    /// At a switch case `T v, label %x` (`T` a simple type word, `v` a small constant or a plain
+    /// local name): the case as the `Switch` arm of `parse_inst_body` reads it (`typed_operand`,
+    /// then `comma_block_ref`).
+    #[inline]
+    pub(super) fn switch_case_fast(&mut self, f: &mut Function) -> Option<PResult<()>> {
+        let t = self.tok;
+        if self.lines_off() || t.kind != Tok::Ident || self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let (ty, ints, p) = self.type_word_at(t.start as usize)?;
+        if p as u32 != t.end + 1 {
+            return None;
+        }
+        let v = self.fast_operand_at(p, ints)?;
+        let ve = v.end();
+        if self.b.get(ve..ve + 8) != Some(b", label ") {
+            return None;
+        }
+        let d = self.block_name_at(ve + 8)?;
+        let ty = self.take_fast_type(ty);
+        self.took(SWITCH);
+        Some(self.switch_case_taken(f, ty, v, d))
+    }
+
+    fn switch_case_taken(&mut self, f: &mut Function, ty: TypeId, v: Op, d: Token) -> PResult<()> {
+        self.push_fast_operand(f, v, ty)?;
+        self.block_name_tok(f, d)?;
+        self.consumed_to(d.end as usize);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+impl Parser<'_> {
+    /// `parse_module`, and how often each whole-line fast path was taken.
+    pub(super) fn parse_module_counted(
+        mut self,
+    ) -> (PResult<(Module, Vec<WrongType>)>, [usize; 5]) {
+        let mut r = Ok(());
+        while self.tok.kind != Tok::Eof {
+            if let Err(e) = self.parse_item() {
+                r = Err(e);
+                break;
+            }
+        }
+        let taken = self.lines_taken;
+        (r.and_then(|()| self.finish_with_wrong_types()), taken)
+    }
+}

@@ -1,0 +1,471 @@
+//! Tests: the whole-line fast paths (`lines.rs`) read exactly what the token-by-token path reads.
+//!
+//! A random generator writes small functions made of the line kinds the fast paths know (block
+//! labels, `br`, `phi`, `icmp`, `store`), each line in its canonical spelling or with its gaps
+//! respelled (no space, two spaces, a tab, a comment and a newline) and with errors injected
+//! (a byte replaced, inserted or deleted; operands that are other constants, numbered or quoted
+//! names, undefined names, values used as blocks; other types and predicates). Every module is
+//! read twice, fast paths on and off, and the results must be equal: the same module (every
+//! table, every span) and the same operands noted with a wrong type, or the same first error.
+//! A fast path that accepted a spelling the token path rejects, or read one differently, fails
+//! here; counters make sure each fast path was taken many times.
+
+use super::Parser;
+
+/// A xorshift generator, and the percent chance of an odd choice (type, operand, block name).
+struct Rng(u64, usize);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn odd(&mut self) -> bool {
+        let p = self.1;
+        self.chance(p)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
+        v[self.below(v.len())]
+    }
+}
+
+/// Writes one line from (canonical gap, piece) pairs, respelling gaps and injecting byte errors.
+struct Line<'r> {
+    rng: &'r mut Rng,
+    text: String,
+    /// Percent chance of respelling each gap.
+    respell: usize,
+}
+
+impl Line<'_> {
+    fn put(&mut self, gap: &str, piece: &str) {
+        if self.rng.chance(self.respell) {
+            let g = self
+                .rng
+                .pick(&["", " ", "  ", "\t", " ; c\n  ", "\n", " ;\n"]);
+            self.text.push_str(g);
+        } else {
+            self.text.push_str(gap);
+        }
+        self.text.push_str(piece);
+    }
+
+    /// The line with, sometimes, one byte replaced, inserted or deleted.
+    fn finish(self, inject: usize) -> String {
+        let mut t = self.text.into_bytes();
+        if !t.is_empty() && self.rng.chance(inject) {
+            let at = self.rng.below(t.len() + 1);
+            let byte = *[
+                b',', b']', b'[', b'%', b' ', b':', b'0', b'9', b'x', b'-', b'"', b'v',
+            ]
+            .get(self.rng.below(12))
+            .unwrap_or(&b' ');
+            match self.rng.below(3) {
+                0 if at < t.len() => t[at] = byte,
+                1 => t.insert(at, byte),
+                _ if at < t.len() => {
+                    t.remove(at);
+                }
+                _ => {}
+            }
+        }
+        // Only ASCII was written or injected.
+        String::from_utf8(t).unwrap_or_default()
+    }
+}
+
+/// A type for an operand: mostly the canonical ones, sometimes others.
+fn ty(rng: &mut Rng) -> &'static str {
+    if !rng.odd() {
+        "i32"
+    } else {
+        rng.pick(&[
+            "i64",
+            "i1",
+            "float",
+            "ptr",
+            "i8",
+            "double",
+            "ptr addrspace(1)",
+            "<2 x i32>",
+        ])
+    }
+}
+
+/// A value operand: a defined local mostly, else constants and odd names.
+fn value(rng: &mut Rng, defined: &[String]) -> String {
+    if !rng.odd() {
+        if rng.chance(50) && !defined.is_empty() {
+            return defined[rng.below(defined.len())].clone();
+        }
+        return rng.below(80).to_string();
+    }
+    rng.pick(&[
+        "%a",
+        "%p",
+        "%undefd",
+        "%0",
+        "%1",
+        "%12",
+        "%4294967296",
+        "%\"q\"",
+        "-3",
+        "1234567890",
+        "12345678901234567890",
+        "0x10",
+        "1.5",
+        "true",
+        "undef",
+        "poison",
+        "@g",
+        "%b1",
+        "007",
+    ])
+    .to_string()
+}
+
+/// A block reference: a block of the function mostly, else odd names.
+fn block(rng: &mut Rng, blocks: usize, defined: &[String]) -> String {
+    if !rng.odd() {
+        return format!("%b{}", rng.below(blocks));
+    }
+    if rng.chance(30) {
+        return format!("%b{}", rng.below(blocks + 1));
+    }
+    if rng.chance(30) && !defined.is_empty() {
+        return defined[rng.below(defined.len())].clone();
+    }
+    rng.pick(&["%a", "%nob", "%1", "%\"b0\"", "%b-1", "%.x", "@g", "label"])
+        .to_string()
+}
+
+/// One function of `blocks` blocks of random lines.
+fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
+    let blocks = 1 + rng.below(5);
+    let mut defined: Vec<String> = vec!["%a".to_string()];
+    let mut out = format!("define void @f{k}(i32 %a, ptr addrspace(1) %p) {{\n");
+    let mut next = 0;
+    for b in 0..blocks {
+        out.push_str(&format!("b{b}:\n"));
+        for _ in 0..rng.below(4) {
+            let mut l = Line {
+                rng,
+                text: "  ".to_string(),
+                respell,
+            };
+            match l.rng.below(3) {
+                0 => {
+                    // phi
+                    next += 1;
+                    let name = format!("%v{next}");
+                    let t = ty(l.rng);
+                    l.put("", &name);
+                    l.put(" ", "=");
+                    l.put(" ", "phi");
+                    if l.rng.chance(5) {
+                        l.put(" ", "fast");
+                    }
+                    l.put(" ", t);
+                    for i in 0..1 + l.rng.below(3) {
+                        if i > 0 {
+                            l.put("", ",");
+                        }
+                        let v = value(l.rng, &defined);
+                        let bl = block(l.rng, blocks, &defined);
+                        l.put(" ", "[");
+                        l.put(" ", &v);
+                        l.put("", ",");
+                        l.put(" ", &bl);
+                        l.put(" ", "]");
+                    }
+                    defined.push(name);
+                }
+                1 => {
+                    // icmp
+                    next += 1;
+                    let name = format!("%c{next}");
+                    let t = ty(l.rng);
+                    let a = if l.rng.chance(60) {
+                        defined[l.rng.below(defined.len())].clone()
+                    } else {
+                        value(l.rng, &defined)
+                    };
+                    let c = value(l.rng, &defined);
+                    l.put("", &name);
+                    l.put(" ", "=");
+                    l.put(" ", "icmp");
+                    if l.rng.chance(5) {
+                        l.put(" ", "samesign");
+                    }
+                    let p = if !l.rng.odd() {
+                        "slt"
+                    } else {
+                        l.rng
+                            .pick(&["eq", "ne", "ugt", "sle", "olt", "bogus", "Slt"])
+                    };
+                    l.put(" ", p);
+                    l.put(" ", t);
+                    l.put(" ", &a);
+                    l.put("", ",");
+                    l.put(" ", &c);
+                    defined.push(name);
+                }
+                _ => {
+                    // store
+                    let t = ty(l.rng);
+                    let v = value(l.rng, &defined);
+                    let pt = if !l.rng.odd() {
+                        "ptr addrspace(1)"
+                    } else {
+                        l.rng
+                            .pick(&["ptr", "i32", "ptr addrspace(3)", "ptr addrspace (1)"])
+                    };
+                    let pv = if !l.rng.odd() {
+                        "%p".to_string()
+                    } else {
+                        value(l.rng, &defined)
+                    };
+                    l.put("", "store");
+                    if l.rng.chance(5) {
+                        let w = l.rng.pick(&["volatile", "atomic"]);
+                        l.put(" ", w);
+                    }
+                    l.put(" ", t);
+                    l.put(" ", &v);
+                    l.put("", ",");
+                    l.put(" ", pt);
+                    l.put(" ", &pv);
+                    if l.rng.chance(80) {
+                        l.put("", ",");
+                        l.put(" ", "align");
+                        let n = l.rng.pick(&["4", "8", "16", "0", "4294967296", "x"]);
+                        l.put(" ", n);
+                    }
+                }
+            }
+            let line = l.finish(inject);
+            out.push_str(&line);
+            out.push('\n');
+        }
+        // The terminator.
+        let mut l = Line {
+            rng,
+            text: "  ".to_string(),
+            respell,
+        };
+        if b + 1 == blocks && l.rng.chance(60) {
+            l.put("", "ret");
+            l.put(" ", "void");
+        } else if l.rng.chance(20) {
+            let t = ty(l.rng);
+            let c = if l.rng.chance(70) {
+                "%a".to_string()
+            } else {
+                value(l.rng, &defined)
+            };
+            let d = block(l.rng, blocks, &defined);
+            l.put("", "switch");
+            l.put(" ", t);
+            l.put(" ", &c);
+            l.put("", ",");
+            l.put(" ", "label");
+            l.put(" ", &d);
+            l.put(" ", "[");
+            for _ in 0..l.rng.below(4) {
+                let ct = ty(l.rng);
+                let v = value(l.rng, &defined);
+                let d = block(l.rng, blocks, &defined);
+                l.put("\n    ", ct);
+                l.put(" ", &v);
+                l.put("", ",");
+                l.put(" ", "label");
+                l.put(" ", &d);
+            }
+            l.put("\n  ", "]");
+        } else if l.rng.chance(50) {
+            let d = block(l.rng, blocks, &defined);
+            l.put("", "br");
+            l.put(" ", "label");
+            l.put(" ", &d);
+        } else {
+            let c = if l.rng.chance(70) && defined.len() > 1 {
+                defined[l.rng.below(defined.len())].clone()
+            } else {
+                value(l.rng, &defined)
+            };
+            let t = if !l.rng.odd() { "i1" } else { ty(l.rng) };
+            let d1 = block(l.rng, blocks, &defined);
+            let d2 = block(l.rng, blocks, &defined);
+            l.put("", "br");
+            l.put(" ", t);
+            l.put(" ", &c);
+            l.put("", ",");
+            l.put(" ", "label");
+            l.put(" ", &d1);
+            l.put("", ",");
+            l.put(" ", "label");
+            l.put(" ", &d2);
+        }
+        if l.rng.chance(5) {
+            l.put("", ",");
+            l.put(" ", "!dbg");
+            l.put(" ", "!0");
+        }
+        let line = l.finish(inject);
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// Reads `text` with the fast paths on and off; both results as text (the module's every table
+/// and span, the operands noted with a wrong type, or the error), and the fast paths taken.
+fn both_ways(text: &str) -> (String, String, [usize; 5]) {
+    let mut fast = Parser::new("t.ll", text);
+    fast.general_only = false;
+    let fast_r = fast.parse_module_counted();
+    let mut slow = Parser::new("t.ll", text);
+    slow.general_only = true;
+    let (slow_r, _) = slow.parse_module_counted();
+    (format!("{:?}", fast_r.0), format!("{slow_r:?}"), fast_r.1)
+}
+
+#[test]
+fn fast_lines_read_as_the_token_path() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d, 0);
+    let mut taken = [0usize; 5];
+    let (mut ok, mut failed) = (0, 0);
+    for round in 0..4000 {
+        // Canonical modules, respelled ones, and ones with errors injected.
+        let (odd, respell, inject) = match round % 5 {
+            0 => (0, 0, 0),
+            1 => (30, 0, 0),
+            2 => (0, 8, 0),
+            3 => (0, 0, 20),
+            _ => (10, 5, 10),
+        };
+        rng.1 = odd;
+        let mut text = String::from("@g = global i32 0\n");
+        for k in 0..1 + rng.below(2) {
+            text.push_str(&function(&mut rng, k, respell, inject));
+        }
+        let (fast, slow, counts) = both_ways(&text);
+        assert_eq!(fast, slow, "\n{text}");
+        for (t, c) in taken.iter_mut().zip(counts) {
+            *t += c;
+        }
+        if fast.starts_with("Ok") {
+            ok += 1;
+        } else {
+            failed += 1;
+        }
+    }
+    // Each fast path was taken often, and both outcomes were met often.
+    for (kind, &n) in ["br", "phi", "icmp", "store", "switch case"]
+        .iter()
+        .zip(&taken)
+    {
+        assert!(n > 1000, "{kind} taken {n} times: {taken:?}");
+    }
+    eprintln!("taken {taken:?}, {ok} read, {failed} failed");
+    assert!(ok > 500 && failed > 500, "{ok} read, {failed} failed");
+}
+
+/// Hand-written spellings next to the canonical ones, each read the same both ways.
+#[test]
+fn near_misses_read_as_the_token_path() {
+    let lines = [
+        "%v = phi i32 [ 0, %b0 ], [ 1, %b1 ]",
+        "%v = phi i32 [ 0, %b0 ],[ 1, %b1 ]",
+        "%v = phi i32 [ 0, %b0 ] , [ 1, %b1 ]",
+        "%v = phi i32 [ 0, %b0 ], [ 1, %b1 ], !dbg !0",
+        "%v = phi i32 [ 0, %b0 ], [ 1, %b1 ]]",
+        "%v = phi i32 [ 0, %b0 ], [ 1x, %b1 ]",
+        "%v = phi i32 [ 0:, %b0 ]",
+        "%v = phi i32 [ 0, %b0: ]",
+        "%v = phi i32 [ 0, %0 ]",
+        "%v = phi i32 [ 4294967296, %b0 ], [ 1, %b1 ]",
+        "%v = phi i32 [ 0.5, %b0 ], [ 1, %b1 ]",
+        "%v = phi i32 [ %a, %a ], [ 1, %b1 ]",
+        "%v = phi i1 [ 0, %b0 ], [ 1, %b1 ]",
+        "%v = phi ptr [ null, %b0 ], [ %p, %b1 ]",
+        "%v = phi i32* [ 0, %b0 ], [ 1, %b1 ]",
+        "%v = phi i32 [ %v, %b0 ], [ %a, %b1 ]",
+        "%v = phi i32 [ %9999999999, %b0 ], [ 1, %b1 ]",
+        "%d = icmp slt i32 %a, 10",
+        "%d = icmp slt i32 %a, 10.0",
+        "%d = icmp slt i32 %a, 10:",
+        "%d = icmp slt i32 %a, -10",
+        "%d = icmp slt i32 %a,10",
+        "%d = icmp sltx i32 %a, 10",
+        "%d = icmp slt i32 %a, %p",
+        "%d = icmp slt i32 %a, %nope",
+        "%d = icmp slt i1 %a, 1",
+        "%d = icmp slt float %a, 1",
+        "%d = icmp slt ptr %p, 0",
+        "%v = phi float [ 0, %b0 ], [ 1, %b1 ]",
+        "%v = phi ptr [ 0, %b0 ], [ %p, %b1 ]",
+        "store float 1, ptr addrspace(1) %p, align 4",
+        "store ptr 0, ptr addrspace(1) %p, align 4",
+        "%d = icmp slt <2 x i32> %a, 1",
+        "%d = icmp slt i32 %a, 10, !dbg !0",
+        "%d = icmp samesign slt i32 %a, 10",
+        "store i32 %a, ptr addrspace(1) %p, align 4",
+        "store i32 %a, ptr addrspace(1) %p, align 4, !dbg !0",
+        "store i32 %a, ptr addrspace(1) %p, align 4294967296",
+        "store i32 %a, ptr addrspace(1) %p, align 4x",
+        "store i32 %a, ptr addrspace(1) %p",
+        "store i32 %a, ptr addrspace(1) %p,",
+        "store i32 %a, ptr addrspace(1)%p, align 4",
+        "store i32 %a, ptr %p, align 4",
+        "store i32 %a, i32 %p, align 4",
+        "store i32 5, ptr addrspace(1) %p, align 4",
+        "store i64 %a, ptr addrspace(1) %p, align 4",
+        "store volatile i32 %a, ptr addrspace(1) %p, align 4",
+        "store i32 %a, ptr addrspace(1) %a, align 4",
+        "br label %b1",
+        "br label %b1:",
+        "br label %a",
+        "br label %0",
+        "br label %\"b1\"",
+        "br label %b1, !dbg !0",
+        "br i1 %c, label %b0, label %b1",
+        "br i1 %c, label %b0, label %b1 label",
+        "br i1 %c, label %b0 label %b1",
+        "br i1 %a, label %b0, label %b1",
+        "br i1 true, label %b0, label %b1",
+        "br i1 %c, label %a, label %b1",
+        "br i1 %c, label %b0, label %undefined",
+        "br i1 %0, label %b0, label %b1",
+        "br i32 %a, label %b0, label %b1",
+        "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 1, label %b0\n  ]",
+        "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 0, label %b0\n  ]",
+        "switch i32 %a, label %b0 [\n    i32 0, label %b1 i32 1, label %b0 ]",
+        "switch i32 %a, label %b0 [\n    i32 %a, label %b1\n    i64 1, label %b0\n  ]",
+        "switch i32 %a, label %b0 [\n    i32 0,label %b1\n    i32 1, label %x\n  ]",
+        "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 1, label %0\n  ]",
+        "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 -1, label %b0\n  ]",
+    ];
+    for line in lines {
+        for tail in ["\n  ret void\n", "\n  br label %b1\n", "\n"] {
+            let text = format!(
+                "@g = global i32 0\ndefine void @f(i32 %a, ptr addrspace(1) %p) {{\nb0:\n  %c = icmp eq i32 %a, 0\n  br label %b1\nb1:\n  {line}{tail}}}\n"
+            );
+            let (fast, slow, _) = both_ways(&text);
+            assert_eq!(fast, slow, "\n{text}");
+        }
+    }
+}
