@@ -667,6 +667,45 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
     out
 }
 
+/// Are all of `j`'s phis done: divergent, of one constant or undef value, or (with
+/// `uniform_counts`) always uniform? `cursor` remembers the first phi that was not (divergence
+/// only grows, so a later call re-tests only that phi's divergence and goes on from there).
+fn phis_done<F: SsaFunction>(
+    f: &F,
+    out: &Uniformity,
+    j: Block,
+    cursor: &mut u32,
+    uniform_counts: bool,
+) -> bool {
+    let r = f.block_insts(j);
+    let mut i = match *cursor {
+        NONE => r.start(),
+        k => {
+            // The phi there was found not done: only its divergence can have changed.
+            if k < r.end().0 && f.is_phi(Inst(k)) {
+                if !out.divergent_insts[k as usize] {
+                    return false;
+                }
+                Inst(k + 1)
+            } else {
+                Inst(k)
+            }
+        }
+    };
+    while i.0 < r.end().0 && f.is_phi(i) {
+        if !(out.divergent_insts[i.index()]
+            || uniform_counts && out.always_uniform[i.index()]
+            || f.phi_has_constant_or_undef_value(i))
+        {
+            *cursor = i.0;
+            return false;
+        }
+        i = Inst(i.0 + 1);
+    }
+    *cursor = i.0;
+    true
+}
+
 /// `State::mark` on split borrows: precise mode's callbacks mark while the precise scratch
 /// (`State::pm`) and the modified post-order are borrowed, instead of moving them out of the
 /// state and back around each call (a copy of both, and a default scratch built and dropped).
@@ -1103,7 +1142,7 @@ impl<F: SsaFunction> State<'_, F> {
     }
 
     fn settled(&mut self, j: Block) -> bool {
-        let (f, s) = (self.f, self.s);
+        let s = self.s;
         if let Some(c) = s.cycle_of(j) {
             let t = s.top(c);
             if !s.is_reducible(t) {
@@ -1116,29 +1155,8 @@ impl<F: SsaFunction> State<'_, F> {
         // As in `settled_for_all`, with its own cursor (this test does not count always-uniform
         // phis as settled): the witness of `downstream_settled` is asked again by every branch
         // of its cycle.
-        let r = f.block_insts(j);
-        let mut i = match self.w.join_phi_cursor[j.index()] {
-            NONE => r.start(),
-            k => {
-                if k < r.end().0 && f.is_phi(Inst(k)) {
-                    if !self.out.divergent_insts[k as usize] {
-                        return false;
-                    }
-                    Inst(k + 1)
-                } else {
-                    Inst(k)
-                }
-            }
-        };
-        while i.0 < r.end().0 && f.is_phi(i) {
-            if !(self.out.divergent_insts[i.index()] || f.phi_has_constant_or_undef_value(i)) {
-                self.w.join_phi_cursor[j.index()] = i.0;
-                return false;
-            }
-            i = Inst(i.0 + 1);
-        }
-        self.w.join_phi_cursor[j.index()] = i.0;
-        true
+        let (f, out) = (self.f, &self.out);
+        phis_done(f, out, j, &mut self.w.join_phi_cursor[j.index()], false)
     }
 
     /// Does at most one successor of `b` lie inside `inner`, its innermost cycle, with no
@@ -1168,7 +1186,7 @@ impl<F: SsaFunction> State<'_, F> {
     /// irreducible or an ancestor of an irreducible one, so without an irreducible cycle around
     /// `j` there is none, and once its top-level cycle is assumed divergent all are inside it.
     fn settled_for_all(&mut self, j: Block) -> bool {
-        let (f, s) = (self.f, self.s);
+        let s = self.s;
         if let Some(c) = s.cycle_of(j)
             && self.w.po.outer_irr[c as usize] != NONE
             && !self.inside_assumed(s.top(c))
@@ -1178,34 +1196,8 @@ impl<F: SsaFunction> State<'_, F> {
         if self.w.phis_tainted[j.index()] {
             return true;
         }
-        let r = f.block_insts(j);
-        let mut i = match self.w.phi_cursor[j.index()] {
-            NONE => r.start(),
-            k => {
-                // The phi there was found neither always uniform nor of one value: only its
-                // divergence can have changed.
-                if k < r.end().0 && f.is_phi(Inst(k)) {
-                    if !self.out.divergent_insts[k as usize] {
-                        return false;
-                    }
-                    Inst(k + 1)
-                } else {
-                    Inst(k)
-                }
-            }
-        };
-        while i.0 < r.end().0 && f.is_phi(i) {
-            if !(self.out.divergent_insts[i.index()]
-                || self.out.always_uniform[i.index()]
-                || f.phi_has_constant_or_undef_value(i))
-            {
-                self.w.phi_cursor[j.index()] = i.0;
-                return false;
-            }
-            i = Inst(i.0 + 1);
-        }
-        self.w.phi_cursor[j.index()] = i.0;
-        true
+        let (f, out) = (self.f, &self.out);
+        phis_done(f, out, j, &mut self.w.phi_cursor[j.index()], true)
     }
 
     /// Moves `settled_below` past blocks that became settled (settledness only grows).
