@@ -399,33 +399,34 @@ fn jumps_change_nothing() {
     assert!(jumped > 1_000, "jumps taken: {jumped}");
     assert!(rewalked > 0, "no propagation walked again");
     // Without the jumps the ladder's propagation is quadratic.
-    let (small, large) = (family("irrladder", 1000), family("irrladder", 4000));
     for mode in MODES {
-        let (_, w1) = run(&small, mode);
-        let (_, w4) = run(&large, mode);
-        knobs::NO_JUMPS.with(|c| c.set(true));
-        let (_, p1) = run(&small, mode);
-        let (_, p4) = run(&large, mode);
-        knobs::NO_JUMPS.with(|c| c.set(false));
-        eprintln!("irrladder {mode:?}: {w1} -> {w4} (without jumps {p1} -> {p4})");
-        assert!(w4 <= 5 * w1, "{mode:?}: {w1} -> {w4}");
-        assert!(p4 > 8 * p1, "{mode:?} without jumps: {p1} -> {p4}");
+        assert_linear_only_with("irrladder", mode, &knobs::NO_JUMPS);
     }
     // LLVM 19 sees the ladder in a loop with unreachable predecessors as one irreducible cycle:
     // only the watched jumps keep it linear.
-    let (small, large) = (
-        family("irrladder-unreach", 1000),
-        family("irrladder-unreach", 4000),
+    assert_linear_only_with("irrladder-unreach", MODES[1], &knobs::NO_WATCHED_JUMPS);
+}
+
+/// From 1,000 to 4,000 blocks of family `name`, the join work in `mode` grows at most 5x, and
+/// more than 8x with the shortcut that `off` turns off.
+fn assert_linear_only_with(
+    name: &str,
+    mode: Mode,
+    off: &'static std::thread::LocalKey<std::cell::Cell<bool>>,
+) {
+    let (small, large) = (family(name, 1000), family(name, 4000));
+    let (_, w1) = run(&small, mode);
+    let (_, w4) = run(&large, mode);
+    off.with(|c| c.set(true));
+    let (_, p1) = run(&small, mode);
+    let (_, p4) = run(&large, mode);
+    off.with(|c| c.set(false));
+    eprintln!("{name} {mode:?}: {w1} -> {w4} (without the shortcut {p1} -> {p4})");
+    assert!(w4 <= 5 * w1, "{name} {mode:?}: {w1} -> {w4}");
+    assert!(
+        p4 > 8 * p1,
+        "{name} {mode:?} without the shortcut: {p1} -> {p4}"
     );
-    let (_, w1) = run(&small, MODES[1]);
-    let (_, w4) = run(&large, MODES[1]);
-    knobs::NO_WATCHED_JUMPS.with(|c| c.set(true));
-    let (_, p1) = run(&small, MODES[1]);
-    let (_, p4) = run(&large, MODES[1]);
-    knobs::NO_WATCHED_JUMPS.with(|c| c.set(false));
-    eprintln!("irrladder-unreach LLVM 19: {w1} -> {w4} (without watched jumps {p1} -> {p4})");
-    assert!(w4 <= 5 * w1, "LLVM 19: {w1} -> {w4}");
-    assert!(p4 > 8 * p1, "LLVM 19 without watched jumps: {p1} -> {p4}");
 }
 
 /// Random inputs of every CFG shape, seeded by `rng`: for k in `0..count` a chain of random
