@@ -1229,7 +1229,7 @@ pub struct Module {
     /// The file name used in diagnostics.
     pub source_name: String,
     /// The whole source text; spans index into it.
-    pub source: String,
+    pub source: crate::Source,
     /// `target triple = "…"`, if written (decides the target model of the analyses).
     pub triple: Option<String>,
     /// `target datalayout = "…"`, if written.

@@ -67,7 +67,9 @@ pub use ir::*;
 pub mod diag;
 pub mod intrinsics;
 pub mod memspace;
+mod source;
 pub use diag::Diagnostic;
+pub use source::Source;
 mod api;
 mod check;
 mod fx;
@@ -80,7 +82,8 @@ mod wellformed;
 /// Reads a module from LLVM textual IR. `source_name` is used in diagnostics.
 ///
 /// Errors carry the location of the first problem; `Diagnostic::render` shows it with an excerpt.
-pub fn parse(source_name: &str, source: String) -> Result<Module, Diagnostic> {
+pub fn parse(source_name: &str, source: impl Into<Source>) -> Result<Module, Diagnostic> {
+    let source = source.into();
     let mut m = parser::parse_source(source_name, &source, None).map_err(|d| *d)?;
     m.source = source;
     Ok(m)
@@ -88,16 +91,17 @@ pub fn parse(source_name: &str, source: String) -> Result<Module, Diagnostic> {
 
 /// Like [`parse`], but an error comes back already rendered (`Diagnostic::render` with the source
 /// text), so callers need not keep a second copy of a large source around just for the message.
-pub fn parse_rendered(source_name: &str, source: String) -> Result<Module, String> {
+pub fn parse_rendered(source_name: &str, source: impl Into<Source>) -> Result<Module, String> {
     parse_rendered_with(source_name, source, None)
 }
 
 /// [`parse_rendered`] with the reader chosen as in [`parse_with`] (`Some(false)`: one thread).
 pub fn parse_rendered_with(
     source_name: &str,
-    source: String,
+    source: impl Into<Source>,
     parallel: Option<bool>,
 ) -> Result<Module, String> {
+    let source = source.into();
     let r = parser::parse_source(source_name, &source, parallel);
     match r {
         Ok(mut m) => {
@@ -114,9 +118,10 @@ pub fn parse_rendered_with(
 #[doc(hidden)]
 pub fn parse_with(
     source_name: &str,
-    source: String,
+    source: impl Into<Source>,
     parallel: Option<bool>,
 ) -> Result<Module, Diagnostic> {
+    let source = source.into();
     let mut m = parser::parse_source(source_name, &source, parallel).map_err(|d| *d)?;
     m.source = source;
     Ok(m)

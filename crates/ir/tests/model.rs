@@ -97,7 +97,7 @@ fn undeclared_intrinsics_are_declared_implicitly() {
     assert!(
         parse(
             "t.ll",
-            "define void @f() {\n  call void @undeclared()\n  ret void\n}\n".into()
+            "define void @f() {\n  call void @undeclared()\n  ret void\n}\n".to_string()
         )
         .is_err()
     );

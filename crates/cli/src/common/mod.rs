@@ -10,6 +10,8 @@
 //!   the one `--llvm-version` spelling (alias `--llvm`).
 
 pub mod color;
+#[cfg(unix)]
+pub mod mapped;
 pub mod output;
 pub mod progress;
 pub mod select;
@@ -127,24 +129,95 @@ fn is_stdin(path: &Path) -> bool {
 /// file:line:col and an excerpt. Modules of many megabytes get a progress line (see [`progress`]).
 pub fn load_module(path: &Path) -> Result<Module, CliError> {
     let name = input_name(path);
-    let bytes = if is_stdin(path) {
+    let not_utf8 = |valid_up_to: usize, text: &str| {
+        let (l, c) = converge_ir::diag::line_col(text, valid_up_to as u32);
+        format!("error: {name}:{l}:{c}: the file is not valid UTF-8")
+    };
+    let source: converge_ir::Source = if is_stdin(path) {
         let mut b = Vec::new();
         std::io::stdin()
             .lock()
             .read_to_end(&mut b)
             .map_err(|e| format!("error: cannot read standard input: {e}"))?;
-        b
+        utf8(b, not_utf8)?.into()
     } else {
-        std::fs::read(path).map_err(|e| format!("error: cannot read {name}: {e}"))?
+        let file =
+            std::fs::File::open(path).map_err(|e| format!("error: cannot read {name}: {e}"))?;
+        match map_large(&file).map_err(|e| not_utf8(e.0, &e.1))? {
+            Some(text) => converge_ir::Source::shared(text),
+            // Small files, and any file the system would not map: read as before.
+            None => {
+                let mut b = Vec::new();
+                (&file)
+                    .read_to_end(&mut b)
+                    .map_err(|e| format!("error: cannot read {name}: {e}"))?;
+                utf8(b, not_utf8)?.into()
+            }
+        }
     };
-    let source = String::from_utf8(bytes).map_err(|e| {
-        let off = e.utf8_error().valid_up_to();
-        let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-        let (l, c) = converge_ir::diag::line_col(&text, off as u32);
-        format!("error: {name}:{l}:{c}: the file is not valid UTF-8")
-    })?;
     let _p = progress::Progress::start(format!("reading {name} ({} MB)", source.len() >> 20), 0);
     // One thread allowed (`--threads 1` or `RAYON_NUM_THREADS=1`): the reader stays on it too.
     let parallel = (rayon::current_num_threads() <= 1).then_some(false);
     converge_ir::parse_rendered_with(&name, source, parallel)
+}
+
+/// The bytes as text, or the located "not valid UTF-8" error.
+fn utf8(b: Vec<u8>, not_utf8: impl Fn(usize, &str) -> String) -> Result<String, String> {
+    String::from_utf8(b).map_err(|e| {
+        let off = e.utf8_error().valid_up_to();
+        not_utf8(off, &String::from_utf8_lossy(e.as_bytes()))
+    })
+}
+
+/// The text of a regular file of at least [`mapped::MAP_MIN`] bytes, mapped (see [`mapped`]);
+/// `Ok(None)` for other files, platforms, and mappings the system refuses. The error is where the
+/// bytes stop being UTF-8, with the text made valid for locating it.
+#[cfg(unix)]
+fn map_large(file: &std::fs::File) -> Result<Option<SharedText>, (usize, String)> {
+    let Some(len) = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file() && m.len() >= mapped::MAP_MIN)
+        .and_then(|m| usize::try_from(m.len()).ok())
+    else {
+        return Ok(None);
+    };
+    match mapped::MappedText::map(file, len) {
+        Ok(m) => Ok(m.map(|m| m as SharedText)),
+        Err(e) => Err((e.valid_up_to, e.lossy)),
+    }
+}
+
+#[cfg(not(unix))]
+fn map_large(_: &std::fs::File) -> Result<Option<SharedText>, (usize, String)> {
+    Ok(None)
+}
+
+type SharedText = std::sync::Arc<dyn AsRef<str> + Send + Sync>;
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// The mapped path is taken for large regular files only; its text is the file's.
+    #[test]
+    fn only_large_files_are_mapped() {
+        let dir = std::env::temp_dir();
+        let write = |name: &str, len: usize| {
+            let p = dir.join(format!("converge-map-{}-{name}", std::process::id()));
+            std::fs::write(&p, "; x\n".repeat(len / 4)).unwrap();
+            p
+        };
+        let small = write("small", 4096);
+        let large = write("large", mapped::MAP_MIN as usize);
+        let open = |p: &Path| std::fs::File::open(p).unwrap();
+        assert!(matches!(map_large(&open(&small)), Ok(None)));
+        let Ok(Some(text)) = map_large(&open(&large)) else {
+            panic!("a large file was not mapped")
+        };
+        assert_eq!((*text).as_ref(), std::fs::read_to_string(&large).unwrap());
+        for p in [small, large] {
+            std::fs::remove_file(p).unwrap();
+        }
+    }
 }

@@ -184,3 +184,69 @@ fn explore_from_standard_input_names_its_page() {
     assert!(page.contains("find_first"));
     assert!(!dir.join("-.html").exists());
 }
+
+/// Files of a megabyte and more are mapped rather than read (`common/mapped.rs`): the answers, the
+/// located parse errors and the "not valid UTF-8" error are those of the same text read from
+/// standard input (which is never mapped).
+#[test]
+fn large_files_read_as_standard_input_does() {
+    let f = example("divergent-loop.ll");
+    let mut text = std::fs::read(&f).unwrap();
+    let filler = format!("; {}\n", "x".repeat(1000));
+    while text.len() < 1_100_000 {
+        text.extend_from_slice(filler.as_bytes());
+    }
+    let dir = std::env::temp_dir().join(format!("converge-large-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let same = |bytes: &[u8], name: &str, sub: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let p = path.to_str().unwrap();
+        let from_file = run(&[sub, p]);
+        let from_stdin = run_in(&[sub, "-"], bytes, &[]);
+        assert_eq!(from_file.code, from_stdin.code, "{name}");
+        assert_eq!(
+            from_file.stdout_str().replace(p, "<stdin>"),
+            from_stdin.stdout_str(),
+            "{name}"
+        );
+        assert_eq!(
+            from_file.stderr_str().replace(p, "<stdin>"),
+            from_stdin.stderr_str(),
+            "{name}"
+        );
+        from_file
+    };
+    let ok = same(&text, "ok.ll", "uniformity");
+    assert_eq!(ok.code, Some(0));
+    assert!(
+        ok.stdout_str().contains("divergent %tid"),
+        "{}",
+        ok.stdout_str()
+    );
+
+    let mut bad = text.clone();
+    bad.extend_from_slice(b"define void @g( {\n");
+    let o = same(&bad, "bad.ll", "stats");
+    assert_eq!(o.code, Some(2));
+    // At the end of the file: the line after the last newline.
+    let end = bad.iter().filter(|&&b| b == b'\n').count() + 1;
+    assert!(
+        o.stderr_str().contains(&format!("bad.ll:{end}:1\n")),
+        "{}",
+        o.stderr_str()
+    );
+
+    let mut not_utf8 = text.clone();
+    not_utf8.extend_from_slice(b"; \xff\n");
+    let o = same(&not_utf8, "not-utf8.ll", "stats");
+    assert_eq!(o.code, Some(2));
+    let line = not_utf8.iter().filter(|&&b| b == b'\n').count();
+    assert!(
+        o.stderr_str()
+            .contains(&format!(":{line}:3: the file is not valid UTF-8")),
+        "{}",
+        o.stderr_str()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
