@@ -49,13 +49,14 @@ pub(crate) fn parse_source(
     src: &str,
     parallel: Option<bool>,
 ) -> PResult<Module> {
-    let (m, wrong_types) = if parallel.unwrap_or_else(|| parallel::worth_it(src)) {
+    let two_threads = parallel.unwrap_or_else(|| parallel::worth_it(src));
+    let (m, wrong_types) = if two_threads {
         parallel::parse_parallel(source_name, src)
     } else {
         Parser::new(source_name, src).parse_module()
     }?;
     crate::check::intrinsic_call_signatures(&m)?;
-    crate::wellformed::check_module(&m, &wrong_types)?;
+    crate::wellformed::check_module(&m, &wrong_types, two_threads)?;
     Ok(m)
 }
 

@@ -93,9 +93,9 @@ mod tests {
         let owned = Source::from("define void @f() {\n}\n".to_string());
         let shared = Source::shared(Arc::new("define void @f() {\n}\n".to_string()));
         assert_eq!(owned.as_str(), shared.as_str());
-        assert_eq!(shared.len(), 20);
+        assert_eq!(shared.len(), 21);
         assert!(shared.clone() == *"define void @f() {\n}\n");
-        assert_eq!(format!("{shared:?}"), "Source(shared, 20 bytes)");
+        assert_eq!(format!("{shared:?}"), "Source(shared, 21 bytes)");
         assert_eq!(Source::default().as_str(), "");
     }
 }

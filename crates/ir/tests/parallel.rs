@@ -32,7 +32,7 @@ fn h(v: &dyn std::fmt::Debug) -> u64 {
 fn fields(m: &Module) -> Vec<(&'static str, u64)> {
     vec![
         ("source_name", h(&m.source_name)),
-        ("source", h(&m.source)),
+        ("source", h(&m.source.as_str())),
         ("triple", h(&m.triple)),
         ("datalayout", h(&m.datalayout)),
         ("strings.buf", h(&m.strings.buf)),
