@@ -28,6 +28,9 @@ for s in 1 2 3 4; do
   for n in 500 1000 2000 4000 8000; do inputs+=("$(make dag-$s-$n dag $n $s)"); done
 done
 inputs+=("$(make dag-4-16000 dag 16000 4)")
+for s in 1 2; do
+  for n in 1000 2000 4000; do inputs+=("$(make grid-$s-$n grid $n $s)"); done
+done
 for sh in reducible irreducible nestedirreducible selfloops switch unreachable noreturn multiexit mixed; do
   for n in 1000 4000; do inputs+=("$(make chain-$sh-$n chain-$sh $n 1)"); done
   for s in 2 3; do inputs+=("$(make chain-$sh-s$s-2000 chain-$sh 2000 $s)"); done

@@ -226,7 +226,9 @@ fn uniformity_matches_llvm19_on_large_amdgpu_functions() {
 #[test]
 fn uniformity_matches_llvm_on_thread_id_dags_and_chains() {
     use converge_gen::cfg::{Shape, chain_cfg};
-    use converge_gen::program::{dag_back_edges_cfg, module_header, tid_function_with_cfg};
+    use converge_gen::program::{
+        dag_back_edges_cfg, grid_back_edges_cfg, module_header, tid_function_with_cfg,
+    };
     let opt22 = converge_gen::reference::opt22("uniformity_diff tid dags llvm22");
     let opt19 = converge_gen::reference::opt19("uniformity_diff tid dags llvm19");
     if opt22.is_none() && opt19.is_none() {
@@ -238,6 +240,13 @@ fn uniformity_matches_llvm_on_thread_id_dags_and_chains() {
             let mut rng = Rng::new(seed_of(0x1300, k));
             let succs = dag_back_edges_cfg(&mut rng, 80 + 40 * (k % 8) as usize);
             text.push_str(&tid_function_with_cfg(flavor, &format!("dag{k}"), &succs));
+        }
+        // Grids with back edges to random earlier blocks: a reducible loop around a deep nest
+        // of irreducible cycles (the skips of `join_candidates_settled`'s `NEEDS_EXIT`).
+        for k in 0..batches(4) {
+            let mut rng = Rng::new(seed_of(0x1320, k));
+            let succs = grid_back_edges_cfg(&mut rng, 120 + 70 * (k % 5) as usize);
+            text.push_str(&tid_function_with_cfg(flavor, &format!("grid{k}"), &succs));
         }
         for (k, shape) in Shape::ALL.into_iter().enumerate() {
             if shape.may_have_unreachable() {

@@ -174,6 +174,43 @@ pub fn dag_back_edges_cfg(rng: &mut Rng, n: usize) -> Vec<Vec<u32>> {
     succs
 }
 
+/// A grid of about `n` blocks with back edges: each cell branches right and down (the last
+/// cell returns), and one cell in ten also jumps back to a uniformly random earlier block. Every
+/// cell is a join of the branches above and left of it, and the back edges make a reducible
+/// loop holding a nest of irreducible cycles hundreds deep (about `n / 3.5`): with divergence
+/// from the thread id, LLVM's propagation walks most of the grid for every branch (issue 13;
+/// LLVM 22 took 36 s at 2,000 blocks).
+pub fn grid_back_edges_cfg(rng: &mut Rng, n: usize) -> Vec<Vec<u32>> {
+    let w = (n as f64).sqrt().max(2.0) as usize;
+    let h = (n / w).max(2);
+    let total = w * h + 2;
+    let cell = |r: usize, c: usize| (1 + r * w + c) as u32;
+    let mut succs: Vec<Vec<u32>> = vec![Vec::new(); total];
+    succs[0] = vec![1];
+    for r in 0..h {
+        for c in 0..w {
+            let me = cell(r, c);
+            let s = &mut succs[me as usize];
+            if c + 1 < w {
+                s.push(cell(r, c + 1));
+            }
+            if r + 1 < h {
+                s.push(cell(r + 1, c));
+            }
+            if rng.chance(1, 10) {
+                let t = 1 + rng.below(me as usize) as u32;
+                if !s.contains(&t) {
+                    s.push(t);
+                }
+            }
+            if s.is_empty() {
+                s.push(total as u32 - 1);
+            }
+        }
+    }
+    succs
+}
+
 /// A function over `succs` (block 0 the entry) in which every branch condition compares the
 /// thread id, so every branch is divergent from the start: the issue-13 benchmark shape. Each
 /// block with several predecessors has a phi of per-edge constants (a join makes it divergent),

@@ -7,6 +7,10 @@
 //!   blocks) plus back edges from a third of the blocks to random blocks
 //!   (`converge_gen::program::dag_back_edges_cfg`): one irreducible region with hundreds of
 //!   entries, every branch on the thread id;
+//! - `gen_uniformity grid BLOCKS SEED`: one AMDGPU function whose CFG is a grid (each cell branches
+//!   right and down) with back edges from a tenth of the cells to random earlier blocks
+//!   (`converge_gen::program::grid_back_edges_cfg`): a reducible loop around irreducible cycles
+//!   nested hundreds deep, every branch on the thread id;
 //! - `gen_uniformity chain-SHAPE BLOCKS SEED`: one AMDGPU function of about BLOCKS blocks chained
 //!   from random CFGs of one `converge_gen::cfg::Shape` (`reducible`, `irreducible`,
 //!   `nestedirreducible`, `selfloops`, `switch`, `noreturn`, `multiexit`, `mixed`), every branch
@@ -26,8 +30,8 @@
 
 use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{
-    Flavor, Options, dag_back_edges_cfg, function_with_cfg, module, module_header, random_cfg,
-    tid_function_with_cfg,
+    Flavor, Options, dag_back_edges_cfg, function_with_cfg, grid_back_edges_cfg, module,
+    module_header, random_cfg, tid_function_with_cfg,
 };
 use converge_gen::rng::Rng;
 
@@ -44,6 +48,12 @@ fn main() {
             let succs = random_cfg(&mut rng, n, &opts);
             let mut t = module_header(Flavor::Amdgpu);
             t.push_str(&function_with_cfg(&mut rng, "big", &opts, &succs));
+            t
+        }
+        "grid" => {
+            let succs = grid_back_edges_cfg(&mut rng, n);
+            let mut t = module_header(Flavor::Amdgpu);
+            t.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "big", &succs));
             t
         }
         "dag" => {

@@ -313,6 +313,10 @@ const DEFERRED_WORK_BASE: u64 = 1 << 15;
 /// after cycle `a` (then `a` is never skipped that way: its branches' join computations, local
 /// since the disjoint-flow skip, are cheaper than listing a long tail once per cycle of a chain).
 /// Cycles whose candidates are listed are disjoint, so the lists cost O(blocks) per function.
+/// Tags an entry of a join-candidate list that is a cycle, settled once it has a divergent exit
+/// (see `join_candidates_settled`); other entries are blocks (`NONE`: never settled).
+const NEEDS_EXIT: u32 = 1 << 31;
+
 fn candidate_budget(s: &Structure, a: u32) -> usize {
     #[cfg(test)]
     if knobs::NO_CANDIDATE_BUDGET.with(|c| c.get()) {
@@ -362,6 +366,14 @@ pub(crate) mod knobs {
         /// No skip of branches inside an assumed-divergent irreducible cycle nested in reducible
         /// ones (`nested` candidates).
         pub static NO_NESTED_SKIP: Cell<bool> = const { Cell::new(false) };
+        /// A nested cycle with an exit outside its parent is never settled (the `NONE` sentinel
+        /// instead of the cycles it needs flagged, `NEEDS_EXIT`).
+        pub static NO_NEEDS_EXIT: Cell<bool> = const { Cell::new(false) };
+        /// Steps of the nested skip's walk up the cycles around the branch (counted as join work
+        /// by the tests).
+        pub static CHAIN_STEPS: Cell<u64> = const { Cell::new(0) };
+        /// The nested skip walks the cycles around the branch without `all_exits_known` first.
+        pub static NO_KNOWN_FIRST: Cell<bool> = const { Cell::new(false) };
         /// Candidate lists of any length (`candidate_budget`).
         pub static NO_CANDIDATE_BUDGET: Cell<bool> = const { Cell::new(false) };
         /// LLVM 19's propagation without the shortcuts that keep it linear (settled blocks,
@@ -979,12 +991,32 @@ impl<F: SsaFunction> State<'_, F> {
                     }
                 }
             }
-            // A nested cycle with an exit outside its parent could make a cycle around the
-            // parent exit-divergent through the exit check: never settled (see the sentinel).
-            // One allocation: the list is at most the blocks visited and the sentinel.
+            // A nested cycle with an exit x outside its parent could make a cycle around the
+            // parent exit-divergent through the exit check: the one LLVM picks by depth, the
+            // ancestor of `a` just inside the smallest cycle holding both (Convergence And
+            // Uniformity, "Divergent Cycle Exits"). Settled once each such cycle has a divergent
+            // exit, which it keeps: those cycles lead the list, tagged (`NEEDS_EXIT`). Past the
+            // budget the walk is incomplete: never settled (the `NONE` sentinel).
             let mut list: Vec<u32> = Vec::with_capacity(visited.len() + 1);
-            if over || nested && exits.iter().any(|&x| !s.contains(s.parent_raw(a), x)) {
+            if over {
                 list.push(NONE);
+            } else if nested {
+                let p = s.parent_raw(a);
+                #[cfg(test)]
+                if knobs::NO_NEEDS_EXIT.with(|c| c.get())
+                    && exits.iter().any(|&x| !s.contains(p, x))
+                {
+                    list.push(NONE);
+                }
+                let start = list.len();
+                for &x in exits.iter().filter(|&&x| !s.contains(p, x)) {
+                    let m = s.cycle_of(x).map_or(NONE, |c| s.common_cycle(c, a));
+                    let d = if m == NONE { 1 } else { s.depth(m) + 1 };
+                    let needs = NEEDS_EXIT | s.ancestor_at_depth(a, d);
+                    if !list[start..].contains(&needs) {
+                        list.push(needs);
+                    }
+                }
             }
             list.extend_from_slice(&visited[..exits.len()]);
             list.extend(
@@ -1004,7 +1036,9 @@ impl<F: SsaFunction> State<'_, F> {
         let mut list = self.w.candidates[a as usize].take().unwrap();
         while let Some(&j) = list.last() {
             let settled = j != NONE
-                && if nested {
+                && if j & NEEDS_EXIT != 0 {
+                    self.w.exit_flag[(j & !NEEDS_EXIT) as usize]
+                } else if nested {
                     self.settled_nested(Block(j), a)
                 } else {
                     self.settled(Block(j)) || self.precise && self.w.joined_from[j as usize] == a
@@ -1390,13 +1424,21 @@ impl<F: SsaFunction> State<'_, F> {
                 // Divergent exits: the cycles from the branch's out to `o` must have one
                 // already (cycles around `o` are covered by the candidates, whose labels are
                 // the only ones to leave `o`'s parent: see `join_candidates_settled`).
+                // All of them known (cached along the chain) implies these are; in a deep nest
+                // walking the chain to `o` for every branch was quadratic.
+                #[cfg(test)]
+                let known_first = !knobs::NO_KNOWN_FIRST.with(|c| c.get());
+                #[cfg(not(test))]
+                let known_first = true;
+                let mut known = known_first && self.all_exits_known(inner);
                 let mut c = inner;
-                let mut known = true;
-                loop {
-                    known &= self.w.exit_flag[c as usize] || !s.may_be_exit_target(c, inner);
-                    if c == o || !known {
+                while !known {
+                    #[cfg(test)]
+                    knobs::CHAIN_STEPS.with(|k| k.set(k.get() + 1));
+                    if !self.w.exit_flag[c as usize] && s.may_be_exit_target(c, inner) {
                         break;
                     }
+                    known = c == o;
                     c = s.parent_raw(c);
                 }
                 if known {

@@ -13,7 +13,7 @@ use converge_gen::cfg::{
     many_exits_loop, nested_loops, random_cfg,
 };
 use converge_gen::program::{
-    Flavor, Options, dag_back_edges_cfg, function_with_cfg, module_header,
+    Flavor, Options, dag_back_edges_cfg, function_with_cfg, grid_back_edges_cfg, module_header,
     random_cfg as program_cfg, tid_function_with_cfg,
 };
 use converge_gen::rng::Rng;
@@ -38,6 +38,7 @@ fn run(text: &str, mode: Mode) -> (Vec<Uniformity>, u64) {
     knobs::WORK.with(|c| c.set(0));
     knobs::EXIT_EDGES.with(|c| c.set(0));
     knobs::DOWN_VISITED.with(|c| c.set(0));
+    knobs::CHAIN_STEPS.with(|c| c.set(0));
     let out = (0..m.functions.len())
         .filter(|&k| !m.functions[k].is_declaration)
         .map(|k| {
@@ -48,7 +49,8 @@ fn run(text: &str, mode: Mode) -> (Vec<Uniformity>, u64) {
         .collect();
     let work = knobs::WORK.with(|c| c.get())
         + knobs::EXIT_EDGES.with(|c| c.get())
-        + knobs::DOWN_VISITED.with(|c| c.get());
+        + knobs::DOWN_VISITED.with(|c| c.get())
+        + knobs::CHAIN_STEPS.with(|c| c.get());
     (out, work)
 }
 
@@ -84,6 +86,7 @@ fn family(name: &str, n: usize) -> String {
             tid_module(&chain_cfg(&mut rng, n, Shape::NestedIrreducible).succs)
         }
         "dag" => tid_module(&dag_back_edges_cfg(&mut rng, n)),
+        "grid" => tid_module(&grid_back_edges_cfg(&mut rng, n)),
         "nest" => tid_module(&nested_loops((n - 2) / 2).succs),
         "kernel" => {
             // `gen_uniformity kernel`: the big-module generator cut after its first kernel.
@@ -196,6 +199,49 @@ fn every_family_every_setting_is_linear() {
         }
     }
     assert!(failed.is_empty(), "super-linear join work: {failed:#?}");
+}
+
+/// The grid with back edges (`grid_back_edges_cfg`): a reducible loop around irreducible
+/// cycles nested hundreds deep, some of whose exits leave the loop. A branch there is skipped
+/// once the cycles such exits could make exit-divergent have a divergent exit (`NEEDS_EXIT`
+/// entries of the candidate list; before, the list never settled) and the cycles around it are
+/// known through `all_exits_known`'s cache (before, a walk up the nest for every branch).
+/// Without either the work grows about 16x from 1,000 to 4,000 blocks; with both about 6.2x
+/// (LLVM 22) and 7.2x (LLVM 19), not yet the 5x of the other families: the branches that still
+/// propagate (those that give a cycle of the nest its divergent exit, and those of the acyclic
+/// rows after the loop) grow in number with the grid. Precise mode is still quadratic there
+/// (its per-hierarchy runs assume no cycle divergent, so the nested skip never applies); both are
+/// open (docs/benchmarks.md, "Issue 13, session 14: the grid family"). The answers are the same
+/// with and without the skips.
+#[test]
+fn grid_is_near_linear_only_with_its_skips() {
+    let (small, large) = (family("grid", 1000), family("grid", 4000));
+    for mode in &MODES[..2] {
+        let (_, w1) = run(&small, *mode);
+        let (_, w4) = run(&large, *mode);
+        assert!(w4 <= 8 * w1, "grid {mode:?}: {w1} -> {w4}");
+        for off in [&knobs::NO_NEEDS_EXIT, &knobs::NO_KNOWN_FIRST] {
+            off.with(|c| c.set(true));
+            let (_, p1) = run(&small, *mode);
+            let (_, p4) = run(&large, *mode);
+            off.with(|c| c.set(false));
+            eprintln!("grid {mode:?}: {w1} -> {w4} (without a skip {p1} -> {p4})");
+            assert!(p4 > 12 * p1, "grid {mode:?} without a skip: {p1} -> {p4}");
+        }
+    }
+    let mut rng = Rng::new(21);
+    for k in 0..12 {
+        let text = tid_module(&grid_back_edges_cfg(&mut rng, 100 + 60 * k));
+        for mode in MODES {
+            let (sharp, _) = run(&text, mode);
+            for off in [&knobs::NO_NEEDS_EXIT, &knobs::NO_KNOWN_FIRST] {
+                off.with(|c| c.set(true));
+                let (plain, _) = run(&text, mode);
+                off.with(|c| c.set(false));
+                assert!(same(&sharp, &plain), "{mode:?}: grid {k} changed\n{text}");
+            }
+        }
+    }
 }
 
 fn same(a: &[Uniformity], b: &[Uniformity]) -> bool {
