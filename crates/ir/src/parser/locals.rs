@@ -205,6 +205,23 @@ fn pack(l: Local) -> Option<u32> {
     (i < 1 << 30).then_some(tag << 30 | i)
 }
 
+/// The block name index of a packed [`Local::Block`] (see [`pack`]).
+#[inline(always)]
+pub(super) fn packed_block(v: u32) -> Option<u32> {
+    (v >> 30 == 2).then_some(v & ((1 << 30) - 1))
+}
+
+/// The value of a packed [`Local::Arg`] or [`Local::Inst`] (see [`pack`]).
+#[inline(always)]
+pub(super) fn packed_value(v: u32) -> Option<crate::Value> {
+    let i = v & ((1 << 30) - 1);
+    match v >> 30 {
+        0 => Some(crate::Value::Arg(i)),
+        1 => Some(crate::Value::Inst(crate::InstId(i))),
+        _ => None,
+    }
+}
+
 #[inline]
 fn unpack(v: u32) -> Local {
     let i = v & ((1 << 30) - 1);
@@ -463,6 +480,24 @@ impl<'s> LocalMap<'s> {
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// The packed local (see [`pack`]) of the name `b`, a slice of the source, if the cache holds
+    /// it; `None` says nothing (the name may be in the structures behind the cache). The hot
+    /// callers test the packed form themselves (see [`packed_block`], [`packed_value`]), without
+    /// building a [`LocalKey`] or a [`Local`].
+    #[inline(always)]
+    pub(super) fn cached(&self, b: &[u8]) -> Option<u32> {
+        let (words, i) = self.cache_key(b)?;
+        let e = &self.cache[i];
+        (e.tag == self.generation << 8 | b.len() as u32 && e.words == words).then_some(e.val)
+    }
+
+    /// Forgets the last insert's split, as a lookup through [`LocalMap::get_or_insert`] answered by
+    /// the cache does.
+    #[inline(always)]
+    pub(super) fn forget_split(&mut self) {
+        self.last_split = None;
     }
 
     /// The local `key` names. The cache probe is inlined into the callers (most lookups end
