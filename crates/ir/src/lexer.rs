@@ -209,7 +209,7 @@ impl<'s> Lexer<'s> {
     /// [`Lexer::next`] where a line may end: the first token of the next line read directly from
     /// its bytes when the line has the printer's layout, a newline then either two spaces and a
     /// plain local name (`  %x`, `  %7`) or a lowercase word followed by a space (`  br `), or
-    /// a label of letters and digits (`b7:`). These are the tokens `next` gives there (see
+    /// a label starting with a letter (`b7:`, also after an empty line). These are the tokens `next` gives there (see
     /// `other_token`'s sigils and `word_not_number`); any other bytes go to `next`. A whole-line
     /// fast path of the parser ends with this call, so most lines cost no other lexer call.
     #[inline(always)]
@@ -249,14 +249,19 @@ impl<'s> Lexer<'s> {
                 let e = self.run(s + 1, |c| c.is_ascii_lowercase());
                 (b.get(e) == Some(&b' ')).then_some((Tok::Ident, s, e))
             }
-            [c, ..] if c.is_ascii_alphabetic() => {
-                // `word_not_number`'s label: an identifier run then `:` (not all digits: it
-                // starts with a letter).
-                let e = self.run(i + 1, is_ident);
-                (b.get(e) == Some(&b':')).then_some((Tok::LabelStr, i, e + 1))
-            }
+            [c, ..] if c.is_ascii_alphabetic() => self.label_at(i),
+            // A label after an empty line (clang's layout).
+            [b'\n', c, ..] if c.is_ascii_alphabetic() => self.label_at(i + 1),
             _ => None,
         }
+    }
+
+    /// A label `name:` at `i`, its first byte a letter: `word_not_number`'s label (an identifier
+    /// run then `:`; not all digits, as it starts with a letter).
+    #[inline(always)]
+    fn label_at(&self, i: usize) -> Option<(Tok, usize, usize)> {
+        let e = self.run(i + 1, is_ident);
+        (self.b.get(e) == Some(&b':')).then_some((Tok::LabelStr, i, e + 1))
     }
 
     /// The next token's kind and its span as `start | end << 32`.
@@ -678,6 +683,12 @@ mod tests {
             "\nB7:",
             "\n_a:",
             "\n$a:",
+            "\n\nsw.bb4:",
+            "\n\nb-1:",
+            "\n\n\nb1:",
+            "\n\n  br ",
+            "\n\nx",
+            "\n\n12:",
         ];
         let mut texts: Vec<String> = Vec::new();
         for a in pieces {
