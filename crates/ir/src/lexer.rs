@@ -206,6 +206,64 @@ impl<'s> Lexer<'s> {
         }
     }
 
+    /// [`Lexer::next`] where a line may end: the first token of the next line read directly from
+    /// its bytes when the line has the printer's layout, a newline then either two spaces and a
+    /// plain local name (`  %x`, `  %7`) or a lowercase word followed by a space (`  br `), or
+    /// a label starting with a letter (`b7:`, also after an empty line). These are the tokens `next` gives there (see
+    /// `other_token`'s sigils and `word_not_number`); any other bytes go to `next`. A whole-line
+    /// fast path of the parser ends with this call, so most lines cost no other lexer call.
+    #[inline(always)]
+    pub fn next_after_line(&mut self) -> Token {
+        let b = self.b;
+        let i = self.pos;
+        if b.get(i) == Some(&b'\n')
+            && let Some((kind, start, end)) = self.line_start(i + 1)
+        {
+            self.pos = end;
+            return Token {
+                start: start as u32,
+                end: end as u32,
+                kind,
+            };
+        }
+        self.next()
+    }
+
+    /// The first token of a line starting at `i`, in the spellings of [`Lexer::next_after_line`].
+    #[inline(always)]
+    fn line_start(&self, i: usize) -> Option<(Tok, usize, usize)> {
+        let b = self.b;
+        match *b.get(i..i + 4)? {
+            [b' ', b' ', b'%', d] => {
+                let s = i + 2;
+                if d.is_ascii_digit() {
+                    Some((Tok::LocalId, s, self.run(i + 4, |c| c.is_ascii_digit())))
+                } else if is_label(d) {
+                    Some((Tok::LocalVar, s, self.run(i + 4, is_label)))
+                } else {
+                    None
+                }
+            }
+            [b' ', b' ', c, _] if c.is_ascii_lowercase() => {
+                let s = i + 2;
+                let e = self.run(s + 1, |c| c.is_ascii_lowercase());
+                (b.get(e) == Some(&b' ')).then_some((Tok::Ident, s, e))
+            }
+            [c, ..] if c.is_ascii_alphabetic() => self.label_at(i),
+            // A label after an empty line (clang's layout).
+            [b'\n', c, ..] if c.is_ascii_alphabetic() => self.label_at(i + 1),
+            _ => None,
+        }
+    }
+
+    /// A label `name:` at `i`, its first byte a letter: `word_not_number`'s label (an identifier
+    /// run then `:`; not all digits, as it starts with a letter).
+    #[inline(always)]
+    fn label_at(&self, i: usize) -> Option<(Tok, usize, usize)> {
+        let e = self.run(i + 1, is_ident);
+        (self.b.get(e) == Some(&b':')).then_some((Tok::LabelStr, i, e + 1))
+    }
+
     /// The next token's kind and its span as `start | end << 32`.
     ///
     /// Kept small on purpose: whitespace, then one table lookup that settles the one-byte
@@ -582,6 +640,81 @@ mod tests {
             ]
         );
         assert_eq!(kinds("\"unterminated"), vec![Error]);
+    }
+
+    /// `next_after_line` gives `next`'s token at every position of texts made of the spellings
+    /// it reads directly and their near misses (other indentation, quotes, sigils, digits,
+    /// labels with `-`, words without the space, the end of the text).
+    #[test]
+    fn next_after_line_is_next() {
+        let pieces = [
+            "\n  %x = add",
+            "\n  %12 = a",
+            "\n  %\"q\" = ",
+            "\n  %-x",
+            "\n  % ",
+            "\n  %",
+            "\n  br label",
+            "\n  ret",
+            "\n  br\n",
+            "\n  s0x1F ",
+            "\n  u0x ",
+            "\n  ab-c ",
+            "\n  abc: ",
+            "\n   br ",
+            "\n\tbr ",
+            "\nb7:",
+            "\nbb.1:",
+            "\nb-7:",
+            "\n12:",
+            "\nx",
+            "\nab",
+            "\n\"l\":",
+            "\n}",
+            "\n",
+            "\n  ",
+            "\n  a",
+            "\nab: ",
+            "\n  %x",
+            "\n  @g ",
+            "\n  ;c\n  br ",
+            "\n  Br ",
+            "\n  br3 ",
+            "\nB7:",
+            "\n_a:",
+            "\n$a:",
+            "\n\nsw.bb4:",
+            "\n\nb-1:",
+            "\n\n\nb1:",
+            "\n\n  br ",
+            "\n\nx",
+            "\n\n12:",
+        ];
+        let mut texts: Vec<String> = Vec::new();
+        for a in pieces {
+            for b in pieces {
+                texts.push(format!("{a}{b}"));
+            }
+        }
+        let mut taken = 0;
+        for t in &texts {
+            let b = t.as_bytes();
+            for pos in 0..=b.len() {
+                let mut l = Lexer::new(b);
+                l.seek(pos);
+                let mut m = Lexer::new(b);
+                m.seek(pos);
+                let want = m.next();
+                taken += (b.get(pos) == Some(&b'\n') && l.line_start(pos + 1).is_some()) as usize;
+                let got = l.next_after_line();
+                assert_eq!(
+                    (got.kind, got.start, got.end, l.pos),
+                    (want.kind, want.start, want.end, m.pos),
+                    "{t:?} at {pos}"
+                );
+            }
+        }
+        assert!(taken > 500, "{taken}");
     }
 
     fn spans(s: &str) -> Vec<(Tok, &str)> {

@@ -286,9 +286,10 @@ pub(crate) struct Parser<'s> {
     #[cfg(test)]
     general_only: bool,
     /// Tests only: how often each whole-line fast path was taken (`br`, `phi`, `icmp`, `store`,
-    /// switch cases).
+    /// switch cases), and the name map's cache answered a local operand or a block reference
+    /// (`lines.rs`'s indices).
     #[cfg(test)]
-    lines_taken: [usize; 5],
+    lines_taken: [usize; 7],
 }
 
 impl<'s> Parser<'s> {
@@ -363,7 +364,7 @@ impl<'s> Parser<'s> {
             #[cfg(test)]
             general_only: false,
             #[cfg(test)]
-            lines_taken: [0; 5],
+            lines_taken: [0; 7],
         };
         p.ty_void = p.simple_type(Type::Void);
         p.ty_ptr = p.simple_type(Type::Ptr(0));

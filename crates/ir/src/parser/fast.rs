@@ -74,7 +74,18 @@ impl<'s> Parser<'s> {
     pub(super) fn consumed_to(&mut self, end: usize) {
         self.prev_end = end as u32;
         self.lex.seek(end);
-        self.tok = self.lex.next();
+        // The whole-line fast paths end here at the end of their line.
+        self.tok = self.lex.next_after_line();
+    }
+
+    /// `bump` for a token that usually ends its line (a block's label): the next token through
+    /// the lexer's line-start path ([`crate::lexer::Lexer::next_after_line`]).
+    #[inline(always)]
+    pub(super) fn bump_line(&mut self) -> Token {
+        let t = self.tok;
+        self.prev_end = t.end;
+        self.tok = self.lex.next_after_line();
+        t
     }
 
     /// 1 to 9 decimal digits at `i` ending a number token (see [`ends_number`]): the value and the

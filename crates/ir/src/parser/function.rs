@@ -352,7 +352,7 @@ impl<'s> Parser<'s> {
             let bstart = self.tok.start;
             let name = match self.tok.kind {
                 Tok::LabelStr => {
-                    let t = self.bump();
+                    let t = self.bump_line();
                     // An unquoted label (`b7:`) is its text without the colon: `lkey` without
                     // the general path's tests.
                     let k = if self.b.get(t.start as usize) != Some(&b'"') {

@@ -21,6 +21,10 @@ const PHI: usize = 1;
 const ICMP: usize = 2;
 const STORE: usize = 3;
 const SWITCH: usize = 4;
+/// A local operand answered by the name map's cache (`Parser::local_operand`).
+pub(super) const CACHED_VALUE: usize = 5;
+/// A block reference answered by the name map's cache (`Parser::block_name_tok`).
+pub(super) const CACHED_BLOCK: usize = 6;
 
 /// How a recognised operand is pushed: a local name token, or a small decimal constant.
 #[derive(Copy, Clone)]
@@ -58,7 +62,7 @@ impl<'s> Parser<'s> {
 
     /// Counts a fast path taken (tests only: `kind` indexes `lines_taken`).
     #[inline(always)]
-    fn took(&mut self, kind: usize) {
+    pub(super) fn took(&mut self, kind: usize) {
         #[cfg(test)]
         {
             self.lines_taken[kind] += 1;
@@ -432,7 +436,7 @@ impl Parser<'_> {
     /// `parse_module`, and how often each whole-line fast path was taken.
     pub(super) fn parse_module_counted(
         mut self,
-    ) -> (PResult<(Module, Vec<WrongType>)>, [usize; 5]) {
+    ) -> (PResult<(Module, Vec<WrongType>)>, [usize; 7]) {
         let mut r = Ok(());
         while self.tok.kind != Tok::Eof {
             if let Err(e) = self.parse_item() {

@@ -8,7 +8,9 @@
 //! read twice, fast paths on and off, and the results must be equal: the same module (every
 //! table, every span) and the same operands noted with a wrong type, or the same first error.
 //! A fast path that accepted a spelling the token path rejects, or read one differently, fails
-//! here; counters make sure each fast path was taken many times.
+//! here; counters make sure each fast path was taken many times. The same goes for the operands
+//! and block references answered by the name map's cache (`Parser::local_operand`,
+//! `Parser::block_name_tok`), off with the fast paths.
 
 use super::Parser;
 
@@ -333,7 +335,7 @@ fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
 
 /// Reads `text` with the fast paths on and off; both results as text (the module's every table
 /// and span, the operands noted with a wrong type, or the error), and the fast paths taken.
-fn both_ways(text: &str) -> (String, String, [usize; 5]) {
+fn both_ways(text: &str) -> (String, String, [usize; 7]) {
     let mut fast = Parser::new("t.ll", text);
     fast.general_only = false;
     let fast_r = fast.parse_module_counted();
@@ -346,7 +348,7 @@ fn both_ways(text: &str) -> (String, String, [usize; 5]) {
 #[test]
 fn fast_lines_read_as_the_token_path() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d, 0);
-    let mut taken = [0usize; 5];
+    let mut taken = [0usize; 7];
     let (mut ok, mut failed) = (0, 0);
     for round in 0..4000 {
         // Canonical modules, respelled ones, and ones with errors injected.
@@ -374,9 +376,17 @@ fn fast_lines_read_as_the_token_path() {
         }
     }
     // Each fast path was taken often, and both outcomes were met often.
-    for (kind, &n) in ["br", "phi", "icmp", "store", "switch case"]
-        .iter()
-        .zip(&taken)
+    for (kind, &n) in [
+        "br",
+        "phi",
+        "icmp",
+        "store",
+        "switch case",
+        "cached value",
+        "cached block",
+    ]
+    .iter()
+    .zip(&taken)
     {
         assert!(n > 1000, "{kind} taken {n} times: {taken:?}");
     }

@@ -205,6 +205,23 @@ fn pack(l: Local) -> Option<u32> {
     (i < 1 << 30).then_some(tag << 30 | i)
 }
 
+/// The block name index of a packed [`Local::Block`] (see [`pack`]).
+#[inline(always)]
+pub(super) fn packed_block(v: u32) -> Option<u32> {
+    (v >> 30 == 2).then_some(v & ((1 << 30) - 1))
+}
+
+/// The value of a packed [`Local::Arg`] or [`Local::Inst`] (see [`pack`]).
+#[inline(always)]
+pub(super) fn packed_value(v: u32) -> Option<crate::Value> {
+    let i = v & ((1 << 30) - 1);
+    match v >> 30 {
+        0 => Some(crate::Value::Arg(i)),
+        1 => Some(crate::Value::Inst(crate::InstId(i))),
+        _ => None,
+    }
+}
+
 #[inline]
 fn unpack(v: u32) -> Local {
     let i = v & ((1 << 30) - 1);
@@ -465,6 +482,24 @@ impl<'s> LocalMap<'s> {
         }
     }
 
+    /// The packed local (see [`pack`]) of the name `b`, a slice of the source, if the cache holds
+    /// it; `None` says nothing (the name may be in the structures behind the cache). The hot
+    /// callers test the packed form themselves (see [`packed_block`], [`packed_value`]), without
+    /// building a [`LocalKey`] or a [`Local`].
+    #[inline(always)]
+    pub(super) fn cached(&self, b: &[u8]) -> Option<u32> {
+        let (words, i) = self.cache_key(b)?;
+        let e = &self.cache[i];
+        (e.tag == self.generation << 8 | b.len() as u32 && e.words == words).then_some(e.val)
+    }
+
+    /// Forgets the last insert's split, as a lookup through [`LocalMap::get_or_insert`] answered by
+    /// the cache does.
+    #[inline(always)]
+    pub(super) fn forget_split(&mut self) {
+        self.last_split = None;
+    }
+
     /// The local `key` names. The cache probe is inlined into the callers (most lookups end
     /// there); the rest is [`LocalMap::get_uncached`].
     #[inline(always)]
@@ -577,6 +612,57 @@ impl<'s> LocalMap<'s> {
         self.insert_uncached::<false>(key, local, 0)
     }
 
+    /// The commonest first sight of a block name in [`LocalMap::get_or_insert`], a numbered name
+    /// (`%b12`, `%for.body63`) of a known prefix that no structure holds yet, done here without
+    /// the general path's call: `true` if `b` (a name of at most 16 bytes whose first word is
+    /// `w`) was such a name and is now in its number's dense entry (the cache is the caller's),
+    /// `false` if nothing was changed (the general path decides). (In [`LocalMap::insert`],
+    /// whose general path is inlined, it saves nothing: measured.)
+    ///
+    /// The name is absent when its number's dense entry is stale or current with a free way and
+    /// neither way holds the prefix: a name goes to the table or its prefix's own vector only
+    /// while its entry is current with both ways taken by other prefixes, and ways are never
+    /// emptied within a function (see [`LocalMap::insert`]). It then takes the way
+    /// [`LocalMap::insert_dense`] would give it.
+    #[inline(always)]
+    fn insert_new_dense(&mut self, b: &[u8], w: u64, local: Local) -> bool {
+        let Some(val) = pack(local) else {
+            return false;
+        };
+        let Some((p, n)) = split_with(b, w) else {
+            return false;
+        };
+        let Some(pi) = self.prefix_index(p) else {
+            return false;
+        };
+        let n = n as usize;
+        // `dense` never outgrows `dense_cap`; a number past its length makes it grow (general
+        // path).
+        if pi >= NUMBERED as usize || n >= self.dense.len() {
+            return false;
+        }
+        let generation = self.generation;
+        let pw = pi as u16;
+        let e = &mut self.dense[n];
+        let w = if e.generation != generation {
+            *e = Dense {
+                generation,
+                ..EMPTY_DENSE
+            };
+            0
+        } else if e.prefix[0] == NO_WAY {
+            0
+        } else if e.prefix[0] != pw && e.prefix[1] == NO_WAY {
+            1
+        } else {
+            return false;
+        };
+        e.prefix[w] = pw;
+        e.val[w] = val;
+        self.last_split = Some((pi as u32, n as u32));
+        true
+    }
+
     /// The local `key` names if it has one (the map unchanged), else inserts `local` for it and
     /// returns `None`: [`LocalMap::get`] and [`LocalMap::insert`] in one probe, for block names,
     /// which are entered at their first sight, reference or label (see `Parser::block_names`).
@@ -591,6 +677,15 @@ impl<'s> LocalMap<'s> {
             if e.tag == tag && e.words == words {
                 self.last_split = None;
                 return Some(unpack(e.val));
+            }
+            if self.insert_new_dense(s.as_bytes(), words[0], local) {
+                // Packable: `insert_new_dense` packed it.
+                self.cache[i] = CacheEntry {
+                    words,
+                    tag,
+                    val: pack(local).unwrap_or(IN_OTHER),
+                };
+                return None;
             }
             let prev = self.insert_uncached::<true>(key, local, words[0]);
             self.cache[i] = match pack(prev.unwrap_or(local)) {

@@ -108,8 +108,38 @@ impl<'s> Parser<'s> {
     /// The local name token `t` (already consumed) as an operand written as a `ty`: the commonest
     /// operand, pushed directly (the same as `parse_local_ref` and `push_operand`, without passing
     /// a `Val` through memory).
-    #[inline]
+    ///
+    /// A plain name the name map's cache holds as an argument or an instruction (most operands:
+    /// a value defined shortly before) is pushed here, inlined into the caller; the rest goes
+    /// to [`Parser::local_operand_slow`].
+    #[inline(always)]
     pub(super) fn local_operand(&mut self, f: &mut Function, t: Token, ty: TypeId) -> PResult<()> {
+        if !self.lines_off()
+            && let Some(name) = self.plain_local_name(t)
+            && let Some(v) = self.locals.cached(name).and_then(locals::packed_value)
+        {
+            self.took(lines::CACHED_VALUE);
+            self.check_written(f, v, ty);
+            f.operands.push(v);
+            return Ok(());
+        }
+        self.local_operand_slow(f, t, ty)
+    }
+
+    /// The name of a plain local name token (`%name`, not quoted, not a number), as `lkey` reads
+    /// it, as bytes of the source.
+    #[inline(always)]
+    pub(super) fn plain_local_name(&self, t: Token) -> Option<&'s [u8]> {
+        let b = self.b;
+        if t.kind != Tok::LocalVar || b.get(t.start as usize + 1) == Some(&b'"') {
+            return None;
+        }
+        b.get(t.start as usize + 1..t.end as usize)
+    }
+
+    /// [`Parser::local_operand`] through the name map's full lookup.
+    #[inline(never)]
+    fn local_operand_slow(&mut self, f: &mut Function, t: Token, ty: TypeId) -> PResult<()> {
         {
             let key = self.lkey(t)?;
             let idx = f.operands.len() as u32;
@@ -176,7 +206,28 @@ impl<'s> Parser<'s> {
 
     /// [`Parser::block_name_ref`] for the name token `t`, already consumed: a name seen for the
     /// first time is entered as a block name (see [`BlockName`]).
+    ///
+    /// A plain name the name map's cache holds as a block name (every reference after a block's
+    /// first sight, usually) is pushed here, inlined into the caller, as
+    /// [`Parser::block_name_tok_slow`] would push it after its lookup (which the cache answers the
+    /// same way); the rest goes there.
+    #[inline(always)]
     pub(super) fn block_name_tok(&mut self, f: &mut Function, t: Token) -> PResult<()> {
+        if !self.lines_off()
+            && let Some(name) = self.plain_local_name(t)
+            && let Some(k) = self.locals.cached(name).and_then(locals::packed_block)
+        {
+            self.took(lines::CACHED_BLOCK);
+            self.locals.forget_split();
+            f.block_refs.push(Block(k));
+            return Ok(());
+        }
+        self.block_name_tok_slow(f, t)
+    }
+
+    /// [`Parser::block_name_tok`] through the name map's full lookup.
+    #[inline(never)]
+    fn block_name_tok_slow(&mut self, f: &mut Function, t: Token) -> PResult<()> {
         let key = self.lkey(t)?;
         let new = self.block_names.len() as u32;
         match self.locals.get_or_insert(key, Local::Block(new)) {
