@@ -459,6 +459,7 @@ impl CycleInfo {
         self.cycles[c.index()].reducible
     }
     /// Every block of the cycle, descendants' included, in LLVM's insertion order.
+    #[inline]
     pub fn blocks(&self, c: Cycle) -> &[Block] {
         let (a, b) = self.cycles[c.index()].blocks;
         &self.layout[a as usize..b as usize]
@@ -479,6 +480,7 @@ impl CycleInfo {
         &self.children[a as usize..b as usize]
     }
     /// The innermost cycle strictly containing `c`; `None` at top level.
+    #[inline]
     pub fn parent(&self, c: Cycle) -> Option<Cycle> {
         let p = self.cycles[c.index()].parent;
         (p != NONE).then_some(Cycle(p))
@@ -489,6 +491,7 @@ impl CycleInfo {
         Cycle(self.outermost[c.index()])
     }
     /// Top-level cycles have depth 1.
+    #[inline]
     pub fn depth(&self, c: Cycle) -> u32 {
         self.cycles[c.index()].depth
     }
@@ -505,6 +508,7 @@ impl CycleInfo {
         self.innermost[b.index()]
     }
     /// Depth of the innermost cycle containing `b`, 0 when none.
+    #[inline]
     pub fn cycle_depth(&self, b: Block) -> u32 {
         self.cycle_of(b).map_or(0, |c| self.depth(c))
     }
@@ -737,6 +741,7 @@ impl Pending {
         self.left.resize(n, 0);
     }
 
+    #[inline]
     fn new_cycle(&mut self) {
         self.cycles.push(PendingCycle {
             before: NIL,

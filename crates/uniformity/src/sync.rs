@@ -461,6 +461,7 @@ impl FreshSet {
         let (i, left, h) = self.take_last()?;
         Some((i, left == 0 && (h == 0 || self.is_empty())))
     }
+    #[inline]
     fn clear(&mut self) {
         while let Some(i) = self.last() {
             self.reset(i);
