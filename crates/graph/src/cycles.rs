@@ -507,6 +507,12 @@ impl CycleInfo {
     pub fn innermost_raw(&self, b: Block) -> u32 {
         self.innermost[b.index()]
     }
+    /// [`CycleInfo::innermost_raw`] of every block, indexed by block (for loops over many
+    /// blocks: one slice instead of a field load per lookup).
+    #[inline]
+    pub fn innermost_all(&self) -> &[u32] {
+        &self.innermost
+    }
     /// Depth of the innermost cycle containing `b`, 0 when none.
     #[inline]
     pub fn cycle_depth(&self, b: Block) -> u32 {
@@ -769,6 +775,7 @@ impl Pending {
     /// predecessors inside the subtree are queued, the others become pending edges of `c`.
     /// Returns how many; a block other than the header is an entry iff any.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn scan<G: Graph + ?Sized>(
         &mut self,
         g: &G,
