@@ -459,6 +459,7 @@ impl CycleInfo {
         self.cycles[c.index()].reducible
     }
     /// Every block of the cycle, descendants' included, in LLVM's insertion order.
+    #[inline]
     pub fn blocks(&self, c: Cycle) -> &[Block] {
         let (a, b) = self.cycles[c.index()].blocks;
         &self.layout[a as usize..b as usize]
@@ -479,6 +480,7 @@ impl CycleInfo {
         &self.children[a as usize..b as usize]
     }
     /// The innermost cycle strictly containing `c`; `None` at top level.
+    #[inline]
     pub fn parent(&self, c: Cycle) -> Option<Cycle> {
         let p = self.cycles[c.index()].parent;
         (p != NONE).then_some(Cycle(p))
@@ -489,6 +491,7 @@ impl CycleInfo {
         Cycle(self.outermost[c.index()])
     }
     /// Top-level cycles have depth 1.
+    #[inline]
     pub fn depth(&self, c: Cycle) -> u32 {
         self.cycles[c.index()].depth
     }
@@ -504,7 +507,14 @@ impl CycleInfo {
     pub fn innermost_raw(&self, b: Block) -> u32 {
         self.innermost[b.index()]
     }
+    /// [`CycleInfo::innermost_raw`] of every block, indexed by block (for loops over many
+    /// blocks: one slice instead of a field load per lookup).
+    #[inline]
+    pub fn innermost_all(&self) -> &[u32] {
+        &self.innermost
+    }
     /// Depth of the innermost cycle containing `b`, 0 when none.
+    #[inline]
     pub fn cycle_depth(&self, b: Block) -> u32 {
         self.cycle_of(b).map_or(0, |c| self.depth(c))
     }
@@ -737,6 +747,7 @@ impl Pending {
         self.left.resize(n, 0);
     }
 
+    #[inline]
     fn new_cycle(&mut self) {
         self.cycles.push(PendingCycle {
             before: NIL,
@@ -764,6 +775,7 @@ impl Pending {
     /// predecessors inside the subtree are queued, the others become pending edges of `c`.
     /// Returns how many; a block other than the header is an entry iff any.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn scan<G: Graph + ?Sized>(
         &mut self,
         g: &G,

@@ -172,53 +172,18 @@ impl DominatorTree {
         k
     }
 
-    /// Link-eval with path compression: the vertex of minimal semidominator on the path from `v` up
-    /// to (excluding) the first ancestor that is not yet linked (numbers `< linked` are unlinked).
-    #[inline]
-    fn eval(&mut self, v: u32, linked: u32) -> u32 {
-        let n = self.nodes[v as usize];
-        if n.anc < linked {
-            return n.label;
-        }
-        self.eval_compress(v, linked)
-    }
-
-    #[inline(never)]
-    fn eval_compress(&mut self, v: u32, linked: u32) -> u32 {
-        let nodes = &mut self.nodes;
-        self.path.clear();
-        let mut x = v;
-        loop {
-            self.path.push(x);
-            x = nodes[x as usize].anc;
-            if nodes[x as usize].anc < linked {
-                break;
-            }
-        }
-        // `x` is the topmost linked vertex; compress the path below it, top-down.
-        let mut p = x;
-        let mut p_label = nodes[p as usize].label;
-        while let Some(y) = self.path.pop() {
-            nodes[y as usize].anc = nodes[p as usize].anc;
-            let y_label = nodes[y as usize].label;
-            if nodes[p_label as usize].semi < nodes[y_label as usize].semi {
-                nodes[y as usize].label = p_label;
-            } else {
-                p_label = y_label;
-            }
-            p = y;
-        }
-        nodes[v as usize].label
-    }
-
     /// Semidominators, then immediate dominators, for the DFS numbering `num` (from 1, 0 when
     /// unreachable) whose blocks in preorder are `vertex`.
     fn semi_nca<G: Graph + ?Sized>(&mut self, g: &G, vertex: &[Block], num: impl Fn(Block) -> u32) {
         let count = vertex.len() as u32;
+        // The node table as a local slice and the path buffer moved out: the loops index them
+        // without reloading `self`'s vector pointers after every write.
+        let nodes = &mut self.nodes[..=count as usize];
+        let mut path = std::mem::take(&mut self.path);
         for w in (2..=count).rev() {
             let wb = vertex[w as usize - 1];
             // `idom` still holds the DFS parent here (set by `Node::new`).
-            let mut semi = self.nodes[w as usize].idom;
+            let mut semi = nodes[w as usize].idom;
             for &p in g.preds(wb) {
                 let pn = num(p);
                 if pn == 0 {
@@ -230,21 +195,22 @@ impl DominatorTree {
                     semi = semi.min(pn);
                     continue;
                 }
-                let u = self.eval(pn, w + 1);
-                semi = semi.min(self.nodes[u as usize].semi);
+                let u = eval(nodes, &mut path, pn, w + 1);
+                semi = semi.min(nodes[u as usize].semi);
             }
-            self.nodes[w as usize].semi = semi;
+            nodes[w as usize].semi = semi;
         }
+        self.path = path;
         // `label` is free from here on: it starts the subtree sizes of `build_tree`.
-        self.nodes[1].label = 1;
+        nodes[1].label = 1;
         for w in 2..=count {
-            let semi = self.nodes[w as usize].semi;
-            let mut d = self.nodes[w as usize].idom;
+            let semi = nodes[w as usize].semi;
+            let mut d = nodes[w as usize].idom;
             while d > semi {
-                d = self.nodes[d as usize].idom;
+                d = nodes[d as usize].idom;
             }
-            self.nodes[w as usize].idom = d;
-            self.nodes[w as usize].label = 1;
+            nodes[w as usize].idom = d;
+            nodes[w as usize].label = 1;
         }
     }
 
@@ -260,35 +226,35 @@ impl DominatorTree {
         // Nested intervals: each vertex's children take consecutive slots after it, in DFS-number
         // order. `semi` becomes the next free slot.
         self.preorder.resize(count as usize, Block(0));
-        let root = self.root.index();
-        self.tree[root] = TreeInfo {
+        let (tree, preorder) = (&mut self.tree[..], &mut self.preorder[..]);
+        let root = self.root;
+        tree[root.index()] = TreeInfo {
             idom: NONE,
             tin: 0,
             size: count,
             level: 0,
         };
-        self.preorder[0] = self.root;
+        preorder[0] = root;
         // `anc` is free too: it becomes the depth in the tree.
-        self.nodes[1].semi = 1;
-        self.nodes[1].anc = 0;
+        nodes[1].semi = 1;
+        nodes[1].anc = 0;
         for w in 2..=count {
-            let node = self.nodes[w as usize];
+            let node = nodes[w as usize];
             let b = vertex[w as usize - 1];
             let d = vertex[node.idom as usize - 1];
-            let up = self.nodes[node.idom as usize];
+            let up = nodes[node.idom as usize];
             let slot = up.semi;
             let level = up.anc + 1;
-            self.nodes[node.idom as usize].semi = slot + node.label;
-            self.nodes[w as usize].semi = slot + 1;
-            self.nodes[w as usize].anc = level;
-            let bi = b.index();
-            self.tree[bi] = TreeInfo {
+            nodes[node.idom as usize].semi = slot + node.label;
+            nodes[w as usize].semi = slot + 1;
+            nodes[w as usize].anc = level;
+            tree[b.index()] = TreeInfo {
                 idom: d.0,
                 tin: slot,
                 size: node.label,
                 level,
             };
-            self.preorder[slot as usize] = b;
+            preorder[slot as usize] = b;
         }
     }
 
@@ -379,4 +345,42 @@ impl DominatorTree {
         }
         Some(a)
     }
+}
+
+/// Link-eval with path compression: the vertex of minimal semidominator on the path from `v` up
+/// to (excluding) the first ancestor that is not yet linked (numbers `< linked` are unlinked).
+#[inline]
+fn eval(nodes: &mut [Node], path: &mut Vec<u32>, v: u32, linked: u32) -> u32 {
+    let n = nodes[v as usize];
+    if n.anc < linked {
+        return n.label;
+    }
+    eval_compress(nodes, path, v, linked)
+}
+
+#[inline(never)]
+fn eval_compress(nodes: &mut [Node], path: &mut Vec<u32>, v: u32, linked: u32) -> u32 {
+    path.clear();
+    let mut x = v;
+    loop {
+        path.push(x);
+        x = nodes[x as usize].anc;
+        if nodes[x as usize].anc < linked {
+            break;
+        }
+    }
+    // `x` is the topmost linked vertex; compress the path below it, top-down.
+    let mut p = x;
+    let mut p_label = nodes[p as usize].label;
+    while let Some(y) = path.pop() {
+        nodes[y as usize].anc = nodes[p as usize].anc;
+        let y_label = nodes[y as usize].label;
+        if nodes[p_label as usize].semi < nodes[y_label as usize].semi {
+            nodes[y as usize].label = p_label;
+        } else {
+            p_label = y_label;
+        }
+        p = y;
+    }
+    nodes[v as usize].label
 }

@@ -394,6 +394,8 @@ fn cycles_match_their_definition() {
                 .filter(|c| sets[c.index()][b])
                 .min_by_key(|c| size(c.index()));
             assert_eq!(ci.cycle_of(Block(b as u32)), innermost);
+            // The table form the hot loops read agrees with the per-block query.
+            assert_eq!(ci.innermost_all()[b], innermost.map_or(u32::MAX, |c| c.0));
             for x in 0..n {
                 let common = ci
                     .cycles()

@@ -135,6 +135,7 @@ impl Function {
     }
     /// Successors of a block in terminator operand order (duplicates kept); none for a block
     /// that does not end in a terminator (only a function built in memory can have one).
+    #[inline]
     pub fn succs(&self, b: Block) -> &[Block] {
         let r = self.block_range(b);
         if r.is_empty() {

@@ -228,49 +228,71 @@ impl Structure {
         let layout = cycles.layout();
         t.range
             .extend((0..nc as u32).map(|c| cycles.layout_range(Cycle(c))));
-        t.pos.clear();
-        t.pos.resize(n, NONE);
         // Edges, and with them each exit edge's owner: the outermost cycle it leaves (the child
         // of the smallest common cycle on the source's chain), for the local exits. Only exit
         // edges are listed with their owner (most edges stay in their source's cycle).
-        t.edge_start.clear();
-        t.edge_dst.clear();
-        t.edge_m.clear();
-        t.owner_edges.clear();
-        t.count.clear();
-        t.count.resize(nc + 1, 0);
-        t.edge_start.reserve(layout.len() + 1);
-        let mut c = 0u32;
-        for (p, &b) in layout.iter().enumerate() {
-            // The top-level cycle holding position p (top-level cycles' slices are in order).
-            while t.range[c as usize].1 as usize <= p {
-                c = t.subtree_end[c as usize];
-            }
-            let top_end = t.subtree_end[c as usize];
-            t.pos[b.index()] = p as u32;
-            t.edge_start.push(t.edge_dst.len() as u32);
-            let cb = cycles.cycle_of(b).map_or(NONE, |c| c.0);
-            let (dcb, cb_end) = (t.depth[cb as usize], t.subtree_end[cb as usize]);
-            for &x in g.succs(b) {
-                let ix = cycles.cycle_of(x).map_or(NONE, |c| c.0);
-                // `ix` is NONE (above every id) or a cycle id: outside c's subtree means the
-                // edge leaves the whole top-level cycle.
-                let (m, owner) = if !(c <= ix && ix < top_end) {
-                    (0, c)
-                } else if cb <= ix && ix < cb_end {
-                    (dcb, NONE)
-                } else {
-                    t.exit_depth_and_owner(cb, ix)
-                };
-                t.edge_dst.push(x);
-                t.edge_m.push(m);
-                if owner != NONE {
-                    t.owner_edges.push((owner, x));
-                    t.count[owner as usize + 1] += 1;
+        // The tables written here are moved out of `t` for the pass and the ones read are local
+        // slices: pushing through `t` kept the compiler reloading every table's pointer and
+        // length from memory for each edge.
+        let mut pos = std::mem::take(&mut t.pos);
+        let mut edge_start = std::mem::take(&mut t.edge_start);
+        let mut edge_dst = std::mem::take(&mut t.edge_dst);
+        let mut edge_m = std::mem::take(&mut t.edge_m);
+        let mut owner_edges = std::mem::take(&mut t.owner_edges);
+        let mut count = std::mem::take(&mut t.count);
+        pos.clear();
+        pos.resize(n, NONE);
+        // One start per layout position, written by position, and the end after the loop.
+        edge_start.clear();
+        edge_start.resize(layout.len() + 1, 0);
+        edge_dst.clear();
+        edge_m.clear();
+        owner_edges.clear();
+        count.clear();
+        count.resize(nc + 1, 0);
+        {
+            let inner_of = &cycles.innermost_all()[..n];
+            let (range, sub_end, depth) = (&t.range[..nc], &t.subtree_end[..nc], &t.depth[..nc]);
+            let (pos, count, starts) = (&mut pos[..n], &mut count[..nc + 1], &mut edge_start[..]);
+            let mut c = 0u32;
+            for (p, &b) in layout.iter().enumerate() {
+                // The top-level cycle holding position p (top-level cycles' slices are in order).
+                while range[c as usize].1 as usize <= p {
+                    c = sub_end[c as usize];
+                }
+                let top_end = sub_end[c as usize];
+                pos[b.index()] = p as u32;
+                starts[p] = edge_dst.len() as u32;
+                // A layout block is in a cycle: `cb` is a cycle id.
+                let cb = inner_of[b.index()];
+                let (dcb, cb_end) = (depth[cb as usize], sub_end[cb as usize]);
+                for &x in g.succs(b) {
+                    let ix = inner_of[x.index()];
+                    // `ix` is NONE (above every id) or a cycle id: outside c's subtree means the
+                    // edge leaves the whole top-level cycle.
+                    let (m, owner) = if !(c <= ix && ix < top_end) {
+                        (0, c)
+                    } else if cb <= ix && ix < cb_end {
+                        (dcb, NONE)
+                    } else {
+                        t.exit_depth_and_owner(cb, ix)
+                    };
+                    edge_dst.push(x);
+                    edge_m.push(m);
+                    if owner != NONE {
+                        owner_edges.push((owner, x));
+                        count[owner as usize + 1] += 1;
+                    }
                 }
             }
         }
-        t.edge_start.push(t.edge_dst.len() as u32);
+        edge_start[layout.len()] = edge_dst.len() as u32;
+        t.pos = pos;
+        t.edge_start = edge_start;
+        t.edge_dst = edge_dst;
+        t.edge_m = edge_m;
+        t.owner_edges = owner_edges;
+        t.count = count;
         t.rmq = OnceLock::new();
         let ne = t.edge_m.len();
         let levels = (usize::BITS - ne.leading_zeros()) as usize;

@@ -376,13 +376,12 @@ impl FreshSet {
     fn set(&mut self, i: u32) {
         let (w, bit) = (i as usize / 64, 1u64 << (i % 64));
         let word = self.words[w];
-        if word & bit == 0 {
-            self.words[w] = word | bit;
-            // A non-empty word is already in the summary (and below `hi`).
-            if word == 0 {
-                self.summary[w / 64] |= 1 << (w % 64);
-                self.hi = self.hi.max(w / 64);
-            }
+        // Stored whether or not the bit was there (no branch on it): a non-empty word is already
+        // in the summary (and below `hi`).
+        self.words[w] = word | bit;
+        if word == 0 {
+            self.summary[w / 64] |= 1 << (w % 64);
+            self.hi = self.hi.max(w / 64);
         }
     }
     #[inline]
@@ -462,6 +461,7 @@ impl FreshSet {
         let (i, left, h) = self.take_last()?;
         Some((i, left == 0 && (h == 0 || self.is_empty())))
     }
+    #[inline]
     fn clear(&mut self) {
         while let Some(i) = self.last() {
             self.reset(i);
