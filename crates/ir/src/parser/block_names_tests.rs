@@ -14,20 +14,7 @@
 use crate::{FuncId, Module};
 use converge_graph::Block;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use converge_gen::rng::Rng;
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Kind {
@@ -319,7 +306,7 @@ fn actual_refs(m: &Module, f: FuncId) -> Vec<usize> {
 /// model says.
 #[test]
 fn block_names_follow_the_rule() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let (mut errors, mut read) = (0, 0);
     let mut seen = std::collections::HashSet::new();
     for _ in 0..6000 {

@@ -14,32 +14,26 @@
 
 use super::Parser;
 
-/// A xorshift generator, and the percent chance of an odd choice (type, operand, block name).
-struct Rng(u64, usize);
+/// The project's seeded generator (`converge_gen::rng`), and the percent chance of an odd choice
+/// (type, operand, block name).
+struct Rng(converge_gen::rng::Rng, usize);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
     fn odd(&mut self) -> bool {
         let p = self.1;
         self.chance(p)
     }
 
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n)
     }
 
     fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
+        self.0.chance(percent as u32, 100)
     }
 
     fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
-        v[self.below(v.len())]
+        *self.0.pick(v)
     }
 }
 
@@ -52,6 +46,13 @@ struct Line<'r> {
 }
 
 impl Line<'_> {
+    /// `, label D`: a block operand after another operand.
+    fn label(&mut self, d: &str) {
+        self.put("", ",");
+        self.put(" ", "label");
+        self.put(" ", d);
+    }
+
     fn put(&mut self, gap: &str, piece: &str) {
         if self.rng.chance(self.respell) {
             let g = self
@@ -281,9 +282,7 @@ fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
             l.put("", "switch");
             l.put(" ", t);
             l.put(" ", &c);
-            l.put("", ",");
-            l.put(" ", "label");
-            l.put(" ", &d);
+            l.label(&d);
             l.put(" ", "[");
             for _ in 0..l.rng.below(4) {
                 let ct = ty(l.rng);
@@ -291,9 +290,7 @@ fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
                 let d = block(l.rng, blocks, &defined);
                 l.put("\n    ", ct);
                 l.put(" ", &v);
-                l.put("", ",");
-                l.put(" ", "label");
-                l.put(" ", &d);
+                l.label(&d);
             }
             l.put("\n  ", "]");
         } else if l.rng.chance(50) {
@@ -313,12 +310,8 @@ fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
             l.put("", "br");
             l.put(" ", t);
             l.put(" ", &c);
-            l.put("", ",");
-            l.put(" ", "label");
-            l.put(" ", &d1);
-            l.put("", ",");
-            l.put(" ", "label");
-            l.put(" ", &d2);
+            l.label(&d1);
+            l.label(&d2);
         }
         if l.rng.chance(5) {
             l.put("", ",");
@@ -347,7 +340,7 @@ fn both_ways(text: &str) -> (String, String, [usize; 7]) {
 
 #[test]
 fn fast_lines_read_as_the_token_path() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d, 0);
+    let mut rng = Rng(converge_gen::rng::Rng::new(0x2545_f491_4f6c_dd1d), 0);
     let mut taken = [0usize; 7];
     let (mut ok, mut failed) = (0, 0);
     for round in 0..4000 {
