@@ -33,7 +33,7 @@ impl Rng {
     }
 
     fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
-        *self.0.pick(v)
+        self.0.pick::<&str>(v)
     }
 }
 
