@@ -241,8 +241,9 @@ struct Scratch {
     /// Per top-level cycle: no block after it lies in a cycle (valid once `downstream_settled`
     /// ran for it).
     downstream_acyclic: Vec<bool>,
-    /// Per block (precise mode): the top-level cycle a branch inside which last made it a join
-    /// (its effects are then the same for every branch of that cycle; see `record_join_from`).
+    /// Per block (precise mode): the top-level cycle, or the outermost irreducible cycle nested
+    /// in reducible ones, a branch inside which last made it a join (its effects are then the
+    /// same for every branch of that cycle; see `record_join_from`).
     joined_from: Vec<u32>,
     /// Per block: stamped with a cycle index when the block dominates an exit of that cycle.
     dom_exit: Vec<u32>,
@@ -372,6 +373,15 @@ pub(crate) mod knobs {
         /// Steps of the nested skip's walk up the cycles around the branch (counted as join work
         /// by the tests).
         pub static CHAIN_STEPS: Cell<u64> = const { Cell::new(0) };
+        /// Branches under the nested skip whose exits are not all known are analysed at once
+        /// instead of postponed.
+        pub static NO_NESTED_DEFER: Cell<bool> = const { Cell::new(false) };
+        /// Nested branches postponed (all functions on this thread).
+        pub static NESTED_DEFERRED: Cell<u64> = const { Cell::new(0) };
+        /// Precise mode: a block joined from a branch inside an assumed-divergent irreducible
+        /// cycle nested in reducible ones is not settled for that cycle's other branches
+        /// (`record_join_from`, `settled_nested`).
+        pub static NO_NESTED_JOINED: Cell<bool> = const { Cell::new(false) };
         /// The nested skip walks the cycles around the branch without `all_exits_known` first.
         pub static NO_KNOWN_FIRST: Cell<bool> = const { Cell::new(false) };
         /// Candidate lists of any length (`candidate_budget`).
@@ -1071,7 +1081,12 @@ impl<F: SsaFunction> State<'_, F> {
                 return self.inside_assumed(o);
             }
         }
+        #[cfg(test)]
+        let joined = !knobs::NO_NESTED_JOINED.with(|c| c.get());
+        #[cfg(not(test))]
+        let joined = true;
         self.w.phis_tainted[j.index()]
+            || joined && self.precise && self.w.joined_from[j.index()] == o
             || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
                 self.out.divergent_insts[i.index()]
                     || self.out.always_uniform[i.index()]
@@ -1444,6 +1459,26 @@ impl<F: SsaFunction> State<'_, F> {
                 if known {
                     return;
                 }
+                // Only divergent exits of cycles inside `o` (or of `o`) remain, and inside an
+                // assumed-divergent cycle those are only recorded: the branch can be postponed
+                // like those inside an assumed top-level cycle above (deepest first: a deep
+                // branch's exits give its whole chain one). A nest whose branches came
+                // shallowest first otherwise walked the region once per level (issue 13, the
+                // `grid` family). Postponing reorders the printed cycles with a divergent exit,
+                // so only past the same work budget as below: under it nothing changes.
+                #[cfg(test)]
+                let defer_nested = !knobs::NO_NESTED_DEFER.with(|c| c.get());
+                #[cfg(not(test))]
+                let defer_nested = true;
+                if self.defer
+                    && defer_nested
+                    && self.w.joins.work > deferred_budget(f.cfg().num_blocks())
+                {
+                    #[cfg(test)]
+                    knobs::NESTED_DEFERRED.with(|c| c.set(c.get() + 1));
+                    self.w.deferred.push(b);
+                    return;
+                }
             }
         }
         // When no divergent exit of the branch can matter, joins among the settled blocks at the
@@ -1527,7 +1562,7 @@ impl<F: SsaFunction> State<'_, F> {
                 break;
             }
             if self.precise {
-                self.record_join_from(branch_top, j);
+                self.record_join_from(branch_top, inner, j);
             }
             let mut jc = s.cycle_of(j);
             if let Some(c0) = jc {
@@ -1662,12 +1697,21 @@ impl<F: SsaFunction> State<'_, F> {
     /// the branch's cycle contains `j`'s (`precise::irreducible::divergent_cycle`): the same for
     /// every branch of `bt`, a cycle. So once `j` was a join of one, it is settled for all of
     /// them (`join_candidates_settled`), though its phis may stay uniform for other branches.
-    fn record_join_from(&mut self, bt: Option<u32>, j: Block) {
+    ///
+    /// The same holds for `j` outside the outermost irreducible cycle `o` around the branch when
+    /// `j` shares the branch's top-level cycle (`o` nested in reducible cycles): every block of
+    /// `o` reaches the same blocks, so `j` is settled for every branch inside `o`
+    /// (`settled_nested`) as far as its phis go.
+    fn record_join_from(&mut self, bt: Option<u32>, inner: u32, j: Block) {
         let s = self.s;
-        if let Some(bt) = bt
-            && s.cycle_of(j).map(|c| s.top(c)) != Some(bt)
-        {
+        let Some(bt) = bt else { return };
+        if s.cycle_of(j).map(|c| s.top(c)) != Some(bt) {
             self.w.joined_from[j.index()] = bt;
+            return;
+        }
+        let o = self.w.po.outer_irr[inner as usize];
+        if o != NONE && o != bt && !s.contains(o, j) {
+            self.w.joined_from[j.index()] = o;
         }
     }
 
