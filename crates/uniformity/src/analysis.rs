@@ -238,6 +238,9 @@ struct Scratch {
     assumed_flag: Vec<bool>,
     /// Branches postponed to the end (see `analyze_control_divergence`).
     deferred: Vec<Block>,
+    /// The blocks of the nests of the branches under the nested skip analysed for their divergent
+    /// exits only, summed (see `analyze_control_divergence`).
+    nested_exit_blocks: u64,
     /// Per top-level cycle: no block after it lies in a cycle (valid once `downstream_settled`
     /// ran for it).
     downstream_acyclic: Vec<bool>,
@@ -278,6 +281,7 @@ impl Scratch {
     fn reset(&mut self, nb: usize, nc: usize) {
         self.worklist.clear();
         self.deferred.clear();
+        self.nested_exit_blocks = 0;
         reset(&mut self.exit_flag, nc, false);
         reset(&mut self.phis_tainted, nb, false);
         reset(&mut self.exits_known_up, nc, false);
@@ -376,6 +380,9 @@ pub(crate) mod knobs {
         /// Branches under the nested skip whose exits are not all known are analysed at once
         /// instead of postponed.
         pub static NO_NESTED_DEFER: Cell<bool> = const { Cell::new(false) };
+        /// A block inside an assumed-divergent irreducible cycle nested in reducible ones is not
+        /// settled for all branches until its top-level cycle is assumed (`settled_for_all`).
+        pub static NO_NESTED_ALL: Cell<bool> = const { Cell::new(false) };
         /// Nested branches postponed (all functions on this thread).
         pub static NESTED_DEFERRED: Cell<u64> = const { Cell::new(0) };
         /// Precise mode: a block joined from a branch inside an assumed-divergent irreducible
@@ -1236,11 +1243,15 @@ impl<F: SsaFunction> State<'_, F> {
     /// `j` there is none, and once its top-level cycle is assumed divergent all are inside it.
     fn settled_for_all(&mut self, j: Block) -> bool {
         let s = self.s;
-        if let Some(c) = s.cycle_of(j)
-            && self.w.po.outer_irr[c as usize] != NONE
-            && !self.inside_assumed(s.top(c))
-        {
-            return false;
+        #[cfg(test)]
+        let nested_all = !knobs::NO_NESTED_ALL.with(|c| c.get());
+        #[cfg(not(test))]
+        let nested_all = true;
+        if let Some(c) = s.cycle_of(j) {
+            let o = self.w.po.outer_irr[c as usize];
+            if o != NONE && !self.inside_assumed(if nested_all { o } else { s.top(c) }) {
+                return false;
+            }
         }
         if self.w.phis_tainted[j.index()] {
             return true;
@@ -1465,20 +1476,24 @@ impl<F: SsaFunction> State<'_, F> {
                 // branch's exits give its whole chain one). A nest whose branches came
                 // shallowest first otherwise walked the region once per level (issue 13, the
                 // `grid` family). Postponing reorders the printed cycles with a divergent exit,
-                // so only past the same work budget as below: under it nothing changes.
+                // so only once such branches ran for more blocks of their nests in all than the
+                // function's budget (`deferred_budget`): below that nothing changes. (Blocks of
+                // the nests, not propagation steps, so that the shortcuts that save steps never
+                // move the point.)
                 #[cfg(test)]
                 let defer_nested = !knobs::NO_NESTED_DEFER.with(|c| c.get());
                 #[cfg(not(test))]
                 let defer_nested = true;
                 if self.defer
                     && defer_nested
-                    && self.w.joins.work > deferred_budget(f.cfg().num_blocks())
+                    && self.w.nested_exit_blocks > deferred_budget(f.cfg().num_blocks())
                 {
                     #[cfg(test)]
                     knobs::NESTED_DEFERRED.with(|c| c.set(c.get() + 1));
                     self.w.deferred.push(b);
                     return;
                 }
+                self.w.nested_exit_blocks += s.blocks(o).len() as u64;
             }
         }
         // When no divergent exit of the branch can matter, joins among the settled blocks at the
