@@ -1239,8 +1239,12 @@ impl<F: SsaFunction> State<'_, F> {
 
     /// Would `j` becoming a join of any branch change nothing? Its phis are done, and no cycle it
     /// could make assumed divergent is still outside one: such a cycle contains `j` and is
-    /// irreducible or an ancestor of an irreducible one, so without an irreducible cycle around
-    /// `j` there is none, and once its top-level cycle is assumed divergent all are inside it.
+    /// irreducible (the diverged-entry climb stops below a reducible cycle, whose header
+    /// dominates its blocks; precise mode's region is the outermost irreducible cycle), so it
+    /// lies inside the outermost irreducible cycle around `j`: there is none without one, and
+    /// once that one is assumed divergent all are inside it. (Asking for `j`'s top-level cycle
+    /// instead left a nest inside a loop unsettled until the loop was assumed: every divergent
+    /// branch of the loop walked the nest, issue 13's `grid` family.)
     fn settled_for_all(&mut self, j: Block) -> bool {
         let s = self.s;
         #[cfg(test)]
