@@ -330,6 +330,17 @@ fn candidate_budget(s: &Structure, a: u32) -> usize {
     8 * s.blocks(a).len() + 64
 }
 
+/// How many blocks of their nests the branches analysed for their divergent exits only may
+/// cover in all before the next ones are postponed (`analyze_control_divergence`): twice the
+/// function and a base. Functions under `NESTED_MIN_BLOCKS` blocks never postpone them (their
+/// walks are short, and their printed order stays the order of the worklist).
+fn nested_budget(blocks: usize) -> u64 {
+    NESTED_BASE + NESTED_PER_BLOCK * blocks as u64
+}
+const NESTED_BASE: u64 = 4096;
+const NESTED_PER_BLOCK: u64 = 2;
+const NESTED_MIN_BLOCKS: usize = 1024;
+
 fn deferred_budget(blocks: usize) -> u64 {
     #[cfg(test)]
     if let Some(b) = knobs::BUDGET.with(|c| c.get()) {
@@ -1490,7 +1501,8 @@ impl<F: SsaFunction> State<'_, F> {
                 let defer_nested = true;
                 if self.defer
                     && defer_nested
-                    && self.w.nested_exit_blocks > deferred_budget(f.cfg().num_blocks())
+                    && f.cfg().num_blocks() >= NESTED_MIN_BLOCKS
+                    && self.w.nested_exit_blocks > nested_budget(f.cfg().num_blocks())
                 {
                     #[cfg(test)]
                     knobs::NESTED_DEFERRED.with(|c| c.set(c.get() + 1));
