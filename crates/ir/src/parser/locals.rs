@@ -493,6 +493,46 @@ impl<'s> LocalMap<'s> {
         (e.tag == self.generation << 8 | b.len() as u32 && e.words == words).then_some(e.val)
     }
 
+    /// [`LocalMap::get_or_insert`] of the block name `b` (a slice of the source) as the new block
+    /// name index `new`, as far as it ends in the cache or the dense entry, without building a
+    /// [`LocalKey`]: `Some(Ok(packed))` the cache's entry (the map unchanged), `Some(Err(()))`
+    /// the name's first sight entered (`get_or_insert` returned `None`), `None` nothing changed
+    /// (the general path decides).
+    #[inline(always)]
+    pub(super) fn block_probe(&mut self, b: &[u8], new: u32) -> Option<Result<u32, ()>> {
+        let (words, i) = self.cache_key(b)?;
+        let tag = self.generation << 8 | b.len() as u32;
+        let e = &self.cache[i];
+        if e.tag == tag && e.words == words {
+            return Some(Ok(e.val));
+        }
+        self.block_first_sight(b, words, i, tag, new)
+            .then_some(Err(()))
+    }
+
+    /// The miss of [`LocalMap::block_probe`]: `get_or_insert`'s `insert_new_dense` and cache
+    /// write, out of line (a first sight is one reference in three).
+    #[inline(never)]
+    fn block_first_sight(
+        &mut self,
+        b: &[u8],
+        words: [u64; 2],
+        i: usize,
+        tag: u32,
+        new: u32,
+    ) -> bool {
+        let local = Local::Block(new);
+        if !self.insert_new_dense(b, words[0], local) {
+            return false;
+        }
+        self.cache[i] = CacheEntry {
+            words,
+            tag,
+            val: pack(local).unwrap_or(IN_OTHER),
+        };
+        true
+    }
+
     /// Forgets the last insert's split, as a lookup through [`LocalMap::get_or_insert`] answered by
     /// the cache does.
     #[inline(always)]
