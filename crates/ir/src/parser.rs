@@ -289,7 +289,7 @@ pub(crate) struct Parser<'s> {
     /// switch cases), and the name map's cache answered a local operand or a block reference
     /// (`lines.rs`'s indices).
     #[cfg(test)]
-    lines_taken: [usize; 7],
+    lines_taken: [usize; lines::KINDS],
 }
 
 impl<'s> Parser<'s> {
@@ -364,7 +364,7 @@ impl<'s> Parser<'s> {
             #[cfg(test)]
             general_only: false,
             #[cfg(test)]
-            lines_taken: [0; 7],
+            lines_taken: [0; lines::KINDS],
         };
         p.ty_void = p.simple_type(Type::Void);
         p.ty_ptr = p.simple_type(Type::Ptr(0));

@@ -25,6 +25,11 @@ const SWITCH: usize = 4;
 pub(super) const CACHED_VALUE: usize = 5;
 /// A block reference answered by the name map's cache (`Parser::block_name_tok`).
 pub(super) const CACHED_BLOCK: usize = 6;
+/// A block name's first sight entered from the cache probe (`Parser::block_name_tok`).
+pub(super) const FIRST_SIGHT: usize = 7;
+/// The number of counters in `Parser::lines_taken`.
+#[cfg(test)]
+pub(super) const KINDS: usize = 8;
 
 /// How a recognised operand is pushed: a local name token, or a small decimal constant.
 #[derive(Copy, Clone)]
@@ -436,7 +441,7 @@ impl Parser<'_> {
     /// `parse_module`, and how often each whole-line fast path was taken.
     pub(super) fn parse_module_counted(
         mut self,
-    ) -> (PResult<(Module, Vec<WrongType>)>, [usize; 7]) {
+    ) -> (PResult<(Module, Vec<WrongType>)>, [usize; KINDS]) {
         let mut r = Ok(());
         while self.tok.kind != Tok::Eof {
             if let Err(e) = self.parse_item() {

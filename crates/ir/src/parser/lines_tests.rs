@@ -328,7 +328,7 @@ fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
 
 /// Reads `text` with the fast paths on and off; both results as text (the module's every table
 /// and span, the operands noted with a wrong type, or the error), and the fast paths taken.
-fn both_ways(text: &str) -> (String, String, [usize; 7]) {
+fn both_ways(text: &str) -> (String, String, [usize; super::lines::KINDS]) {
     let mut fast = Parser::new("t.ll", text);
     fast.general_only = false;
     let fast_r = fast.parse_module_counted();
@@ -341,7 +341,7 @@ fn both_ways(text: &str) -> (String, String, [usize; 7]) {
 #[test]
 fn fast_lines_read_as_the_token_path() {
     let mut rng = Rng(converge_gen::rng::Rng::new(0x2545_f491_4f6c_dd1d), 0);
-    let mut taken = [0usize; 7];
+    let mut taken = [0usize; super::lines::KINDS];
     let (mut ok, mut failed) = (0, 0);
     for round in 0..4000 {
         // Canonical modules, respelled ones, and ones with errors injected.
@@ -377,6 +377,7 @@ fn fast_lines_read_as_the_token_path() {
         "switch case",
         "cached value",
         "cached block",
+        "first sight",
     ]
     .iter()
     .zip(&taken)

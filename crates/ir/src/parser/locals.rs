@@ -142,9 +142,12 @@ pub(super) struct LocalMap<'s> {
     /// A direct-mapped cache in front of all of the above for names of up to 16 bytes, written
     /// through by every `insert` (see [`CacheEntry`]).
     cache: Vec<CacheEntry>,
+    /// Tests only: how often a split was taken from the cache (see [`CacheEntry::split`]).
+    #[cfg(test)]
+    splits_reused: std::cell::Cell<usize>,
 }
 
-/// Entries of [`LocalMap::cache`] (a power of two: 96 KiB, within the second-level cache).
+/// Entries of [`LocalMap::cache`] (a power of two: 128 KiB, within the second-level cache).
 const CACHE_SIZE: usize = 1 << CACHE_BITS;
 const CACHE_BITS: u32 = 12;
 
@@ -158,13 +161,41 @@ struct CacheEntry {
     /// `generation << 8 | length`.
     tag: u32,
     val: u32,
+    /// The name's split as [`LocalMap::last_split`] gives it, packed (see [`pack_split`]). A
+    /// function of the name alone (prefix indices are module-wide), so it stays valid when the
+    /// entry is stale: the next function's definition of the same name (names recur from
+    /// function to function) takes it from here instead of splitting the name again.
+    split: u64,
 }
 
 const EMPTY_CACHE: CacheEntry = CacheEntry {
     words: [0; 2],
     tag: 0,
     val: 0,
+    split: NOT_NUMBERED,
 };
+
+/// [`CacheEntry::split`] of a name that is not `<prefix><number>`.
+const NOT_NUMBERED: u64 = u64::MAX;
+
+/// A split (prefix index, number) as [`CacheEntry::split`] keeps it.
+#[inline(always)]
+fn pack_split(split: Option<(u32, u32)>) -> u64 {
+    match split {
+        Some((pi, n)) => (pi as u64) << 32 | n as u64,
+        None => NOT_NUMBERED,
+    }
+}
+
+/// The inverse of [`pack_split`].
+#[inline(always)]
+fn unpack_split(v: u64) -> Option<(u32, u32)> {
+    (v != NOT_NUMBERED).then_some(((v >> 32) as u32, v as u32))
+}
+
+/// A name's split when it is already known: `Some(split)` (`split` itself `None` for a name that
+/// is not numbered), `None` when it must be computed.
+type KnownSplit = Option<Option<(u32, u32)>>;
 
 #[inline]
 fn word_at(s: &[u8], i: usize) -> u64 {
@@ -391,6 +422,8 @@ impl<'s> LocalMap<'s> {
             long: Vec::new(),
             other: FxHashMap::default(),
             cache: vec![EMPTY_CACHE; CACHE_SIZE],
+            #[cfg(test)]
+            splits_reused: std::cell::Cell::new(0),
         }
     }
 
@@ -412,6 +445,18 @@ impl<'s> LocalMap<'s> {
         let h =
             (words[0] ^ words[1].rotate_left(29) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         Some((words, (h >> (64 - CACHE_BITS)) as usize))
+    }
+
+    /// The split kept in cache entry `i` if it is the name's of `words` and length `len`, current
+    /// or stale (see [`CacheEntry::split`]).
+    #[inline(always)]
+    fn known_split(&self, i: usize, words: [u64; 2], len: usize) -> KnownSplit {
+        let e = &self.cache[i];
+        let known = (e.words == words && e.tag & 0xff == len as u32).then(|| unpack_split(e.split));
+        #[cfg(test)]
+        self.splits_reused
+            .set(self.splits_reused.get() + known.is_some() as usize);
+        known
     }
 
     /// Forgets every entry (start of a function).
@@ -491,6 +536,48 @@ impl<'s> LocalMap<'s> {
         let (words, i) = self.cache_key(b)?;
         let e = &self.cache[i];
         (e.tag == self.generation << 8 | b.len() as u32 && e.words == words).then_some(e.val)
+    }
+
+    /// [`LocalMap::get_or_insert`] of the block name `b` (a slice of the source) as the new block
+    /// name index `new`, as far as it ends in the cache or the dense entry, without building a
+    /// [`LocalKey`]: `Some(Ok(packed))` the cache's entry (the map unchanged), `Some(Err(()))`
+    /// the name's first sight entered (`get_or_insert` returned `None`), `None` nothing changed
+    /// (the general path decides).
+    #[inline(always)]
+    pub(super) fn block_probe(&mut self, b: &[u8], new: u32) -> Option<Result<u32, ()>> {
+        let (words, i) = self.cache_key(b)?;
+        let tag = self.generation << 8 | b.len() as u32;
+        let e = &self.cache[i];
+        if e.tag == tag && e.words == words {
+            return Some(Ok(e.val));
+        }
+        self.block_first_sight(b, words, i, tag, new)
+            .then_some(Err(()))
+    }
+
+    /// The miss of [`LocalMap::block_probe`]: `get_or_insert`'s `insert_new_dense` and cache
+    /// write, out of line (a first sight is one reference in three).
+    #[inline(never)]
+    fn block_first_sight(
+        &mut self,
+        b: &[u8],
+        words: [u64; 2],
+        i: usize,
+        tag: u32,
+        new: u32,
+    ) -> bool {
+        let local = Local::Block(new);
+        let known = self.known_split(i, words, b.len());
+        if !self.insert_new_dense(b, words[0], local, known) {
+            return false;
+        }
+        self.cache[i] = CacheEntry {
+            words,
+            tag,
+            val: pack(local).unwrap_or(IN_OTHER),
+            split: pack_split(self.last_split),
+        };
+        true
     }
 
     /// Forgets the last insert's split, as a lookup through [`LocalMap::get_or_insert`] answered by
@@ -598,18 +685,21 @@ impl<'s> LocalMap<'s> {
         if let LocalKey::Src(s) = key
             && let Some((words, i)) = self.cache_key(s.as_bytes())
         {
+            let known = self.known_split(i, words, s.len());
+            let prev = self.insert_uncached_inline::<false>(key, local, words[0], known);
             self.cache[i] = match pack(local) {
                 Some(val) => CacheEntry {
                     words,
                     tag: self.generation << 8 | s.len() as u32,
                     val,
+                    split: pack_split(self.last_split),
                 },
                 // Not representable: make sure no entry for this name stays current.
                 None => EMPTY_CACHE,
             };
-            return self.insert_uncached::<false>(key, local, words[0]);
+            return prev;
         }
-        self.insert_uncached::<false>(key, local, 0)
+        self.insert_uncached::<false>(key, local, 0, None)
     }
 
     /// The commonest first sight of a block name in [`LocalMap::get_or_insert`], a numbered name
@@ -625,15 +715,23 @@ impl<'s> LocalMap<'s> {
     /// emptied within a function (see [`LocalMap::insert`]). It then takes the way
     /// [`LocalMap::insert_dense`] would give it.
     #[inline(always)]
-    fn insert_new_dense(&mut self, b: &[u8], w: u64, local: Local) -> bool {
+    fn insert_new_dense(&mut self, b: &[u8], w: u64, local: Local, known: KnownSplit) -> bool {
         let Some(val) = pack(local) else {
             return false;
         };
-        let Some((p, n)) = split_with(b, w) else {
-            return false;
-        };
-        let Some(pi) = self.prefix_index(p) else {
-            return false;
+        let (pi, n) = match known {
+            // The prefix of a split kept in the cache is known (prefixes are never forgotten).
+            Some(Some((pi, n))) => (pi as usize, n),
+            Some(None) => return false,
+            None => {
+                let Some((p, n)) = split_with(b, w) else {
+                    return false;
+                };
+                let Some(pi) = self.prefix_index(p) else {
+                    return false;
+                };
+                (pi, n)
+            }
         };
         let n = n as usize;
         // `dense` never outgrows `dense_cap`; a number past its length makes it grow (general
@@ -678,23 +776,30 @@ impl<'s> LocalMap<'s> {
                 self.last_split = None;
                 return Some(unpack(e.val));
             }
-            if self.insert_new_dense(s.as_bytes(), words[0], local) {
+            let known = self.known_split(i, words, s.len());
+            if self.insert_new_dense(s.as_bytes(), words[0], local, known) {
                 // Packable: `insert_new_dense` packed it.
                 self.cache[i] = CacheEntry {
                     words,
                     tag,
                     val: pack(local).unwrap_or(IN_OTHER),
+                    split: pack_split(self.last_split),
                 };
                 return None;
             }
-            let prev = self.insert_uncached::<true>(key, local, words[0]);
+            let prev = self.insert_uncached::<true>(key, local, words[0], known);
             self.cache[i] = match pack(prev.unwrap_or(local)) {
-                Some(val) => CacheEntry { words, tag, val },
+                Some(val) => CacheEntry {
+                    words,
+                    tag,
+                    val,
+                    split: pack_split(self.last_split),
+                },
                 None => EMPTY_CACHE,
             };
             return prev;
         }
-        self.insert_uncached::<true>(key, local, 0)
+        self.insert_uncached::<true>(key, local, 0, None)
     }
 
     /// The split of the last insert's name (see [`LocalMap::last_sym`]), to be restored with
@@ -720,18 +825,38 @@ impl<'s> LocalMap<'s> {
         key: LocalKey<'s>,
         local: Local,
         word: u64,
+        known: KnownSplit,
+    ) -> Option<Local> {
+        self.insert_uncached_inline::<KEEP>(key, local, word, known)
+    }
+
+    /// [`LocalMap::insert_uncached`], inlined into [`LocalMap::insert`] (a result name's
+    /// definition, the commonest insert).
+    #[inline(always)]
+    fn insert_uncached_inline<const KEEP: bool>(
+        &mut self,
+        key: LocalKey<'s>,
+        local: Local,
+        word: u64,
+        known: KnownSplit,
     ) -> Option<Local> {
         self.last_split = None;
         let numbered = match key {
             LocalKey::Num(n) => Some((NUMBERED, n)),
-            LocalKey::Src(s) if s.len() <= MAX_LONG => match split_with(s.as_bytes(), word) {
-                Some((p, n)) => {
-                    let pi = self.prefix_or_insert(p);
-                    self.last_split = Some((pi as u32, n));
-                    Some((way_prefix(pi), n))
+            LocalKey::Src(s) if s.len() <= MAX_LONG => {
+                let split = match known {
+                    Some(split) => split,
+                    None => split_with(s.as_bytes(), word)
+                        .map(|(p, n)| (self.prefix_or_insert(p) as u32, n)),
+                };
+                match split {
+                    Some((pi, n)) => {
+                        self.last_split = Some((pi, n));
+                        Some((way_prefix(pi as usize), n))
+                    }
+                    None => None,
                 }
-                None => None,
-            },
+            }
             _ => None,
         };
         if let Some((pi, n)) = numbered
@@ -1269,6 +1394,12 @@ mod tests {
                     let prev_want = want.insert(name, local);
                     assert_eq!(format!("{prev:?}"), format!("{prev_want:?}"), "{name}");
                     if let LocalKey::Src(s) = key {
+                        // The split, whether computed or taken from a (stale) cache entry, is
+                        // the name's.
+                        let fresh = m
+                            .split(s)
+                            .and_then(|(p, n)| Some((m.prefix_index(p)? as u32, n)));
+                        assert_eq!(m.last_split(), fresh, "split of {s}");
                         if m.dense.get(n as usize).is_some_and(|e| {
                             e.generation == m.generation && e.val.contains(&pack(local).unwrap())
                         }) {
@@ -1310,6 +1441,8 @@ mod tests {
             }
         }
         assert!(or_inserts > 1000, "{or_inserts}");
+        let reused = m.splits_reused.get();
+        assert!(reused > 1000, "splits taken from the cache: {reused}");
         assert!(
             dense_hits > 1000 && table_hits > 1000,
             "{dense_hits} {table_hits}"

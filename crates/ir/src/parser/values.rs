@@ -215,12 +215,31 @@ impl<'s> Parser<'s> {
     pub(super) fn block_name_tok(&mut self, f: &mut Function, t: Token) -> PResult<()> {
         if !self.lines_off()
             && let Some(name) = self.plain_local_name(t)
-            && let Some(k) = self.locals.cached(name).and_then(locals::packed_block)
         {
-            self.took(lines::CACHED_BLOCK);
-            self.locals.forget_split();
-            f.block_refs.push(Block(k));
-            return Ok(());
+            let new = self.block_names.len() as u32;
+            match self.locals.block_probe(name, new) {
+                Some(Ok(v)) => {
+                    if let Some(k) = locals::packed_block(v) {
+                        self.took(lines::CACHED_BLOCK);
+                        self.locals.forget_split();
+                        f.block_refs.push(Block(k));
+                        return Ok(());
+                    }
+                }
+                Some(Err(())) => {
+                    // What `block_name_tok_slow` does after `get_or_insert` entered the name.
+                    self.took(lines::FIRST_SIGHT);
+                    self.block_names.push(BlockName {
+                        block: UNDEFINED,
+                        before: self.fixups.len() as u32,
+                        first: t,
+                        split: self.locals.last_split(),
+                    });
+                    f.block_refs.push(Block(new));
+                    return Ok(());
+                }
+                None => {}
+            }
         }
         self.block_name_tok_slow(f, t)
     }
