@@ -229,12 +229,7 @@ impl<'s> Parser<'s> {
                 Some(Err(())) => {
                     // What `block_name_tok_slow` does after `get_or_insert` entered the name.
                     self.took(lines::FIRST_SIGHT);
-                    self.block_names.push(BlockName {
-                        block: UNDEFINED,
-                        before: self.fixups.len() as u32,
-                        first: t,
-                        split: self.locals.last_split(),
-                    });
+                    self.first_block_sight(t);
                     f.block_refs.push(Block(new));
                     return Ok(());
                 }
@@ -242,6 +237,17 @@ impl<'s> Parser<'s> {
             }
         }
         self.block_name_tok_slow(f, t)
+    }
+
+    /// Records a block name seen for the first time, at `t`, just entered into the name map.
+    #[inline(always)]
+    fn first_block_sight(&mut self, t: Token) {
+        self.block_names.push(BlockName {
+            block: UNDEFINED,
+            before: self.fixups.len() as u32,
+            first: t,
+            split: self.locals.last_split(),
+        });
     }
 
     /// [`Parser::block_name_tok`] through the name map's full lookup.
@@ -252,12 +258,7 @@ impl<'s> Parser<'s> {
         match self.locals.get_or_insert(key, Local::Block(new)) {
             Some(Local::Block(k)) => f.block_refs.push(Block(k)),
             None => {
-                self.block_names.push(BlockName {
-                    block: UNDEFINED,
-                    before: self.fixups.len() as u32,
-                    first: t,
-                    split: self.locals.last_split(),
-                });
+                self.first_block_sight(t);
                 f.block_refs.push(Block(new));
             }
             Some(_) => {
