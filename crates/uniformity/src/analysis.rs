@@ -349,6 +349,18 @@ fn deferred_budget(blocks: usize) -> u64 {
     DEFERRED_WORK_BASE + DEFERRED_WORK_PER_BLOCK * blocks as u64
 }
 
+/// Whether a shortcut is on: always outside tests; in tests unless its `knobs::NO_…` switch turns
+/// it off (the tests compare answers with and without each shortcut).
+macro_rules! shortcut_on {
+    ($knob:ident) => {{
+        #[cfg(test)]
+        let on = !knobs::$knob.with(|c| c.get());
+        #[cfg(not(test))]
+        let on = true;
+        on
+    }};
+}
+
 /// Switches for the unit tests that compare the shortcuts with the plain computation.
 #[cfg(test)]
 pub(crate) mod knobs {
@@ -1099,10 +1111,7 @@ impl<F: SsaFunction> State<'_, F> {
                 return self.inside_assumed(o);
             }
         }
-        #[cfg(test)]
-        let joined = !knobs::NO_NESTED_JOINED.with(|c| c.get());
-        #[cfg(not(test))]
-        let joined = true;
+        let joined = shortcut_on!(NO_NESTED_JOINED);
         self.w.phis_tainted[j.index()]
             || joined && self.precise && self.w.joined_from[j.index()] == o
             || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
@@ -1258,10 +1267,7 @@ impl<F: SsaFunction> State<'_, F> {
     /// branch of the loop walked the nest, issue 13's `grid` family.)
     fn settled_for_all(&mut self, j: Block) -> bool {
         let s = self.s;
-        #[cfg(test)]
-        let nested_all = !knobs::NO_NESTED_ALL.with(|c| c.get());
-        #[cfg(not(test))]
-        let nested_all = true;
+        let nested_all = shortcut_on!(NO_NESTED_ALL);
         if let Some(c) = s.cycle_of(j) {
             let o = self.w.po.outer_irr[c as usize];
             if o != NONE && !self.inside_assumed(if nested_all { o } else { s.top(c) }) {
@@ -1455,10 +1461,7 @@ impl<F: SsaFunction> State<'_, F> {
         // labels leave it only through its exits. Without this every branch of the region walks
         // the whole region (and its exit edges), long after nothing can change.
         let inner = s.inner(b);
-        #[cfg(test)]
-        let nested_skip = !knobs::NO_NESTED_SKIP.with(|c| c.get());
-        #[cfg(not(test))]
-        let nested_skip = true;
+        let nested_skip = shortcut_on!(NO_NESTED_SKIP);
         if nested_skip && covered_top.is_none() && inner != NONE {
             let o = self.w.po.outer_irr[inner as usize];
             if o != NONE && self.inside_assumed(o) && self.join_candidates_settled(o, true) {
@@ -1467,10 +1470,7 @@ impl<F: SsaFunction> State<'_, F> {
                 // the only ones to leave `o`'s parent: see `join_candidates_settled`).
                 // All of them known (cached along the chain) implies these are; in a deep nest
                 // walking the chain to `o` for every branch was quadratic.
-                #[cfg(test)]
-                let known_first = !knobs::NO_KNOWN_FIRST.with(|c| c.get());
-                #[cfg(not(test))]
-                let known_first = true;
+                let known_first = shortcut_on!(NO_KNOWN_FIRST);
                 let mut known = known_first && self.all_exits_known(inner);
                 let mut c = inner;
                 while !known {
@@ -1492,13 +1492,10 @@ impl<F: SsaFunction> State<'_, F> {
                 // shallowest first otherwise walked the region once per level (issue 13, the
                 // `grid` family). Postponing reorders the printed cycles with a divergent exit,
                 // so only once such branches ran for more blocks of their nests in all than the
-                // function's budget (`deferred_budget`): below that nothing changes. (Blocks of
+                // function's budget (`nested_budget`): below that nothing changes. (Blocks of
                 // the nests, not propagation steps, so that the shortcuts that save steps never
                 // move the point.)
-                #[cfg(test)]
-                let defer_nested = !knobs::NO_NESTED_DEFER.with(|c| c.get());
-                #[cfg(not(test))]
-                let defer_nested = true;
+                let defer_nested = shortcut_on!(NO_NESTED_DEFER);
                 if self.defer
                     && defer_nested
                     && f.cfg().num_blocks() >= NESTED_MIN_BLOCKS
@@ -1550,10 +1547,7 @@ impl<F: SsaFunction> State<'_, F> {
         // that `all_exits_known` does not cover; nor for the skip above. Either would change the
         // order in which cycles get their divergent exits (and so the cycle each temporally
         // divergent use is listed with).
-        #[cfg(test)]
-        let branch_settled = !knobs::NO_BRANCH_SETTLED.with(|c| c.get());
-        #[cfg(not(test))]
-        let branch_settled = true;
+        let branch_settled = shortcut_on!(NO_BRANCH_SETTLED);
         let settled_below = if self.precise
             && branch_settled
             && exits_known
