@@ -31,6 +31,8 @@ inputs+=("$(make dag-4-16000 dag 16000 4)")
 for s in 1 2; do
   for n in 1000 2000 4000; do inputs+=("$(make grid-$s-$n grid $n $s)"); done
 done
+# Seed 2 gets a nest under a reducible loop only from 8,000 blocks (the nested budgets apply).
+inputs+=("$(make grid-2-8000 grid 8000 2)")
 for sh in reducible irreducible nestedirreducible selfloops switch unreachable noreturn multiexit mixed; do
   for n in 1000 4000; do inputs+=("$(make chain-$sh-$n chain-$sh $n 1)"); done
   for s in 2 3; do inputs+=("$(make chain-$sh-s$s-2000 chain-$sh 2000 $s)"); done

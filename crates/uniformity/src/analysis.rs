@@ -241,6 +241,8 @@ struct Scratch {
     /// The blocks of the nests of the branches under the nested skip analysed for their divergent
     /// exits only, summed (see `analyze_control_divergence`).
     nested_exit_blocks: u64,
+    /// Some branch was postponed by the nested rule (then `nested_deferred_budget` applies).
+    nested_deferred: bool,
     /// Per top-level cycle: no block after it lies in a cycle (valid once `downstream_settled`
     /// ran for it).
     downstream_acyclic: Vec<bool>,
@@ -282,6 +284,7 @@ impl Scratch {
         self.worklist.clear();
         self.deferred.clear();
         self.nested_exit_blocks = 0;
+        self.nested_deferred = false;
         reset(&mut self.exit_flag, nc, false);
         reset(&mut self.phis_tainted, nb, false);
         reset(&mut self.exits_known_up, nc, false);
@@ -331,15 +334,28 @@ fn candidate_budget(s: &Structure, a: u32) -> usize {
 }
 
 /// How many blocks of their nests the branches analysed for their divergent exits only may
-/// cover in all before the next ones are postponed (`analyze_control_divergence`): twice the
-/// function and a base. Functions under `NESTED_MIN_BLOCKS` blocks never postpone them (their
-/// walks are short, and their printed order stays the order of the worklist).
+/// cover in all before the next ones are postponed (`analyze_control_divergence`): half the
+/// function, so a nest that fills the function is walked once before postponing starts.
+/// Functions under `NESTED_MIN_BLOCKS` blocks never postpone them (their walks are short, and
+/// their printed order stays the order of the worklist).
 fn nested_budget(blocks: usize) -> u64 {
-    NESTED_BASE + NESTED_PER_BLOCK * blocks as u64
+    blocks as u64 / 2
 }
-const NESTED_BASE: u64 = 4096;
-const NESTED_PER_BLOCK: u64 = 2;
 const NESTED_MIN_BLOCKS: usize = 1024;
+
+/// The join-propagation steps postponed branches may take before the immediate exits of the
+/// rest are recorded (see `analyze_as`), when some were postponed by the nested rule: one walk
+/// of a nest that fills the function. Each such walk only settles more exits of cycles inside
+/// the nest, and a nest as deep as the function's blocks is walked once per level otherwise
+/// (`deferred_budget`'s base allowed a few such walks at 8,000 blocks and none at 4,000: a
+/// step of 3x per doubling on the `grid` family).
+fn nested_deferred_budget(blocks: usize) -> u64 {
+    #[cfg(test)]
+    if let Some(b) = knobs::BUDGET.with(|c| c.get()) {
+        return b;
+    }
+    blocks as u64
+}
 
 fn deferred_budget(blocks: usize) -> u64 {
     #[cfg(test)]
@@ -406,6 +422,9 @@ pub(crate) mod knobs {
         /// A block inside an assumed-divergent irreducible cycle nested in reducible ones is not
         /// settled for all branches until its top-level cycle is assumed (`settled_for_all`).
         pub static NO_NESTED_ALL: Cell<bool> = const { Cell::new(false) };
+        /// The postponed branches keep `deferred_budget` when some were postponed by the nested
+        /// rule (not `nested_deferred_budget`).
+        pub static NO_NESTED_BUDGET: Cell<bool> = const { Cell::new(false) };
         /// Nested branches postponed (all functions on this thread).
         pub static NESTED_DEFERRED: Cell<u64> = const { Cell::new(0) };
         /// Precise mode: a block joined from a branch inside an assumed-divergent irreducible
@@ -683,7 +702,11 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
         // the branch is analysed while that target is unknown). Only the printed order of the
         // cycles with a divergent exit can change, and only in functions where the old order
         // took more than that budget to establish.
-        let budget = deferred_budget(f.cfg().num_blocks());
+        let budget = if st.w.nested_deferred && shortcut_on!(NO_NESTED_BUDGET) {
+            nested_deferred_budget(f.cfg().num_blocks())
+        } else {
+            deferred_budget(f.cfg().num_blocks())
+        };
         let start = st.w.joins.work;
         let mut recorded = false;
         for (k, &b) in deferred.iter().enumerate() {
@@ -1503,6 +1526,7 @@ impl<F: SsaFunction> State<'_, F> {
                 {
                     #[cfg(test)]
                     knobs::NESTED_DEFERRED.with(|c| c.set(c.get() + 1));
+                    self.w.nested_deferred = true;
                     self.w.deferred.push(b);
                     return;
                 }
