@@ -162,10 +162,12 @@ impl Function {
         let n = self.blocks.len();
         let ni = self.insts.len() as u32;
         cfg.rebuild(Block(0), |starts, succ| {
-            starts.reserve(n + 1);
+            // Starts written by block (a push per block cost a capacity check and a length
+            // update).
+            starts.resize(n + 1, 0);
+            let starts = &mut starts[..];
             // Most blocks end in a branch of one or two targets.
             succ.reserve(2 * n);
-            starts.push(0);
             let blocks = &self.blocks[..];
             for k in 0..n {
                 let end = match blocks.get(k + 1) {
@@ -179,7 +181,7 @@ impl Function {
                         succ.push(x);
                     }
                 }
-                starts.push(succ.len() as u32);
+                starts[k + 1] = succ.len() as u32;
             }
         });
     }
