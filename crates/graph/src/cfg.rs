@@ -20,25 +20,55 @@ impl Cfg {
         I: IntoIterator<Item = S>,
         S: IntoIterator<Item = Block>,
     {
-        let mut succ_start = Vec::with_capacity(num_blocks + 1);
-        // Most blocks end in a branch of one or two targets: one allocation for most functions.
-        let mut succ = Vec::with_capacity(2 * num_blocks);
-        succ_start.push(0);
-        for s in succs {
-            succ.extend(s);
-            succ_start.push(succ.len() as u32);
-        }
-        assert_eq!(
-            succ_start.len(),
-            num_blocks + 1,
-            "one successor list per block"
+        let mut cfg = Cfg::default();
+        cfg.rebuild(entry, |succ_start, succ| {
+            succ_start.reserve(num_blocks + 1);
+            // Most blocks end in a branch of one or two targets: one allocation for most
+            // functions.
+            succ.reserve(2 * num_blocks);
+            succ_start.push(0);
+            for s in succs {
+                succ.extend(s);
+                succ_start.push(succ.len() as u32);
+            }
+            assert_eq!(
+                succ_start.len(),
+                num_blocks + 1,
+                "one successor list per block"
+            );
+        });
+        cfg
+    }
+
+    /// Rebuilds the CFG in place, keeping its buffers (a caller building function after function
+    /// allocates nothing in the steady state): `fill` gets the successor table emptied and writes
+    /// it in CSR form, the start of every block's list and then the end of the last (so
+    /// `starts[0] == 0`, `starts.len()` = blocks + 1, `starts[last] == succ.len()`), each list in
+    /// operand order with duplicates kept. Predecessors follow as in [`Cfg::from_succs`].
+    pub fn rebuild(&mut self, entry: Block, fill: impl FnOnce(&mut Vec<u32>, &mut Vec<Block>)) {
+        self.entry = entry;
+        self.succ_start.clear();
+        self.succ.clear();
+        fill(&mut self.succ_start, &mut self.succ);
+        assert!(
+            self.succ_start.first() == Some(&0)
+                && *self.succ_start.last().unwrap_or(&0) as usize == self.succ.len(),
+            "a CSR successor table"
         );
-        // A counting sort by target, in place in `pred_start`: per block its number of
-        // predecessors, summed into the end of its slice; then each edge, sources in block order
-        // and slots in operand order, takes the place just below its target's end, which leaves
-        // the last-created use first and `pred_start` holding the starts.
-        let mut pred_start = vec![0u32; num_blocks + 1];
-        for s in &succ {
+        self.fill_preds();
+    }
+
+    /// The predecessor table from the successor table. A counting sort by target, in place in
+    /// `pred_start`: per block its number of predecessors, summed into the end of its slice;
+    /// then each edge, sources in block order and slots in operand order, takes the place just
+    /// below its target's end, which leaves the last-created use first and `pred_start` holding
+    /// the starts.
+    fn fill_preds(&mut self) {
+        let num_blocks = self.succ_start.len() - 1;
+        let pred_start = &mut self.pred_start;
+        pred_start.clear();
+        pred_start.resize(num_blocks + 1, 0);
+        for s in &self.succ {
             pred_start[s.index()] += 1;
         }
         let mut end = 0;
@@ -46,20 +76,15 @@ impl Cfg {
             end += *c;
             *c = end;
         }
-        let mut pred = vec![Block(0); succ.len()];
-        for (b, w) in succ_start.windows(2).enumerate() {
-            for s in &succ[w[0] as usize..w[1] as usize] {
+        self.pred.clear();
+        self.pred.resize(self.succ.len(), Block(0));
+        let pred = &mut self.pred[..];
+        for (b, w) in self.succ_start.windows(2).enumerate() {
+            for s in &self.succ[w[0] as usize..w[1] as usize] {
                 let e = &mut pred_start[s.index()];
                 *e -= 1;
                 pred[*e as usize] = Block(b as u32);
             }
-        }
-        Cfg {
-            entry,
-            succ_start,
-            succ,
-            pred_start,
-            pred,
         }
     }
 

@@ -482,3 +482,32 @@ fn reused_buffers_give_fresh_results() {
         }
     }
 }
+
+/// `Cfg::rebuild` into one CFG, graph after graph (its buffers kept from the previous, larger or
+/// smaller, graph), gives the successor lists it was given and the predecessor lists of the
+/// definition: LLVM's use-list order for parsed text, sources in reverse block order and each
+/// source's slots in reverse operand order.
+#[test]
+fn rebuilt_cfg_matches_the_use_list_order() {
+    let mut cfg = Cfg::default();
+    for g in graphs(6, 600) {
+        let n = g.num_blocks();
+        cfg.rebuild(g.entry(), |starts, succ| {
+            starts.push(0);
+            for b in 0..n {
+                succ.extend_from_slice(g.succs(Block(b as u32)));
+                starts.push(succ.len() as u32);
+            }
+        });
+        assert_eq!(cfg.num_blocks(), n);
+        assert_eq!(cfg.entry(), g.entry());
+        for b in (0..n as u32).map(Block) {
+            assert_eq!(cfg.succs(b), g.succs(b));
+            let mut preds = Vec::new();
+            for p in (0..n as u32).rev().map(Block) {
+                preds.extend(g.succs(p).iter().rev().filter(|&&s| s == b).map(|_| p));
+            }
+            assert_eq!(cfg.preds(b), &preds[..], "preds of {b:?}");
+        }
+    }
+}

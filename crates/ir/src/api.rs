@@ -151,11 +151,39 @@ impl Function {
     /// The one CFG builder of the workspace: the analyses' adapter, the simulator's program and
     /// the token verifier all take their graph from here.
     pub fn cfg(&self) -> Cfg {
-        Cfg::from_succs(
-            Block(0),
-            self.blocks.len(),
-            (0..self.blocks.len()).map(|b| self.succs(Block(b as u32)).iter().copied()),
-        )
+        let mut cfg = Cfg::default();
+        self.cfg_into(&mut cfg);
+        cfg
+    }
+    /// [`Function::cfg`] into `cfg`'s buffers (the analyses' adapter reuses one per thread). The
+    /// same successor lists as [`Function::succs`] of every block, read in one pass over the
+    /// blocks: each block's end is the next one's first instruction.
+    pub fn cfg_into(&self, cfg: &mut Cfg) {
+        let n = self.blocks.len();
+        let ni = self.insts.len() as u32;
+        cfg.rebuild(Block(0), |starts, succ| {
+            // Starts written by block (a push per block cost a capacity check and a length
+            // update).
+            starts.resize(n + 1, 0);
+            let starts = &mut starts[..];
+            // Most blocks end in a branch of one or two targets.
+            succ.reserve(2 * n);
+            let blocks = &self.blocks[..];
+            for k in 0..n {
+                let end = match blocks.get(k + 1) {
+                    Some(next) => next.first,
+                    None => ni,
+                };
+                if end > blocks[k].first && self.insts[end as usize - 1].op.is_terminator() {
+                    // Element by element: a `memcpy` call per list of one or two cost more
+                    // than the copy.
+                    for &x in self.inst_blocks(InstId(end - 1)) {
+                        succ.push(x);
+                    }
+                }
+                starts[k + 1] = succ.len() as u32;
+            }
+        });
     }
     /// Call-site data of a `call`/`invoke`/`callbr`.
     pub fn call(&self, i: InstId) -> Option<&CallInfo> {

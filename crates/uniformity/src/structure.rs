@@ -620,41 +620,35 @@ impl Structure {
                     start.push(list.len() as u32);
                     return Some(AllExits { start, list });
                 }
-                // Walks the edges with the innermost cycle of their source.
-                let each_edge = |visit: &mut dyn FnMut(usize, u32)| {
-                    let mut p = 0;
-                    for c in 0..nc as u32 {
-                        if t.parent[c as usize] != NONE {
-                            continue;
-                        }
-                        for &b in self.cycles.blocks(Cycle(c)) {
-                            let cs = self.inner(b);
-                            let (a, z) = (t.edge_start[p], t.edge_start[p + 1]);
-                            for e in a as usize..z as usize {
-                                visit(e, cs);
-                            }
-                            p += 1;
-                        }
-                    }
-                };
-                let mut pairs = 0u64;
-                each_edge(&mut |e, cs| {
-                    pairs += t.depth[cs as usize].saturating_sub(t.edge_m[e]) as u64;
-                });
-                if forced == 0 && pairs > 4 * ne as u64 + 64 {
-                    return None;
-                }
+                // One pass over the edges with the innermost cycle of their source lists the
+                // (cycle left, edge) pairs; it gives up once they outnumber the cap, which it
+                // passes exactly when their total does (the list only grows).
+                let cap = if forced == 0 { 4 * ne + 64 } else { usize::MAX };
                 let mut count = vec![0u32; nc + 1];
-                let mut left: Vec<(u32, u32)> = Vec::with_capacity(pairs as usize);
-                each_edge(&mut |e, cs| {
-                    let m = t.edge_m[e];
-                    let mut c = cs;
-                    while c != NONE && t.depth[c as usize] > m {
-                        left.push((c, e as u32));
-                        count[c as usize + 1] += 1;
-                        c = t.parent[c as usize];
+                let mut left: Vec<(u32, u32)> = Vec::with_capacity(ne);
+                let mut p = 0;
+                for c in 0..nc as u32 {
+                    if t.parent[c as usize] != NONE {
+                        continue;
                     }
-                });
+                    for &b in self.cycles.blocks(Cycle(c)) {
+                        let cs = self.inner(b);
+                        let (a, z) = (t.edge_start[p], t.edge_start[p + 1]);
+                        for e in a..z {
+                            let m = t.edge_m[e as usize];
+                            let mut c = cs;
+                            while c != NONE && t.depth[c as usize] > m {
+                                left.push((c, e));
+                                count[c as usize + 1] += 1;
+                                c = t.parent[c as usize];
+                            }
+                        }
+                        p += 1;
+                        if left.len() > cap {
+                            return None;
+                        }
+                    }
+                }
                 for c in 0..nc {
                     count[c + 1] += count[c];
                 }

@@ -59,8 +59,9 @@ impl<'m> LlvmFunction<'m> {
     pub fn new(module: &'m Module, fid: converge_ir::FuncId) -> LlvmFunction<'m> {
         let func = &module.functions[fid.0 as usize];
         let f = func;
-        let cfg = f.cfg();
-        let (user_start, users) = use_lists(f);
+        let (mut cfg, mut user_start, mut users) = take_spare();
+        f.cfg_into(&mut cfg);
+        use_lists(f, &mut user_start, &mut users);
         LlvmFunction {
             module,
             fid,
@@ -244,10 +245,11 @@ pub(crate) fn md_tuple(m: &Module, id: u32) -> Option<&[converge_ir::MdId]> {
 /// Users per value (CSR; arguments first, then instructions) in LLVM's use-list order for parsed
 /// text: uses of already-defined values are prepended (newest first); forward references are
 /// moved over when the value is defined (oldest first) and end up behind every later backward
-/// use. One walk over the operands counts (all uses, and backward ones) and records the uses;
-/// the fill then places backward uses downwards from the end of their part and forward uses
-/// upwards after it.
-fn use_lists(f: &Function) -> (Vec<u32>, Vec<Inst>) {
+/// use. One walk over the operands counts the uses and records them; the fill then places the
+/// backward uses, taken newest first, and after them the forward ones, oldest first, each at its
+/// value's cursor. Counts and cursors share `start` (shifted by one slot, then the last slot
+/// dropped), so no other per-value table is cleared or copied.
+fn use_lists(f: &Function, start: &mut Vec<u32>, users: &mut Vec<Inst>) {
     thread_local! {
         /// (value slot, user) per use, reused across functions.
         static USES: RefCell<Vec<(u32, u32)>> = const { RefCell::new(Vec::new()) };
@@ -255,9 +257,9 @@ fn use_lists(f: &Function) -> (Vec<u32>, Vec<Inst>) {
     let na = f.params.len();
     let ni = f.insts.len();
     let nv = na + ni;
-    let mut start = vec![0u32; nv + 1];
-    // Per value: number of backward uses, then the fill cursor of the backward part.
-    let mut back = vec![0u32; nv];
+    // Counts of value s at s + 2; after the prefix sum, s's cursor is at s + 1.
+    start.clear();
+    start.resize(nv + 2, 0);
     let mut uses = USES.with(|u| u.take());
     uses.clear();
     for i in 0..ni {
@@ -268,23 +270,70 @@ fn use_lists(f: &Function) -> (Vec<u32>, Vec<Inst>) {
                 _ => return,
             };
             if s < nv {
+                start[s + 2] += 1;
+                uses.push((s as u32, i as u32));
+            }
+        });
+    }
+    for k in 2..nv + 2 {
+        start[k] += start[k - 1];
+    }
+    users.clear();
+    users.resize(start[nv + 1] as usize, Inst(0));
+    // A use of a value defined before its user (an argument, or an earlier instruction).
+    let backward = |s: u32, i: u32| (s as usize) < na || (s as usize - na) < i as usize;
+    for &(s, i) in uses.iter().rev() {
+        if backward(s, i) {
+            let c = &mut start[s as usize + 1];
+            users[*c as usize] = Inst(i);
+            *c += 1;
+        }
+    }
+    for &(s, i) in &uses {
+        if !backward(s, i) {
+            let c = &mut start[s as usize + 1];
+            users[*c as usize] = Inst(i);
+            *c += 1;
+        }
+    }
+    // Each cursor ended at its value's end, the next value's start.
+    start.pop();
+    USES.with(|u| u.replace(uses));
+}
+
+/// The use lists as first written (per value a backward and a forward cursor), for the test
+/// that [`use_lists`] gives the same lists.
+#[cfg(test)]
+fn use_lists_reference(f: &Function) -> (Vec<u32>, Vec<Inst>) {
+    let na = f.params.len();
+    let ni = f.insts.len();
+    let nv = na + ni;
+    let mut start = vec![0u32; nv + 1];
+    let mut back = vec![0u32; nv];
+    let mut uses = Vec::new();
+    for i in 0..ni {
+        operands_of(f, i, |v| {
+            let s = match v {
+                Value::Arg(a) => a as usize,
+                Value::Inst(d) => na + d.0 as usize,
+                _ => return,
+            };
+            if s < nv {
                 start[s + 1] += 1;
                 back[s] += (s < na || s - na < i) as u32;
-                uses.push((s as u32, i as u32));
+                uses.push((s, i as u32));
             }
         });
     }
     for k in 0..nv {
         start[k + 1] += start[k];
     }
-    // Forward cursor: just after the backward part.
     for (b, &st) in back.iter_mut().zip(&start) {
         *b += st;
     }
     let mut fwd = back.clone();
     let mut users = vec![Inst(0); start[nv] as usize];
     for &(s, i) in &uses {
-        let s = s as usize;
         if s < na || s - na < i as usize {
             back[s] -= 1;
             users[back[s] as usize] = Inst(i);
@@ -293,8 +342,42 @@ fn use_lists(f: &Function) -> (Vec<u32>, Vec<Inst>) {
             fwd[s] += 1;
         }
     }
-    USES.with(|u| u.replace(uses));
     (start, users)
+}
+
+thread_local! {
+    /// The CFG and use-list buffers of the last [`LlvmFunction`] dropped on this thread, for the
+    /// next one built here (one set per thread: analysing function after function allocates
+    /// nothing in the steady state, like `Structure`'s tables).
+    static SPARE: RefCell<Option<Buffers>> = const { RefCell::new(None) };
+}
+
+/// An [`LlvmFunction`]'s own tables: the CFG, and the use lists' starts and users.
+type Buffers = (Cfg, Vec<u32>, Vec<Inst>);
+
+fn take_spare() -> Buffers {
+    SPARE
+        .try_with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.take()))
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+impl Drop for LlvmFunction<'_> {
+    fn drop(&mut self) {
+        let parts = (
+            std::mem::take(&mut self.cfg),
+            std::mem::take(&mut self.user_start),
+            std::mem::take(&mut self.users),
+        );
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut()
+                && s.is_none()
+            {
+                *s = Some(parts);
+            }
+        });
+    }
 }
 
 /// [`for_each_operand`], statically dispatched.
@@ -650,5 +733,86 @@ impl<'m> DivergenceModel<LlvmFunction<'m>> for Target {
         if let Target::Amdgpu(t) = self {
             t.ignored_operands(f, inst, out)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use converge_gen::program::{Flavor, Options, function, module_header};
+    use converge_gen::rng::Rng;
+    use converge_graph::Graph;
+    use converge_ir::FuncId;
+
+    /// Modules with phis (forward references and back edges), calls, arguments, and functions
+    /// built one after the other on one thread (so the recycled buffers of a larger function
+    /// are reused for smaller ones).
+    fn modules() -> Vec<converge_ir::Module> {
+        let mut out = Vec::new();
+        for seed in 0..4u64 {
+            let mut rng = Rng::new(seed);
+            let mut opts = Options::new(Flavor::Amdgpu);
+            opts.min_blocks = 2;
+            opts.max_blocks = 40 + 60 * seed as usize;
+            opts.extra_edges_percent = 70;
+            let mut t = module_header(Flavor::Amdgpu);
+            for k in 0..30 {
+                t.push_str(&function(&mut rng, &format!("f{k}"), &opts));
+            }
+            out.push(converge_ir::parse("t.ll", t).expect("generated module parses"));
+        }
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+        for e in std::fs::read_dir(examples).expect("examples/") {
+            let p = e.expect("entry").path();
+            if p.extension().is_some_and(|x| x == "ll") {
+                let text = std::fs::read_to_string(&p).expect("readable");
+                if let Ok(m) = converge_ir::parse("e.ll", text) {
+                    out.push(m);
+                }
+            }
+        }
+        out
+    }
+
+    /// The adapter's CFG (built in recycled buffers from the terminators) is `Function::cfg`'s
+    /// and every block's successors are `Function::succs`; its use lists are the reference
+    /// construction's, value by value.
+    #[test]
+    fn recycled_cfg_and_use_lists_match_their_references() {
+        let (mut funcs, mut uses, mut forward) = (0, 0, 0);
+        for m in modules() {
+            for k in 0..m.functions.len() {
+                let f = &m.functions[k];
+                if f.is_declaration {
+                    continue;
+                }
+                let lf = LlvmFunction::new(&m, FuncId(k as u32));
+                let cfg = f.cfg();
+                let g = SsaFunction::cfg(&lf);
+                assert_eq!(g.num_blocks(), f.blocks.len());
+                for b in 0..f.blocks.len() as u32 {
+                    let b = Block(b);
+                    assert_eq!(g.succs(b), f.succs(b), "succs");
+                    assert_eq!(g.succs(b), cfg.succs(b), "succs");
+                    assert_eq!(g.preds(b), cfg.preds(b), "preds");
+                }
+                let (start, users) = use_lists_reference(f);
+                assert_eq!(lf.user_start, start, "use-list starts");
+                assert_eq!(lf.users, users, "use lists");
+                // Uses by an instruction at or before the definition (phis on back edges): the
+                // forward part of a list.
+                let na = f.params.len();
+                for v in 0..f.insts.len() {
+                    let r = start[na + v] as usize..start[na + v + 1] as usize;
+                    forward += users[r].iter().filter(|u| u.index() <= v).count();
+                }
+                funcs += 1;
+                uses += users.len();
+            }
+        }
+        assert!(
+            funcs > 100 && uses > 10_000 && forward > 100,
+            "{funcs} functions, {uses} uses, {forward} forward"
+        );
     }
 }
