@@ -406,6 +406,12 @@ impl<'s> Parser<'s> {
             | Opcode::FMul
             | Opcode::FDiv
             | Opcode::FRem => {
+                if let Some(r) = self.binop_fast(f) {
+                    let (fl, ty) = r?;
+                    inst.flags |= fl;
+                    inst.ty = ty;
+                    return Ok(());
+                }
                 self.bump();
                 inst.flags |= self.inst_flags(
                     flags::NUW | flags::NSW | flags::EXACT | flags::DISJOINT | flags::FAST_MATH,
@@ -523,6 +529,13 @@ impl<'s> Parser<'s> {
                 inst.ty = self.simple_type(Type::Ptr(asp));
             }
             Opcode::Load => {
+                if let Some(r) = self.load_fast(f) {
+                    let (t, asp) = r?;
+                    inst.aux = asp;
+                    inst.aux2 = t.0;
+                    inst.ty = t;
+                    return Ok(());
+                }
                 self.bump();
                 let atomic = self.eat_word("atomic");
                 if self.eat_word("volatile") {
@@ -598,28 +611,39 @@ impl<'s> Parser<'s> {
                 self.syncscope_and_ordering(inst)?;
             }
             Opcode::GetElementPtr => {
-                self.bump();
-                loop {
-                    if !self.is(Tok::Ident) {
-                        break;
+                let bt = match self.gep_fast(f) {
+                    Some(r) => {
+                        let (fl, st, bt) = r?;
+                        inst.flags |= fl;
+                        inst.aux = st.0;
+                        inst.aux2 = st.0;
+                        bt
                     }
-                    match self.cur() {
-                        b"inbounds" => inst.flags |= flags::INBOUNDS,
-                        b"nuw" => inst.flags |= flags::NUW,
-                        b"nusw" => {}
-                        b"inrange" => {
+                    None => {
+                        self.bump();
+                        loop {
+                            if !self.is(Tok::Ident) {
+                                break;
+                            }
+                            match self.cur() {
+                                b"inbounds" => inst.flags |= flags::INBOUNDS,
+                                b"nuw" => inst.flags |= flags::NUW,
+                                b"nusw" => {}
+                                b"inrange" => {
+                                    self.bump();
+                                    self.skip_parens()?;
+                                    continue;
+                                }
+                                _ => break,
+                            }
                             self.bump();
-                            self.skip_parens()?;
-                            continue;
                         }
-                        _ => break,
+                        let st = self.parse_type()?;
+                        inst.aux = st.0;
+                        inst.aux2 = st.0;
+                        self.comma_typed_operand(f)?
                     }
-                    self.bump();
-                }
-                let st = self.parse_type()?;
-                inst.aux = st.0;
-                inst.aux2 = st.0;
-                let bt = self.comma_typed_operand(f)?;
+                };
                 let mut rty = bt;
                 while self.is(Tok::Comma) {
                     let it = match self.comma_typed_operand_fast(f) {
@@ -655,6 +679,12 @@ impl<'s> Parser<'s> {
             | Opcode::IntToPtr
             | Opcode::BitCast
             | Opcode::AddrSpaceCast => {
+                if let Some(r) = self.cast_fast(f) {
+                    let (fl, ty) = r?;
+                    inst.flags |= fl;
+                    inst.ty = ty;
+                    return Ok(());
+                }
                 self.bump();
                 inst.flags |=
                     self.inst_flags(flags::NUW | flags::NSW | flags::NNEG | flags::FAST_MATH);

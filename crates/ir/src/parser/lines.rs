@@ -27,20 +27,25 @@ pub(super) const CACHED_VALUE: usize = 5;
 pub(super) const CACHED_BLOCK: usize = 6;
 /// A block name's first sight entered from the cache probe (`Parser::block_name_tok`).
 pub(super) const FIRST_SIGHT: usize = 7;
+/// The value lines of `lines_ops.rs`: `load`, casts, `getelementptr`, binary operators.
+pub(super) const LOAD: usize = 8;
+pub(super) const CAST: usize = 9;
+pub(super) const GEP: usize = 10;
+pub(super) const BINOP: usize = 11;
 /// The number of counters in `Parser::lines_taken`.
 #[cfg(test)]
-pub(super) const KINDS: usize = 8;
+pub(super) const KINDS: usize = 12;
 
 /// How a recognised operand is pushed: a local name token, or a small decimal constant.
 #[derive(Copy, Clone)]
-enum Op {
+pub(super) enum Op {
     Local(Token),
     /// 1 to 9 decimal digits (an `i32`/`i64` constant, see [`Parser::small_int_const`]).
     Int(Token),
 }
 
 impl Op {
-    fn end(self) -> usize {
+    pub(super) fn end(self) -> usize {
         match self {
             Op::Local(t) | Op::Int(t) => t.end as usize,
         }
@@ -49,7 +54,7 @@ impl Op {
 
 /// A simple type word at the start of a fast spelling (`ptr` as `Err(())`, interned as
 /// `ptr_type(0)` when the spelling is taken, as `parse_type` interns it).
-type FastTy = Result<TypeId, ()>;
+pub(super) type FastTy = Result<TypeId, ()>;
 
 impl<'s> Parser<'s> {
     /// Whether the whole-line fast paths are off (tests compare the two paths).
@@ -102,7 +107,7 @@ impl<'s> Parser<'s> {
     /// decimal digits that the lexer reads as one integer token (the byte after them ends a
     /// number, see `small_number_at`).
     #[inline(always)]
-    fn fast_operand_at(&self, i: usize, ints: bool) -> Option<Op> {
+    pub(super) fn fast_operand_at(&self, i: usize, ints: bool) -> Option<Op> {
         let b = self.b;
         match *b.get(i)? {
             b'%' => self.local_token_at(i).map(Op::Local),
@@ -120,7 +125,12 @@ impl<'s> Parser<'s> {
 
     /// Pushes a recognised operand of type `ty` as `operand` does.
     #[inline(always)]
-    fn push_fast_operand(&mut self, f: &mut Function, op: Op, ty: TypeId) -> PResult<()> {
+    pub(super) fn push_fast_operand(
+        &mut self,
+        f: &mut Function,
+        op: Op,
+        ty: TypeId,
+    ) -> PResult<()> {
         match op {
             Op::Local(t) => self.local_operand(f, t, ty),
             Op::Int(t) => {
@@ -145,7 +155,7 @@ impl<'s> Parser<'s> {
     /// A simple type word at `i` (`i32`, `i64`, `i1`, `float`, `ptr`) followed by one space: the
     /// type, whether small integer constants may follow, and the index after the space.
     #[inline(always)]
-    fn type_word_at(&self, i: usize) -> Option<(FastTy, bool, usize)> {
+    pub(super) fn type_word_at(&self, i: usize) -> Option<(FastTy, bool, usize)> {
         let b = self.b;
         Some(match b.get(i..i + 4)? {
             b"i32 " => (Ok(self.ty_i32), true, i + 4),
@@ -158,7 +168,7 @@ impl<'s> Parser<'s> {
     }
 
     #[inline(always)]
-    fn take_fast_type(&mut self, ty: FastTy) -> TypeId {
+    pub(super) fn take_fast_type(&mut self, ty: FastTy) -> TypeId {
         match ty {
             Ok(t) => t,
             Err(()) => self.ptr_type(0),
@@ -335,7 +345,7 @@ impl<'s> Parser<'s> {
     /// `ptr` or `ptr addrspace(N)` at `i` followed by one space: the address space and the index
     /// after the space.
     #[inline(always)]
-    fn ptr_word_at(&self, i: usize) -> Option<(u32, usize)> {
+    pub(super) fn ptr_word_at(&self, i: usize) -> Option<(u32, usize)> {
         let b = self.b;
         if b.get(i..i + 3) != Some(b"ptr") {
             return None;

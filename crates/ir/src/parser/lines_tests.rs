@@ -1,7 +1,8 @@
 //! Tests: the whole-line fast paths (`lines.rs`) read exactly what the token-by-token path reads.
 //!
 //! A random generator writes small functions made of the line kinds the fast paths know (block
-//! labels, `br`, `phi`, `icmp`, `store`), each line in its canonical spelling or with its gaps
+//! labels, `br`, `phi`, `icmp`, `store`; `load`, casts, `getelementptr` and binary operators of
+//! `lines_ops.rs`), each line in its canonical spelling or with its gaps
 //! respelled (no space, two spaces, a tab, a comment and a newline) and with errors injected
 //! (a byte replaced, inserted or deleted; operands that are other constants, numbered or quoted
 //! names, undefined names, values used as blocks; other types and predicates). Every module is
@@ -154,6 +155,172 @@ fn block(rng: &mut Rng, blocks: usize, defined: &[String]) -> String {
         .to_string()
 }
 
+/// A pointer type for a `load`, `store` or `getelementptr`: mostly `ptr addrspace(1)`.
+fn ptr_ty(rng: &mut Rng) -> &'static str {
+    if !rng.odd() {
+        "ptr addrspace(1)"
+    } else {
+        rng.pick(&[
+            "ptr",
+            "i32",
+            "ptr addrspace(3)",
+            "ptr addrspace (1)",
+            "ptr addrspace(1)*",
+        ])
+    }
+}
+
+/// A pointer operand: mostly `%p`.
+fn ptr_value(rng: &mut Rng, defined: &[String]) -> String {
+    if !rng.odd() {
+        "%p".to_string()
+    } else {
+        value(rng, defined)
+    }
+}
+
+/// Flag words before a type, mostly none or the common ones.
+fn flag_words(l: &mut Line, common: &[&str]) {
+    let n = if l.rng.odd() {
+        l.rng.below(3)
+    } else {
+        l.rng.below(2)
+    };
+    for _ in 0..n {
+        let w = if !l.rng.odd() {
+            l.rng.pick(common)
+        } else {
+            l.rng.pick(&[
+                "nuw", "nsw", "exact", "disjoint", "nneg", "fast", "contract", "inbounds", "Nuw",
+            ])
+        };
+        l.put(" ", w);
+    }
+}
+
+/// A line of `lines_ops.rs`' kinds: `load`, a cast, `getelementptr` or a binary operator.
+fn value_line(l: &mut Line, next: &mut usize, defined: &mut Vec<String>) {
+    *next += 1;
+    match l.rng.below(4) {
+        0 => {
+            let name = format!("%l{next}");
+            let t = ty(l.rng);
+            let pt = ptr_ty(l.rng);
+            let pv = ptr_value(l.rng, defined);
+            l.put("", &name);
+            l.put(" ", "=");
+            l.put(" ", "load");
+            if l.rng.chance(5) {
+                let w = l.rng.pick(&["volatile", "atomic"]);
+                l.put(" ", w);
+            }
+            l.put(" ", t);
+            l.put("", ",");
+            l.put(" ", pt);
+            l.put(" ", &pv);
+            if l.rng.chance(70) {
+                l.put("", ",");
+                l.put(" ", "align");
+                let n = l.rng.pick(&["4", "8", "0", "4294967296", "x"]);
+                l.put(" ", n);
+            }
+            defined.push(name);
+        }
+        1 => {
+            let name = format!("%x{next}");
+            let op = if !l.rng.odd() {
+                l.rng.pick(&["sext", "zext"])
+            } else {
+                l.rng
+                    .pick(&["trunc", "sitofp", "ptrtoint", "bitcast", "fptosi"])
+            };
+            let t = ty(l.rng);
+            let v = value(l.rng, defined);
+            let to = if !l.rng.odd() {
+                "i64"
+            } else {
+                l.rng.pick(&[
+                    "i32",
+                    "i1",
+                    "float",
+                    "ptr",
+                    "i16",
+                    "i64*",
+                    "float addrspace(1)*",
+                    "i8",
+                ])
+            };
+            l.put("", &name);
+            l.put(" ", "=");
+            l.put(" ", op);
+            flag_words(l, &["nneg"]);
+            l.put(" ", t);
+            l.put(" ", &v);
+            let w = if l.rng.odd() { "tox" } else { "to" };
+            l.put(" ", w);
+            l.put(" ", to);
+            defined.push(name);
+        }
+        2 => {
+            let name = format!("%g{next}");
+            let st = if !l.rng.odd() {
+                "float"
+            } else {
+                l.rng
+                    .pick(&["i32", "i64", "ptr", "i1", "[4 x float]", "i8", "float*"])
+            };
+            let pt = ptr_ty(l.rng);
+            let pv = ptr_value(l.rng, defined);
+            l.put("", &name);
+            l.put(" ", "=");
+            l.put(" ", "getelementptr");
+            if l.rng.chance(80) {
+                l.put(" ", "inbounds");
+            }
+            if l.rng.chance(5) {
+                l.put(" ", "nuw");
+            }
+            l.put(" ", st);
+            l.put("", ",");
+            l.put(" ", pt);
+            l.put(" ", &pv);
+            for _ in 0..l.rng.below(4) {
+                let it = if !l.rng.odd() {
+                    "i64"
+                } else {
+                    l.rng.pick(&["i32", "i1", "<2 x i64>", "float"])
+                };
+                let v = value(l.rng, defined);
+                l.put("", ",");
+                l.put(" ", it);
+                l.put(" ", &v);
+            }
+            defined.push(name);
+        }
+        _ => {
+            let name = format!("%n{next}");
+            let op = if !l.rng.odd() {
+                l.rng.pick(&["add", "and", "fmul", "fadd"])
+            } else {
+                l.rng
+                    .pick(&["sub", "xor", "shl", "udiv", "frem", "or", "mul"])
+            };
+            let t = ty(l.rng);
+            let a = value(l.rng, defined);
+            let c = value(l.rng, defined);
+            l.put("", &name);
+            l.put(" ", "=");
+            l.put(" ", op);
+            flag_words(l, &["nuw", "nsw", "contract"]);
+            l.put(" ", t);
+            l.put(" ", &a);
+            l.put("", ",");
+            l.put(" ", &c);
+            defined.push(name);
+        }
+    }
+}
+
 /// One function of `blocks` blocks of random lines.
 fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
     let blocks = 1 + rng.below(5);
@@ -168,7 +335,8 @@ fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
                 text: "  ".to_string(),
                 respell,
             };
-            match l.rng.below(3) {
+            match l.rng.below(7) {
+                3..=6 => value_line(&mut l, &mut next, &mut defined),
                 0 => {
                     // phi
                     next += 1;
@@ -378,6 +546,10 @@ fn fast_lines_read_as_the_token_path() {
         "cached value",
         "cached block",
         "first sight",
+        "load",
+        "cast",
+        "getelementptr",
+        "binary operator",
     ]
     .iter()
     .zip(&taken)
@@ -462,6 +634,92 @@ fn near_misses_read_as_the_token_path() {
         "switch i32 %a, label %b0 [\n    i32 0,label %b1\n    i32 1, label %x\n  ]",
         "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 1, label %0\n  ]",
         "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 -1, label %b0\n  ]",
+        "%l = load i32, ptr addrspace(1) %p, align 4",
+        "%l = load i32, ptr addrspace(1) %p, align 4, !tbaa !0",
+        "%l = load i32, ptr addrspace(1) %p",
+        "%l = load i32, ptr addrspace(1) %p,",
+        "%l = load i32, ptr addrspace(1) %p, i32 4",
+        "%l = load i32,ptr addrspace(1) %p",
+        "%l = load i32 , ptr addrspace(1) %p",
+        "%l = load i32, ptr addrspace(1)* %p",
+        "%l = load i32, ptr %a",
+        "%l = load i32, i32 %p",
+        "%l = load i1, ptr %p",
+        "%l = load i16, ptr %p",
+        "%l = load ptr, ptr %p",
+        "%l = load float, ptr addrspace(4294967296) %p",
+        "%l = load float, ptr addrspace(3) %undefd",
+        "%l = load float, ptr addrspace(3) %\"p\"",
+        "%l = load float, ptr addrspace(3) %0",
+        "%l = load float, ptr addrspace(3) @g",
+        "%l = load volatile float, ptr %p",
+        "%l = load atomic float, ptr %p seq_cst, align 4",
+        "%x = sext i32 %a to i64",
+        "%x = sext i32 7 to i64",
+        "%x = sext i32 -7 to i64",
+        "%x = sext i32 4294967296 to i64",
+        "%x = zext nneg i32 %a to i64",
+        "%x = zext nneg nneg i32 %a to i64",
+        "%x = zext exact i32 %a to i64",
+        "%x = trunc nuw nsw i64 %a to i32",
+        "%x = sext i32 %a to i64*",
+        "%x = sext i32 %a to i64 addrspace(1)*",
+        "%x = sext i32 %a to i16",
+        "%x = sext i32 %a to i1",
+        "%x = sext i32 %a to i1, !dbg !0",
+        "%x = sext i32 %a to i64,",
+        "%x = sext i32 %a to i64:",
+        "%x = sext i32 %a to",
+        "%x = sext i32 %a tox i64",
+        "%x = sext i32 %a  to i64",
+        "%x = sitofp i32 %a to float",
+        "%x = sitofp i32 %a to floatx",
+        "%x = ptrtoint ptr %p to i64",
+        "%x = bitcast float %a to i32",
+        "%x = sext i32 %p to i64",
+        "%x = sext i1 1 to i64",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 %a",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 %a, !dbg !0",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 7",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 -7",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 -7, i32 %a",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 0, i32 1, i64 %a",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, <2 x i64> %a",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 %a,",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 %a, i64",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p,i64 %a",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 %undefd",
+        "%g = getelementptr float, ptr %p, i64 1",
+        "%g = getelementptr inbounds nuw float, ptr %p, i64 1",
+        "%g = getelementptr nuw float, ptr %p, i64 1",
+        "%g = getelementptr inbounds ptr, ptr %p, i64 1",
+        "%g = getelementptr inbounds [4 x float], ptr %p, i64 0, i64 1",
+        "%g = getelementptr inbounds float, ptr addrspace(3) @g, i64 1",
+        "%g = getelementptr inbounds float, ptr %a, i64 1",
+        "%g = getelementptr inbounds float, ptr %p",
+        "%g = getelementptr inbounds float, ptr %p:",
+        "%n = add i32 %a, 1",
+        "%n = add nuw nsw i32 %a, 1",
+        "%n = add nuw nsw i32 %a, 1, !dbg !0",
+        "%n = add i32 %a, -1",
+        "%n = add i32 3, 4",
+        "%n = add i32 %a, %p",
+        "%n = add i32 %a, %undefd",
+        "%n = add i32 %a,%a",
+        "%n = add i32 %a, 1x",
+        "%n = add i64 %a, 1",
+        "%n = add nneg i32 %a, 1",
+        "%n = add exact i32 %a, 1",
+        "%n = and disjoint i32 %a, 1",
+        "%n = fmul contract float %a, %a",
+        "%n = fmul fast float %a, %a",
+        "%n = fmul contract float %a, 1.0",
+        "%n = fmul contract float %a, 1",
+        "%n = fmul contract i32 %a, %a",
+        "%n = fmul contractx float %a, %a",
+        "%n = add i1 %a, 1",
+        "%n = add <2 x i32> %a, %a",
+        "%n = add ptr %p, %p",
     ];
     for line in lines {
         for tail in ["\n  ret void\n", "\n  br label %b1\n", "\n"] {
