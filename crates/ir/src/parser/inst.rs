@@ -839,6 +839,38 @@ impl<'s> Parser<'s> {
     /// `call`, `invoke`, `callbr` (with `tail`/`musttail`/`notail` prefixes for `call`).
     fn parse_call(&mut self, f: &mut Function, inst: &mut InstBuilder) -> PResult<()> {
         let op = inst.op;
+        // `[tail ]call T @f(T a, …)` up to its `)` in one step when it has the common spelling
+        // (`lines_ops.rs`); the rest (attributes, bundles, the record) is the same.
+        let fast = if op == Opcode::Call {
+            self.call_head_fast(f)
+        } else {
+            None
+        };
+        let (cc, callee, fn_ty, arg_lists_start) = match fast {
+            Some(r) => {
+                let h = r?;
+                inst.flags |= h.flags;
+                inst.ty = h.ret;
+                (
+                    CallConv::C,
+                    Val::Ready(h.callee),
+                    h.fn_ty,
+                    h.arg_lists_start,
+                )
+            }
+            None => self.call_head(f, inst)?,
+        };
+        self.call_tail(f, inst, cc, callee, fn_ty, arg_lists_start)
+    }
+
+    /// The token path of a call-like instruction up to its arguments' `)`: the calling
+    /// convention, the callee, the function type and where the arguments' attribute lists start.
+    fn call_head(
+        &mut self,
+        f: &mut Function,
+        inst: &mut InstBuilder,
+    ) -> PResult<(CallConv, Val<'s>, TypeId, u32)> {
+        let op = inst.op;
         // `tail call` in one step (`fast.rs`).
         let first = match self.word_pair_fast(b"tail", b" call") {
             Some(t) => t,
@@ -932,6 +964,21 @@ impl<'s> Parser<'s> {
                 )
             }
         };
+        Ok((cc, callee, fn_ty, arg_lists_start))
+    }
+
+    /// A call-like instruction after its arguments' `)`: call-site attributes, operand bundles,
+    /// `invoke`'s and `callbr`'s destinations, and the call record.
+    fn call_tail(
+        &mut self,
+        f: &mut Function,
+        inst: &mut InstBuilder,
+        cc: CallConv,
+        callee: Val<'s>,
+        fn_ty: TypeId,
+        arg_lists_start: u32,
+    ) -> PResult<()> {
+        let op = inst.op;
         let args_end = f.operands.len() as u32;
         // Call-site function attributes.
         let gmark = self.group_refs.len();

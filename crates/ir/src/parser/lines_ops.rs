@@ -1,6 +1,7 @@
 //! Whole-line fast paths for the commonest value lines of GPU code: `load T, ptr[ addrspace(N)] %p`,
-//! casts (`sext [nneg] T v to T2`), `getelementptr [inbounds] T, ptr[ addrspace(N)] %p, i64 v, …`
-//! and binary operators (`add nuw nsw T a, b`, `fmul contract T a, b`), recognised from the bytes
+//! casts (`sext [nneg] T v to T2`), `getelementptr [inbounds] T, ptr[ addrspace(N)] %p, i64 v, …`,
+//! binary operators (`add nuw nsw T a, b`, `fmul contract T a, b`) and the head of a call
+//! (`[tail ]call T @f(T a, T b)`, up to its `)`), recognised from the bytes
 //! the way `lines.rs` recognises `br`, `phi`, `icmp` and `store`: the whole spelling is checked
 //! first (single spaces, simple type words, plain local names or small decimal constants), then
 //! the operands are pushed with the calls and in the order of the token-by-token arm of
@@ -8,11 +9,12 @@
 //! Anything else (other spacing, comments, other constants, aggregate types, flags a line may not
 //! carry, `atomic`/`volatile`) goes to the token path unchanged, so errors and their order are
 //! those of the token path. `getelementptr` takes its indices while they have the common
-//! spelling and leaves the rest of the line to the token path's index loop. The model test
+//! spelling and leaves the rest of the line to the token path's index loop; a call leaves its
+//! call-site attributes, bundles and record to the token path's `call_tail`. The model test
 //! (`lines_tests.rs`) compares both paths on random and near-miss spellings.
 
 use super::fast::ends_number;
-use super::lines::{BINOP, CAST, FastTy, GEP, LOAD, Op};
+use super::lines::{BINOP, CALL, CAST, FastTy, GEP, LOAD, Op};
 use super::*;
 
 /// Every flag a binary operator's arm lets `inst_flags` read.
@@ -233,5 +235,133 @@ impl<'s> Parser<'s> {
         self.push_fast_operand(f, y, ty)?;
         self.consumed_to(y.end());
         Ok(())
+    }
+}
+
+/// What [`Parser::call_head_fast`] read: the call's flags (`tail`), its result type, callee and
+/// function type, and the index of its first argument's attribute list.
+pub(super) struct CallHead {
+    pub(super) flags: u16,
+    pub(super) ret: TypeId,
+    pub(super) callee: Value,
+    pub(super) fn_ty: TypeId,
+    pub(super) arg_lists_start: u32,
+}
+
+/// The most arguments [`Parser::call_head_fast`] takes (more go to the token path).
+const CALL_ARGS: usize = 8;
+
+impl<'s> Parser<'s> {
+    // ------------------------------------------------------------------ calls
+
+    /// At `call` or `tail` followed by `[ call] T @f(` and arguments `T v` separated by `, `, up
+    /// to `)` (`T` a simple type word or `void` for the result, `@f` a plain global name, `v` a
+    /// plain local name or a small constant, at most [`CALL_ARGS`] of them): the call as the
+    /// token path of `parse_call` reads it up to the `)` (no calling convention, no attributes,
+    /// no address space, the function type built from the arguments' types); the caller reads
+    /// the rest.
+    #[inline]
+    pub(super) fn call_head_fast(&mut self, f: &mut Function) -> Option<PResult<CallHead>> {
+        let b = self.b;
+        let t = self.tok;
+        if self.lines_off() || self.depth >= MAX_DEPTH || t.kind != Tok::Ident {
+            return None;
+        }
+        let e = t.end as usize;
+        let (fl, r) = match b.get(t.start as usize..e)? {
+            b"call" => (0, e + 1),
+            b"tail" if b.get(e..e + 6) == Some(b" call ") => (flags::TAIL, e + 6),
+            _ => return None,
+        };
+        if b.get(r - 1) != Some(&b' ') {
+            return None;
+        }
+        let (ret, p) = if b.get(r..r + 5) == Some(b"void ") {
+            (Ok(self.ty_void), r + 5)
+        } else {
+            let (ty, _, p) = self.type_word_at(r)?;
+            (ty, p)
+        };
+        // `@name(`: the lexer's `GlobalVar`, a run of label characters after a non-digit.
+        if b.get(p) != Some(&b'@')
+            || !b
+                .get(p + 1)
+                .is_some_and(|&c| c.is_ascii_alphabetic() || c == b'.' || c == b'_')
+        {
+            return None;
+        }
+        let mut ne = p + 2;
+        while b.get(ne).is_some_and(|&c| crate::lexer::is_label(c)) {
+            ne += 1;
+        }
+        if b.get(ne) != Some(&b'(') {
+            return None;
+        }
+        let name = Token {
+            start: p as u32,
+            end: ne as u32,
+            kind: Tok::GlobalVar,
+        };
+        let mut args = [(Err(()), Op::Int(name)); CALL_ARGS];
+        let mut n = 0;
+        let mut q = ne + 1;
+        if b.get(q) != Some(&b')') {
+            loop {
+                let (ty, ints, v) = self.type_word_at(q)?;
+                let v = self.fast_operand_at(v, ints)?;
+                *args.get_mut(n)? = (ty, v);
+                n += 1;
+                let ve = v.end();
+                match b.get(ve..ve + 2)? {
+                    [b')', _] => {
+                        q = ve;
+                        break;
+                    }
+                    b", " => q = ve + 2,
+                    _ => return None,
+                }
+            }
+        }
+        self.took(CALL);
+        Some(self.call_head_taken(f, fl, ret, name, &args[..n], q))
+    }
+
+    fn call_head_taken(
+        &mut self,
+        f: &mut Function,
+        flags: u16,
+        ret: FastTy,
+        name: Token,
+        args: &[(FastTy, Op)],
+        close: usize,
+    ) -> PResult<CallHead> {
+        let ret = self.take_fast_type(ret);
+        let callee = self.global_value(name)?;
+        let arg_lists_start = f.arg_attr_lists.len() as u32;
+        let mut types = [TypeId(0); CALL_ARGS];
+        for (k, &(ty, v)) in args.iter().enumerate() {
+            let at = self.take_fast_type(ty);
+            // No attributes: the empty list at the end of the pool, as `parse_attrs` gives it.
+            let end = self.m.attrs.len() as u32;
+            self.push_fast_operand(f, v, at)?;
+            f.arg_attr_lists.push(Range32 { start: end, end });
+            types[k] = at;
+        }
+        self.consumed_to(close + 1);
+        let fn_ty = self.intern_type(
+            Type::Func {
+                ret,
+                params: Range32::default(),
+                vararg: false,
+            },
+            &types[..args.len()],
+        );
+        Ok(CallHead {
+            flags,
+            ret,
+            callee,
+            fn_ty,
+            arg_lists_start,
+        })
     }
 }

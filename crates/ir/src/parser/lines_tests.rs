@@ -201,7 +201,76 @@ fn flag_words(l: &mut Line, common: &[&str]) {
 /// A line of `lines_ops.rs`' kinds: `load`, a cast, `getelementptr` or a binary operator.
 fn value_line(l: &mut Line, next: &mut usize, defined: &mut Vec<String>) {
     *next += 1;
-    match l.rng.below(4) {
+    match l.rng.below(6) {
+        4 | 5 => {
+            // A call: mostly the declared `@h(i32, i32)` or `@v()`.
+            let (ret, callee, n) = if !l.rng.odd() {
+                *l.rng.0.pick(&[("i32", "@h", 2), ("void", "@v", 0)])
+            } else {
+                *l.rng.0.pick(&[
+                    ("float", "@llvm.fmuladd.f32", 3),
+                    ("i32", "@undeclared", 1),
+                    ("i32", "@g", 1),
+                    ("i32", "@0", 1),
+                    ("i32", "@\"h\"", 2),
+                    ("i32", "%a", 1),
+                    ("ptr", "@h", 2),
+                    ("i32 (i32, i32)", "@h", 2),
+                    ("i64", "@h", 9),
+                ])
+            };
+            let n = if l.rng.odd() { l.rng.below(10) } else { n };
+            if ret != "void" {
+                let name = format!("%r{next}");
+                l.put("", &name);
+                l.put(" ", "=");
+                l.put(" ", "");
+                defined.push(name);
+            }
+            let kw = if !l.rng.odd() {
+                l.rng.pick(&["tail call", "call"])
+            } else {
+                l.rng.pick(&[
+                    "musttail call",
+                    "notail call",
+                    "tail",
+                    "call fast",
+                    "tail  call",
+                ])
+            };
+            l.text.push_str(kw);
+            if l.rng.chance(5) {
+                let w = l
+                    .rng
+                    .pick(&["noundef", "fastcc", "addrspace(1)", "zeroext"]);
+                l.put(" ", w);
+            }
+            l.put(" ", ret);
+            l.put(" ", callee);
+            l.put("", "(");
+            for k in 0..n {
+                if k > 0 {
+                    l.put("", ",");
+                    l.put(" ", "");
+                } else {
+                    l.put("", "");
+                }
+                let t = if ret == "float" { "float" } else { ty(l.rng) };
+                l.text.push_str(t);
+                if l.rng.chance(5) {
+                    l.put(" ", "noundef");
+                }
+                let v = value(l.rng, defined);
+                l.put(" ", &v);
+            }
+            l.put("", ")");
+            if l.rng.chance(10) {
+                let w = l
+                    .rng
+                    .pick(&["#0", "#1", "[ \"x\"() ]", "nounwind", ", !dbg !0"]);
+                l.put(" ", w);
+            }
+        }
         0 => {
             let name = format!("%l{next}");
             let t = ty(l.rng);
@@ -511,7 +580,7 @@ fn fast_lines_read_as_the_token_path() {
     let mut rng = Rng(converge_gen::rng::Rng::new(0x2545_f491_4f6c_dd1d), 0);
     let mut taken = [0usize; super::lines::KINDS];
     let (mut ok, mut failed) = (0, 0);
-    for round in 0..4000 {
+    for round in 0..5000 {
         // Canonical modules, respelled ones, and ones with errors injected.
         let (odd, respell, inject) = match round % 5 {
             0 => (0, 0, 0),
@@ -521,7 +590,7 @@ fn fast_lines_read_as_the_token_path() {
             _ => (10, 5, 10),
         };
         rng.1 = odd;
-        let mut text = String::from("@g = global i32 0\n");
+        let mut text = String::from(HEADER);
         for k in 0..1 + rng.below(2) {
             text.push_str(&function(&mut rng, k, respell, inject));
         }
@@ -550,6 +619,7 @@ fn fast_lines_read_as_the_token_path() {
         "cast",
         "getelementptr",
         "binary operator",
+        "call",
     ]
     .iter()
     .zip(&taken)
@@ -559,6 +629,9 @@ fn fast_lines_read_as_the_token_path() {
     eprintln!("taken {taken:?}, {ok} read, {failed} failed");
     assert!(ok > 500 && failed > 500, "{ok} read, {failed} failed");
 }
+
+/// The declarations every test module starts with.
+const HEADER: &str = "@g = global i32 0\ndeclare i32 @h(i32, i32)\ndeclare void @v()\nattributes #0 = { nounwind }\n";
 
 /// Hand-written spellings next to the canonical ones, each read the same both ways.
 #[test]
@@ -720,11 +793,50 @@ fn near_misses_read_as_the_token_path() {
         "%n = add i1 %a, 1",
         "%n = add <2 x i32> %a, %a",
         "%n = add ptr %p, %p",
+        "%r = tail call i32 @h(i32 %a, i32 1)",
+        "%r = tail call i32 @h(i32 %a, i32 1) #0",
+        "%r = tail call i32 @h(i32 %a, i32 1) #1",
+        "%r = tail call i32 @h(i32 %a, i32 1), !dbg !0",
+        "%r = tail call i32 @h(i32 %a, i32 1) [ \"x\"() ]",
+        "%r = tail call i32 @h(i32 %a, i32 -1)",
+        "%r = tail call i32 @h(i32 %a, i32 noundef 1)",
+        "%r = tail call i32 @h(i32 %a,i32 1)",
+        "%r = tail call i32 @h(i32 %a, i32 1 )",
+        "%r = tail call i32 @h( i32 %a, i32 1)",
+        "%r = tail call i32 @h(i32 %a, i32 %p)",
+        "%r = tail call i32 @h(i32 %a, i64 1)",
+        "%r = tail call i32 @h(i32 %a)",
+        "%r = tail call i32 @h(i32 %a, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8)",
+        "%r = tail call i32 @h(i32 %a, i32 %undefd)",
+        "%r = tail call i64 @h(i32 %a, i32 1)",
+        "%r = tail call ptr @h(i32 %a, i32 1)",
+        "%r = tail call i32 @nope(i32 %a, i32 1)",
+        "%r = tail call i32 @\"h\"(i32 %a, i32 1)",
+        "%r = tail call i32 @0(i32 %a, i32 1)",
+        "%r = tail call i32 @g(i32 %a, i32 1)",
+        "%r = tail call i32 %p(i32 %a, i32 1)",
+        "%r = tail call i32 (i32, i32) @h(i32 %a, i32 1)",
+        "%r = tail call fastcc i32 @h(i32 %a, i32 1)",
+        "%r = tail call fast float @h(i32 %a, i32 1)",
+        "%r = musttail call i32 @h(i32 %a, i32 1)",
+        "%r = notail call i32 @h(i32 %a, i32 1)",
+        "%r = tail  call i32 @h(i32 %a, i32 1)",
+        "%r = call i32 @h(i32 %a, i32 1)",
+        "%r = call i32 @h (i32 %a, i32 1)",
+        "%r = call i32 @h(i32 %a, i32 1)x",
+        "%r = call void @v()",
+        "call void @v()",
+        "call void @v() #0",
+        "tail call void @v()",
+        "tail call void @v(",
+        "tail call void @v)",
+        "call i32 @h(i32 %a, i32 1)",
+        "%r = call void @v()",
     ];
     for line in lines {
         for tail in ["\n  ret void\n", "\n  br label %b1\n", "\n"] {
             let text = format!(
-                "@g = global i32 0\ndefine void @f(i32 %a, ptr addrspace(1) %p) {{\nb0:\n  %c = icmp eq i32 %a, 0\n  br label %b1\nb1:\n  {line}{tail}}}\n"
+                "{HEADER}define void @f(i32 %a, ptr addrspace(1) %p) {{\nb0:\n  %c = icmp eq i32 %a, 0\n  br label %b1\nb1:\n  {line}{tail}}}\n"
             );
             let (fast, slow, _) = both_ways(&text);
             assert_eq!(fast, slow, "\n{text}");
