@@ -89,7 +89,7 @@ impl<'s> Parser<'s> {
     /// At `load` followed by ` T, ptr[ addrspace(N)] %p` (`T` a simple type word): the loaded
     /// type and the address space, the pointer pushed, as the `Load` arm of `parse_inst_body`
     /// reads them (the `, align N` and attachments after it are the caller's loop's).
-    #[inline]
+    #[inline(never)]
     pub(super) fn load_fast(&mut self, f: &mut Function) -> Option<PResult<(TypeId, u32)>> {
         let e = self.tok.end as usize;
         if self.lines_off() || self.depth >= MAX_DEPTH || self.b.get(e) != Some(&b' ') {
@@ -114,7 +114,7 @@ impl<'s> Parser<'s> {
     /// At a cast's opcode followed by ` [flags] T v to T2` (`T` a simple type word, `v` a plain
     /// local name or a small constant, `T2` one of `i32`, `i64`, `i1`, `float`): the flags and
     /// the result type, the operand pushed, as the cast arm of `parse_inst_body` reads them.
-    #[inline]
+    #[inline(never)]
     pub(super) fn cast_fast(&mut self, f: &mut Function) -> Option<PResult<(u16, TypeId)>> {
         let b = self.b;
         let e = self.tok.end as usize;
@@ -165,7 +165,7 @@ impl<'s> Parser<'s> {
     /// after it as long as they are `, i64 v` or `, i32 v` (`v` a plain local name or a small
     /// constant), as the `GetElementPtr` arm of `parse_inst_body` reads them. The caller's index
     /// loop reads whatever follows (more indices, attachments).
-    #[inline]
+    #[inline(never)]
     pub(super) fn gep_fast(&mut self, f: &mut Function) -> Option<PResult<(u16, TypeId, TypeId)>> {
         let b = self.b;
         let e = self.tok.end as usize;
@@ -210,7 +210,7 @@ impl<'s> Parser<'s> {
     /// At a binary operator followed by ` [flags] T a, b` (`T` a simple type word, `a` and `b`
     /// plain local names or small constants): the flags and the type, the operands pushed, as
     /// the binary operators' arm of `parse_inst_body` reads them.
-    #[inline]
+    #[inline(never)]
     pub(super) fn binop_fast(&mut self, f: &mut Function) -> Option<PResult<(u16, TypeId)>> {
         let b = self.b;
         let e = self.tok.end as usize;
@@ -260,7 +260,7 @@ impl<'s> Parser<'s> {
     /// token path of `parse_call` reads it up to the `)` (no calling convention, no attributes,
     /// no address space, the function type built from the arguments' types); the caller reads
     /// the rest.
-    #[inline]
+    #[inline(never)]
     pub(super) fn call_head_fast(&mut self, f: &mut Function) -> Option<PResult<CallHead>> {
         let b = self.b;
         let t = self.tok;
