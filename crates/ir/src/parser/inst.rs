@@ -776,6 +776,12 @@ impl<'s> Parser<'s> {
                 }
             }
             Opcode::Select => {
+                if let Some(r) = self.select_fast(f) {
+                    let (fl, ty) = r?;
+                    inst.flags |= fl;
+                    inst.ty = ty;
+                    return Ok(());
+                }
                 self.bump();
                 inst.flags |= self.fast_math();
                 self.typed_operand(f)?;

@@ -27,15 +27,17 @@ pub(super) const CACHED_VALUE: usize = 5;
 pub(super) const CACHED_BLOCK: usize = 6;
 /// A block name's first sight entered from the cache probe (`Parser::block_name_tok`).
 pub(super) const FIRST_SIGHT: usize = 7;
-/// The lines of `lines_ops.rs`: `load`, casts, `getelementptr`, binary operators, calls.
+/// The lines of `lines_ops.rs`: `load`, casts, `getelementptr`, binary operators, calls,
+/// `select`.
 pub(super) const LOAD: usize = 8;
 pub(super) const CAST: usize = 9;
 pub(super) const GEP: usize = 10;
 pub(super) const BINOP: usize = 11;
 pub(super) const CALL: usize = 12;
+pub(super) const SELECT: usize = 13;
 /// The number of counters in `Parser::lines_taken`.
 #[cfg(test)]
-pub(super) const KINDS: usize = 13;
+pub(super) const KINDS: usize = 14;
 
 /// How a recognised operand is pushed: a local name token, or a small decimal constant.
 #[derive(Copy, Clone)]

@@ -1,6 +1,7 @@
 //! Whole-line fast paths for the commonest value lines of GPU code: `load T, ptr[ addrspace(N)] %p`,
 //! casts (`sext [nneg] T v to T2`), `getelementptr [inbounds] T, ptr[ addrspace(N)] %p, i64 v, …`,
-//! binary operators (`add nuw nsw T a, b`, `fmul contract T a, b`) and the head of a call
+//! binary operators (`add nuw nsw T a, b`, `fmul contract T a, b`), `select i1 c, T a, T b` and
+//! the head of a call
 //! (`[tail ]call T @f(T a, T b)`, up to its `)`), recognised from the bytes
 //! the way `lines.rs` recognises `br`, `phi`, `icmp` and `store`: the whole spelling is checked
 //! first (single spaces, simple type words, plain local names or small decimal constants), then
@@ -14,7 +15,7 @@
 //! (`lines_tests.rs`) compares both paths on random and near-miss spellings.
 
 use super::fast::ends_number;
-use super::lines::{BINOP, CALL, CAST, FastTy, GEP, LOAD, Op};
+use super::lines::{BINOP, CALL, CAST, FastTy, GEP, LOAD, Op, SELECT};
 use super::*;
 
 /// Every flag a binary operator's arm lets `inst_flags` read.
@@ -363,5 +364,51 @@ impl<'s> Parser<'s> {
             fn_ty,
             arg_lists_start,
         })
+    }
+}
+
+impl<'s> Parser<'s> {
+    // ------------------------------------------------------------------ select
+
+    /// `, T v` at `c` (the comma; `T` a simple type word, `v` a plain local name or a small
+    /// constant): the type and the operand.
+    #[inline(always)]
+    fn comma_typed_at(&self, c: usize) -> Option<(FastTy, Op)> {
+        if self.b.get(c..c + 2) != Some(b", ") {
+            return None;
+        }
+        let (ty, ints, p) = self.type_word_at(c + 2)?;
+        Some((ty, self.fast_operand_at(p, ints)?))
+    }
+
+    /// At `select` followed by ` [fast-math flags] T c, T2 a, T3 b` (simple type words, plain
+    /// local names or small constants): the flags and the result type (`T2`), the operands
+    /// pushed, as the `Select` arm of `parse_inst_body` reads them.
+    #[inline(never)]
+    pub(super) fn select_fast(&mut self, f: &mut Function) -> Option<PResult<(u16, TypeId)>> {
+        let e = self.tok.end as usize;
+        if self.lines_off() || self.depth >= MAX_DEPTH || self.b.get(e) != Some(&b' ') {
+            return None;
+        }
+        let (fl, p) = self.flag_words_at(e + 1, flags::FAST_MATH)?;
+        let (ct, ints, p) = self.type_word_at(p)?;
+        let c = self.fast_operand_at(p, ints)?;
+        let (at, a) = self.comma_typed_at(c.end())?;
+        let (bt, b) = self.comma_typed_at(a.end())?;
+        self.took(SELECT);
+        Some(
+            self.select_taken(f, [(ct, c), (at, a), (bt, b)])
+                .map(|ty| (fl, ty)),
+        )
+    }
+
+    fn select_taken(&mut self, f: &mut Function, ops: [(FastTy, Op); 3]) -> PResult<TypeId> {
+        let mut tys = [TypeId(0); 3];
+        for (t, (ty, v)) in tys.iter_mut().zip(ops) {
+            *t = self.take_fast_type(ty);
+            self.push_fast_operand(f, v, *t)?;
+        }
+        self.consumed_to(ops[2].1.end());
+        Ok(tys[1])
     }
 }

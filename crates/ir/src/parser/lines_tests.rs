@@ -201,7 +201,33 @@ fn flag_words(l: &mut Line, common: &[&str]) {
 /// A line of `lines_ops.rs`' kinds: `load`, a cast, `getelementptr` or a binary operator.
 fn value_line(l: &mut Line, next: &mut usize, defined: &mut Vec<String>) {
     *next += 1;
-    match l.rng.below(6) {
+    match l.rng.below(7) {
+        6 => {
+            let name = format!("%s{next}");
+            let ct = if !l.rng.odd() { "i1" } else { ty(l.rng) };
+            let c = if !l.rng.odd() {
+                "%a".to_string()
+            } else {
+                value(l.rng, defined)
+            };
+            let t = ty(l.rng);
+            let t2 = if !l.rng.odd() { t } else { ty(l.rng) };
+            let a = value(l.rng, defined);
+            let b = value(l.rng, defined);
+            l.put("", &name);
+            l.put(" ", "=");
+            l.put(" ", "select");
+            flag_words(l, &["fast"]);
+            l.put(" ", ct);
+            l.put(" ", &c);
+            l.put("", ",");
+            l.put(" ", t);
+            l.put(" ", &a);
+            l.put("", ",");
+            l.put(" ", t2);
+            l.put(" ", &b);
+            defined.push(name);
+        }
         4 | 5 => {
             // A call: mostly the declared `@h(i32, i32)` or `@v()`.
             let (ret, callee, n) = if !l.rng.odd() {
@@ -580,7 +606,7 @@ fn fast_lines_read_as_the_token_path() {
     let mut rng = Rng(converge_gen::rng::Rng::new(0x2545_f491_4f6c_dd1d), 0);
     let mut taken = [0usize; super::lines::KINDS];
     let (mut ok, mut failed) = (0, 0);
-    for round in 0..5000 {
+    for round in 0..6000 {
         // Canonical modules, respelled ones, and ones with errors injected.
         let (odd, respell, inject) = match round % 5 {
             0 => (0, 0, 0),
@@ -620,6 +646,7 @@ fn fast_lines_read_as_the_token_path() {
         "getelementptr",
         "binary operator",
         "call",
+        "select",
     ]
     .iter()
     .zip(&taken)
@@ -832,6 +859,20 @@ fn near_misses_read_as_the_token_path() {
         "tail call void @v)",
         "call i32 @h(i32 %a, i32 1)",
         "%r = call void @v()",
+        "%s = select i1 %c, i32 %a, i32 1",
+        "%s = select i1 %c, i32 %a, i32 1, !dbg !0",
+        "%s = select i1 %c, i32 %a, i64 1",
+        "%s = select i1 %c, i32 %a, i32 -1",
+        "%s = select i1 %c, float %a, float 1.0",
+        "%s = select i1 %c, ptr %p, ptr %p",
+        "%s = select i1 %a, i32 %a, i32 %a",
+        "%s = select i1 1, i32 %a, i32 %a",
+        "%s = select i32 %a, i32 %a, i32 %a",
+        "%s = select fast i1 %c, float %a, float %a",
+        "%s = select nsw i1 %c, i32 %a, i32 %a",
+        "%s = select i1 %c, i32 %a,i32 %a",
+        "%s = select i1 %c, i32 %a, i32 %undefd",
+        "%s = select <2 x i1> %c, i32 %a, i32 %a",
     ];
     for line in lines {
         for tail in ["\n  ret void\n", "\n  br label %b1\n", "\n"] {
