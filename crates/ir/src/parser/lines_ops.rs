@@ -15,7 +15,7 @@
 //! (`lines_tests.rs`) compares both paths on random and near-miss spellings.
 
 use super::fast::ends_number;
-use super::lines::{BINOP, CALL, CAST, FastTy, GEP, LOAD, Op, SELECT};
+use super::lines::{BINOP, CALL, CAST, FastTy, GEP, LOAD, Lit, Op, SELECT};
 use super::*;
 
 /// Every flag a binary operator's arm lets `inst_flags` read.
@@ -123,8 +123,8 @@ impl<'s> Parser<'s> {
             return None;
         }
         let (fl, p) = self.flag_words_at(e + 1, CAST_FLAGS)?;
-        let (ty, ints, p) = self.type_word_at(p)?;
-        let v = self.fast_operand_at(p, ints)?;
+        let (ty, lit, p) = self.type_word_at(p)?;
+        let v = self.fast_operand_at(p, lit)?;
         let ve = v.end();
         if b.get(ve..ve + 4) != Some(b" to ") {
             return None;
@@ -196,7 +196,7 @@ impl<'s> Parser<'s> {
                 Some(b", i32 ") => self.ty_i32,
                 _ => break,
             };
-            let Some(v) = self.fast_operand_at(end + 6, true) else {
+            let Some(v) = self.fast_operand_at(end + 6, Lit::Int) else {
                 break;
             };
             self.push_fast_operand(f, v, ty)?;
@@ -219,13 +219,13 @@ impl<'s> Parser<'s> {
             return None;
         }
         let (fl, p) = self.flag_words_at(e + 1, BINOP_FLAGS)?;
-        let (ty, ints, p) = self.type_word_at(p)?;
-        let x = self.fast_operand_at(p, ints)?;
+        let (ty, lit, p) = self.type_word_at(p)?;
+        let x = self.fast_operand_at(p, lit)?;
         let xe = x.end();
         if b.get(xe..xe + 2) != Some(b", ") {
             return None;
         }
-        let y = self.fast_operand_at(xe + 2, ints)?;
+        let y = self.fast_operand_at(xe + 2, lit)?;
         let ty = self.take_fast_type(ty);
         self.took(BINOP);
         Some(self.binop_taken(f, ty, x, y).map(|()| (fl, ty)))
@@ -308,8 +308,8 @@ impl<'s> Parser<'s> {
         let mut q = ne + 1;
         if b.get(q) != Some(&b')') {
             loop {
-                let (ty, ints, v) = self.type_word_at(q)?;
-                let v = self.fast_operand_at(v, ints)?;
+                let (ty, lit, v) = self.type_word_at(q)?;
+                let v = self.fast_operand_at(v, lit)?;
                 *args.get_mut(n)? = (ty, v);
                 n += 1;
                 let ve = v.end();
@@ -377,8 +377,8 @@ impl<'s> Parser<'s> {
         if self.b.get(c..c + 2) != Some(b", ") {
             return None;
         }
-        let (ty, ints, p) = self.type_word_at(c + 2)?;
-        Some((ty, self.fast_operand_at(p, ints)?))
+        let (ty, lit, p) = self.type_word_at(c + 2)?;
+        Some((ty, self.fast_operand_at(p, lit)?))
     }
 
     /// At `select` followed by ` [fast-math flags] T c, T2 a, T3 b` (simple type words, plain
@@ -391,8 +391,8 @@ impl<'s> Parser<'s> {
             return None;
         }
         let (fl, p) = self.flag_words_at(e + 1, flags::FAST_MATH)?;
-        let (ct, ints, p) = self.type_word_at(p)?;
-        let c = self.fast_operand_at(p, ints)?;
+        let (ct, lit, p) = self.type_word_at(p)?;
+        let c = self.fast_operand_at(p, lit)?;
         let (at, a) = self.comma_typed_at(c.end())?;
         let (bt, b) = self.comma_typed_at(a.end())?;
         self.took(SELECT);

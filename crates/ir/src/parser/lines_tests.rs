@@ -155,6 +155,43 @@ fn block(rng: &mut Rng, blocks: usize, defined: &[String]) -> String {
         .to_string()
 }
 
+/// A `float` operand: mostly a constant in a printer's spelling, else a defined local or odd
+/// spellings of constants.
+fn fvalue(rng: &mut Rng, defined: &[String]) -> String {
+    if rng.chance(25) && !defined.is_empty() {
+        return defined[rng.below(defined.len())].clone();
+    }
+    if !rng.odd() {
+        return rng
+            .pick(&[
+                "5.000000e-01",
+                "1.000000e+00",
+                "2.500000e-01",
+                "0x3FB99999A0000000",
+                "0x3FF0000000000000",
+            ])
+            .to_string();
+    }
+    rng.pick(&[
+        "1.5",
+        "1.0e+00x",
+        "0x3FB9999",
+        "0xK3FB99999A0000000",
+        "0x3FB99999A00000000",
+        "1.e+00",
+        "1.0e00",
+        "1.0e+",
+        "1.0E+00",
+        "-5.000000e-01",
+        "5.000000e-01:",
+        "12.5e-01",
+        "7",
+        "0xZ",
+        "1e+00",
+    ])
+    .to_string()
+}
+
 /// A pointer type for a `load`, `store` or `getelementptr`: mostly `ptr addrspace(1)`.
 fn ptr_ty(rng: &mut Rng) -> &'static str {
     if !rng.odd() {
@@ -210,10 +247,14 @@ fn value_line(l: &mut Line, next: &mut usize, defined: &mut Vec<String>) {
             } else {
                 value(l.rng, defined)
             };
-            let t = ty(l.rng);
+            let float = l.rng.chance(40);
+            let t = if float { "float" } else { ty(l.rng) };
             let t2 = if !l.rng.odd() { t } else { ty(l.rng) };
-            let a = value(l.rng, defined);
-            let b = value(l.rng, defined);
+            let (a, b) = if float {
+                (fvalue(l.rng, defined), fvalue(l.rng, defined))
+            } else {
+                (value(l.rng, defined), value(l.rng, defined))
+            };
             l.put("", &name);
             l.put(" ", "=");
             l.put(" ", "select");
@@ -286,7 +327,11 @@ fn value_line(l: &mut Line, next: &mut usize, defined: &mut Vec<String>) {
                 if l.rng.chance(5) {
                     l.put(" ", "noundef");
                 }
-                let v = value(l.rng, defined);
+                let v = if t == "float" {
+                    fvalue(l.rng, defined)
+                } else {
+                    value(l.rng, defined)
+                };
                 l.put(" ", &v);
             }
             l.put("", ")");
@@ -400,9 +445,13 @@ fn value_line(l: &mut Line, next: &mut usize, defined: &mut Vec<String>) {
                 l.rng
                     .pick(&["sub", "xor", "shl", "udiv", "frem", "or", "mul"])
             };
-            let t = ty(l.rng);
-            let a = value(l.rng, defined);
-            let c = value(l.rng, defined);
+            let float = l.rng.chance(40);
+            let t = if float { "float" } else { ty(l.rng) };
+            let (a, c) = if float {
+                (fvalue(l.rng, defined), fvalue(l.rng, defined))
+            } else {
+                (value(l.rng, defined), value(l.rng, defined))
+            };
             l.put("", &name);
             l.put(" ", "=");
             l.put(" ", op);
@@ -647,6 +696,7 @@ fn fast_lines_read_as_the_token_path() {
         "binary operator",
         "call",
         "select",
+        "float constant",
     ]
     .iter()
     .zip(&taken)
@@ -873,6 +923,35 @@ fn near_misses_read_as_the_token_path() {
         "%s = select i1 %c, i32 %a,i32 %a",
         "%s = select i1 %c, i32 %a, i32 %undefd",
         "%s = select <2 x i1> %c, i32 %a, i32 %a",
+        "%n = fmul contract float %a, 5.000000e-01",
+        "%n = fmul contract float 5.000000e-01, %a",
+        "%n = fmul contract float %a, 0x3FB99999A0000000",
+        "%n = fmul contract float %a, 0x3FB99999A000000",
+        "%n = fmul contract float %a, 0x3FB99999A00000000",
+        "%n = fmul contract float %a, 0xK3FB99999A0000000",
+        "%n = fmul contract float %a, 5.000000e-01x",
+        "%n = fmul contract float %a, 5.000000e-01:",
+        "%n = fmul contract float %a, 5.000000e-01, !dbg !0",
+        "%n = fmul contract float %a, 5.000000e+01",
+        "%n = fmul contract float %a, 5.000000e01",
+        "%n = fmul contract float %a, 5.e-01",
+        "%n = fmul contract float %a, 5.000000E-01",
+        "%n = fmul contract float %a, 55.000000e-01",
+        "%n = fmul contract float %a, 5.000000e-",
+        "%n = fmul contract i32 %a, 5.000000e-01",
+        "%n = add i32 %a, 5.000000e-01",
+        "%v = phi float [ 5.000000e-01, %b0 ], [ %a, %b1 ]",
+        "%v = phi float [ %a, %b0 ], [ 1.000000e+00, %b1 ]",
+        "%v = phi float [ 0x3FB99999A0000000, %b0 ], [ 1.000000e+00, %b1 ]",
+        "%v = phi double [ 5.000000e-01, %b0 ], [ %a, %b1 ]",
+        "store float 5.000000e-01, ptr addrspace(1) %p, align 4",
+        "store float 0x3FB99999A0000000, ptr addrspace(1) %p, align 4",
+        "store i32 5.000000e-01, ptr addrspace(1) %p, align 4",
+        "%s = select i1 %c, float 5.000000e-01, float %a",
+        "%s = select i1 %c, float %a, float 0x3FB99999A0000000",
+        "%r = tail call float @llvm.fmuladd.f32(float 5.000000e-01, float %a, float %a)",
+        "%d = icmp slt float %a, 5.000000e-01",
+        "%x = fptosi float 5.000000e-01 to i32",
     ];
     for line in lines {
         for tail in ["\n  ret void\n", "\n  br label %b1\n", "\n"] {
