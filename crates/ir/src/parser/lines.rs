@@ -6,7 +6,9 @@
 //!
 //! Each recogniser first checks the whole spelling without changing anything: exactly one space
 //! where the canonical spelling has one, plain names (`%name`, `%12`), small decimal constants
-//! where an `i32`/`i64` is expected. Only then does it act, in the order and with the calls of the
+//! where an `i32`/`i64` is expected, `float` constants in the printers' spellings where a `float`
+//! is (`5.000000e-01`, `0x3FB99999A0000000`; see [`Lit`]). `lines_ops.rs` holds the same kind of
+//! fast paths for `load`, casts, `getelementptr`, binary operators, `select` and calls. Only then does it act, in the order and with the calls of the
 //! token-by-token path (`local_operand`, `small_int_const`, `block_name_tok`), and it ends with
 //! [`Parser::consumed_to`], which leaves the parser where that path leaves it. Anything else
 //! (other spacing, comments, quoted names, other constants, flags, every spelling that could be a
