@@ -29,6 +29,7 @@ mod function;
 mod globals;
 mod inst;
 mod lines;
+mod lines_ops;
 #[cfg(test)]
 mod lines_tests;
 mod locals;

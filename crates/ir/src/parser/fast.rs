@@ -56,7 +56,7 @@ impl WordCache {
 /// A byte after a number that ends its token exactly there (the lexer's number and word runs stop
 /// at it, and it cannot turn the number into a label or a float).
 #[inline]
-fn ends_number(c: Option<&u8>) -> bool {
+pub(super) fn ends_number(c: Option<&u8>) -> bool {
     matches!(c, None | Some(b',' | b' ' | b'\n' | b'\r' | b'\t' | b')'))
 }
 

@@ -406,6 +406,12 @@ impl<'s> Parser<'s> {
             | Opcode::FMul
             | Opcode::FDiv
             | Opcode::FRem => {
+                if let Some(r) = self.binop_fast(f) {
+                    let (fl, ty) = r?;
+                    inst.flags |= fl;
+                    inst.ty = ty;
+                    return Ok(());
+                }
                 self.bump();
                 inst.flags |= self.inst_flags(
                     flags::NUW | flags::NSW | flags::EXACT | flags::DISJOINT | flags::FAST_MATH,
@@ -523,6 +529,13 @@ impl<'s> Parser<'s> {
                 inst.ty = self.simple_type(Type::Ptr(asp));
             }
             Opcode::Load => {
+                if let Some(r) = self.load_fast(f) {
+                    let (t, asp) = r?;
+                    inst.aux = asp;
+                    inst.aux2 = t.0;
+                    inst.ty = t;
+                    return Ok(());
+                }
                 self.bump();
                 let atomic = self.eat_word("atomic");
                 if self.eat_word("volatile") {
@@ -598,28 +611,39 @@ impl<'s> Parser<'s> {
                 self.syncscope_and_ordering(inst)?;
             }
             Opcode::GetElementPtr => {
-                self.bump();
-                loop {
-                    if !self.is(Tok::Ident) {
-                        break;
+                let bt = match self.gep_fast(f) {
+                    Some(r) => {
+                        let (fl, st, bt) = r?;
+                        inst.flags |= fl;
+                        inst.aux = st.0;
+                        inst.aux2 = st.0;
+                        bt
                     }
-                    match self.cur() {
-                        b"inbounds" => inst.flags |= flags::INBOUNDS,
-                        b"nuw" => inst.flags |= flags::NUW,
-                        b"nusw" => {}
-                        b"inrange" => {
+                    None => {
+                        self.bump();
+                        loop {
+                            if !self.is(Tok::Ident) {
+                                break;
+                            }
+                            match self.cur() {
+                                b"inbounds" => inst.flags |= flags::INBOUNDS,
+                                b"nuw" => inst.flags |= flags::NUW,
+                                b"nusw" => {}
+                                b"inrange" => {
+                                    self.bump();
+                                    self.skip_parens()?;
+                                    continue;
+                                }
+                                _ => break,
+                            }
                             self.bump();
-                            self.skip_parens()?;
-                            continue;
                         }
-                        _ => break,
+                        let st = self.parse_type()?;
+                        inst.aux = st.0;
+                        inst.aux2 = st.0;
+                        self.comma_typed_operand(f)?
                     }
-                    self.bump();
-                }
-                let st = self.parse_type()?;
-                inst.aux = st.0;
-                inst.aux2 = st.0;
-                let bt = self.comma_typed_operand(f)?;
+                };
                 let mut rty = bt;
                 while self.is(Tok::Comma) {
                     let it = match self.comma_typed_operand_fast(f) {
@@ -655,6 +679,12 @@ impl<'s> Parser<'s> {
             | Opcode::IntToPtr
             | Opcode::BitCast
             | Opcode::AddrSpaceCast => {
+                if let Some(r) = self.cast_fast(f) {
+                    let (fl, ty) = r?;
+                    inst.flags |= fl;
+                    inst.ty = ty;
+                    return Ok(());
+                }
                 self.bump();
                 inst.flags |=
                     self.inst_flags(flags::NUW | flags::NSW | flags::NNEG | flags::FAST_MATH);
@@ -746,6 +776,12 @@ impl<'s> Parser<'s> {
                 }
             }
             Opcode::Select => {
+                if let Some(r) = self.select_fast(f) {
+                    let (fl, ty) = r?;
+                    inst.flags |= fl;
+                    inst.ty = ty;
+                    return Ok(());
+                }
                 self.bump();
                 inst.flags |= self.fast_math();
                 self.typed_operand(f)?;
@@ -808,6 +844,38 @@ impl<'s> Parser<'s> {
 
     /// `call`, `invoke`, `callbr` (with `tail`/`musttail`/`notail` prefixes for `call`).
     fn parse_call(&mut self, f: &mut Function, inst: &mut InstBuilder) -> PResult<()> {
+        let op = inst.op;
+        // `[tail ]call T @f(T a, …)` up to its `)` in one step when it has the common spelling
+        // (`lines_ops.rs`); the rest (attributes, bundles, the record) is the same.
+        let fast = if op == Opcode::Call {
+            self.call_head_fast(f)
+        } else {
+            None
+        };
+        let (cc, callee, fn_ty, arg_lists_start) = match fast {
+            Some(r) => {
+                let h = r?;
+                inst.flags |= h.flags;
+                inst.ty = h.ret;
+                (
+                    CallConv::C,
+                    Val::Ready(h.callee),
+                    h.fn_ty,
+                    h.arg_lists_start,
+                )
+            }
+            None => self.call_head(f, inst)?,
+        };
+        self.call_tail(f, inst, cc, callee, fn_ty, arg_lists_start)
+    }
+
+    /// The token path of a call-like instruction up to its arguments' `)`: the calling
+    /// convention, the callee, the function type and where the arguments' attribute lists start.
+    fn call_head(
+        &mut self,
+        f: &mut Function,
+        inst: &mut InstBuilder,
+    ) -> PResult<(CallConv, Val<'s>, TypeId, u32)> {
         let op = inst.op;
         // `tail call` in one step (`fast.rs`).
         let first = match self.word_pair_fast(b"tail", b" call") {
@@ -902,6 +970,21 @@ impl<'s> Parser<'s> {
                 )
             }
         };
+        Ok((cc, callee, fn_ty, arg_lists_start))
+    }
+
+    /// A call-like instruction after its arguments' `)`: call-site attributes, operand bundles,
+    /// `invoke`'s and `callbr`'s destinations, and the call record.
+    fn call_tail(
+        &mut self,
+        f: &mut Function,
+        inst: &mut InstBuilder,
+        cc: CallConv,
+        callee: Val<'s>,
+        fn_ty: TypeId,
+        arg_lists_start: u32,
+    ) -> PResult<()> {
+        let op = inst.op;
         let args_end = f.operands.len() as u32;
         // Call-site function attributes.
         let gmark = self.group_refs.len();

@@ -6,13 +6,16 @@
 //!
 //! Each recogniser first checks the whole spelling without changing anything: exactly one space
 //! where the canonical spelling has one, plain names (`%name`, `%12`), small decimal constants
-//! where an `i32`/`i64` is expected. Only then does it act, in the order and with the calls of the
+//! where an `i32`/`i64` is expected, `float` constants in the printers' spellings where a `float`
+//! is (`5.000000e-01`, `0x3FB99999A0000000`; see [`Lit`]). `lines_ops.rs` holds the same kind of
+//! fast paths for `load`, casts, `getelementptr`, binary operators, `select` and calls. Only then does it act, in the order and with the calls of the
 //! token-by-token path (`local_operand`, `small_int_const`, `block_name_tok`), and it ends with
 //! [`Parser::consumed_to`], which leaves the parser where that path leaves it. Anything else
 //! (other spacing, comments, quoted names, other constants, flags, every spelling that could be a
 //! syntax error) is left to the token path, so errors and their order are unchanged. The model
 //! test (`lines_tests.rs`) reads random spellings with errors injected both ways and compares.
 
+use super::fast::ends_number;
 use super::*;
 
 /// Indices of `Parser::lines_taken` (tests count the fast paths taken).
@@ -27,29 +30,51 @@ pub(super) const CACHED_VALUE: usize = 5;
 pub(super) const CACHED_BLOCK: usize = 6;
 /// A block name's first sight entered from the cache probe (`Parser::block_name_tok`).
 pub(super) const FIRST_SIGHT: usize = 7;
+/// The lines of `lines_ops.rs`: `load`, casts, `getelementptr`, binary operators, calls,
+/// `select`.
+pub(super) const LOAD: usize = 8;
+pub(super) const CAST: usize = 9;
+pub(super) const GEP: usize = 10;
+pub(super) const BINOP: usize = 11;
+pub(super) const CALL: usize = 12;
+pub(super) const SELECT: usize = 13;
+/// A `float` constant pushed by a fast path (`Op::Float`).
+pub(super) const FLOAT: usize = 14;
 /// The number of counters in `Parser::lines_taken`.
 #[cfg(test)]
-pub(super) const KINDS: usize = 8;
+pub(super) const KINDS: usize = 15;
 
-/// How a recognised operand is pushed: a local name token, or a small decimal constant.
+/// How a recognised operand is pushed: a local name token, a small decimal constant, or a
+/// `float` constant.
 #[derive(Copy, Clone)]
-enum Op {
+pub(super) enum Op {
     Local(Token),
     /// 1 to 9 decimal digits (an `i32`/`i64` constant, see [`Parser::small_int_const`]).
     Int(Token),
+    /// A `float` constant in a printer's spelling (see [`Parser::float_literal_at`]).
+    Float(Token),
 }
 
 impl Op {
-    fn end(self) -> usize {
+    pub(super) fn end(self) -> usize {
         match self {
-            Op::Local(t) | Op::Int(t) => t.end as usize,
+            Op::Local(t) | Op::Int(t) | Op::Float(t) => t.end as usize,
         }
     }
 }
 
+/// The constants a fast operand of a type may be besides a plain local name: small decimal
+/// integers (`i32`, `i64`), `float` constants as printers spell them (`float`), or none.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(super) enum Lit {
+    None,
+    Int,
+    Float,
+}
+
 /// A simple type word at the start of a fast spelling (`ptr` as `Err(())`, interned as
 /// `ptr_type(0)` when the spelling is taken, as `parse_type` interns it).
-type FastTy = Result<TypeId, ()>;
+pub(super) type FastTy = Result<TypeId, ()>;
 
 impl<'s> Parser<'s> {
     /// Whether the whole-line fast paths are off (tests compare the two paths).
@@ -98,15 +123,17 @@ impl<'s> Parser<'s> {
         })
     }
 
-    /// An operand at `i`: a plain local name (see `local_token_at`) or, when `ints`, 1 to 9
+    /// An operand at `i`: a plain local name (see `local_token_at`), or for `Lit::Int` 1 to 9
     /// decimal digits that the lexer reads as one integer token (the byte after them ends a
-    /// number, see `small_number_at`).
+    /// number, see `small_number_at`), or for `Lit::Float` a `float` constant (see
+    /// [`Parser::float_literal_at`]).
     #[inline(always)]
-    fn fast_operand_at(&self, i: usize, ints: bool) -> Option<Op> {
+    pub(super) fn fast_operand_at(&self, i: usize, lit: Lit) -> Option<Op> {
         let b = self.b;
         match *b.get(i)? {
             b'%' => self.local_token_at(i).map(Op::Local),
-            b'0'..=b'9' if ints => {
+            b'0'..=b'9' if lit == Lit::Float => self.float_literal_at(i).map(Op::Float),
+            b'0'..=b'9' if lit == Lit::Int => {
                 let (_, e) = self.small_number_at(i)?;
                 Some(Op::Int(Token {
                     start: i as u32,
@@ -120,7 +147,12 @@ impl<'s> Parser<'s> {
 
     /// Pushes a recognised operand of type `ty` as `operand` does.
     #[inline(always)]
-    fn push_fast_operand(&mut self, f: &mut Function, op: Op, ty: TypeId) -> PResult<()> {
+    pub(super) fn push_fast_operand(
+        &mut self,
+        f: &mut Function,
+        op: Op,
+        ty: TypeId,
+    ) -> PResult<()> {
         match op {
             Op::Local(t) => self.local_operand(f, t, ty),
             Op::Int(t) => {
@@ -139,26 +171,76 @@ impl<'s> Parser<'s> {
                 f.operands.push(Value::Const(c));
                 Ok(())
             }
+            Op::Float(t) => {
+                // `operand` -> `parse_value` -> `parse_const` for a `Float` token (no wrong-type
+                // note for a constant).
+                self.took(FLOAT);
+                let bits = self.float_bits_cached(t, ty)?;
+                let c = self.push_const(ty, ConstKind::Float(bits));
+                f.operands.push(Value::Const(c));
+                Ok(())
+            }
         }
     }
 
-    /// A simple type word at `i` (`i32`, `i64`, `i1`, `float`, `ptr`) followed by one space: the
-    /// type, whether small integer constants may follow, and the index after the space.
+    /// A `float` constant at `i` (a digit) as printers write it, `D.DDDDDDe[+-]DD` or `0x` and 16
+    /// hex digits, followed by a byte that ends a number token: the lexer's `Float` token.
     #[inline(always)]
-    fn type_word_at(&self, i: usize) -> Option<(FastTy, bool, usize)> {
+    fn float_literal_at(&self, i: usize) -> Option<Token> {
+        let b = self.b;
+        let digits = |mut k: usize, hex: bool| {
+            while b
+                .get(k)
+                .is_some_and(|c| c.is_ascii_digit() || (hex && c.is_ascii_hexdigit()))
+            {
+                k += 1;
+            }
+            k
+        };
+        let e = if b.get(i..i + 2) == Some(b"0x") {
+            let e = digits(i + 2, true);
+            if e != i + 18 {
+                return None;
+            }
+            e
+        } else {
+            if b.get(i + 1) != Some(&b'.') {
+                return None;
+            }
+            let m = digits(i + 2, false);
+            if m == i + 2 || b.get(m) != Some(&b'e') || !matches!(b.get(m + 1), Some(b'+' | b'-')) {
+                return None;
+            }
+            let e = digits(m + 2, false);
+            if e == m + 2 {
+                return None;
+            }
+            e
+        };
+        ends_number(b.get(e)).then_some(Token {
+            start: i as u32,
+            end: e as u32,
+            kind: Tok::Float,
+        })
+    }
+
+    /// A simple type word at `i` (`i32`, `i64`, `i1`, `float`, `ptr`) followed by one space: the
+    /// type, the constants its operands may be, and the index after the space.
+    #[inline(always)]
+    pub(super) fn type_word_at(&self, i: usize) -> Option<(FastTy, Lit, usize)> {
         let b = self.b;
         Some(match b.get(i..i + 4)? {
-            b"i32 " => (Ok(self.ty_i32), true, i + 4),
-            b"i64 " => (Ok(self.ty_i64), true, i + 4),
-            b"ptr " => (Err(()), false, i + 4),
-            [b'i', b'1', b' ', _] => (Ok(self.ty_i1), false, i + 3),
-            b"floa" if b.get(i + 4..i + 6) == Some(b"t ") => (Ok(self.ty_float), false, i + 6),
+            b"i32 " => (Ok(self.ty_i32), Lit::Int, i + 4),
+            b"i64 " => (Ok(self.ty_i64), Lit::Int, i + 4),
+            b"ptr " => (Err(()), Lit::None, i + 4),
+            [b'i', b'1', b' ', _] => (Ok(self.ty_i1), Lit::None, i + 3),
+            b"floa" if b.get(i + 4..i + 6) == Some(b"t ") => (Ok(self.ty_float), Lit::Float, i + 6),
             _ => return None,
         })
     }
 
     #[inline(always)]
-    fn take_fast_type(&mut self, ty: FastTy) -> TypeId {
+    pub(super) fn take_fast_type(&mut self, ty: FastTy) -> TypeId {
         match ty {
             Ok(t) => t,
             Err(()) => self.ptr_type(0),
@@ -167,16 +249,16 @@ impl<'s> Parser<'s> {
 
     // ------------------------------------------------------------------ phi
 
-    /// `[ v, %b ]` at `p` with exactly these spaces (`v` a plain local name or, when `ints`, a
+    /// `[ v, %b ]` at `p` with exactly these spaces (`v` a plain local name or, when `lit` allows, a
     /// small decimal constant directly followed by the comma): the value, the block name's token
     /// and the index after `]`.
     #[inline(always)]
-    fn phi_incoming_at(&self, p: usize, ints: bool) -> Option<(Op, Token, usize)> {
+    fn phi_incoming_at(&self, p: usize, lit: Lit) -> Option<(Op, Token, usize)> {
         let b = self.b;
         if b.get(p..p + 2) != Some(b"[ ") {
             return None;
         }
-        let v = self.fast_operand_at(p + 2, ints)?;
+        let v = self.fast_operand_at(p + 2, lit)?;
         let e = v.end();
         if b.get(e..e + 2) != Some(b", ") {
             return None;
@@ -199,11 +281,11 @@ impl<'s> Parser<'s> {
         if self.lines_off() || self.depth >= MAX_DEPTH || self.b.get(e) != Some(&b' ') {
             return None;
         }
-        let (ty, ints, p) = self.type_word_at(e + 1)?;
-        let first = self.phi_incoming_at(p, ints)?;
+        let (ty, lit, p) = self.type_word_at(e + 1)?;
+        let first = self.phi_incoming_at(p, lit)?;
         let ty = self.take_fast_type(ty);
         self.took(PHI);
-        Some(self.phi_incomings(f, ty, ints, first).map(|()| ty))
+        Some(self.phi_incomings(f, ty, lit, first).map(|()| ty))
     }
 
     /// At the `[` of a phi's next incoming (after its `,`): the incomings in the spelling of
@@ -213,10 +295,16 @@ impl<'s> Parser<'s> {
         if self.lines_off() || self.tok.kind != Tok::LSquare {
             return None;
         }
-        let ints = ty == self.ty_i32 || ty == self.ty_i64;
-        let first = self.phi_incoming_at(self.tok.start as usize, ints)?;
+        let lit = if ty == self.ty_i32 || ty == self.ty_i64 {
+            Lit::Int
+        } else if ty == self.ty_float {
+            Lit::Float
+        } else {
+            Lit::None
+        };
+        let first = self.phi_incoming_at(self.tok.start as usize, lit)?;
         self.took(PHI);
-        Some(self.phi_incomings(f, ty, ints, first))
+        Some(self.phi_incomings(f, ty, lit, first))
     }
 
     /// Takes the recognised incoming `first` and those after it in the same spelling.
@@ -224,7 +312,7 @@ impl<'s> Parser<'s> {
         &mut self,
         f: &mut Function,
         ty: TypeId,
-        ints: bool,
+        lit: Lit,
         first: (Op, Token, usize),
     ) -> PResult<()> {
         let (mut v, mut name, mut end) = first;
@@ -234,7 +322,7 @@ impl<'s> Parser<'s> {
             if self.b.get(end..end + 2) != Some(b", ") {
                 break;
             }
-            match self.phi_incoming_at(end + 2, ints) {
+            match self.phi_incoming_at(end + 2, lit) {
                 Some(next) => (v, name, end) = next,
                 None => break,
             }
@@ -311,13 +399,13 @@ impl<'s> Parser<'s> {
             return None;
         }
         let pred = ipred(&b[e + 1..pe])?;
-        let (ty, ints, p) = self.type_word_at(pe + 1)?;
+        let (ty, lit, p) = self.type_word_at(pe + 1)?;
         let a = self.local_token_at(p)?;
         let ae = a.end as usize;
         if b.get(ae..ae + 2) != Some(b", ") {
             return None;
         }
-        let c = self.fast_operand_at(ae + 2, ints)?;
+        let c = self.fast_operand_at(ae + 2, lit)?;
         let ty = self.take_fast_type(ty);
         self.took(ICMP);
         Some(self.icmp_taken(f, ty, a, c).map(|()| (pred, ty)))
@@ -335,7 +423,7 @@ impl<'s> Parser<'s> {
     /// `ptr` or `ptr addrspace(N)` at `i` followed by one space: the address space and the index
     /// after the space.
     #[inline(always)]
-    fn ptr_word_at(&self, i: usize) -> Option<(u32, usize)> {
+    pub(super) fn ptr_word_at(&self, i: usize) -> Option<(u32, usize)> {
         let b = self.b;
         if b.get(i..i + 3) != Some(b"ptr") {
             return None;
@@ -361,8 +449,8 @@ impl<'s> Parser<'s> {
         if self.lines_off() || self.depth >= MAX_DEPTH || b.get(e) != Some(&b' ') {
             return None;
         }
-        let (vt, ints, p) = self.type_word_at(e + 1)?;
-        let v = self.fast_operand_at(p, ints)?;
+        let (vt, lit, p) = self.type_word_at(e + 1)?;
+        let v = self.fast_operand_at(p, lit)?;
         let ve = v.end();
         if b.get(ve..ve + 2) != Some(b", ") {
             return None;
@@ -413,11 +501,11 @@ impl<'s> Parser<'s> {
         if self.lines_off() || t.kind != Tok::Ident || self.depth >= MAX_DEPTH {
             return None;
         }
-        let (ty, ints, p) = self.type_word_at(t.start as usize)?;
+        let (ty, lit, p) = self.type_word_at(t.start as usize)?;
         if p as u32 != t.end + 1 {
             return None;
         }
-        let v = self.fast_operand_at(p, ints)?;
+        let v = self.fast_operand_at(p, lit)?;
         let ve = v.end();
         if self.b.get(ve..ve + 8) != Some(b", label ") {
             return None;

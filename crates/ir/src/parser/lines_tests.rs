@@ -1,7 +1,8 @@
 //! Tests: the whole-line fast paths (`lines.rs`) read exactly what the token-by-token path reads.
 //!
 //! A random generator writes small functions made of the line kinds the fast paths know (block
-//! labels, `br`, `phi`, `icmp`, `store`), each line in its canonical spelling or with its gaps
+//! labels, `br`, `phi`, `icmp`, `store`; `load`, casts, `getelementptr` and binary operators of
+//! `lines_ops.rs`), each line in its canonical spelling or with its gaps
 //! respelled (no space, two spaces, a tab, a comment and a newline) and with errors injected
 //! (a byte replaced, inserted or deleted; operands that are other constants, numbered or quoted
 //! names, undefined names, values used as blocks; other types and predicates). Every module is
@@ -154,6 +155,316 @@ fn block(rng: &mut Rng, blocks: usize, defined: &[String]) -> String {
         .to_string()
 }
 
+/// A `float` operand: mostly a constant in a printer's spelling, else a defined local or odd
+/// spellings of constants.
+fn fvalue(rng: &mut Rng, defined: &[String]) -> String {
+    if rng.chance(25) && !defined.is_empty() {
+        return defined[rng.below(defined.len())].clone();
+    }
+    if !rng.odd() {
+        return rng
+            .pick(&[
+                "5.000000e-01",
+                "1.000000e+00",
+                "2.500000e-01",
+                "0x3FB99999A0000000",
+                "0x3FF0000000000000",
+            ])
+            .to_string();
+    }
+    rng.pick(&[
+        "1.5",
+        "1.0e+00x",
+        "0x3FB9999",
+        "0xK3FB99999A0000000",
+        "0x3FB99999A00000000",
+        "1.e+00",
+        "1.0e00",
+        "1.0e+",
+        "1.0E+00",
+        "-5.000000e-01",
+        "5.000000e-01:",
+        "12.5e-01",
+        "7",
+        "0xZ",
+        "1e+00",
+    ])
+    .to_string()
+}
+
+/// A pointer type for a `load`, `store` or `getelementptr`: mostly `ptr addrspace(1)`.
+fn ptr_ty(rng: &mut Rng) -> &'static str {
+    if !rng.odd() {
+        "ptr addrspace(1)"
+    } else {
+        rng.pick(&[
+            "ptr",
+            "i32",
+            "ptr addrspace(3)",
+            "ptr addrspace (1)",
+            "ptr addrspace(1)*",
+        ])
+    }
+}
+
+/// A pointer operand: mostly `%p`.
+fn ptr_value(rng: &mut Rng, defined: &[String]) -> String {
+    if !rng.odd() {
+        "%p".to_string()
+    } else {
+        value(rng, defined)
+    }
+}
+
+/// Flag words before a type, mostly none or the common ones.
+fn flag_words(l: &mut Line, common: &[&str]) {
+    let n = if l.rng.odd() {
+        l.rng.below(3)
+    } else {
+        l.rng.below(2)
+    };
+    for _ in 0..n {
+        let w = if !l.rng.odd() {
+            l.rng.pick(common)
+        } else {
+            l.rng.pick(&[
+                "nuw", "nsw", "exact", "disjoint", "nneg", "fast", "contract", "inbounds", "Nuw",
+            ])
+        };
+        l.put(" ", w);
+    }
+}
+
+/// A line of `lines_ops.rs`' kinds: `load`, a cast, `getelementptr` or a binary operator.
+fn value_line(l: &mut Line, next: &mut usize, defined: &mut Vec<String>) {
+    *next += 1;
+    match l.rng.below(7) {
+        6 => {
+            let name = format!("%s{next}");
+            let ct = if !l.rng.odd() { "i1" } else { ty(l.rng) };
+            let c = if !l.rng.odd() {
+                "%a".to_string()
+            } else {
+                value(l.rng, defined)
+            };
+            let float = l.rng.chance(40);
+            let t = if float { "float" } else { ty(l.rng) };
+            let t2 = if !l.rng.odd() { t } else { ty(l.rng) };
+            let (a, b) = if float {
+                (fvalue(l.rng, defined), fvalue(l.rng, defined))
+            } else {
+                (value(l.rng, defined), value(l.rng, defined))
+            };
+            l.put("", &name);
+            l.put(" ", "=");
+            l.put(" ", "select");
+            flag_words(l, &["fast"]);
+            l.put(" ", ct);
+            l.put(" ", &c);
+            l.put("", ",");
+            l.put(" ", t);
+            l.put(" ", &a);
+            l.put("", ",");
+            l.put(" ", t2);
+            l.put(" ", &b);
+            defined.push(name);
+        }
+        4 | 5 => {
+            // A call: mostly the declared `@h(i32, i32)` or `@v()`.
+            let (ret, callee, n) = if !l.rng.odd() {
+                *l.rng.0.pick(&[("i32", "@h", 2), ("void", "@v", 0)])
+            } else {
+                *l.rng.0.pick(&[
+                    ("float", "@llvm.fmuladd.f32", 3),
+                    ("i32", "@undeclared", 1),
+                    ("i32", "@g", 1),
+                    ("i32", "@0", 1),
+                    ("i32", "@\"h\"", 2),
+                    ("i32", "%a", 1),
+                    ("ptr", "@h", 2),
+                    ("i32 (i32, i32)", "@h", 2),
+                    ("i64", "@h", 9),
+                ])
+            };
+            let n = if l.rng.odd() { l.rng.below(10) } else { n };
+            if ret != "void" {
+                let name = format!("%r{next}");
+                l.put("", &name);
+                l.put(" ", "=");
+                l.put(" ", "");
+                defined.push(name);
+            }
+            let kw = if !l.rng.odd() {
+                l.rng.pick(&["tail call", "call"])
+            } else {
+                l.rng.pick(&[
+                    "musttail call",
+                    "notail call",
+                    "tail",
+                    "call fast",
+                    "tail  call",
+                ])
+            };
+            l.text.push_str(kw);
+            if l.rng.chance(5) {
+                let w = l
+                    .rng
+                    .pick(&["noundef", "fastcc", "addrspace(1)", "zeroext"]);
+                l.put(" ", w);
+            }
+            l.put(" ", ret);
+            l.put(" ", callee);
+            l.put("", "(");
+            for k in 0..n {
+                if k > 0 {
+                    l.put("", ",");
+                    l.put(" ", "");
+                } else {
+                    l.put("", "");
+                }
+                let t = if ret == "float" { "float" } else { ty(l.rng) };
+                l.text.push_str(t);
+                if l.rng.chance(5) {
+                    l.put(" ", "noundef");
+                }
+                let v = if t == "float" {
+                    fvalue(l.rng, defined)
+                } else {
+                    value(l.rng, defined)
+                };
+                l.put(" ", &v);
+            }
+            l.put("", ")");
+            if l.rng.chance(10) {
+                let w = l
+                    .rng
+                    .pick(&["#0", "#1", "[ \"x\"() ]", "nounwind", ", !dbg !0"]);
+                l.put(" ", w);
+            }
+        }
+        0 => {
+            let name = format!("%l{next}");
+            let t = ty(l.rng);
+            let pt = ptr_ty(l.rng);
+            let pv = ptr_value(l.rng, defined);
+            l.put("", &name);
+            l.put(" ", "=");
+            l.put(" ", "load");
+            if l.rng.chance(5) {
+                let w = l.rng.pick(&["volatile", "atomic"]);
+                l.put(" ", w);
+            }
+            l.put(" ", t);
+            l.put("", ",");
+            l.put(" ", pt);
+            l.put(" ", &pv);
+            if l.rng.chance(70) {
+                l.put("", ",");
+                l.put(" ", "align");
+                let n = l.rng.pick(&["4", "8", "0", "4294967296", "x"]);
+                l.put(" ", n);
+            }
+            defined.push(name);
+        }
+        1 => {
+            let name = format!("%x{next}");
+            let op = if !l.rng.odd() {
+                l.rng.pick(&["sext", "zext"])
+            } else {
+                l.rng
+                    .pick(&["trunc", "sitofp", "ptrtoint", "bitcast", "fptosi"])
+            };
+            let t = ty(l.rng);
+            let v = value(l.rng, defined);
+            let to = if !l.rng.odd() {
+                "i64"
+            } else {
+                l.rng.pick(&[
+                    "i32",
+                    "i1",
+                    "float",
+                    "ptr",
+                    "i16",
+                    "i64*",
+                    "float addrspace(1)*",
+                    "i8",
+                ])
+            };
+            l.put("", &name);
+            l.put(" ", "=");
+            l.put(" ", op);
+            flag_words(l, &["nneg"]);
+            l.put(" ", t);
+            l.put(" ", &v);
+            let w = if l.rng.odd() { "tox" } else { "to" };
+            l.put(" ", w);
+            l.put(" ", to);
+            defined.push(name);
+        }
+        2 => {
+            let name = format!("%g{next}");
+            let st = if !l.rng.odd() {
+                "float"
+            } else {
+                l.rng
+                    .pick(&["i32", "i64", "ptr", "i1", "[4 x float]", "i8", "float*"])
+            };
+            let pt = ptr_ty(l.rng);
+            let pv = ptr_value(l.rng, defined);
+            l.put("", &name);
+            l.put(" ", "=");
+            l.put(" ", "getelementptr");
+            if l.rng.chance(80) {
+                l.put(" ", "inbounds");
+            }
+            if l.rng.chance(5) {
+                l.put(" ", "nuw");
+            }
+            l.put(" ", st);
+            l.put("", ",");
+            l.put(" ", pt);
+            l.put(" ", &pv);
+            for _ in 0..l.rng.below(4) {
+                let it = if !l.rng.odd() {
+                    "i64"
+                } else {
+                    l.rng.pick(&["i32", "i1", "<2 x i64>", "float"])
+                };
+                let v = value(l.rng, defined);
+                l.put("", ",");
+                l.put(" ", it);
+                l.put(" ", &v);
+            }
+            defined.push(name);
+        }
+        _ => {
+            let name = format!("%n{next}");
+            let op = if !l.rng.odd() {
+                l.rng.pick(&["add", "and", "fmul", "fadd"])
+            } else {
+                l.rng
+                    .pick(&["sub", "xor", "shl", "udiv", "frem", "or", "mul"])
+            };
+            let float = l.rng.chance(40);
+            let t = if float { "float" } else { ty(l.rng) };
+            let (a, c) = if float {
+                (fvalue(l.rng, defined), fvalue(l.rng, defined))
+            } else {
+                (value(l.rng, defined), value(l.rng, defined))
+            };
+            l.put("", &name);
+            l.put(" ", "=");
+            l.put(" ", op);
+            flag_words(l, &["nuw", "nsw", "contract"]);
+            l.put(" ", t);
+            l.put(" ", &a);
+            l.put("", ",");
+            l.put(" ", &c);
+            defined.push(name);
+        }
+    }
+}
+
 /// One function of `blocks` blocks of random lines.
 fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
     let blocks = 1 + rng.below(5);
@@ -168,7 +479,8 @@ fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
                 text: "  ".to_string(),
                 respell,
             };
-            match l.rng.below(3) {
+            match l.rng.below(7) {
+                3..=6 => value_line(&mut l, &mut next, &mut defined),
                 0 => {
                     // phi
                     next += 1;
@@ -343,7 +655,7 @@ fn fast_lines_read_as_the_token_path() {
     let mut rng = Rng(converge_gen::rng::Rng::new(0x2545_f491_4f6c_dd1d), 0);
     let mut taken = [0usize; super::lines::KINDS];
     let (mut ok, mut failed) = (0, 0);
-    for round in 0..4000 {
+    for round in 0..6000 {
         // Canonical modules, respelled ones, and ones with errors injected.
         let (odd, respell, inject) = match round % 5 {
             0 => (0, 0, 0),
@@ -353,7 +665,7 @@ fn fast_lines_read_as_the_token_path() {
             _ => (10, 5, 10),
         };
         rng.1 = odd;
-        let mut text = String::from("@g = global i32 0\n");
+        let mut text = String::from(HEADER);
         for k in 0..1 + rng.below(2) {
             text.push_str(&function(&mut rng, k, respell, inject));
         }
@@ -378,6 +690,13 @@ fn fast_lines_read_as_the_token_path() {
         "cached value",
         "cached block",
         "first sight",
+        "load",
+        "cast",
+        "getelementptr",
+        "binary operator",
+        "call",
+        "select",
+        "float constant",
     ]
     .iter()
     .zip(&taken)
@@ -387,6 +706,9 @@ fn fast_lines_read_as_the_token_path() {
     eprintln!("taken {taken:?}, {ok} read, {failed} failed");
     assert!(ok > 500 && failed > 500, "{ok} read, {failed} failed");
 }
+
+/// The declarations every test module starts with.
+const HEADER: &str = "@g = global i32 0\ndeclare i32 @h(i32, i32)\ndeclare void @v()\nattributes #0 = { nounwind }\n";
 
 /// Hand-written spellings next to the canonical ones, each read the same both ways.
 #[test]
@@ -462,11 +784,179 @@ fn near_misses_read_as_the_token_path() {
         "switch i32 %a, label %b0 [\n    i32 0,label %b1\n    i32 1, label %x\n  ]",
         "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 1, label %0\n  ]",
         "switch i32 %a, label %b0 [\n    i32 0, label %b1\n    i32 -1, label %b0\n  ]",
+        "%l = load i32, ptr addrspace(1) %p, align 4",
+        "%l = load i32, ptr addrspace(1) %p, align 4, !tbaa !0",
+        "%l = load i32, ptr addrspace(1) %p",
+        "%l = load i32, ptr addrspace(1) %p,",
+        "%l = load i32, ptr addrspace(1) %p, i32 4",
+        "%l = load i32,ptr addrspace(1) %p",
+        "%l = load i32 , ptr addrspace(1) %p",
+        "%l = load i32, ptr addrspace(1)* %p",
+        "%l = load i32, ptr %a",
+        "%l = load i32, i32 %p",
+        "%l = load i1, ptr %p",
+        "%l = load i16, ptr %p",
+        "%l = load ptr, ptr %p",
+        "%l = load float, ptr addrspace(4294967296) %p",
+        "%l = load float, ptr addrspace(3) %undefd",
+        "%l = load float, ptr addrspace(3) %\"p\"",
+        "%l = load float, ptr addrspace(3) %0",
+        "%l = load float, ptr addrspace(3) @g",
+        "%l = load volatile float, ptr %p",
+        "%l = load atomic float, ptr %p seq_cst, align 4",
+        "%x = sext i32 %a to i64",
+        "%x = sext i32 7 to i64",
+        "%x = sext i32 -7 to i64",
+        "%x = sext i32 4294967296 to i64",
+        "%x = zext nneg i32 %a to i64",
+        "%x = zext nneg nneg i32 %a to i64",
+        "%x = zext exact i32 %a to i64",
+        "%x = trunc nuw nsw i64 %a to i32",
+        "%x = sext i32 %a to i64*",
+        "%x = sext i32 %a to i64 addrspace(1)*",
+        "%x = sext i32 %a to i16",
+        "%x = sext i32 %a to i1",
+        "%x = sext i32 %a to i1, !dbg !0",
+        "%x = sext i32 %a to i64,",
+        "%x = sext i32 %a to i64:",
+        "%x = sext i32 %a to",
+        "%x = sext i32 %a tox i64",
+        "%x = sext i32 %a  to i64",
+        "%x = sitofp i32 %a to float",
+        "%x = sitofp i32 %a to floatx",
+        "%x = ptrtoint ptr %p to i64",
+        "%x = bitcast float %a to i32",
+        "%x = sext i32 %p to i64",
+        "%x = sext i1 1 to i64",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 %a",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 %a, !dbg !0",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 7",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 -7",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 -7, i32 %a",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 0, i32 1, i64 %a",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, <2 x i64> %a",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 %a,",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 %a, i64",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p,i64 %a",
+        "%g = getelementptr inbounds float, ptr addrspace(1) %p, i64 %undefd",
+        "%g = getelementptr float, ptr %p, i64 1",
+        "%g = getelementptr inbounds nuw float, ptr %p, i64 1",
+        "%g = getelementptr nuw float, ptr %p, i64 1",
+        "%g = getelementptr inbounds ptr, ptr %p, i64 1",
+        "%g = getelementptr inbounds [4 x float], ptr %p, i64 0, i64 1",
+        "%g = getelementptr inbounds float, ptr addrspace(3) @g, i64 1",
+        "%g = getelementptr inbounds float, ptr %a, i64 1",
+        "%g = getelementptr inbounds float, ptr %p",
+        "%g = getelementptr inbounds float, ptr %p:",
+        "%n = add i32 %a, 1",
+        "%n = add nuw nsw i32 %a, 1",
+        "%n = add nuw nsw i32 %a, 1, !dbg !0",
+        "%n = add i32 %a, -1",
+        "%n = add i32 3, 4",
+        "%n = add i32 %a, %p",
+        "%n = add i32 %a, %undefd",
+        "%n = add i32 %a,%a",
+        "%n = add i32 %a, 1x",
+        "%n = add i64 %a, 1",
+        "%n = add nneg i32 %a, 1",
+        "%n = add exact i32 %a, 1",
+        "%n = and disjoint i32 %a, 1",
+        "%n = fmul contract float %a, %a",
+        "%n = fmul fast float %a, %a",
+        "%n = fmul contract float %a, 1.0",
+        "%n = fmul contract float %a, 1",
+        "%n = fmul contract i32 %a, %a",
+        "%n = fmul contractx float %a, %a",
+        "%n = add i1 %a, 1",
+        "%n = add <2 x i32> %a, %a",
+        "%n = add ptr %p, %p",
+        "%r = tail call i32 @h(i32 %a, i32 1)",
+        "%r = tail call i32 @h(i32 %a, i32 1) #0",
+        "%r = tail call i32 @h(i32 %a, i32 1) #1",
+        "%r = tail call i32 @h(i32 %a, i32 1), !dbg !0",
+        "%r = tail call i32 @h(i32 %a, i32 1) [ \"x\"() ]",
+        "%r = tail call i32 @h(i32 %a, i32 -1)",
+        "%r = tail call i32 @h(i32 %a, i32 noundef 1)",
+        "%r = tail call i32 @h(i32 %a,i32 1)",
+        "%r = tail call i32 @h(i32 %a, i32 1 )",
+        "%r = tail call i32 @h( i32 %a, i32 1)",
+        "%r = tail call i32 @h(i32 %a, i32 %p)",
+        "%r = tail call i32 @h(i32 %a, i64 1)",
+        "%r = tail call i32 @h(i32 %a)",
+        "%r = tail call i32 @h(i32 %a, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6, i32 7, i32 8)",
+        "%r = tail call i32 @h(i32 %a, i32 %undefd)",
+        "%r = tail call i64 @h(i32 %a, i32 1)",
+        "%r = tail call ptr @h(i32 %a, i32 1)",
+        "%r = tail call i32 @nope(i32 %a, i32 1)",
+        "%r = tail call i32 @\"h\"(i32 %a, i32 1)",
+        "%r = tail call i32 @0(i32 %a, i32 1)",
+        "%r = tail call i32 @g(i32 %a, i32 1)",
+        "%r = tail call i32 %p(i32 %a, i32 1)",
+        "%r = tail call i32 (i32, i32) @h(i32 %a, i32 1)",
+        "%r = tail call fastcc i32 @h(i32 %a, i32 1)",
+        "%r = tail call fast float @h(i32 %a, i32 1)",
+        "%r = musttail call i32 @h(i32 %a, i32 1)",
+        "%r = notail call i32 @h(i32 %a, i32 1)",
+        "%r = tail  call i32 @h(i32 %a, i32 1)",
+        "%r = call i32 @h(i32 %a, i32 1)",
+        "%r = call i32 @h (i32 %a, i32 1)",
+        "%r = call i32 @h(i32 %a, i32 1)x",
+        "%r = call void @v()",
+        "call void @v()",
+        "call void @v() #0",
+        "tail call void @v()",
+        "tail call void @v(",
+        "tail call void @v)",
+        "call i32 @h(i32 %a, i32 1)",
+        "%r = call void @v()",
+        "%s = select i1 %c, i32 %a, i32 1",
+        "%s = select i1 %c, i32 %a, i32 1, !dbg !0",
+        "%s = select i1 %c, i32 %a, i64 1",
+        "%s = select i1 %c, i32 %a, i32 -1",
+        "%s = select i1 %c, float %a, float 1.0",
+        "%s = select i1 %c, ptr %p, ptr %p",
+        "%s = select i1 %a, i32 %a, i32 %a",
+        "%s = select i1 1, i32 %a, i32 %a",
+        "%s = select i32 %a, i32 %a, i32 %a",
+        "%s = select fast i1 %c, float %a, float %a",
+        "%s = select nsw i1 %c, i32 %a, i32 %a",
+        "%s = select i1 %c, i32 %a,i32 %a",
+        "%s = select i1 %c, i32 %a, i32 %undefd",
+        "%s = select <2 x i1> %c, i32 %a, i32 %a",
+        "%n = fmul contract float %a, 5.000000e-01",
+        "%n = fmul contract float 5.000000e-01, %a",
+        "%n = fmul contract float %a, 0x3FB99999A0000000",
+        "%n = fmul contract float %a, 0x3FB99999A000000",
+        "%n = fmul contract float %a, 0x3FB99999A00000000",
+        "%n = fmul contract float %a, 0xK3FB99999A0000000",
+        "%n = fmul contract float %a, 5.000000e-01x",
+        "%n = fmul contract float %a, 5.000000e-01:",
+        "%n = fmul contract float %a, 5.000000e-01, !dbg !0",
+        "%n = fmul contract float %a, 5.000000e+01",
+        "%n = fmul contract float %a, 5.000000e01",
+        "%n = fmul contract float %a, 5.e-01",
+        "%n = fmul contract float %a, 5.000000E-01",
+        "%n = fmul contract float %a, 55.000000e-01",
+        "%n = fmul contract float %a, 5.000000e-",
+        "%n = fmul contract i32 %a, 5.000000e-01",
+        "%n = add i32 %a, 5.000000e-01",
+        "%v = phi float [ 5.000000e-01, %b0 ], [ %a, %b1 ]",
+        "%v = phi float [ %a, %b0 ], [ 1.000000e+00, %b1 ]",
+        "%v = phi float [ 0x3FB99999A0000000, %b0 ], [ 1.000000e+00, %b1 ]",
+        "%v = phi double [ 5.000000e-01, %b0 ], [ %a, %b1 ]",
+        "store float 5.000000e-01, ptr addrspace(1) %p, align 4",
+        "store float 0x3FB99999A0000000, ptr addrspace(1) %p, align 4",
+        "store i32 5.000000e-01, ptr addrspace(1) %p, align 4",
+        "%s = select i1 %c, float 5.000000e-01, float %a",
+        "%s = select i1 %c, float %a, float 0x3FB99999A0000000",
+        "%r = tail call float @llvm.fmuladd.f32(float 5.000000e-01, float %a, float %a)",
+        "%d = icmp slt float %a, 5.000000e-01",
+        "%x = fptosi float 5.000000e-01 to i32",
     ];
     for line in lines {
         for tail in ["\n  ret void\n", "\n  br label %b1\n", "\n"] {
             let text = format!(
-                "@g = global i32 0\ndefine void @f(i32 %a, ptr addrspace(1) %p) {{\nb0:\n  %c = icmp eq i32 %a, 0\n  br label %b1\nb1:\n  {line}{tail}}}\n"
+                "{HEADER}define void @f(i32 %a, ptr addrspace(1) %p) {{\nb0:\n  %c = icmp eq i32 %a, 0\n  br label %b1\nb1:\n  {line}{tail}}}\n"
             );
             let (fast, slow, _) = both_ways(&text);
             assert_eq!(fast, slow, "\n{text}");
