@@ -23,7 +23,7 @@
 #
 # Usage: scripts/bench-e2e.sh [MODULE.ll]   (default build/bench/gpu-36mb.ll, generated once:
 # `cargo run --release -p converge-gen --example big_module -- build/bench/gpu-36mb.ll --mb 36`)
-# A module like issue 13's, on which LLVM's analysis does real work (docs/benchmarks.md):
+# A module like issue 13's, on which LLVM's analysis does real work (docs/benchmarks-issue13.md):
 # `cargo run --release -p converge-gen --example big_module -- build/bench/div-38mb.ll --divergent-cfgs --mb 38`
 set -euo pipefail
 cd "$(dirname "$0")/.."

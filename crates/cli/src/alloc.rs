@@ -4,7 +4,7 @@
 //! Reading a 38 MB module and analysing it touches about 100 MB of fresh memory. On 4 KiB pages that
 //! is about 25,000 page faults, and on this project's virtual machines a fault costs several
 //! microseconds: measured, 0.13-0.16 s of system time in a 0.6 s run (`div-38mb.ll`, see
-//! docs/benchmarks.md). Linux backs a region marked with `madvise(MADV_HUGEPAGE)` with 2 MiB pages
+//! docs/benchmarks-issue13.md). Linux backs a region marked with `madvise(MADV_HUGEPAGE)` with 2 MiB pages
 //! when the transparent-huge-page setting is `madvise` or `always`, so a few megabytes fault a
 //! handful of times instead of a thousand times. Two kinds of memory are marked: blocks of at least
 //! [`THRESHOLD`] bytes (glibc maps each on its own), and what glibc's main heap grows by (most of

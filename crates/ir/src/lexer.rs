@@ -156,7 +156,7 @@ impl<'s> Lexer<'s> {
 
     /// The end of the run of bytes from `i` that satisfy `pred`. A plain byte loop: the runs are
     /// short (names, keywords), and a slice iterator's set-up or an eight-bytes-at-a-time test
-    /// costs more than it saves on them (docs/benchmarks.md, issue 13 part 2, third round).
+    /// costs more than it saves on them (docs/benchmarks-issue13.md, part 2, third round).
     #[inline]
     fn run(&self, mut i: usize, pred: impl Fn(u8) -> bool) -> usize {
         while let Some(&c) = self.b.get(i) {

@@ -5,7 +5,7 @@
 //! Each fast path recognises one exact spelling and produces what the token-by-token path produces
 //! for it (the same values, the same interning order, the same `prev_end` and the same next token);
 //! anything else, including every spelling that could be an error, is left to the general path.
-//! A token costs the lexer about 70 instructions (docs/benchmarks.md, issue 13 session 10), so
+//! A token costs the lexer about 70 instructions (docs/benchmarks-issue13.md, session 10), so
 //! skipping the `=`, `addrspace`, `(N)`, `align`, `!kind`, `!` and `N` tokens of a typical line is
 //! most of what these save. A fast path saves only if its own scan is as cheap as the lexer's (one
 //! table lookup per byte).

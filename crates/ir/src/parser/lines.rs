@@ -2,7 +2,7 @@
 //! %x`; `br i1 %c, label %a, label %b`; `phi T [ v, %a ], [ w, %b ]`; `icmp P T a, b`; `store T
 //! %v, T2 %p, align N`; a switch case `T v, label %x`) recognised from the bytes in one step, so
 //! that such a line costs one lexer call (the token after it) instead of one per token (about 70
-//! instructions each, see docs/benchmarks.md, issue 13 sessions 10 and 13).
+//! instructions each, see docs/benchmarks-issue13.md, sessions 10 and 13).
 //!
 //! Each recogniser first checks the whole spelling without changing anything: exactly one space
 //! where the canonical spelling has one, plain names (`%name`, `%12`), small decimal constants
