@@ -188,14 +188,8 @@ impl<'s> Parser<'s> {
         let mut fl = 0;
         while self.is(Tok::Ident) {
             let w = self.cur();
-            let f = match w {
-                b"nuw" => flags::NUW,
-                b"nsw" => flags::NSW,
-                b"exact" => flags::EXACT,
-                b"disjoint" => flags::DISJOINT,
-                b"nneg" => flags::NNEG,
-                _ if is_fmf(w) => flags::FAST_MATH,
-                _ => break,
+            let Some(f) = flag_word(w) else {
+                break;
             };
             if f & allowed == 0 {
                 break;

@@ -42,14 +42,8 @@ impl<'s> Parser<'s> {
                 return Some((fl, s));
             }
             let w = &b[s..i];
-            let f = match w {
-                b"nuw" => flags::NUW,
-                b"nsw" => flags::NSW,
-                b"exact" => flags::EXACT,
-                b"disjoint" => flags::DISJOINT,
-                b"nneg" => flags::NNEG,
-                _ if is_fmf(w) => flags::FAST_MATH,
-                _ => return Some((fl, s)),
+            let Some(f) = flag_word(w) else {
+                return Some((fl, s));
             };
             if f & allowed == 0 {
                 return None;

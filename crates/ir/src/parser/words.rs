@@ -334,6 +334,20 @@ pub(super) fn ordering(w: &[u8]) -> Option<Ordering> {
     })
 }
 
+/// The flag an instruction flag word sets (`nuw`, `nsw`, `exact`, `disjoint`, `nneg`, any
+/// fast-math flag), shared by the token path (`inst_flags`) and the whole-line fast paths.
+pub(super) fn flag_word(w: &[u8]) -> Option<u16> {
+    Some(match w {
+        b"nuw" => flags::NUW,
+        b"nsw" => flags::NSW,
+        b"exact" => flags::EXACT,
+        b"disjoint" => flags::DISJOINT,
+        b"nneg" => flags::NNEG,
+        _ if is_fmf(w) => flags::FAST_MATH,
+        _ => return None,
+    })
+}
+
 pub(super) fn is_fmf(w: &[u8]) -> bool {
     matches!(
         w,

@@ -264,10 +264,8 @@ fn use_lists(f: &Function, start: &mut Vec<u32>, users: &mut Vec<Inst>) {
     uses.clear();
     for i in 0..ni {
         operands_of(f, i, |v| {
-            let s = match v {
-                Value::Arg(a) => a as usize,
-                Value::Inst(d) => na + d.0 as usize,
-                _ => return,
+            let Some(s) = value_slot(v, na) else {
+                return;
             };
             if s < nv {
                 start[s + 2] += 1;
@@ -301,6 +299,17 @@ fn use_lists(f: &Function, start: &mut Vec<u32>, users: &mut Vec<Inst>) {
     USES.with(|u| u.replace(uses));
 }
 
+/// A value's index among the function's arguments then instructions (`None`: a constant, a
+/// global or another kind that has no use list).
+#[inline]
+fn value_slot(v: Value, na: usize) -> Option<usize> {
+    match v {
+        Value::Arg(a) => Some(a as usize),
+        Value::Inst(d) => Some(na + d.0 as usize),
+        _ => None,
+    }
+}
+
 /// The use lists as first written (per value a backward and a forward cursor), for the test
 /// that [`use_lists`] gives the same lists.
 #[cfg(test)]
@@ -313,10 +322,8 @@ fn use_lists_reference(f: &Function) -> (Vec<u32>, Vec<Inst>) {
     let mut uses = Vec::new();
     for i in 0..ni {
         operands_of(f, i, |v| {
-            let s = match v {
-                Value::Arg(a) => a as usize,
-                Value::Inst(d) => na + d.0 as usize,
-                _ => return,
+            let Some(s) = value_slot(v, na) else {
+                return;
             };
             if s < nv {
                 start[s + 1] += 1;
