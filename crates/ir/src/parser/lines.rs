@@ -90,6 +90,18 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// Where a whole-line fast path may start reading: just after the current token (the
+    /// opcode) and its one space, unless the fast paths are off or the nesting limit is reached
+    /// (the token path reports that).
+    #[inline(always)]
+    pub(super) fn fast_line_start(&self) -> Option<usize> {
+        let e = self.tok.end as usize;
+        if self.lines_off() || self.depth >= MAX_DEPTH || self.b.get(e) != Some(&b' ') {
+            return None;
+        }
+        Some(e + 1)
+    }
+
     /// Counts a fast path taken (tests only: `kind` indexes `lines_taken`).
     #[inline(always)]
     pub(super) fn took(&mut self, kind: usize) {
@@ -277,11 +289,8 @@ impl<'s> Parser<'s> {
     /// Afterwards the current token is the one after the last `]` taken.
     #[inline]
     pub(super) fn phi_fast(&mut self, f: &mut Function) -> Option<PResult<TypeId>> {
-        let e = self.tok.end as usize;
-        if self.lines_off() || self.depth >= MAX_DEPTH || self.b.get(e) != Some(&b' ') {
-            return None;
-        }
-        let (ty, lit, p) = self.type_word_at(e + 1)?;
+        let at = self.fast_line_start()?;
+        let (ty, lit, p) = self.type_word_at(at)?;
         let first = self.phi_incoming_at(p, lit)?;
         let ty = self.take_fast_type(ty);
         self.took(PHI);
@@ -387,18 +396,15 @@ impl<'s> Parser<'s> {
     #[inline]
     pub(super) fn icmp_fast(&mut self, f: &mut Function) -> Option<PResult<(IPred, TypeId)>> {
         let b = self.b;
-        let e = self.tok.end as usize;
-        if self.lines_off() || self.depth >= MAX_DEPTH || b.get(e) != Some(&b' ') {
-            return None;
-        }
-        let mut pe = e + 1;
+        let at = self.fast_line_start()?;
+        let mut pe = at;
         while b.get(pe).is_some_and(u8::is_ascii_lowercase) {
             pe += 1;
         }
         if b.get(pe) != Some(&b' ') {
             return None;
         }
-        let pred = ipred(&b[e + 1..pe])?;
+        let pred = ipred(&b[at..pe])?;
         let (ty, lit, p) = self.type_word_at(pe + 1)?;
         let a = self.local_token_at(p)?;
         let ae = a.end as usize;
@@ -445,11 +451,8 @@ impl<'s> Parser<'s> {
     #[inline]
     pub(super) fn store_fast(&mut self, f: &mut Function) -> Option<PResult<TypeId>> {
         let b = self.b;
-        let e = self.tok.end as usize;
-        if self.lines_off() || self.depth >= MAX_DEPTH || b.get(e) != Some(&b' ') {
-            return None;
-        }
-        let (vt, lit, p) = self.type_word_at(e + 1)?;
+        let at = self.fast_line_start()?;
+        let (vt, lit, p) = self.type_word_at(at)?;
         let v = self.fast_operand_at(p, lit)?;
         let ve = v.end();
         if b.get(ve..ve + 2) != Some(b", ") {

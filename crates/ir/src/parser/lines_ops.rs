@@ -86,11 +86,8 @@ impl<'s> Parser<'s> {
     /// reads them (the `, align N` and attachments after it are the caller's loop's).
     #[inline(never)]
     pub(super) fn load_fast(&mut self, f: &mut Function) -> Option<PResult<(TypeId, u32)>> {
-        let e = self.tok.end as usize;
-        if self.lines_off() || self.depth >= MAX_DEPTH || self.b.get(e) != Some(&b' ') {
-            return None;
-        }
-        let (ty, c) = self.type_word_comma_at(e + 1)?;
+        let at = self.fast_line_start()?;
+        let (ty, c) = self.type_word_comma_at(at)?;
         let (asp, p) = self.comma_ptr_local_at(c)?;
         let ty = self.take_fast_type(ty);
         let pt = self.ptr_type(asp);
@@ -112,11 +109,8 @@ impl<'s> Parser<'s> {
     #[inline(never)]
     pub(super) fn cast_fast(&mut self, f: &mut Function) -> Option<PResult<(u16, TypeId)>> {
         let b = self.b;
-        let e = self.tok.end as usize;
-        if self.lines_off() || self.depth >= MAX_DEPTH || b.get(e) != Some(&b' ') {
-            return None;
-        }
-        let (fl, p) = self.flag_words_at(e + 1, CAST_FLAGS)?;
+        let at = self.fast_line_start()?;
+        let (fl, p) = self.flag_words_at(at, CAST_FLAGS)?;
         let (ty, lit, p) = self.type_word_at(p)?;
         let v = self.fast_operand_at(p, lit)?;
         let ve = v.end();
@@ -163,14 +157,11 @@ impl<'s> Parser<'s> {
     #[inline(never)]
     pub(super) fn gep_fast(&mut self, f: &mut Function) -> Option<PResult<(u16, TypeId, TypeId)>> {
         let b = self.b;
-        let e = self.tok.end as usize;
-        if self.lines_off() || self.depth >= MAX_DEPTH || b.get(e) != Some(&b' ') {
-            return None;
-        }
-        let (fl, p) = if b.get(e + 1..e + 10) == Some(b"inbounds ") {
-            (flags::INBOUNDS, e + 10)
+        let at = self.fast_line_start()?;
+        let (fl, p) = if b.get(at..at + 9) == Some(b"inbounds ") {
+            (flags::INBOUNDS, at + 9)
         } else {
-            (0, e + 1)
+            (0, at)
         };
         let (st, c) = self.type_word_comma_at(p)?;
         let (asp, base) = self.comma_ptr_local_at(c)?;
@@ -208,11 +199,8 @@ impl<'s> Parser<'s> {
     #[inline(never)]
     pub(super) fn binop_fast(&mut self, f: &mut Function) -> Option<PResult<(u16, TypeId)>> {
         let b = self.b;
-        let e = self.tok.end as usize;
-        if self.lines_off() || self.depth >= MAX_DEPTH || b.get(e) != Some(&b' ') {
-            return None;
-        }
-        let (fl, p) = self.flag_words_at(e + 1, BINOP_FLAGS)?;
+        let at = self.fast_line_start()?;
+        let (fl, p) = self.flag_words_at(at, BINOP_FLAGS)?;
         let (ty, lit, p) = self.type_word_at(p)?;
         let x = self.fast_operand_at(p, lit)?;
         let xe = x.end();
@@ -380,11 +368,8 @@ impl<'s> Parser<'s> {
     /// pushed, as the `Select` arm of `parse_inst_body` reads them.
     #[inline(never)]
     pub(super) fn select_fast(&mut self, f: &mut Function) -> Option<PResult<(u16, TypeId)>> {
-        let e = self.tok.end as usize;
-        if self.lines_off() || self.depth >= MAX_DEPTH || self.b.get(e) != Some(&b' ') {
-            return None;
-        }
-        let (fl, p) = self.flag_words_at(e + 1, flags::FAST_MATH)?;
+        let at = self.fast_line_start()?;
+        let (fl, p) = self.flag_words_at(at, flags::FAST_MATH)?;
         let (ct, lit, p) = self.type_word_at(p)?;
         let c = self.fast_operand_at(p, lit)?;
         let (at, a) = self.comma_typed_at(c.end())?;
