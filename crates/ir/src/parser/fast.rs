@@ -528,28 +528,38 @@ impl<'s> Parser<'s> {
     /// values below 64 answered from a table that `int_const`'s first answer fills.
     #[inline]
     pub(super) fn small_int_const(&mut self, t: Token, ty: TypeId) -> Option<ConstId> {
-        let row = if ty == self.ty_i32 {
-            0
-        } else if ty == self.ty_i64 {
-            1
-        } else {
+        if ty != self.ty_i32 && ty != self.ty_i64 {
             return None;
-        };
+        }
         let s = self.text(t);
         if s.is_empty() || s.len() > 9 || !s.iter().all(u8::is_ascii_digit) {
             return None;
         }
         let v = s.iter().fold(0u32, |v, &c| v * 10 + (c - b'0') as u32);
+        Some(self.small_int_value(v, ty))
+    }
+
+    /// The constant `v` (at most 9 digits' worth) of type `ty` as `int_const` gives it, values
+    /// below 64 of `i32` and `i64` from a table that `int_const`'s first answer fills.
+    #[inline(always)]
+    pub(super) fn small_int_value(&mut self, v: u32, ty: TypeId) -> ConstId {
+        let row = if ty == self.ty_i32 {
+            0
+        } else if ty == self.ty_i64 {
+            1
+        } else {
+            return self.int_const(ty, v as u128, false);
+        };
         if v >= 64 {
-            return Some(self.int_const(ty, v as u128, false));
+            return self.int_const(ty, v as u128, false);
         }
         let slot = &mut self.small_ints[row][v as usize];
         if *slot != u32::MAX {
-            return Some(ConstId(*slot));
+            return ConstId(*slot);
         }
         let c = self.int_const(ty, v as u128, false);
         self.small_ints[row][v as usize] = c.0;
-        Some(c)
+        c
     }
 
     /// `float_bits` for a `float` constant, through a cache by its spelling (generated and

@@ -49,8 +49,9 @@ pub(super) const KINDS: usize = 15;
 #[derive(Copy, Clone)]
 pub(super) enum Op {
     Local(Token),
-    /// 1 to 9 decimal digits (an `i32`/`i64` constant, see [`Parser::small_int_const`]).
-    Int(Token),
+    /// 1 to 9 decimal digits (an `i32`/`i64` constant, see [`Parser::small_int_const`]) and
+    /// their value, read once by the recogniser (`small_number_at`).
+    Int(Token, u32),
     /// A `float` constant in a printer's spelling (see [`Parser::float_literal_at`]).
     Float(Token),
 }
@@ -58,7 +59,7 @@ pub(super) enum Op {
 impl Op {
     pub(super) fn end(self) -> usize {
         match self {
-            Op::Local(t) | Op::Int(t) | Op::Float(t) => t.end as usize,
+            Op::Local(t) | Op::Int(t, _) | Op::Float(t) => t.end as usize,
         }
     }
 }
@@ -146,12 +147,15 @@ impl<'s> Parser<'s> {
             b'%' => self.local_token_at(i).map(Op::Local),
             b'0'..=b'9' if lit == Lit::Float => self.float_literal_at(i).map(Op::Float),
             b'0'..=b'9' if lit == Lit::Int => {
-                let (_, e) = self.small_number_at(i)?;
-                Some(Op::Int(Token {
-                    start: i as u32,
-                    end: e as u32,
-                    kind: Tok::Integer,
-                }))
+                let (v, e) = self.small_number_at(i)?;
+                Some(Op::Int(
+                    Token {
+                        start: i as u32,
+                        end: e as u32,
+                        kind: Tok::Integer,
+                    },
+                    v,
+                ))
             }
             _ => None,
         }
@@ -167,19 +171,10 @@ impl<'s> Parser<'s> {
     ) -> PResult<()> {
         match op {
             Op::Local(t) => self.local_operand(f, t, ty),
-            Op::Int(t) => {
-                // `fast_operand_at` took 1 to 9 digits and `ty` is `i32` or `i64`, so this is
-                // `small_int_const`'s answer; the value is recomputed only to keep a total path.
-                let c = match self.small_int_const(t, ty) {
-                    Some(c) => c,
-                    None => {
-                        let v = self
-                            .text(t)
-                            .iter()
-                            .fold(0u128, |v, &c| v * 10 + (c.wrapping_sub(b'0') as u128 % 10));
-                        self.int_const(ty, v, false)
-                    }
-                };
+            Op::Int(_, v) => {
+                // `small_int_const`'s answer for these digits, from the value the recogniser
+                // read (`ty` is `i32` or `i64` wherever `fast_operand_at` takes digits).
+                let c = self.small_int_value(v, ty);
                 f.operands.push(Value::Const(c));
                 Ok(())
             }

@@ -285,7 +285,7 @@ impl<'s> Parser<'s> {
             end: ne as u32,
             kind: Tok::GlobalVar,
         };
-        let mut args = [(Err(()), Op::Int(name)); CALL_ARGS];
+        let mut args = [(Err(()), Op::Int(name, 0)); CALL_ARGS];
         let mut n = 0;
         let mut q = ne + 1;
         if b.get(q) != Some(&b')') {
