@@ -205,6 +205,15 @@ fn word_at(s: &[u8], i: usize) -> u64 {
     }
 }
 
+/// The cache index of a name of `n` bytes (1 to 16) with cache words `words`: multiply-shift (the
+/// top bits of the product depend on every bit of the key), cheaper than `mix` on the path of
+/// every lookup; the entry's tag and words decide a hit.
+#[inline(always)]
+fn cache_index(words: [u64; 2], n: usize) -> usize {
+    let h = (words[0] ^ words[1].rotate_left(29) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h >> (64 - CACHE_BITS)) as usize
+}
+
 /// A word that, together with the length, identifies a name of at most 8 bytes.
 #[inline]
 pub(crate) fn short_word(s: &[u8]) -> u64 {
@@ -440,11 +449,38 @@ impl<'s> LocalMap<'s> {
         } else {
             [word_at(b, 0), self.word_of(&b[8..])]
         };
-        // Multiply-shift (the top bits of the product depend on every bit of the key): cheaper
-        // than `mix` on the path of every lookup, and the entry's tag and words decide a hit.
-        let h =
-            (words[0] ^ words[1].rotate_left(29) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        Some((words, (h >> (64 - CACHE_BITS)) as usize))
+        Some((words, cache_index(words, n)))
+    }
+
+    /// [`LocalMap::cache_key`] of the name `src[s..e]` (the bytes after a `%`) read at its offset:
+    /// the same words and index, without locating a slice in the source (the whole-line fast
+    /// paths' names are offsets already). `None` also for a quoted name (its first byte `"`),
+    /// which only the general path reads.
+    #[inline(always)]
+    fn cache_key_at(&self, s: usize, e: usize) -> Option<([u64; 2], usize)> {
+        let n = e.wrapping_sub(s);
+        if n.wrapping_sub(1) >= 16 {
+            return None;
+        }
+        let src = self.src;
+        // `k` (1 to 8) bytes at `i` as `word_of` gives them.
+        let word = |i: usize, k: usize| -> Option<u64> {
+            Some(match src.get(i..i + 8) {
+                Some(w) => {
+                    u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) & (u64::MAX >> (64 - 8 * k))
+                }
+                None => exact_word(src.get(i..i + k)?),
+            })
+        };
+        let words = if n <= 8 {
+            [word(s, n)?, 0]
+        } else {
+            [word(s, 8)?, word(s + 8, n - 8)?]
+        };
+        if words[0] as u8 == b'"' {
+            return None;
+        }
+        Some((words, cache_index(words, n)))
     }
 
     /// The split kept in cache entry `i` if it is the name's of `words` and length `len`, current
@@ -527,35 +563,41 @@ impl<'s> LocalMap<'s> {
         }
     }
 
-    /// The packed local (see [`pack`]) of the name `b`, a slice of the source, if the cache holds
-    /// it; `None` says nothing (the name may be in the structures behind the cache). The hot
-    /// callers test the packed form themselves (see [`packed_block`], [`packed_value`]), without
-    /// building a [`LocalKey`] or a [`Local`].
+    /// The packed local (see [`pack`]) of the unquoted name `src[s..e]` (see
+    /// [`LocalMap::cache_key_at`]) if the cache holds it; `None` says nothing (the name may be in
+    /// the structures behind the cache). The hot callers test the packed form themselves (see
+    /// [`packed_block`], [`packed_value`]), without building a [`LocalKey`] or a [`Local`].
     #[inline(always)]
-    pub(super) fn cached(&self, b: &[u8]) -> Option<u32> {
-        let (words, i) = self.cache_key(b)?;
-        let e = &self.cache[i];
-        (e.tag == self.generation << 8 | b.len() as u32 && e.words == words).then_some(e.val)
+    pub(super) fn cached_at(&self, s: usize, e: usize) -> Option<u32> {
+        let (words, i) = self.cache_key_at(s, e)?;
+        let c = &self.cache[i];
+        (c.tag == self.generation << 8 | (e - s) as u32 && c.words == words).then_some(c.val)
     }
 
-    /// [`LocalMap::get_or_insert`] of the block name `b` (a slice of the source) as the new block
-    /// name index `new`, as far as it ends in the cache or the dense entry, without building a
-    /// [`LocalKey`]: `Some(Ok(packed))` the cache's entry (the map unchanged), `Some(Err(()))`
-    /// the name's first sight entered (`get_or_insert` returned `None`), `None` nothing changed
-    /// (the general path decides).
+    /// [`LocalMap::get_or_insert`] of the unquoted block name `src[s..e]` (see
+    /// [`LocalMap::cache_key_at`]) as the new block name index `new`, as far as it ends in the
+    /// cache or the dense entry, without building a [`LocalKey`]: `Some(Ok(packed))` the cache's
+    /// entry (the map unchanged), `Some(Err(()))` the name's first sight entered (`get_or_insert`
+    /// returned `None`), `None` nothing changed (the general path decides).
     #[inline(always)]
-    pub(super) fn block_probe(&mut self, b: &[u8], new: u32) -> Option<Result<u32, ()>> {
-        let (words, i) = self.cache_key(b)?;
-        let tag = self.generation << 8 | b.len() as u32;
-        let e = &self.cache[i];
-        if e.tag == tag && e.words == words {
-            return Some(Ok(e.val));
+    pub(super) fn block_probe_at(
+        &mut self,
+        s: usize,
+        e: usize,
+        new: u32,
+    ) -> Option<Result<u32, ()>> {
+        let (words, i) = self.cache_key_at(s, e)?;
+        let tag = self.generation << 8 | (e - s) as u32;
+        let c = &self.cache[i];
+        if c.tag == tag && c.words == words {
+            return Some(Ok(c.val));
         }
+        let b = self.src.get(s..e)?;
         self.block_first_sight(b, words, i, tag, new)
             .then_some(Err(()))
     }
 
-    /// The miss of [`LocalMap::block_probe`]: `get_or_insert`'s `insert_new_dense` and cache
+    /// The miss of [`LocalMap::block_probe_at`]: `get_or_insert`'s `insert_new_dense` and cache
     /// write, out of line (a first sight is one reference in three).
     #[inline(never)]
     fn block_first_sight(
@@ -1204,6 +1246,32 @@ impl<'s> LocalMap<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cache key of a name read at its offsets is the one of the name's slice, for every
+    /// name of 0 to 17 bytes at every offset of a text (so also the last bytes, where the 8-byte
+    /// load does not fit), and none for a quoted name: a lookup by offsets finds exactly the
+    /// entries that `insert` and `get_or_insert` (keyed by slices) wrote.
+    #[test]
+    fn cache_key_at_offsets_is_the_slices() {
+        let text = b"%v1 = phi i32 [ 0, %b0 ], [ %\"q x\", %for.body.loop.latch12 ]\n%x";
+        let m = LocalMap::new(text);
+        let mut compared = 0;
+        for s in 0..=text.len() {
+            for e in s..=(s + 17).min(text.len()) {
+                let by_slice = m.cache_key(&text[s..e]);
+                let by_offsets = m.cache_key_at(s, e);
+                if text.get(s) == Some(&b'"') {
+                    assert_eq!(by_offsets, None, "{s}..{e}");
+                } else {
+                    assert_eq!(by_offsets, by_slice, "{s}..{e}");
+                    compared += by_slice.is_some() as usize;
+                }
+            }
+            assert_eq!(m.cache_key_at(s, s.wrapping_sub(1)), None);
+        }
+        assert!(compared > 800, "{compared}");
+        assert_eq!(m.cache_key_at(text.len() - 1, text.len() + 1), None);
+    }
 
     #[test]
     fn insert_get_clear_and_growth() {

@@ -115,8 +115,11 @@ impl<'s> Parser<'s> {
     #[inline(always)]
     pub(super) fn local_operand(&mut self, f: &mut Function, t: Token, ty: TypeId) -> PResult<()> {
         if !self.lines_off()
-            && let Some(name) = self.plain_local_name(t)
-            && let Some(v) = self.locals.cached(name).and_then(locals::packed_value)
+            && t.kind == Tok::LocalVar
+            && let Some(v) = self
+                .locals
+                .cached_at(t.start as usize + 1, t.end as usize)
+                .and_then(locals::packed_value)
         {
             self.took(lines::CACHED_VALUE);
             self.check_written(f, v, ty);
@@ -124,17 +127,6 @@ impl<'s> Parser<'s> {
             return Ok(());
         }
         self.local_operand_slow(f, t, ty)
-    }
-
-    /// The name of a plain local name token (`%name`, not quoted, not a number), as `lkey` reads
-    /// it, as bytes of the source.
-    #[inline(always)]
-    pub(super) fn plain_local_name(&self, t: Token) -> Option<&'s [u8]> {
-        let b = self.b;
-        if t.kind != Tok::LocalVar || b.get(t.start as usize + 1) == Some(&b'"') {
-            return None;
-        }
-        b.get(t.start as usize + 1..t.end as usize)
     }
 
     /// [`Parser::local_operand`] through the name map's full lookup.
@@ -213,11 +205,12 @@ impl<'s> Parser<'s> {
     /// same way); the rest goes there.
     #[inline(always)]
     pub(super) fn block_name_tok(&mut self, f: &mut Function, t: Token) -> PResult<()> {
-        if !self.lines_off()
-            && let Some(name) = self.plain_local_name(t)
-        {
+        if !self.lines_off() && t.kind == Tok::LocalVar {
             let new = self.block_names.len() as u32;
-            match self.locals.block_probe(name, new) {
+            match self
+                .locals
+                .block_probe_at(t.start as usize + 1, t.end as usize, new)
+            {
                 Some(Ok(v)) => {
                     if let Some(k) = locals::packed_block(v) {
                         self.took(lines::CACHED_BLOCK);
