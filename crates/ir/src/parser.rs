@@ -486,6 +486,19 @@ impl<'s> Parser<'s> {
     fn u32_of(&self, t: Token) -> PResult<u32> {
         let s = self.text(t);
         let s = s.strip_prefix(b"-").unwrap_or(s);
+        if s.len() <= 9 {
+            // Nine digits never overflow: one pass without the overflow test (numbered values'
+            // names, `align N`), and the digit test folded into one flag.
+            let mut v = 0u32;
+            let mut digits = true;
+            for &c in s {
+                digits &= c.is_ascii_digit();
+                v = v.wrapping_mul(10).wrapping_add(c.wrapping_sub(b'0') as u32);
+            }
+            if digits {
+                return Ok(v);
+            }
+        }
         let mut v: u64 = 0;
         for &c in s {
             if !c.is_ascii_digit() {

@@ -475,7 +475,12 @@ fn check_function(
     for (k, i) in f.insts.iter().enumerate() {
         let ops = f.operands(InstId(k as u32));
         let is_phi = i.op == Opcode::Phi;
-        let in_blocks = f.inst_blocks(InstId(k as u32));
+        // Only a phi's incoming blocks are read (most instructions are no phi).
+        let in_blocks: &[Block] = if is_phi {
+            f.inst_blocks(InstId(k as u32))
+        } else {
+            &[]
+        };
         for (n, &v) in ops.iter().enumerate() {
             let Value::Inst(d) = v else { continue };
             let di = &f.insts[d.0 as usize];
