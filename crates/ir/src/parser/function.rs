@@ -254,6 +254,43 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// The label token `t` (`name:`, unquoted) defined as block `bidx` through the name map's
+    /// cache probe by offsets ([`locals::LocalMap::block_probe_at`]), as [`Parser::define_block`]
+    /// and [`Parser::def_sym`] define it: a name referenced before (the cache's entry, a block name
+    /// not defined yet) or seen for the first time (entered by the probe); its symbol. `None`
+    /// with nothing changed for anything else (a quoted name, a name the cache does not answer,
+    /// a redefinition), which the general path reads.
+    #[inline(always)]
+    fn label_fast(&mut self, t: Token, bidx: u32) -> Option<Sym> {
+        if self.lines_off() {
+            return None;
+        }
+        let (s, e) = (t.start as usize, (t.end as usize).wrapping_sub(1));
+        let new = self.block_names.len() as u32;
+        match self.locals.block_probe_at(s, e, new)? {
+            Ok(v) => {
+                let name = self
+                    .block_names
+                    .get_mut(locals::packed_block(v)? as usize)?;
+                if name.block != UNDEFINED {
+                    return None;
+                }
+                name.block = bidx;
+                let split = name.split;
+                // What `define_block` restores after its lookup (see there).
+                self.locals.set_last_split(split);
+            }
+            Err(()) => {
+                self.new_block_name(bidx, Self::span(t));
+            }
+        }
+        self.took(lines::LABEL);
+        Some(match self.locals.last_sym() {
+            Some(sym) => sym,
+            None => self.def_sym_new(LocalKey::Src(self.src.get(s..e).unwrap_or(""))),
+        })
+    }
+
     /// Appends a block name defined as block `bidx` at the label `span` (the name map's entry:
     /// the last insert) and returns its index.
     fn new_block_name(&mut self, bidx: u32, span: Span) -> u32 {
@@ -353,25 +390,29 @@ impl<'s> Parser<'s> {
             let name = match self.tok.kind {
                 Tok::LabelStr => {
                     let t = self.bump_line();
-                    // An unquoted label (`b7:`) is its text without the colon: `lkey` without
-                    // the general path's tests.
-                    let k = if self.b.get(t.start as usize) != Some(&b'"') {
-                        LocalKey::Src(
-                            self.src
-                                .get(t.start as usize..t.end as usize - 1)
-                                .unwrap_or(""),
-                        )
+                    if let Some(s) = self.label_fast(t, bidx) {
+                        LocalName::Named(s)
                     } else {
-                        self.lkey(t)?
-                    };
-                    if !self.define_block(k, bidx, Self::span(t)) {
-                        return Err(Box::new(
-                            Diagnostic::error("redefinition of a local name", Self::span(t))
-                                .with_code("E-parse"),
-                        ));
+                        // An unquoted label (`b7:`) is its text without the colon: `lkey` without
+                        // the general path's tests.
+                        let k = if self.b.get(t.start as usize) != Some(&b'"') {
+                            LocalKey::Src(
+                                self.src
+                                    .get(t.start as usize..t.end as usize - 1)
+                                    .unwrap_or(""),
+                            )
+                        } else {
+                            self.lkey(t)?
+                        };
+                        if !self.define_block(k, bidx, Self::span(t)) {
+                            return Err(Box::new(
+                                Diagnostic::error("redefinition of a local name", Self::span(t))
+                                    .with_code("E-parse"),
+                            ));
+                        }
+                        let s = self.def_sym(k);
+                        LocalName::Named(s)
                     }
-                    let s = self.def_sym(k);
-                    LocalName::Named(s)
                 }
                 Tok::LabelId => {
                     let t = self.bump();

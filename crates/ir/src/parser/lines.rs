@@ -40,9 +40,11 @@ pub(super) const CALL: usize = 12;
 pub(super) const SELECT: usize = 13;
 /// A `float` constant pushed by a fast path (`Op::Float`).
 pub(super) const FLOAT: usize = 14;
+/// A block's label defined through the name map's cache probe (`Parser::label_fast`).
+pub(super) const LABEL: usize = 15;
 /// The number of counters in `Parser::lines_taken`.
 #[cfg(test)]
-pub(super) const KINDS: usize = 15;
+pub(super) const KINDS: usize = 16;
 
 /// How a recognised operand is pushed: a local name token, a small decimal constant, or a
 /// `float` constant.

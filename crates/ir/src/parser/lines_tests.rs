@@ -697,6 +697,7 @@ fn fast_lines_read_as_the_token_path() {
         "call",
         "select",
         "float constant",
+        "label",
     ]
     .iter()
     .zip(&taken)
