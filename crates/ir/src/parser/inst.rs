@@ -131,26 +131,32 @@ impl<'s> Parser<'s> {
                     ));
                 }
                 match t.kind {
-                    Tok::LocalVar => {
-                        let k = self.lkey(t)?;
-                        let prev = self.locals.insert(k, Local::Inst(id));
-                        if self.redefines(prev) {
-                            return Err(Box::new(
-                                Diagnostic::error("redefinition of a local name", Self::span(t))
+                    Tok::LocalVar => match self.result_fast(t, id) {
+                        Some(name) => name,
+                        None => {
+                            let k = self.lkey(t)?;
+                            let prev = self.locals.insert(k, Local::Inst(id));
+                            if self.redefines(prev) {
+                                return Err(Box::new(
+                                    Diagnostic::error(
+                                        "redefinition of a local name",
+                                        Self::span(t),
+                                    )
                                     .with_code("E-parse"),
-                            ));
-                        }
-                        match (k, self.locals.last_sym()) {
-                            // Interned before: nothing to intern.
-                            (_, Some(sym)) => LocalName::Named(sym),
-                            // Interned when the body ends (`Parser::name_insts`).
-                            (LocalKey::Src(s), None) => {
-                                self.pending_names.push((id, s));
-                                LocalName::None
+                                ));
                             }
-                            _ => LocalName::Named(self.key_sym(k)),
+                            match (k, self.locals.last_sym()) {
+                                // Interned before: nothing to intern.
+                                (_, Some(sym)) => LocalName::Named(sym),
+                                // Interned when the body ends (`Parser::name_insts`).
+                                (LocalKey::Src(s), None) => {
+                                    self.pending_names.push((id, s));
+                                    LocalName::None
+                                }
+                                _ => LocalName::Named(self.key_sym(k)),
+                            }
                         }
-                    }
+                    },
                     _ => {
                         let n = self.u32_of(Token {
                             start: t.start + 1,
@@ -172,6 +178,32 @@ impl<'s> Parser<'s> {
         };
         f.push_inst(&inst, name);
         Ok(op)
+    }
+
+    /// The result name token `t` (`%name`, unquoted) of instruction `id`, new to the function,
+    /// defined through the name map's probe by offsets ([`locals::LocalMap::insert_new_at`]) as
+    /// the general path defines it (`lkey`, `insert`, `last_sym` or a pending name); `None` with
+    /// nothing changed for anything else (a redefinition, a name referenced before as a block,
+    /// a quoted or long name), which the general path reads.
+    #[inline(always)]
+    fn result_fast(&mut self, t: Token, id: u32) -> Option<LocalName> {
+        if self.lines_off() {
+            return None;
+        }
+        let (s, e) = (t.start as usize + 1, t.end as usize);
+        if !self.locals.insert_new_at(s, e, Local::Inst(id)) {
+            return None;
+        }
+        self.took(lines::RESULT);
+        Some(match self.locals.last_sym() {
+            Some(sym) => LocalName::Named(sym),
+            None => {
+                // Interned when the body ends (`Parser::name_insts`).
+                self.pending_names
+                    .push((id, self.src.get(s..e).unwrap_or("")));
+                LocalName::None
+            }
+        })
     }
 
     pub(super) fn comma(&mut self) -> PResult<()> {

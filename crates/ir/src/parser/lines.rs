@@ -42,9 +42,11 @@ pub(super) const SELECT: usize = 13;
 pub(super) const FLOAT: usize = 14;
 /// A block's label defined through the name map's cache probe (`Parser::label_fast`).
 pub(super) const LABEL: usize = 15;
+/// A result name defined through the name map's cache probe (`Parser::result_fast`).
+pub(super) const RESULT: usize = 16;
 /// The number of counters in `Parser::lines_taken`.
 #[cfg(test)]
-pub(super) const KINDS: usize = 16;
+pub(super) const KINDS: usize = 17;
 
 /// How a recognised operand is pushed: a local name token, a small decimal constant, or a
 /// `float` constant.

@@ -698,6 +698,7 @@ fn fast_lines_read_as_the_token_path() {
         "select",
         "float constant",
         "label",
+        "result name",
     ]
     .iter()
     .zip(&taken)

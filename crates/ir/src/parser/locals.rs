@@ -608,7 +608,14 @@ impl<'s> LocalMap<'s> {
         tag: u32,
         new: u32,
     ) -> bool {
-        let local = Local::Block(new);
+        self.enter_new(b, words, i, tag, Local::Block(new))
+    }
+
+    /// `insert_new_dense` of the name `b` (cache words `words`, cache index `i`, current tag
+    /// `tag`, not current in the cache) as `local`, and the cache's entry for it: `true` if the
+    /// name was new and is now entered, `false` with nothing changed otherwise.
+    #[inline(always)]
+    fn enter_new(&mut self, b: &[u8], words: [u64; 2], i: usize, tag: u32, local: Local) -> bool {
         let known = self.known_split(i, words, b.len());
         if !self.insert_new_dense(b, words[0], local, known) {
             return false;
@@ -620,6 +627,27 @@ impl<'s> LocalMap<'s> {
             split: pack_split(self.last_split),
         };
         true
+    }
+
+    /// [`LocalMap::insert`] of the unquoted name `src[s..e]` (see [`LocalMap::cache_key_at`]) as
+    /// `local` when the name is new to the function and goes to its number's dense entry (a
+    /// result name's definition, usually): `true`, the insert done (it would have returned
+    /// `None`, and the last split is the name's); `false` with nothing changed otherwise (a
+    /// redefinition, a name referenced before, or any key the general path places).
+    #[inline(never)]
+    pub(super) fn insert_new_at(&mut self, s: usize, e: usize, local: Local) -> bool {
+        let Some((words, i)) = self.cache_key_at(s, e) else {
+            return false;
+        };
+        let tag = self.generation << 8 | (e - s) as u32;
+        let c = &self.cache[i];
+        if c.tag == tag && c.words == words {
+            return false;
+        }
+        let Some(b) = self.src.get(s..e) else {
+            return false;
+        };
+        self.enter_new(b, words, i, tag, local)
     }
 
     /// Forgets the last insert's split, as a lookup through [`LocalMap::get_or_insert`] answered by
