@@ -224,12 +224,12 @@ struct Scratch {
     /// not yet settled (see `join_candidates_settled`), and that function's scratch.
     candidates: Vec<Option<Vec<u32>>>,
     reach_state: Vec<u32>,
-    /// Scratch of `acyclic_join_candidates` (zero / false between uses).
+    /// Scratch of `token_join_candidates` (zero / false between uses).
     indeg: Vec<u32>,
     multi: Vec<bool>,
     seen: Vec<u32>,
     scratch: Vec<u32>,
-    /// Scratch of `join_candidates_settled` and `acyclic_join_candidates` (walk stacks, blocks
+    /// Scratch of `join_candidates_settled` and `token_join_candidates` (walk stacks, blocks
     /// visited, blocks ready): emptied after each use, kept for their capacity.
     walk_stack: Vec<u32>,
     walk_visited: Vec<u32>,
@@ -384,6 +384,10 @@ pub(crate) mod knobs {
     thread_local! {
         pub static BUDGET: Cell<Option<u64>> = const { Cell::new(None) };
         pub static TWO_STATE_CANDIDATES: Cell<bool> = const { Cell::new(false) };
+        /// The token walk of `token_join_candidates` only when no block after the cycle lies in
+        /// a cycle (not through the reducible top-level cycles there, condensed to their
+        /// headers).
+        pub static NO_CYCLE_TOKENS: Cell<bool> = const { Cell::new(false) };
         pub static NO_DISJOINT_SKIP: Cell<bool> = const { Cell::new(false) };
         pub static RECORDED: Cell<u32> = const { Cell::new(0) };
         /// Join-propagation steps taken (all functions analysed on this thread).
@@ -1005,14 +1009,18 @@ impl<F: SsaFunction> State<'_, F> {
     fn join_candidates_settled(&mut self, a: u32, nested: bool) -> bool {
         const MULTI: u32 = NONE - 1;
         let (f, s) = (self.f, self.s);
+        // The token walk, for a top-level cycle (`nested` cycles' labels also leave through
+        // the headers of the reducible cycles around them); the two-state walk when it fails.
         #[cfg(test)]
-        let acyclic =
-            self.w.downstream_acyclic[a as usize] && !knobs::TWO_STATE_CANDIDATES.with(|c| c.get());
+        let tokens = !nested && !knobs::TWO_STATE_CANDIDATES.with(|c| c.get());
         #[cfg(not(test))]
-        let acyclic = self.w.downstream_acyclic[a as usize];
-        if self.w.candidates[a as usize].is_none() && acyclic {
-            let list = self.acyclic_join_candidates(a);
-            self.w.candidates[a as usize] = Some(list);
+        let tokens = !nested;
+        let through_cycles = shortcut_on!(NO_CYCLE_TOKENS);
+        if self.w.candidates[a as usize].is_none()
+            && tokens
+            && (through_cycles || self.w.downstream_acyclic[a as usize])
+        {
+            self.w.candidates[a as usize] = self.token_join_candidates(a);
         }
         if self.w.candidates[a as usize].is_none() {
             let exits = s.exits(a);
@@ -1144,18 +1152,40 @@ impl<F: SsaFunction> State<'_, F> {
             })
     }
 
-    /// The join candidates after top-level cycle `a` when no block there lies in a cycle (see
-    /// `join_candidates_settled`, which this sharpens). There every block is processed once, after
-    /// all its predecessors (they come later in the modified post-order), and pushes its final
-    /// label: a block all of whose predecessors carry one and the same label never becomes a join.
-    /// Labels are tracked as tokens in topological order: an exit, or a block reached with two
-    /// tokens (a possible join, whose label may be itself), starts a token of its own; any other
-    /// block carries its predecessors' token. The candidates are the exits and the blocks reached
-    /// with two tokens; a block with one predecessor never is one (the two-state walk took any
-    /// block reached from two exits).
-    fn acyclic_join_candidates(&mut self, a: u32) -> Vec<u32> {
+    /// The join candidates after top-level cycle `a` (see `join_candidates_settled`, which this
+    /// sharpens), when every block after it that lies in a cycle lies in a reducible top-level
+    /// one; `None` otherwise (then the two-state walk decides).
+    ///
+    /// In the label flow, a reducible top-level cycle `c` after `a` is entered only at its
+    /// header, and every label inside it descends from the header's: LLVM 22's header sends its
+    /// label to its cycle's exits (Convergence And Uniformity, "Modified Post-Order"), LLVM 19
+    /// walks the body, where no block can be reached with two different labels (the back edges
+    /// bring the header's own label back). So `c` stands as its header, whose successors are
+    /// `c`'s exits; the graph of those condensed cycles and the blocks in no cycle is acyclic.
+    /// There every block is processed once, after all its predecessors (they come later in the
+    /// modified post-order, a cycle's exits before its header, and no label goes back into `a`
+    /// or into a cycle after the cycle was left), and pushes its final label: a block all of
+    /// whose predecessors carry one and the same label never becomes a join. Labels are tracked
+    /// as tokens in topological order: an exit of `a`, or a block reached with two tokens (a
+    /// possible join, whose label may be itself), starts a token of its own; any other block
+    /// carries its predecessors' token. The candidates are the exits and the blocks reached with
+    /// two tokens; a block with one predecessor never is one (the two-state walk took any block
+    /// reached from two exits, and with a loop after `a`, thousands of blocks whose labels are
+    /// always one exit's: issue 13, `irreducible` seed 2 at 64,000 blocks).
+    fn token_join_candidates(&mut self, a: u32) -> Option<Vec<u32>> {
         let (f, s) = (self.f, self.s);
         let exits = s.exits(a);
+        // Where a block sends labels in the condensed graph, or `None` for a block in a cycle
+        // other than at the header of a reducible top-level one.
+        let label_succs = |x: Block| -> Option<&[Block]> {
+            match s.cycle_of(x) {
+                None => Some(f.cfg().succs(x)),
+                Some(c) => {
+                    let t = s.top(c);
+                    (s.is_reducible(t) && s.header(t) == x).then(|| s.exits(t))
+                }
+            }
+        };
         let mut indeg = std::mem::take(&mut self.w.indeg);
         indeg.resize(f.cfg().num_blocks(), 0);
         let mut first = std::mem::take(&mut self.w.reach_state);
@@ -1169,27 +1199,38 @@ impl<F: SsaFunction> State<'_, F> {
         stack.clear();
         stack.extend(exits.iter().map(|e| e.0));
         let budget = candidate_budget(s, a);
+        let mut result = None;
         while let Some(x) = stack.pop() {
             if !std::mem::replace(&mut multi[x as usize], true) {
                 down.push(x);
-                stack.extend(f.cfg().succs(Block(x)).iter().map(|y| y.0));
+                match label_succs(Block(x)) {
+                    Some(succs) => stack.extend(succs.iter().map(|y| y.0)),
+                    None => {
+                        result = Some(None);
+                        break;
+                    }
+                }
             }
             if down.len() > budget {
-                for &x in &down {
-                    multi[x as usize] = false;
-                }
-                stack.clear();
-                self.w.indeg = indeg;
-                self.w.reach_state = first;
-                self.w.multi = multi;
-                self.w.walk_visited = down;
-                self.w.walk_stack = stack;
-                return vec![NONE];
+                result = Some(Some(vec![NONE]));
+                break;
             }
+        }
+        if let Some(r) = result {
+            for &x in &down {
+                multi[x as usize] = false;
+            }
+            stack.clear();
+            self.w.indeg = indeg;
+            self.w.reach_state = first;
+            self.w.multi = multi;
+            self.w.walk_visited = down;
+            self.w.walk_stack = stack;
+            return r;
         }
         for &x in &down {
             multi[x as usize] = false;
-            for &y in f.cfg().succs(Block(x)) {
+            for &y in label_succs(Block(x)).unwrap_or_default() {
                 indeg[y.index()] += 1;
             }
         }
@@ -1208,7 +1249,7 @@ impl<F: SsaFunction> State<'_, F> {
             } else {
                 first[x as usize]
             };
-            for &y in f.cfg().succs(Block(x)) {
+            for &y in label_succs(Block(x)).unwrap_or_default() {
                 let yi = y.index();
                 if first[yi] == NONE {
                     first[yi] = tx;
@@ -1225,7 +1266,7 @@ impl<F: SsaFunction> State<'_, F> {
         for &x in &down {
             debug_assert_eq!(
                 indeg[x as usize], 0,
-                "downstream of a top-level cycle is acyclic"
+                "the condensed label flow after a top-level cycle is acyclic"
             );
             indeg[x as usize] = 0;
             first[x as usize] = NONE;
@@ -1237,7 +1278,7 @@ impl<F: SsaFunction> State<'_, F> {
         self.w.walk_visited = down;
         self.w.walk_stack = stack;
         self.w.walk_ready = ready;
-        list
+        Some(list)
     }
 
     fn settled(&mut self, j: Block) -> bool {
@@ -2019,7 +2060,7 @@ mod tests {
     /// computations that cannot change anything: the answer, order of every list included, is
     /// the one the two-state walk gives.
     #[test]
-    fn acyclic_join_candidates_change_nothing() {
+    fn token_join_candidates_change_nothing() {
         let mut saved = 0;
         for text in inputs() {
             knobs::WORK.with(|c| c.set(0));
