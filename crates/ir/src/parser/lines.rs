@@ -44,9 +44,11 @@ pub(super) const FLOAT: usize = 14;
 pub(super) const LABEL: usize = 15;
 /// A result name defined through the name map's cache probe (`Parser::result_fast`).
 pub(super) const RESULT: usize = 16;
+/// A phi incoming `undef` taken by a fast path (`Op::Undef`).
+pub(super) const UNDEF: usize = 17;
 /// The number of counters in `Parser::lines_taken`.
 #[cfg(test)]
-pub(super) const KINDS: usize = 17;
+pub(super) const KINDS: usize = 18;
 
 /// How a recognised operand is pushed: a local name token, a small decimal constant, or a
 /// `float` constant.
@@ -58,12 +60,14 @@ pub(super) enum Op {
     Int(Token, u32),
     /// A `float` constant in a printer's spelling (see [`Parser::float_literal_at`]).
     Float(Token),
+    /// The word `undef` (a phi's incoming value only, see [`Parser::phi_incoming_at`]).
+    Undef(Token),
 }
 
 impl Op {
     pub(super) fn end(self) -> usize {
         match self {
-            Op::Local(t) | Op::Int(t, _) | Op::Float(t) => t.end as usize,
+            Op::Local(t) | Op::Int(t, _) | Op::Float(t) | Op::Undef(t) => t.end as usize,
         }
     }
 }
@@ -191,6 +195,14 @@ impl<'s> Parser<'s> {
                 f.operands.push(Value::Const(c));
                 Ok(())
             }
+            Op::Undef(_) => {
+                // `operand` -> `parse_value` -> `parse_const` -> `const_word` for the word (a
+                // constant: no wrong-type note).
+                self.took(UNDEF);
+                let c = self.simple_const(ty, 1, ConstKind::Undef);
+                f.operands.push(Value::Const(c));
+                Ok(())
+            }
         }
     }
 
@@ -260,16 +272,26 @@ impl<'s> Parser<'s> {
 
     // ------------------------------------------------------------------ phi
 
-    /// `[ v, %b ]` at `p` with exactly these spaces (`v` a plain local name or, when `lit` allows, a
-    /// small decimal constant directly followed by the comma): the value, the block name's token
-    /// and the index after `]`.
+    /// `[ v, %b ]` at `p` with exactly these spaces (`v` a plain local name, `undef`, or when
+    /// `lit` allows, a small decimal constant directly followed by the comma): the value, the
+    /// block name's token and the index after `]`.
     #[inline(always)]
     fn phi_incoming_at(&self, p: usize, lit: Lit) -> Option<(Op, Token, usize)> {
         let b = self.b;
         if b.get(p..p + 2) != Some(b"[ ") {
             return None;
         }
-        let v = self.fast_operand_at(p + 2, lit)?;
+        // `undef` (tested only where the common operands fail) is the lexer's word token there:
+        // the comma checked next ends it.
+        let v = match self.fast_operand_at(p + 2, lit) {
+            Some(v) => v,
+            None if b.get(p + 2..p + 7) == Some(b"undef") => Op::Undef(Token {
+                start: (p + 2) as u32,
+                end: (p + 7) as u32,
+                kind: Tok::Ident,
+            }),
+            None => return None,
+        };
         let e = v.end();
         if b.get(e..e + 2) != Some(b", ") {
             return None;
@@ -300,7 +322,7 @@ impl<'s> Parser<'s> {
     /// [`Parser::phi_fast`].
     #[inline]
     pub(super) fn phi_more_fast(&mut self, f: &mut Function, ty: TypeId) -> Option<PResult<()>> {
-        if self.lines_off() || self.tok.kind != Tok::LSquare {
+        if self.lines_off() || self.tok.kind != Tok::LSquare || self.depth >= MAX_DEPTH {
             return None;
         }
         let lit = if ty == self.ty_i32 || ty == self.ty_i64 {
@@ -389,8 +411,8 @@ impl<'s> Parser<'s> {
 
     // ------------------------------------------------------------------ icmp
 
-    /// At `icmp` followed by ` P T %a, b` (`P` a predicate, `T` a simple type word, `%a` a plain
-    /// local name, `b` one too or a small constant): the predicate and the type, the operands
+    /// At `icmp` followed by ` P T a, b` (`P` a predicate, `T` a simple type word, `a` and `b`
+    /// plain local names or constants as [`Parser::fast_operand_at`] reads them): the predicate and the type, the operands
     /// pushed, as the `ICmp` arm of `parse_inst_body` reads them.
     #[inline]
     pub(super) fn icmp_fast(&mut self, f: &mut Function) -> Option<PResult<(IPred, TypeId)>> {
@@ -405,8 +427,8 @@ impl<'s> Parser<'s> {
         }
         let pred = ipred(&b[at..pe])?;
         let (ty, lit, p) = self.type_word_at(pe + 1)?;
-        let a = self.local_token_at(p)?;
-        let ae = a.end as usize;
+        let a = self.fast_operand_at(p, lit)?;
+        let ae = a.end();
         if b.get(ae..ae + 2) != Some(b", ") {
             return None;
         }
@@ -416,8 +438,8 @@ impl<'s> Parser<'s> {
         Some(self.icmp_taken(f, ty, a, c).map(|()| (pred, ty)))
     }
 
-    fn icmp_taken(&mut self, f: &mut Function, ty: TypeId, a: Token, c: Op) -> PResult<()> {
-        self.local_operand(f, a, ty)?;
+    fn icmp_taken(&mut self, f: &mut Function, ty: TypeId, a: Op, c: Op) -> PResult<()> {
+        self.push_fast_operand(f, a, ty)?;
         self.push_fast_operand(f, c, ty)?;
         self.consumed_to(c.end());
         Ok(())

@@ -497,7 +497,12 @@ fn function(rng: &mut Rng, k: usize, respell: usize, inject: usize) -> String {
                         if i > 0 {
                             l.put("", ",");
                         }
-                        let v = value(l.rng, &defined);
+                        // `undef` incomings are common in generated code (crates/gen).
+                        let v = if l.rng.chance(25) {
+                            "undef".to_string()
+                        } else {
+                            value(l.rng, &defined)
+                        };
                         let bl = block(l.rng, blocks, &defined);
                         l.put(" ", "[");
                         l.put(" ", &v);
@@ -699,6 +704,7 @@ fn fast_lines_read_as_the_token_path() {
         "float constant",
         "label",
         "result name",
+        "undef incoming",
     ]
     .iter()
     .zip(&taken)
@@ -717,6 +723,17 @@ const HEADER: &str = "@g = global i32 0\ndeclare i32 @h(i32, i32)\ndeclare void 
 fn near_misses_read_as_the_token_path() {
     let lines = [
         "%v = phi i32 [ 0, %b0 ], [ 1, %b1 ]",
+        "%v = phi i32 [ undef, %b0 ], [ %a, %b1 ]",
+        "%v = phi i32 [ %a, %b0 ], [ undef, %b1 ]",
+        "%v = phi i32 [ undefx, %b0 ], [ %a, %b1 ]",
+        "%v = phi i32 [ undef , %b0 ], [ %a, %b1 ]",
+        "%v = phi i32 [ undef,%b0 ]",
+        "%v = phi i32 [ undef, %b0 ], [ undef, %b0 ]",
+        "%v = phi float [ undef, %b0 ], [ 1.000000e+00, %b1 ]",
+        "%v = phi ptr [ undef, %b0 ], [ %p, %b1 ]",
+        "%v = phi i1 [ undef, %b0 ], [ true, %b1 ]",
+        "%v = phi <2 x i32> [ undef, %b0 ], [ undef, %b1 ]",
+        "%v = phi i32 [ undef, %b0 ], [ 1, %b1 ]",
         "%v = phi i32 [ 0, %b0 ],[ 1, %b1 ]",
         "%v = phi i32 [ 0, %b0 ] , [ 1, %b1 ]",
         "%v = phi i32 [ 0, %b0 ], [ 1, %b1 ], !dbg !0",
@@ -734,6 +751,16 @@ fn near_misses_read_as_the_token_path() {
         "%v = phi i32 [ %v, %b0 ], [ %a, %b1 ]",
         "%v = phi i32 [ %9999999999, %b0 ], [ 1, %b1 ]",
         "%d = icmp slt i32 %a, 10",
+        "%d = icmp slt i32 10, %a",
+        "%d = icmp slt i32 10, 11",
+        "%d = icmp slt i32 4294967296, %a",
+        "%d = icmp slt i32 -1, %a",
+        "%d = icmp slt i32 10 , %a",
+        "%d = icmp slt i32 10:, %a",
+        "%d = icmp ult i64 7, %a",
+        "%d = icmp eq i1 1, %a",
+        "%d = icmp slt float 1.000000e+00, %a",
+        "%d = icmp slt i32 undef, %a",
         "%d = icmp slt i32 %a, 10.0",
         "%d = icmp slt i32 %a, 10:",
         "%d = icmp slt i32 %a, -10",
