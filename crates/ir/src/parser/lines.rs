@@ -435,10 +435,18 @@ impl<'s> Parser<'s> {
         let c = self.fast_operand_at(ae + 2, lit)?;
         let ty = self.take_fast_type(ty);
         self.took(ICMP);
-        Some(self.icmp_taken(f, ty, a, c).map(|()| (pred, ty)))
+        Some(self.two_operands_taken(f, ty, a, c).map(|()| (pred, ty)))
     }
 
-    fn icmp_taken(&mut self, f: &mut Function, ty: TypeId, a: Op, c: Op) -> PResult<()> {
+    /// The two operands of type `ty` of a whole-line fast path (`icmp`, a binary operator)
+    /// pushed, and the line consumed up to the end of the second.
+    pub(super) fn two_operands_taken(
+        &mut self,
+        f: &mut Function,
+        ty: TypeId,
+        a: Op,
+        c: Op,
+    ) -> PResult<()> {
         self.push_fast_operand(f, a, ty)?;
         self.push_fast_operand(f, c, ty)?;
         self.consumed_to(c.end());

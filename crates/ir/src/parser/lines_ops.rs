@@ -210,14 +210,7 @@ impl<'s> Parser<'s> {
         let y = self.fast_operand_at(xe + 2, lit)?;
         let ty = self.take_fast_type(ty);
         self.took(BINOP);
-        Some(self.binop_taken(f, ty, x, y).map(|()| (fl, ty)))
-    }
-
-    fn binop_taken(&mut self, f: &mut Function, ty: TypeId, x: Op, y: Op) -> PResult<()> {
-        self.push_fast_operand(f, x, ty)?;
-        self.push_fast_operand(f, y, ty)?;
-        self.consumed_to(y.end());
-        Ok(())
+        Some(self.two_operands_taken(f, ty, x, y).map(|()| (fl, ty)))
     }
 }
 
