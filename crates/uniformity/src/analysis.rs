@@ -241,6 +241,9 @@ struct Scratch {
     /// The blocks of the nests of the branches under the nested skip analysed for their divergent
     /// exits only, summed (see `analyze_control_divergence`).
     nested_exit_blocks: u64,
+    /// The blocks of their assumed-divergent top-level cycles that branches inside one walked
+    /// while every join candidate after it was settled (see `analyze_control_divergence`).
+    top_exit_blocks: u64,
     /// Some branch was postponed by the nested rule (then `nested_deferred_budget` applies).
     nested_deferred: bool,
     /// Per top-level cycle: no block after it lies in a cycle (valid once `downstream_settled`
@@ -284,6 +287,7 @@ impl Scratch {
         self.worklist.clear();
         self.deferred.clear();
         self.nested_exit_blocks = 0;
+        self.top_exit_blocks = 0;
         self.nested_deferred = false;
         reset(&mut self.exit_flag, nc, false);
         reset(&mut self.phis_tainted, nb, false);
@@ -388,6 +392,12 @@ pub(crate) mod knobs {
         /// a cycle (not through the reducible top-level cycles there, condensed to their
         /// headers).
         pub static NO_CYCLE_TOKENS: Cell<bool> = const { Cell::new(false) };
+        /// The token walk of `token_join_candidates` gives up at an irreducible top-level cycle
+        /// after the cycle instead of condensing it to its header.
+        pub static NO_IRREDUCIBLE_TOKENS: Cell<bool> = const { Cell::new(false) };
+        /// A branch inside an assumed-divergent top-level cycle is postponed only when every
+        /// block after the cycle is settled (not when every join candidate there is).
+        pub static NO_CANDIDATE_DEFER: Cell<bool> = const { Cell::new(false) };
         pub static NO_DISJOINT_SKIP: Cell<bool> = const { Cell::new(false) };
         pub static RECORDED: Cell<u32> = const { Cell::new(0) };
         /// Join-propagation steps taken (all functions analysed on this thread).
@@ -1153,8 +1163,8 @@ impl<F: SsaFunction> State<'_, F> {
     }
 
     /// The join candidates after top-level cycle `a` (see `join_candidates_settled`, which this
-    /// sharpens), when every block after it that lies in a cycle lies in a reducible top-level
-    /// one; `None` otherwise (then the two-state walk decides).
+    /// sharpens); `None` (then the two-state walk decides) only in tests that switch off the
+    /// condensing of irreducible cycles (`NO_IRREDUCIBLE_TOKENS`) when one lies after `a`.
     ///
     /// In the label flow, a reducible top-level cycle `c` after `a` is entered only at its
     /// header, and every label inside it descends from the header's: LLVM 22's header sends its
@@ -1172,20 +1182,40 @@ impl<F: SsaFunction> State<'_, F> {
     /// two tokens; a block with one predecessor never is one (the two-state walk took any block
     /// reached from two exits, and with a loop after `a`, thousands of blocks whose labels are
     /// always one exit's: issue 13, `irreducible` seed 2 at 64,000 blocks).
+    ///
+    /// An irreducible top-level cycle after `a` stands as its header too, entered at any of its
+    /// entries. Its blocks form an interval of the order below every block that enters it and
+    /// above its exits, so its exits are processed once the cycle is done. When every label
+    /// entering it carries one token, every label inside is that token's: no join, and its
+    /// exits carry the token. When they carry several, a block inside may be a join (settled
+    /// once the cycle is assumed divergent: `settled` of its header) and the exits may see
+    /// several labels: each exit is a candidate and starts a token of its own. (Giving up
+    /// there kept a block that is never a join among the candidates of the `irreducible`
+    /// family at 64,000 blocks, seed 5: issue 13.)
     fn token_join_candidates(&mut self, a: u32) -> Option<Vec<u32>> {
         let (f, s) = (self.f, self.s);
         let exits = s.exits(a);
+        let irr_nodes = shortcut_on!(NO_IRREDUCIBLE_TOKENS);
         // Where a block sends labels in the condensed graph, or `None` for a block in a cycle
-        // other than at the header of a reducible top-level one.
+        // other than at the header of a top-level one; `node`: the block that stands for a
+        // block of an irreducible top-level cycle (its header).
         let label_succs = |x: Block| -> Option<&[Block]> {
             match s.cycle_of(x) {
                 None => Some(f.cfg().succs(x)),
                 Some(c) => {
                     let t = s.top(c);
-                    (s.is_reducible(t) && s.header(t) == x).then(|| s.exits(t))
+                    (s.header(t) == x && (s.is_reducible(t) || irr_nodes)).then(|| s.exits(t))
                 }
             }
         };
+        let node = |y: Block| -> Block {
+            match s.cycle_of(y) {
+                Some(c) if irr_nodes && !s.is_reducible(s.top(c)) => s.header(s.top(c)),
+                _ => y,
+            }
+        };
+        let irr_node =
+            |x: Block| irr_nodes && s.cycle_of(x).is_some_and(|c| !s.is_reducible(s.top(c)));
         let mut indeg = std::mem::take(&mut self.w.indeg);
         indeg.resize(f.cfg().num_blocks(), 0);
         let mut first = std::mem::take(&mut self.w.reach_state);
@@ -1197,14 +1227,14 @@ impl<F: SsaFunction> State<'_, F> {
         let mut stack = std::mem::take(&mut self.w.walk_stack);
         down.clear();
         stack.clear();
-        stack.extend(exits.iter().map(|e| e.0));
+        stack.extend(exits.iter().map(|&e| node(e).0));
         let budget = candidate_budget(s, a);
         let mut result = None;
         while let Some(x) = stack.pop() {
             if !std::mem::replace(&mut multi[x as usize], true) {
                 down.push(x);
                 match label_succs(Block(x)) {
-                    Some(succs) => stack.extend(succs.iter().map(|y| y.0)),
+                    Some(succs) => stack.extend(succs.iter().map(|&y| node(y).0)),
                     None => {
                         result = Some(None);
                         break;
@@ -1231,12 +1261,13 @@ impl<F: SsaFunction> State<'_, F> {
         for &x in &down {
             multi[x as usize] = false;
             for &y in label_succs(Block(x)).unwrap_or_default() {
-                indeg[y.index()] += 1;
+                indeg[node(y).index()] += 1;
             }
         }
         let mut list: Vec<u32> = exits.iter().map(|e| e.0).collect();
         for &e in exits {
             // An exit is a candidate whatever reaches it, and its label may be its own.
+            let e = node(e);
             first[e.index()] = e.0;
             multi[e.index()] = true;
         }
@@ -1249,9 +1280,14 @@ impl<F: SsaFunction> State<'_, F> {
             } else {
                 first[x as usize]
             };
+            let irr_multi = multi[x as usize] && irr_node(Block(x));
             for &y in label_succs(Block(x)).unwrap_or_default() {
+                let y = node(y);
                 let yi = y.index();
-                if first[yi] == NONE {
+                if irr_multi && !multi[yi] {
+                    multi[yi] = true;
+                    list.push(y.0);
+                } else if first[yi] == NONE {
                     first[yi] = tx;
                 } else if first[yi] != tx && !multi[yi] {
                     multi[yi] = true;
@@ -1496,10 +1532,9 @@ impl<F: SsaFunction> State<'_, F> {
         let branch_top = s.cycle_of(b).map(|c| s.top(c));
         let covered_top = branch_top.filter(|&c| self.inside_assumed(c));
         if let Some(a) = covered_top {
-            let settled = self.downstream_settled(a);
-            if (settled || self.join_candidates_settled(a, false))
-                && self.all_exits_known(s.inner(b))
-            {
+            let downstream = self.downstream_settled(a);
+            let settled = downstream || self.join_candidates_settled(a, false);
+            if settled && self.all_exits_known(s.inner(b)) {
                 return;
             }
             // Otherwise the branch can only add divergent exits to cycles inside `a` (inside an
@@ -1510,6 +1545,21 @@ impl<F: SsaFunction> State<'_, F> {
             // postponed branches then find nothing left to do. This reorders the printed list of
             // cycles with divergent exit, so only functions with more than 16 cycles do it
             // (beyond 16 entries LLVM prints that list in hash order).
+            // Settled join candidates are enough (blocks after `a` that no branch can join may
+            // stay unsettled), but only for cycles of at least `NESTED_MIN_BLOCKS` blocks and
+            // once such branches walked more of them than the function's budget
+            // (`nested_budget`), so that the printed order changes only where it saves walks:
+            // at 64,000 blocks the `irreducible` family had thousands of branches each walking
+            // all of `a` for its exits, in an order that found few (57 s on seed 5, issue 13).
+            let big = s.blocks(a).len() >= NESTED_MIN_BLOCKS;
+            let settled = if downstream || !settled || !big || !shortcut_on!(NO_CANDIDATE_DEFER) {
+                downstream
+            } else if self.w.top_exit_blocks > nested_budget(f.cfg().num_blocks()) {
+                true
+            } else {
+                self.w.top_exit_blocks += s.blocks(a).len() as u64;
+                false
+            };
             if self.defer && (settled || self.w.downstream_acyclic[a as usize]) {
                 self.w.deferred.push(b);
                 return;
