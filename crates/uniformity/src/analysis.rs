@@ -262,6 +262,10 @@ struct Scratch {
     /// there is not known settled for all, else a later index to continue from (one more entry
     /// for the end); empty until first needed in a function.
     unsettled_next: Vec<u32>,
+    /// Scratch of `settle::unjoinable`: a bounded search's stack and visit stamps.
+    reach_stack: Vec<Block>,
+    reach_seen: Vec<u32>,
+    reach_stamp: u32,
     /// Uses leaving cycles (`crate::temporal`), built on the first sweep of a large cycle.
     escape: EscapeIndex,
     escape_ready: bool,
@@ -403,6 +407,9 @@ pub(crate) mod knobs {
         /// A join inside an assumed-divergent top-level cycle is skipped only once its phis
         /// were tainted by an earlier branch (not as soon as the cycle is assumed).
         pub static NO_ASSUMED_JOIN_SKIP: Cell<bool> = const { Cell::new(false) };
+        /// LLVM 22's setting does not stop a branch's join propagation at blocks it cannot join
+        /// (`settle::unjoinable`).
+        pub static NO_UNJOINABLE: Cell<bool> = const { Cell::new(false) };
         pub static NO_DISJOINT_SKIP: Cell<bool> = const { Cell::new(false) };
         pub static RECORDED: Cell<u32> = const { Cell::new(0) };
         /// Join-propagation steps taken (all functions analysed on this thread).
@@ -1069,14 +1076,15 @@ impl<F: SsaFunction> State<'_, F> {
             }
             None => (0, 0),
         };
-        // Precise mode: the join propagation may also stop where only blocks settled for this
-        // branch remain (`settled_for_branch`). Not for a branch at a reducible header: the
+        // Precise mode and LLVM 22's setting: the join propagation may also stop where only
+        // blocks settled for this branch remain (`settled_for_branch`; in LLVM 22's setting the
+        // blocks it cannot join, `settle::unjoinable`). Not for a branch at a reducible header: the
         // label coming back to it reaches the cycle's exits (`JoinFinder::header_exits`), exits
         // that `all_exits_known` does not cover; nor for the skip above. Either would change the
         // order in which cycles get their divergent exits (and so the cycle each temporally
         // divergent use is listed with).
         let branch_settled = shortcut_on!(NO_BRANCH_SETTLED);
-        let settled_below = if self.precise
+        let settled_below = if (self.precise || !self.llvm19 && shortcut_on!(NO_UNJOINABLE))
             && branch_settled
             && exits_known
             && self.w.po.header_cycle[self.w.po.index[b.index()] as usize] == NONE

@@ -633,6 +633,58 @@ fn assumed_join_skip_changes_nothing() {
     }
 }
 
+/// LLVM 22's setting stops a branch's join propagation at the blocks it cannot join
+/// (`settle::unjoinable`: in no cycle, at most one predecessor within the branch's reach): no
+/// answer and no order changes, in the three settings, on the `irreducible` family (seeds 1-8),
+/// the other families and random functions of every shape; and it saves work there.
+#[test]
+fn unjoinable_stop_changes_nothing() {
+    let mut inputs: Vec<String> = Vec::new();
+    for seed in 1..=8 {
+        inputs.push(bench_irreducible(1500, seed));
+    }
+    for name in [
+        "nest",
+        "exits",
+        "irrloop",
+        "irrladder",
+        "dag",
+        "kernel",
+        "grid",
+    ] {
+        inputs.push(family(name, 600));
+    }
+    inputs.push(region_join_then_irreducible(400, 5));
+    let mut rng = Rng::new(29);
+    inputs.extend(random_inputs(
+        &mut rng,
+        20,
+        |k| 200 + 20 * k,
+        |k| 8 + k % 40,
+        |_| false,
+        &[20, 45, 70],
+        20,
+        |k| 30 + 3 * k,
+    ));
+    let (mut w_on, mut w_off) = (0, 0);
+    for text in &inputs {
+        for mode in MODES {
+            let (on, w) = run(text, mode);
+            knobs::NO_UNJOINABLE.with(|c| c.set(true));
+            let (off, wo) = run(text, mode);
+            knobs::NO_UNJOINABLE.with(|c| c.set(false));
+            assert!(
+                same(&on, &off),
+                "{mode:?}: the stop changed an answer\n{text}"
+            );
+            w_on += w;
+            w_off += wo;
+        }
+    }
+    eprintln!("join work: {w_on} with the stop, {w_off} without");
+    assert!(w_on < w_off, "the stop saves work");
+}
+
 /// `same`, with the cycles that have a divergent exit compared as a set.
 fn same_sets(a: &[Uniformity], b: &[Uniformity]) -> bool {
     same_as(a, b, false)

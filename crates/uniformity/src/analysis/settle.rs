@@ -507,8 +507,9 @@ impl<F: SsaFunction> State<'_, F> {
         k
     }
 
-    /// Precise mode: extends `k` (every block below it is settled for every branch) past the
-    /// blocks that the divergent branch in `b` leaves as they are when it makes them joins. In
+    /// Extends `k` (every block below it is settled for every branch) past the blocks the
+    /// divergent branch in `b` cannot change: in LLVM 22's setting those it cannot join
+    /// (`unjoinable`); in precise mode those it leaves as they are when it makes them joins. In
     /// precise mode a phi stays uniform at a join of a branch whose diverged paths bring it one
     /// value (`precise::joins::taint`), so blocks whose phis stay uniform for the branches seen so
     /// far are not settled for all, and one such block near the end of the function stopped the
@@ -561,6 +562,15 @@ impl<F: SsaFunction> State<'_, F> {
             {
                 return k;
             }
+            if !self.precise {
+                // LLVM 22's setting: a join anywhere taints the phis, so only a block the branch
+                // cannot join is settled for it.
+                if !self.unjoinable(b, j) {
+                    return k;
+                }
+                k += 1;
+                continue;
+            }
             let po = &self.w.po;
             let may_reach = |p: Block| {
                 if p == b {
@@ -580,6 +590,92 @@ impl<F: SsaFunction> State<'_, F> {
             }
             k += 1;
         }
+    }
+
+    /// LLVM 22's setting: can the branch in `b` never make `j` a join? True when `j` and its
+    /// predecessors lie in no cycle (so the predecessors are `j`'s only label sources, each
+    /// processed once with its final label) and at most one predecessor can be reached from
+    /// `b`: then every label pushed to `j` is one label. Reachability: a block `x` that reaches
+    /// a block `p` in no cycle comes after it in the modified post-order (a cycle's blocks form an
+    /// interval above its exits), so a predecessor at or above `b`'s index is out of reach, and
+    /// a search from `b` through blocks above `p`'s index decides the others, given up after
+    /// `UNJOINABLE_SEARCH` blocks (then `p` counts as reached). The label flow (a reducible
+    /// header sends its label to its cycle's exits) reaches no more than the CFG does. At the
+    /// end of the `irreducible` family's order, such blocks (one predecessor before the branch,
+    /// one after the big cycle) kept a few dozen branches walking the whole cycle (issue 13,
+    /// seeds 4 and 5 at 32,000 blocks).
+    fn unjoinable(&mut self, b: Block, j: Block) -> bool {
+        const UNJOINABLE_SEARCH: usize = 64;
+        let (f, s) = (self.f, self.s);
+        if s.cycle_of(j).is_some() {
+            return false;
+        }
+        let tb = self.w.po.index[b.index()];
+        let mut live = 0;
+        for &p in f.cfg().preds(j) {
+            if s.cycle_of(p).is_some() {
+                return false;
+            }
+            let ip = self.w.po.index[p.index()];
+            if ip == NONE || p != b && ip >= tb {
+                continue;
+            }
+            if p != b && !self.reaches_above(b, p, UNJOINABLE_SEARCH) {
+                continue;
+            }
+            live += 1;
+            if live > 1 {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Does `b` reach `p` (in no cycle), searching only blocks above `p`'s index (every block
+    /// that reaches `p` is), at most `budget` of them (past it: true)?
+    fn reaches_above(&mut self, b: Block, p: Block, budget: usize) -> bool {
+        let (f, po) = (self.f, &self.w.po);
+        let ip = po.index[p.index()];
+        let n = f.cfg().num_blocks();
+        if self.w.reach_seen.len() < n {
+            self.w.reach_seen.resize(n, 0);
+        }
+        self.w.reach_stamp = self.w.reach_stamp.wrapping_add(1);
+        if self.w.reach_stamp == 0 {
+            self.w.reach_seen.fill(0);
+            self.w.reach_stamp = 1;
+        }
+        let stamp = self.w.reach_stamp;
+        let mut stack = std::mem::take(&mut self.w.reach_stack);
+        stack.clear();
+        stack.push(b);
+        self.w.reach_seen[b.index()] = stamp;
+        let mut seen = 1;
+        let mut found = false;
+        while let Some(x) = stack.pop() {
+            for &y in f.cfg().succs(x) {
+                if y == p {
+                    found = true;
+                    break;
+                }
+                let iy = po.index[y.index()];
+                if iy == NONE || iy <= ip || self.w.reach_seen[y.index()] == stamp {
+                    continue;
+                }
+                self.w.reach_seen[y.index()] = stamp;
+                seen += 1;
+                if seen > budget {
+                    found = true;
+                    break;
+                }
+                stack.push(y);
+            }
+            if found {
+                break;
+            }
+        }
+        self.w.reach_stack = stack;
+        found
     }
 
     /// The first index at or after `k` of a block not settled for all (`settled_for_all`), or
