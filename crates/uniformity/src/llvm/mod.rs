@@ -245,14 +245,17 @@ pub(crate) fn md_tuple(m: &Module, id: u32) -> Option<&[converge_ir::MdId]> {
 /// Users per value (CSR; arguments first, then instructions) in LLVM's use-list order for parsed
 /// text: uses of already-defined values are prepended (newest first); forward references are
 /// moved over when the value is defined (oldest first) and end up behind every later backward
-/// use. One walk over the operands counts the uses and records them; the fill then places the
-/// backward uses, taken newest first, and after them the forward ones, oldest first, each at its
-/// value's cursor. Counts and cursors share `start` (shifted by one slot, then the last slot
-/// dropped), so no other per-value table is cleared or copied.
+/// use. One walk over the operands counts the uses and records them, backward and forward ones
+/// apart (forward ones are rare: phis reading later values); the fill then places the backward
+/// uses, taken newest first, and after them the forward ones, oldest first, each at its value's
+/// cursor. Counts and cursors share `start` (shifted by one slot, then the last slot dropped),
+/// so no other per-value table is cleared or copied.
 fn use_lists(f: &Function, start: &mut Vec<u32>, users: &mut Vec<Inst>) {
+    /// (value slot, user) per use.
+    type Uses = Vec<(u32, u32)>;
     thread_local! {
-        /// (value slot, user) per use, reused across functions.
-        static USES: RefCell<Vec<(u32, u32)>> = const { RefCell::new(Vec::new()) };
+        /// The backward uses and the forward uses, reused across functions.
+        static USES: RefCell<(Uses, Uses)> = const { RefCell::new((Vec::new(), Vec::new())) };
     }
     let na = f.params.len();
     let ni = f.insts.len();
@@ -260,8 +263,9 @@ fn use_lists(f: &Function, start: &mut Vec<u32>, users: &mut Vec<Inst>) {
     // Counts of value s at s + 2; after the prefix sum, s's cursor is at s + 1.
     start.clear();
     start.resize(nv + 2, 0);
-    let mut uses = USES.with(|u| u.take());
-    uses.clear();
+    let (mut back, mut fwd) = USES.with(|u| u.take());
+    back.clear();
+    fwd.clear();
     for i in 0..ni {
         operands_of(f, i, |v| {
             let Some(s) = value_slot(v, na) else {
@@ -269,7 +273,13 @@ fn use_lists(f: &Function, start: &mut Vec<u32>, users: &mut Vec<Inst>) {
             };
             if s < nv {
                 start[s + 2] += 1;
-                uses.push((s as u32, i as u32));
+                // A use of a value defined before its user (an argument, or an earlier
+                // instruction).
+                if s < na || s - na < i {
+                    back.push((s as u32, i as u32));
+                } else {
+                    fwd.push((s as u32, i as u32));
+                }
             }
         });
     }
@@ -278,25 +288,19 @@ fn use_lists(f: &Function, start: &mut Vec<u32>, users: &mut Vec<Inst>) {
     }
     users.clear();
     users.resize(start[nv + 1] as usize, Inst(0));
-    // A use of a value defined before its user (an argument, or an earlier instruction).
-    let backward = |s: u32, i: u32| (s as usize) < na || (s as usize - na) < i as usize;
-    for &(s, i) in uses.iter().rev() {
-        if backward(s, i) {
-            let c = &mut start[s as usize + 1];
-            users[*c as usize] = Inst(i);
-            *c += 1;
-        }
+    for &(s, i) in back.iter().rev() {
+        let c = &mut start[s as usize + 1];
+        users[*c as usize] = Inst(i);
+        *c += 1;
     }
-    for &(s, i) in &uses {
-        if !backward(s, i) {
-            let c = &mut start[s as usize + 1];
-            users[*c as usize] = Inst(i);
-            *c += 1;
-        }
+    for &(s, i) in &fwd {
+        let c = &mut start[s as usize + 1];
+        users[*c as usize] = Inst(i);
+        *c += 1;
     }
     // Each cursor ended at its value's end, the next value's start.
     start.pop();
-    USES.with(|u| u.replace(uses));
+    USES.with(|u| u.replace((back, fwd)));
 }
 
 /// A value's index among the function's arguments then instructions (`None`: a constant, a
