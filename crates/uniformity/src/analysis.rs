@@ -1084,7 +1084,13 @@ impl<F: SsaFunction> State<'_, F> {
         // order in which cycles get their divergent exits (and so the cycle each temporally
         // divergent use is listed with).
         let branch_settled = shortcut_on!(NO_BRANCH_SETTLED);
-        let settled_below = if (self.precise || !self.llvm19 && shortcut_on!(NO_UNJOINABLE))
+        // (In LLVM 22's setting only once the function's propagations work hard: the test costs
+        // every branch, and on the benchmark modules' small functions it cost 8% of the
+        // analyses and saved nothing.)
+        let unjoinable = !self.llvm19
+            && shortcut_on!(NO_UNJOINABLE)
+            && self.w.joins.busy(f.cfg().num_blocks(), 2);
+        let settled_below = if (self.precise || unjoinable)
             && branch_settled
             && exits_known
             && self.w.po.header_cycle[self.w.po.index[b.index()] as usize] == NONE

@@ -559,6 +559,13 @@ impl JoinFinder {
         self.work_base = self.work;
     }
 
+    /// Have this function's propagations walked more than `per_block` passes over its `n`
+    /// blocks, plus `JUMP_WORK` steps? Work-saving tests that cost every branch something wait
+    /// for this, so that small functions do not pay for them.
+    pub fn busy(&self, n: usize, per_block: u64) -> bool {
+        self.work - self.work_base > per_block * n as u64 + JUMP_WORK
+    }
+
     /// LLVM's `computeJoin`: push label `l` into index `x`; true when this creates a new join.
     #[inline(always)]
     fn push(&mut self, x: u32, l: u32) -> bool {
