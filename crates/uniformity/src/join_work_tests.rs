@@ -436,9 +436,7 @@ fn join_after_region_before_irreducible_cycle_is_linear() {
         eprintln!("{mode:?}: {w1} -> {w4}");
         assert!(w4 <= 6 * w1, "{mode:?}: {w1} -> {w4}");
         for knob in [&knobs::NO_CANDIDATE_DEFER, &knobs::NO_IRREDUCIBLE_TOKENS] {
-            knob.with(|c| c.set(true));
-            let (p1, _) = run(&small, mode);
-            knob.with(|c| c.set(false));
+            let (p1, _) = run_without(knob, &small, mode);
             assert!(same_sets(&a1, &p1), "{mode:?}: answers changed");
             if matches!(mode, Mode::Precise) {
                 assert!(same(&a1, &p1), "{mode:?}: order changed");
@@ -596,16 +594,10 @@ fn cycle_tokens_change_nothing() {
     assert!(w_sharp < w_acyclic, "the cycle tokens save work");
 }
 
-/// Joins inside an assumed-divergent top-level cycle are skipped at once (their phis were
-/// marked with the cycle), not only once an earlier branch tainted them: no answer and no order
-/// changes, in every mode, on the `irreducible` family (several seeds), the other families and
-/// the region shapes above.
-#[test]
-fn assumed_join_skip_changes_nothing() {
-    let mut inputs: Vec<String> = Vec::new();
-    for seed in 1..=6 {
-        inputs.push(bench_irreducible(1200, seed));
-    }
+/// The seven families the knob tests below share, at 600 blocks, after `irreducible` at `n`
+/// blocks for each of `seeds`.
+fn irreducible_and_families(seeds: std::ops::RangeInclusive<u64>, n: usize) -> Vec<String> {
+    let mut inputs: Vec<String> = seeds.map(|seed| bench_irreducible(n, seed)).collect();
     for name in [
         "nest",
         "exits",
@@ -617,14 +609,34 @@ fn assumed_join_skip_changes_nothing() {
     ] {
         inputs.push(family(name, 600));
     }
+    inputs
+}
+
+/// `run` with `knob` set (its shortcut off), the knob cleared again after.
+fn run_without(
+    knob: &'static std::thread::LocalKey<std::cell::Cell<bool>>,
+    text: &str,
+    mode: Mode,
+) -> (Vec<Uniformity>, u64) {
+    knob.with(|c| c.set(true));
+    let r = run(text, mode);
+    knob.with(|c| c.set(false));
+    r
+}
+
+/// Joins inside an assumed-divergent top-level cycle are skipped at once (their phis were
+/// marked with the cycle), not only once an earlier branch tainted them: no answer and no order
+/// changes, in every mode, on the `irreducible` family (several seeds), the other families and
+/// the region shapes above.
+#[test]
+fn assumed_join_skip_changes_nothing() {
+    let mut inputs = irreducible_and_families(1..=6, 1200);
     inputs.push(region_join_then_irreducible(400, 5));
     inputs.push(region_then_loop(300, 5));
     for text in &inputs {
         for mode in MODES {
             let (skip, _) = run(text, mode);
-            knobs::NO_ASSUMED_JOIN_SKIP.with(|c| c.set(true));
-            let (plain, _) = run(text, mode);
-            knobs::NO_ASSUMED_JOIN_SKIP.with(|c| c.set(false));
+            let (plain, _) = run_without(&knobs::NO_ASSUMED_JOIN_SKIP, text, mode);
             assert!(
                 same(&skip, &plain),
                 "{mode:?}: the skip changed an answer\n{text}"
@@ -640,24 +652,10 @@ fn assumed_join_skip_changes_nothing() {
 /// the other families and random functions of every shape; and it saves work there.
 #[test]
 fn unjoinable_stop_changes_nothing() {
-    let mut inputs: Vec<String> = Vec::new();
-    for seed in 1..=8 {
-        inputs.push(bench_irreducible(1500, seed));
-    }
+    let mut inputs = irreducible_and_families(1..=8, 1500);
     // The stop waits until a function's propagations work hard (`JoinFinder::busy`).
     // (`gen_uniformity irreducible 32000 4`, where it stops about 30 walks of the big cycle.)
     inputs.push(bench_irreducible(32000, 4));
-    for name in [
-        "nest",
-        "exits",
-        "irrloop",
-        "irrladder",
-        "dag",
-        "kernel",
-        "grid",
-    ] {
-        inputs.push(family(name, 600));
-    }
     inputs.push(region_join_then_irreducible(400, 5));
     let mut rng = Rng::new(29);
     inputs.extend(random_inputs(
@@ -674,9 +672,7 @@ fn unjoinable_stop_changes_nothing() {
     for text in &inputs {
         for mode in MODES {
             let (on, w) = run(text, mode);
-            knobs::NO_UNJOINABLE.with(|c| c.set(true));
-            let (off, wo) = run(text, mode);
-            knobs::NO_UNJOINABLE.with(|c| c.set(false));
+            let (off, wo) = run_without(&knobs::NO_UNJOINABLE, text, mode);
             assert!(
                 same(&on, &off),
                 "{mode:?}: the stop changed an answer\n{text}"
