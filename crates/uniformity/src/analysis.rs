@@ -971,16 +971,20 @@ impl<F: SsaFunction> State<'_, F> {
             // (`nested_budget`), so that the printed order changes only where it saves walks:
             // at 64,000 blocks the `irreducible` family had thousands of branches each walking
             // all of `a` for its exits, in an order that found few (57 s on seed 5, issue 13).
-            let big = s.blocks(a).len() >= NESTED_MIN_BLOCKS;
-            let settled = if downstream || !settled || !big || !shortcut_on!(NO_CANDIDATE_DEFER) {
-                downstream
-            } else if self.w.top_exit_blocks > nested_budget(f.cfg().num_blocks()) {
-                true
-            } else {
-                self.w.top_exit_blocks += s.blocks(a).len() as u64;
-                false
-            };
-            if self.defer && (settled || self.w.downstream_acyclic[a as usize]) {
+            let size = s.blocks(a).len();
+            let on_candidates = !downstream
+                && settled
+                && size >= NESTED_MIN_BLOCKS
+                && shortcut_on!(NO_CANDIDATE_DEFER)
+                && {
+                    let due = self.w.top_exit_blocks > nested_budget(f.cfg().num_blocks());
+                    if !due {
+                        self.w.top_exit_blocks += size as u64;
+                    }
+                    due
+                };
+            if self.defer && (downstream || on_candidates || self.w.downstream_acyclic[a as usize])
+            {
                 self.w.deferred.push(b);
                 return;
             }

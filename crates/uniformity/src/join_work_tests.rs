@@ -540,17 +540,7 @@ fn cycle_tokens_change_nothing() {
     inputs.push(region_then_loop(300, 5));
     inputs.push(region_join_then_irreducible(300, 5));
     inputs.push(region_join_then_irreducible(1200, 6));
-    let mut rng = Rng::new(17);
-    inputs.extend(random_inputs(
-        &mut rng,
-        30,
-        |k| 200 + 20 * k,
-        |k| 8 + k % 40,
-        |_| false,
-        &[20, 45, 70],
-        40,
-        |k| 30 + 3 * k,
-    ));
+    inputs.extend(mixed_random_inputs(17, 30, 40));
     let (mut w_sharp, mut w_acyclic) = (0, 0);
     let set = |knob: &'static std::thread::LocalKey<std::cell::Cell<bool>>, on: bool| {
         knob.with(|c| c.set(on))
@@ -657,17 +647,7 @@ fn unjoinable_stop_changes_nothing() {
     // (`gen_uniformity irreducible 32000 4`, where it stops about 30 walks of the big cycle.)
     inputs.push(bench_irreducible(32000, 4));
     inputs.push(region_join_then_irreducible(400, 5));
-    let mut rng = Rng::new(29);
-    inputs.extend(random_inputs(
-        &mut rng,
-        20,
-        |k| 200 + 20 * k,
-        |k| 8 + k % 40,
-        |_| false,
-        &[20, 45, 70],
-        20,
-        |k| 30 + 3 * k,
-    ));
+    inputs.extend(mixed_random_inputs(29, 20, 20));
     let (mut w_on, mut w_off) = (0, 0);
     for text in &inputs {
         for mode in MODES {
@@ -943,6 +923,22 @@ fn assert_linear_only_with(
     );
 }
 
+/// `random_inputs` as the knob tests use it (chains of 200 + 20k blocks, pieces of 8 to 47,
+/// every block reachable, extra-edge rates 20, 45 and 70 over functions of 30 + 3k blocks),
+/// seeded by `seed`.
+fn mixed_random_inputs(seed: u64, count: usize, funcs: usize) -> Vec<String> {
+    random_inputs(
+        &mut Rng::new(seed),
+        count,
+        |k| 200 + 20 * k,
+        |k| 8 + k % 40,
+        |_| false,
+        &[20, 45, 70],
+        funcs,
+        |k| 30 + 3 * k,
+    )
+}
+
 /// Random inputs of every CFG shape, seeded by `rng`: for k in `0..count` a chain of random
 /// pieces of `chain(k)` blocks, and a random CFG of `piece(k)` blocks (with unreachable blocks
 /// when `unreachable(k)`) in a loop and alone, every branch on the thread id; then, per rate of
@@ -1013,17 +1009,7 @@ fn branch_settled_stop_changes_nothing() {
         inputs.push(family(name, 600));
     }
     inputs.push(bench_irreducible(2000, 1));
-    let mut rng = Rng::new(10);
-    inputs.extend(random_inputs(
-        &mut rng,
-        40,
-        |k| 200 + 20 * k,
-        |k| 8 + k % 40,
-        |_| false,
-        &[20, 45, 70],
-        60,
-        |k| 30 + 3 * k,
-    ));
+    inputs.extend(mixed_random_inputs(10, 40, 60));
     let (mut w_sharp, mut w_plain) = (0, 0);
     for text in &inputs {
         let (sharp, w) = run(text, Mode::Precise);
