@@ -264,6 +264,8 @@ struct Scratch {
     unsettled_next: Vec<u32>,
     /// Scratch of `settle::unjoinable`: a bounded search's stack and visit stamps.
     reach_stack: Vec<Block>,
+    /// Scratch of `settle::untouched_searched`: the predecessors a branch may reach.
+    reached_preds: Vec<Block>,
     reach_seen: Vec<u32>,
     reach_stamp: u32,
     /// Uses leaving cycles (`crate::temporal`), built on the first sweep of a large cycle.
@@ -1091,15 +1093,13 @@ impl<F: SsaFunction> State<'_, F> {
         // (In LLVM 22's setting only once the function's propagations work hard: the test costs
         // every branch, and on the benchmark modules' small functions it cost 8% of the
         // analyses and saved nothing.)
-        let unjoinable = !self.llvm19
-            && shortcut_on!(NO_UNJOINABLE)
-            && self.w.joins.busy(f.cfg().num_blocks(), 2);
+        let unjoinable = shortcut_on!(NO_UNJOINABLE) && self.w.joins.busy(f.cfg().num_blocks(), 2);
         let settled_below = if (self.precise || unjoinable)
             && branch_settled
             && exits_known
             && self.w.po.header_cycle[self.w.po.index[b.index()] as usize] == NONE
         {
-            self.settled_for_branch(b, settled_below)
+            self.settled_for_branch(b, settled_below, unjoinable)
         } else {
             settled_below
         };

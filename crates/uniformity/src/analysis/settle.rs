@@ -524,7 +524,7 @@ impl<F: SsaFunction> State<'_, F> {
     /// see `precise::joins::component_lo`), which can only find fewer such blocks. Blocks settled
     /// for all are skipped through `unsettled_next` (settledness only grows), so a branch looks
     /// only at the blocks not yet settled for all.
-    pub(super) fn settled_for_branch(&mut self, b: Block, k: u32) -> u32 {
+    pub(super) fn settled_for_branch(&mut self, b: Block, k: u32, unjoinable: bool) -> u32 {
         let (f, s) = (self.f, self.s);
         let n = self.w.po.order.len() as u32;
         if self.w.unsettled_next.len() != n as usize + 1 {
@@ -585,6 +585,9 @@ impl<F: SsaFunction> State<'_, F> {
                     || f.phi_has_constant_or_undef_value(i)
                     || f.phi_same_incoming_from(i, &may_reach)
             });
+            // Sharper tests where the function's propagations work hard (`unjoinable`).
+            let untouched = untouched
+                || unjoinable && (self.unjoinable(b, j) || self.untouched_searched(b, lb, j));
             if !untouched {
                 return k;
             }
@@ -592,50 +595,95 @@ impl<F: SsaFunction> State<'_, F> {
         }
     }
 
-    /// LLVM 22's setting: can the branch in `b` never make `j` a join? True when `j` and its
-    /// predecessors lie in no cycle (so the predecessors are `j`'s only label sources, each
-    /// processed once with its final label) and at most one predecessor can be reached from
-    /// `b`: then every label pushed to `j` is one label. Reachability: a block `x` that reaches
-    /// a block `p` in no cycle comes after it in the modified post-order (a cycle's blocks form an
-    /// interval above its exits), so a predecessor at or above `b`'s index is out of reach, and
-    /// a search from `b` through blocks above `p`'s index decides the others, given up after
-    /// `UNJOINABLE_SEARCH` blocks (then `p` counts as reached). The label flow (a reducible
-    /// header sends its label to its cycle's exits) reaches no more than the CFG does. At the
+    /// Precise mode: are the phis of `j` left as they are by the branch in `b`, with the
+    /// predecessors the branch may reach found by `may_reach` (a search where the components'
+    /// order alone does not decide)?
+    fn untouched_searched(&mut self, b: Block, lb: u32, j: Block) -> bool {
+        let f = self.f;
+        let mut reached = std::mem::take(&mut self.w.reached_preds);
+        reached.clear();
+        for &p in f.cfg().preds(j) {
+            if self.may_reach(b, lb, p) {
+                reached.push(p);
+            }
+        }
+        let untouched = f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
+            self.out.divergent_insts[i.index()]
+                || self.out.always_uniform[i.index()]
+                || f.phi_has_constant_or_undef_value(i)
+                || f.phi_same_incoming_from(i, &|p| reached.contains(&p))
+        });
+        self.w.reached_preds = reached;
+        untouched
+    }
+
+    /// Can the branch in `b` never make `j` a join? True when `j` lies in no cycle and at most
+    /// one source of labels for `j` can be reached from `b`. A source is a predecessor in no
+    /// cycle (processed once, with its final label, as all of its own predecessors come before it
+    /// in the propagation), or, in LLVM 22's propagation, a reducible top-level cycle without
+    /// the branch: it is entered at its header only, and the header sends its one label to all
+    /// of the cycle's exits, so it stands for all of `j`'s predecessors in the cycle. A cycle the
+    /// branch cannot reach sends nothing; any other cycle (irreducible, holding the branch, or
+    /// walked through by LLVM 19's propagation) may send `j` several labels. Reachability
+    /// (`reaches_interval`) is decided by the modified post-order plus a bounded search. At the
     /// end of the `irreducible` family's order, such blocks (one predecessor before the branch,
     /// one after the big cycle) kept a few dozen branches walking the whole cycle (issue 13,
     /// seeds 4 and 5 at 32,000 blocks).
     fn unjoinable(&mut self, b: Block, j: Block) -> bool {
-        const UNJOINABLE_SEARCH: usize = 64;
         let (f, s) = (self.f, self.s);
         if s.cycle_of(j).is_some() {
             return false;
         }
-        let tb = self.w.po.index[b.index()];
-        let mut live = 0;
+        let b_top = s.cycle_of(b).map(|c| s.top(c));
+        let mut source = None;
         for &p in f.cfg().preds(j) {
-            if s.cycle_of(p).is_some() {
-                return false;
-            }
-            let ip = self.w.po.index[p.index()];
-            if ip == NONE || p != b && ip >= tb {
+            if p == b {
+                if source.is_some_and(|q| q != b) {
+                    return false;
+                }
+                source = Some(b);
                 continue;
             }
-            if p != b && !self.reaches_above(b, p, UNJOINABLE_SEARCH) {
+            let (q, lo, hi) = match s.cycle_of(p) {
+                None => {
+                    let ip = self.w.po.index[p.index()];
+                    (p, ip, ip)
+                }
+                Some(c) => {
+                    let t = s.top(c);
+                    if b_top == Some(t) {
+                        return false;
+                    }
+                    let h = s.header(t);
+                    let lo = self.w.po.index[h.index()];
+                    (h, lo, lo + s.blocks(t).len() as u32 - 1)
+                }
+            };
+            if lo == NONE || source == Some(q) || !self.reaches_interval(b, lo, hi) {
                 continue;
             }
-            live += 1;
-            if live > 1 {
+            let one_source = s
+                .cycle_of(p)
+                .is_none_or(|c| !self.llvm19 && self.w.po.outer_irr[s.top(c) as usize] == NONE);
+            if !one_source || source.is_some() {
                 return false;
             }
+            source = Some(q);
         }
         true
     }
 
-    /// Does `b` reach `p` (in no cycle), searching only blocks above `p`'s index (every block
-    /// that reaches `p` is), at most `budget` of them (past it: true)?
-    fn reaches_above(&mut self, b: Block, p: Block, budget: usize) -> bool {
+    /// Does the branch in `b` reach a block of the index interval `lo..=hi` (one block in no
+    /// cycle, or a top-level cycle, with `b` outside it)? A block outside such an interval that
+    /// reaches it comes after it in the modified post-order (a cycle's blocks form an interval
+    /// above its exits), so the search goes through blocks above `hi` only, at most
+    /// `REACH_SEARCH` of them (past it: true).
+    fn reaches_interval(&mut self, b: Block, lo: u32, hi: u32) -> bool {
+        const REACH_SEARCH: usize = 64;
         let (f, po) = (self.f, &self.w.po);
-        let ip = po.index[p.index()];
+        if po.index[b.index()] <= hi {
+            return false;
+        }
         let n = f.cfg().num_blocks();
         if self.w.reach_seen.len() < n {
             self.w.reach_seen.resize(n, 0);
@@ -652,30 +700,48 @@ impl<F: SsaFunction> State<'_, F> {
         self.w.reach_seen[b.index()] = stamp;
         let mut seen = 1;
         let mut found = false;
-        while let Some(x) = stack.pop() {
+        'search: while let Some(x) = stack.pop() {
             for &y in f.cfg().succs(x) {
-                if y == p {
-                    found = true;
-                    break;
-                }
                 let iy = po.index[y.index()];
-                if iy == NONE || iy <= ip || self.w.reach_seen[y.index()] == stamp {
+                if (lo..=hi).contains(&iy) {
+                    found = true;
+                    break 'search;
+                }
+                if iy == NONE || iy < lo || self.w.reach_seen[y.index()] == stamp {
                     continue;
                 }
                 self.w.reach_seen[y.index()] = stamp;
                 seen += 1;
-                if seen > budget {
+                if seen > REACH_SEARCH {
                     found = true;
-                    break;
+                    break 'search;
                 }
                 stack.push(y);
-            }
-            if found {
-                break;
             }
         }
         self.w.reach_stack = stack;
         found
+    }
+
+    /// May the branch in `b` reach `p` (precise mode's test of a phi's incoming blocks)? The
+    /// strongly connected components' order answers most (`component_lo`: a block in the branch's
+    /// component, or in one below it); a block in no cycle below the branch's component is then
+    /// searched for (`reaches_interval`). Over-approximates the reachability of
+    /// `precise::joins::taint` (blocks labelled by the propagation, or reachable from `b`).
+    pub(super) fn may_reach(&mut self, b: Block, lb: u32, p: Block) -> bool {
+        let (s, po) = (self.s, &self.w.po);
+        if p == b {
+            return true;
+        }
+        let lp = crate::precise::joins::component_lo(s, po, p);
+        if lp == lb {
+            return true;
+        }
+        let ip = po.index[p.index()];
+        if lp > lb || ip >= lb {
+            return false;
+        }
+        s.cycle_of(p).is_some() || self.reaches_interval(b, ip, ip)
     }
 
     /// The first index at or after `k` of a block not settled for all (`settled_for_all`), or
