@@ -1082,16 +1082,16 @@ impl<F: SsaFunction> State<'_, F> {
             }
             None => (0, 0),
         };
-        // Precise mode and LLVM 22's setting: the join propagation may also stop where only
-        // blocks settled for this branch remain (`settled_for_branch`; in LLVM 22's setting the
-        // blocks it cannot join, `settle::unjoinable`). Not for a branch at a reducible header: the
+        // The join propagation may also stop where only blocks settled for this branch remain
+        // (`settled_for_branch`: the blocks it cannot join, `settle::unjoinable`, and in precise
+        // mode those whose phis it leaves as they are). Not for a branch at a reducible header: the
         // label coming back to it reaches the cycle's exits (`JoinFinder::header_exits`), exits
         // that `all_exits_known` does not cover; nor for the skip above. Either would change the
         // order in which cycles get their divergent exits (and so the cycle each temporally
         // divergent use is listed with).
         let branch_settled = shortcut_on!(NO_BRANCH_SETTLED);
-        // (In LLVM 22's setting only once the function's propagations work hard: the test costs
-        // every branch, and on the benchmark modules' small functions it cost 8% of the
+        // (The blocks it cannot join only once the function's propagations work hard: the test
+        // costs every branch, and on the benchmark modules' small functions it cost 8% of the
         // analyses and saved nothing.)
         let unjoinable = shortcut_on!(NO_UNJOINABLE) && self.w.joins.busy(f.cfg().num_blocks(), 2);
         let settled_below = if (self.precise || unjoinable)

@@ -5,7 +5,10 @@
 //! all: the join candidates (`join_candidates_settled`), found by a token walk over the code
 //! after the cycle with every top-level cycle there condensed to its header
 //! (`token_join_candidates`). At the end of the modified post-order, the settled blocks bound
-//! every propagation (`advance_settled`, and per branch in precise mode `settled_for_branch`).
+//! every propagation (`advance_settled`), and per branch (`settled_for_branch`) so do the blocks
+//! that branch cannot change: in precise mode blocks whose phis keep one value on its diverged
+//! paths, and, once a function's propagations work hard, blocks it cannot join (`unjoinable`:
+//! at most one source of labels within its reach, a bounded search deciding reachability).
 //! Every rule here only skips work whose result is known (Convergence And Uniformity,
 //! "Divergence Analysis": a join's effect is its phis, or an assumed-divergent cycle), so the
 //! answers never change; the tests in `join_work_tests` compare each with it switched off.
