@@ -279,6 +279,16 @@ struct Scratch {
     phi_cursor: Vec<u32>,
     /// The same for `settled` (whose test does not count always-uniform phis).
     join_phi_cursor: Vec<u32>,
+    /// Precise mode's late branches (`late.rs`): postponed until the worklist is empty, the
+    /// blocks ever postponed so (sized on first use per function), the large assumed-divergent
+    /// top-level cycles that make a branch late, and how much of `assumed_divergent` was read.
+    late: Vec<Block>,
+    late_seen: Vec<bool>,
+    late_cycles: Vec<u32>,
+    late_read: usize,
+    /// The postponed branches of `deferred` are being analysed: none is made late any more
+    /// (they come deepest first).
+    late_closed: bool,
 }
 
 fn reset<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
@@ -312,6 +322,11 @@ impl Scratch {
         self.settled_below = 0;
         self.unsettled_next.clear();
         self.escape_ready = false;
+        self.late.clear();
+        self.late_seen.clear();
+        self.late_cycles.clear();
+        self.late_read = 0;
+        self.late_closed = false;
     }
 }
 
@@ -385,6 +400,7 @@ macro_rules! shortcut_on {
     }};
 }
 
+mod late;
 mod settle;
 
 /// Switches for the unit tests that compare the shortcuts with the plain computation.
@@ -491,6 +507,14 @@ pub(crate) mod knobs {
         pub static JUMPED: Cell<u64> = const { Cell::new(0) };
         /// Blocks visited by the searches of `downstream_settled` (same).
         pub static DOWN_VISITED: Cell<u64> = const { Cell::new(0) };
+        /// Precise mode analyses every branch when it comes off the worklist (no late
+        /// branches, `late.rs`).
+        pub static NO_LATE: Cell<bool> = const { Cell::new(false) };
+        /// Branches made late (all functions on this thread).
+        pub static LATE: Cell<u64> = const { Cell::new(0) };
+        /// Precise mode records the immediate exits of the postponed branches only past the
+        /// budget of `analyze_as`, as llvm mode does (not before analysing any, `late.rs`).
+        pub static NO_EXITS_FIRST: Cell<bool> = const { Cell::new(false) };
     }
 }
 
@@ -710,6 +734,11 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
         if precise && st.recheck_uniform_exits() {
             continue;
         }
+        // Precise mode's late branches, one at a time, each followed by what it made divergent.
+        if let Some(b) = st.w.late.pop() {
+            st.analyze_control_divergence(f.block_insts(b).terminator());
+            continue;
+        }
         if st.w.deferred.is_empty() {
             break;
         }
@@ -719,6 +748,8 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
         let mut deferred = std::mem::take(&mut st.w.deferred);
         deferred.sort_by_key(|&b| std::cmp::Reverse(s.depth(s.inner(b))));
         st.defer = false;
+        st.w.late_closed = true;
+        st.exits_first(&deferred);
         // Postponed branches normally cost little: most skip their join computation once every
         // cycle they could make exit-divergent is known. But a cycle that only a few shallow
         // branches exit directly (processed last) stays unknown while every deep branch proves,
@@ -1112,6 +1143,9 @@ impl<F: SsaFunction> State<'_, F> {
         } else {
             self.advance_settled()
         };
+        if self.postpone_late(b, settled_below) {
+            return;
+        }
         self.w.joins.compute(
             f.cfg(),
             s,
