@@ -286,6 +286,8 @@ struct Scratch {
     late_seen: Vec<bool>,
     late_cycles: Vec<u32>,
     late_read: usize,
+    /// The next late branch to analyse (`late` is a queue).
+    late_head: usize,
     /// The postponed branches of `deferred` are being analysed: none is made late any more
     /// (they come deepest first).
     late_closed: bool,
@@ -326,6 +328,7 @@ impl Scratch {
         self.late_seen.clear();
         self.late_cycles.clear();
         self.late_read = 0;
+        self.late_head = 0;
         self.late_closed = false;
     }
 }
@@ -734,8 +737,11 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
         if precise && st.recheck_uniform_exits() {
             continue;
         }
-        // Precise mode's late branches, one at a time, each followed by what it made divergent.
-        if let Some(b) = st.w.late.pop() {
+        // Precise mode's late branches, one at a time in the order they were postponed (the
+        // branches next to the blocks that stop the walks come first), each followed by what it
+        // made divergent.
+        if let Some(&b) = st.w.late.get(st.w.late_head) {
+            st.w.late_head += 1;
             st.analyze_control_divergence(f.block_insts(b).terminator());
             continue;
         }

@@ -7,7 +7,8 @@
 //! seed 8 at 64,000 blocks) about 40 branches before the big cycle each walked its 64,000
 //! blocks, every one stopped short of the settled end of the order by a block whose phis a
 //! branch next to it made divergent soon after. Such a branch is postponed once, until the
-//! worklist is empty; late branches are then analysed one at a time, the worklist drained after
+//! worklist is empty; late branches are then analysed one at a time, first postponed first
+//! (LIFO order regressed seed 1: 189.3 -> 223.2 M at 8,000 blocks), the worklist drained after
 //! each, so each walks only up to what the branches before it left unsettled.
 //!
 //! For the same reason precise mode records the immediate divergent exits of the branches
