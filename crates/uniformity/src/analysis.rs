@@ -281,6 +281,18 @@ struct Scratch {
     phi_cursor: Vec<u32>,
     /// The same for `settled` (whose test does not count always-uniform phis).
     join_phi_cursor: Vec<u32>,
+    /// Precise mode's late branches (`late.rs`): postponed until the worklist is empty, the
+    /// blocks ever postponed so (sized on first use per function), the large assumed-divergent
+    /// top-level cycles that make a branch late, and how much of `assumed_divergent` was read.
+    late: Vec<Block>,
+    late_seen: Vec<bool>,
+    late_cycles: Vec<u32>,
+    late_read: usize,
+    /// The next late branch to analyse (`late` is a queue).
+    late_head: usize,
+    /// The postponed branches of `deferred` are being analysed: none is made late any more
+    /// (they come deepest first).
+    late_closed: bool,
 }
 
 fn reset<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
@@ -314,6 +326,12 @@ impl Scratch {
         self.settled_below = 0;
         self.unsettled_next.clear();
         self.escape_ready = false;
+        self.late.clear();
+        self.late_seen.clear();
+        self.late_cycles.clear();
+        self.late_read = 0;
+        self.late_head = 0;
+        self.late_closed = false;
     }
 }
 
@@ -387,6 +405,7 @@ macro_rules! shortcut_on {
     }};
 }
 
+mod late;
 mod settle;
 
 /// Switches for the unit tests that compare the shortcuts with the plain computation.
@@ -493,6 +512,14 @@ pub(crate) mod knobs {
         pub static JUMPED: Cell<u64> = const { Cell::new(0) };
         /// Blocks visited by the searches of `downstream_settled` (same).
         pub static DOWN_VISITED: Cell<u64> = const { Cell::new(0) };
+        /// Precise mode analyses every branch when it comes off the worklist (no late
+        /// branches, `late.rs`).
+        pub static NO_LATE: Cell<bool> = const { Cell::new(false) };
+        /// Branches made late (all functions on this thread).
+        pub static LATE: Cell<u64> = const { Cell::new(0) };
+        /// Precise mode records the immediate exits of the postponed branches only past the
+        /// budget of `analyze_as`, as llvm mode does (not before analysing any, `late.rs`).
+        pub static NO_EXITS_FIRST: Cell<bool> = const { Cell::new(false) };
     }
 }
 
@@ -712,6 +739,14 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
         if precise && st.recheck_uniform_exits() {
             continue;
         }
+        // Precise mode's late branches, one at a time in the order they were postponed (the
+        // branches next to the blocks that stop the walks come first), each followed by what it
+        // made divergent.
+        if let Some(&b) = st.w.late.get(st.w.late_head) {
+            st.w.late_head += 1;
+            st.analyze_control_divergence(f.block_insts(b).terminator());
+            continue;
+        }
         if st.w.deferred.is_empty() {
             break;
         }
@@ -721,6 +756,8 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
         let mut deferred = std::mem::take(&mut st.w.deferred);
         deferred.sort_by_key(|&b| std::cmp::Reverse(s.depth(s.inner(b))));
         st.defer = false;
+        st.w.late_closed = true;
+        st.exits_first(&deferred);
         // Postponed branches normally cost little: most skip their join computation once every
         // cycle they could make exit-divergent is known. But a cycle that only a few shallow
         // branches exit directly (processed last) stays unknown while every deep branch proves,
@@ -1112,6 +1149,9 @@ impl<F: SsaFunction> State<'_, F> {
         } else {
             self.advance_settled()
         };
+        if self.postpone_late(b, settled_below) {
+            return;
+        }
         self.w.joins.compute(
             f.cfg(),
             s,
@@ -1799,6 +1839,10 @@ mod tests {
         let succs = dag_back_edges_cfg(&mut rng, 4000);
         let mut text = module_header(Flavor::Amdgpu);
         text.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "big", &succs));
+        // Precise mode's late branches and exits recorded first (`late.rs`) leave it no exit
+        // check to run here (0 queries with either scan): measured without them.
+        knobs::NO_LATE.with(|c| c.set(true));
+        knobs::NO_EXITS_FIRST.with(|c| c.set(true));
         for mode in [
             Mode::Llvm(LlvmVersion::V22),
             Mode::Llvm(LlvmVersion::V19),
@@ -1821,6 +1865,8 @@ mod tests {
             // The old scan on the same function: the test measures what it claims.
             assert!(queries[1] > 4 * 4000, "{mode:?}: {}", queries[1]);
         }
+        knobs::NO_LATE.with(|c| c.set(false));
+        knobs::NO_EXITS_FIRST.with(|c| c.set(false));
     }
 
     fn run_with(text: &str, mode: Mode) -> Vec<Uniformity> {
