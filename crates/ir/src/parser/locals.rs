@@ -234,6 +234,10 @@ enum NewName {
     No,
 }
 
+/// A numbered name's split: its prefix's index and its number (see [`LocalMap::last_split`]);
+/// `None` for other names.
+pub(super) type Split = Option<(u32, u32)>;
+
 /// A name's split when it is already known: `Some(split)` (`split` itself `None` for a name that
 /// is not numbered), `None` when it must be computed.
 type KnownSplit = Option<Option<(u32, u32)>>;
@@ -1322,7 +1326,18 @@ impl<'s> LocalMap<'s> {
         }
     }
 
-    /// Records the interned name of `s`, if it is a numbered name.
+    /// Records the interned name of the name whose split (see [`LocalMap::last_split`]) is
+    /// `split`, if it is a numbered name.
+    #[inline]
+    pub(super) fn remember_split_sym(&mut self, split: Split, sym: Sym) {
+        if let Some((pi, n)) = split {
+            self.put_sym(pi as usize, n as usize, sym);
+        }
+    }
+
+    /// Records the interned name of `s`, if it is a numbered name (the tests' reference for
+    /// [`LocalMap::remember_split_sym`]).
+    #[cfg(test)]
     pub(super) fn remember_sym(&mut self, s: &str, sym: Sym) {
         if let Some((p, n)) = self.split(s)
             && let Some(pi) = self.prefix_index(p)
@@ -1683,10 +1698,11 @@ mod tests {
                             assert_eq!(got.0, sym, "cached symbol of {s}");
                         } else {
                             syms.insert(s.to_string(), sym);
-                            if next(2) == 0 {
-                                m.remember_last_sym(Sym(sym));
-                            } else {
-                                m.remember_sym(s, Sym(sym));
+                            match next(3) {
+                                0 => m.remember_last_sym(Sym(sym)),
+                                1 => m.remember_sym(s, Sym(sym)),
+                                // The split kept at the definition (`Parser::name_insts`).
+                                _ => m.remember_split_sym(m.last_split(), Sym(sym)),
                             }
                         }
                     }
