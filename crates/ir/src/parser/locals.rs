@@ -652,6 +652,23 @@ impl<'s> LocalMap<'s> {
         }
     }
 
+    /// [`LocalMap::probe_at`] of a name given as a slice (the tests' entry: the keys by offset
+    /// are the slices', see `cache_key_at_offsets_is_the_slices`).
+    #[cfg(test)]
+    fn probe(&self, s: &str) -> Probe {
+        let b = s.as_bytes();
+        match self.cache_key(b) {
+            Some((words, i)) if b.first() != Some(&b'"') => {
+                let c = &self.cache[i];
+                if c.tag == self.generation << 8 | b.len() as u32 && c.words == words {
+                    return Probe::Cached(c.val);
+                }
+                self.probe_dense(b, words, i)
+            }
+            _ => Probe::Unknown,
+        }
+    }
+
     /// [`LocalMap::probe_at`] behind the cache, for the name `b` (cache words `words`, cache
     /// index `i`): `get_uncached`'s dense part without its general key. A function's names
     /// used far from their definitions (a large random CFG's) miss the cache; a numbered name
@@ -1654,8 +1671,11 @@ mod tests {
             x % k
         };
         let (mut dense_hits, mut table_hits, mut or_inserts) = (0, 0, 0);
-        for _func in 0..60 {
+        let (mut probed, mut absent) = (0, 0);
+        for func in 0..60 {
             m.clear();
+            // Two functions in three with a cache of four entries: lookups behind it.
+            m.cache_mask = if func % 3 == 0 { CACHE_SIZE - 1 } else { 3 };
             let mut want: HashMap<&str, Local> = HashMap::new();
             let range = [40, 400, 4000][next(3) as usize] as u64;
             for step in 0..600u32 {
@@ -1724,10 +1744,28 @@ mod tests {
                         format!("{:?}", want.get(name)),
                         "{name}"
                     );
+                    // The lookup by offsets behind the cache agrees where it decides.
+                    if let LocalKey::Src(s) = key {
+                        match m.probe(s) {
+                            Probe::Found(v) => {
+                                probed += 1;
+                                assert_eq!(format!("{:?}", Some(unpack(v))), format!("{got:?}"));
+                            }
+                            Probe::Cached(v) => {
+                                assert_eq!(format!("{:?}", Some(unpack(v))), format!("{got:?}"));
+                            }
+                            Probe::Absent => {
+                                absent += 1;
+                                assert!(got.is_none(), "{name}");
+                            }
+                            Probe::Unknown => {}
+                        }
+                    }
                 }
             }
         }
         assert!(or_inserts > 1000, "{or_inserts}");
+        assert!(probed > 1000 && absent > 1000, "{probed} {absent}");
         let reused = m.splits_reused.get();
         assert!(reused > 1000, "splits taken from the cache: {reused}");
         assert!(
