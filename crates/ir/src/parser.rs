@@ -261,8 +261,10 @@ pub(crate) struct Parser<'s> {
     block_names: Vec<BlockName>,
     /// Operands written with another type than their definition's, in the order found.
     wrong_types: Vec<WrongType>,
-    /// Named instructions of the body whose names are not interned yet.
-    pending_names: Vec<(u32, &'s str)>,
+    /// Named instructions of the body whose names are not interned yet, with each name's split
+    /// in the name map when it was defined ([`locals::LocalMap::last_split`]), for the symbol's
+    /// cache.
+    pending_names: Vec<(u32, &'s str, locals::Split)>,
     next_src_num: u32,
     next_slot: u32,
     cur_func: u32,

@@ -359,14 +359,15 @@ impl<'s> Parser<'s> {
         let mut hashes = [0u64; 32];
         for chunk in pending.chunks(32) {
             let mut touched = 0u32;
-            for (h, &(_, s)) in hashes.iter_mut().zip(chunk) {
+            for (h, &(_, s, _)) in hashes.iter_mut().zip(chunk) {
                 *h = crate::fx::text_hash(s);
                 touched = touched.wrapping_add(self.m.strings.touch(*h));
             }
             std::hint::black_box(touched);
-            for (&h, &(id, s)) in hashes.iter().zip(chunk) {
+            for (&h, &(id, s, split)) in hashes.iter().zip(chunk) {
                 let sym = self.m.strings.intern_hashed(h, s);
-                self.locals.remember_sym(s, sym);
+                // The split kept at the definition: the name is not split again.
+                self.locals.remember_split_sym(split, sym);
                 f.insts[id as usize].set_name(LocalName::Named(sym));
             }
         }

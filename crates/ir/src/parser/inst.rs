@@ -150,7 +150,8 @@ impl<'s> Parser<'s> {
                                 (_, Some(sym)) => LocalName::Named(sym),
                                 // Interned when the body ends (`Parser::name_insts`).
                                 (LocalKey::Src(s), None) => {
-                                    self.pending_names.push((id, s));
+                                    let split = self.locals.last_split();
+                                    self.pending_names.push((id, s, split));
                                     LocalName::None
                                 }
                                 _ => LocalName::Named(self.key_sym(k)),
@@ -199,8 +200,9 @@ impl<'s> Parser<'s> {
             Some(sym) => LocalName::Named(sym),
             None => {
                 // Interned when the body ends (`Parser::name_insts`).
+                let split = self.locals.last_split();
                 self.pending_names
-                    .push((id, self.src.get(s..e).unwrap_or("")));
+                    .push((id, self.src.get(s..e).unwrap_or(""), split));
                 LocalName::None
             }
         })

@@ -46,9 +46,19 @@ pub(super) const LABEL: usize = 15;
 pub(super) const RESULT: usize = 16;
 /// A phi incoming `undef` taken by a fast path (`Op::Undef`).
 pub(super) const UNDEF: usize = 17;
+/// A local operand answered behind the name map's cache by its number's dense entry or the
+/// table (`Parser::local_operand`).
+pub(super) const FOUND_VALUE: usize = 18;
+/// A local operand that the dense entry or the table shows undefined yet, entered as a forward reference
+/// without the general lookup (`Parser::local_operand_slow`).
+pub(super) const FORWARD: usize = 19;
+/// A block reference answered by its number's dense entry behind the name map's cache (counted
+/// by the name map, `LocalMap::dense_blocks`).
+#[cfg(test)]
+pub(super) const DENSE_BLOCK: usize = 20;
 /// The number of counters in `Parser::lines_taken`.
 #[cfg(test)]
-pub(super) const KINDS: usize = 18;
+pub(super) const KINDS: usize = 21;
 
 /// How a recognised operand is pushed: a local name token, a small decimal constant, or a
 /// `float` constant.
@@ -569,7 +579,8 @@ impl Parser<'_> {
                 break;
             }
         }
-        let taken = self.lines_taken;
+        let mut taken = self.lines_taken;
+        taken[DENSE_BLOCK] = self.locals.dense_blocks;
         (r.and_then(|()| self.finish_with_wrong_types()), taken)
     }
 }

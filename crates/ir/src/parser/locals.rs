@@ -25,6 +25,11 @@
 //! In front of all of it, a direct-mapped cache of 4,096 entries keyed by the whole name (up to 16
 //! bytes, as two words and the length) answers most lookups with one probe: a reference usually
 //! names a value defined shortly before in the same function. Every `insert` writes through it.
+//! Names used far from their definitions (a large random CFG's: 200,000 names against the
+//! cache's 4,096 entries) miss it; the lookups by offset of the hot paths
+//! ([`LocalMap::probe_at`], [`LocalMap::block_probe_at`]) then read the number's dense entry
+//! (or, for a name that is not numbered, the table) directly, without building a key for the
+//! general path.
 
 use super::{Local, LocalKey};
 use crate::Sym;
@@ -145,6 +150,14 @@ pub(super) struct LocalMap<'s> {
     /// Tests only: how often a split was taken from the cache (see [`CacheEntry::split`]).
     #[cfg(test)]
     splits_reused: std::cell::Cell<usize>,
+    /// Tests only: the cache indices in use (`CACHE_SIZE - 1` for all; a small mask makes
+    /// nearly every lookup miss, so the paths behind the cache are taken in small functions).
+    #[cfg(test)]
+    pub(super) cache_mask: usize,
+    /// Tests only: block references answered by the dense entry behind the cache
+    /// ([`LocalMap::block_first_sight`]).
+    #[cfg(test)]
+    pub(super) dense_blocks: usize,
 }
 
 /// Entries of [`LocalMap::cache`] (a power of two: 128 KiB, within the second-level cache).
@@ -192,6 +205,38 @@ fn pack_split(split: Option<(u32, u32)>) -> u64 {
 fn unpack_split(v: u64) -> Option<(u32, u32)> {
     (v != NOT_NUMBERED).then_some(((v >> 32) as u32, v as u32))
 }
+
+/// What a lookup by offsets found ([`LocalMap::probe_at`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Probe {
+    /// The cache's entry: the packed local (see [`pack`]).
+    Cached(u32),
+    /// Behind the cache, the name's way in its number's dense entry or, for a name that is not
+    /// numbered, its slot in the table: the packed local.
+    Found(u32),
+    /// The name has no local (`get` would return `None`), as its number's dense entry or the
+    /// table shows.
+    Absent,
+    /// Not decided by those (a number past the cap or whose ways other prefixes hold, a quoted
+    /// name or one of more than 16 bytes, a local too large to pack): the general path decides.
+    Unknown,
+}
+
+/// What [`LocalMap::insert_new_dense`] did.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum NewName {
+    /// The name was new and is now in its number's dense entry.
+    Entered,
+    /// The name is in its number's dense entry already, as this packed local, and its split;
+    /// nothing changed.
+    Has(u32, (u32, u32)),
+    /// Nothing changed; the general path decides.
+    No,
+}
+
+/// A numbered name's split: its prefix's index and its number (see [`LocalMap::last_split`]);
+/// `None` for other names.
+pub(super) type Split = Option<(u32, u32)>;
 
 /// A name's split when it is already known: `Some(split)` (`split` itself `None` for a name that
 /// is not numbered), `None` when it must be computed.
@@ -433,7 +478,20 @@ impl<'s> LocalMap<'s> {
             cache: vec![EMPTY_CACHE; CACHE_SIZE],
             #[cfg(test)]
             splits_reused: std::cell::Cell::new(0),
+            #[cfg(test)]
+            cache_mask: CACHE_SIZE - 1,
+            #[cfg(test)]
+            dense_blocks: 0,
         }
+    }
+
+    /// [`cache_index`], within the test-only mask (see [`LocalMap::cache_mask`]).
+    #[inline(always)]
+    fn cache_slot(&self, words: [u64; 2], n: usize) -> usize {
+        let i = cache_index(words, n);
+        #[cfg(test)]
+        let i = i & self.cache_mask;
+        i
     }
 
     /// The cache words of a name of 1 to 16 bytes (masked loads from the source when it is a
@@ -449,7 +507,7 @@ impl<'s> LocalMap<'s> {
         } else {
             [word_at(b, 0), self.word_of(&b[8..])]
         };
-        Some((words, cache_index(words, n)))
+        Some((words, self.cache_slot(words, n)))
     }
 
     /// [`LocalMap::cache_key`] of the name `src[s..e]` (the bytes after a `%`) read at its offset:
@@ -480,7 +538,7 @@ impl<'s> LocalMap<'s> {
         if words[0] as u8 == b'"' {
             return None;
         }
-        Some((words, cache_index(words, n)))
+        Some((words, self.cache_slot(words, n)))
     }
 
     /// The split kept in cache entry `i` if it is the name's of `words` and length `len`, current
@@ -525,8 +583,7 @@ impl<'s> LocalMap<'s> {
 
     /// The slot holding `s`, or the empty slot where it would go.
     #[inline]
-    fn find(&self, s: &str) -> (usize, bool) {
-        let b = s.as_bytes();
+    fn find(&self, b: &[u8]) -> (usize, bool) {
         let n = b.len();
         let mask = self.slots.len() - 1;
         let gen_tag = self.generation << 8;
@@ -565,8 +622,9 @@ impl<'s> LocalMap<'s> {
 
     /// The packed local (see [`pack`]) of the unquoted name `src[s..e]` (see
     /// [`LocalMap::cache_key_at`]) if the cache holds it; `None` says nothing (the name may be in
-    /// the structures behind the cache). The hot callers test the packed form themselves (see
-    /// [`packed_block`], [`packed_value`]), without building a [`LocalKey`] or a [`Local`].
+    /// the structures behind the cache, see [`LocalMap::probe_at`]). The hot callers test the
+    /// packed form themselves (see [`packed_block`], [`packed_value`]), without building a
+    /// [`LocalKey`] or a [`Local`].
     #[inline(always)]
     pub(super) fn cached_at(&self, s: usize, e: usize) -> Option<u32> {
         let (words, i) = self.cache_key_at(s, e)?;
@@ -574,11 +632,118 @@ impl<'s> LocalMap<'s> {
         (c.tag == self.generation << 8 | (e - s) as u32 && c.words == words).then_some(c.val)
     }
 
+    /// The unquoted name `src[s..e]` (see [`LocalMap::cache_key_at`]) looked up as far as the
+    /// cache and the structures behind it answer without the general path: the packed local
+    /// it has, that it has none, or [`Probe::Unknown`] (the general lookup, [`LocalMap::get`],
+    /// decides). For the misses of [`LocalMap::cached_at`]: its callers keep their inlined probe
+    /// small and call this out of line.
+    #[inline(always)]
+    pub(super) fn probe_at(&self, s: usize, e: usize) -> Probe {
+        let Some((words, i)) = self.cache_key_at(s, e) else {
+            return Probe::Unknown;
+        };
+        let c = &self.cache[i];
+        if c.tag == self.generation << 8 | (e - s) as u32 && c.words == words {
+            return Probe::Cached(c.val);
+        }
+        match self.src.get(s..e) {
+            Some(b) => self.probe_dense(b, words, i),
+            None => Probe::Unknown,
+        }
+    }
+
+    /// [`LocalMap::probe_at`] of a name given as a slice (the tests' entry: the keys by offset
+    /// are the slices', see `cache_key_at_offsets_is_the_slices`).
+    #[cfg(test)]
+    fn probe(&self, s: &str) -> Probe {
+        let b = s.as_bytes();
+        match self.cache_key(b) {
+            Some((words, i)) if b.first() != Some(&b'"') => {
+                let c = &self.cache[i];
+                if c.tag == self.generation << 8 | b.len() as u32 && c.words == words {
+                    return Probe::Cached(c.val);
+                }
+                self.probe_dense(b, words, i)
+            }
+            _ => Probe::Unknown,
+        }
+    }
+
+    /// [`LocalMap::probe_at`] behind the cache, for the name `b` (cache words `words`, cache
+    /// index `i`): `get_uncached`'s dense part without its general key. A function's names
+    /// used far from their definitions (a large random CFG's) miss the cache; a numbered name
+    /// (`%v123`, `%b45`) is then answered by its number's dense entry, which holds it iff a way
+    /// is current with its prefix, and lacks it iff the entry is stale or has a free way: a
+    /// name goes elsewhere only while both ways are current with other prefixes (see
+    /// [`LocalMap::insert`]). Any other name (`%p`, evicted by them) only the table holds.
+    #[inline(always)]
+    fn probe_dense(&self, b: &[u8], words: [u64; 2], i: usize) -> Probe {
+        let (pi, n) = match self.known_split(i, words, b.len()) {
+            Some(Some((pi, n))) => (pi as usize, n as usize),
+            Some(None) => return self.probe_table(b),
+            None => {
+                let Some((p, n)) = split_with(b, words[0]) else {
+                    return self.probe_table(b);
+                };
+                // A prefix never seen is in no structure (every insert of a numbered name
+                // records its prefix).
+                let Some(pi) = self.prefix_index(p) else {
+                    return Probe::Absent;
+                };
+                (pi, n as usize)
+            }
+        };
+        if pi >= NUMBERED as usize || n >= self.dense_cap {
+            return Probe::Unknown;
+        }
+        // Past the vector's length or stale: never inserted this function.
+        let Some(e) = self.dense.get(n) else {
+            return Probe::Absent;
+        };
+        if e.generation != self.generation {
+            return Probe::Absent;
+        }
+        let pw = pi as u16;
+        let v = if e.prefix[0] == pw {
+            e.val[0]
+        } else if e.prefix[1] == pw {
+            e.val[1]
+        } else if e.prefix[1] == NO_WAY {
+            return Probe::Absent;
+        } else {
+            return Probe::Unknown;
+        };
+        if v == IN_OTHER {
+            Probe::Unknown
+        } else {
+            Probe::Found(v)
+        }
+    }
+
+    /// [`LocalMap::probe_dense`] of a name of at most 16 bytes that is not numbered, which only
+    /// the table holds (an argument `%p`, `%x`): the local in its slot, or absent.
+    #[inline(always)]
+    fn probe_table(&self, b: &[u8]) -> Probe {
+        let (i, found) = self.find(b);
+        let slot = &self.slots[i];
+        if !found {
+            Probe::Absent
+        } else if slot.tag & 0xff == LONG {
+            pack(self.long[slot.val as usize].1).map_or(Probe::Unknown, Probe::Found)
+        } else if slot.val == IN_OTHER {
+            Probe::Unknown
+        } else {
+            Probe::Found(slot.val)
+        }
+    }
+
     /// [`LocalMap::get_or_insert`] of the unquoted block name `src[s..e]` (see
     /// [`LocalMap::cache_key_at`]) as the new block name index `new`, as far as it ends in the
-    /// cache or the dense entry, without building a [`LocalKey`]: `Some(Ok(packed))` the cache's
-    /// entry (the map unchanged), `Some(Err(()))` the name's first sight entered (`get_or_insert`
-    /// returned `None`), `None` nothing changed (the general path decides).
+    /// cache or the dense entry, without building a [`LocalKey`]: `Some(Ok(packed))` the local
+    /// the name has, from the cache or its number's dense entry (the map unchanged but for the
+    /// cache's entry, which `get_or_insert` writes too), `Some(Err(()))` the name's first sight
+    /// entered (`get_or_insert` returned `None`), `None` nothing changed (the general path
+    /// decides).
     #[inline(always)]
     pub(super) fn block_probe_at(
         &mut self,
@@ -594,11 +759,12 @@ impl<'s> LocalMap<'s> {
         }
         let b = self.src.get(s..e)?;
         self.block_first_sight(b, words, i, tag, new)
-            .then_some(Err(()))
     }
 
     /// The miss of [`LocalMap::block_probe_at`]: `get_or_insert`'s `insert_new_dense` and cache
-    /// write, out of line (a first sight is one reference in three).
+    /// write, out of line (a first sight is one reference in three). A name its number's dense
+    /// entry holds (referenced before, far from here) is answered from there, and the cache's
+    /// entry written as `get_or_insert` writes it.
     #[inline(never)]
     fn block_first_sight(
         &mut self,
@@ -607,26 +773,49 @@ impl<'s> LocalMap<'s> {
         i: usize,
         tag: u32,
         new: u32,
-    ) -> bool {
-        self.enter_new(b, words, i, tag, Local::Block(new))
+    ) -> Option<Result<u32, ()>> {
+        match self.enter_new(b, words, i, tag, Local::Block(new)) {
+            NewName::Entered => Some(Err(())),
+            NewName::Has(val, split) => {
+                #[cfg(test)]
+                {
+                    self.dense_blocks += 1;
+                }
+                self.cache[i] = CacheEntry {
+                    words,
+                    tag,
+                    val,
+                    split: pack_split(Some(split)),
+                };
+                Some(Ok(val))
+            }
+            NewName::No => None,
+        }
     }
 
     /// `insert_new_dense` of the name `b` (cache words `words`, cache index `i`, current tag
-    /// `tag`, not current in the cache) as `local`, and the cache's entry for it: `true` if the
-    /// name was new and is now entered, `false` with nothing changed otherwise.
+    /// `tag`, not current in the cache) as `local`, and the cache's entry for it if it was
+    /// entered.
     #[inline(always)]
-    fn enter_new(&mut self, b: &[u8], words: [u64; 2], i: usize, tag: u32, local: Local) -> bool {
+    fn enter_new(
+        &mut self,
+        b: &[u8],
+        words: [u64; 2],
+        i: usize,
+        tag: u32,
+        local: Local,
+    ) -> NewName {
         let known = self.known_split(i, words, b.len());
-        if !self.insert_new_dense(b, words[0], local, known) {
-            return false;
+        let r = self.insert_new_dense(b, words[0], local, known);
+        if r == NewName::Entered {
+            self.cache[i] = CacheEntry {
+                words,
+                tag,
+                val: pack(local).unwrap_or(IN_OTHER),
+                split: pack_split(self.last_split),
+            };
         }
-        self.cache[i] = CacheEntry {
-            words,
-            tag,
-            val: pack(local).unwrap_or(IN_OTHER),
-            split: pack_split(self.last_split),
-        };
-        true
+        r
     }
 
     /// [`LocalMap::insert`] of the unquoted name `src[s..e]` (see [`LocalMap::cache_key_at`]) as
@@ -647,7 +836,7 @@ impl<'s> LocalMap<'s> {
         let Some(b) = self.src.get(s..e) else {
             return false;
         };
-        self.enter_new(b, words, i, tag, local)
+        self.enter_new(b, words, i, tag, local) == NewName::Entered
     }
 
     /// Forgets the last insert's split, as a lookup through [`LocalMap::get_or_insert`] answered by
@@ -727,7 +916,7 @@ impl<'s> LocalMap<'s> {
         }
         match *key {
             LocalKey::Src(s) if s.len() <= MAX_LONG => {
-                let (i, found) = self.find(s);
+                let (i, found) = self.find(s.as_bytes());
                 if !found {
                     return None;
                 }
@@ -774,9 +963,10 @@ impl<'s> LocalMap<'s> {
 
     /// The commonest first sight of a block name in [`LocalMap::get_or_insert`], a numbered name
     /// (`%b12`, `%for.body63`) of a known prefix that no structure holds yet, done here without
-    /// the general path's call: `true` if `b` (a name of at most 16 bytes whose first word is
-    /// `w`) was such a name and is now in its number's dense entry (the cache is the caller's),
-    /// `false` if nothing was changed (the general path decides). (In [`LocalMap::insert`],
+    /// the general path's call: [`NewName::Entered`] if `b` (a name of at most 16 bytes whose
+    /// first word is `w`) was such a name and is now in its number's dense entry (the cache is
+    /// the caller's), [`NewName::Has`] if a way of that entry holds it already (nothing
+    /// changed), [`NewName::No`] if nothing was changed (the general path decides). (In [`LocalMap::insert`],
     /// whose general path is inlined, it saves nothing: measured.)
     ///
     /// The name is absent when its number's dense entry is stale or current with a free way and
@@ -785,20 +975,20 @@ impl<'s> LocalMap<'s> {
     /// emptied within a function (see [`LocalMap::insert`]). It then takes the way
     /// [`LocalMap::insert_dense`] would give it.
     #[inline(always)]
-    fn insert_new_dense(&mut self, b: &[u8], w: u64, local: Local, known: KnownSplit) -> bool {
+    fn insert_new_dense(&mut self, b: &[u8], w: u64, local: Local, known: KnownSplit) -> NewName {
         let Some(val) = pack(local) else {
-            return false;
+            return NewName::No;
         };
         let (pi, n) = match known {
             // The prefix of a split kept in the cache is known (prefixes are never forgotten).
             Some(Some((pi, n))) => (pi as usize, n),
-            Some(None) => return false,
+            Some(None) => return NewName::No,
             None => {
                 let Some((p, n)) = split_with(b, w) else {
-                    return false;
+                    return NewName::No;
                 };
                 let Some(pi) = self.prefix_index(p) else {
-                    return false;
+                    return NewName::No;
                 };
                 (pi, n)
             }
@@ -807,7 +997,7 @@ impl<'s> LocalMap<'s> {
         // `dense` never outgrows `dense_cap`; a number past its length makes it grow (general
         // path).
         if pi >= NUMBERED as usize || n >= self.dense.len() {
-            return false;
+            return NewName::No;
         }
         let generation = self.generation;
         let pw = pi as u16;
@@ -820,15 +1010,21 @@ impl<'s> LocalMap<'s> {
             0
         } else if e.prefix[0] == NO_WAY {
             0
-        } else if e.prefix[0] != pw && e.prefix[1] == NO_WAY {
+        } else if e.prefix[0] == pw || e.prefix[1] == pw {
+            let v = e.val[(e.prefix[0] != pw) as usize];
+            if v == IN_OTHER {
+                return NewName::No;
+            }
+            return NewName::Has(v, (pi as u32, n as u32));
+        } else if e.prefix[1] == NO_WAY {
             1
         } else {
-            return false;
+            return NewName::No;
         };
         e.prefix[w] = pw;
         e.val[w] = val;
         self.last_split = Some((pi as u32, n as u32));
-        true
+        NewName::Entered
     }
 
     /// The local `key` names if it has one (the map unchanged), else inserts `local` for it and
@@ -847,7 +1043,7 @@ impl<'s> LocalMap<'s> {
                 return Some(unpack(e.val));
             }
             let known = self.known_split(i, words, s.len());
-            if self.insert_new_dense(s.as_bytes(), words[0], local, known) {
+            if self.insert_new_dense(s.as_bytes(), words[0], local, known) == NewName::Entered {
                 // Packable: `insert_new_dense` packed it.
                 self.cache[i] = CacheEntry {
                     words,
@@ -938,7 +1134,7 @@ impl<'s> LocalMap<'s> {
         }
         match key {
             LocalKey::Src(s) if s.len() <= MAX_LONG => {
-                let (i, found) = self.find(s);
+                let (i, found) = self.find(s.as_bytes());
                 if KEEP && found {
                     let slot = self.slots[i];
                     return if slot.tag & 0xff == LONG {
@@ -1147,7 +1343,18 @@ impl<'s> LocalMap<'s> {
         }
     }
 
-    /// Records the interned name of `s`, if it is a numbered name.
+    /// Records the interned name of the name whose split (see [`LocalMap::last_split`]) is
+    /// `split`, if it is a numbered name.
+    #[inline]
+    pub(super) fn remember_split_sym(&mut self, split: Split, sym: Sym) {
+        if let Some((pi, n)) = split {
+            self.put_sym(pi as usize, n as usize, sym);
+        }
+    }
+
+    /// Records the interned name of `s`, if it is a numbered name (the tests' reference for
+    /// [`LocalMap::remember_split_sym`]).
+    #[cfg(test)]
     pub(super) fn remember_sym(&mut self, s: &str, sym: Sym) {
         if let Some((p, n)) = self.split(s)
             && let Some(pi) = self.prefix_index(p)
@@ -1464,8 +1671,11 @@ mod tests {
             x % k
         };
         let (mut dense_hits, mut table_hits, mut or_inserts) = (0, 0, 0);
-        for _func in 0..60 {
+        let (mut probed, mut absent) = (0, 0);
+        for func in 0..60 {
             m.clear();
+            // Two functions in three with a cache of four entries: lookups behind it.
+            m.cache_mask = if func % 3 == 0 { CACHE_SIZE - 1 } else { 3 };
             let mut want: HashMap<&str, Local> = HashMap::new();
             let range = [40, 400, 4000][next(3) as usize] as u64;
             for step in 0..600u32 {
@@ -1508,10 +1718,11 @@ mod tests {
                             assert_eq!(got.0, sym, "cached symbol of {s}");
                         } else {
                             syms.insert(s.to_string(), sym);
-                            if next(2) == 0 {
-                                m.remember_last_sym(Sym(sym));
-                            } else {
-                                m.remember_sym(s, Sym(sym));
+                            match next(3) {
+                                0 => m.remember_last_sym(Sym(sym)),
+                                1 => m.remember_sym(s, Sym(sym)),
+                                // The split kept at the definition (`Parser::name_insts`).
+                                _ => m.remember_split_sym(m.last_split(), Sym(sym)),
                             }
                         }
                     }
@@ -1533,10 +1744,28 @@ mod tests {
                         format!("{:?}", want.get(name)),
                         "{name}"
                     );
+                    // The lookup by offsets behind the cache agrees where it decides.
+                    if let LocalKey::Src(s) = key {
+                        match m.probe(s) {
+                            Probe::Found(v) => {
+                                probed += 1;
+                                assert_eq!(format!("{:?}", Some(unpack(v))), format!("{got:?}"));
+                            }
+                            Probe::Cached(v) => {
+                                assert_eq!(format!("{:?}", Some(unpack(v))), format!("{got:?}"));
+                            }
+                            Probe::Absent => {
+                                absent += 1;
+                                assert!(got.is_none(), "{name}");
+                            }
+                            Probe::Unknown => {}
+                        }
+                    }
                 }
             }
         }
         assert!(or_inserts > 1000, "{or_inserts}");
+        assert!(probed > 1000 && absent > 1000, "{probed} {absent}");
         let reused = m.splits_reused.get();
         assert!(reused > 1000, "splits taken from the cache: {reused}");
         assert!(

@@ -1,6 +1,7 @@
 //! Operands inside a function body: local and global references, typed operands, constants as
 //! operands, and block references.
 
+use super::locals::Probe;
 use super::*;
 
 impl<'s> Parser<'s> {
@@ -129,15 +130,38 @@ impl<'s> Parser<'s> {
         self.local_operand_slow(f, t, ty)
     }
 
-    /// [`Parser::local_operand`] through the name map's full lookup.
+    /// [`Parser::local_operand`] behind the cache: a plain name the structures behind it hold as
+    /// an argument or an instruction, or show undefined yet (a forward reference), is pushed
+    /// without building a key for the general lookup ([`locals::LocalMap::probe_at`]: a numbered
+    /// name used far from its definition in a large function, or an argument the numbered names
+    /// evicted from the cache); the rest through the name map's full lookup.
     #[inline(never)]
     fn local_operand_slow(&mut self, f: &mut Function, t: Token, ty: TypeId) -> PResult<()> {
+        let probe = if !self.lines_off() && t.kind == Tok::LocalVar {
+            self.locals.probe_at(t.start as usize + 1, t.end as usize)
+        } else {
+            Probe::Unknown
+        };
+        if let Probe::Found(v) = probe
+            && let Some(v) = locals::packed_value(v)
+        {
+            self.took(lines::FOUND_VALUE);
+            self.check_written(f, v, ty);
+            f.operands.push(v);
+            return Ok(());
+        }
         {
             let key = self.lkey(t)?;
             let idx = f.operands.len() as u32;
+            let local = if probe == Probe::Absent {
+                self.took(lines::FORWARD);
+                None
+            } else {
+                self.locals.get(&key)
+            };
             // The written type is compared with the definition's here (forward references:
             // when they are resolved), as LLVM's reader does.
-            match self.locals.get(&key) {
+            match local {
                 Some(Local::Arg(a)) => {
                     self.check_written(f, Value::Arg(a), ty);
                     f.operands.push(Value::Arg(a))
