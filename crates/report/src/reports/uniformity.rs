@@ -131,6 +131,11 @@ fn cyc(a: &FunctionAnalysis<'_>, c: Cycle, main: bool) -> String {
     cycle_line(a.lf.module, a.lf.func, &a.structure.cycles, c)
 }
 
+/// A cycle in the readable text (`super::cycle_brief`: big cycles by header and size).
+fn brief(a: &FunctionAnalysis<'_>, c: Cycle) -> String {
+    super::cycle_brief(a.lf.module, a.lf.func, &a.structure.cycles, c)
+}
+
 fn cyc_json(a: &FunctionAnalysis<'_>, c: Cycle) -> CycleJson {
     CycleJson::new(a.lf.module, a.lf.func, &a.structure.cycles, c)
 }
@@ -335,11 +340,11 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
         let _ = writeln!(
             out,
             "  cycle assumed divergent (diverged entry): {}",
-            cyc(a, c, false)
+            brief(a, c)
         );
     }
     for &c in &u.divergent_exit_cycles {
-        let _ = writeln!(out, "  cycle with divergent exit: {}", cyc(a, c, false));
+        let _ = writeln!(out, "  cycle with divergent exit: {}", brief(a, c));
     }
     for t in &u.temporal_divergence {
         let _ = writeln!(
@@ -347,7 +352,7 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
             "  temporal divergence: {} used by {} outside {}",
             inst_text(&mut buf, a, t.value.0).trim(),
             inst_text(&mut buf2, a, t.user.0).trim(),
-            cyc(a, t.cycle, false)
+            brief(a, t.cycle)
         );
     }
     for b in 0..f.blocks.len() {
@@ -356,7 +361,7 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
         if !s.is_reachable(blk) {
             out.push_str("  ; unreachable");
         } else if let Some(c) = s.cycle_of(blk) {
-            let _ = write!(out, "  ; in cycle {}", cyc(a, Cycle(c), false));
+            let _ = write!(out, "  ; in cycle {}", brief(a, Cycle(c)));
         }
         out.push('\n');
         for i in f.block_range(blk).range() {
