@@ -340,6 +340,13 @@ impl ModifiedPo {
     pub(crate) fn succs(&self, i: u32) -> &[u32] {
         &self.succ[self.succ_start[i as usize] as usize..self.succ_start[i as usize + 1] as usize]
     }
+
+    /// The highest index the labels of a divergent branch in `b` can reach (LLVM 22's
+    /// propagation, `JoinFinder::compute`, returns at once past it).
+    pub(crate) fn branch_reach_hi(&self, b: Block) -> u32 {
+        let m = self.succs(self.index[b.index()]).iter().copied().max();
+        self.reach_hi[m.unwrap_or(0) as usize]
+    }
 }
 
 /// A set of post-order indices with fast "largest member". It keeps no count: emptiness is

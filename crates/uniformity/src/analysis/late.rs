@@ -56,13 +56,7 @@ impl<F: SsaFunction> State<'_, F> {
         // The propagation visits indices from `settled_below` up to the highest its labels
         // reach (`JoinFinder::compute`), a cycle's blocks forming one interval of the order.
         let po = &self.w.po;
-        let m = po
-            .succs(po.index[b.index()])
-            .iter()
-            .copied()
-            .max()
-            .unwrap_or(0);
-        let hi = po.reach_hi[m as usize];
+        let hi = po.branch_reach_hi(b);
         if hi < settled_below {
             return false;
         }

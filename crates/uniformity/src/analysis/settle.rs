@@ -539,14 +539,7 @@ impl<F: SsaFunction> State<'_, F> {
         let hi = if self.llvm19 {
             n
         } else {
-            let po = &self.w.po;
-            let m = po
-                .succs(po.index[b.index()])
-                .iter()
-                .copied()
-                .max()
-                .unwrap_or(0);
-            po.reach_hi[m as usize]
+            self.w.po.branch_reach_hi(b)
         };
         let lb = crate::precise::joins::component_lo(s, &self.w.po, b);
         let mut k = k;
