@@ -262,12 +262,12 @@ struct Scratch {
     /// there is not known settled for all, else a later index to continue from (one more entry
     /// for the end); empty until first needed in a function.
     unsettled_next: Vec<u32>,
-    /// Scratch of `settle::unjoinable`: a bounded search's stack and visit stamps.
+    /// Scratch of `settle::reaches_interval`: a bounded search's stack and visit stamps.
     reach_stack: Vec<Block>,
-    /// Scratch of `settle::untouched_searched`: the predecessors a branch may reach.
-    reached_preds: Vec<Block>,
     reach_seen: Vec<u32>,
     reach_stamp: u32,
+    /// Scratch of `settle::untouched_searched`: the predecessors a branch may reach.
+    reached_preds: Vec<Block>,
     /// Uses leaving cycles (`crate::temporal`), built on the first sweep of a large cycle.
     escape: EscapeIndex,
     escape_ready: bool,
