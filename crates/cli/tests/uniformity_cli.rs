@@ -164,17 +164,11 @@ fn jobs_flag_keeps_the_output_and_rejects_zero() {
 /// and a small cycle is still listed in full.
 #[test]
 fn readable_text_stays_linear_in_a_deep_nest() {
-    use converge_gen::program::{function_with_cfg, module_header, random_cfg as program_cfg};
     let dir = std::env::temp_dir().join(format!("converge-uniformity-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("deep-nest.ll");
     let n = 4000;
-    let mut rng = Rng::new(3);
-    let mut opts = Options::new(Flavor::Amdgpu);
-    opts.extra_edges_percent = 60;
-    let succs = program_cfg(&mut rng, n, &opts);
-    let mut text = module_header(Flavor::Amdgpu);
-    text.push_str(&function_with_cfg(&mut rng, "big", &opts, &succs));
+    let text = converge_gen::program::irreducible_module(&mut Rng::new(3), n);
     std::fs::write(&path, text).unwrap();
     for mode in ["llvm", "precise"] {
         let out = converge()

@@ -77,6 +77,18 @@ pub fn module_header(flavor: Flavor) -> String {
     }
 }
 
+/// `gen_uniformity irreducible`'s module: one AMDGPU function `@big` of `n` blocks on a random
+/// CFG with 60% extra edges (a nest of irreducible cycles thousands deep), mixed uniform and
+/// divergent branches. The benchmarks and tests of issue 13 share it so they measure one shape.
+pub fn irreducible_module(rng: &mut Rng, n: usize) -> String {
+    let mut opts = Options::new(Flavor::Amdgpu);
+    opts.extra_edges_percent = 60;
+    let succs = random_cfg(rng, n, &opts);
+    let mut t = module_header(Flavor::Amdgpu);
+    t.push_str(&function_with_cfg(rng, "big", &opts, &succs));
+    t
+}
+
 /// A module with `n` random functions named `f0`, `f1`, ….
 pub fn module(rng: &mut Rng, n: usize, opts: &Options) -> String {
     let mut out = module_header(opts.flavor);

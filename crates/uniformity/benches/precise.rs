@@ -2,9 +2,7 @@
 //! the inputs of the `uniformity` benchmark: a module of random AMDGPU functions of 50-300 blocks
 //! and single irreducible functions of growing size. Each input runs in both modes (`mode` arg).
 
-use converge_gen::program::{
-    Flavor, Options, function_with_cfg, module, module_header, random_cfg,
-};
+use converge_gen::program::{Flavor, Options, irreducible_module, module};
 use converge_gen::rng::Rng;
 use converge_ir::{FuncId, Module};
 use converge_uniformity::llvm::{LlvmFunction, Target};
@@ -53,13 +51,7 @@ fn random_module_200_functions(b: divan::Bencher, m_: &str) {
 
 #[divan::bench(consts = [2000, 8000, 32000], args = ["llvm", "precise"], sample_count = 3)]
 fn irreducible_function<const BLOCKS: usize>(b: divan::Bencher, m_: &str) {
-    let mut rng = Rng::new(1);
-    let mut opts = Options::new(Flavor::Amdgpu);
-    opts.extra_edges_percent = 60;
-    let succs = random_cfg(&mut rng, BLOCKS, &opts);
-    let mut text = module_header(Flavor::Amdgpu);
-    text.push_str(&function_with_cfg(&mut rng, "big", &opts, &succs));
-    let m = parse(text);
+    let m = parse(irreducible_module(&mut Rng::new(1), BLOCKS));
     let md = mode(m_);
     b.bench(|| analyse_all(divan::black_box(&m), md));
 }

@@ -6,7 +6,7 @@
 
 use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{
-    Flavor, Options, dag_back_edges_cfg, function_with_cfg, module, module_header, random_cfg,
+    Flavor, Options, dag_back_edges_cfg, irreducible_module, module, module_header,
     tid_function_with_cfg,
 };
 use converge_gen::rng::Rng;
@@ -49,13 +49,7 @@ fn random_module_200_functions(b: divan::Bencher) {
 
 #[divan::bench(args = [500, 1000, 2000, 4000, 8000, 16000, 32000], sample_count = 3)]
 fn irreducible_function(b: divan::Bencher, blocks: usize) {
-    let mut rng = Rng::new(1);
-    let mut opts = Options::new(Flavor::Amdgpu);
-    opts.extra_edges_percent = 60;
-    let succs = random_cfg(&mut rng, blocks, &opts);
-    let mut text = module_header(Flavor::Amdgpu);
-    text.push_str(&function_with_cfg(&mut rng, "big", &opts, &succs));
-    let m = parse(text);
+    let m = parse(irreducible_module(&mut Rng::new(1), blocks));
     b.bench(|| analyse_all(divan::black_box(&m)));
 }
 

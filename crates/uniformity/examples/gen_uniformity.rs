@@ -30,8 +30,8 @@
 
 use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{
-    Flavor, Options, dag_back_edges_cfg, function_with_cfg, grid_back_edges_cfg, module,
-    module_header, random_cfg, tid_function_with_cfg,
+    Flavor, Options, dag_back_edges_cfg, grid_back_edges_cfg, irreducible_module, module,
+    module_header, tid_function_with_cfg,
 };
 use converge_gen::rng::Rng;
 
@@ -43,13 +43,7 @@ fn main() {
     let mut rng = Rng::new(seed);
     let mut opts = Options::new(Flavor::Amdgpu);
     let text = match what {
-        "irreducible" => {
-            opts.extra_edges_percent = 60;
-            let succs = random_cfg(&mut rng, n, &opts);
-            let mut t = module_header(Flavor::Amdgpu);
-            t.push_str(&function_with_cfg(&mut rng, "big", &opts, &succs));
-            t
-        }
+        "irreducible" => irreducible_module(&mut rng, n),
         "grid" => {
             let succs = grid_back_edges_cfg(&mut rng, n);
             let mut t = module_header(Flavor::Amdgpu);

@@ -1001,12 +1001,7 @@ fn bench_irreducible(n: usize, seed: u64) -> String {
 /// `gen_uniformity irreducible`'s function: random extra edges, mixed uniform and divergent
 /// branches.
 fn irreducible_text(rng: &mut Rng, n: usize) -> String {
-    let mut opts = Options::new(Flavor::Amdgpu);
-    opts.extra_edges_percent = 60;
-    let succs = program_cfg(rng, n, &opts);
-    let mut t = module_header(Flavor::Amdgpu);
-    t.push_str(&function_with_cfg(rng, "big", &opts, &succs));
-    t
+    converge_gen::program::irreducible_module(rng, n)
 }
 
 /// Precise mode's stop at blocks settled for the branch alone (`settled_for_branch`: phis that
