@@ -640,10 +640,11 @@ impl<F: SsaFunction> State<'_, F> {
                 source = Some(b);
                 continue;
             }
-            let (q, lo, hi) = match s.cycle_of(p) {
+            // The source standing for `p`, its index interval, and whether it sends one label.
+            let (q, lo, hi, one_label) = match s.cycle_of(p) {
                 None => {
                     let ip = self.w.po.index[p.index()];
-                    (p, ip, ip)
+                    (p, ip, ip, true)
                 }
                 Some(c) => {
                     let t = s.top(c);
@@ -652,16 +653,15 @@ impl<F: SsaFunction> State<'_, F> {
                     }
                     let h = s.header(t);
                     let lo = self.w.po.index[h.index()];
-                    (h, lo, lo + s.blocks(t).len() as u32 - 1)
+                    let hi = lo + s.blocks(t).len() as u32 - 1;
+                    let reducible = self.w.po.outer_irr[t as usize] == NONE;
+                    (h, lo, hi, !self.llvm19 && reducible)
                 }
             };
             if lo == NONE || source == Some(q) || !self.reaches_interval(b, lo, hi) {
                 continue;
             }
-            let one_source = s
-                .cycle_of(p)
-                .is_none_or(|c| !self.llvm19 && self.w.po.outer_irr[s.top(c) as usize] == NONE);
-            if !one_source || source.is_some() {
+            if !one_label || source.is_some() {
                 return false;
             }
             source = Some(q);
