@@ -9,9 +9,10 @@ use crate::common::{CliError, Format, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
 use converge_report::reports::style::counted;
 use converge_report::reports::uniformity as report;
-use converge_uniformity::llvm::{PhaseTimes, Rules, Setup};
+use converge_uniformity::llvm::{FunctionAnalysis, PhaseTimes, Rules, Setup};
 use converge_uniformity::{LlvmVersion, Mode};
 use rayon::prelude::*;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -60,59 +61,98 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         setup = setup.with_rules(Rules::Main);
     }
     let mode = setup.mode();
-    let t1 = Instant::now();
     let defined = args.functions.select(&module)?;
     let progress = crate::common::progress::Progress::start("uniformity", defined.len());
     let painter = crate::common::color::painter();
-    let results: Vec<(Rendered, Times)> = defined
-        .par_iter()
-        .map(|&fid| {
-            let (a, phases) = setup.analyse_timed(&module, fid);
-            let r = Instant::now();
-            let out = match args.format {
-                Format::Llvm => {
-                    Rendered::Text(report::llvm(&a, mode == Mode::Llvm(LlvmVersion::V19), main))
+    let llvm19 = mode == Mode::Llvm(LlvmVersion::V19);
+    let mut times: Vec<Times> = Vec::with_capacity(defined.len());
+    let mut functions = Vec::new();
+    let mut t_analyse = Duration::ZERO;
+    let mut t_output = Duration::ZERO;
+    let text = matches!(args.format, Format::Llvm | Format::Text);
+    let mut stream = text.then(crate::common::output::stream);
+    if let Some(out) = &mut stream {
+        let _ = out.write_str(report::preamble(mode, args.format == Format::Llvm));
+    }
+    // Functions go in windows of `WINDOW`, each analysed and rendered in parallel and written in
+    // module order, so at most a window's text is held at once. A function whose text would be
+    // long (LLVM's layout is quadratic in a deep nest) keeps its analysis and is rendered straight
+    // into the output in its turn.
+    for window in defined.chunks(WINDOW) {
+        let t1 = Instant::now();
+        let results: Vec<(Rendered, Times)> = window
+            .par_iter()
+            .map(|&fid| {
+                let (a, phases) = setup.analyse_timed(&module, fid);
+                let r = Instant::now();
+                let out = match args.format {
+                    Format::Llvm | Format::Text => {
+                        let hint = match args.format {
+                            Format::Llvm => report::llvm_size_hint(&a, llvm19),
+                            _ => report::text_size_hint(&a),
+                        };
+                        if hint > LARGE {
+                            Rendered::Later(Box::new(a))
+                        } else {
+                            Rendered::Text(match args.format {
+                                Format::Llvm => report::llvm(&a, llvm19, main),
+                                _ => report::text(&a, painter),
+                            })
+                        }
+                    }
+                    Format::Json => Rendered::Json(Box::new(report::json(&a))),
+                    Format::None => Rendered::None,
+                };
+                progress.inc();
+                (
+                    out,
+                    Times {
+                        phases,
+                        render: r.elapsed(),
+                    },
+                )
+            })
+            .collect();
+        t_analyse += t1.elapsed();
+        let t2 = Instant::now();
+        for (r, mut t) in results {
+            match r {
+                Rendered::Text(s) => {
+                    if let Some(out) = &mut stream {
+                        let _ = out.write_str(&s);
+                    }
                 }
-                Format::Json => Rendered::Json(Box::new(report::json(&a))),
-                Format::Text => Rendered::Text(report::text(&a, painter)),
-                Format::None => Rendered::Text(String::new()),
-            };
-            progress.inc();
-            (
-                out,
-                Times {
-                    phases,
-                    render: r.elapsed(),
-                },
-            )
-        })
-        .collect();
-    drop(progress);
-    let times: Vec<Times> = results.iter().map(|r| r.1).collect();
-    let t_analyse = t1.elapsed();
-    let t2 = Instant::now();
-    match args.format {
-        Format::Json => {
-            let functions = results
-                .into_iter()
-                .filter_map(|(r, _)| match r {
-                    Rendered::Json(v) => Some(*v),
-                    Rendered::Text(_) => None,
-                })
-                .collect();
-            crate::common::emit_json(&report::UniformityReport::new(mode, functions));
-        }
-        Format::None => {}
-        _ => {
-            let mut out = report::preamble(mode, args.format == Format::Llvm).to_string();
-            for (r, _) in &results {
-                if let Rendered::Text(s) = r {
-                    out.push_str(s);
+                Rendered::Later(a) => {
+                    let r = Instant::now();
+                    if let Some(out) = &mut stream {
+                        let _ = match args.format {
+                            Format::Llvm => report::write_llvm(out, &a, llvm19, main),
+                            _ => report::write_text(out, &a, painter),
+                        };
+                    }
+                    t.render += r.elapsed();
                 }
+                Rendered::Json(j) => functions.push(*j),
+                Rendered::None => {}
             }
-            crate::common::emit(&out);
+            times.push(t);
+        }
+        t_output += t2.elapsed();
+        // Standard output was closed (`| head`): nothing more can be shown.
+        if stream.as_ref().is_some_and(|s| s.closed()) {
+            break;
         }
     }
+    drop(progress);
+    let t2 = Instant::now();
+    match stream {
+        Some(mut out) => out.flush(),
+        None if args.format == Format::Json => {
+            crate::common::emit_json(&report::UniformityReport::new(mode, functions));
+        }
+        None => {}
+    }
+    t_output += t2.elapsed();
     if args.time {
         let mut sum = Times::default();
         for t in &times {
@@ -132,7 +172,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             ms(sum.phases.structure),
             ms(sum.phases.analysis),
             ms(sum.render),
-            ms(t2.elapsed()),
+            ms(t_output),
             ms(t0.elapsed()),
         );
     }
@@ -145,8 +185,17 @@ struct Times {
     render: Duration,
 }
 
-/// One function's report: text for the readable and llvm formats, JSON for `json`.
-enum Rendered {
+/// Functions per window of parallel work (see `run`).
+const WINDOW: usize = 16;
+
+/// Past this many bytes of estimated text, a function is rendered straight into the output.
+const LARGE: u64 = 4 << 20;
+
+/// One function's report: text for the readable and llvm formats, JSON for `json`, or its
+/// analysis when its text is long and rendered in its turn into the output.
+enum Rendered<'m> {
     Text(String),
+    Later(Box<FunctionAnalysis<'m>>),
     Json(Box<report::FunctionJson>),
+    None,
 }

@@ -149,7 +149,23 @@ fn inst_text<'b>(buf: &'b mut String, a: &FunctionAnalysis<'_>, i: u32) -> &'b s
 /// `opt -passes='print<uniformity>'` as LLVM 22 prints it (19's when `llvm19`: the `ASSSUMED`
 /// spelling, no temporal-divergence list). With `main`, as LLVM's development branch prints it
 /// (`--llvm-version main`): cycles listed outer before inner, blocks in depth-first preorder.
+/// [`write_llvm`] into a `String`.
 pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool, main: bool) -> String {
+    let mut out = String::new();
+    let _ = write_llvm(&mut out, a, llvm19, main);
+    out
+}
+
+/// [`llvm`] written to `out` piece by piece, so a function whose text is larger than memory can go
+/// straight to a file or pipe: LLVM's layout lists every block of a cycle on each cycle line, so
+/// a nest thousands deep prints a quadratic amount (750 MB for a 16,000-block nest in precise
+/// mode). Stops at the first error of `out` (a closed pipe).
+pub fn write_llvm(
+    out: &mut impl std::fmt::Write,
+    a: &FunctionAnalysis<'_>,
+    llvm19: bool,
+    main: bool,
+) -> std::fmt::Result {
     let sorted = |cs: &[Cycle]| -> Vec<Cycle> {
         let mut cs = cs.to_vec();
         if main {
@@ -159,60 +175,63 @@ pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool, main: bool) -> String {
     };
     let (lf, u) = (&a.lf, &a.uniformity);
     let (m, f, fid) = (lf.module, lf.func, lf.fid);
-    let mut out = format!("UniformityInfo for function '{}':\n", lf.name());
+    // One instruction or name at a time: the IR printer writes into a `String`.
+    let mut line = String::new();
+    writeln!(out, "UniformityInfo for function '{}':", lf.name())?;
     if !u.has_divergence() {
-        out.push_str("ALL VALUES UNIFORM\n");
-        return out;
+        return out.write_str("ALL VALUES UNIFORM\n");
     }
     if u.divergent_args.iter().any(|&d| d) {
-        out.push_str("DIVERGENT ARGUMENTS:\n");
+        out.write_str("DIVERGENT ARGUMENTS:\n")?;
         for (k, p) in f.params.iter().enumerate() {
             if u.divergent_args[k] {
-                out.push_str("  DIVERGENT: ");
-                out.push_str(&m.type_text(p.ty));
-                out.push(' ');
-                out.push_str(&m.value_name(fid, Value::Arg(k as u32)));
-                out.push('\n');
+                out.write_str("  DIVERGENT: ")?;
+                out.write_str(&m.type_text(p.ty))?;
+                out.write_char(' ')?;
+                out.write_str(&m.value_name(fid, Value::Arg(k as u32)))?;
+                out.write_char('\n')?;
             }
         }
     }
     if !u.assumed_divergent.is_empty() {
         // LLVM 19 spells it with three S.
-        out.push_str(if llvm19 {
+        out.write_str(if llvm19 {
             "CYCLES ASSSUMED DIVERGENT:\n"
         } else {
             "CYCLES ASSUMED DIVERGENT:\n"
-        });
+        })?;
         for c in sorted(&u.assumed_divergent) {
-            let _ = writeln!(out, "  {}", cyc(a, c, main));
+            writeln!(out, "  {}", cyc(a, c, main))?;
         }
     }
     if !u.divergent_exit_cycles.is_empty() {
-        out.push_str("CYCLES WITH DIVERGENT EXIT:\n");
+        out.write_str("CYCLES WITH DIVERGENT EXIT:\n")?;
         for c in sorted(&u.divergent_exit_cycles) {
-            let _ = writeln!(out, "  {}", cyc(a, c, main));
+            writeln!(out, "  {}", cyc(a, c, main))?;
         }
     }
     if !llvm19 && !u.temporal_divergence.is_empty() {
-        out.push_str("\nTEMPORAL DIVERGENCE LIST:\n");
+        out.write_str("\nTEMPORAL DIVERGENCE LIST:\n")?;
         for t in &u.temporal_divergence {
-            out.push_str("Value         :");
-            m.inst_text_into(&mut out, fid, InstId(t.value.0));
-            out.push_str("\nUsed by       :");
-            m.inst_text_into(&mut out, fid, InstId(t.user.0));
-            let _ = write!(out, "\nOutside cycle :{}\n\n", cyc(a, t.cycle, main));
+            line.clear();
+            line.push_str("Value         :");
+            m.inst_text_into(&mut line, fid, InstId(t.value.0));
+            line.push_str("\nUsed by       :");
+            m.inst_text_into(&mut line, fid, InstId(t.user.0));
+            out.write_str(&line)?;
+            write!(out, "\nOutside cycle :{}\n\n", cyc(a, t.cycle, main))?;
         }
     }
     for b in 0..f.blocks.len() {
-        let _ = write!(
-            out,
-            "\nBLOCK {}\nDEFINITIONS\n",
-            m.block_name_in(f, Block(b as u32))
-        );
+        line.clear();
+        line.push_str("\nBLOCK ");
+        m.write_block_name(f, Block(b as u32), &mut line);
+        line.push_str("\nDEFINITIONS\n");
+        out.write_str(&line)?;
         // LLVM prints the non-terminators, then the terminators, each flagged when divergent.
         for terminators in [false, true] {
             if terminators {
-                out.push_str("TERMINATORS\n");
+                out.write_str("TERMINATORS\n")?;
             }
             for i in f.block_range(Block(b as u32)).range() {
                 if f.insts[i].op.is_terminator() != terminators {
@@ -223,18 +242,50 @@ pub fn llvm(a: &FunctionAnalysis<'_>, llvm19: bool, main: bool) -> String {
                 } else {
                     u.divergent_insts[i]
                 };
-                out.push_str(if div {
+                line.clear();
+                line.push_str(if div {
                     "  DIVERGENT: "
                 } else {
                     "             "
                 });
-                m.inst_text_into(&mut out, fid, InstId(i as u32));
-                out.push('\n');
+                m.inst_text_into(&mut line, fid, InstId(i as u32));
+                line.push('\n');
+                out.write_str(&line)?;
             }
         }
-        out.push_str("END BLOCK\n");
+        out.write_str("END BLOCK\n")?;
     }
-    out
+    Ok(())
+}
+
+/// About how many bytes [`llvm`] prints for `a`, from its counts alone: the cycle lines (a
+/// block name per block of each cycle listed) and a line per instruction. The CLI renders a
+/// function whose estimate is large straight into its output instead of a buffer.
+pub fn llvm_size_hint(a: &FunctionAnalysis<'_>, llvm19: bool) -> u64 {
+    let (ci, u, f) = (&a.structure.cycles, &a.uniformity, a.lf.func);
+    if !u.has_divergence() {
+        return 64;
+    }
+    // A block name with its separator; an instruction line; a block's fixed lines.
+    const NAME: u64 = 8;
+    const INST: u64 = 64;
+    const BLOCK: u64 = 48;
+    let listed = |c: Cycle| 24 + NAME * ci.blocks(c).len() as u64;
+    let mut n: u64 = 64 + INST * f.insts.len() as u64 + BLOCK * f.blocks.len() as u64;
+    n += u.assumed_divergent.iter().map(|&c| listed(c)).sum::<u64>();
+    n += u
+        .divergent_exit_cycles
+        .iter()
+        .map(|&c| listed(c))
+        .sum::<u64>();
+    if !llvm19 {
+        n += u
+            .temporal_divergence
+            .iter()
+            .map(|t| 2 * INST + listed(t.cycle))
+            .sum::<u64>();
+    }
+    n
 }
 
 /// One function as JSON.
@@ -302,18 +353,30 @@ pub fn json(a: &FunctionAnalysis<'_>) -> FunctionJson {
 }
 
 /// The readable default: the function with each divergent item flagged, then the cycle facts.
+/// [`write_text`] into a `String`.
 pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
+    let mut out = String::new();
+    let _ = write_text(&mut out, a, p);
+    out
+}
+
+/// [`text`] written to `out` a block at a time (see [`write_llvm`]). Stops at the first error of
+/// `out`.
+pub fn write_text(
+    out: &mut impl std::fmt::Write,
+    a: &FunctionAnalysis<'_>,
+    p: Painter,
+) -> std::fmt::Result {
     let (lf, s, u) = (&a.lf, &a.structure, &a.uniformity);
     let (mut buf, mut buf2) = (String::new(), String::new());
     let (m, f, fid) = (lf.module, lf.func, lf.fid);
     let nd = u.divergent_insts.iter().filter(|&&d| d).count()
         + u.divergent_args.iter().filter(|&&d| d).count();
-    let mut out = p.paint(Style::Bold, &format!("function @{}", lf.name()));
+    out.write_str(&p.paint(Style::Bold, &format!("function @{}", lf.name())))?;
     if !u.analysed {
-        out.push_str(": no branch divergence on this target; every value is uniform\n\n");
-        return out;
+        return out.write_str(": no branch divergence on this target; every value is uniform\n\n");
     }
-    let _ = writeln!(
+    writeln!(
         out,
         ": {}, {}",
         count(nd, "divergent value", "divergent values"),
@@ -322,10 +385,10 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
             "divergent terminator",
             "divergent terminators"
         )
-    );
+    )?;
     for (k, prm) in f.params.iter().enumerate() {
         let ty = m.type_text(prm.ty);
-        let _ = writeln!(
+        writeln!(
             out,
             "  {} arg {ty} {}",
             if u.divergent_args[k] {
@@ -334,36 +397,40 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
                 "uniform  ".to_string()
             },
             m.value_name(fid, Value::Arg(k as u32))
-        );
+        )?;
     }
     for &c in &u.assumed_divergent {
-        let _ = writeln!(
+        writeln!(
             out,
             "  cycle assumed divergent (diverged entry): {}",
             brief(a, c)
-        );
+        )?;
     }
     for &c in &u.divergent_exit_cycles {
-        let _ = writeln!(out, "  cycle with divergent exit: {}", brief(a, c));
+        writeln!(out, "  cycle with divergent exit: {}", brief(a, c))?;
     }
     for t in &u.temporal_divergence {
-        let _ = writeln!(
+        writeln!(
             out,
             "  temporal divergence: {} used by {} outside {}",
             inst_text(&mut buf, a, t.value.0).trim(),
             inst_text(&mut buf2, a, t.user.0).trim(),
             brief(a, t.cycle)
-        );
+        )?;
     }
+    // A block at a time into `line`, then to `out`.
+    let mut line = String::new();
     for b in 0..f.blocks.len() {
         let blk = Block(b as u32);
-        let _ = write!(out, "{}:", m.block_name_in(f, blk));
+        line.clear();
+        m.write_block_name(f, blk, &mut line);
+        line.push(':');
         if !s.is_reachable(blk) {
-            out.push_str("  ; unreachable");
+            line.push_str("  ; unreachable");
         } else if let Some(c) = s.cycle_of(blk) {
-            let _ = write!(out, "  ; in cycle {}", brief(a, Cycle(c)));
+            let _ = write!(line, "  ; in cycle {}", brief(a, Cycle(c)));
         }
-        out.push('\n');
+        line.push('\n');
         for i in f.block_range(blk).range() {
             let inst = &f.insts[i];
             let div = if inst.op.is_terminator() {
@@ -380,7 +447,7 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
             };
             let mark = format!("{mark:>14}");
             let _ = writeln!(
-                out,
+                line,
                 "  {} {}",
                 if div {
                     p.paint(Style::Error, &mark)
@@ -390,7 +457,18 @@ pub fn text(a: &FunctionAnalysis<'_>, p: Painter) -> String {
                 inst_text(&mut buf, a, i as u32).trim_start()
             );
         }
+        out.write_str(&line)?;
     }
-    out.push('\n');
-    out
+    out.write_char('\n')
+}
+
+/// About how many bytes [`text`] prints for `a` (see [`llvm_size_hint`]): linear, since big
+/// cycles are named briefly.
+pub fn text_size_hint(a: &FunctionAnalysis<'_>) -> u64 {
+    let (u, f) = (&a.uniformity, a.lf.func);
+    const INST: u64 = 80;
+    const BLOCK: u64 = 160;
+    let facts =
+        u.assumed_divergent.len() + u.divergent_exit_cycles.len() + 3 * u.temporal_divergence.len();
+    128 + INST * (f.insts.len() + f.params.len()) as u64 + BLOCK * (f.blocks.len() + facts) as u64
 }
