@@ -18,6 +18,7 @@ use converge_ir::{FuncId, Function};
 use converge_report::reports::cycles as report;
 use converge_report::reports::style::counted;
 use rayon::prelude::*;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -48,6 +49,21 @@ struct Times {
     cfg: Duration,
     dom: Duration,
     cycles: Duration,
+}
+
+/// Functions per window of parallel work (see `run`).
+const WINDOW: usize = 16;
+
+/// Past this many bytes of estimated text, a function is rendered straight into the output.
+const LARGE: u64 = 4 << 20;
+
+/// One function's report: text, JSON, or its CFG and cycles when its text is long and rendered in
+/// its turn into the output.
+enum Rendered {
+    Text(String),
+    Later(Box<(Cfg, CycleInfo)>),
+    Json(Box<report::FunctionCycles>),
+    None,
 }
 
 /// Per-thread analysis state, reused across functions so the steady state does not allocate.
@@ -89,44 +105,69 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let m = &module;
     let progress = crate::common::progress::Progress::start("cycles", funcs.len());
     let painter = crate::common::color::painter();
-    let results: Vec<(String, Option<report::FunctionCycles>, Times)> = funcs
-        .par_iter()
-        .map_init(State::default, |st, &fid| {
-            progress.inc();
-            let (cfg, times) = analyse(st, m.func(fid), mode, args.time_passes);
-            let ci = &st.ci;
-            let (text, json) = match format {
-                Format::Llvm => (report::llvm(m, fid, ci, args.llvm.is_main()), None),
-                Format::Text => (report::text(m, fid, &cfg, ci, painter), None),
-                Format::Json => (String::new(), Some(report::json(m, fid, &cfg, ci))),
-                Format::None => (String::new(), None),
-            };
-            (text, json, times)
-        })
-        .collect();
-    drop(progress);
-    let analysed = Instant::now();
+    let main = args.llvm.is_main();
     let mut total = Times::default();
-    for (_, _, t) in &results {
-        total.cfg += t.cfg;
-        total.dom += t.dom;
-        total.cycles += t.cycles;
+    let mut functions = Vec::new();
+    let mut stream =
+        matches!(format, Format::Llvm | Format::Text).then(crate::common::output::stream);
+    // As `uniformity` does: windows of functions in parallel, written in module order; a function
+    // whose text would be long (every cycle lists its blocks: quadratic in a deep nest) keeps its
+    // cycles and is rendered straight into the output in its turn.
+    for window in funcs.chunks(WINDOW) {
+        let results: Vec<(Rendered, Times)> = window
+            .par_iter()
+            .map_init(State::default, |st, &fid| {
+                progress.inc();
+                let (cfg, times) = analyse(st, m.func(fid), mode, args.time_passes);
+                let ci = &st.ci;
+                let out = match format {
+                    Format::Llvm | Format::Text
+                        if report::size_hint(ci, format == Format::Text) > LARGE =>
+                    {
+                        Rendered::Later(Box::new((cfg, std::mem::take(&mut st.ci))))
+                    }
+                    Format::Llvm => Rendered::Text(report::llvm(m, fid, ci, main)),
+                    Format::Text => Rendered::Text(report::text(m, fid, &cfg, ci, painter)),
+                    Format::Json => Rendered::Json(Box::new(report::json(m, fid, &cfg, ci))),
+                    Format::None => Rendered::None,
+                };
+                (out, times)
+            })
+            .collect();
+        for ((r, t), &fid) in results.into_iter().zip(window) {
+            total.cfg += t.cfg;
+            total.dom += t.dom;
+            total.cycles += t.cycles;
+            match (r, &mut stream) {
+                (Rendered::Text(s), Some(out)) => {
+                    let _ = out.write_str(&s);
+                }
+                (Rendered::Later(l), Some(out)) => {
+                    let (cfg, ci) = &*l;
+                    let _ = match format {
+                        Format::Llvm => report::write_llvm(out, m, fid, ci, main),
+                        _ => report::write_text(out, m, fid, cfg, ci, painter),
+                    };
+                }
+                (Rendered::Json(j), _) => functions.push(*j),
+                _ => {}
+            }
+        }
+        // Standard output was closed (`| head`): nothing more can be shown.
+        if stream.as_ref().is_some_and(|s| s.closed()) {
+            break;
+        }
     }
-    match format {
-        Format::Json => {
-            let functions = results.into_iter().filter_map(|r| r.1).collect();
+    drop(progress);
+    match stream {
+        Some(mut out) => out.flush(),
+        None if format == Format::Json => {
             let doc = report::CyclesReport::new(crate::common::input_name(&args.file), functions);
             crate::common::emit_json(&doc);
         }
-        Format::None => {}
-        _ => {
-            let mut s = String::new();
-            for (t, _, _) in &results {
-                s.push_str(t);
-            }
-            crate::common::emit(&s);
-        }
+        None => {}
     }
+    let analysed = Instant::now();
     if args.time_passes {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let blocks: usize = funcs.iter().map(|&f| m.func(f).blocks.len()).sum();

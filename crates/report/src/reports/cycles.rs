@@ -66,22 +66,59 @@ pub struct CycleDetail {
 /// `print<cycles>` for one function.
 ///
 /// With `main`, in the block order of LLVM's development branch (`--llvm-version main`).
+/// [`write_llvm`] into a `String`.
 pub fn llvm(m: &Module, fid: FuncId, ci: &CycleInfo, main: bool) -> String {
-    let f = m.func(fid);
     let mut s = String::new();
-    s.push_str("CycleInfo for function: ");
-    s.push_str(m.str(f.name));
-    s.push('\n');
-    if main {
-        for c in ci.cycles() {
-            s.push_str(&"    ".repeat(ci.depth(c) as usize));
-            s.push_str(&super::main_cycle_line(m, f, ci, c));
-            s.push('\n');
-        }
-        return s;
-    }
-    ci.print_llvm(&mut s, |b, out| m.write_block_name(f, b, out));
+    let _ = write_llvm(&mut s, m, fid, ci, main);
     s
+}
+
+/// [`llvm`] written to `out` a cycle at a time: each cycle lists all its blocks, so a nest
+/// thousands deep prints a quadratic amount that need not fit in memory. Stops at the first
+/// error of `out` (a closed pipe).
+pub fn write_llvm(
+    out: &mut impl std::fmt::Write,
+    m: &Module,
+    fid: FuncId,
+    ci: &CycleInfo,
+    main: bool,
+) -> std::fmt::Result {
+    let f = m.func(fid);
+    out.write_str("CycleInfo for function: ")?;
+    out.write_str(m.str(f.name))?;
+    out.write_char('\n')?;
+    let mut line = String::new();
+    for c in ci.cycles() {
+        line.clear();
+        // `CycleInfo::print_llvm`'s layout, a line at a time.
+        for _ in 0..ci.depth(c) {
+            line.push_str("    ");
+        }
+        if main {
+            line.push_str(&super::main_cycle_line(m, f, ci, c));
+        } else {
+            ci.write_llvm_line(&mut line, c, |b, o| m.write_block_name(f, b, o));
+        }
+        line.push('\n');
+        out.write_str(&line)?;
+    }
+    Ok(())
+}
+
+/// About how many bytes [`llvm`] (`text`: [`text`]) prints for `ci`: a block name per block of
+/// each cycle and the indent. The CLI renders a function whose estimate is large straight into
+/// its output instead of a buffer.
+pub fn size_hint(ci: &CycleInfo, text: bool) -> u64 {
+    // A name with its separator (text names are `%`-prefixed operands), a line's fixed part.
+    let (name, line) = if text { (10, 200) } else { (8, 24) };
+    64 + ci
+        .cycles()
+        .map(|c| {
+            // Text lists each cycle's blocks, exits and exiting blocks: at most twice its blocks.
+            let listed = ci.blocks(c).len() as u64 * if text { 2 } else { 1 };
+            line + name * listed + 4 * ci.depth(c) as u64 + 8 * ci.children(c).len() as u64
+        })
+        .sum::<u64>()
 }
 
 /// One function as JSON.
@@ -106,8 +143,23 @@ pub fn json(m: &Module, fid: FuncId, cfg: &Cfg, ci: &CycleInfo) -> FunctionCycle
     }
 }
 
-/// The readable default: one paragraph per cycle, indented by depth.
+/// The readable default: one paragraph per cycle, indented by depth. [`write_text`] into a
+/// `String`.
 pub fn text(m: &Module, fid: FuncId, cfg: &Cfg, ci: &CycleInfo, p: Painter) -> String {
+    let mut s = String::new();
+    let _ = write_text(&mut s, m, fid, cfg, ci, p);
+    s
+}
+
+/// [`text`] written to `out` a cycle at a time (see [`write_llvm`]).
+pub fn write_text(
+    out: &mut impl std::fmt::Write,
+    m: &Module,
+    fid: FuncId,
+    cfg: &Cfg,
+    ci: &CycleInfo,
+    p: Painter,
+) -> std::fmt::Result {
     let f = m.func(fid);
     let names = |bs: &[Block]| -> String {
         bs.iter()
@@ -133,7 +185,9 @@ pub fn text(m: &Module, fid: FuncId, cfg: &Cfg, ci: &CycleInfo, p: Painter) -> S
             );
         }
     }
+    out.write_str(&s)?;
     for c in ci.cycles() {
+        s.clear();
         let indent = "  ".repeat(ci.depth(c) as usize);
         let kind = if ci.is_reducible(c) {
             "reducible".to_string()
@@ -178,6 +232,7 @@ pub fn text(m: &Module, fid: FuncId, cfg: &Cfg, ci: &CycleInfo, p: Painter) -> S
             let k: Vec<String> = kids.iter().map(|k| format!("#{}", k.0)).collect();
             let _ = writeln!(s, "{indent}  children: {}", k.join(" "));
         }
+        out.write_str(&s)?;
     }
-    s
+    Ok(())
 }
