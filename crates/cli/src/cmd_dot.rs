@@ -6,11 +6,12 @@
 
 use crate::common::{CliError, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
-use converge_report::dot::{DotOptions, combine, render};
+use converge_report::dot::{DotOptions, combine, render, render_into};
 use converge_report::explain::Analysed;
 use converge_report::reports::style::counted;
 use converge_uniformity::LlvmVersion;
 use converge_uniformity::llvm::Target;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -74,6 +75,22 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         crate::common::emit(&converge_report::explore::standalone_svg(&a));
         return Ok(ExitCode::SUCCESS);
     }
+    let precise_note = args.uniformity && args.mode == ModeArg::Precise;
+    if let [f] = funcs.as_slice() {
+        // One function is one graph, written as it is drawn: its clusters nest as deep as its
+        // cycles, so a deep nest draws far more text than it reads.
+        let progress = crate::common::progress::Progress::start("drawing", 1);
+        let a = Analysed::new_with(&module, *f, &target, args.mode.mode(args.llvm_version));
+        let mut out = crate::common::output::stream();
+        if precise_note {
+            let _ = out.write_str("// converge dot --uniformity --mode precise\n");
+        }
+        let _ = render_into(&mut out, &a, &opts);
+        progress.inc();
+        drop(progress);
+        out.flush();
+        return Ok(ExitCode::SUCCESS);
+    }
     let progress = crate::common::progress::Progress::start("drawing", funcs.len());
     let graphs: Vec<String> = funcs
         .iter()
@@ -90,13 +107,10 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     // One `digraph` per function would show only the first with `dot -Tpng`: several functions
     // become one graph with a cluster per function.
     let mut out = String::new();
-    if args.uniformity && args.mode == ModeArg::Precise {
+    if precise_note {
         out.push_str("// converge dot --uniformity --mode precise\n");
     }
-    match graphs.as_slice() {
-        [one] => out.push_str(one),
-        _ => out.push_str(&combine(&crate::common::input_name(&args.file), &graphs)),
-    }
+    out.push_str(&combine(&crate::common::input_name(&args.file), &graphs));
     crate::common::emit(&out);
     Ok(ExitCode::SUCCESS)
 }

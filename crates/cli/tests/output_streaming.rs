@@ -1,15 +1,16 @@
-//! `converge uniformity`'s text goes out as it is rendered. LLVM's `print<uniformity>` layout lists
+//! `converge uniformity`'s text (and `cycles`', and `dot`'s of one function) goes out as it is
+//! rendered. LLVM's `print<uniformity>` layout lists
 //! every block of a cycle on each cycle line, so a nest thousands deep prints far more than it
 //! reads (750 MB for 16,000 blocks; a 64,000-block nest used to be killed at 12 GB). The process
 //! must keep its memory bounded while printing exactly what the per-function renderers print.
-//!
-//! One test in this file on purpose: it reads the peak memory of its child processes
-//! (`getrusage(RUSAGE_CHILDREN)`), which would mix in the children of any other test of the same
-//! binary.
+//! Peak memory is read with `/usr/bin/time` where present.
 
 mod common;
 
 use converge_gen::program::{Flavor, module_header, tid_function_with_cfg};
+use converge_graph::{CycleInfo, UnreachablePreds};
+use converge_report::Analysed;
+use converge_report::dot::DotOptions;
 use converge_report::reports::uniformity as report;
 use converge_uniformity::Mode;
 use converge_uniformity::llvm::{Setup, Target};
@@ -27,60 +28,77 @@ fn deep_nest_module(blocks: usize) -> String {
     t
 }
 
-/// The peak resident memory, in bytes, of the largest child process waited for so far.
-fn children_peak_rss() -> u64 {
-    // SAFETY: `getrusage` writes one `rusage` into the zeroed value it is given.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `ru` is a valid, writable `rusage`.
-    let rc = unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) };
-    assert_eq!(rc, 0, "getrusage failed");
-    // Linux reports kilobytes.
-    ru.ru_maxrss as u64 * 1024
+/// `converge ARGS FILE`'s standard output and, when `/usr/bin/time` is there to measure it, its
+/// peak resident memory in bytes. Not `getrusage(RUSAGE_CHILDREN)`: Linux charges a child spawned
+/// with a shared address space the parent's peak when it executes, and this test holds hundreds of
+/// megabytes of expected text.
+fn run_measured(args: &[&str], file: &std::path::Path) -> (Vec<u8>, Option<u64>) {
+    let time = std::path::Path::new("/usr/bin/time");
+    let report = file.with_extension(format!("rss-{}", args.join("-")));
+    let mut cmd = if time.exists() {
+        let mut c = Command::new(time);
+        c.args(["-f", "%M", "-o"])
+            .arg(&report)
+            .arg(common::converge_bin());
+        c
+    } else {
+        Command::new(common::converge_bin())
+    };
+    let out = cmd.args(args).arg(file).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // GNU time writes kilobytes.
+    let peak = std::fs::read_to_string(&report)
+        .ok()
+        .and_then(|s| s.trim().lines().last()?.trim().parse::<u64>().ok())
+        .map(|kb| kb * 1024);
+    (out.stdout, peak)
+}
+
+/// A process that assembles its text before writing holds at least all of it; streaming holds a
+/// buffer. Skipped, saying so, where `/usr/bin/time` is missing.
+fn assert_bounded(args: &[&str], printed: usize, peak: Option<u64>) {
+    match peak {
+        Some(peak) => assert!(
+            peak < printed as u64 / 2,
+            "{args:?}: peak RSS {peak} bytes while printing {printed} bytes: the output is held in memory"
+        ),
+        None => eprintln!("{args:?}: peak memory not checked (no /usr/bin/time)"),
+    }
 }
 
 #[test]
-fn precise_llvm_layout_of_a_deep_nest_streams_with_bounded_memory() {
+fn deep_nest_text_streams_with_bounded_memory() {
     let dir = std::env::temp_dir().join(format!("converge-streaming-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("deep-nest.ll");
     let text = deep_nest_module(8000);
     std::fs::write(&path, &text).unwrap();
     let run = |jobs: &str| {
-        let out = Command::new(common::converge_bin())
-            .args([
-                "-j",
-                jobs,
-                "uniformity",
-                "--format",
-                "llvm",
-                "--mode",
-                "precise",
-            ])
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
+        let args = [
+            "-j",
+            jobs,
+            "uniformity",
+            "--format",
+            "llvm",
+            "--mode",
+            "precise",
+        ];
+        let (out, peak) = run_measured(&args, &path);
+        assert_bounded(&args, out.len(), peak);
+        out
     };
 
-    // Memory first, before any other child: the text is about 120 times the input (100 MB), so a process
-    // that assembles it before writing holds at least all of it; streaming holds a buffer.
+    // The text is about 120 times the input (100 MB).
     let got = run("1");
-    let peak = children_peak_rss();
     assert!(
         got.len() > 20 * text.len(),
         "the input no longer makes a long text: {} bytes from {}",
         got.len(),
         text.len()
-    );
-    assert!(
-        peak < got.len() as u64 / 2,
-        "peak RSS {peak} bytes while printing {} bytes: the output is held in memory",
-        got.len()
     );
 
     // The same bytes as the non-streaming renderer, function by function, in module order (the
@@ -101,6 +119,42 @@ fn precise_llvm_layout_of_a_deep_nest_streams_with_bounded_memory() {
         run("2") == want.as_bytes(),
         "the streamed text differs at -j 2"
     );
+
+    // `cycles` (every cycle lists its blocks) and `dot` (clusters indented by depth) grow the same
+    // way: each child's text again far exceeds the peak memory of every child so far, and equals
+    // the non-streaming renderers' text.
+    let big = module
+        .func_ids()
+        .find(|&f| module.str(module.func(f).name) == "big");
+    let big = big.unwrap();
+    let mut want = String::new();
+    for fid in module.func_ids() {
+        let f = module.func(fid);
+        if !f.is_declaration {
+            let ci = CycleInfo::with_mode(&f.cfg(), UnreachablePreds::Ignore);
+            want.push_str(&converge_report::reports::cycles::llvm(
+                &module, fid, &ci, false,
+            ));
+        }
+    }
+    let mut dot_want = String::new();
+    let a = Analysed::new(&module, big, &Target::Uniform);
+    let opts = DotOptions {
+        uniformity: false,
+        instructions: false,
+    };
+    dot_want.push_str(&converge_report::dot::render(&a, &opts));
+    for (args, want) in [
+        (&["cycles", "--format", "llvm"][..], &want),
+        (&["dot", "--function", "big"][..], &dot_want),
+    ] {
+        let (out, peak) = run_measured(args, &path);
+        assert_bounded(args, out.len(), peak);
+        assert!(
+            out == want.as_bytes(),
+            "{args:?}: the streamed text differs"
+        );
+    }
 
     // A reader that stops early (`| head`) ends the run quietly, with success.
     let mut child = Command::new(common::converge_bin())

@@ -57,8 +57,33 @@ pub fn node_id(b: Block) -> String {
     format!("b{}", b.0)
 }
 
-/// One `digraph` for the function.
+/// One `digraph` for the function. [`render_into`] into a `String`.
 pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
+    let mut out = String::new();
+    let _ = render_into(&mut out, a, opts);
+    out
+}
+
+/// Past this many bytes, [`render_into`] hands its text to its writer.
+const SPILL: usize = 1 << 16;
+
+/// Hands `out` to `w` once it holds more than [`SPILL`] bytes.
+fn spill(out: &mut String, w: &mut impl std::fmt::Write) -> std::fmt::Result {
+    if out.len() > SPILL {
+        w.write_str(out)?;
+        out.clear();
+    }
+    Ok(())
+}
+
+/// [`render`] written to `w` as it goes: clusters nest as deep as the cycles and each line is
+/// indented by its depth, so a nest thousands deep draws a quadratic amount of text (5 GB for a
+/// 64,000-block nest). Stops at the first error of `w` (a closed pipe).
+pub fn render_into(
+    w: &mut impl std::fmt::Write,
+    a: &Analysed<'_>,
+    opts: &DotOptions,
+) -> std::fmt::Result {
     let (m, fid, f) = (a.module(), a.fid(), a.lf.func);
     let (s, u, g) = (&a.s, &a.u, a.lf.cfg());
     let ci = &s.cycles;
@@ -202,6 +227,7 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
     }
     for &b in &top_blocks {
         let _ = writeln!(out, "  {}", node_line(b));
+        spill(&mut out, w)?;
     }
     // Nested clusters, iteratively: (cycle, next child index).
     let tops: Vec<Cycle> = ci.top_level().collect();
@@ -210,6 +236,7 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
         open_cluster(&mut out, a, t, 1);
         for &b in &own[t.index()] {
             let _ = writeln!(out, "{}{}", indent(2), node_line(b));
+            spill(&mut out, w)?;
         }
         while let Some(&mut (c, ref mut k)) = stack.last_mut() {
             let children = ci.children(c);
@@ -220,12 +247,14 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
                 open_cluster(&mut out, a, ch, depth);
                 for &b in &own[ch.index()] {
                     let _ = writeln!(out, "{}{}", indent(depth + 1), node_line(b));
+                    spill(&mut out, w)?;
                 }
                 stack.push((ch, 0));
             } else {
                 stack.pop();
                 let _ = writeln!(out, "{}}}", indent(stack.len() + 1));
             }
+            spill(&mut out, w)?;
         }
     }
 
@@ -273,6 +302,7 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
             }
             out.push_str(";\n");
         }
+        spill(&mut out, w)?;
     }
     if show_div {
         // One dashed edge per (definition block, user block), naming every value it carries.
@@ -304,7 +334,7 @@ pub fn render(a: &Analysed<'_>, opts: &DotOptions) -> String {
     }
     legend(&mut out, opts.uniformity && u.analysed);
     out.push_str("}\n");
-    out
+    w.write_str(&out)
 }
 
 fn indent(depth: usize) -> String {
