@@ -77,8 +77,10 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     // Functions go in windows of `WINDOW`, each analysed and rendered in parallel and written in
     // module order, so at most a window's text is held at once. A function whose text would be
     // long (LLVM's layout is quadratic in a deep nest) keeps its analysis and is rendered straight
-    // into the output in its turn.
-    for window in defined.chunks(WINDOW) {
+    // into the output in its turn. Without text (`none`, `json`) there is nothing to hold back:
+    // one window, so that no window's slowest function keeps the other threads waiting.
+    let window_len = if text { WINDOW } else { defined.len().max(1) };
+    for window in defined.chunks(window_len) {
         let t1 = Instant::now();
         let results: Vec<(Rendered, Times)> = window
             .par_iter()
