@@ -406,6 +406,7 @@ macro_rules! shortcut_on {
 }
 
 mod late;
+mod lone;
 mod settle;
 
 /// Switches for the unit tests that compare the shortcuts with the plain computation.
@@ -431,6 +432,8 @@ pub(crate) mod knobs {
         /// LLVM 22's setting does not stop a branch's join propagation at blocks it cannot join
         /// (`settle::unjoinable`).
         pub static NO_UNJOINABLE: Cell<bool> = const { Cell::new(false) };
+        /// `lone::lone_source` off.
+        pub static NO_LONE_SOURCE: Cell<bool> = const { Cell::new(false) };
         pub static NO_DISJOINT_SKIP: Cell<bool> = const { Cell::new(false) };
         pub static RECORDED: Cell<u32> = const { Cell::new(0) };
         /// Join-propagation steps taken (all functions analysed on this thread).
