@@ -1196,3 +1196,28 @@ fn lone_source_changes_nothing() {
         assert_linear_only_with("exitnest", mode, &knobs::NO_LONE_SOURCE);
     }
 }
+
+/// A use outside a reducible loop whose heart's token is used only inside it is not in the
+/// heart's region (`precise::tokens::uses_inside`, asked before the search of `in_region`): no
+/// answer and no order changes, in the three settings, on the loop nests under convergence
+/// tokens (`tokens`, where every exit's uses ask it), and on random valid token functions.
+#[test]
+fn uses_inside_changes_nothing() {
+    let mut inputs = vec![
+        family("tokens", 300),
+        family("tokens", 1500),
+        converge_gen::tokens::big_module(7, 200_000),
+    ];
+    // The tokens family with an NVPTX flavour (no readfirstlane: a second convergent call).
+    inputs.push(shapes::tokens_module(Flavor::Nvptx, 700));
+    for text in &inputs {
+        for mode in MODES {
+            let (on, _) = run(text, mode);
+            let (off, _) = run_without(&knobs::NO_USES_INSIDE, text, mode);
+            assert!(
+                same(&on, &off),
+                "{mode:?}: uses_inside changed an answer\n{text}"
+            );
+        }
+    }
+}

@@ -227,7 +227,8 @@ declare token @llvm.experimental.convergence.loop()\n\n";
 /// convergent call and a `readfirstlane` on it, on NVPTX a second convergent call), on to `h_{i+1}` (the innermost to `m_i`); the
 /// block `m_i` after the inner loop (an `anchor`, a convergent call on it, a switch on the
 /// thread id to the latch `l_i` and to the exits `xa_i` (one level) and `xb_i` (`1 + i % 3`
-/// more)), the exits (a convergent call on the token of the level they reach), the latch (back
+/// more)), the exits (a convergent call on the token of the level they reach, at every fourth
+/// level's `xa` first one on the token of the loop it left), the latch (back
 /// to `h_i` on the kernel argument at even levels and on the loop's convergent call at odd
 /// ones).
 pub fn tokens_module(flavor: Flavor, n: usize) -> String {
@@ -279,9 +280,19 @@ pub fn tokens_module(flavor: Flavor, n: usize) -> String {
         );
         for (x, levels) in [("xa", 1), ("xb", 2 + i % 3)] {
             let l = target(i, levels);
+            let _ = writeln!(out, "{x}{i}:");
+            if x == "xa" && i % 4 == 0 {
+                // A use of the token of the loop just left, outside it (before the use of the
+                // enclosing loop's token, so that the regions nest): the exit's first use lies
+                // in that loop heart's convergence region.
+                let _ = writeln!(
+                    out,
+                    "  %{x}w{i} = call i32 @conv(i32 %n{i}) [ \"convergencectrl\"(token %t{i}) ]"
+                );
+            }
             let _ = writeln!(
                 out,
-                "{x}{i}:\n  %{x}v{i} = call i32 @conv(i32 %n{i}) [ \"convergencectrl\"(token {}) ]\n  store i32 %{x}v{i}, ptr addrspace(1) %p, align 4\n  br label %{}",
+                "  %{x}v{i} = call i32 @conv(i32 %n{i}) [ \"convergencectrl\"(token {}) ]\n  store i32 %{x}v{i}, ptr addrspace(1) %p, align 4\n  br label %{}",
                 token(l),
                 block(l)
             );
