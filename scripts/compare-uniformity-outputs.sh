@@ -3,7 +3,8 @@
 # and `--mode precise`) from two binaries on the comparison set of issue 13: both benchmark
 # modules of scripts/bench-uniformity.sh, the irreducible function at 500-64,000 blocks, the DAG
 # family (seeds 1-4, 500-8,000 blocks, seed 4 also at 16,000), chains of every shape at 1,000 and
-# 4,000 blocks (seeds 2-3 at 2,000), the one-shape families of gen_uniformity at 1,000-4,000 blocks, and every .ll
+# 4,000 blocks (seeds 2-3 at 2,000), the one-shape families of gen_uniformity and the shapes of
+# session 20 at 1,000-4,000 blocks, and every .ll
 # file under examples/ and crates/*/tests/.
 #
 # Usage: scripts/compare-uniformity-outputs.sh OLD_BINARY [NEW_BINARY]
@@ -37,7 +38,8 @@ for sh in reducible irreducible nestedirreducible selfloops switch unreachable n
   for n in 1000 4000; do inputs+=("$(make chain-$sh-$n chain-$sh $n 1)"); done
   for s in 2 3; do inputs+=("$(make chain-$sh-s$s-2000 chain-$sh 2000 $s)"); done
 done
-for fam in nest exits switch irrloop irrladder irrladder-up irrladder-loop irrladder-unreach selfloops; do
+for fam in nest exits switch irrloop irrladder irrladder-up irrladder-loop irrladder-unreach selfloops \
+  diamonds exitnest datachain tokens manyfuncs widephi latchy; do
   for n in 1000 2000 4000; do inputs+=("$(make $fam-$n $fam $n 1)"); done
 done
 # Every hand-written input of the repository (examples and the crates' tests).

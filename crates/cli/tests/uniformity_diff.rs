@@ -297,3 +297,46 @@ fn uniformity_matches_llvm_on_thread_id_dags_and_chains() {
     }
     eprintln!("uniformity vs LLVM, thread-id DAGs and chains: {total} functions, 0 mismatches");
 }
+
+/// The shapes of session 20 that the earlier families never made (`converge_gen::program::shapes`:
+/// nested diamonds, loop nests with multi-level exits, a chain of phis through switches, loop
+/// nests under convergence tokens, many small functions, one join of hundreds of phi incomings,
+/// one loop of hundreds of latches), at 200-500 blocks, against LLVM 22 (NVPTX) and LLVM 19
+/// (AMDGPU).
+#[test]
+fn uniformity_matches_llvm_on_session_20_shapes() {
+    use converge_gen::program::shapes;
+    let opt22 = converge_gen::reference::opt22("uniformity_diff session 20 shapes llvm22");
+    let opt19 = converge_gen::reference::opt19("uniformity_diff session 20 shapes llvm19");
+    let modules = |flavor: Flavor| -> Vec<(&'static str, String)> {
+        vec![
+            ("diamonds", shapes::diamonds_module(flavor, 300)),
+            ("exitnest", shapes::exitnest_module(flavor, 400)),
+            ("datachain", shapes::datachain_module(flavor, 400)),
+            ("tokens", shapes::tokens_module(flavor, 400)),
+            (
+                "manyfuncs",
+                shapes::manyfuncs_module(&mut Rng::new(seed_of(0x2000, 0)), flavor, 500),
+            ),
+            ("widephi", shapes::widephi_module(flavor, 300)),
+            ("latchy", shapes::latchy_module(flavor, 300)),
+        ]
+    };
+    let mut total = 0;
+    for (opt, flavor, extra, what) in [
+        (&opt22, Flavor::Nvptx, &[][..], "LLVM 22"),
+        (
+            &opt19,
+            Flavor::Amdgpu,
+            &["--llvm-version", "19"][..],
+            "LLVM 19",
+        ),
+    ] {
+        let Some(opt) = opt else { continue };
+        for (name, text) in modules(flavor) {
+            let file = scratch(&format!("shapes-{name}-{}.ll", extra.len()));
+            total += check_batch(opt, &text, &file, extra, 0x2000, &format!("{what} {name}"));
+        }
+    }
+    eprintln!("uniformity vs LLVM, session 20 shapes: {total} functions, 0 mismatches");
+}

@@ -6,6 +6,8 @@
 //! divergent. Every use is dominated by its definition (checked with the dominator tree), so `opt`
 //! accepts every program.
 
+pub mod shapes;
+
 use crate::cfg::{CfgParams, Shape, random_cfg as random_cfg_shaped};
 use crate::rng::Rng;
 use converge_graph::{Block, Cfg, DominatorTree, Graph};

@@ -228,6 +228,7 @@ fn generic_cores_do_not_name_the_llvm_text_ir() {
         "crates/uniformity/src/analysis.rs",
         "crates/uniformity/src/analysis/settle.rs",
         "crates/uniformity/src/analysis/late.rs",
+        "crates/uniformity/src/analysis/lone.rs",
         "crates/verify/src/core.rs",
         "crates/verify/src/structure.rs",
     ] {

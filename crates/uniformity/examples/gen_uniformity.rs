@@ -26,12 +26,20 @@
 //!   exit chain in the other direction), `irrladder-loop` (`irrladder` inside a reducible loop),
 //!   `irrladder-unreach` (`irrladder-loop` with an unreachable predecessor per level: one
 //!   irreducible cycle for LLVM 19).
-//!   SEED is ignored.
+//!   SEED is ignored;
+//! - the shapes of session 20 (`converge_gen::program::shapes`): `diamonds` (if-then-else nested
+//!   BLOCKS/3 deep), `exitnest` (loops nested BLOCKS/5 deep with multi-level divergent exits and
+//!   values used after them), `datachain` (a loop around a chain of switches whose joins' phis
+//!   take the previous join's phis, every other switch on such a phi), `tokens` (`exitnest`'s
+//!   nest under `entry`/`loop`/`anchor` convergence tokens with convergent calls), `widephi` (a
+//!   loop around a switch into BLOCKS cases joining in one block of phis with BLOCKS incomings),
+//!   `latchy` (one loop of BLOCKS/2 blocks, each a back edge and a divergent exit); SEED is
+//!   ignored. `manyfuncs` (about BLOCKS/13 random functions of 2-24 blocks, of every shape).
 
 use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{
     Flavor, Options, dag_back_edges_cfg, grid_back_edges_cfg, irreducible_module, module,
-    module_header, tid_function_with_cfg,
+    module_header, shapes, tid_function_with_cfg,
 };
 use converge_gen::rng::Rng;
 
@@ -44,6 +52,13 @@ fn main() {
     let mut opts = Options::new(Flavor::Amdgpu);
     let text = match what {
         "irreducible" => irreducible_module(&mut rng, n),
+        "diamonds" => shapes::diamonds_module(Flavor::Amdgpu, n),
+        "exitnest" => shapes::exitnest_module(Flavor::Amdgpu, n),
+        "datachain" => shapes::datachain_module(Flavor::Amdgpu, n),
+        "tokens" => shapes::tokens_module(Flavor::Amdgpu, n),
+        "manyfuncs" => shapes::manyfuncs_module(&mut rng, Flavor::Amdgpu, n),
+        "widephi" => shapes::widephi_module(Flavor::Amdgpu, n),
+        "latchy" => shapes::latchy_module(Flavor::Amdgpu, n),
         "grid" => {
             let succs = grid_back_edges_cfg(&mut rng, n);
             let mut t = module_header(Flavor::Amdgpu);

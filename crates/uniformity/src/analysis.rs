@@ -406,6 +406,7 @@ macro_rules! shortcut_on {
 }
 
 mod late;
+mod lone;
 mod settle;
 
 /// Switches for the unit tests that compare the shortcuts with the plain computation.
@@ -431,6 +432,10 @@ pub(crate) mod knobs {
         /// LLVM 22's setting does not stop a branch's join propagation at blocks it cannot join
         /// (`settle::unjoinable`).
         pub static NO_UNJOINABLE: Cell<bool> = const { Cell::new(false) };
+        /// `precise::tokens::uses_inside` off.
+        pub static NO_USES_INSIDE: Cell<bool> = const { Cell::new(false) };
+        /// `lone::lone_source` off.
+        pub static NO_LONE_SOURCE: Cell<bool> = const { Cell::new(false) };
         pub static NO_DISJOINT_SKIP: Cell<bool> = const { Cell::new(false) };
         pub static RECORDED: Cell<u32> = const { Cell::new(0) };
         /// Join-propagation steps taken (all functions analysed on this thread).
@@ -1589,8 +1594,10 @@ mod tests {
     #[test]
     fn token_join_candidates_change_nothing() {
         let mut saved = 0;
-        // The candidates' saving alone (the unjoinable stop saves some of the same walks).
+        // The candidates' saving alone (the unjoinable stop and the lone-source rule save some
+        // of the same walks).
         knobs::NO_UNJOINABLE.with(|c| c.set(true));
+        knobs::NO_LONE_SOURCE.with(|c| c.set(true));
         for text in inputs() {
             knobs::WORK.with(|c| c.set(0));
             let sharp = run(&text);
@@ -1607,6 +1614,7 @@ mod tests {
             }
         }
         knobs::NO_UNJOINABLE.with(|c| c.set(false));
+        knobs::NO_LONE_SOURCE.with(|c| c.set(false));
         assert!(
             saved > 10_000,
             "the sharper candidates skip work ({saved} steps)"
@@ -1765,7 +1773,9 @@ mod tests {
     #[test]
     fn single_line_skip_changes_nothing() {
         let mut saved = 0;
+        // The skip's saving alone (the lone-source rule settles some of the same blocks).
         knobs::NO_SETTLED_DROP.with(|c| c.set(true));
+        knobs::NO_LONE_SOURCE.with(|c| c.set(true));
         for text in exit_inputs() {
             for precise in [false, true] {
                 knobs::WORK.with(|c| c.set(0));
@@ -1783,6 +1793,7 @@ mod tests {
             }
         }
         knobs::NO_SETTLED_DROP.with(|c| c.set(false));
+        knobs::NO_LONE_SOURCE.with(|c| c.set(false));
         assert!(saved > 10_000, "the skip saves work ({saved} steps)");
     }
 

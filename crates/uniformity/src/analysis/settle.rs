@@ -492,7 +492,7 @@ impl<F: SsaFunction> State<'_, F> {
                 return false;
             }
         }
-        if self.w.phis_tainted[j.index()] {
+        if self.w.phis_tainted[j.index()] || self.lone_source_all(j) {
             return true;
         }
         let (f, out) = (self.f, &self.out);
@@ -561,7 +561,7 @@ impl<F: SsaFunction> State<'_, F> {
             if !self.precise {
                 // LLVM 22's setting: a join anywhere taints the phis, so only a block the branch
                 // cannot join is settled for it.
-                if !self.unjoinable(b, j) {
+                if !self.unjoinable(b, j) && !self.lone_source(b, j) {
                     return k;
                 }
                 k += 1;
@@ -583,7 +583,10 @@ impl<F: SsaFunction> State<'_, F> {
             });
             // Sharper tests where the function's propagations work hard (`unjoinable`).
             let untouched = untouched
-                || unjoinable && (self.unjoinable(b, j) || self.untouched_searched(b, lb, j));
+                || unjoinable
+                    && (self.unjoinable(b, j)
+                        || self.untouched_searched(b, lb, j)
+                        || self.lone_source(b, j));
             if !untouched {
                 return k;
             }

@@ -19,6 +19,60 @@
 use crate::ssa::{Inst, SsaFunction, TokenKind, Val};
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
+use std::cell::RefCell;
+
+/// Block marks cleared in O(1) by a new stamp, kept per thread and reused by every search of
+/// [`in_region`] and [`iteration_bound`]. (They are asked per use of a value after a divergent
+/// exit: with two fresh vectors of every block per question, a nest of 12,800 loops under
+/// convergence tokens spent 27 s at 64,000 blocks clearing them, issue 13's `tokens` family.)
+#[derive(Default)]
+struct Marks {
+    stamp: u32,
+    seen: Vec<u32>,
+    uses: Vec<u32>,
+    stack: Vec<Block>,
+}
+
+impl Marks {
+    /// Starts a search over `n` blocks: nothing seen, no use block.
+    fn start(&mut self, n: usize) {
+        if self.seen.len() < n {
+            self.seen.resize(n, 0);
+            self.uses.resize(n, 0);
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.uses.fill(0);
+            self.stamp = 1;
+        }
+        self.stack.clear();
+    }
+
+    /// Marks `b` seen; true when it was already.
+    fn see(&mut self, b: Block) -> bool {
+        std::mem::replace(&mut self.seen[b.index()], self.stamp) == self.stamp
+    }
+}
+
+thread_local! {
+    static MARKS: RefCell<Marks> = RefCell::default();
+}
+
+/// Runs `search` with this thread's marks, started for `n` blocks; a fresh set if they are in use.
+fn with_marks<R>(n: usize, search: impl FnOnce(&mut Marks) -> R) -> R {
+    MARKS.with(|m| match m.try_borrow_mut() {
+        Ok(mut m) => {
+            m.start(n);
+            search(&mut m)
+        }
+        Err(_) => {
+            let mut m = Marks::default();
+            m.start(n);
+            search(&mut m)
+        }
+    })
+}
 
 /// Does the always-uniform instruction `i` (a convergent operation) compute over a group of
 /// threads that may differ from its converged instances at later uses?
@@ -126,7 +180,7 @@ pub(crate) fn iteration_bound<F: SsaFunction>(
 ) -> bool {
     let h = s.header(o);
     let ub = f.inst_block(u);
-    if !s.dom.dominates(h, ub) || !in_region(f, s, heart, u) {
+    if !s.dom.dominates(h, ub) || uses_inside(f, s, o, heart, u) || !in_region(f, s, heart, u) {
         return false;
     }
     // Every path from the heart to `u` passes `v`.
@@ -135,20 +189,44 @@ pub(crate) fn iteration_bound<F: SsaFunction>(
         return v >= heart;
     }
     let n = f.cfg().num_blocks();
-    let mut seen = vec![false; n];
-    seen[h.index()] = true;
-    seen[d.index()] = true;
-    let mut stack: Vec<Block> = f.cfg().succs(h).to_vec();
-    while let Some(x) = stack.pop() {
-        if std::mem::replace(&mut seen[x.index()], true) {
-            continue;
+    with_marks(n, |m| {
+        m.see(h);
+        m.see(d);
+        m.stack.extend_from_slice(f.cfg().succs(h));
+        while let Some(x) = m.stack.pop() {
+            if m.see(x) {
+                continue;
+            }
+            if x == ub {
+                return false;
+            }
+            m.stack.extend_from_slice(f.cfg().succs(x));
         }
-        if x == ub {
-            return false;
-        }
-        stack.extend_from_slice(f.cfg().succs(x));
+        true
+    })
+}
+
+/// Is `u`'s block `ub` outside the reducible cycle `o` whose header holds `heart`, while every use
+/// of `heart`'s token lies inside `o` or, unless it comes after `u` in `ub`, in a block entered
+/// from `o` only? Then `u` is not in the heart's region ([`in_region`]): a path from `ub` to
+/// such a use enters `o`, through its header, which holds the heart. (A search of every block the heart dominates per
+/// use after a divergent exit was quadratic in a nest of loops under convergence tokens: 25 s at
+/// 64,000 blocks, issue 13's `tokens` family.)
+fn uses_inside<F: SsaFunction>(f: &F, s: &Structure, o: u32, heart: Inst, u: Inst) -> bool {
+    let ub = f.inst_block(u);
+    #[cfg(test)]
+    if crate::analysis::knobs::NO_USES_INSIDE.with(|c| c.get()) {
+        return false;
     }
-    true
+    let h = s.header(o);
+    s.is_reducible(o)
+        && f.inst_block(heart) == h
+        && !s.contains(o, ub)
+        && f.users(Val::Inst(heart)).iter().all(|&x| {
+            let xb = f.inst_block(x);
+            s.contains(o, xb)
+                || (xb != ub || x < u) && f.cfg().preds(xb).iter().all(|&p| s.contains(o, p))
+        })
 }
 
 /// Is instruction `u` in the convergence region of the token defined by `t`: dominated by `t`,
@@ -172,25 +250,25 @@ pub fn in_region<F: SsaFunction>(f: &F, s: &Structure, t: Inst, u: Inst) -> bool
         return true;
     }
     let n = f.cfg().num_blocks();
-    let mut use_block = vec![false; n];
-    for &x in uses {
-        if f.control_token(x) == Some(t) {
-            use_block[f.inst_block(x).index()] = true;
+    with_marks(n, |m| {
+        for &x in uses {
+            if f.control_token(x) == Some(t) {
+                m.uses[f.inst_block(x).index()] = m.stamp;
+            }
         }
-    }
-    let mut seen = vec![false; n];
-    seen[tb.index()] = true;
-    let mut stack: Vec<Block> = f.cfg().succs(ub).to_vec();
-    while let Some(x) = stack.pop() {
-        if std::mem::replace(&mut seen[x.index()], true) || !s.dom.dominates(tb, x) {
-            continue;
+        m.see(tb);
+        m.stack.extend_from_slice(f.cfg().succs(ub));
+        while let Some(x) = m.stack.pop() {
+            if m.see(x) || !s.dom.dominates(tb, x) {
+                continue;
+            }
+            if m.uses[x.index()] == m.stamp {
+                return true;
+            }
+            m.stack.extend_from_slice(f.cfg().succs(x));
         }
-        if use_block[x.index()] {
-            return true;
-        }
-        stack.extend_from_slice(f.cfg().succs(x));
-    }
-    false
+        false
+    })
 }
 
 /// Do the threads converged at instruction `u` share one dynamic instance of the token `t`?
