@@ -52,13 +52,7 @@ fn main() {
     let mut opts = Options::new(Flavor::Amdgpu);
     let text = match what {
         "irreducible" => irreducible_module(&mut rng, n),
-        "diamonds" => shapes::diamonds_module(Flavor::Amdgpu, n),
-        "exitnest" => shapes::exitnest_module(Flavor::Amdgpu, n),
-        "datachain" => shapes::datachain_module(Flavor::Amdgpu, n),
-        "tokens" => shapes::tokens_module(Flavor::Amdgpu, n),
-        "manyfuncs" => shapes::manyfuncs_module(&mut rng, Flavor::Amdgpu, n),
-        "widephi" => shapes::widephi_module(Flavor::Amdgpu, n),
-        "latchy" => shapes::latchy_module(Flavor::Amdgpu, n),
+        _ if let Some(t) = shapes::by_name(what, &mut rng, Flavor::Amdgpu, n) => t,
         "grid" => {
             let succs = grid_back_edges_cfg(&mut rng, n);
             let mut t = module_header(Flavor::Amdgpu);

@@ -19,6 +19,31 @@ use super::{Flavor, Options, module, module_header, tid_function_with_cfg};
 use crate::rng::Rng;
 use std::fmt::Write as _;
 
+/// The families of this module, by their `gen_uniformity` names.
+pub const NAMES: &[&str] = &[
+    "diamonds",
+    "exitnest",
+    "datachain",
+    "tokens",
+    "manyfuncs",
+    "widephi",
+    "latchy",
+];
+
+/// The family named `name` (one of [`NAMES`]) at about `n` blocks; `rng` only for `manyfuncs`.
+pub fn by_name(name: &str, rng: &mut Rng, flavor: Flavor, n: usize) -> Option<String> {
+    Some(match name {
+        "diamonds" => diamonds_module(flavor, n),
+        "exitnest" => exitnest_module(flavor, n),
+        "datachain" => datachain_module(flavor, n),
+        "tokens" => tokens_module(flavor, n),
+        "manyfuncs" => manyfuncs_module(rng, flavor, n),
+        "widephi" => widephi_module(flavor, n),
+        "latchy" => latchy_module(flavor, n),
+        _ => return None,
+    })
+}
+
 /// The kernel's head: `@big` with a buffer `%p` and a uniform `i32 %n`, the thread id in `%tid`.
 fn kernel_head(out: &mut String, flavor: Flavor, attrs: &str) {
     let (cc, tid) = match flavor {
