@@ -432,6 +432,14 @@ pub(crate) mod knobs {
         /// LLVM 22's setting does not stop a branch's join propagation at blocks it cannot join
         /// (`settle::unjoinable`).
         pub static NO_UNJOINABLE: Cell<bool> = const { Cell::new(false) };
+        /// LLVM 19's setting: `settled_for_branch` scans to the end of the order instead of to
+        /// the bound of the branch's label flow (`ModifiedPo::reach_hi_19`).
+        pub static NO_REACH_19_BOUND: Cell<bool> = const { Cell::new(false) };
+        /// LLVM 19's setting leaves `lone::lone_source_all` out (it asks `lone_source` per
+        /// branch only).
+        pub static NO_LONE_SOURCE_19: Cell<bool> = const { Cell::new(false) };
+        /// Header predecessors `lone_source_all` left out in LLVM 19's setting.
+        pub static LONE_19: Cell<u64> = const { Cell::new(0) };
         /// `precise::tokens::uses_inside` off.
         pub static NO_USES_INSIDE: Cell<bool> = const { Cell::new(false) };
         /// `lone::lone_source` off.

@@ -62,8 +62,16 @@ impl<F: SsaFunction> State<'_, F> {
     /// a cycle without `j`: no branch ever joins at `j` (`settle::settled_for_all`). This keeps
     /// the settled end of the order growing past the headers of a loop nest, whose phis stay
     /// uniform; asked per branch instead, they were read again by every branch.
+    ///
+    /// In LLVM 19's propagation a reducible header sends its label to its successors when the
+    /// branch is outside its cycle. Such a predecessor `p` still counts for nothing when `j` lies
+    /// in `p`'s cycle `P` and `P` in no irreducible cycle: for a branch inside `P`, `p` sends to
+    /// the exits only; for one outside, labels enter `P` at `p` alone, which is processed once
+    /// (all its predecessors outside `P` come before it, and a label coming back along a latch is
+    /// the one it sent), so every block of `P`'s body sees one label and is no join.
     pub(super) fn lone_source_all(&self, j: Block) -> bool {
-        if self.llvm19 || !shortcut_on!(NO_LONE_SOURCE) {
+        let (on, on_19) = (shortcut_on!(NO_LONE_SOURCE), shortcut_on!(NO_LONE_SOURCE_19));
+        if !on || self.llvm19 && !on_19 {
             return false;
         }
         let (f, s, po) = (self.f, self.s, &self.w.po);
@@ -80,7 +88,15 @@ impl<F: SsaFunction> State<'_, F> {
             if pi == NONE {
                 continue;
             }
-            if po.header_cycle[pi as usize] != NONE && f.cfg().succs(p).len() <= 1 {
+            let c = po.header_cycle[pi as usize];
+            if c != NONE
+                && f.cfg().succs(p).len() <= 1
+                && (!self.llvm19 || s.contains(c, j) && po.outer_irr[c as usize] == NONE)
+            {
+                #[cfg(test)]
+                if self.llvm19 {
+                    knobs::LONE_19.with(|k| k.set(k.get() + 1));
+                }
                 continue;
             }
             if source.is_some_and(|q| q != p) {

@@ -537,7 +537,15 @@ impl<F: SsaFunction> State<'_, F> {
         // Past the highest index the branch's labels can reach the propagation returns at once
         // (`JoinFinder::compute`): no need to look further.
         let hi = if self.llvm19 {
-            n
+            // LLVM 19's flow also climbs into reducible cycles without the branch: the bound
+            // `JoinFinder::compute` returns at once past. (Asking `n` made every branch of a
+            // loop nest with multi-level exits scan the settled end of the order up to the
+            // entry: quadratic, issue 13's `exitnest` family.)
+            let po = &self.w.po;
+            match po.succs(po.index[b.index()]).iter().copied().max() {
+                Some(m) if shortcut_on!(NO_REACH_19_BOUND) => po.reach_hi_19(s, b, m),
+                _ => n,
+            }
         } else {
             self.w.po.branch_reach_hi(b)
         };
