@@ -70,7 +70,10 @@ impl<F: SsaFunction> State<'_, F> {
     /// (all its predecessors outside `P` come before it, and a label coming back along a latch is
     /// the one it sent), so every block of `P`'s body sees one label and is no join.
     pub(super) fn lone_source_all(&self, j: Block) -> bool {
-        let (on, on_19) = (shortcut_on!(NO_LONE_SOURCE), shortcut_on!(NO_LONE_SOURCE_19));
+        let (on, on_19) = (
+            shortcut_on!(NO_LONE_SOURCE),
+            shortcut_on!(NO_LONE_SOURCE_19),
+        );
         if !on || self.llvm19 && !on_19 {
             return false;
         }
