@@ -268,6 +268,11 @@ struct Scratch {
     reach_stamp: u32,
     /// Scratch of `settle::untouched_searched`: the predecessors a branch may reach.
     reached_preds: Vec<Block>,
+    /// Precise mode (`settled_for_branch`), per block with many predecessors: the component
+    /// start of the last branches asked about it and whether every phi there is of one value
+    /// from the predecessors such branches may reach (a fact of the IR, fixed per component);
+    /// empty until first needed in a function.
+    phi_memo: Vec<(u32, bool)>,
     /// Uses leaving cycles (`crate::temporal`), built on the first sweep of a large cycle.
     escape: EscapeIndex,
     escape_ready: bool,
@@ -325,6 +330,7 @@ impl Scratch {
         reset(&mut self.join_phi_cursor, nb, NONE);
         self.settled_below = 0;
         self.unsettled_next.clear();
+        self.phi_memo.clear();
         self.escape_ready = false;
         self.late.clear();
         self.late_seen.clear();
@@ -442,6 +448,10 @@ pub(crate) mod knobs {
         pub static LONE_19: Cell<u64> = const { Cell::new(0) };
         /// `precise::tokens::uses_inside` off.
         pub static NO_USES_INSIDE: Cell<bool> = const { Cell::new(false) };
+        /// `settle`'s per-block memo of the phis' one-valued test (`Scratch::phi_memo`) off.
+        pub static NO_PHI_MEMO: Cell<bool> = const { Cell::new(false) };
+        /// Phi incomings `settled_for_branch` read in precise mode (this thread).
+        pub static PHI_READS: Cell<u64> = const { Cell::new(0) };
         /// `lone::lone_source` off.
         pub static NO_LONE_SOURCE: Cell<bool> = const { Cell::new(false) };
         pub static NO_DISJOINT_SKIP: Cell<bool> = const { Cell::new(false) };

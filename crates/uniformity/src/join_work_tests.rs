@@ -1229,3 +1229,107 @@ fn lone_source_19_changes_nothing() {
         "the rule never fired in LLVM 19's setting"
     );
 }
+
+/// Precise mode reads the phis of a block with many predecessors once per component of the
+/// branches asking (`Scratch::phi_memo`), not once per branch: no answer and no order changes
+/// on the families with wide joins (`latchy`: a loop header with a latch per block; `widephi`,
+/// `datachain`) and the others, and the phi incomings read on `latchy` grow linearly with the
+/// memo (quadratically without: 6.6 s at 64,000 blocks before, issue 13).
+#[test]
+fn phi_memo_changes_nothing() {
+    let mode = Mode::Precise;
+    let mut inputs = irreducible_and_families(1..=2, 1200);
+    for &name in converge_gen::program::shapes::NAMES {
+        inputs.push(family(name, 1500));
+    }
+    // `latchy` whose header phi takes another value from its first latch: the header is a
+    // join of the first latch's branch, though not of the others' (whose incomings alone are
+    // one value), and only the scan's phi test says so (the memo's value matters).
+    let latchy = family("latchy", 1500);
+    assert_eq!(latchy.matches("[ %i1, %b0 ]").count(), 1);
+    inputs.push(latchy.replace("[ %i1, %b0 ]", "[ %n, %b0 ]"));
+    for order in [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ] {
+        inputs.push(wide_join_in_loop(12, order));
+    }
+    inputs.extend(mixed_random_inputs(33, 12, 12));
+    for text in &inputs {
+        let (on, _) = run(text, mode);
+        let (off, _) = run_without(&knobs::NO_PHI_MEMO, text, mode);
+        assert!(same(&on, &off), "the phi memo changed an answer\n{text}");
+    }
+    let reads = |n: usize, memo: bool| {
+        let text = family("latchy", n);
+        knobs::PHI_READS.with(|c| c.set(0));
+        if memo {
+            run(&text, mode);
+        } else {
+            run_without(&knobs::NO_PHI_MEMO, &text, mode);
+        }
+        knobs::PHI_READS.with(|c| c.get())
+    };
+    let (on1, on4) = (reads(1000, true), reads(4000, true));
+    let (off1, off4) = (reads(1000, false), reads(4000, false));
+    eprintln!("latchy phi reads: {on1} -> {on4} with the memo, {off1} -> {off4} without");
+    assert!(on4 <= 5 * on1 && on4 <= 20 * 4000, "{on1} -> {on4}");
+    assert!(off4 > 10 * off1, "without the memo: {off1} -> {off4}");
+}
+
+/// A loop with a divergent exit (`%ce`) and two more divergent branches in its component: one
+/// (`%cx`) rejoins at once, the other (`%cd`) splits into two chains of `k` blocks that each
+/// jump to `j` (or to the latch), whose phi takes 1 from one chain and 2 from the other. `j` has
+/// `2k` predecessors, so `Scratch::phi_memo` answers a later branch's question about it from an
+/// earlier one's, and must say "not one value". `order` permutes the three compares (it decides
+/// which branch asks first).
+fn wide_join_in_loop(k: usize, order: [usize; 3]) -> String {
+    use std::fmt::Write as _;
+    let cmps = [
+        "  %ce = icmp eq i32 %tid, %i\n",
+        "  %cx = icmp slt i32 %tid, %i\n",
+        "  %cd = icmp sgt i32 %tid, %n\n",
+    ];
+    let mut t = module_header(Flavor::Amdgpu);
+    t.push_str(
+        "define amdgpu_kernel void @w(ptr addrspace(1) %p, i32 %n) {\nentry:\n  \
+         %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  br label %h\nh:\n  \
+         %i = phi i32 [ 0, %entry ], [ %i1, %lt ]\n  %i1 = add i32 %i, 1\n",
+    );
+    for c in order {
+        t.push_str(cmps[c]);
+    }
+    t.push_str(
+        "  br i1 %ce, label %x0, label %s\ns:\n  br i1 %cx, label %pp, label %qq\npp:\n  \
+         br label %r\nqq:\n  br label %r\nr:\n  br i1 %cd, label %a0, label %b0\n",
+    );
+    let mut incoming = Vec::new();
+    for (side, value) in [("a", 1), ("b", 2)] {
+        for x in 0..k {
+            if x + 1 < k {
+                let _ = writeln!(
+                    t,
+                    "{side}{x}:\n  switch i32 %n, label %{side}{} [\n    i32 {x}, label %j\n    \
+                     i32 {}, label %lt\n  ]",
+                    x + 1,
+                    x + 100
+                );
+            } else {
+                let _ = writeln!(t, "{side}{x}:\n  br label %j");
+            }
+            incoming.push(format!("[ {value}, %{side}{x} ]"));
+        }
+    }
+    let _ = writeln!(
+        t,
+        "j:\n  %v = phi i32 {}\n  store i32 %v, ptr addrspace(1) %p, align 4\n  br label %lt\n\
+         lt:\n  %c = icmp slt i32 %i1, %n\n  br i1 %c, label %h, label %ret\nx0:\n  \
+         br label %ret\nret:\n  ret void\n}}",
+        incoming.join(", ")
+    );
+    t
+}

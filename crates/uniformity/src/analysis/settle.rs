@@ -15,6 +15,10 @@
 
 use super::*;
 
+/// Blocks with more predecessors than this get `Scratch::phi_memo` (below it the phis' incomings
+/// are read directly: a memo would cost more than it saves).
+const PHI_MEMO_PREDS: usize = 16;
+
 impl<F: SsaFunction> State<'_, F> {
     /// Would no block after top-level cycle `a` change if it became a join of a branch inside `a`?
     /// Such a join either taints its phis (settled once tainted, or when it has none that count)
@@ -576,19 +580,40 @@ impl<F: SsaFunction> State<'_, F> {
                 continue;
             }
             let po = &self.w.po;
+            // Depends on the branch only through `lb` (`b`'s own component starts at `lb`).
             let may_reach = |p: Block| {
-                if p == b {
-                    return true;
-                }
+                #[cfg(test)]
+                knobs::PHI_READS.with(|c| c.set(c.get() + 1));
                 let lp = crate::precise::joins::component_lo(s, po, p);
                 lp == lb || (lp < lb && po.index[p.index()] < lb)
             };
-            let untouched = f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
-                self.out.divergent_insts[i.index()]
-                    || self.out.always_uniform[i.index()]
-                    || f.phi_has_constant_or_undef_value(i)
-                    || f.phi_same_incoming_from(i, &may_reach)
-            });
+            // A block with many predecessors (a loop header with a latch per block, issue 13's
+            // `latchy` family) is asked by every branch of its component: its phis' incomings
+            // are read once per component, not once per branch.
+            let one_valued =
+                f.cfg().preds(j).len() > PHI_MEMO_PREDS && shortcut_on!(NO_PHI_MEMO) && {
+                    if self.w.phi_memo.is_empty() {
+                        self.w.phi_memo.resize(f.cfg().num_blocks(), (NONE, false));
+                    }
+                    match self.w.phi_memo[j.index()] {
+                        (m, v) if m == lb => v,
+                        _ => {
+                            let v = f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
+                                f.phi_has_constant_or_undef_value(i)
+                                    || f.phi_same_incoming_from(i, &may_reach)
+                            });
+                            self.w.phi_memo[j.index()] = (lb, v);
+                            v
+                        }
+                    }
+                };
+            let untouched = one_valued
+                || f.block_insts(j).take_while(|&i| f.is_phi(i)).all(|i| {
+                    self.out.divergent_insts[i.index()]
+                        || self.out.always_uniform[i.index()]
+                        || f.phi_has_constant_or_undef_value(i)
+                        || f.phi_same_incoming_from(i, &may_reach)
+                });
             // Sharper tests where the function's propagations work hard (`unjoinable`).
             let untouched = untouched
                 || unjoinable
