@@ -42,6 +42,10 @@ for fam in nest exits switch irrloop irrladder irrladder-up irrladder-loop irrla
   diamonds exitnest datachain tokens manyfuncs widephi latchy; do
   for n in 1000 2000 4000; do inputs+=("$(make $fam-$n $fam $n 1)"); done
 done
+# Random loop nests with jumps into later loops (session 21): three seeds, up to 8,000 blocks.
+for s in 1 2 3; do
+  for n in 2000 8000; do inputs+=("$(make randnest-$s-$n randnest $n $s)"); done
+done
 # Every hand-written input of the repository (examples and the crates' tests).
 while IFS= read -r f; do inputs+=("$f"); done < <(find examples crates/*/tests -name '*.ll' | sort)
 diffs=0

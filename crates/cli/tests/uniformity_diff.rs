@@ -320,6 +320,14 @@ fn uniformity_matches_llvm_on_session_20_shapes() {
             ),
             ("widephi", shapes::widephi_module(flavor, 300)),
             ("latchy", shapes::latchy_module(flavor, 300)),
+            (
+                "randnest",
+                shapes::randnest_module(&mut Rng::new(seed_of(0x2100, 1)), flavor, 600),
+            ),
+            (
+                "randnest",
+                shapes::randnest_module(&mut Rng::new(seed_of(0x2100, 2)), flavor, 1500),
+            ),
         ]
     };
     let mut total = 0;

@@ -34,7 +34,9 @@
 //!   nest under `entry`/`loop`/`anchor` convergence tokens with convergent calls), `widephi` (a
 //!   loop around a switch into BLOCKS cases joining in one block of phis with BLOCKS incomings),
 //!   `latchy` (one loop of BLOCKS/2 blocks, each a back edge and a divergent exit); SEED is
-//!   ignored. `manyfuncs` (about BLOCKS/13 random functions of 2-24 blocks, of every shape).
+//!   ignored. `manyfuncs` (about BLOCKS/13 random functions of 2-24 blocks, of every shape),
+//!   `randnest` (session 21: random loop nests with forward jumps into later loops, irreducible
+//!   cycles nested dozens deep; `converge_gen::program::shapes::randnest_cfg`).
 
 use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{

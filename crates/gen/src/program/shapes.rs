@@ -13,7 +13,10 @@
 //! - [`widephi_module`]: one loop whose header switches to `n` cases that all join in one block of
 //!   phis with `n` incomings, half the cases also falling through to the next one divergently;
 //! - [`latchy_module`]: one loop of `n / 2` blocks, each a back edge to the header and a
-//!   divergent exit of its own.
+//!   divergent exit of its own;
+//! - [`randnest_cfg`] (session 21): a random nest of loops up to 200 deep, with forward jumps of
+//!   up to 30 blocks that leave loops and enter others past their headers (irreducible cycles
+//!   nested in loops, thousands of blocks each).
 
 use super::{Flavor, Options, module, module_header, tid_function_with_cfg};
 use crate::rng::Rng;
@@ -28,6 +31,7 @@ pub const NAMES: &[&str] = &[
     "manyfuncs",
     "widephi",
     "latchy",
+    "randnest",
 ];
 
 /// The family named `name` (one of [`NAMES`]) at about `n` blocks; `rng` only for `manyfuncs`.
@@ -40,6 +44,7 @@ pub fn by_name(name: &str, rng: &mut Rng, flavor: Flavor, n: usize) -> Option<St
         "manyfuncs" => manyfuncs_module(rng, flavor, n),
         "widephi" => widephi_module(flavor, n),
         "latchy" => latchy_module(flavor, n),
+        "randnest" => randnest_module(rng, flavor, n),
         _ => return None,
     })
 }
@@ -438,4 +443,46 @@ pub fn latchy_module(flavor: Flavor, n: usize) -> String {
     }
     out.push_str("\n  store i32 %r, ptr addrspace(1) %p, align 4\n  ret void\n}\n");
     out
+}
+
+/// Random loop nests in one function of `n + 2` blocks, read top to bottom: each block opens a
+/// loop (30%: it becomes a header), closes the innermost open one (25%: a divergent latch back
+/// to its header, else on to the next block), jumps ahead divergently by 1-30 blocks (20%, when
+/// inside a loop: such jumps leave loops and enter later ones past their headers), or falls
+/// through; at most 200 loops are open. Forward jumps into a loop body make irreducible cycles
+/// that can span thousands of blocks and nest dozens deep. The last block returns.
+pub fn randnest_cfg(rng: &mut Rng, n: usize) -> Vec<Vec<u32>> {
+    let n = n.max(4);
+    let mut succs: Vec<Vec<u32>> = vec![vec![1]];
+    let mut open: Vec<u32> = Vec::new();
+    for k in 1..=n as u32 {
+        let r = rng.below(100);
+        let next = k + 1;
+        succs.push(if r < 30 && open.len() < 200 {
+            open.push(k);
+            vec![next]
+        } else if r < 55 && !open.is_empty() {
+            let h = open.pop().expect("an open loop");
+            vec![h, next]
+        } else if r < 75 && !open.is_empty() {
+            let far = (k + 1 + rng.below(30) as u32).min(n as u32 + 1);
+            if far == next {
+                vec![next]
+            } else {
+                vec![next, far]
+            }
+        } else {
+            vec![next]
+        });
+    }
+    succs.push(Vec::new());
+    succs
+}
+
+/// [`randnest_cfg`] as a module: every branch on the thread id, a phi of per-edge constants at
+/// every block with several predecessors.
+pub fn randnest_module(rng: &mut Rng, flavor: Flavor, n: usize) -> String {
+    let mut t = module_header(flavor);
+    t.push_str(&tid_function_with_cfg(flavor, "big", &randnest_cfg(rng, n)));
+    t
 }
