@@ -121,7 +121,8 @@ pub fn size_hint(ci: &CycleInfo, text: bool) -> u64 {
         .sum::<u64>()
 }
 
-/// One function as JSON.
+/// One function as JSON, built whole: the reference [`write_json`] matches byte for byte
+/// (through [`super::json_text`]); tests and library callers use it.
 pub fn json(m: &Module, fid: FuncId, cfg: &Cfg, ci: &CycleInfo) -> FunctionCycles {
     let f = m.func(fid);
     let cycles = ci
@@ -141,6 +142,107 @@ pub fn json(m: &Module, fid: FuncId, cfg: &Cfg, ci: &CycleInfo) -> FunctionCycle
         blocks: f.blocks.len(),
         cycles,
     }
+}
+
+/// [`CyclesReport`]'s JSON for input `file`, streamed: [`write_json_head`], each function
+/// through [`super::jsonw::ListDocument::element`] and [`write_json`], then [`write_json_tail`];
+/// the bytes [`super::json_text`] prints for the whole report.
+pub fn write_json_head(out: impl std::fmt::Write, file: &str) -> std::fmt::Result {
+    let schema = super::schema("cycles");
+    frame(&[("file", file)], &[("schema", &schema)]).head(out)
+}
+
+/// The end of [`CyclesReport`]'s JSON after `count` functions (see [`write_json_head`]).
+pub fn write_json_tail(out: impl std::fmt::Write, count: usize) -> std::fmt::Result {
+    let schema = super::schema("cycles");
+    frame(&[], &[("schema", &schema)]).tail(out, count)
+}
+
+/// The keys around `functions`, in sorted order.
+fn frame<'a>(
+    before: &'a [(&'a str, &'a str)],
+    after: &'a [(&'a str, &'a str)],
+) -> super::jsonw::ListDocument<'a> {
+    super::jsonw::ListDocument {
+        before,
+        list: "functions",
+        after,
+    }
+}
+
+/// [`json`] written into `w` as it is rendered, keys in sorted order (a [`CycleDetail`]'s
+/// flattened [`CycleJson`] keys among its own), the bytes [`super::json_text`] prints for the
+/// [`FunctionCycles`]: every cycle lists its blocks, quadratic in a deep nest (337 MB for an
+/// 8,000-block nest), so the function is never built as a value. Stops at the first error of
+/// `w`'s sink.
+pub fn write_json(
+    w: &mut super::jsonw::JsonWriter<impl std::fmt::Write>,
+    m: &Module,
+    fid: FuncId,
+    cfg: &Cfg,
+    ci: &CycleInfo,
+) -> std::fmt::Result {
+    let f = m.func(fid);
+    let mut buf = String::new();
+    w.begin_object()?;
+    w.key("blocks")?;
+    w.uint(f.blocks.len() as u64)?;
+    w.key("cycles")?;
+    w.begin_array()?;
+    for c in ci.cycles() {
+        w.item()?;
+        w.begin_object()?;
+        w.key("blocks")?;
+        super::write_block_names(w, m, f, ci.blocks(c), &mut buf)?;
+        w.key("children")?;
+        w.begin_array()?;
+        for ch in ci.children(c) {
+            w.item()?;
+            w.uint(ch.0.into())?;
+        }
+        w.end_array()?;
+        w.key("depth")?;
+        w.uint(ci.depth(c).into())?;
+        if !ci.entries(c).is_empty() {
+            w.key("entries")?;
+            super::write_block_names(w, m, f, ci.entries(c), &mut buf)?;
+        }
+        w.key("exiting")?;
+        super::write_block_names(w, m, f, &ci.exiting_blocks(cfg, c), &mut buf)?;
+        w.key("exits")?;
+        super::write_block_names(w, m, f, &ci.exit_blocks(cfg, c), &mut buf)?;
+        w.key("header")?;
+        w.str_with(&mut buf, |s| m.write_block_name(f, ci.header(c), s))?;
+        w.key("id")?;
+        w.uint(c.0.into())?;
+        w.key("parent")?;
+        match ci.parent(c) {
+            Some(p) => w.uint(p.0.into())?,
+            None => w.null()?,
+        }
+        w.key("reducible")?;
+        w.bool(ci.is_reducible(c))?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    w.key("name")?;
+    w.str(m.str(f.name))?;
+    w.end_object()
+}
+
+/// About how many bytes [`write_json`] prints for `ci` (see [`size_hint`]): a line per block of
+/// each cycle, its entries, exits and exiting blocks (at most twice its blocks).
+pub fn json_size_hint(ci: &CycleInfo) -> u64 {
+    // An indented, quoted name with its comma and line break; a cycle's fixed lines.
+    const NAME: u64 = 24;
+    const CYCLE: u64 = 320;
+    256 + ci
+        .cycles()
+        .map(|c| {
+            let listed = (3 * ci.blocks(c).len() + ci.entries(c).len()) as u64;
+            CYCLE + NAME * listed + 16 * ci.children(c).len() as u64
+        })
+        .sum::<u64>()
 }
 
 /// The readable default: one paragraph per cycle, indented by depth. [`write_text`] into a
