@@ -41,8 +41,13 @@ impl<W: Write> JsonWriter<W> {
     }
 
     fn indent(&mut self) -> Result {
-        for _ in 0..self.depth {
-            self.out.write_str("  ")?;
+        // One write per line, not one per level: names of a deep nest's cycles are short lines.
+        const SPACES: &str = "                                                                ";
+        let mut n = 2 * self.depth as usize;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            self.out.write_str(&SPACES[..k])?;
+            n -= k;
         }
         Ok(())
     }
@@ -140,6 +145,11 @@ impl<W: Write> JsonWriter<W> {
     fn string(&mut self, s: &str) -> Result {
         self.out.write_char('"')?;
         let bytes = s.as_bytes();
+        // Most names and instructions need no escape: one scan, one write.
+        if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+            self.out.write_str(s)?;
+            return self.out.write_char('"');
+        }
         let mut start = 0;
         for (i, &b) in bytes.iter().enumerate() {
             let esc: &str = match b {
