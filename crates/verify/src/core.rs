@@ -286,7 +286,7 @@ pub fn visit<F: TokenFunction>(f: &F, opts: Options, out: &mut Vec<Violation>) -
 /// a block's stack with the prefix of its own that dominates the block, later predecessors
 /// intersect (`llvm::partition`), a use pops the tokens above its definition, an intrinsic pushes
 /// its token. Copying a stack per block is quadratic in a deep nest of token loops (thousands of
-/// tokens live at once), so the stacks are kept as one tree instead ([`TokenTree`]): a token is
+/// tokens live at once), so the stacks are kept as one tree instead (`TokenTree`): a token is
 /// pushed once, in its block, on the stack at hand, so every stack is the path from a node of the
 /// tree (its top) to the root. Then popping down to a token is moving to its node, the
 /// dominating prefix is the deepest ancestor whose block dominates the successor (the blocks

@@ -26,7 +26,7 @@ impl<W: Write> JsonWriter<W> {
 
     /// A writer inside a container at indent level `depth` (2 for an element of a top-level
     /// object's array), which already holds a value when `has_value`: to render one element
-    /// of a document on its own and append it later ([`JsonWriter::raw_value`]).
+    /// of a document on its own and append it later ([`ListDocument::element`]).
     pub fn nested(out: W, depth: u32, has_value: bool) -> JsonWriter<W> {
         JsonWriter {
             out,
