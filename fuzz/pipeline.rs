@@ -15,6 +15,7 @@ use converge_report::dot::{DotOptions, render};
 use converge_report::explain::{Analysed, Explainer, Node};
 use converge_report::explore::{ExploreOptions, SimOptions, page as explore_page};
 use converge_report::render::Ctx;
+use converge_report::reports::jsonw::ListDocument;
 use converge_sim::hierarchy::{Hierarchy, enumerate};
 use converge_sim::interp as sim;
 use converge_sim::report::{m_converged, table, value_uniformity};
@@ -218,7 +219,19 @@ fn uniformity(m: &Module, f: FuncId, targets: &[Target], work: &mut usize) {
             *work += usize::from(a.uniformity.analysed);
             *work += report::text(&a, Painter::PLAIN).len();
             *work += report::llvm(&a, mode == Mode::Llvm(LlvmVersion::V19), main).len();
-            *work += converge_report::reports::json_text(&report::json(&a)).len();
+            // The streamed JSON (the CLI's) is serde_json's rendering of the built document.
+            let want = converge_report::reports::json_text(&report::UniformityReport::new(
+                mode,
+                vec![report::json(&a)],
+            ));
+            let mut got = String::new();
+            let _ = report::write_json_head(&mut got);
+            if let Ok(mut w) = ListDocument::element(&mut got, 0) {
+                let _ = report::write_json(&mut w, &a);
+            }
+            let _ = report::write_json_tail(&mut got, mode, 1);
+            assert!(got == want, "streamed uniformity JSON differs");
+            *work += got.len();
         }
     }
 }
@@ -231,7 +244,18 @@ fn cycles_report(m: &Module, f: FuncId, work: &mut usize) {
     *work += report::llvm(m, f, &ci, false).len();
     *work += report::llvm(m, f, &ci, true).len();
     *work += report::text(m, f, &cfg, &ci, Painter::PLAIN).len();
-    *work += converge_report::reports::json_text(&report::json(m, f, &cfg, &ci)).len();
+    let want = converge_report::reports::json_text(&report::CyclesReport::new(
+        "fuzz.ll".to_string(),
+        vec![report::json(m, f, &cfg, &ci)],
+    ));
+    let mut got = String::new();
+    let _ = report::write_json_head(&mut got, "fuzz.ll");
+    if let Ok(mut w) = ListDocument::element(&mut got, 0) {
+        let _ = report::write_json(&mut w, m, f, &cfg, &ci);
+    }
+    let _ = report::write_json_tail(&mut got, 1);
+    assert!(got == want, "streamed cycles JSON differs");
+    *work += got.len();
 }
 
 /// The simulator with a small step limit, under LLVM's hierarchy and a few enumerated ones.

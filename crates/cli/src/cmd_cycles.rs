@@ -16,6 +16,7 @@ use crate::common::{CliError, Format, FunctionArgs, LlvmVersion};
 use converge_graph::{Cfg, CycleInfo, DominatorTree, UnreachablePreds};
 use converge_ir::{FuncId, Function};
 use converge_report::reports::cycles as report;
+use converge_report::reports::jsonw::ListDocument;
 use converge_report::reports::style::counted;
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -57,13 +58,28 @@ const WINDOW: usize = 16;
 /// Past this many bytes of estimated text, a function is rendered straight into the output.
 const LARGE: u64 = 4 << 20;
 
-/// One function's report: text, JSON, or its CFG and cycles when its text is long and rendered in
-/// its turn into the output.
+/// One function's report: its text (readable, llvm or JSON), or its CFG and cycles when its
+/// text is long and rendered in its turn into the output.
 enum Rendered {
     Text(String),
     Later(Box<(Cfg, CycleInfo)>),
-    Json(Box<report::FunctionCycles>),
     None,
+}
+
+/// The JSON of function number `index` of the document, its separator included.
+fn json_element(
+    m: &converge_ir::Module,
+    fid: FuncId,
+    cfg: &Cfg,
+    ci: &CycleInfo,
+    index: usize,
+) -> String {
+    let mut w = match ListDocument::element(String::new(), index) {
+        Ok(w) => w,
+        Err(_) => return String::new(),
+    };
+    let _ = report::write_json(&mut w, m, fid, cfg, ci);
+    w.into_inner()
 }
 
 /// Per-thread analysis state, reused across functions so the steady state does not allocate.
@@ -107,34 +123,40 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let painter = crate::common::color::painter();
     let main = args.llvm.is_main();
     let mut total = Times::default();
-    let mut functions = Vec::new();
-    let mut stream =
-        matches!(format, Format::Llvm | Format::Text).then(crate::common::output::stream);
+    let json = format == Format::Json;
+    let mut stream = (format != Format::None).then(crate::common::output::stream);
+    if json && let Some(out) = &mut stream {
+        let _ = report::write_json_head(out, &crate::common::input_name(&args.file));
+    }
     // As `uniformity` does: windows of functions in parallel, written in module order; a function
     // whose text would be long (every cycle lists its blocks: quadratic in a deep nest) keeps its
     // cycles and is rendered straight into the output in its turn.
-    for window in funcs.chunks(WINDOW) {
+    for (w, window) in funcs.chunks(WINDOW).enumerate() {
         let results: Vec<(Rendered, Times)> = window
             .par_iter()
-            .map_init(State::default, |st, &fid| {
+            .enumerate()
+            .map_init(State::default, |st, (k, &fid)| {
                 progress.inc();
                 let (cfg, times) = analyse(st, m.func(fid), mode, args.time_passes);
                 let ci = &st.ci;
+                let hint = match format {
+                    Format::Json => report::json_size_hint(ci),
+                    _ => report::size_hint(ci, format == Format::Text),
+                };
                 let out = match format {
-                    Format::Llvm | Format::Text
-                        if report::size_hint(ci, format == Format::Text) > LARGE =>
-                    {
+                    Format::None => Rendered::None,
+                    _ if hint > LARGE => {
                         Rendered::Later(Box::new((cfg, std::mem::take(&mut st.ci))))
                     }
                     Format::Llvm => Rendered::Text(report::llvm(m, fid, ci, main)),
                     Format::Text => Rendered::Text(report::text(m, fid, &cfg, ci, painter)),
-                    Format::Json => Rendered::Json(Box::new(report::json(m, fid, &cfg, ci))),
-                    Format::None => Rendered::None,
+                    // The function's index in the document decides its separator.
+                    Format::Json => Rendered::Text(json_element(m, fid, &cfg, ci, w * WINDOW + k)),
                 };
                 (out, times)
             })
             .collect();
-        for ((r, t), &fid) in results.into_iter().zip(window) {
+        for ((r, t), (k, &fid)) in results.into_iter().zip(window.iter().enumerate()) {
             total.cfg += t.cfg;
             total.dom += t.dom;
             total.cycles += t.cycles;
@@ -146,10 +168,11 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                     let (cfg, ci) = &*l;
                     let _ = match format {
                         Format::Llvm => report::write_llvm(out, m, fid, ci, main),
+                        Format::Json => ListDocument::element(out, w * WINDOW + k)
+                            .and_then(|mut jw| report::write_json(&mut jw, m, fid, cfg, ci)),
                         _ => report::write_text(out, m, fid, cfg, ci, painter),
                     };
                 }
-                (Rendered::Json(j), _) => functions.push(*j),
                 _ => {}
             }
         }
@@ -159,13 +182,11 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         }
     }
     drop(progress);
-    match stream {
-        Some(mut out) => out.flush(),
-        None if format == Format::Json => {
-            let doc = report::CyclesReport::new(crate::common::input_name(&args.file), functions);
-            crate::common::emit_json(&doc);
+    if let Some(mut out) = stream {
+        if json {
+            let _ = report::write_json_tail(&mut out, funcs.len());
         }
-        None => {}
+        out.flush();
     }
     let analysed = Instant::now();
     if args.time_passes {

@@ -7,6 +7,7 @@
 
 use crate::common::{CliError, Format, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
+use converge_report::reports::jsonw::ListDocument;
 use converge_report::reports::style::counted;
 use converge_report::reports::uniformity as report;
 use converge_uniformity::llvm::{FunctionAnalysis, PhaseTimes, Rules, Setup};
@@ -66,31 +67,42 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let painter = crate::common::color::painter();
     let llvm19 = mode == Mode::Llvm(LlvmVersion::V19);
     let mut times: Vec<Times> = Vec::with_capacity(defined.len());
-    let mut functions = Vec::new();
     let mut t_analyse = Duration::ZERO;
     let mut t_output = Duration::ZERO;
     let text = matches!(args.format, Format::Llvm | Format::Text);
-    let mut stream = text.then(crate::common::output::stream);
+    let json = args.format == Format::Json;
+    let mut stream = (text || json).then(crate::common::output::stream);
     if let Some(out) = &mut stream {
-        let _ = out.write_str(report::preamble(mode, args.format == Format::Llvm));
+        let _ = if json {
+            report::write_json_head(out)
+        } else {
+            out.write_str(report::preamble(mode, args.format == Format::Llvm))
+        };
     }
     // Functions go in windows of `WINDOW`, each analysed and rendered in parallel and written in
     // module order, so at most a window's text is held at once. A function whose text would be
-    // long (LLVM's layout is quadratic in a deep nest) keeps its analysis and is rendered straight
-    // into the output in its turn. Without text (`none`, `json`) there is nothing to hold back:
-    // one window, so that no window's slowest function keeps the other threads waiting.
-    let window_len = if text { WINDOW } else { defined.len().max(1) };
-    for window in defined.chunks(window_len) {
+    // long (LLVM's layout and the JSON list every block of each cycle listed: quadratic in a
+    // deep nest) keeps its analysis and is rendered straight into the output in its turn.
+    // Without output (`none`) there is nothing to hold back: one window, so that no window's
+    // slowest function keeps the other threads waiting.
+    let window_len = if stream.is_some() {
+        WINDOW
+    } else {
+        defined.len().max(1)
+    };
+    for (w, window) in defined.chunks(window_len).enumerate() {
         let t1 = Instant::now();
         let results: Vec<(Rendered, Times)> = window
             .par_iter()
-            .map(|&fid| {
+            .enumerate()
+            .map(|(k, &fid)| {
                 let (a, phases) = setup.analyse_timed(&module, fid);
                 let r = Instant::now();
                 let out = match args.format {
-                    Format::Llvm | Format::Text => {
+                    Format::Llvm | Format::Text | Format::Json => {
                         let hint = match args.format {
                             Format::Llvm => report::llvm_size_hint(&a, llvm19),
+                            Format::Json => report::json_size_hint(&a),
                             _ => report::text_size_hint(&a),
                         };
                         if hint > LARGE {
@@ -98,11 +110,12 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                         } else {
                             Rendered::Text(match args.format {
                                 Format::Llvm => report::llvm(&a, llvm19, main),
+                                // The function's index in the document decides its separator.
+                                Format::Json => json_element(&a, w * window_len + k),
                                 _ => report::text(&a, painter),
                             })
                         }
                     }
-                    Format::Json => Rendered::Json(Box::new(report::json(&a))),
                     Format::None => Rendered::None,
                 };
                 progress.inc();
@@ -129,12 +142,13 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
                     if let Some(out) = &mut stream {
                         let _ = match args.format {
                             Format::Llvm => report::write_llvm(out, &a, llvm19, main),
+                            Format::Json => ListDocument::element(out, times.len())
+                                .and_then(|mut w| report::write_json(&mut w, &a)),
                             _ => report::write_text(out, &a, painter),
                         };
                     }
                     t.render += r.elapsed();
                 }
-                Rendered::Json(j) => functions.push(*j),
                 Rendered::None => {}
             }
             times.push(t);
@@ -147,12 +161,11 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     }
     drop(progress);
     let t2 = Instant::now();
-    match stream {
-        Some(mut out) => out.flush(),
-        None if args.format == Format::Json => {
-            crate::common::emit_json(&report::UniformityReport::new(mode, functions));
+    if let Some(mut out) = stream {
+        if json {
+            let _ = report::write_json_tail(&mut out, mode, times.len());
         }
-        None => {}
+        out.flush();
     }
     t_output += t2.elapsed();
     if args.time {
@@ -193,11 +206,20 @@ const WINDOW: usize = 16;
 /// Past this many bytes of estimated text, a function is rendered straight into the output.
 const LARGE: u64 = 4 << 20;
 
-/// One function's report: text for the readable and llvm formats, JSON for `json`, or its
-/// analysis when its text is long and rendered in its turn into the output.
+/// One function's report: its text (readable, llvm or JSON), or its analysis when its text is
+/// long and rendered in its turn into the output.
 enum Rendered<'m> {
     Text(String),
     Later(Box<FunctionAnalysis<'m>>),
-    Json(Box<report::FunctionJson>),
     None,
+}
+
+/// The JSON of function number `index` of the document, its separator included.
+fn json_element(a: &FunctionAnalysis<'_>, index: usize) -> String {
+    let mut w = match ListDocument::element(String::new(), index) {
+        Ok(w) => w,
+        Err(_) => return String::new(),
+    };
+    let _ = report::write_json(&mut w, a);
+    w.into_inner()
 }

@@ -176,3 +176,89 @@ fn deep_nest_text_streams_with_bounded_memory() {
     assert!(head.starts_with(b"; converge uniformity --mode precise\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `uniformity --format json` and `cycles --format json` list every block of each cycle they
+/// name, so a deep nest's JSON is quadratic too (342 MB for an 8,000-block nest in precise mode);
+/// it used to be built whole as a `serde_json::Value`, 6.6 times its text (2.27 GB), out of memory
+/// at 64,000 blocks. The streamed JSON must be the bytes serde_json prints for the same document
+/// (the report structs, built whole here) and the process's peak memory far below its output.
+#[test]
+fn deep_nest_json_streams_with_bounded_memory() {
+    use converge_report::reports::{cycles, json_text};
+    let dir = std::env::temp_dir().join(format!("converge-json-streaming-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A quote in the file name: `cycles` prints it, escaped.
+    let path = dir.join("deep \"nest\".ll");
+    let text = deep_nest_module(4000);
+    std::fs::write(&path, &text).unwrap();
+    let module = converge_ir::parse("deep-nest.ll", text.clone()).unwrap();
+    let defined: Vec<_> = module
+        .func_ids()
+        .filter(|&f| !module.func(f).is_declaration)
+        .collect();
+
+    for mode in [
+        Mode::Precise,
+        Mode::Llvm(converge_uniformity::LlvmVersion::V22),
+    ] {
+        let setup = Setup::new(Target::from_triple(module.triple.as_deref(), None), mode);
+        let functions = defined
+            .iter()
+            .map(|&fid| report::json(&setup.analyse(&module, fid)))
+            .collect();
+        let want = json_text(&report::UniformityReport::new(mode, functions));
+        for jobs in ["1", "2"] {
+            let args = [
+                "-j",
+                jobs,
+                "uniformity",
+                "--format",
+                "json",
+                "--mode",
+                mode.name(),
+            ];
+            let (out, peak) = run_measured(&args, &path);
+            assert!(
+                out == want.as_bytes(),
+                "{args:?}: the streamed JSON differs"
+            );
+            if mode == Mode::Precise {
+                // About 85 MB from 400 KB.
+                assert!(
+                    out.len() > 50 * text.len(),
+                    "{args:?}: only {} bytes",
+                    out.len()
+                );
+                assert_bounded(&args, out.len(), peak);
+            }
+        }
+    }
+
+    let functions = defined
+        .iter()
+        .map(|&fid| {
+            let cfg = module.func(fid).cfg();
+            let ci = CycleInfo::with_mode(&cfg, UnreachablePreds::Ignore);
+            cycles::json(&module, fid, &cfg, &ci)
+        })
+        .collect();
+    let want = json_text(&cycles::CyclesReport::new(
+        path.display().to_string(),
+        functions,
+    ));
+    for jobs in ["1", "2"] {
+        let args = ["-j", jobs, "cycles", "--format", "json"];
+        let (out, peak) = run_measured(&args, &path);
+        assert!(
+            out == want.as_bytes(),
+            "{args:?}: the streamed JSON differs"
+        );
+        assert!(
+            out.len() > 50 * text.len(),
+            "{args:?}: only {} bytes",
+            out.len()
+        );
+        assert_bounded(&args, out.len(), peak);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

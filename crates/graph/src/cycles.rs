@@ -559,6 +559,32 @@ impl CycleInfo {
         dedup_keep_first(&mut out);
         out
     }
+    /// [`CycleInfo::exit_blocks`] into `out` (cleared first), its duplicates dropped with `seen`
+    /// (scratch: all false, and left so, grown to the graph's size) instead of a sort: linear in
+    /// the cycle's edges, for printers that list the exits of every cycle of a deep nest.
+    pub fn exit_blocks_into<G: Graph + ?Sized>(
+        &self,
+        g: &G,
+        c: Cycle,
+        seen: &mut Vec<bool>,
+        out: &mut Vec<Block>,
+    ) {
+        out.clear();
+        if seen.len() < g.num_blocks() {
+            seen.resize(g.num_blocks(), false);
+        }
+        for &b in self.blocks(c) {
+            for &s in g.succs(b) {
+                if !self.contains(c, s) && !seen[s.index()] {
+                    seen[s.index()] = true;
+                    out.push(s);
+                }
+            }
+        }
+        for &s in out.iter() {
+            seen[s.index()] = false;
+        }
+    }
     /// Blocks of the cycle with a successor outside it, in the cycle's block order.
     pub fn exiting_blocks<G: Graph + ?Sized>(&self, g: &G, c: Cycle) -> Vec<Block> {
         self.blocks(c)

@@ -306,6 +306,7 @@ fn cycles_match_their_definition() {
         ours.sort();
         assert_eq!(ours, headers, "{g:?}");
         let mut sets: Vec<Vec<bool>> = Vec::new();
+        let (mut seen, mut exits_into) = (Vec::new(), Vec::new());
         for c in ci.cycles() {
             let h = ci.header(c);
             // Blocks: in h's DFS subtree and reaching h without leaving it.
@@ -356,6 +357,10 @@ fn cycles_match_their_definition() {
                 }
             }
             assert_eq!(ci.exit_blocks(&g, c), exits);
+            // The linear variant, its scratch reused across cycles (and left all false).
+            ci.exit_blocks_into(&g, c, &mut seen, &mut exits_into);
+            assert_eq!(exits_into, exits);
+            assert!(seen.iter().all(|&x| !x));
             let exiting: Vec<Block> = ci
                 .blocks(c)
                 .iter()

@@ -47,15 +47,20 @@ pub fn escape_into(out: &mut String, s: &[u8]) {
 /// `prefix` + name, quoted when LLVM would quote it.
 pub fn sigil_name(prefix: char, name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 3);
+    write_sigil_name(&mut out, prefix, name);
+    out
+}
+
+/// [`sigil_name`] appended to `out`.
+pub fn write_sigil_name(out: &mut String, prefix: char, name: &str) {
     out.push(prefix);
     if is_bare_name(name) {
         out.push_str(name);
     } else {
         out.push('"');
-        escape_into(&mut out, name.as_bytes());
+        escape_into(out, name.as_bytes());
         out.push('"');
     }
-    out
 }
 
 impl Module {
@@ -188,6 +193,18 @@ impl Module {
             Some(LocalName::Named(s)) => out.push_str(self.str(s)),
             Some(LocalName::Slot(k)) => {
                 let _ = write!(out, "{k}");
+            }
+            _ => out.push_str(BADREF),
+        }
+    }
+
+    /// [`Module::block_operand`] appended to `out`, for printers that name many blocks (a cycle
+    /// of a deep nest lists thousands).
+    pub fn write_block_operand(&self, f: &Function, b: Block, out: &mut String) {
+        match f.blocks.get(b.index()).map(|x| x.name()) {
+            Some(LocalName::Named(s)) => write_sigil_name(out, '%', self.str(s)),
+            Some(LocalName::Slot(k)) => {
+                let _ = write!(out, "%{k}");
             }
             _ => out.push_str(BADREF),
         }

@@ -281,7 +281,212 @@ pub fn visit<F: TokenFunction>(f: &F, opts: Options, out: &mut Vec<Violation>) -
 }
 
 /// Function-level phase (LLVM's verifier, once per function with controlled convergence). `uses` lists `(use, def)` in instruction order.
+///
+/// LLVM keeps a stack of live tokens per block: the first predecessor in reverse post-order seeds
+/// a block's stack with the prefix of its own that dominates the block, later predecessors
+/// intersect (`llvm::partition`), a use pops the tokens above its definition, an intrinsic pushes
+/// its token. Copying a stack per block is quadratic in a deep nest of token loops (thousands of
+/// tokens live at once), so the stacks are kept as one tree instead (`TokenTree`): a token is
+/// pushed once, in its block, on the stack at hand, so every stack is the path from a node of the
+/// tree (its top) to the root. Then popping down to a token is moving to its node, the
+/// dominating prefix is the deepest ancestor whose block dominates the successor (the blocks
+/// along a path dominate each other downwards, so the test is monotone), and the intersection of
+/// two stacks is their nearest common ancestor: a prefix of both, which `partition` keeps in
+/// place. Each is a few jumps up the tree; the answers, and so the diagnostics, are LLVM's.
 pub fn check_function<F: TokenFunction, S: Structure>(
+    f: &F,
+    s: &S,
+    uses: &[(Inst, Inst)],
+    out: &mut Vec<Violation>,
+) {
+    let g = f.graph();
+    let n = g.num_blocks();
+    // Per block: the top of its live stack once a predecessor has been visited, `UNSEEN` before,
+    // `DONE` once the block itself is visited (an edge back to it changes nothing LLVM reads).
+    const UNSEEN: u32 = u32::MAX;
+    const DONE: u32 = u32::MAX - 1;
+    let mut live_in: Vec<u32> = vec![UNSEEN; n];
+    // cycle -> its heart
+    let mut hearts: std::collections::HashMap<Cycle, Inst> = std::collections::HashMap::new();
+    let mut tree = TokenTree::new();
+    for &b in s.rpo() {
+        let mut top = match live_in[b.index()] {
+            UNSEEN | DONE => TokenTree::EMPTY,
+            t => t,
+        };
+        live_in[b.index()] = DONE;
+        let range = f.block_insts(b);
+        // Uses are in instruction order; find this block's slice by binary search.
+        let lo = uses.partition_point(|&(u, _)| u < range.start());
+        let hi = uses.partition_point(|&(u, _)| u < range.end());
+        let mut next_use = lo;
+        for i in range {
+            if next_use < hi && uses[next_use].0 == i {
+                let def = uses[next_use].1;
+                next_use += 1;
+                check_use(
+                    f,
+                    s,
+                    def,
+                    i,
+                    &mut LiveStack::Tree(&tree, &mut top),
+                    &mut hearts,
+                    out,
+                );
+            }
+            if f.intrinsic(i) != Intrinsic::None {
+                top = tree.push(top, i);
+            }
+        }
+        for &succ in g.succs(b) {
+            let slot = &mut live_in[succ.index()];
+            match *slot {
+                DONE => {}
+                UNSEEN => {
+                    // The first predecessor: the dominating prefix of its stack is live.
+                    *slot = tree.deepest(top, |t| s.dominates(f.inst_block(t), succ));
+                }
+                l => *slot = tree.common(l, top),
+            }
+        }
+    }
+}
+
+/// Every live-token stack of [`check_function`] at once: node 0 is the empty stack, every other
+/// node a token pushed on the stack its parent tops. Each node keeps a jump pointer (the
+/// skew-binary scheme of Myers' "An applicative random-access stack", 1983), so walking up to a
+/// depth, to the deepest node of a monotone test or to the common ancestor of two nodes takes
+/// a logarithmic number of steps, and adding a node is constant time.
+struct TokenTree {
+    parent: Vec<u32>,
+    jump: Vec<u32>,
+    depth: Vec<u32>,
+    token: Vec<Inst>,
+    /// A token's node (a token is pushed at most once: its block is visited once).
+    node: std::collections::HashMap<Inst, u32>,
+}
+
+impl TokenTree {
+    const EMPTY: u32 = 0;
+
+    fn new() -> TokenTree {
+        TokenTree {
+            parent: vec![0],
+            jump: vec![0],
+            depth: vec![0],
+            token: vec![Inst(u32::MAX)],
+            node: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The stack `top` with `t` pushed.
+    fn push(&mut self, top: u32, t: Inst) -> u32 {
+        let v = self.parent.len() as u32;
+        let (p, d) = (top as usize, self.depth[top as usize]);
+        let jp = self.jump[p] as usize;
+        let jjp = self.jump[jp];
+        // Jump twice as far when the parent's jump and its jump's jump span equal lengths.
+        let jump = if d - self.depth[jp] == self.depth[jp] - self.depth[jjp as usize] {
+            jjp
+        } else {
+            top
+        };
+        self.parent.push(top);
+        self.jump.push(jump);
+        self.depth.push(d + 1);
+        self.token.push(t);
+        self.node.insert(t, v);
+        v
+    }
+
+    /// The ancestor of `v` (itself included) at depth `d` (at most `v`'s).
+    fn ancestor_at(&self, mut v: u32, d: u32) -> u32 {
+        while self.depth[v as usize] > d {
+            let j = self.jump[v as usize];
+            v = if self.depth[j as usize] >= d {
+                j
+            } else {
+                self.parent[v as usize]
+            };
+        }
+        v
+    }
+
+    /// Whether token `t` is on the stack `top`.
+    fn contains(&self, top: u32, t: Inst) -> bool {
+        self.node.get(&t).is_some_and(|&v| {
+            self.depth[v as usize] <= self.depth[top as usize]
+                && self.ancestor_at(top, self.depth[v as usize]) == v
+        })
+    }
+
+    /// The longest prefix (from the bottom) of the stack `top` whose tokens pass `keep`, for a
+    /// test that holds for every token below one that passes.
+    fn deepest(&self, mut v: u32, keep: impl Fn(Inst) -> bool) -> u32 {
+        let pass = |v: u32| v == Self::EMPTY || keep(self.token[v as usize]);
+        while !pass(v) {
+            let j = self.jump[v as usize];
+            // Everything from `v` up to a failing jump target fails too.
+            v = if !pass(j) { j } else { self.parent[v as usize] };
+        }
+        v
+    }
+
+    /// The tokens of stack `a` also on stack `b`: their common prefix.
+    fn common(&self, mut a: u32, mut b: u32) -> u32 {
+        let (da, db) = (self.depth[a as usize], self.depth[b as usize]);
+        if da > db {
+            a = self.ancestor_at(a, db);
+        } else {
+            b = self.ancestor_at(b, da);
+        }
+        while a != b {
+            // Jumps depend on the depth alone, so `a`'s and `b`'s reach the same depth.
+            let (ja, jb) = (self.jump[a as usize], self.jump[b as usize]);
+            if ja != jb {
+                (a, b) = (ja, jb);
+            } else {
+                (a, b) = (self.parent[a as usize], self.parent[b as usize]);
+            }
+        }
+        a
+    }
+}
+
+/// The live stack a use reads and pops: [`check_function`]'s tree, or (tests) a plain stack.
+enum LiveStack<'a> {
+    Tree(&'a TokenTree, &'a mut u32),
+    #[cfg(test)]
+    Vec(&'a mut Vec<Inst>),
+}
+
+impl LiveStack<'_> {
+    fn contains(&self, t: Inst) -> bool {
+        match self {
+            LiveStack::Tree(tree, top) => tree.contains(**top, t),
+            #[cfg(test)]
+            LiveStack::Vec(v) => v.contains(&t),
+        }
+    }
+
+    /// Pops the tokens above `t` (on the stack).
+    fn pop_to(&mut self, t: Inst) {
+        match self {
+            LiveStack::Tree(tree, top) => **top = tree.node[&t],
+            #[cfg(test)]
+            LiveStack::Vec(v) => {
+                while v.last() != Some(&t) {
+                    v.pop();
+                }
+            }
+        }
+    }
+}
+
+/// [`check_function`] as LLVM's verifier runs it, a stack copied per block: the reference the
+/// tree is tested against.
+#[cfg(test)]
+pub(crate) fn check_function_stacks<F: TokenFunction, S: Structure>(
     f: &F,
     s: &S,
     uses: &[(Inst, Inst)],
@@ -312,7 +517,15 @@ pub fn check_function<F: TokenFunction, S: Structure>(
             if next_use < hi && uses[next_use].0 == i {
                 let def = uses[next_use].1;
                 next_use += 1;
-                check_use(f, s, def, i, &mut live, &mut hearts, out);
+                check_use(
+                    f,
+                    s,
+                    def,
+                    i,
+                    &mut LiveStack::Vec(&mut live),
+                    &mut hearts,
+                    out,
+                );
             }
             if f.intrinsic(i) != Intrinsic::None {
                 live.push(i);
@@ -348,6 +561,7 @@ pub fn check_function<F: TokenFunction, S: Structure>(
 
 /// `std::partition` for bidirectional iterators as libstdc++ implements it (LLVM's `llvm::partition`
 /// on a `SmallVector`), so the kept tokens end up in exactly LLVM's order. Returns the kept count.
+#[cfg(test)]
 fn partition<T: Copy>(v: &mut [T], keep: impl Fn(T) -> bool) -> usize {
     let (mut first, mut last) = (0usize, v.len());
     loop {
@@ -398,7 +612,7 @@ fn check_use<F: TokenFunction, S: Structure>(
     s: &S,
     def: Inst,
     user: Inst,
-    live: &mut Vec<Inst>,
+    live: &mut LiveStack<'_>,
     hearts: &mut std::collections::HashMap<Cycle, Inst>,
     out: &mut Vec<Violation>,
 ) {
@@ -410,15 +624,13 @@ fn check_use<F: TokenFunction, S: Structure>(
         out.push(v);
         return;
     }
-    if !live.contains(&def) {
+    if !live.contains(def) {
         let mut v = Violation::new(Rule::WellNested, user);
         v.related = Some(def);
         out.push(v);
         return;
     }
-    while live.last() != Some(&def) {
-        live.pop();
-    }
+    live.pop_to(def);
     let Some(mut c) = s.cycle_of(bb) else { return };
     if def_bb == bb || s.contains(c, def_bb) {
         return;
@@ -626,5 +838,63 @@ mod tests {
         let k = partition(&mut v, |t| t != 2);
         assert_eq!(k, 4);
         assert_eq!(&v[..k], &[1, 5, 3, 4]);
+    }
+
+    /// The tree's jump-pointer queries against plain walks to the root, on a random tree with
+    /// long chains (deep enough for many jump lengths) and branches.
+    #[test]
+    fn token_tree_queries_match_walks_to_the_root() {
+        let mut tree = TokenTree::new();
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rand = |n: u32| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as u32
+        };
+        let mut last = TokenTree::EMPTY;
+        for k in 0..4000 {
+            // Mostly on the chain's newest node, sometimes anywhere (a branch, the chain going on).
+            if rand(10) < 8 {
+                last = tree.push(last, Inst(1000 + k));
+            } else {
+                tree.push(rand(k + 1), Inst(1000 + k));
+            }
+        }
+        let path = |mut v: u32| {
+            let mut p = vec![v];
+            while v != TokenTree::EMPTY {
+                v = tree.parent[v as usize];
+                p.push(v);
+            }
+            p
+        };
+        let nodes = tree.parent.len() as u32;
+        let mut deepest_seen = 0;
+        for _ in 0..3000 {
+            let (a, b) = (rand(nodes), rand(nodes));
+            let (pa, pb) = (path(a), path(b));
+            deepest_seen = deepest_seen.max(pa.len());
+            let lca = *pa.iter().find(|v| pb.contains(v)).unwrap();
+            assert_eq!(tree.common(a, b), lca);
+            assert_eq!(tree.common(b, a), lca);
+            let d = rand(tree.depth[a as usize] + 1);
+            assert_eq!(
+                tree.ancestor_at(a, d),
+                pa[(tree.depth[a as usize] - d) as usize]
+            );
+            let t = tree.token[b as usize];
+            assert_eq!(
+                b == TokenTree::EMPTY || tree.contains(a, t),
+                pa.contains(&b)
+            );
+            // A test true at every ancestor of a node it holds for: "on the stack `c`".
+            let c = rand(nodes);
+            let pc = path(c);
+            let on_c = |t: Inst| pc.contains(&tree.node[&t]);
+            let want = *pa.iter().find(|v| pc.contains(v)).unwrap();
+            assert_eq!(tree.deepest(a, on_c), want);
+        }
+        assert!(deepest_seen > 1000, "depth {deepest_seen}");
     }
 }

@@ -4,7 +4,7 @@
 
 use super::style::{Painter, Style};
 use super::{CycleJson, block_names};
-use converge_graph::{Block, Cfg, Cycle, CycleInfo};
+use converge_graph::{Block, Cfg, Cycle, CycleInfo, Graph};
 use converge_ir::{FuncId, Module};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -121,7 +121,8 @@ pub fn size_hint(ci: &CycleInfo, text: bool) -> u64 {
         .sum::<u64>()
 }
 
-/// One function as JSON.
+/// One function as JSON, built whole: the reference [`write_json`] matches byte for byte
+/// (through [`super::json_text`]); tests and library callers use it.
 pub fn json(m: &Module, fid: FuncId, cfg: &Cfg, ci: &CycleInfo) -> FunctionCycles {
     let f = m.func(fid);
     let cycles = ci
@@ -143,6 +144,109 @@ pub fn json(m: &Module, fid: FuncId, cfg: &Cfg, ci: &CycleInfo) -> FunctionCycle
     }
 }
 
+/// [`CyclesReport`]'s JSON for input `file`, streamed: [`write_json_head`], each function
+/// through [`super::jsonw::ListDocument::element`] and [`write_json`], then [`write_json_tail`];
+/// the bytes [`super::json_text`] prints for the whole report.
+pub fn write_json_head(out: impl std::fmt::Write, file: &str) -> std::fmt::Result {
+    let schema = super::schema("cycles");
+    frame(&[("file", file)], &[("schema", &schema)]).head(out)
+}
+
+/// The end of [`CyclesReport`]'s JSON after `count` functions (see [`write_json_head`]).
+pub fn write_json_tail(out: impl std::fmt::Write, count: usize) -> std::fmt::Result {
+    let schema = super::schema("cycles");
+    frame(&[], &[("schema", &schema)]).tail(out, count)
+}
+
+/// The keys around `functions`, in sorted order.
+fn frame<'a>(
+    before: &'a [(&'a str, &'a str)],
+    after: &'a [(&'a str, &'a str)],
+) -> super::jsonw::ListDocument<'a> {
+    super::jsonw::ListDocument {
+        before,
+        list: "functions",
+        after,
+    }
+}
+
+/// [`json`] written into `w` as it is rendered, keys in sorted order (a [`CycleDetail`]'s
+/// flattened [`CycleJson`] keys among its own), the bytes [`super::json_text`] prints for the
+/// [`FunctionCycles`]: every cycle lists its blocks, quadratic in a deep nest (337 MB for an
+/// 8,000-block nest), so the function is never built as a value. Stops at the first error of
+/// `w`'s sink.
+pub fn write_json(
+    w: &mut super::jsonw::JsonWriter<impl std::fmt::Write>,
+    m: &Module,
+    fid: FuncId,
+    cfg: &Cfg,
+    ci: &CycleInfo,
+) -> std::fmt::Result {
+    let f = m.func(fid);
+    let mut buf = String::new();
+    let (mut seen, mut exits) = (Vec::new(), Vec::new());
+    w.begin_object()?;
+    w.key("blocks")?;
+    w.uint(f.blocks.len() as u64)?;
+    w.key("cycles")?;
+    w.begin_array()?;
+    for c in ci.cycles() {
+        w.item()?;
+        w.begin_object()?;
+        w.key("blocks")?;
+        super::write_block_names(w, m, f, ci.blocks(c), &mut buf)?;
+        w.key("children")?;
+        w.begin_array()?;
+        for ch in ci.children(c) {
+            w.item()?;
+            w.uint(ch.0.into())?;
+        }
+        w.end_array()?;
+        w.key("depth")?;
+        w.uint(ci.depth(c).into())?;
+        if !ci.entries(c).is_empty() {
+            w.key("entries")?;
+            super::write_block_names(w, m, f, ci.entries(c), &mut buf)?;
+        }
+        w.key("exiting")?;
+        super::write_block_names(w, m, f, &ci.exiting_blocks(cfg, c), &mut buf)?;
+        w.key("exits")?;
+        ci.exit_blocks_into(cfg, c, &mut seen, &mut exits);
+        super::write_block_names(w, m, f, &exits, &mut buf)?;
+        w.key("header")?;
+        w.str_with(&mut buf, |s| m.write_block_name(f, ci.header(c), s))?;
+        w.key("id")?;
+        w.uint(c.0.into())?;
+        w.key("parent")?;
+        match ci.parent(c) {
+            Some(p) => w.uint(p.0.into())?,
+            None => w.null()?,
+        }
+        w.key("reducible")?;
+        w.bool(ci.is_reducible(c))?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    w.key("name")?;
+    w.str(m.str(f.name))?;
+    w.end_object()
+}
+
+/// About how many bytes [`write_json`] prints for `ci` (see [`size_hint`]): a line per block of
+/// each cycle, its entries, exits and exiting blocks (at most twice its blocks).
+pub fn json_size_hint(ci: &CycleInfo) -> u64 {
+    // An indented, quoted name with its comma and line break; a cycle's fixed lines.
+    const NAME: u64 = 24;
+    const CYCLE: u64 = 320;
+    256 + ci
+        .cycles()
+        .map(|c| {
+            let listed = (3 * ci.blocks(c).len() + ci.entries(c).len()) as u64;
+            CYCLE + NAME * listed + 16 * ci.children(c).len() as u64
+        })
+        .sum::<u64>()
+}
+
 /// The readable default: one paragraph per cycle, indented by depth. [`write_text`] into a
 /// `String`.
 pub fn text(m: &Module, fid: FuncId, cfg: &Cfg, ci: &CycleInfo, p: Painter) -> String {
@@ -151,7 +255,10 @@ pub fn text(m: &Module, fid: FuncId, cfg: &Cfg, ci: &CycleInfo, p: Painter) -> S
     s
 }
 
-/// [`text`] written to `out` a cycle at a time (see [`write_llvm`]).
+/// [`text`] written to `out` a cycle at a time (see [`write_llvm`]). Linear in the text: each
+/// name is appended in place (no string per block), exits are found with a mark per block
+/// instead of a sort (issue 13: a name per block and a sort per cycle made `cycles` spend
+/// 117 instructions per byte printed, over 300 s for a 64,000-block irreducible region).
 pub fn write_text(
     out: &mut impl std::fmt::Write,
     m: &Module,
@@ -161,11 +268,13 @@ pub fn write_text(
     p: Painter,
 ) -> std::fmt::Result {
     let f = m.func(fid);
-    let names = |bs: &[Block]| -> String {
-        bs.iter()
-            .map(|&b| m.block_operand(fid, b))
-            .collect::<Vec<_>>()
-            .join(" ")
+    let names = |s: &mut String, bs: &[Block]| {
+        for (k, &b) in bs.iter().enumerate() {
+            if k > 0 {
+                s.push(' ');
+            }
+            m.write_block_operand(f, b, s);
+        }
     };
     let mut s = String::new();
     let irreducible = ci.cycles().filter(|&c| !ci.is_reducible(c)).count();
@@ -186,51 +295,63 @@ pub fn write_text(
         }
     }
     out.write_str(&s)?;
+    let (mut seen, mut exits, mut exiting) = (Vec::new(), Vec::new(), Vec::new());
+    let mut indent = String::new();
     for c in ci.cycles() {
         s.clear();
-        let indent = "  ".repeat(ci.depth(c) as usize);
+        indent.clear();
+        for _ in 0..ci.depth(c) {
+            indent.push_str("  ");
+        }
         let kind = if ci.is_reducible(c) {
             "reducible".to_string()
         } else {
             p.paint(Style::Warn, "irreducible")
         };
-        let _ = writeln!(
+        let _ = write!(
             s,
-            "{indent}cycle #{} (depth {}, {kind}) header {}",
+            "{indent}cycle #{} (depth {}, {kind}) header ",
             c.0,
-            ci.depth(c),
-            m.block_operand(fid, ci.header(c))
+            ci.depth(c)
         );
+        m.write_block_operand(f, ci.header(c), &mut s);
+        s.push('\n');
         if !ci.is_reducible(c) {
-            let _ = writeln!(s, "{indent}  entries: {}", names(ci.entries(c)));
+            let _ = write!(s, "{indent}  entries: ");
+            names(&mut s, ci.entries(c));
+            s.push('\n');
         }
-        let _ = writeln!(
-            s,
-            "{indent}  blocks ({}): {}",
-            ci.blocks(c).len(),
-            names(ci.blocks(c))
-        );
-        let exits = ci.exit_blocks(cfg, c);
-        let _ = writeln!(
-            s,
-            "{indent}  exits: {}",
-            if exits.is_empty() {
-                "none (the cycle never terminates)".to_string()
-            } else {
-                format!(
-                    "{}  (exiting: {})",
-                    names(&exits),
-                    names(&ci.exiting_blocks(cfg, c))
-                )
-            }
-        );
+        let _ = write!(s, "{indent}  blocks ({}): ", ci.blocks(c).len());
+        names(&mut s, ci.blocks(c));
+        s.push('\n');
+        ci.exit_blocks_into(cfg, c, &mut seen, &mut exits);
+        let _ = write!(s, "{indent}  exits: ");
+        if exits.is_empty() {
+            s.push_str("none (the cycle never terminates)");
+        } else {
+            names(&mut s, &exits);
+            s.push_str("  (exiting: ");
+            exiting.clear();
+            exiting.extend(
+                ci.blocks(c)
+                    .iter()
+                    .copied()
+                    .filter(|&b| cfg.succs(b).iter().any(|&x| !ci.contains(c, x))),
+            );
+            names(&mut s, &exiting);
+            s.push(')');
+        }
+        s.push('\n');
         if let Some(par) = ci.parent(c) {
             let _ = writeln!(s, "{indent}  parent: #{}", par.0);
         }
         let kids: &[Cycle] = ci.children(c);
         if !kids.is_empty() {
-            let k: Vec<String> = kids.iter().map(|k| format!("#{}", k.0)).collect();
-            let _ = writeln!(s, "{indent}  children: {}", k.join(" "));
+            let _ = write!(s, "{indent}  children:");
+            for k in kids {
+                let _ = write!(s, " #{}", k.0);
+            }
+            s.push('\n');
         }
         out.write_str(&s)?;
     }

@@ -11,6 +11,7 @@
 pub mod check_transform;
 pub mod cycles;
 pub mod explain;
+pub mod jsonw;
 pub mod simulate;
 pub mod stats;
 pub mod style;
@@ -67,6 +68,50 @@ impl CycleJson {
             blocks: names(ci.blocks(c)),
         }
     }
+}
+
+impl CycleJson {
+    /// [`CycleJson::new`]'s JSON written into `w` (keys in sorted order, as [`json_text`] prints
+    /// them), without building the lists of names: a cycle of a deep nest lists thousands of
+    /// blocks. `buf` is scratch.
+    pub fn write(
+        w: &mut jsonw::JsonWriter<impl std::fmt::Write>,
+        m: &Module,
+        f: &Function,
+        ci: &CycleInfo,
+        c: Cycle,
+        buf: &mut String,
+    ) -> std::fmt::Result {
+        w.begin_object()?;
+        w.key("blocks")?;
+        write_block_names(w, m, f, ci.blocks(c), buf)?;
+        w.key("depth")?;
+        w.uint(ci.depth(c).into())?;
+        // `skip_serializing_if = "Vec::is_empty"`.
+        if !ci.entries(c).is_empty() {
+            w.key("entries")?;
+            write_block_names(w, m, f, ci.entries(c), buf)?;
+        }
+        w.key("header")?;
+        w.str_with(buf, |s| m.write_block_name(f, ci.header(c), s))?;
+        w.end_object()
+    }
+}
+
+/// [`block_names`] written into `w` as a JSON array. `buf` is scratch.
+pub fn write_block_names(
+    w: &mut jsonw::JsonWriter<impl std::fmt::Write>,
+    m: &Module,
+    f: &Function,
+    bs: &[Block],
+    buf: &mut String,
+) -> std::fmt::Result {
+    w.begin_array()?;
+    for &b in bs {
+        w.item()?;
+        w.str_with(buf, |s| m.write_block_name(f, b, s))?;
+    }
+    w.end_array()
 }
 
 /// Raw names of blocks (`print<cycles>`'s spelling).

@@ -288,7 +288,8 @@ pub fn llvm_size_hint(a: &FunctionAnalysis<'_>, llvm19: bool) -> u64 {
     n
 }
 
-/// One function as JSON.
+/// One function as JSON, built whole: the reference [`write_json`] matches byte for byte
+/// (through [`super::json_text`]); tests and library callers use it.
 pub fn json(a: &FunctionAnalysis<'_>) -> FunctionJson {
     let (lf, s, u) = (&a.lf, &a.structure, &a.uniformity);
     let mut buf = String::new();
@@ -350,6 +351,156 @@ pub fn json(a: &FunctionAnalysis<'_>) -> FunctionJson {
         cycles_with_divergent_exit: cycles(&u.divergent_exit_cycles),
         temporal_divergence,
     }
+}
+
+/// [`UniformityReport`]'s JSON, streamed: [`write_json_head`], each function through
+/// [`super::jsonw::ListDocument::element`] and [`write_json`], then [`write_json_tail`]; the
+/// bytes [`super::json_text`] prints for the whole report.
+pub fn write_json_head(out: impl std::fmt::Write) -> std::fmt::Result {
+    frame(&[]).head(out)
+}
+
+/// The end of [`UniformityReport`]'s JSON after `count` functions (see [`write_json_head`]).
+pub fn write_json_tail(out: impl std::fmt::Write, mode: Mode, count: usize) -> std::fmt::Result {
+    let schema = super::schema("uniformity");
+    frame(&[("mode", mode.name()), ("schema", &schema)]).tail(out, count)
+}
+
+/// The keys around `functions`, in sorted order.
+fn frame<'a>(after: &'a [(&'a str, &'a str)]) -> super::jsonw::ListDocument<'a> {
+    super::jsonw::ListDocument {
+        before: &[],
+        list: "functions",
+        after,
+    }
+}
+
+/// [`json`] written into `w` as it is rendered, keys in sorted order, the bytes
+/// [`super::json_text`] prints for the [`FunctionJson`]: its cycle lists are quadratic in a
+/// deep nest (342 MB for an 8,000-block nest in precise mode), so the function is never built
+/// as a value. Stops at the first error of `w`'s sink.
+pub fn write_json(
+    w: &mut super::jsonw::JsonWriter<impl std::fmt::Write>,
+    a: &FunctionAnalysis<'_>,
+) -> std::fmt::Result {
+    let (lf, s, u) = (&a.lf, &a.structure, &a.uniformity);
+    let (m, f, fid) = (lf.module, lf.func, lf.fid);
+    let ci = &s.cycles;
+    let mut buf = String::new();
+    w.begin_object()?;
+    w.key("analysed")?;
+    w.bool(u.analysed)?;
+    w.key("arguments")?;
+    w.begin_array()?;
+    for k in 0..f.params.len() {
+        w.item()?;
+        w.begin_object()?;
+        w.key("divergent")?;
+        w.bool(u.divergent_args[k])?;
+        w.key("index")?;
+        w.uint(k as u64)?;
+        w.key("name")?;
+        w.str(&m.value_name(fid, Value::Arg(k as u32)))?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    w.key("blocks")?;
+    w.begin_array()?;
+    for b in 0..f.blocks.len() {
+        let blk = Block(b as u32);
+        w.item()?;
+        w.begin_object()?;
+        w.key("instructions")?;
+        w.begin_array()?;
+        for (k, i) in f.block_range(blk).range().enumerate() {
+            let inst = &f.insts[i];
+            let term = inst.op.is_terminator();
+            w.item()?;
+            w.begin_object()?;
+            w.key("always_uniform")?;
+            w.bool(u.always_uniform[i])?;
+            w.key("divergent")?;
+            w.bool(if term {
+                u.divergent_terminators[b]
+            } else {
+                u.divergent_insts[i]
+            })?;
+            w.key("name")?;
+            if inst.name() != LocalName::None {
+                w.str(&m.value_name(fid, Value::Inst(InstId(i as u32))))?;
+            } else {
+                w.null()?;
+            }
+            w.key("position")?;
+            w.uint(k as u64)?;
+            w.key("terminator")?;
+            w.bool(term)?;
+            w.key("text")?;
+            w.str(inst_text(&mut buf, a, i as u32).trim_start())?;
+            w.end_object()?;
+        }
+        w.end_array()?;
+        w.key("name")?;
+        w.str_with(&mut buf, |t| m.write_block_name(f, blk, t))?;
+        w.key("reachable")?;
+        w.bool(s.is_reachable(blk))?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    for (key, cs) in [
+        ("cycles_assumed_divergent", &u.assumed_divergent),
+        ("cycles_with_divergent_exit", &u.divergent_exit_cycles),
+    ] {
+        w.key(key)?;
+        w.begin_array()?;
+        for &c in cs.iter() {
+            w.item()?;
+            CycleJson::write(w, m, f, ci, c, &mut buf)?;
+        }
+        w.end_array()?;
+    }
+    w.key("name")?;
+    w.str(lf.name())?;
+    w.key("temporal_divergence")?;
+    w.begin_array()?;
+    for t in &u.temporal_divergence {
+        w.item()?;
+        w.begin_object()?;
+        w.key("cycle")?;
+        CycleJson::write(w, m, f, ci, t.cycle, &mut buf)?;
+        w.key("user")?;
+        w.str(inst_text(&mut buf, a, t.user.0).trim_start())?;
+        w.key("value")?;
+        w.str(inst_text(&mut buf, a, t.value.0).trim_start())?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    w.end_object()
+}
+
+/// About how many bytes [`write_json`] prints for `a` (see [`llvm_size_hint`]): an
+/// instruction's object, a block's, and a line per block of each cycle listed.
+pub fn json_size_hint(a: &FunctionAnalysis<'_>) -> u64 {
+    let (ci, u, f) = (&a.structure.cycles, &a.uniformity, a.lf.func);
+    const INST: u64 = 320;
+    const BLOCK: u64 = 120;
+    // An indented, quoted name, its comma and line break.
+    const NAME: u64 = 24;
+    let listed = |c: Cycle| 96 + NAME * (ci.blocks(c).len() + ci.entries(c).len()) as u64;
+    let mut n =
+        256 + INST * f.insts.len() as u64 + BLOCK * (f.blocks.len() + f.params.len()) as u64;
+    n += u.assumed_divergent.iter().map(|&c| listed(c)).sum::<u64>();
+    n += u
+        .divergent_exit_cycles
+        .iter()
+        .map(|&c| listed(c))
+        .sum::<u64>();
+    n += u
+        .temporal_divergence
+        .iter()
+        .map(|t| 2 * INST + listed(t.cycle))
+        .sum::<u64>();
+    n
 }
 
 /// The readable default: the function with each divergent item flagged, then the cycle facts.
