@@ -5,7 +5,7 @@
 //! a test bound it.
 
 use super::reasons::{JoinWitness, Node};
-use crate::paths::{PathScratch, disjoint_paths_with, join_set};
+use crate::paths::{Bfs, PathScratch, disjoint_paths_with, join_set};
 use converge_graph::{Block, Graph};
 use converge_ir::{FuncId, InstId, Module, Value};
 use converge_uniformity::llvm::{LlvmFunction, Rules, Setup, Target};
@@ -40,6 +40,11 @@ pub struct Analysed<'m> {
     flows: AtomicUsize,
     /// The buffers of those searches, and the blocks reachable from the last branch searched.
     paths: Mutex<PathScratch>,
+    /// Per cycle: whether the analysis found a divergent exit (`u.divergent_exit_cycles` as a
+    /// table, one lookup per question).
+    exit_divergent: Vec<bool>,
+    /// The buffers of breadth-first searches, kept between them ([`Analysed::with_bfs`]).
+    bfs: Mutex<Bfs>,
 }
 
 /// Join sets by (branch, stop headers), one bit per block: a function of n blocks may have a set
@@ -69,7 +74,13 @@ impl<'m> Analysed<'m> {
             Mode::Precise => setup.target().clone().with_rules(Rules::Precise),
             Mode::Llvm(_) => setup.target().clone(),
         };
+        let mut exit_divergent = vec![false; a.structure.num_cycles()];
+        for c in &a.uniformity.divergent_exit_cycles {
+            exit_divergent[c.index()] = true;
+        }
         Analysed {
+            exit_divergent,
+            bfs: Mutex::new(Bfs::default()),
             mode_target,
             lf: a.lf,
             s: a.structure,
@@ -80,6 +91,18 @@ impl<'m> Analysed<'m> {
             flows: AtomicUsize::new(0),
             paths: Mutex::new(PathScratch::default()),
         }
+    }
+    /// Whether cycle `c` has a divergent exit (is in `u.divergent_exit_cycles`), in O(1).
+    pub fn has_divergent_exit(&self, c: u32) -> bool {
+        self.exit_divergent
+            .get(c as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+    /// Runs `f` with this function's breadth-first search buffers (see [`Bfs`]).
+    pub fn with_bfs<R>(&self, f: impl FnOnce(&mut Bfs) -> R) -> R {
+        let mut bfs = self.bfs.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut bfs)
     }
     /// The module the function belongs to.
     pub fn module(&self) -> &'m Module {
