@@ -763,7 +763,7 @@ impl Ctx<'_, '_> {
     /// on the target, and the cycles are nested, so the first block found outside a cycle is
     /// found at or after the first block found outside the cycle it contains. The search stops
     /// at the last exit shown (one search per cycle made a deep nest's summary quadratic).
-    fn branch_exits(&self, b: Block) -> (Vec<(u32, Vec<Block>)>, bool) {
+    pub(crate) fn branch_exits(&self, b: Block) -> (Vec<(u32, Vec<Block>)>, bool) {
         let (s, g) = (&self.a.s, self.a.lf.cfg());
         let allowed = |y: Block| y != b;
         self.a.with_bfs(|bfs| {
