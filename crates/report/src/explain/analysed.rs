@@ -350,7 +350,7 @@ impl<'m> Analysed<'m> {
         // candidate outside is no join, and a branch none of whose candidates is inside (the
         // latches of a deep nest, whose candidates lie behind a stop header) builds no
         // dominator tree at all.
-        let mut local: Vec<(usize, (Vec<bool>, Vec<bool>), Option<Arc<Vec<u64>>>)> = Vec::new();
+        let mut local: Vec<StopSuffix> = Vec::new();
         for j in (0..n as u32).map(Block) {
             if !(count[j.index()] >= 2 || (j == b && g.preds(b).len() >= 2)) {
                 continue;
@@ -394,6 +394,11 @@ impl<'m> Analysed<'m> {
         (out, false)
     }
 }
+
+/// One suffix of a branch's stop headers (by its start) in [`Analysed::join_blocks_limited`]:
+/// the blocks its join-set graph reaches and those it cuts ([`reached_in_cut`]), and the join
+/// set once a candidate needed it.
+type StopSuffix = (usize, (Vec<bool>, Vec<bool>), Option<Arc<Vec<u64>>>);
 
 /// The blocks [`join_set`]'s graph for branch `b` and `stops` reaches from its root: those
 /// reachable from a successor of `b` through blocks other than `b` and the stops (which may end
