@@ -292,6 +292,94 @@ impl Flow {
     }
 }
 
+/// A breadth-first search whose buffers are kept between searches on one graph: each search
+/// costs the blocks it visits, not the graph's size (a fresh search clears two arrays of the
+/// graph's size, which made one search per branch and cycle quadratic on deep nests).
+///
+/// It visits blocks in the order [`shortest_path`] does (a FIFO queue, successors in order, a
+/// block reached first through the block popped first), so a path it returns is the same.
+#[derive(Default)]
+pub struct Bfs {
+    /// Per block, the block it was reached from (`NIL` for a start), valid where `seen` holds
+    /// `stamp`.
+    via: Vec<u32>,
+    seen: Vec<u32>,
+    stamp: u32,
+    queue: Vec<Block>,
+    head: usize,
+}
+
+impl Bfs {
+    /// Starts a new search from `starts` (those `allowed`, each once).
+    pub fn start<G: Graph>(&mut self, g: &G, starts: &[Block], allowed: &dyn Fn(Block) -> bool) {
+        let n = g.num_blocks();
+        if self.seen.len() != n {
+            self.seen.clear();
+            self.seen.resize(n, 0);
+            self.via.resize(n, NIL);
+            self.stamp = 0;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        self.queue.clear();
+        self.head = 0;
+        for &s in starts {
+            if allowed(s) && self.seen[s.index()] != self.stamp {
+                self.seen[s.index()] = self.stamp;
+                self.via[s.index()] = NIL;
+                self.queue.push(s);
+            }
+        }
+    }
+
+    /// The next block in breadth-first order (`None`: the search is over); its allowed
+    /// successors not seen yet are queued, reached from it.
+    pub fn next<G: Graph>(&mut self, g: &G, allowed: &dyn Fn(Block) -> bool) -> Option<Block> {
+        let x = *self.queue.get(self.head)?;
+        self.head += 1;
+        for &w in g.succs(x) {
+            if allowed(w) && self.seen[w.index()] != self.stamp {
+                self.seen[w.index()] = self.stamp;
+                self.via[w.index()] = x.0;
+                self.queue.push(w);
+            }
+        }
+        Some(x)
+    }
+
+    /// The path from a start to `x`, a block this search has reached.
+    pub fn path_to(&self, x: Block) -> Vec<Block> {
+        let mut path = vec![x];
+        let mut y = x;
+        while self.via[y.index()] != NIL {
+            y = Block(self.via[y.index()]);
+            path.push(y);
+        }
+        path.reverse();
+        path
+    }
+
+    /// [`shortest_path`] with these buffers: the same answer.
+    pub fn shortest_path<G: Graph>(
+        &mut self,
+        g: &G,
+        starts: &[Block],
+        target: &dyn Fn(Block) -> bool,
+        allowed: &dyn Fn(Block) -> bool,
+    ) -> Option<Vec<Block>> {
+        self.start(g, starts, allowed);
+        while let Some(x) = self.next(g, allowed) {
+            if target(x) {
+                return Some(self.path_to(x));
+            }
+        }
+        None
+    }
+}
+
 /// The shortest path from one of `starts` to a block satisfying `target`, using only blocks for
 /// which `allowed` holds (the start blocks must be allowed too).
 pub fn shortest_path<G: Graph>(

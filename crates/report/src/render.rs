@@ -3,7 +3,6 @@
 
 use crate::explain::{Analysed, Explainer, Explanation, Node, Reason, Step, UniformFact};
 use crate::loc::LineIndex;
-use crate::paths::shortest_path;
 use crate::reports::CycleJson;
 use crate::reports::explain::{
     BranchJson, DivergentExitJson, ExplanationJson, FunctionExplainJson, JoinJson, ReasonJson,
@@ -759,28 +758,45 @@ impl Ctx<'_, '_> {
     /// Divergent exits a branch causes: for each cycle around it with a divergent exit, the
     /// shortest path from the branch out of the cycle; innermost first, at most [`MAX_EXITS`]
     /// (the flag says whether more cycles with a divergent exit surround the branch).
-    fn branch_exits(&self, b: Block) -> (Vec<(u32, Vec<Block>)>, bool) {
+    ///
+    /// One breadth-first search from the branch serves every cycle: its order does not depend
+    /// on the target, and the cycles are nested, so the first block found outside a cycle is
+    /// found at or after the first block found outside the cycle it contains. The search stops
+    /// at the last exit shown (one search per cycle made a deep nest's summary quadratic).
+    pub(crate) fn branch_exits(&self, b: Block) -> (Vec<(u32, Vec<Block>)>, bool) {
         let (s, g) = (&self.a.s, self.a.lf.cfg());
-        let mut out = Vec::new();
-        let mut c = s.cycle_of(b);
-        while let Some(x) = c {
-            if self.a.u.divergent_exit_cycles.contains(&Cycle(x)) && out.len() == MAX_EXITS {
-                return (out, true);
+        let allowed = |y: Block| y != b;
+        self.a.with_bfs(|bfs| {
+            let mut out = Vec::new();
+            let mut started = false;
+            let mut at: Option<Block> = None;
+            let mut c = s.cycle_of(b);
+            while let Some(x) = c {
+                if self.a.has_divergent_exit(x) {
+                    if out.len() == MAX_EXITS {
+                        return (out, true);
+                    }
+                    if !started {
+                        bfs.start(g, converge_graph::Graph::succs(g, b), &allowed);
+                        at = bfs.next(g, &allowed);
+                        started = true;
+                    }
+                    while let Some(y) = at {
+                        if !s.contains(x, y) {
+                            break;
+                        }
+                        at = bfs.next(g, &allowed);
+                    }
+                    if let Some(y) = at {
+                        let mut p = bfs.path_to(y);
+                        p.insert(0, b);
+                        out.push((x, p));
+                    }
+                }
+                c = s.parent(x);
             }
-            if self.a.u.divergent_exit_cycles.contains(&Cycle(x))
-                && let Some(mut p) = shortest_path(
-                    g,
-                    converge_graph::Graph::succs(g, b),
-                    &|y| !s.contains(x, y),
-                    &|y| y != b,
-                )
-            {
-                p.insert(0, b);
-                out.push((x, p));
-            }
-            c = s.parent(x);
-        }
-        (out, false)
+            (out, false)
+        })
     }
 
     /// `converge explain` without `--value`: each divergent branch with its joins and divergent

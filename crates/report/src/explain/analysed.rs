@@ -5,7 +5,7 @@
 //! a test bound it.
 
 use super::reasons::{JoinWitness, Node};
-use crate::paths::{PathScratch, disjoint_paths_with, join_set};
+use crate::paths::{Bfs, PathScratch, disjoint_paths_with, join_set};
 use converge_graph::{Block, Graph};
 use converge_ir::{FuncId, InstId, Module, Value};
 use converge_uniformity::llvm::{LlvmFunction, Rules, Setup, Target};
@@ -40,6 +40,11 @@ pub struct Analysed<'m> {
     flows: AtomicUsize,
     /// The buffers of those searches, and the blocks reachable from the last branch searched.
     paths: Mutex<PathScratch>,
+    /// Per cycle: whether the analysis found a divergent exit (`u.divergent_exit_cycles` as a
+    /// table, one lookup per question).
+    exit_divergent: Vec<bool>,
+    /// The buffers of breadth-first searches, kept between them ([`Analysed::with_bfs`]).
+    bfs: Mutex<Bfs>,
 }
 
 /// Join sets by (branch, stop headers), one bit per block: a function of n blocks may have a set
@@ -69,7 +74,13 @@ impl<'m> Analysed<'m> {
             Mode::Precise => setup.target().clone().with_rules(Rules::Precise),
             Mode::Llvm(_) => setup.target().clone(),
         };
+        let mut exit_divergent = vec![false; a.structure.num_cycles()];
+        for c in &a.uniformity.divergent_exit_cycles {
+            exit_divergent[c.index()] = true;
+        }
         Analysed {
+            exit_divergent,
+            bfs: Mutex::new(Bfs::default()),
             mode_target,
             lf: a.lf,
             s: a.structure,
@@ -80,6 +91,18 @@ impl<'m> Analysed<'m> {
             flows: AtomicUsize::new(0),
             paths: Mutex::new(PathScratch::default()),
         }
+    }
+    /// Whether cycle `c` has a divergent exit (is in `u.divergent_exit_cycles`), in O(1).
+    pub fn has_divergent_exit(&self, c: u32) -> bool {
+        self.exit_divergent
+            .get(c as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+    /// Runs `f` with this function's breadth-first search buffers (see [`Bfs`]).
+    pub fn with_bfs<R>(&self, f: impl FnOnce(&mut Bfs) -> R) -> R {
+        let mut bfs = self.bfs.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut bfs)
     }
     /// The module the function belongs to.
     pub fn module(&self) -> &'m Module {
@@ -222,16 +245,35 @@ impl<'m> Analysed<'m> {
     }
 
     fn in_join_set(&self, b: Block, hs: Vec<Block>, j: Block) -> bool {
-        let mut sets = self.join_sets.lock().unwrap_or_else(|e| e.into_inner());
-        let set = sets.entry((b, hs)).or_insert_with_key(|(b, hs)| {
-            let set = join_set(self.lf.cfg(), *b, hs);
-            let mut bits = vec![0u64; set.len().div_ceil(64)];
-            for (i, _) in set.iter().enumerate().filter(|&(_, &x)| x) {
-                bits[i / 64] |= 1 << (i % 64);
-            }
-            Arc::new(bits)
-        });
+        let set = self.join_set_of(b, hs);
         set[j.index() / 64] >> (j.index() % 64) & 1 == 1
+    }
+
+    /// The join set of `b` with stops `hs`, one bit per block, from the shared table.
+    fn join_set_of(&self, b: Block, hs: Vec<Block>) -> Arc<Vec<u64>> {
+        let mut sets = self.join_sets.lock().unwrap_or_else(|e| e.into_inner());
+        sets.entry((b, hs))
+            .or_insert_with_key(|(b, hs)| {
+                let set = join_set(self.lf.cfg(), *b, hs);
+                let mut bits = vec![0u64; set.len().div_ceil(64)];
+                for (i, _) in set.iter().enumerate().filter(|&(_, &x)| x) {
+                    bits[i / 64] |= 1 << (i % 64);
+                }
+                Arc::new(bits)
+            })
+            .clone()
+    }
+
+    /// The innermost cycle of `h` whose header is `h` (`None`: `h` heads no cycle around it).
+    fn cycle_headed_by(&self, h: Block) -> Option<u32> {
+        let mut c = self.s.cycle_of(h);
+        while let Some(x) = c {
+            if self.s.header(x) == h {
+                return Some(x);
+            }
+            c = self.s.parent(x);
+        }
+        None
     }
 
     /// The headers that paths from `b` to `j` may not pass through (see [`Analysed::join_paths`]);
@@ -241,17 +283,10 @@ impl<'m> Analysed<'m> {
             return None;
         }
         let mut hs = self.headers_around(b);
+        // The cycle headed by h: the innermost cycle of h whose header is h.
         hs.retain(|&h| {
-            let c = self.s.cycle_of(h);
-            // The cycle headed by h: the innermost cycle of h whose header is h.
-            let mut c = c;
-            while let Some(x) = c {
-                if self.s.header(x) == h {
-                    return self.s.contains(x, j);
-                }
-                c = self.s.parent(x);
-            }
-            false
+            self.cycle_headed_by(h)
+                .is_some_and(|x| self.s.contains(x, j))
         });
         // The header itself may be the join (two latches in the same iteration): `h == j` stays
         // in the list, it only ends paths.
@@ -307,6 +342,15 @@ impl<'m> Analysed<'m> {
         }
         let mut out = Vec::new();
         let mut tries = 0;
+        let stops = StopChain::new(self, b);
+        // The join sets of this branch by the start of their suffix of `stops` (a deep nest asks
+        // hundreds of candidates with the same stops: one lookup of the shared table each, not
+        // one hash of the whole list of stops per candidate).
+        // With them, the blocks reachable in the join set's graph (see `reached_in_cut`): a
+        // candidate outside is no join, and a branch none of whose candidates is inside (the
+        // latches of a deep nest, whose candidates lie behind a stop header) builds no
+        // dominator tree at all.
+        let mut local: Vec<StopSuffix> = Vec::new();
         for j in (0..n as u32).map(Block) {
             if !(count[j.index()] >= 2 || (j == b && g.preds(b).len() >= 2)) {
                 continue;
@@ -315,10 +359,117 @@ impl<'m> Analysed<'m> {
                 return (out, true);
             }
             tries += 1;
-            if self.is_join(b, j) {
+            if !self.s.is_reachable(j) {
+                continue;
+            }
+            let hit = match stops.suffix(self, j) {
+                Some(p) => {
+                    let k = match local.iter().position(|(q, ..)| *q == p) {
+                        Some(k) => k,
+                        None => {
+                            local.push((p, reached_in_cut(g, b, &stops.heads[p..]), None));
+                            local.len() - 1
+                        }
+                    };
+                    let (_, (reached, cut), set) = &mut local[k];
+                    // A successor of the branch is a join only if also reached through a
+                    // predecessor that is no stop (`join_set`'s test for a successor).
+                    let possible = reached[j.index()]
+                        && (!g.succs(b).contains(&j)
+                            || g.preds(j)
+                                .iter()
+                                .any(|&p| p != j && !cut[p.index()] && reached[p.index()]));
+                    possible
+                        && set
+                            .get_or_insert_with(|| self.join_set_of(b, stops.heads[p..].to_vec()))
+                            .get(j.index() / 64)
+                            .is_some_and(|w| w >> (j.index() % 64) & 1 == 1)
+                }
+                None => self.is_join(b, j),
+            };
+            if hit {
                 out.push(j);
             }
         }
         (out, false)
+    }
+}
+
+/// One suffix of a branch's stop headers (by its start) in [`Analysed::join_blocks_limited`]:
+/// the blocks its join-set graph reaches and those it cuts ([`reached_in_cut`]), and the join
+/// set once a candidate needed it.
+type StopSuffix = (usize, (Vec<bool>, Vec<bool>), Option<Arc<Vec<u64>>>);
+
+/// The blocks [`join_set`]'s graph for branch `b` and `stops` reaches from its root: those
+/// reachable from a successor of `b` through blocks other than `b` and the stops (which may end
+/// a path). Every join lies among them (a dominator tree has no other blocks), so a block outside
+/// is no join without building the tree. Also returns the blocks whose successors the graph
+/// drops (`b` and the stops).
+fn reached_in_cut<G: Graph>(g: &G, b: Block, stops: &[Block]) -> (Vec<bool>, Vec<bool>) {
+    let mut seen = vec![false; g.num_blocks()];
+    let mut cut = vec![false; g.num_blocks()];
+    cut[b.index()] = true;
+    for &h in stops {
+        cut[h.index()] = true;
+    }
+    let mut stack: Vec<Block> = Vec::new();
+    let mut firsts: Vec<Block> = g.succs(b).to_vec();
+    firsts.sort();
+    firsts.dedup();
+    if firsts.len() < 2 {
+        // `join_set` finds no join with fewer than two distinct successors.
+        return (seen, cut);
+    }
+    for s in firsts {
+        seen[s.index()] = true;
+        stack.push(s);
+    }
+    while let Some(x) = stack.pop() {
+        if cut[x.index()] {
+            continue;
+        }
+        for &w in g.succs(x) {
+            if !seen[w.index()] {
+                seen[w.index()] = true;
+                stack.push(w);
+            }
+        }
+    }
+    (seen, cut)
+}
+
+/// The headers [`Analysed::join_stops`] may keep for one branch, innermost first, with the cycle
+/// each stands for; when those cycles are nested (each in the next: always, when a block heads
+/// one cycle), the headers kept for a join `j` are a suffix of the list, from the first cycle
+/// holding `j`, found by a binary search instead of a test per header.
+struct StopChain {
+    heads: Vec<Block>,
+    cycles: Vec<u32>,
+    nested: bool,
+}
+
+impl StopChain {
+    fn new(a: &Analysed<'_>, b: Block) -> StopChain {
+        let heads = a.headers_around(b);
+        let cycles: Vec<u32> = heads
+            .iter()
+            .map(|&h| a.cycle_headed_by(h).unwrap_or(u32::MAX))
+            .collect();
+        let nested = cycles.iter().all(|&c| c != u32::MAX)
+            && cycles.windows(2).all(|w| a.s.contains_cycle(w[1], w[0]));
+        StopChain {
+            heads,
+            cycles,
+            nested,
+        }
+    }
+
+    /// Where the headers kept for `j` start (`None`: the cycles are not nested, ask
+    /// [`Analysed::join_stops`]).
+    fn suffix(&self, a: &Analysed<'_>, j: Block) -> Option<usize> {
+        if !self.nested {
+            return None;
+        }
+        Some(self.cycles.partition_point(|&c| !a.s.contains(c, j)))
     }
 }

@@ -7,7 +7,7 @@
 use super::analysed::Analysed;
 use super::reasons::{Node, Reason, SourceRule};
 use super::sources::{argument_rule, source_rule};
-use crate::paths::{disjoint_paths, shortest_path};
+use crate::paths::{Bfs, disjoint_paths, shortest_path};
 use converge_graph::{Block, Cycle, Graph};
 use converge_ir::{Opcode, Value};
 use converge_uniformity::{Mode, SsaFunction};
@@ -270,38 +270,125 @@ fn reaches_avoiding<G: Graph>(g: &G, dist: &[u32], b: Block, x: Block, j: Block)
     shortest_path(g, &[x], &|y| y == j, &|y| y != b || y == j).is_some()
 }
 
+/// Per cycle, the exit edges that can leave its ancestors, for [`exit_witnesses`]' strict search:
+/// an exit edge `u -> w` of cycle `x` leaves exactly the ancestors of `x` (`x` included) deeper
+/// than the smallest cycle holding both `x` and `w` (its depth `L`, 0 if none). Kept: the least
+/// `L` and its source `u`, and the least `L` of an edge from another source, so the least `L`
+/// over the edges whose source is not a given branch is one lookup.
+pub(super) struct ExitEdges {
+    /// Per cycle: (least L, its source, least L from another source); `u32::MAX`: none.
+    best: Vec<(u32, Block, u32)>,
+}
+
+impl ExitEdges {
+    /// One walk per edge over the cycles it leaves (the same work as listing every cycle's
+    /// exits).
+    pub(super) fn new(a: &Analysed<'_>) -> ExitEdges {
+        let (s, g) = (&a.s, a.lf.cfg());
+        let mut best = vec![(u32::MAX, Block(u32::MAX), u32::MAX); s.num_cycles()];
+        for u in (0..g.num_blocks() as u32).map(Block) {
+            let Some(cu) = s.cycle_of(u) else { continue };
+            for &w in g.succs(u) {
+                // The cycles left: from u's innermost cycle out to the first one holding w.
+                let mut top = Some(cu);
+                while let Some(x) = top {
+                    if s.contains(x, w) {
+                        break;
+                    }
+                    top = s.parent(x);
+                }
+                let l = top.map_or(0, |x| s.depth(x));
+                let mut x = Some(cu);
+                while x != top {
+                    let c = x.expect("the walk stops at `top`");
+                    let e = &mut best[c as usize];
+                    if e.1 == u {
+                        e.0 = e.0.min(l);
+                    } else if l < e.0 {
+                        // The old least came from another source: it is the least from a
+                        // source other than u now (every other edge had an L at least as large).
+                        *e = (l, u, e.0);
+                    } else {
+                        e.2 = e.2.min(l);
+                    }
+                    x = s.parent(c);
+                }
+            }
+        }
+        ExitEdges { best }
+    }
+
+    /// The least L over exit edges of `inner` whose source is not `b`.
+    fn least_without(&self, inner: u32, b: Block) -> u32 {
+        let e = self.best[inner as usize];
+        if e.1 == b { e.2 } else { e.0 }
+    }
+}
+
 /// Divergent branches inside cycle `c` whose paths reach an exit of `c` (threads leave at
 /// different iterations). Branches whose diverged paths leave their own innermost cycle outside
 /// `c` come first (that is how the analysis finds the exit); others are kept as a fallback.
-pub(super) fn exit_witnesses(a: &Analysed<'_>, branches: &[Block], c: u32) -> Vec<ExitWitness> {
+///
+/// At most [`MAX_ALTERNATIVES`] are kept, so the searches stop there: the fallback is searched
+/// only for as many branches as the first kind leaves room for. A branch's first-kind search
+/// runs only if a successor lies outside `c` or an exit edge of its innermost cycle, from a block
+/// other than the branch, leaves `c` ([`ExitEdges`]): otherwise every path it may take stays in
+/// its innermost cycle and ends at the branch, and the search (the whole innermost cycle, on a
+/// deep nest) would find nothing. The searches share `bfs`'s buffers.
+pub(super) fn exit_witnesses(
+    a: &Analysed<'_>,
+    branches: &[Block],
+    c: u32,
+    edges: &ExitEdges,
+    bfs: &mut Bfs,
+) -> Vec<ExitWitness> {
     let (s, g) = (&a.s, a.lf.cfg());
     let mut strict = Vec::new();
-    let mut loose = Vec::new();
+    let mut rest = Vec::new();
+    let outside = |x: Block| !s.contains(c, x);
     for &b in branches {
+        if strict.len() >= MAX_ALTERNATIVES {
+            break;
+        }
         if !s.contains(c, b) {
             continue;
         }
         let inner = s.cycle_of(b).unwrap_or(c);
         let starts = g.succs(b);
-        let outside = |x: Block| !s.contains(c, x);
-        let p = shortest_path(g, starts, &outside, &|x| {
-            x != b && (s.contains(inner, x) || !s.contains(c, x))
-        });
-        let (list, p) = match p {
-            Some(p) => (&mut strict, Some(p)),
-            None => (&mut loose, shortest_path(g, starts, &outside, &|x| x != b)),
+        let may = starts.iter().any(|&x| x != b && outside(x))
+            || s.depth(c) > edges.least_without(inner, b);
+        let p = if may {
+            bfs.shortest_path(g, starts, &outside, &|x| {
+                x != b && (s.contains(inner, x) || !s.contains(c, x))
+            })
+        } else {
+            None
         };
-        if let Some(mut p) = p {
+        match p {
+            Some(mut p) => {
+                p.insert(0, b);
+                strict.push(ExitWitness {
+                    branch: b,
+                    exit: *p.last().unwrap(),
+                    path: p,
+                });
+            }
+            None => rest.push(b),
+        }
+    }
+    for b in rest {
+        if strict.len() >= MAX_ALTERNATIVES {
+            break;
+        }
+        if let Some(mut p) = bfs.shortest_path(g, g.succs(b), &outside, &|x| x != b) {
             p.insert(0, b);
-            list.push(ExitWitness {
+            strict.push(ExitWitness {
                 branch: b,
                 exit: *p.last().unwrap(),
                 path: p,
             });
         }
     }
-    strict.extend(loose);
-    strict.truncate(MAX_ALTERNATIVES);
     strict
 }
 

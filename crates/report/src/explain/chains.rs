@@ -5,12 +5,13 @@
 
 use super::analysed::Analysed;
 use super::candidates::{
-    EntryWitness, ExitWitness, JoinMemo, candidates, entry_witnesses, exit_witnesses,
+    EntryWitness, ExitEdges, ExitWitness, JoinMemo, candidates, entry_witnesses, exit_witnesses,
     overlapping_paths,
 };
 use super::precise::{DivergedWitness, diverged_witnesses};
 use super::reasons::{Explanation, Node, Reason, Step};
 use super::uniform::uniform_facts;
+use crate::paths::Bfs;
 use converge_graph::Block;
 use converge_uniformity::Mode;
 use std::collections::HashMap;
@@ -56,11 +57,16 @@ impl<'a, 'm> Explainer<'a, 'm> {
             .map(Block)
             .filter(|&b| a.is_divergent_branch(b))
             .collect();
-        let exit_w: HashMap<u32, Vec<ExitWitness>> =
+        let exit_w: HashMap<u32, Vec<ExitWitness>> = if a.u.divergent_exit_cycles.is_empty() {
+            HashMap::new()
+        } else {
+            let edges = ExitEdges::new(a);
+            let mut bfs = Bfs::default();
             a.u.divergent_exit_cycles
                 .iter()
-                .map(|&c| (c.0, exit_witnesses(a, &branches, c.0)))
-                .collect();
+                .map(|&c| (c.0, exit_witnesses(a, &branches, c.0, &edges, &mut bfs)))
+                .collect()
+        };
         let assumed_w: HashMap<u32, Vec<EntryWitness>> =
             a.u.assumed_divergent
                 .iter()

@@ -22,6 +22,8 @@
 pub mod analysed;
 mod candidates;
 mod chains;
+#[cfg(test)]
+mod fast_path_tests;
 mod lookup;
 mod precise;
 pub mod reasons;
