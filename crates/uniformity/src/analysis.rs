@@ -223,6 +223,12 @@ struct Scratch {
     /// Per top-level cycle: the blocks after it that can be joins of a branch inside it and are
     /// not yet settled (see `join_candidates_settled`), and that function's scratch.
     candidates: Vec<Option<Vec<u32>>>,
+    /// Per top-level cycle: whether the exit-seeded walks (`crate::sync::exit_seeded`) were
+    /// tried (`SEEDED_FAILED`, `SEEDED_USED`: its candidates are theirs) or not (0).
+    seeded: Vec<u8>,
+    /// Per top-level cycle with `SEEDED_USED`: the blocks after it that its exit-seeded walks
+    /// can join and that are not settled yet.
+    seeded_candidates: Vec<Vec<u32>>,
     reach_state: Vec<u32>,
     /// Scratch of `token_join_candidates` (zero / false between uses).
     indeg: Vec<u32>,
@@ -320,6 +326,9 @@ impl Scratch {
         self.search = 0;
         reset(&mut self.down_settled, nb, false);
         reset(&mut self.candidates, nc, None);
+        reset(&mut self.seeded, nc, 0);
+        self.seeded_candidates.resize_with(nc, Vec::new);
+        self.seeded_candidates[..nc].iter_mut().for_each(Vec::clear);
         reset(&mut self.reach_state, nb, NONE);
         reset(&mut self.seen, nb, NONE);
         reset(&mut self.assumed_flag, nc, false);
@@ -505,6 +514,12 @@ pub(crate) mod knobs {
         pub static NO_KNOWN_FIRST: Cell<bool> = const { Cell::new(false) };
         /// Candidate lists of any length (`candidate_budget`).
         pub static NO_CANDIDATE_BUDGET: Cell<bool> = const { Cell::new(false) };
+        /// No exit-seeded candidates (`crate::sync::exit_seeded`): the token walk's stay.
+        pub static NO_SEEDED_CANDIDATES: Cell<bool> = const { Cell::new(false) };
+        /// Cycles whose join candidates came from their exit-seeded walks (this thread).
+        pub static SEEDED_USED: Cell<u64> = const { Cell::new(0) };
+        /// Cycles whose exit-seeded walks gave up or were not run (this thread).
+        pub static SEEDED_FAILED: Cell<u64> = const { Cell::new(0) };
         /// LLVM 19's propagation without the shortcuts that keep it linear (settled blocks,
         /// disjoint flows, single-line branches): LLVM 19's own algorithm.
         pub static PLAIN_19: Cell<bool> = const { Cell::new(false) };
@@ -972,6 +987,15 @@ impl<F: SsaFunction> State<'_, F> {
         ok
     }
 
+    /// Sets up the modified post-order and the join finder for this function (on first need).
+    fn ensure_po(&mut self) {
+        if !self.po_ready {
+            self.po_ready = true;
+            self.w.po.compute_into(self.f.cfg(), self.s);
+            self.w.joins.reset(self.f.cfg().num_blocks());
+        }
+    }
+
     fn inside_assumed(&self, c: u32) -> bool {
         self.w.assumed_flag[c as usize]
     }
@@ -1016,7 +1040,10 @@ impl<F: SsaFunction> State<'_, F> {
         if let Some(a) = covered_top {
             let downstream = self.downstream_settled(a);
             let settled = downstream || self.join_candidates_settled(a, false);
-            if settled && self.all_exits_known(s.inner(b)) {
+            // The exit-seeded candidates are exact where the token walk is not; they skip the
+            // branch but do not postpone it (below: the printed order would change).
+            let exits_known = self.all_exits_known(s.inner(b));
+            if exits_known && (settled || self.seeded_candidates_settled(a)) {
                 return;
             }
             // Otherwise the branch can only add divergent exits to cycles inside `a` (inside an
@@ -1051,11 +1078,7 @@ impl<F: SsaFunction> State<'_, F> {
                 return;
             }
         }
-        if !self.po_ready {
-            self.po_ready = true;
-            self.w.po.compute_into(f.cfg(), s);
-            self.w.joins.reset(f.cfg().num_blocks());
-        }
+        self.ensure_po();
         // The same inside an assumed-divergent outermost irreducible cycle nested in reducible
         // ones (a reducible loop around an irreducible region): joins inside it add nothing, and
         // labels leave it only through its exits. Without this every branch of the region walks

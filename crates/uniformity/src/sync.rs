@@ -24,6 +24,10 @@
 //! around the branch visits only edges that leave a cycle of the branch's chain (a range-minimum
 //! query in `Structure`), with O(1) per edge, instead of cycles × exits.
 
+mod exit_seeded;
+
+pub(crate) use exit_seeded::MAX_SEEDED_EXITS;
+
 use crate::jumps::{ESCAPES, HEADER_INTO, Jumps};
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};

@@ -19,6 +19,11 @@ use super::*;
 /// are read directly: a memo would cost more than it saves).
 const PHI_MEMO_PREDS: usize = 16;
 
+/// `Scratch::seeded`: the exit-seeded walks of a top-level cycle were tried and gave up.
+pub(super) const SEEDED_FAILED: u8 = 1;
+/// `Scratch::seeded`: the cycle's join candidates are those of its exit-seeded walks.
+pub(super) const SEEDED_USED: u8 = 2;
+
 impl<F: SsaFunction> State<'_, F> {
     /// Would no block after top-level cycle `a` change if it became a join of a branch inside `a`?
     /// Such a join either taints its phis (settled once tainted, or when it has none that count)
@@ -236,6 +241,73 @@ impl<F: SsaFunction> State<'_, F> {
             self.w.walk_stack = stack;
             self.w.candidates[a as usize] = Some(list);
         }
+        self.pop_settled_candidates(a, nested)
+    }
+
+    /// Would no block after top-level cycle `a`, assumed divergent, change if it became a join of
+    /// a branch inside `a`, judged by the joins of the exit-seeded walks
+    /// (`crate::sync::exit_seeded`, run once per cycle on first need)? The token walk of
+    /// `join_candidates_settled` bounds those joins from the CFG's shape; these walks bound them
+    /// by LLVM's label flow itself: an irreducible cycle after `a` whose exits the tokens must
+    /// keep apart may in fact always pass one label on. LLVM 22's flow only; `false` when the
+    /// walks were not run or gave up.
+    pub(super) fn seeded_candidates_settled(&mut self, a: u32) -> bool {
+        let s = self.s;
+        if self.w.seeded[a as usize] == 0 {
+            self.w.seeded[a as usize] = SEEDED_FAILED;
+            if self.llvm19
+                || s.exits(a).len() > crate::sync::MAX_SEEDED_EXITS
+                || !shortcut_on!(NO_SEEDED_CANDIDATES)
+            {
+                return false;
+            }
+            self.ensure_po();
+            let po = &self.w.po;
+            let mut seeds = std::mem::take(&mut self.w.scratch);
+            seeds.clear();
+            seeds.extend(s.exits(a).iter().map(|x| po.index[x.index()]));
+            let mut joins = std::mem::take(&mut self.w.walk_ready);
+            joins.clear();
+            // At most a few passes over `a` in all: top-level cycles are disjoint, so the walks
+            // cost O(blocks) per function (walks that would go further are abandoned).
+            let budget = 16 * s.blocks(a).len() as u64 + 1024;
+            let done = self
+                .w
+                .joins
+                .exit_seeded_joins(po, &seeds, budget, &mut joins)
+                .is_some();
+            if done {
+                #[cfg(test)]
+                knobs::SEEDED_USED.with(|c| c.set(c.get() + 1));
+                let mut list: Vec<u32> = Vec::with_capacity(seeds.len() + joins.len());
+                list.extend(s.exits(a).iter().map(|x| x.0));
+                list.extend(joins.iter().map(|&j| po.order[j as usize].0));
+                self.w.seeded_candidates[a as usize] = list;
+                self.w.seeded[a as usize] = SEEDED_USED;
+            } else {
+                #[cfg(test)]
+                knobs::SEEDED_FAILED.with(|c| c.set(c.get() + 1));
+            }
+            self.w.scratch = seeds;
+            self.w.walk_ready = joins;
+        }
+        if self.w.seeded[a as usize] != SEEDED_USED {
+            return false;
+        }
+        let mut list = std::mem::take(&mut self.w.seeded_candidates[a as usize]);
+        while let Some(&j) = list.last() {
+            if !(self.settled(Block(j)) || self.precise && self.w.joined_from[j as usize] == a) {
+                break;
+            }
+            list.pop();
+        }
+        let done = list.is_empty();
+        self.w.seeded_candidates[a as usize] = list;
+        done
+    }
+
+    /// Drops the settled blocks from the end of `a`'s candidate list; true when none is left.
+    fn pop_settled_candidates(&mut self, a: u32, nested: bool) -> bool {
         let mut list = self.w.candidates[a as usize].take().unwrap();
         while let Some(&j) = list.last() {
             let settled = j != NONE
