@@ -229,6 +229,11 @@ struct Scratch {
     /// Per top-level cycle with `SEEDED_USED`: the blocks after it that its exit-seeded walks
     /// can join and that are not settled yet.
     seeded_candidates: Vec<Vec<u32>>,
+    /// Per top-level cycle whose exit-seeded walks gave up: the budget of the next try, and the
+    /// propagation steps its branches took since the last one (the next try comes once they
+    /// took as many: `seeded_candidates_settled`).
+    seeded_budget: Vec<u64>,
+    seeded_spent: Vec<u64>,
     reach_state: Vec<u32>,
     /// Scratch of `token_join_candidates` (zero / false between uses).
     indeg: Vec<u32>,
@@ -327,6 +332,8 @@ impl Scratch {
         reset(&mut self.down_settled, nb, false);
         reset(&mut self.candidates, nc, None);
         reset(&mut self.seeded, nc, 0);
+        reset(&mut self.seeded_budget, nc, 0);
+        reset(&mut self.seeded_spent, nc, 0);
         self.seeded_candidates.resize_with(nc, Vec::new);
         self.seeded_candidates[..nc].iter_mut().for_each(Vec::clear);
         reset(&mut self.reach_state, nb, NONE);
@@ -1198,6 +1205,7 @@ impl<F: SsaFunction> State<'_, F> {
         if self.postpone_late(b, settled_below) {
             return;
         }
+        let work_before = self.w.joins.work;
         self.w.joins.compute(
             f.cfg(),
             s,
@@ -1208,6 +1216,9 @@ impl<F: SsaFunction> State<'_, F> {
             settled_below,
             settled_all,
         );
+        if let Some(a) = covered_top {
+            self.w.seeded_spent[a as usize] += self.w.joins.work - work_before;
+        }
         let desc = std::mem::take(&mut self.w.joins.desc);
         let mut div_cycles = std::mem::take(&mut self.w.div_cycles);
         div_cycles.clear();

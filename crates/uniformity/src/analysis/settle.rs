@@ -253,43 +253,27 @@ impl<F: SsaFunction> State<'_, F> {
     /// walks were not run or gave up.
     pub(super) fn seeded_candidates_settled(&mut self, a: u32) -> bool {
         let s = self.s;
-        if self.w.seeded[a as usize] == 0 {
-            self.w.seeded[a as usize] = SEEDED_FAILED;
+        let st = self.w.seeded[a as usize];
+        if st == 0 {
             if self.llvm19
                 || s.exits(a).len() > crate::sync::MAX_SEEDED_EXITS
                 || !shortcut_on!(NO_SEEDED_CANDIDATES)
             {
+                self.w.seeded[a as usize] = SEEDED_FAILED;
+                self.w.seeded_budget[a as usize] = u64::MAX;
                 return false;
             }
-            self.ensure_po();
-            let po = &self.w.po;
-            let mut seeds = std::mem::take(&mut self.w.scratch);
-            seeds.clear();
-            seeds.extend(s.exits(a).iter().map(|x| po.index[x.index()]));
-            let mut joins = std::mem::take(&mut self.w.walk_ready);
-            joins.clear();
-            // At most a few passes over `a` in all: top-level cycles are disjoint, so the walks
-            // cost O(blocks) per function (walks that would go further are abandoned).
-            let budget = 16 * s.blocks(a).len() as u64 + 1024;
-            let done = self
-                .w
-                .joins
-                .exit_seeded_joins(po, &seeds, budget, &mut joins)
-                .is_some();
-            if done {
-                #[cfg(test)]
-                knobs::SEEDED_USED.with(|c| c.set(c.get() + 1));
-                let mut list: Vec<u32> = Vec::with_capacity(seeds.len() + joins.len());
-                list.extend(s.exits(a).iter().map(|x| x.0));
-                list.extend(joins.iter().map(|&j| po.order[j as usize].0));
-                self.w.seeded_candidates[a as usize] = list;
-                self.w.seeded[a as usize] = SEEDED_USED;
-            } else {
-                #[cfg(test)]
-                knobs::SEEDED_FAILED.with(|c| c.set(c.get() + 1));
-            }
-            self.w.scratch = seeds;
-            self.w.walk_ready = joins;
+            // First try: a few passes over `a` (top-level cycles are disjoint, so first tries
+            // cost O(blocks) per function).
+            self.try_seeded(a, 16 * s.blocks(a).len() as u64 + 1024);
+        } else if st == SEEDED_FAILED
+            && self.w.seeded_spent[a as usize] >= self.w.seeded_budget[a as usize]
+        {
+            // Tried again, with twice the budget, once the branches of `a` have walked as much
+            // as that budget since the last try: the tries cost at most what the branches did,
+            // and a big cycle after `a` that every walk crosses is crossed by the branches
+            // anyway.
+            self.try_seeded(a, self.w.seeded_budget[a as usize]);
         }
         if self.w.seeded[a as usize] != SEEDED_USED {
             return false;
@@ -304,6 +288,41 @@ impl<F: SsaFunction> State<'_, F> {
         let done = list.is_empty();
         self.w.seeded_candidates[a as usize] = list;
         done
+    }
+
+    /// Runs the exit-seeded walks of `a` within `budget` steps: on success its candidates are
+    /// theirs (`SEEDED_USED`), else the next try gets twice the budget.
+    fn try_seeded(&mut self, a: u32, budget: u64) {
+        let s = self.s;
+        self.ensure_po();
+        let po = &self.w.po;
+        let mut seeds = std::mem::take(&mut self.w.scratch);
+        seeds.clear();
+        seeds.extend(s.exits(a).iter().map(|x| po.index[x.index()]));
+        let mut joins = std::mem::take(&mut self.w.walk_ready);
+        joins.clear();
+        let done = self
+            .w
+            .joins
+            .exit_seeded_joins(po, &seeds, budget, &mut joins)
+            .is_some();
+        if done {
+            #[cfg(test)]
+            knobs::SEEDED_USED.with(|c| c.set(c.get() + 1));
+            let mut list: Vec<u32> = Vec::with_capacity(seeds.len() + joins.len());
+            list.extend(s.exits(a).iter().map(|x| x.0));
+            list.extend(joins.iter().map(|&j| po.order[j as usize].0));
+            self.w.seeded_candidates[a as usize] = list;
+            self.w.seeded[a as usize] = SEEDED_USED;
+        } else {
+            #[cfg(test)]
+            knobs::SEEDED_FAILED.with(|c| c.set(c.get() + 1));
+            self.w.seeded[a as usize] = SEEDED_FAILED;
+            self.w.seeded_budget[a as usize] = budget.saturating_mul(2);
+            self.w.seeded_spent[a as usize] = 0;
+        }
+        self.w.scratch = seeds;
+        self.w.walk_ready = joins;
     }
 
     /// Drops the settled blocks from the end of `a`'s candidate list; true when none is left.
