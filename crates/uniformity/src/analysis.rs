@@ -523,6 +523,8 @@ pub(crate) mod knobs {
         pub static NO_CANDIDATE_BUDGET: Cell<bool> = const { Cell::new(false) };
         /// No exit-seeded candidates (`crate::sync::exit_seeded`): the token walk's stay.
         pub static NO_SEEDED_CANDIDATES: Cell<bool> = const { Cell::new(false) };
+        /// The exit-seeded walks run at a cycle's first need, without a budget.
+        pub static EAGER_SEEDED: Cell<bool> = const { Cell::new(false) };
         /// Cycles whose join candidates came from their exit-seeded walks (this thread).
         pub static SEEDED_USED: Cell<u64> = const { Cell::new(0) };
         /// Cycles whose exit-seeded walks gave up or were not run (this thread).

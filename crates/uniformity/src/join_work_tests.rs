@@ -1342,3 +1342,56 @@ fn wide_join_in_loop(k: usize, order: [usize; 3]) -> String {
     );
     t
 }
+
+/// The join candidates of an assumed-divergent top-level cycle taken from its exit-seeded walks
+/// (`crate::sync::exit_seeded`) change no answer and no order, in LLVM 22's setting and precise
+/// mode (LLVM 19's does not use them): on random loop nests with jumps into later loops
+/// (`randnest`, whose big irreducible cycles have irreducible cycles after them that the token
+/// walk must assume pass several labels on), the other families and random functions of every
+/// shape. On `randnest` they save most of the join work.
+#[test]
+fn seeded_candidates_change_nothing() {
+    let mut inputs = irreducible_and_families(1..=2, 1200);
+    for seed in 1..=6 {
+        inputs.push(shapes::randnest_module(
+            &mut Rng::new(seed),
+            Flavor::Amdgpu,
+            1500 + 500 * seed as usize,
+        ));
+    }
+    for &name in converge_gen::program::shapes::NAMES {
+        inputs.push(family(name, 1500));
+    }
+    inputs.extend(mixed_random_inputs(37, 12, 12));
+    // At every cycle's first need, so that they decide as often as they can.
+    knobs::EAGER_SEEDED.with(|c| c.set(true));
+    for mode in [MODES[0], MODES[2]] {
+        knobs::SEEDED_USED.with(|c| c.set(0));
+        let (mut w_on, mut w_off) = (0, 0);
+        for text in &inputs {
+            let (on, w1) = run(text, mode);
+            let (off, w2) = run_without(&knobs::NO_SEEDED_CANDIDATES, text, mode);
+            assert!(
+                same(&on, &off),
+                "{mode:?}: the exit-seeded candidates changed an answer\n{text}"
+            );
+            w_on += w1;
+            w_off += w2;
+        }
+        let used = knobs::SEEDED_USED.with(|c| c.get());
+        eprintln!(
+            "{mode:?}: {used} cycles used exit-seeded candidates; join work {w_off} -> {w_on}"
+        );
+        assert!(
+            used > 100,
+            "{mode:?}: the exit-seeded candidates were used ({used})"
+        );
+    }
+    knobs::EAGER_SEEDED.with(|c| c.set(false));
+    // The saving on `randnest` alone.
+    let text = shapes::randnest_module(&mut Rng::new(2), Flavor::Amdgpu, 6000);
+    let (_, w_on) = run(&text, MODES[0]);
+    let (_, w_off) = run_without(&knobs::NO_SEEDED_CANDIDATES, &text, MODES[0]);
+    eprintln!("randnest 6000: join work {w_off} without, {w_on} with");
+    assert!(2 * w_on < w_off, "randnest: {w_off} -> {w_on}");
+}

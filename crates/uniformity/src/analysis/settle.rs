@@ -246,7 +246,7 @@ impl<F: SsaFunction> State<'_, F> {
 
     /// Would no block after top-level cycle `a`, assumed divergent, change if it became a join of
     /// a branch inside `a`, judged by the joins of the exit-seeded walks
-    /// (`crate::sync::exit_seeded`, run once per cycle on first need)? The token walk of
+    /// (`crate::sync::exit_seeded`, run once the cycle's branches walked enough)? The token walk of
     /// `join_candidates_settled` bounds those joins from the CFG's shape; these walks bound them
     /// by LLVM's label flow itself: an irreducible cycle after `a` whose exits the tokens must
     /// keep apart may in fact always pass one label on. LLVM 22's flow only; `false` when the
@@ -263,14 +263,21 @@ impl<F: SsaFunction> State<'_, F> {
                 self.w.seeded_budget[a as usize] = u64::MAX;
                 return false;
             }
-            // First try: a few passes over `a` (top-level cycles are disjoint, so first tries
-            // cost O(blocks) per function).
-            self.try_seeded(a, 16 * s.blocks(a).len() as u64 + 1024);
-        } else if st == SEEDED_FAILED
+            // The first try waits until the branches of `a` have walked a few passes over `a`,
+            // and may take as many steps: cycles whose branches walk little never pay for it.
+            self.w.seeded[a as usize] = SEEDED_FAILED;
+            self.w.seeded_budget[a as usize] = 8 * s.blocks(a).len() as u64 + 1024;
+            #[cfg(test)]
+            if knobs::EAGER_SEEDED.with(|c| c.get()) {
+                self.try_seeded(a, u64::MAX);
+            }
+        }
+        if self.w.seeded[a as usize] == SEEDED_FAILED
             && self.w.seeded_spent[a as usize] >= self.w.seeded_budget[a as usize]
         {
-            // Tried again, with twice the budget, once the branches of `a` have walked as much
-            // as that budget since the last try: the tries cost at most what the branches did,
+            // Tried (after a failure again, with twice the budget) once the branches of `a` have
+            // walked as much as the budget since the last try: the tries cost at most what the
+            // branches did,
             // and a big cycle after `a` that every walk crosses is crossed by the branches
             // anyway.
             self.try_seeded(a, self.w.seeded_budget[a as usize]);

@@ -96,7 +96,13 @@ impl JoinFinder {
         // Class 0: the exit's own label (it is a join, or a successor of the branch); other
         // classes: labels that are no block's index (only compared, never used as an index).
         for (&x, &c) in seeds.iter().zip(class) {
-            push_label(labels, fresh, touched, x, if c == 0 { x } else { NONE - 1 - c });
+            push_label(
+                labels,
+                fresh,
+                touched,
+                x,
+                if c == 0 { x } else { NONE - 1 - c },
+            );
         }
         let mut steps = 0u64;
         let mut within = true;
@@ -229,7 +235,11 @@ mod tests {
                 let bound: std::collections::HashSet<u32> =
                     seeds.iter().chain(&joins).copied().collect();
                 cycles += 1;
-                if (0..lo).any(|i| po.order[i as usize] != Block(NONE) && s.inner(po.order[i as usize]) != NONE && !s.is_reducible(s.top(s.inner(po.order[i as usize])))) {
+                if (0..lo).any(|i| {
+                    po.order[i as usize] != Block(NONE)
+                        && s.inner(po.order[i as usize]) != NONE
+                        && !s.is_reducible(s.top(s.inner(po.order[i as usize])))
+                }) {
                     irr_after += 1;
                 }
                 for &t in s.blocks(a) {
