@@ -59,6 +59,8 @@ struct JoinTables {
     headed: Vec<Option<u32>>,
     /// Per cycle, the innermost reducible cycle holding it (itself when reducible).
     reducible_up: Vec<Option<u32>>,
+    /// Per cycle, whether it and every cycle around it are reducible.
+    reducible_chain: Vec<bool>,
 }
 
 impl JoinTables {
@@ -85,9 +87,15 @@ impl JoinTables {
             };
             reducible_up.push(up);
         }
+        let mut reducible_chain: Vec<bool> = Vec::with_capacity(nc);
+        for c in 0..nc as u32 {
+            let up = s.parent(c).is_none_or(|p| reducible_chain[p as usize]);
+            reducible_chain.push(up && s.is_reducible(c));
+        }
         Some(JoinTables {
             headed,
             reducible_up,
+            reducible_chain,
         })
     }
 }
@@ -377,9 +385,32 @@ impl<'m> Analysed<'m> {
                 && s.is_reachable(x)
                 && (everywhere || inner.is_some_and(|c| s.contains(c, x)))
         };
+        // Reaching a block `x` that dominates `b` closes a walk through both, which holds the
+        // header of the smallest cycle around it (a cycle's child cycles are the cycles without
+        // its header), an ancestor of their smallest common cycle; that header dominates `x`
+        // when the cycle is reducible, so it lies on the part from `b` to `x`: a stop, unless it
+        // is `b` or `x` or the cycle does not hold `j`. So no path reaches `x` when no cycle
+        // holds both, or when every cycle around both is reducible, holds `j`, and is headed by
+        // neither.
+        let headed_around =
+            |x: Block, e: u32| t.headed[x.index()].is_some_and(|h| s.contains_cycle(h, e));
+        let unreachable = |x: Block| {
+            s.properly_dominates(x, b)
+                && s.smallest_common_cycle(s.cycle_of(x), s.cycle_of(b))
+                    .is_none_or(|e| {
+                        t.reducible_chain[e as usize]
+                            && s.contains(e, j)
+                            && !headed_around(x, e)
+                            && !headed_around(b, e)
+                    })
+        };
+        if unreachable(j) {
+            return true;
+        }
         let j_first = g.succs(b).contains(&j);
         let need = if j_first { 1 } else { 2 };
-        at_least(g.succs(b), need, counts) < need || at_least(g.preds(j), need, counts) < need
+        at_least(g.succs(b), need, counts) < need
+            || at_least(g.preds(j), need, |p| counts(p) && !unreachable(p)) < need
     }
 
     /// Whether `j` is reached from `b` along two disjoint paths through any blocks
