@@ -7,7 +7,7 @@
 
 use crate::common::{CliError, FunctionArgs, TargetArg};
 use crate::mode::ModeArg;
-use converge_report::explore::{ExploreOptions, SimOptions, page};
+use converge_report::explore::{ExploreOptions, SimOptions, write_page};
 use converge_uniformity::LlvmVersion;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -101,13 +101,13 @@ pub fn run(args: &Args, output: Option<&Path>) -> Result<ExitCode, CliError> {
             ..SimOptions::default()
         },
     };
-    let html =
-        crate::common::progress::during("building the page", || page(&module, &funcs, &opts));
-    write_atomically(&out, html.as_bytes())?;
+    let bytes = crate::common::progress::during("building the page", || {
+        write_atomically(&out, |w| write_page(&module, &funcs, &opts, w))
+    })?;
     eprintln!(
         "wrote {} ({} bytes, {} function{})",
         out.display(),
-        html.len(),
+        bytes,
         funcs.len(),
         if funcs.len() == 1 { "" } else { "s" }
     );
@@ -121,9 +121,13 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Writes `bytes` to a temporary file next to `out` and renames it into place; on any error the
-/// temporary file is removed and `out` is left as it was.
-fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), CliError> {
+/// Writes the page through `write` into a temporary file next to `out` as it is made, and
+/// renames the file into place; on any error the temporary file is removed and `out` is left as
+/// it was. Returns the bytes written.
+fn write_atomically(
+    out: &Path,
+    write: impl FnOnce(&mut Counted<std::io::BufWriter<std::fs::File>>) -> std::io::Result<()>,
+) -> Result<u64, CliError> {
     let dir = match out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -133,14 +137,37 @@ fn write_atomically(out: &Path, bytes: &[u8]) -> Result<(), CliError> {
         .map(|s| s.to_string_lossy().into_owned())
         .ok_or_else(|| format!("error: {} is not a file name", out.display()))?;
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
+    let result = (|| -> std::io::Result<u64> {
+        let f = std::fs::File::create(&tmp)?;
+        let mut w = Counted {
+            out: std::io::BufWriter::with_capacity(1 << 20, f),
+            bytes: 0,
+        };
+        write(&mut w)?;
+        let f = w.out.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
-        std::fs::rename(&tmp, out)
+        std::fs::rename(&tmp, out)?;
+        Ok(w.bytes)
     })();
     result.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         format!("error: cannot write {}: {e}", out.display())
     })
+}
+
+/// A writer that counts the bytes passed through it (the size the command reports).
+pub struct Counted<W: Write> {
+    out: W,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }

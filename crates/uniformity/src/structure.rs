@@ -482,6 +482,14 @@ impl Structure {
         self.t.common_cycle(a, b)
     }
 
+    /// The smallest cycle containing both cycles (`None` when no cycle does, or either is
+    /// `None`), in O(log depth) by the binary-lifting table.
+    #[inline]
+    pub fn smallest_common_cycle(&self, a: Option<u32>, b: Option<u32>) -> Option<u32> {
+        let c = self.t.common_cycle(a.unwrap_or(NONE), b.unwrap_or(NONE));
+        (c != NONE).then_some(c)
+    }
+
     /// Number of cycles (ids `0..num_cycles`).
     pub fn num_cycles(&self) -> usize {
         self.cycles.len()

@@ -14,7 +14,7 @@ use converge_uniformity::{
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// One function with its structure and uniformity result (LLVM 22 behaviour, or precise mode).
 pub struct Analysed<'m> {
@@ -45,6 +45,75 @@ pub struct Analysed<'m> {
     exit_divergent: Vec<bool>,
     /// The buffers of breadth-first searches, kept between them ([`Analysed::with_bfs`]).
     bfs: Mutex<Bfs>,
+    /// The tables of [`Analysed::surely_no_join`] (`None`: a block heads two cycles).
+    join_tables: OnceLock<Option<JoinTables>>,
+    /// [`Analysed::divergent_branches`], found on first use.
+    branches: OnceLock<Vec<Block>>,
+    /// Join queries [`Analysed::surely_no_join`] answered (the work a test counts).
+    quick_no: AtomicUsize,
+}
+
+/// What [`Analysed::surely_no_join`] reads besides the structure.
+struct JoinTables {
+    /// Per block, the cycle it heads.
+    headed: Vec<Option<u32>>,
+    /// Per cycle, the innermost reducible cycle holding it (itself when reducible).
+    reducible_up: Vec<Option<u32>>,
+    /// Per cycle, whether it and every cycle around it are reducible.
+    reducible_chain: Vec<bool>,
+}
+
+impl JoinTables {
+    /// `None` when a block heads two cycles: then the stops of a query may differ from the
+    /// headers of the reducible cycles holding both blocks ([`Analysed::join_stops`] keeps a
+    /// header by the innermost cycle it heads).
+    fn new(s: &Structure, n: usize) -> Option<JoinTables> {
+        let nc = s.num_cycles();
+        let mut headed = vec![None; n];
+        for c in 0..nc as u32 {
+            let h = s.header(c).index();
+            if headed[h].is_some() {
+                return None;
+            }
+            headed[h] = Some(c);
+        }
+        // Parents are numbered before their children.
+        let mut reducible_up: Vec<Option<u32>> = Vec::with_capacity(nc);
+        for c in 0..nc as u32 {
+            let up = if s.is_reducible(c) {
+                Some(c)
+            } else {
+                s.parent(c).and_then(|p| reducible_up[p as usize])
+            };
+            reducible_up.push(up);
+        }
+        let mut reducible_chain: Vec<bool> = Vec::with_capacity(nc);
+        for c in 0..nc as u32 {
+            let up = s.parent(c).is_none_or(|p| reducible_chain[p as usize]);
+            reducible_chain.push(up && s.is_reducible(c));
+        }
+        Some(JoinTables {
+            headed,
+            reducible_up,
+            reducible_chain,
+        })
+    }
+}
+
+/// How many distinct blocks of `xs` satisfy `ok`, counting up to `need` (at most 2): a block
+/// listed twice (a multi-edge) counts once.
+fn at_least(xs: &[Block], need: usize, ok: impl Fn(Block) -> bool) -> usize {
+    let mut first: Option<Block> = None;
+    for &x in xs {
+        if first == Some(x) || !ok(x) {
+            continue;
+        }
+        if first.is_some() || need == 1 {
+            return need;
+        }
+        first = Some(x);
+    }
+    usize::from(first.is_some())
 }
 
 /// Join sets by (branch, stop headers), one bit per block: a function of n blocks may have a set
@@ -58,6 +127,8 @@ pub struct JoinWork {
     pub join_sets: usize,
     /// Max-flow path searches (one per pair of disjoint paths shown or listed).
     pub max_flows: usize,
+    /// Join queries answered no without a join set ([`Analysed::surely_no_join`]).
+    pub ruled_out: usize,
 }
 
 impl<'m> Analysed<'m> {
@@ -90,6 +161,9 @@ impl<'m> Analysed<'m> {
             join_sets: Mutex::new(HashMap::new()),
             flows: AtomicUsize::new(0),
             paths: Mutex::new(PathScratch::default()),
+            join_tables: OnceLock::new(),
+            branches: OnceLock::new(),
+            quick_no: AtomicUsize::new(0),
         }
     }
     /// Whether cycle `c` has a divergent exit (is in `u.divergent_exit_cycles`), in O(1).
@@ -98,6 +172,31 @@ impl<'m> Analysed<'m> {
             .get(c as usize)
             .copied()
             .unwrap_or(false)
+    }
+    /// The divergent branches ([`Analysed::is_divergent_branch`]) in block order, found once.
+    pub fn divergent_branches(&self) -> &[Block] {
+        self.branches.get_or_init(|| {
+            (0..self.num_blocks() as u32)
+                .map(Block)
+                .filter(|&b| self.is_divergent_branch(b))
+                .collect()
+        })
+    }
+    /// The innermost cycle around `b` whose header is `h`: with the tables of
+    /// [`Analysed::surely_no_join`], the one cycle `h` heads if it holds `b` (O(1)), else a walk
+    /// up `b`'s cycles.
+    pub fn cycle_around_headed_by(&self, b: Block, h: Block) -> Option<u32> {
+        if let Some(t) = self.join_tables() {
+            return t.headed[h.index()].filter(|&c| self.s.contains(c, b));
+        }
+        let mut c = self.s.cycle_of(b);
+        while let Some(x) = c {
+            if self.s.header(x) == h {
+                return Some(x);
+            }
+            c = self.s.parent(x);
+        }
+        None
     }
     /// Runs `f` with this function's breadth-first search buffers (see [`Bfs`]).
     pub fn with_bfs<R>(&self, f: impl FnOnce(&mut Bfs) -> R) -> R {
@@ -228,14 +327,90 @@ impl<'m> Analysed<'m> {
         JoinWork {
             join_sets: self.join_sets.lock().map_or(0, |m| m.len()),
             max_flows: self.flows.load(Ordering::Relaxed),
+            ruled_out: self.quick_no.load(Ordering::Relaxed),
         }
     }
 
     /// Whether [`Analysed::join_paths`] finds paths, without finding them: a lookup in the join
-    /// set of `b` (one dominator tree per branch and set of stop headers, see [`join_set`]).
+    /// set of `b` (one dominator tree per branch and set of stop headers, see [`join_set`]),
+    /// unless a test in O(log depth + degrees) already shows it is none ([`Analysed::surely_no_join`]).
     pub fn is_join(&self, b: Block, j: Block) -> bool {
+        if self.s.is_reachable(j) && self.surely_no_join(b, j) {
+            self.quick_no.fetch_add(1, Ordering::Relaxed);
+            return false;
+        }
+        self.is_join_by_set(b, j)
+    }
+
+    /// [`Analysed::is_join`] by the join set alone, without the quick test (the reference its
+    /// tests compare with).
+    pub(crate) fn is_join_by_set(&self, b: Block, j: Block) -> bool {
         self.join_stops(b, j)
             .is_some_and(|hs| self.in_join_set(b, hs, j))
+    }
+
+    /// The cycle `h` heads, per block, if no block heads two cycles (then the stops of a join
+    /// query are the headers of the reducible cycles holding both blocks); built on first use.
+    fn join_tables(&self) -> Option<&JoinTables> {
+        self.join_tables
+            .get_or_init(|| JoinTables::new(&self.s, self.num_blocks()))
+            .as_ref()
+    }
+
+    /// A necessary condition of `j` being a join of `b` fails (so [`Analysed::is_join_by_set`]
+    /// would answer no; `j` reachable). In [`join_set`]'s graph (a root before `b`'s distinct
+    /// successors, no edges out of `b` and the stops), `j` is a join when its immediate
+    /// dominator is the root: so two successors of `b` that are not cut must reach it, through
+    /// two distinct predecessors that are not cut; a successor `j` needs one of each besides
+    /// itself. The stops are the headers of the reducible cycles holding both `b` and `j`; the
+    /// innermost of them, C, is entered only through its header, a stop that only ends paths:
+    /// unless `j` is that header, every path to `j` lies in C, so blocks outside C do not count.
+    /// Cost: a common-cycle query and the degrees of `b` and `j`, against a dominator tree of the
+    /// function for the join set.
+    pub(crate) fn surely_no_join(&self, b: Block, j: Block) -> bool {
+        let Some(t) = self.join_tables() else {
+            return false;
+        };
+        let (s, g) = (&self.s, self.lf.cfg());
+        let common = s.smallest_common_cycle(s.cycle_of(b), s.cycle_of(j));
+        let inner = common.and_then(|c| t.reducible_up[c as usize]);
+        let everywhere = inner.is_none_or(|c| s.header(c) == j);
+        let counts = |x: Block| {
+            let stop = common.is_some_and(|c| {
+                t.headed[x.index()].is_some_and(|h| s.is_reducible(h) && s.contains_cycle(h, c))
+            });
+            x != b
+                && x != j
+                && !stop
+                && s.is_reachable(x)
+                && (everywhere || inner.is_some_and(|c| s.contains(c, x)))
+        };
+        // Reaching a block `x` that dominates `b` closes a walk through both, which holds the
+        // header of the smallest cycle around it (a cycle's child cycles are the cycles without
+        // its header), an ancestor of their smallest common cycle; that header dominates `x`
+        // when the cycle is reducible, so it lies on the part from `b` to `x`: a stop, unless it
+        // is `b` or `x` or the cycle does not hold `j`. So no path reaches `x` when no cycle
+        // holds both, or when every cycle around both is reducible, holds `j`, and is headed by
+        // neither.
+        let headed_around =
+            |x: Block, e: u32| t.headed[x.index()].is_some_and(|h| s.contains_cycle(h, e));
+        let unreachable = |x: Block| {
+            s.properly_dominates(x, b)
+                && s.smallest_common_cycle(s.cycle_of(x), s.cycle_of(b))
+                    .is_none_or(|e| {
+                        t.reducible_chain[e as usize]
+                            && s.contains(e, j)
+                            && !headed_around(x, e)
+                            && !headed_around(b, e)
+                    })
+        };
+        if unreachable(j) {
+            return true;
+        }
+        let j_first = g.succs(b).contains(&j);
+        let need = if j_first { 1 } else { 2 };
+        at_least(g.succs(b), need, counts) < need
+            || at_least(g.preds(j), need, |p| counts(p) && !unreachable(p)) < need
     }
 
     /// Whether `j` is reached from `b` along two disjoint paths through any blocks

@@ -33,6 +33,19 @@ fn modules() -> Vec<(String, String)> {
             irreducible_module(&mut Rng::new(seed), 400),
         ));
     }
+    // Session 22's families of `explore`: loops left at many levels, token-anchored nests,
+    // random nests with jumps into later loops, nested diamonds, loops of many latches.
+    for (shape, n) in [
+        ("exitnest", 200),
+        ("tokens", 200),
+        ("randnest", 300),
+        ("diamonds", 120),
+        ("latchy", 150),
+    ] {
+        let t = converge_gen::program::shapes::by_name(shape, &mut Rng::new(1), Flavor::Amdgpu, n)
+            .unwrap_or_else(|| panic!("no shape {shape}"));
+        out.push((format!("{shape} {n}"), t));
+    }
     for seed in 1..=6 {
         let mut opts = Options::new(Flavor::Amdgpu);
         opts.extra_edges_percent = 40;
@@ -160,7 +173,7 @@ fn joins_before(
             return (out, true);
         }
         tries += 1;
-        if a.is_join(b, j) {
+        if a.is_join_by_set(b, j) {
             out.push(j);
         }
     }
@@ -228,5 +241,29 @@ fn branch_exits_agree_with_one_search_per_cycle() {
     assert!(
         compared > 1000 && exits > 1000 && cut > 10,
         "{compared} branches, {exits} exits, {cut} cut"
+    );
+}
+
+/// [`Analysed::is_join`] with its quick test against the join set alone, for every divergent
+/// branch and every block: the quick test answers most queries (on a nest nearly all) and never
+/// says no to a join.
+#[test]
+fn quick_join_test_agrees_with_the_join_sets() {
+    let (mut compared, mut joins, mut ruled_out) = (0, 0, 0);
+    each(|name, a| {
+        let before = a.join_work().ruled_out;
+        for &b in a.divergent_branches() {
+            for j in (0..a.num_blocks() as u32).map(Block) {
+                let slow = a.is_join_by_set(b, j);
+                assert_eq!(a.is_join(b, j), slow, "{name}, branch {b:?}, block {j:?}");
+                compared += 1;
+                joins += usize::from(slow);
+            }
+        }
+        ruled_out += a.join_work().ruled_out - before;
+    });
+    assert!(
+        compared > 1_000_000 && joins > 100_000 && ruled_out * 2 > compared,
+        "{compared} queries, {joins} joins, {ruled_out} ruled out"
     );
 }

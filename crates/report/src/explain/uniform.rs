@@ -62,17 +62,14 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
     let inst = &f.insts[i as usize];
     let j = inst.block;
     if inst.op == Opcode::Phi {
-        let branches: Vec<Block> = (0..a.num_blocks() as u32)
-            .map(Block)
-            .filter(|&b| a.is_divergent_branch(b))
-            .collect();
+        let branches = a.divergent_branches();
         let constant = a.lf.phi_has_constant_or_undef_value(Inst(i));
         let exit_of = |b: Block| -> Option<u32> {
             // The outermost cycle around the branch with a divergent exit that `j` leaves it to.
             let mut c = s.cycle_of(b);
             let mut found = None;
             while let Some(x) = c {
-                if !s.contains(x, j) && u.divergent_exit_cycles.contains(&Cycle(x)) {
+                if !s.contains(x, j) && a.has_divergent_exit(x) {
                     found = Some(x);
                 }
                 c = s.parent(x);
@@ -103,16 +100,10 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
             } else {
                 out.push(UniformFact::JoinNotReported { join: j, branch: b });
             }
-        } else if let Some((c, b)) = branches.iter().find_map(|&b| {
-            let mut c = s.cycle_of(b);
-            while let Some(x) = c {
-                if s.header(x) == j {
-                    return Some((x, b));
-                }
-                c = s.parent(x);
-            }
-            None
-        }) {
+        } else if let Some((c, b)) = branches
+            .iter()
+            .find_map(|&b| a.cycle_around_headed_by(b, j).map(|c| (c, b)))
+        {
             out.push(UniformFact::HeaderNotJoin {
                 cycle: c,
                 branch: b,
@@ -124,7 +115,7 @@ pub(super) fn uniform_facts(a: &Analysed<'_>, n: Node) -> Vec<UniformFact> {
     if !inst.op.is_terminator() {
         let mut c = s.cycle_of(j);
         while let Some(x) = c {
-            if u.divergent_exit_cycles.contains(&Cycle(x)) {
+            if a.has_divergent_exit(x) {
                 let users: Vec<u32> =
                     a.lf.users(converge_uniformity::Val::Inst(Inst(i)))
                         .iter()
@@ -236,7 +227,7 @@ fn exempt_uses(a: &Analysed<'_>, i: u32, out: &mut Vec<UniformFact>) {
             if s.contains(x, ib) {
                 break;
             }
-            if u.divergent_exit_cycles.contains(&Cycle(x)) {
+            if a.has_divergent_exit(x) {
                 outermost = Some(x);
             }
             c = s.parent(x);

@@ -182,6 +182,22 @@ fn function(
 
 /// The page for the given functions of `m`.
 pub fn page(m: &Module, funcs: &[FuncId], opts: &ExploreOptions) -> String {
+    let mut out = Vec::new();
+    // Writing into a vector cannot fail, and the page is UTF-8 (text and serde_json's JSON).
+    let _ = write_page(m, funcs, opts, &mut out);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// [`page`] written into `out` as it is made: the data of the script is serialized straight
+/// into it (no second copy of the JSON text, no copy of the whole page), so a large page (a deep
+/// nest's hierarchies list every block of every cycle: quadratic) needs about the memory of its
+/// data once.
+pub fn write_page<W: std::io::Write>(
+    m: &Module,
+    funcs: &[FuncId],
+    opts: &ExploreOptions,
+    out: &mut W,
+) -> std::io::Result<()> {
     let lines = LineIndex::new(&m.source);
     let findings = verify_module(m, Flavor::Llvm22);
     let mut fjson = Vec::new();
@@ -199,19 +215,17 @@ pub fn page(m: &Module, funcs: &[FuncId], opts: &ExploreOptions) -> String {
         "mode": opts.mode.name(),
         "functions": fjson,
     });
-    // `</` inside a script element would end it: JSON allows `<\/`.
-    let data_text = data.to_string().replace("</", "<\\/");
     let title = format!("converge explore: {}", m.source_name);
-    let mut out = String::with_capacity(data_text.len() + pictures.len() + sources.len() + 40_000);
+    let mut head = String::with_capacity(40_000);
     let _ = write!(
-        out,
+        head,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\
          <title>{}</title><style>{CSS}</style></head><body>",
         svg::esc(&title)
     );
     let _ = write!(
-        out,
+        head,
         "<header><h1>converge explore</h1><span class=\"meta mono\">{}</span>\
          <span id=\"fnwrap\">function <select id=\"fnsel\"></select></span>\
          <span class=\"meta\">mode {} · target {}</span><span class=\"meta\" id=\"fninfo\"></span></header>",
@@ -219,21 +233,64 @@ pub fn page(m: &Module, funcs: &[FuncId], opts: &ExploreOptions) -> String {
         opts.mode.name(),
         svg::esc(&target_name(&opts.target)),
     );
-    out.push_str("<div id=\"errors\" class=\"err\" hidden></div>\n<main><section class=\"panel\" id=\"left\"><h2>control-flow graph<span class=\"sp\"></span>\
+    head.push_str("<div id=\"errors\" class=\"err\" hidden></div>\n<main><section class=\"panel\" id=\"left\"><h2>control-flow graph<span class=\"sp\"></span>\
         <button id=\"zout\" title=\"zoom out\">−</button><button id=\"zin\" title=\"zoom in\">+</button><button id=\"zfit\">fit</button><button id=\"z1\">1:1</button></h2><div id=\"cfgbox\">");
-    out.push_str(&pictures);
-    out.push_str("</div>");
-    legend(&mut out);
-    out.push_str("</section><div id=\"right\"><section class=\"panel\"><h2>source (click a value: why is it uniform or divergent?)</h2><div id=\"srcbox\">");
-    out.push_str(&sources);
-    out.push_str("</div></section><section class=\"panel\"><h2>explanation</h2><div id=\"detail\"></div></section></div></main>\n");
-    out.push_str("<section class=\"panel\" id=\"sim\"><h2>simulation: dynamic instances<span id=\"hierwrap\"> · cycle hierarchy <select id=\"hier\"></select></span></h2><div id=\"simbody\"></div></section>\n");
-    out.push_str(HELP);
-    let _ = write!(
-        out,
-        "<script type=\"application/json\" id=\"data\">{data_text}</script>\n<script>{JS}</script>\n</body></html>\n"
-    );
-    out
+    out.write_all(head.as_bytes())?;
+    out.write_all(pictures.as_bytes())?;
+    drop(pictures);
+    let mut mid = String::from("</div>");
+    legend(&mut mid);
+    mid.push_str("</section><div id=\"right\"><section class=\"panel\"><h2>source (click a value: why is it uniform or divergent?)</h2><div id=\"srcbox\">");
+    out.write_all(mid.as_bytes())?;
+    out.write_all(sources.as_bytes())?;
+    drop(sources);
+    out.write_all("</div></section><section class=\"panel\"><h2>explanation</h2><div id=\"detail\"></div></section></div></main>\n".as_bytes())?;
+    out.write_all("<section class=\"panel\" id=\"sim\"><h2>simulation: dynamic instances<span id=\"hierwrap\"> · cycle hierarchy <select id=\"hier\"></select></span></h2><div id=\"simbody\"></div></section>\n".as_bytes())?;
+    out.write_all(HELP.as_bytes())?;
+    out.write_all(b"<script type=\"application/json\" id=\"data\">")?;
+    {
+        // `</` inside a script element would end it: JSON allows `<\/`.
+        let mut w = std::io::BufWriter::with_capacity(
+            1 << 16,
+            ScriptSafe {
+                out: &mut *out,
+                lt: false,
+            },
+        );
+        serde_json::to_writer(&mut w, &data).map_err(std::io::Error::other)?;
+        std::io::Write::flush(&mut w)?;
+    }
+    out.write_all(format!("</script>\n<script>{JS}</script>\n</body></html>\n").as_bytes())
+}
+
+/// Passes JSON text on with a backslash before every `/` that follows a `<` (also across
+/// writes): `</` cannot end the script element that holds it.
+struct ScriptSafe<'a, W: std::io::Write> {
+    out: &'a mut W,
+    /// The last byte written was `<`.
+    lt: bool,
+}
+
+impl<W: std::io::Write> std::io::Write for ScriptSafe<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut start = 0;
+        for (k, &c) in buf.iter().enumerate() {
+            let after_lt = if k == 0 { self.lt } else { buf[k - 1] == b'<' };
+            if c == b'/' && after_lt {
+                self.out.write_all(&buf[start..k])?;
+                self.out.write_all(b"\\")?;
+                start = k;
+            }
+        }
+        self.out.write_all(&buf[start..])?;
+        if let Some(&last) = buf.last() {
+            self.lt = last == b'<';
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 fn target_name(t: &Target) -> String {
@@ -267,3 +324,34 @@ const HELP: &str = "<template id=\"helptpl\"><div id=\"help\"><p><b>Click a valu
 <b>Click a cell</b> of the table to see which instances are converged (one column). \
 Operations with a dashed blue outline are convergent: clicking one lists its communicating sets. \
 <b>⚠</b> marks a token diagnostic of <code>converge verify</code>; clicking it draws the witness path.</p></div></template>\n";
+
+#[cfg(test)]
+mod tests {
+    use super::ScriptSafe;
+    use std::io::Write;
+
+    /// The streamed escape is `str::replace("</", "<\\/")` of the whole text, wherever the writes
+    /// split it (a `<` ending one write, its `/` starting the next).
+    #[test]
+    fn script_safe_escapes_as_one_replace_across_writes() {
+        let text = "a</b<</c<<//d</</<x/</";
+        let whole = text.replace("</", "<\\/");
+        for split in 0..=text.len() {
+            for second in split..=text.len() {
+                let mut out = Vec::new();
+                let mut w = ScriptSafe {
+                    out: &mut out,
+                    lt: false,
+                };
+                for part in [&text[..split], &text[split..second], &text[second..]] {
+                    w.write_all(part.as_bytes()).unwrap();
+                }
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    whole,
+                    "split at {split}, {second}"
+                );
+            }
+        }
+    }
+}

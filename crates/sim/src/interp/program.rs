@@ -33,6 +33,9 @@ pub struct Program<'m> {
     pub(crate) pos: Vec<u32>,
     pub(crate) target: Target,
     pub(crate) reach: std::cell::RefCell<HashMap<(u32, u32, bool), bool>>,
+    /// [`Program::reaches_avoiding`] by (from, to, avoided block): the scheduler asks it at
+    /// every wait, a search of the function each time without it.
+    reach_avoiding: std::cell::RefCell<HashMap<(u32, u32, u32), bool>>,
     /// The function's id in the module.
     pub func: FuncId,
     /// The kernel's required work-group size (`!reqd_work_group_size`), if any.
@@ -170,6 +173,7 @@ impl<'m> Program<'m> {
             pos,
             target,
             reach: Default::default(),
+            reach_avoiding: Default::default(),
             func: FuncId(
                 m.functions
                     .iter()
@@ -291,6 +295,32 @@ impl<'m> Program<'m> {
             stack.extend_from_slice(self.cfg.succs(b));
         }
         self.reach.borrow_mut().insert(key, found);
+        found
+    }
+
+    /// Whether a path from a successor of `from` enters `to` without entering `avoid` first
+    /// (`to` itself may be `avoid`'s block only as the path's end); a property of the CFG alone,
+    /// remembered.
+    pub(crate) fn reaches_avoiding(&self, from: Block, to: Block, avoid: Block) -> bool {
+        let key = (from.0, to.0, avoid.0);
+        if let Some(&r) = self.reach_avoiding.borrow().get(&key) {
+            return r;
+        }
+        let n = self.cfg.num_blocks();
+        let mut seen = vec![false; n];
+        let mut stack: Vec<Block> = self.cfg.succs(from).to_vec();
+        let mut found = false;
+        while let Some(x) = stack.pop() {
+            if x == to {
+                found = true;
+                break;
+            }
+            if x == avoid || std::mem::replace(&mut seen[x.index()], true) {
+                continue;
+            }
+            stack.extend_from_slice(self.cfg.succs(x));
+        }
+        self.reach_avoiding.borrow_mut().insert(key, found);
         found
     }
 }

@@ -494,19 +494,7 @@ impl Exec<'_, '_> {
         if ub == ab && self.p.pos[a] < up {
             return false;
         }
-        let n = self.p.cfg.num_blocks();
-        let mut seen = vec![false; n];
-        let mut stack: Vec<Block> = self.p.cfg.succs(b).to_vec();
-        while let Some(x) = stack.pop() {
-            if x == ub {
-                return true;
-            }
-            if x == ab || std::mem::replace(&mut seen[x.index()], true) {
-                continue;
-            }
-            stack.extend_from_slice(self.p.cfg.succs(x));
-        }
-        false
+        self.p.reaches_avoiding(b, ub, ab)
     }
 
     /// Could `t` still execute instruction `i` in a block instance of class `c`?
