@@ -32,7 +32,10 @@ pub struct Program<'m> {
     pub(crate) regions: Vec<Vec<(u32, u32)>>,
     pub(crate) pos: Vec<u32>,
     pub(crate) target: Target,
-    pub(crate) reach: std::cell::RefCell<HashMap<(u32, u32, bool), bool>>,
+    /// [`Program::reaches`] by (from, to, avoid), with, when `avoid`, the headers of the cycles
+    /// around `to` it was answered under: the answer depends on the hierarchy through them
+    /// alone, and one program is simulated under several hierarchies.
+    pub(crate) reach: std::cell::RefCell<HashMap<(u32, u32, bool), (bool, Vec<Block>)>>,
     /// [`Program::reaches_avoiding`] by (from, to, avoided block): the scheduler asks it at
     /// every wait, a search of the function each time without it.
     reach_avoiding: std::cell::RefCell<HashMap<(u32, u32, u32), bool>>,
@@ -276,8 +279,11 @@ impl<'m> Program<'m> {
     /// intermediate block may head a cycle (of `h`) containing `to`.
     pub(crate) fn reaches(&self, h: &Hierarchy, from: Block, to: Block, avoid: bool) -> bool {
         let key = (from.0, to.0, avoid);
-        if let Some(&r) = self.reach.borrow().get(&key) {
-            return r;
+        let around: &[Block] = if avoid { h.relevant_headers(to) } else { &[] };
+        if let Some((r, under)) = self.reach.borrow().get(&key)
+            && under.as_slice() == around
+        {
+            return *r;
         }
         let n = self.cfg.num_blocks();
         let mut seen = vec![false; n];
@@ -294,7 +300,9 @@ impl<'m> Program<'m> {
             seen[b.index()] = true;
             stack.extend_from_slice(self.cfg.succs(b));
         }
-        self.reach.borrow_mut().insert(key, found);
+        self.reach
+            .borrow_mut()
+            .insert(key, (found, around.to_vec()));
         found
     }
 
@@ -407,5 +415,36 @@ pub(crate) fn elem_ty(p: &Program<'_>, t: TypeId) -> TypeId {
     match p.ty(t) {
         Type::Vector { elem, .. } => *elem,
         _ => t,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hierarchy::Hierarchy;
+
+    /// `reaches` with `avoid` under two hierarchies of one irreducible cycle {a, b}: with `a` as
+    /// header the path b -> a -> b passes a header of a cycle around b, with `b` as header it
+    /// does not. The remembered answer of the first question must not answer the second.
+    #[test]
+    fn reaches_is_remembered_per_hierarchy() {
+        let text = "define void @f(i1 %c, i1 %d) {\nentry:\n  br i1 %c, label %a, label %b\n\
+                    a:\n  br label %b\nb:\n  br i1 %d, label %a, label %x\nx:\n  ret void\n}\n";
+        let m = converge_ir::parse("t.ll", text.to_string()).expect("parses");
+        let p = Program::new(&m, &m.functions[0], Target::Amdgpu);
+        let (a, b) = (Block(1), Block(2));
+        let mut by_header = Vec::new();
+        for h in [Hierarchy::llvm(&p.cfg), Hierarchy::reversed(&p.cfg)] {
+            let header = [a, b]
+                .into_iter()
+                .find(|&x| h.is_header(x))
+                .expect("a header");
+            let fresh = Program::new(&m, &m.functions[0], Target::Amdgpu);
+            let expect = fresh.reaches(&h, b, b, true);
+            assert_eq!(expect, header == b, "header {header:?}");
+            assert_eq!(p.reaches(&h, b, b, true), expect, "header {header:?}");
+            by_header.push(header);
+        }
+        assert_ne!(by_header[0], by_header[1], "the two hierarchies differ");
     }
 }
