@@ -468,6 +468,11 @@ pub(crate) mod knobs {
         pub static NO_WIDE_EXIT_PHIS: Cell<bool> = const { Cell::new(false) };
         /// Exit-block phis `exit_phi_reads` answered from that memo (this thread).
         pub static WIDE_EXIT_PHIS: Cell<u64> = const { Cell::new(0) };
+        /// `precise::tokens::grouping_with` follows every heart chain from its start
+        /// (`implementation_grouped`) instead of the per-function memo of chain lengths.
+        pub static NO_CHAIN_MEMO: Cell<bool> = const { Cell::new(false) };
+        /// Questions the chain memo answered (this thread).
+        pub static CHAIN_MEMO: Cell<u64> = const { Cell::new(0) };
         /// Phi incomings `settled_for_branch` read in precise mode (this thread).
         pub static PHI_READS: Cell<u64> = const { Cell::new(0) };
         /// `lone::lone_source` off.
@@ -699,6 +704,8 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
     };
     let mut anchored = Vec::new();
     let mut ignored = Vec::new();
+    // Precise mode: heart chains' lengths, filled as convergent operations ask.
+    let mut chains = crate::precise::tokens::ChainMemo::default();
     for b in 0..nb {
         for i in f.block_insts(Block(b as u32)) {
             if !precise {
@@ -721,7 +728,7 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
             } {
                 use crate::precise::tokens::Grouping;
                 match if precise {
-                    crate::precise::tokens::grouping(f, s, i)
+                    crate::precise::tokens::grouping_with(f, s, i, &mut chains)
                 } else {
                     Grouping::Uniform
                 } {
