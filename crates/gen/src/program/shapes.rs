@@ -508,6 +508,9 @@ pub fn randnest_module(rng: &mut Rng, flavor: Flavor, n: usize) -> String {
     t
 }
 
+/// A function body being read by [`shuffle_blocks`]: its lines, and its blocks as line ranges.
+type Body<'a> = (Vec<&'a str>, Vec<(usize, usize)>);
+
 /// `text` with the blocks of every function body after its first laid out in a random order
 /// (the entry block stays first): the same CFG and values, but block indices, which follow the
 /// text, no longer follow any order of the CFG (session 22's `shuffled-FAMILY`). A block starts
@@ -516,7 +519,7 @@ pub fn shuffle_blocks(rng: &mut Rng, text: &str) -> String {
     let is_label = |l: &str| !l.starts_with([' ', '\t']) && l.trim_end().ends_with(':');
     let mut out = String::with_capacity(text.len());
     // The current function's blocks as ranges of `lines`, and its lines.
-    let mut body: Option<(Vec<&str>, Vec<(usize, usize)>)> = None;
+    let mut body: Option<Body> = None;
     for line in text.split_inclusive('\n') {
         let Some((lines, blocks)) = &mut body else {
             out.push_str(line);
@@ -599,7 +602,7 @@ pub fn cond_function(flavor: Flavor, succs: &[Vec<u32>], conds: &[Cond]) -> Stri
             let _ = write!(out, "  %v{b} = phi i32");
             for (k, &p) in preds[b].iter().enumerate() {
                 let sep = if k == 0 { " " } else { ", " };
-                let v = if has_phi(p as usize) && (p as usize + b) % 3 == 0 {
+                let v = if has_phi(p as usize) && (p as usize + b).is_multiple_of(3) {
                     format!("%v{p}")
                 } else {
                     format!("{}", p % 7)
@@ -831,7 +834,7 @@ pub fn interp_module(rng: &mut Rng, flavor: Flavor, n: usize) -> String {
     }
     // The block each case leaves from (to `d` or to other cases).
     let tail = |i: usize| {
-        if i % 4 == 0 {
+        if i.is_multiple_of(4) {
             format!("x{i}")
         } else {
             format!("c{i}")
