@@ -20,7 +20,10 @@ OUT=${OUT:-build/bench-uniformity}
 mkdir -p "$OUT"
 ALL="dag irreducible chain-reducible chain-irreducible chain-nestedirreducible chain-selfloops
 chain-switch chain-unreachable chain-noreturn chain-multiexit chain-mixed irrloop irrladder irrladder-up irrladder-loop irrladder-unreach nest exits
-switch selfloops kernel grid diamonds exitnest datachain tokens manyfuncs widephi latchy randnest"
+switch selfloops kernel grid diamonds exitnest datachain tokens manyfuncs widephi latchy randnest
+tempchain earlyret interp switchnest shiftreg shuffled-exitnest shuffled-latchy shuffled-datachain
+shuffled-tempchain shuffled-earlyret shuffled-switchnest shuffled-nest shuffled-dag
+shuffled-irreducible shuffled-interp shuffled-tokens"
 flags() {
   case $1 in
     llvm22) echo "--mode llvm" ;;

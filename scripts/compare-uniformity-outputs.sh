@@ -4,7 +4,8 @@
 # modules of scripts/bench-uniformity.sh, the irreducible function at 500-64,000 blocks, the DAG
 # family (seeds 1-4, 500-8,000 blocks, seed 4 also at 16,000), chains of every shape at 1,000 and
 # 4,000 blocks (seeds 2-3 at 2,000), the one-shape families of gen_uniformity and the shapes of
-# session 20 at 1,000-4,000 blocks, and every .ll
+# sessions 20 and 22 at 1,000-4,000 blocks (session 22's shuffled families at 1,000 and 4,000),
+# and every .ll
 # file under examples/ and crates/*/tests/.
 #
 # Usage: scripts/compare-uniformity-outputs.sh OLD_BINARY [NEW_BINARY]
@@ -39,8 +40,14 @@ for sh in reducible irreducible nestedirreducible selfloops switch unreachable n
   for s in 2 3; do inputs+=("$(make chain-$sh-s$s-2000 chain-$sh 2000 $s)"); done
 done
 for fam in nest exits switch irrloop irrladder irrladder-up irrladder-loop irrladder-unreach selfloops \
-  diamonds exitnest datachain tokens manyfuncs widephi latchy; do
+  diamonds exitnest datachain tokens manyfuncs widephi latchy \
+  tempchain earlyret interp switchnest shiftreg; do
   for n in 1000 2000 4000; do inputs+=("$(make $fam-$n $fam $n 1)"); done
+done
+# Session 22: families with their blocks laid out in a random order (the entry first).
+for fam in nest dag irreducible exitnest latchy datachain tokens tempchain earlyret interp \
+  switchnest shiftreg; do
+  for n in 1000 4000; do inputs+=("$(make shuffled-$fam-$n shuffled-$fam $n 1)"); done
 done
 # Random loop nests with jumps into later loops (session 21): three seeds, up to 8,000 blocks.
 for s in 1 2 3; do

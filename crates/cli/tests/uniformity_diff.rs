@@ -301,15 +301,17 @@ fn uniformity_matches_llvm_on_thread_id_dags_and_chains() {
 /// The shapes of session 20 that the earlier families never made (`converge_gen::program::shapes`:
 /// nested diamonds, loop nests with multi-level exits, a chain of phis through switches, loop
 /// nests under convergence tokens, many small functions, one join of hundreds of phi incomings,
-/// one loop of hundreds of latches), at 200-500 blocks, against LLVM 22 (NVPTX) and LLVM 19
-/// (AMDGPU).
+/// one loop of hundreds of latches), and those of session 22 (loops in a row handing temporal
+/// divergence down or returning early into one block, an interpreter, switch nests, a shift
+/// register of phis, families with their blocks laid out in a random order), at 200-1,500
+/// blocks, against LLVM 22 (NVPTX) and LLVM 19 (AMDGPU).
 #[test]
 fn uniformity_matches_llvm_on_session_20_shapes() {
     use converge_gen::program::shapes;
     let opt22 = converge_gen::reference::opt22("uniformity_diff session 20 shapes llvm22");
     let opt19 = converge_gen::reference::opt19("uniformity_diff session 20 shapes llvm19");
     let modules = |flavor: Flavor| -> Vec<(&'static str, String)> {
-        vec![
+        let mut v = vec![
             ("diamonds", shapes::diamonds_module(flavor, 300)),
             ("exitnest", shapes::exitnest_module(flavor, 400)),
             ("datachain", shapes::datachain_module(flavor, 400)),
@@ -328,7 +330,32 @@ fn uniformity_matches_llvm_on_session_20_shapes() {
                 "randnest",
                 shapes::randnest_module(&mut Rng::new(seed_of(0x2100, 2)), flavor, 1500),
             ),
+        ];
+        // Session 22: loops in a row (temporal divergence handed down, early returns into one
+        // block), an interpreter's dispatch loop, switch nests, a shift register of phis, and
+        // families with their blocks shuffled.
+        for (k, name) in [
+            "tempchain",
+            "earlyret",
+            "interp",
+            "switchnest",
+            "shiftreg",
+            "shuffled-exitnest",
+            "shuffled-latchy",
+            "shuffled-tempchain",
+            "shuffled-earlyret",
+            "shuffled-interp",
+            "shuffled-switchnest",
+            "shuffled-tokens",
         ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut rng = Rng::new(seed_of(0x2200, k as u64));
+            let text = shapes::by_name(name, &mut rng, flavor, 400).expect("a family");
+            v.push((name, text));
+        }
+        v
     };
     let mut total = 0;
     for (opt, flavor, extra, what) in [

@@ -36,7 +36,19 @@
 //!   `latchy` (one loop of BLOCKS/2 blocks, each a back edge and a divergent exit); SEED is
 //!   ignored. `manyfuncs` (about BLOCKS/13 random functions of 2-24 blocks, of every shape),
 //!   `randnest` (session 21: random loop nests with forward jumps into later loops, irreducible
-//!   cycles nested dozens deep; `converge_gen::program::shapes::randnest_cfg`).
+//!   cycles nested dozens deep; `converge_gen::program::shapes::randnest_cfg`);
+//! - the shapes of session 22 (`converge_gen::program::shapes`): `tempchain` (BLOCKS/4 loops in
+//!   a row, each leaving on the value that left the one before: a cascade of temporal
+//!   divergence), `earlyret` (BLOCKS/4 loops in a row with `break`s and early returns into one
+//!   returning block, its phi an incoming per loop), `interp` (an interpreter: a dispatch loop
+//!   switching on an opcode loaded at the program counter to about 2 BLOCKS/3 cases that jump
+//!   straight to other cases, irreducible cycles with hundreds of entries), `switchnest`
+//!   (switches inside loops inside switches, cases falling into each other, most switches on
+//!   phis), `shiftreg` (a loop of diamonds whose header phis shift a value down the chain:
+//!   divergence enters at the latch and reaches the branches last to first);
+//! - `shuffled-FAMILY` for any FAMILY above: its module with every function's blocks after the
+//!   entry laid out in a random order (`converge_gen::program::shapes::shuffle_blocks`; SEED
+//!   also draws the order). Block indices follow the text, LLVM's orders follow the CFG.
 
 use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{
@@ -50,9 +62,20 @@ fn main() {
     let what = args.get(1).map(String::as_str).unwrap_or("module");
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(2000);
     let seed: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    print!("{}", family(what, n, seed, &args));
+}
+
+/// The module of family `what` at about `n` blocks (`shuffled-FAMILY`: FAMILY's, blocks shuffled).
+fn family(what: &str, n: usize, seed: u64, args: &[String]) -> String {
+    if let Some(inner) = what.strip_prefix("shuffled-") {
+        let text = family(inner, n, seed, args);
+        // The shuffle's own stream, so FAMILY's text is the same as unshuffled.
+        let mut rng = Rng::new(seed ^ 0x5eed_5eed);
+        return shapes::shuffle_blocks(&mut rng, &text);
+    }
     let mut rng = Rng::new(seed);
     let mut opts = Options::new(Flavor::Amdgpu);
-    let text = match what {
+    match what {
         "irreducible" => irreducible_module(&mut rng, n),
         _ if let Some(t) = shapes::by_name(what, &mut rng, Flavor::Amdgpu, n) => t,
         "grid" => {
@@ -117,8 +140,7 @@ fn main() {
             }
             module(&mut rng, n, &opts)
         }
-    };
-    print!("{text}");
+    }
 }
 
 /// The successor lists of the one-shape families (see the module doc), about `n` blocks.

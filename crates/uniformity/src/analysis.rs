@@ -289,6 +289,12 @@ struct Scratch {
     escape_ready: bool,
     /// Scratch of `analyze_cycle_exit_divergence`.
     sweep_blocks: Vec<Block>,
+    /// `exit_phi_reads`' memo for exit blocks of many predecessors: per block, `NONE` or the
+    /// index in `wide_phis` of its first phi's entry; per phi, its range in `wide_keys`, the
+    /// sorted innermost cycles of the blocks defining its operands. Sized on first use.
+    wide_at: Vec<u32>,
+    wide_phis: Vec<(u32, u32)>,
+    wide_keys: Vec<u32>,
     /// Per block (`settled_for_all`): `NONE` before the first look, else the first phi not
     /// found settled for all (found neither always uniform nor of one value, so only its
     /// divergence can change), or the end of the phis. The phis before it stay settled
@@ -348,6 +354,9 @@ impl Scratch {
         self.unsettled_next.clear();
         self.phi_memo.clear();
         self.escape_ready = false;
+        self.wide_at.clear();
+        self.wide_phis.clear();
+        self.wide_keys.clear();
         self.late.clear();
         self.late_seen.clear();
         self.late_cycles.clear();
@@ -392,6 +401,10 @@ fn nested_budget(blocks: usize) -> u64 {
     blocks as u64 / 2
 }
 const NESTED_MIN_BLOCKS: usize = 1024;
+
+/// Exit blocks with more predecessors than this have their phis' operand cycles listed once
+/// (`exit_phi_reads`) instead of scanned per cycle asking.
+const WIDE_EXIT_PREDS: usize = 16;
 
 /// The join-propagation steps postponed branches may take before the immediate exits of the
 /// rest are recorded (see `analyze_as`), when some were postponed by the nested rule: one walk
@@ -466,6 +479,16 @@ pub(crate) mod knobs {
         pub static NO_USES_INSIDE: Cell<bool> = const { Cell::new(false) };
         /// `settle`'s per-block memo of the phis' one-valued test (`Scratch::phi_memo`) off.
         pub static NO_PHI_MEMO: Cell<bool> = const { Cell::new(false) };
+        /// `exit_phi_reads` scans every operand of an exit block's phi per cycle asking,
+        /// instead of a binary search in the memo of the operands' cycles (wide joins).
+        pub static NO_WIDE_EXIT_PHIS: Cell<bool> = const { Cell::new(false) };
+        /// Exit-block phis `exit_phi_reads` answered from that memo (this thread).
+        pub static WIDE_EXIT_PHIS: Cell<u64> = const { Cell::new(0) };
+        /// `precise::tokens::grouping_with` follows every heart chain from its start
+        /// (`implementation_grouped`) instead of the per-function memo of chain lengths.
+        pub static NO_CHAIN_MEMO: Cell<bool> = const { Cell::new(false) };
+        /// Questions the chain memo answered (this thread).
+        pub static CHAIN_MEMO: Cell<u64> = const { Cell::new(0) };
         /// Phi incomings `settled_for_branch` read in precise mode (this thread).
         pub static PHI_READS: Cell<u64> = const { Cell::new(0) };
         /// `lone::lone_source` off.
@@ -705,6 +728,8 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
     };
     let mut anchored = Vec::new();
     let mut ignored = Vec::new();
+    // Precise mode: heart chains' lengths, filled as convergent operations ask.
+    let mut chains = crate::precise::tokens::ChainMemo::default();
     for b in 0..nb {
         for i in f.block_insts(Block(b as u32)) {
             if !precise {
@@ -727,7 +752,7 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
             } {
                 use crate::precise::tokens::Grouping;
                 match if precise {
-                    crate::precise::tokens::grouping(f, s, i)
+                    crate::precise::tokens::grouping_with(f, s, i, &mut chains)
                 } else {
                     Grouping::Uniform
                 } {
@@ -1468,19 +1493,68 @@ impl<F: SsaFunction> State<'_, F> {
         self.analyze_cycle_exit_divergence(outer);
     }
 
+    /// Whether the `k`-th phi of exit block `x` (of many predecessors) reads a value defined in
+    /// cycle `o`. Cycles are numbered in preorder, so the cycles inside `o` are the range
+    /// `o..subtree_end(o)`: the phi reads one iff the least innermost cycle of its operands'
+    /// blocks at or after `o` is inside `o`. The sorted list of those cycles is built once per
+    /// block; every loop of a row of loops sharing one returning block asks it (`earlyret`), and
+    /// scanning all incomings per loop made that quadratic.
+    #[cold]
+    #[inline(never)]
+    fn exit_phi_reads(&mut self, x: Block, k: usize, o: u32) -> bool {
+        let (f, s, w) = (self.f, self.s, &mut self.w);
+        if w.wide_at.is_empty() {
+            w.wide_at.resize(f.cfg().num_blocks(), NONE);
+        }
+        if w.wide_at[x.0 as usize] == NONE {
+            w.wide_at[x.0 as usize] = w.wide_phis.len() as u32;
+            for i in f.block_insts(x) {
+                if !f.is_phi(i) {
+                    break;
+                }
+                let lo = w.wide_keys.len();
+                let keys = &mut w.wide_keys;
+                f.for_each_inst_operand(i, &mut |op| {
+                    let c = s.inner(f.inst_block(op));
+                    if c != NONE {
+                        keys.push(c);
+                    }
+                });
+                keys[lo..].sort_unstable();
+                w.wide_phis.push((lo as u32, keys.len() as u32));
+            }
+        }
+        #[cfg(test)]
+        knobs::WIDE_EXIT_PHIS.with(|c| c.set(c.get() + 1));
+        let (lo, hi) = w.wide_phis[w.wide_at[x.0 as usize] as usize + k];
+        let keys = &w.wide_keys[lo as usize..hi as usize];
+        let p = keys.partition_point(|&c| c < o);
+        p < keys.len() && s.contains_cycle(o, keys[p])
+    }
+
     /// Marks exit phis that read values from the cycle and every outside user of a value defined in
     /// a block that dominates an exit (LLVM's deliberate over-approximation).
     fn analyze_cycle_exit_divergence(&mut self, o: u32) {
         let (f, s) = (self.f, self.s);
         for &x in s.exits(o) {
-            for i in f.block_insts(x) {
+            // Asked at the first phi: most exit blocks have none.
+            let mut wide = None;
+            for (k, i) in f.block_insts(x).enumerate() {
                 if !f.is_phi(i) {
                     break;
                 }
-                let mut uses = false;
-                f.for_each_inst_operand(i, &mut |op| {
-                    uses |= s.contains(o, f.inst_block(op));
+                let wide = *wide.get_or_insert_with(|| {
+                    f.cfg().preds(x).len() > WIDE_EXIT_PREDS && shortcut_on!(NO_WIDE_EXIT_PHIS)
                 });
+                let uses = if wide {
+                    self.exit_phi_reads(x, k, o)
+                } else {
+                    let mut uses = false;
+                    f.for_each_inst_operand(i, &mut |op| {
+                        uses |= s.contains(o, f.inst_block(op));
+                    });
+                    uses
+                };
                 if uses {
                     self.mark(i);
                 }

@@ -1143,12 +1143,31 @@ fn session_20_shapes_are_linear() {
     // settle (issue 13; measured in docs/benchmarks-issue13.md, sessions 21 and 22). Its answers
     // are checked against LLVM (`uniformity_matches_llvm_on_session_20_shapes`) and by the knob
     // tests here.
+    // `earlyret` (session 22: loops in a row, each with early returns into one block) is
+    // quadratic in LLVM 19's setting only (16x from 1,000 to 4,000 blocks): LLVM 19's flow
+    // enters each later loop at its header, which lies below the loop's body in the modified
+    // post-order, so the jump over the single-label region from the body to the shared returning
+    // block is refused (a block below it was processed) and every branch walks every later loop
+    // (docs/benchmarks-issue13.md, "Issue 13, session 22: ..."). The other settings are linear.
+    let earlyret = ["earlyret", "shuffled-earlyret"];
     let names: Vec<&str> = converge_gen::program::shapes::NAMES
         .iter()
         .copied()
-        .filter(|&n| n != "randnest")
+        .filter(|&n| n != "randnest" && !earlyret.contains(&n))
         .collect();
     assert_linear(&names);
+    for name in earlyret {
+        let (small, large) = (family(name, 1000), family(name, 4000));
+        for mode in [MODES[0], MODES[2]] {
+            let (_, w1) = run(&small, mode);
+            let (_, w4) = run(&large, mode);
+            eprintln!("{name} {mode:?}: {w1} -> {w4}");
+            assert!(
+                w4 <= 5 * w1 + 20 * 4_000 && w4 <= 40 * 4_000,
+                "{name} {mode:?}: super-linear join work {w1} -> {w4}"
+            );
+        }
+    }
 }
 
 /// A block that at most one block can send labels to is no join (`lone::lone_source`, per
@@ -1413,4 +1432,183 @@ fn seeded_candidates_change_nothing() {
             );
         }
     }
+}
+
+/// `k` loops side by side, entered from a switch on the kernel argument: loop `i` is a header
+/// `h_i` (a counter; out to `x` on the argument), `b_i` (a switch on the argument back, out to
+/// `x` or on to `g_i`) and `g_i` (back, or out to the returning block `y` on the thread id at
+/// even `i`, on the argument at odd ones). `x` is no join (its edges are uniform branches, and
+/// `y` does not reach it), so only the exit-phi rule decides its phis, each with two incomings
+/// per loop: `%a` the counter from odd loops and one constant from even ones (uniform in every
+/// setting: no value of a loop with a divergent exit), `%b` every loop's counter (divergent in
+/// llvm mode),
+/// `%c` constants, two different ones from loops `i % 4 == 0` (divergent in precise mode, whose
+/// exit rule compares the values coming from the cycle; uniform in llvm mode, which looks for
+/// values defined in it), one undef.
+fn loop_fan(k: usize) -> String {
+    let mut t = module_header(Flavor::Amdgpu);
+    t.push_str(
+        "define amdgpu_kernel void @fan(ptr addrspace(1) %p, i32 %n) {\nentry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  switch i32 %n, label %h0 [",
+    );
+    for i in 1..k {
+        t.push_str(&format!("\n    i32 {i}, label %h{i}"));
+    }
+    t.push_str("\n  ]\n");
+    for i in 0..k {
+        let on = if i % 2 == 0 { "%tid" } else { "%n" };
+        t.push_str(&format!(
+            "h{i}:\n  %c{i} = phi i32 [ 0, %entry ], [ %d{i}, %b{i} ], [ %d{i}, %g{i} ]\n  %d{i} = add i32 %c{i}, 1\n  %u{i} = icmp slt i32 %d{i}, %n\n  br i1 %u{i}, label %b{i}, label %x\nb{i}:\n  switch i32 %n, label %g{i} [\n    i32 0, label %h{i}\n    i32 1, label %x\n  ]\ng{i}:\n  %e{i} = icmp slt i32 %d{i}, {on}\n  br i1 %e{i}, label %h{i}, label %y\n"
+        ));
+    }
+    for name in ["a", "b", "c"] {
+        let mut inc = Vec::new();
+        for i in 0..k {
+            for (from, second) in [("h", false), ("b", true)] {
+                let v = match name {
+                    "a" if i % 2 == 1 => format!("%d{i}"),
+                    "a" => "5".to_string(),
+                    "b" => format!("%d{i}"),
+                    _ if i % 4 == 0 => format!("{}", 1 + second as u32),
+                    _ if i == 1 && second => "undef".to_string(),
+                    _ => "3".to_string(),
+                };
+                inc.push(format!("[ {v}, %{from}{i} ]"));
+            }
+        }
+        t.push_str(&format!(
+            "{}  %{name} = phi i32 {}\n",
+            if name == "a" { "x:\n" } else { "" },
+            inc.join(", ")
+        ));
+    }
+    t.push_str(
+        "  %s = add i32 %a, %b\n  store i32 %s, ptr addrspace(1) %p, align 4\n  store i32 %c, ptr addrspace(1) %p, align 4\n  ret void\ny:\n  ret void\n}\n",
+    );
+    t
+}
+
+/// The exit phis of a block of many predecessors (`exit_phi_reads` in llvm mode,
+/// `precise::exits::exit_phi_same` in precise mode: the incomings' cycles listed once, sorted,
+/// instead of every incoming read per cycle asking; knob `NO_WIDE_EXIT_PHIS`): no answer and no
+/// order changes, in the three settings, on side-by-side loops leaving to one block (where only
+/// that rule decides the phis), loops in a row with early returns into one block (`earlyret`,
+/// shuffled too, where the scan was quadratic: 1.57 s in LLVM 22's setting at 64,000 blocks,
+/// 0.13 s with the memo), the wide joins of `widephi` and `latchy`, the other families and random
+/// functions; the memo answers there, and the uniform phi of the loop fan stays uniform.
+#[test]
+fn wide_exit_phis_change_nothing() {
+    let mut inputs = vec![
+        loop_fan(40),
+        loop_fan(300),
+        family("earlyret", 600),
+        family("earlyret", 2000),
+        family("shuffled-earlyret", 1500),
+        family("widephi", 600),
+        family("latchy", 600),
+        family("manyfuncs", 1500),
+    ];
+    inputs.extend(irreducible_and_families(1..=2, 1200));
+    inputs.extend(mixed_random_inputs(33, 20, 20));
+    for mode in MODES {
+        knobs::WIDE_EXIT_PHIS.with(|c| c.set(0));
+        for text in &inputs {
+            let (on, _) = run(text, mode);
+            let (off, _) = run_without(&knobs::NO_WIDE_EXIT_PHIS, text, mode);
+            assert!(
+                same(&on, &off),
+                "{mode:?}: the wide exit-phi memo changed an answer\n{text}"
+            );
+        }
+        let fired = knobs::WIDE_EXIT_PHIS.with(|c| c.get());
+        eprintln!("{mode:?}: {fired} exit phis answered from the memo");
+        assert!(fired > 0, "{mode:?}: the memo never answered");
+        // The fan's `%a` is uniform; `%b` divergent in llvm mode only (precise mode's rule P10:
+        // the loops are left to `x` by uniform branches only); `%c` divergent in precise mode
+        // only.
+        let (fan, _) = run(&loop_fan(40), mode);
+        let m = converge_ir::parse("t.ll", loop_fan(40)).expect("parses");
+        let lf = LlvmFunction::new(&m, FuncId(m.functions.len() as u32 - 1));
+        let phis: Vec<_> = lf
+            .block_insts(converge_graph::Block(3 * 40 + 1))
+            .take(3)
+            .collect();
+        assert!(phis.iter().all(|&i| lf.is_phi(i)), "x is block 121");
+        let div: Vec<bool> = phis
+            .iter()
+            .map(|&i| fan[0].divergent_insts[i.index()])
+            .collect();
+        assert_eq!(
+            div,
+            [false, mode != Mode::Precise, mode == Mode::Precise],
+            "{mode:?}: the fan's exit phis"
+        );
+    }
+}
+
+/// Loops nested `d` deep under convergence control, every branch uniform: level `i`'s header
+/// holds its heart (on the level above's, the outermost on the entry token) and a
+/// `readfirstlane` of the thread id controlled by it, whose value the block after the loop (out
+/// of the heart's region) uses. A heart chain longer than `implementation_grouped`'s limit makes
+/// the `readfirstlane` anchored, so that use divergent; shorter, uniform.
+fn heart_chain(d: usize) -> String {
+    let mut t = module_header(Flavor::Amdgpu);
+    t.push_str(
+        "declare token @llvm.experimental.convergence.entry()\ndeclare token @llvm.experimental.convergence.loop()\n\ndefine amdgpu_kernel void @chain(ptr addrspace(1) %p, i32 %n) convergent {\nentry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  %t = call token @llvm.experimental.convergence.entry()\n  br label %h0\n",
+    );
+    for i in 0..d {
+        let (pre, up) = if i == 0 {
+            ("entry".to_string(), "%t".to_string())
+        } else {
+            (format!("h{}", i - 1), format!("%t{}", i - 1))
+        };
+        let next = if i + 1 < d {
+            format!("h{}", i + 1)
+        } else {
+            format!("l{i}")
+        };
+        t.push_str(&format!(
+            "h{i}:\n  %c{i} = phi i32 [ 0, %{pre} ], [ %cn{i}, %l{i} ]\n  %t{i} = call token @llvm.experimental.convergence.loop() [ \"convergencectrl\"(token {up}) ]\n  %u{i} = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %tid) [ \"convergencectrl\"(token %t{i}) ]\n  %cn{i} = add i32 %c{i}, 1\n  br label %{next}\n"
+        ));
+    }
+    for i in (0..d).rev() {
+        let out = if i == 0 {
+            "ret".to_string()
+        } else {
+            format!("l{}", i - 1)
+        };
+        t.push_str(&format!(
+            "l{i}:\n  %lc{i} = icmp slt i32 %cn{i}, %n\n  br i1 %lc{i}, label %h{i}, label %x{i}\nx{i}:\n  %w{i} = add i32 %u{i}, 1\n  store i32 %w{i}, ptr addrspace(1) %p, align 4\n  br label %{out}\n"
+        ));
+    }
+    t.push_str("ret:\n  ret void\n}\n");
+    t
+}
+
+/// Precise mode remembers the heart chains' lengths per function (`precise::tokens::ChainMemo`,
+/// knob `NO_CHAIN_MEMO`) instead of following each convergent operation's chain of hearts from
+/// its start, up to 256 tokens: no answer and no order changes on loop nests under convergence
+/// tokens deeper than that limit (`tokens` at 1,500 blocks: 299 levels, so the operations below
+/// the 256th heart are implementation-grouped by the limit), in both flavours, with the blocks
+/// shuffled, and on random valid token functions; the memo answers there. (Following every
+/// chain cost 2.3 s at 64,000 blocks of `shuffled-tokens`, 0.62 s with the memo.)
+#[test]
+fn chain_memo_changes_nothing() {
+    let inputs = vec![
+        heart_chain(300),
+        heart_chain(40),
+        family("tokens", 1500),
+        family("tokens", 400),
+        family("shuffled-tokens", 1500),
+        shapes::tokens_module(Flavor::Nvptx, 1500),
+        converge_gen::tokens::big_module(7, 200_000),
+    ];
+    knobs::CHAIN_MEMO.with(|c| c.set(0));
+    for text in &inputs {
+        let (on, _) = run(text, Mode::Precise);
+        let (off, _) = run_without(&knobs::NO_CHAIN_MEMO, text, Mode::Precise);
+        assert!(same(&on, &off), "the chain memo changed an answer\n{text}");
+    }
+    let fired = knobs::CHAIN_MEMO.with(|c| c.get());
+    eprintln!("{fired} questions answered by the chain memo");
+    assert!(fired > 0, "the chain memo never answered");
 }

@@ -100,6 +100,23 @@ pub trait SsaFunction {
         let _ = b;
         None
     }
+    /// The incoming blocks of phi `i` in the order of its incomings, when the implementation
+    /// stores them so: precise mode then answers [`SsaFunction::phi_same_incoming_from`] for a
+    /// block of many predecessors from a list of those blocks sorted by cycle, built once,
+    /// instead of reading every incoming per cycle asking. `None` (the default): read them all.
+    fn phi_incoming_blocks(&self, i: Inst) -> Option<&[Block]> {
+        let _ = i;
+        None
+    }
+    /// [`SsaFunction::phi_same_incoming_from`] over the incomings at positions `at` (of
+    /// [`SsaFunction::phi_incoming_blocks`], which must answer) instead of those whose block
+    /// satisfies a predicate.
+    fn phi_same_incoming_at(&self, i: Inst, at: &[u32]) -> bool {
+        let blocks = self.phi_incoming_blocks(i).unwrap_or(&[]);
+        self.phi_same_incoming_from(i, &|b| {
+            at.iter().any(|&k| blocks.get(k as usize) == Some(&b))
+        })
+    }
 }
 
 /// The three token-defining intrinsics of "Convergent Operation Semantics".

@@ -32,10 +32,26 @@ pub const NAMES: &[&str] = &[
     "widephi",
     "latchy",
     "randnest",
+    "tempchain",
+    "earlyret",
+    "interp",
+    "switchnest",
+    "shiftreg",
+    "shuffled-exitnest",
+    "shuffled-latchy",
+    "shuffled-datachain",
+    "shuffled-tempchain",
+    "shuffled-earlyret",
+    "shuffled-switchnest",
 ];
 
-/// The family named `name` (one of [`NAMES`]) at about `n` blocks; `rng` only for `manyfuncs`.
+/// The family named `name` (one of [`NAMES`], or `shuffled-` and one of them) at about `n`
+/// blocks; `rng` only for `manyfuncs`, `randnest`, `interp`, `switchnest` and the shuffle.
 pub fn by_name(name: &str, rng: &mut Rng, flavor: Flavor, n: usize) -> Option<String> {
+    if let Some(inner) = name.strip_prefix("shuffled-") {
+        let text = by_name(inner, rng, flavor, n)?;
+        return Some(shuffle_blocks(rng, &text));
+    }
     Some(match name {
         "diamonds" => diamonds_module(flavor, n),
         "exitnest" => exitnest_module(flavor, n),
@@ -45,6 +61,11 @@ pub fn by_name(name: &str, rng: &mut Rng, flavor: Flavor, n: usize) -> Option<St
         "widephi" => widephi_module(flavor, n),
         "latchy" => latchy_module(flavor, n),
         "randnest" => randnest_module(rng, flavor, n),
+        "tempchain" => tempchain_module(flavor, n),
+        "earlyret" => earlyret_module(flavor, n),
+        "interp" => interp_module(rng, flavor, n),
+        "switchnest" => switchnest_module(rng, flavor, n),
+        "shiftreg" => shiftreg_module(flavor, n),
         _ => return None,
     })
 }
@@ -485,4 +506,442 @@ pub fn randnest_module(rng: &mut Rng, flavor: Flavor, n: usize) -> String {
     let mut t = module_header(flavor);
     t.push_str(&tid_function_with_cfg(flavor, "big", &randnest_cfg(rng, n)));
     t
+}
+
+/// A function body being read by [`shuffle_blocks`]: its lines, and its blocks as line ranges.
+type Body<'a> = (Vec<&'a str>, Vec<(usize, usize)>);
+
+/// `text` with the blocks of every function body after its first laid out in a random order
+/// (the entry block stays first): the same CFG and values, but block indices, which follow the
+/// text, no longer follow any order of the CFG (session 22's `shuffled-FAMILY`). A block starts
+/// at a line that is not indented and ends with `:`; a body ends at a line starting with `}`.
+pub fn shuffle_blocks(rng: &mut Rng, text: &str) -> String {
+    let is_label = |l: &str| !l.starts_with([' ', '\t']) && l.trim_end().ends_with(':');
+    let mut out = String::with_capacity(text.len());
+    // The current function's blocks as ranges of `lines`, and its lines.
+    let mut body: Option<Body> = None;
+    for line in text.split_inclusive('\n') {
+        let Some((lines, blocks)) = &mut body else {
+            out.push_str(line);
+            if line.starts_with("define ") && line.trim_end().ends_with('{') {
+                body = Some((Vec::new(), Vec::new()));
+            }
+            continue;
+        };
+        if line.starts_with('}') {
+            if let Some(last) = blocks.last_mut() {
+                last.1 = lines.len();
+            }
+            // Lines before the first label belong to the entry block.
+            let head = blocks.first().map_or(lines.len(), |b| b.0);
+            out.extend(lines[..head].iter().copied());
+            let mut order: Vec<usize> = (0..blocks.len()).collect();
+            // Fisher-Yates over all but the entry block.
+            for i in (2..order.len()).rev() {
+                let j = 1 + rng.below(i);
+                order.swap(i, j);
+            }
+            for k in order {
+                let (a, b) = blocks[k];
+                out.extend(lines[a..b].iter().copied());
+            }
+            out.push_str(line);
+            body = None;
+            continue;
+        }
+        if is_label(line) {
+            if let Some(last) = blocks.last_mut() {
+                last.1 = lines.len();
+            }
+            blocks.push((lines.len(), lines.len()));
+        }
+        lines.push(line);
+    }
+    out
+}
+
+/// What a block of [`cond_function`] branches on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cond {
+    /// The thread id: divergent.
+    Tid,
+    /// The kernel argument `%n`: uniform.
+    Arg,
+    /// The block's own phi (the kernel argument if it has none): divergent only once data or a
+    /// join brings divergence to the phi.
+    Phi,
+}
+
+/// A kernel `@big` on the CFG `succs` (block 0 its entry, blocks without successors return),
+/// each branching on what `conds` says. A block with several predecessors has a phi `%v_b`
+/// whose incoming from a predecessor that has a phi itself is, on every third edge, that phi
+/// (a data chain along the CFG), else a constant.
+pub fn cond_function(flavor: Flavor, succs: &[Vec<u32>], conds: &[Cond]) -> String {
+    let n = succs.len();
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for (b, s) in succs.iter().enumerate() {
+        for &t in s {
+            preds[t as usize].push(b as u32);
+        }
+    }
+    let has_phi = |b: usize| preds[b].len() > 1 && b != 0;
+    let label = |b: usize| {
+        if b == 0 {
+            "entry".to_string()
+        } else {
+            format!("b{b}")
+        }
+    };
+    let mut out = String::new();
+    kernel_head(&mut out, flavor, "");
+    for b in 0..n {
+        if b > 0 {
+            let _ = writeln!(out, "b{b}:");
+        }
+        if has_phi(b) {
+            let _ = write!(out, "  %v{b} = phi i32");
+            for (k, &p) in preds[b].iter().enumerate() {
+                let sep = if k == 0 { " " } else { ", " };
+                let v = if has_phi(p as usize) && (p as usize + b).is_multiple_of(3) {
+                    format!("%v{p}")
+                } else {
+                    format!("{}", p % 7)
+                };
+                let _ = write!(out, "{sep}[ {v}, %{} ]", label(p as usize));
+            }
+            out.push('\n');
+        }
+        let on = match conds[b] {
+            Cond::Tid => "%tid".to_string(),
+            Cond::Phi if has_phi(b) => format!("%v{b}"),
+            _ => "%n".to_string(),
+        };
+        let s = &succs[b];
+        match s.len() {
+            0 => out.push_str("  ret void\n"),
+            1 => {
+                let _ = writeln!(out, "  br label %{}", label(s[0] as usize));
+            }
+            2 => {
+                let _ = writeln!(
+                    out,
+                    "  %c{b} = icmp slt i32 {on}, {}\n  br i1 %c{b}, label %{}, label %{}",
+                    b % 13,
+                    label(s[0] as usize),
+                    label(s[1] as usize)
+                );
+            }
+            _ => {
+                let _ = write!(out, "  switch i32 {on}, label %{} [", label(s[0] as usize));
+                for (k, &t) in s[1..].iter().enumerate() {
+                    let _ = write!(out, "\n    i32 {k}, label %{}", label(t as usize));
+                }
+                out.push_str("\n  ]\n");
+            }
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// A CFG under construction: successor lists and what each block branches on.
+struct Builder {
+    succs: Vec<Vec<u32>>,
+    conds: Vec<Cond>,
+}
+
+impl Builder {
+    fn block(&mut self, cond: Cond) -> u32 {
+        self.succs.push(Vec::new());
+        self.conds.push(cond);
+        (self.succs.len() - 1) as u32
+    }
+
+    /// A switch of 2-5 cases joining in one block, with `budget` blocks in all: the first and
+    /// last cases are loops around a nested region when the budget allows, a case falls into
+    /// the next one (on its phi, or the thread id) at even positions. Returns (first block,
+    /// last block), the last without successors yet. The switch is on its phi, the thread id
+    /// or the argument by depth; the loops' latches on the argument, every fourth depth on the
+    /// thread id.
+    fn switch_region(&mut self, rng: &mut Rng, budget: usize, depth: usize) -> (u32, u32) {
+        let k = 2 + rng.below(4);
+        let on = [Cond::Phi, Cond::Tid, Cond::Arg][depth % 3];
+        let s = self.block(on);
+        let loops: Vec<usize> = if budget >= 16 + 2 * k {
+            if k > 2 { vec![0, k - 1] } else { vec![0] }
+        } else {
+            Vec::new()
+        };
+        let sub = budget.saturating_sub(2 + 2 * k) / loops.len().max(1);
+        // Each case: (its first block, its last block).
+        let mut cases = Vec::with_capacity(k);
+        for i in 0..k {
+            if loops.contains(&i) {
+                let h = self.block(Cond::Arg);
+                let (first, last) = self.switch_region(rng, sub, depth + 1);
+                self.succs[h as usize].push(first);
+                let latch_on = if depth % 4 == 3 { Cond::Tid } else { Cond::Arg };
+                let l = self.block(latch_on);
+                self.succs[last as usize].push(l);
+                self.succs[l as usize].push(h);
+                cases.push((h, l));
+            } else {
+                let c = self.block(if i % 2 == 0 { Cond::Phi } else { Cond::Tid });
+                cases.push((c, c));
+            }
+        }
+        let m = self.block(Cond::Arg);
+        self.succs[s as usize] = cases.iter().map(|c| c.0).collect();
+        for i in 0..k {
+            let last = cases[i].1 as usize;
+            self.succs[last].push(m);
+            if i % 2 == 0 && i + 1 < k {
+                self.succs[last].push(cases[i + 1].0);
+            }
+        }
+        (s, m)
+    }
+}
+
+/// Switches inside loops inside switches, about `n` blocks: [`Builder::switch_region`] from
+/// the entry to the returning block; the nest is about log2(n) deep, cases fall into their
+/// neighbours, and most switches are on phis (divergent once a join upstream is).
+pub fn switchnest_module(rng: &mut Rng, flavor: Flavor, n: usize) -> String {
+    let mut b = Builder {
+        succs: Vec::new(),
+        conds: Vec::new(),
+    };
+    let entry = b.block(Cond::Arg);
+    // (The regions use about half their budget: leaves stop short of it.)
+    let (first, last) = b.switch_region(rng, 2 * n.saturating_sub(2).max(4), 0);
+    b.succs[entry as usize].push(first);
+    let ret = b.block(Cond::Arg);
+    b.succs[last as usize].push(ret);
+    let mut t = module_header(flavor);
+    t.push_str(&cond_function(flavor, &b.succs, &b.conds));
+    t
+}
+
+/// A chain of `n / 4` loops, each leaving on its counter against the value that left the loop
+/// before (the first on the thread id): loop `i` is a header `h_i` (a counter phi, its
+/// increment), a latch `b_i` back to `h_i` or out to `x_i`, which uses the counter outside the
+/// loop (temporal divergence) and branches on it to the next header directly or through `s_i`.
+/// Each loop's exit is divergent only through the temporal divergence of the one before: a
+/// cascade thousands of loops long.
+pub fn tempchain_module(flavor: Flavor, n: usize) -> String {
+    let k = (n.saturating_sub(2) / 4).max(1);
+    let mut out = module_header(flavor);
+    kernel_head(&mut out, flavor, "");
+    out.push_str("  br label %h0\n");
+    for i in 0..k {
+        let pre = if i == 0 {
+            "[ 0, %entry ]".to_string()
+        } else {
+            format!("[ 0, %x{} ], [ 1, %s{} ]", i - 1, i - 1)
+        };
+        let limit = if i == 0 {
+            "%tid".to_string()
+        } else {
+            format!("%xv{}", i - 1)
+        };
+        let next = if i + 1 < k {
+            format!("h{}", i + 1)
+        } else {
+            "ret".to_string()
+        };
+        let _ = writeln!(
+            out,
+            "h{i}:\n  %c{i} = phi i32 {pre}, [ %d{i}, %b{i} ]\n  %d{i} = add i32 %c{i}, 1\n  br label %b{i}\nb{i}:\n  %e{i} = icmp slt i32 %d{i}, {limit}\n  br i1 %e{i}, label %h{i}, label %x{i}\nx{i}:\n  %xv{i} = add i32 %d{i}, {i}\n  %y{i} = icmp slt i32 %xv{i}, %n\n  br i1 %y{i}, label %{next}, label %s{i}\ns{i}:\n  br label %{next}"
+        );
+    }
+    let l = k - 1;
+    let _ = writeln!(
+        out,
+        "ret:\n  %r = phi i32 [ %xv{l}, %x{l} ], [ 0, %s{l} ]\n  store i32 %r, ptr addrspace(1) %p, align 4\n  ret void\n}}"
+    );
+    out
+}
+
+/// `n / 4` loops one after the other, each a header `h_i` (a counter carried over from the loop
+/// before), a block `b_i` switching to the latch `l_i`, to an early return (the shared block
+/// `ret`) and to a `break` (`x_i`), on the thread id, the argument or the counter by turns; the
+/// latch loops on the argument. `ret`'s phi has one incoming per loop (the counter: temporal
+/// divergence), so every divergent branch joins there, at the function's end.
+pub fn earlyret_module(flavor: Flavor, n: usize) -> String {
+    let k = (n.saturating_sub(2) / 4).max(1);
+    let mut out = module_header(flavor);
+    kernel_head(&mut out, flavor, "");
+    out.push_str("  br label %h0\n");
+    for i in 0..k {
+        let pre = if i == 0 {
+            "[ 0, %entry ]".to_string()
+        } else {
+            format!("[ %s{}, %x{} ]", i - 1, i - 1)
+        };
+        let on = match i % 3 {
+            0 => "%tid".to_string(),
+            1 => "%n".to_string(),
+            _ => format!("%c{i}"),
+        };
+        let next = if i + 1 < k {
+            format!("h{}", i + 1)
+        } else {
+            "ret".to_string()
+        };
+        let _ = writeln!(
+            out,
+            "h{i}:\n  %c{i} = phi i32 {pre}, [ %cn{i}, %l{i} ]\n  %cn{i} = add i32 %c{i}, 1\n  br label %b{i}\nb{i}:\n  switch i32 {on}, label %l{i} [\n    i32 {}, label %ret\n    i32 {}, label %x{i}\n  ]\nl{i}:\n  %lc{i} = icmp slt i32 %cn{i}, %n\n  br i1 %lc{i}, label %h{i}, label %x{i}\nx{i}:\n  %s{i} = phi i32 [ %cn{i}, %b{i} ], [ %c{i}, %l{i} ]\n  br label %{next}",
+            i % 5,
+            5 + i % 7
+        );
+    }
+    out.push_str("ret:\n  %r = phi i32");
+    for i in 0..k {
+        let _ = write!(out, "{}[ %cn{i}, %b{i} ]", if i == 0 { " " } else { ", " });
+    }
+    let l = k - 1;
+    let _ = writeln!(
+        out,
+        ", [ %s{l}, %x{l} ]\n  store i32 %r, ptr addrspace(1) %p, align 4\n  ret void\n}}"
+    );
+    out
+}
+
+/// An interpreter: a dispatch block `d` (the program counter `%pc`, a phi with one incoming per
+/// case, and the opcode loaded at `%p[%pc]`) switching to about `2n / 3` cases, each with a
+/// phi of the counters brought in: by turns a case with a small loop of its own (`c_i`, `l_i`,
+/// `x_i`), a threaded jump straight to a random case or back to `d`, a plain step (adding the
+/// thread id to `%pc` in one case of 32, the argument otherwise), and a computed jump to two
+/// random cases or `d`. The cases' direct jumps make irreducible cycles with hundreds of
+/// entries inside the dispatch loop; divergence enters in a few cases and reaches every switch
+/// through `%pc` and the load from a divergent address.
+pub fn interp_module(rng: &mut Rng, flavor: Flavor, n: usize) -> String {
+    let k = (n.saturating_sub(3) * 2 / 3).max(4);
+    // Direct jumps of case i: distinct targets.
+    let mut jumps: Vec<Vec<usize>> = vec![Vec::new(); k];
+    for (i, j) in jumps.iter_mut().enumerate() {
+        let want = match i % 4 {
+            1 => 1,
+            3 => 2,
+            _ => 0,
+        };
+        while j.len() < want {
+            let t = rng.below(k);
+            if !j.contains(&t) {
+                j.push(t);
+            }
+        }
+    }
+    // The block each case leaves from (to `d` or to other cases).
+    let tail = |i: usize| {
+        if i.is_multiple_of(4) {
+            format!("x{i}")
+        } else {
+            format!("c{i}")
+        }
+    };
+    let mut into: Vec<Vec<usize>> = vec![Vec::new(); k];
+    for (i, j) in jumps.iter().enumerate() {
+        for &t in j {
+            into[t].push(i);
+        }
+    }
+    let mut out = module_header(flavor);
+    kernel_head(&mut out, flavor, "");
+    out.push_str("  br label %d\nd:\n  %pc = phi i32 [ 0, %entry ]");
+    for i in 0..k {
+        let _ = write!(out, ", [ %np{i}, %{} ]", tail(i));
+    }
+    out.push_str("\n  %a = getelementptr i32, ptr addrspace(1) %p, i32 %pc\n  %op = load i32, ptr addrspace(1) %a, align 4\n  switch i32 %op, label %exit [");
+    for i in 0..k {
+        let _ = write!(out, "\n    i32 {i}, label %c{i}");
+    }
+    out.push_str("\n  ]\n");
+    for i in 0..k {
+        let _ = write!(out, "c{i}:\n  %v{i} = phi i32 [ %pc, %d ]");
+        for &f in &into[i] {
+            let _ = write!(out, ", [ %np{f}, %{} ]", tail(f));
+        }
+        out.push('\n');
+        match i % 4 {
+            0 => {
+                let _ = writeln!(
+                    out,
+                    "  br label %l{i}\nl{i}:\n  %k{i} = phi i32 [ 0, %c{i} ], [ %kn{i}, %l{i} ]\n  %kn{i} = add i32 %k{i}, 1\n  %lc{i} = icmp slt i32 %kn{i}, %op\n  br i1 %lc{i}, label %l{i}, label %x{i}\nx{i}:\n  %np{i} = add i32 %v{i}, %kn{i}\n  br label %d"
+                );
+            }
+            1 => {
+                let _ = writeln!(
+                    out,
+                    "  %np{i} = add i32 %v{i}, 1\n  %jc{i} = icmp eq i32 %op, {}\n  br i1 %jc{i}, label %c{}, label %d",
+                    i % 17,
+                    jumps[i][0]
+                );
+            }
+            2 => {
+                let by = if i % 32 == 2 { "%tid" } else { "%n" };
+                let _ = writeln!(out, "  %np{i} = add i32 %v{i}, {by}\n  br label %d");
+            }
+            _ => {
+                let _ = writeln!(
+                    out,
+                    "  %np{i} = xor i32 %v{i}, 3\n  switch i32 %v{i}, label %d [\n    i32 1, label %c{}\n    i32 2, label %c{}\n  ]",
+                    jumps[i][0], jumps[i][1]
+                );
+            }
+        }
+    }
+    out.push_str("exit:\n  store i32 %pc, ptr addrspace(1) %p, align 4\n  ret void\n}\n");
+    out
+}
+
+/// One loop around `2n / 5` if-then-else diamonds and selects, the loop carrying a shift
+/// register of header phis: `%r_k` takes the value at the end of diamond `k + 1` from the
+/// latch, the last one the thread id added there. Diamond `k` (even `k`; odd ones are a select
+/// in one block, with a load from `%p[%r_k]`) branches on `%r_k` and joins in `%s_k`. Only the
+/// latch brings divergence in; it reaches the branches one by one from the last to the first,
+/// through the latch and the header's phis (late divergence, against the text's order).
+pub fn shiftreg_module(flavor: Flavor, n: usize) -> String {
+    let m = (n.saturating_sub(4) * 2 / 5).max(2);
+    let mut out = module_header(flavor);
+    kernel_head(&mut out, flavor, "");
+    out.push_str("  br label %h\nh:\n  %it = phi i32 [ 0, %entry ], [ %it1, %latch ]\n");
+    for k in 0..m {
+        let next = if k + 1 < m {
+            format!("%s{}", k + 1)
+        } else {
+            "%z".to_string()
+        };
+        let _ = writeln!(out, "  %r{k} = phi i32 [ %n, %entry ], [ {next}, %latch ]");
+    }
+    out.push_str("  br label %c0\n");
+    for k in 0..m {
+        let next = if k + 1 < m {
+            format!("c{}", k + 1)
+        } else {
+            "latch".to_string()
+        };
+        let _ = writeln!(
+            out,
+            "c{k}:\n  %q{k} = icmp slt i32 %r{k}, {}\n  %a{k} = add i32 %r{k}, 1",
+            k % 11
+        );
+        if k % 2 == 0 {
+            let _ = writeln!(
+                out,
+                "  br i1 %q{k}, label %t{k}, label %e{k}\nt{k}:\n  br label %j{k}\ne{k}:\n  %l{k} = xor i32 %r{k}, 5\n  br label %j{k}\nj{k}:\n  %s{k} = phi i32 [ %a{k}, %t{k} ], [ %l{k}, %e{k} ]\n  br label %{next}"
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "  %g{k} = getelementptr i32, ptr addrspace(1) %p, i32 %r{k}\n  %l{k} = load i32, ptr addrspace(1) %g{k}, align 4\n  %s{k} = select i1 %q{k}, i32 %a{k}, i32 %l{k}\n  br label %{next}"
+            );
+        }
+    }
+    let l = m - 1;
+    let _ = writeln!(
+        out,
+        "latch:\n  %z = add i32 %s0, %tid\n  %it1 = add i32 %it, 1\n  %lc = icmp slt i32 %it1, %n\n  br i1 %lc, label %h, label %exit\nexit:\n  store i32 %s{l}, ptr addrspace(1) %p, align 4\n  ret void\n}}"
+    );
+    out
 }

@@ -520,6 +520,31 @@ impl SsaFunction for LlvmFunction<'_> {
         }
         true
     }
+    fn phi_incoming_blocks(&self, i: Inst) -> Option<&[Block]> {
+        Some(self.func.inst_blocks(InstId(i.0)))
+    }
+    fn phi_same_incoming_at(&self, i: Inst, at: &[u32]) -> bool {
+        // As `phi_same_incoming_from`, over the incomings at `at` only.
+        let ops = self.operands(i.0);
+        let mut seen: Option<Value> = None;
+        for &k in at {
+            let v = ops[k as usize];
+            if let Value::Const(c) = v
+                && matches!(
+                    self.module.consts[c.0 as usize].kind,
+                    ConstKind::Undef | ConstKind::Poison
+                )
+            {
+                continue;
+            }
+            match seen {
+                None => seen = Some(v),
+                Some(s) if same_value(self.module, s, v) => {}
+                Some(_) => return false,
+            }
+        }
+        true
+    }
     fn token_kind(&self, i: Inst) -> Option<crate::ssa::TokenKind> {
         use crate::ssa::TokenKind;
         use converge_ir::intrinsics::ConvergenceControl as C;

@@ -39,6 +39,74 @@ pub(crate) struct Sweep {
     found: Vec<u32>,
     /// Rule P10: uses left unmarked because they are reached only through uniformly-taken exits.
     pub(crate) p10: UniformExits,
+    /// `exit_phi_same`'s memo for exit blocks of many predecessors: per block, `NONE` or the
+    /// index in `wide_phis` of its first phi's entry (sized on first use); per phi, its range in
+    /// `wide_keys`: (innermost cycle of the incoming block, incoming position), sorted.
+    wide_at: Vec<u32>,
+    wide_phis: Vec<(u32, u32)>,
+    wide_keys: Vec<(u32, u32)>,
+    /// Scratch: the positions of the incomings one question reads.
+    wide_pos: Vec<u32>,
+}
+
+/// Exit blocks with more predecessors than this have their phis' incomings sorted by cycle once
+/// (`exit_phi_same`) instead of read in full per cycle asking.
+const WIDE_EXIT_PREDS: usize = 16;
+
+/// Whether the `k`-th phi `i` of exit block `x` (of many predecessors) has one value on the
+/// edges from cycle `o`, as `phi_same_incoming_from(i, |p| s.contains(o, p))` says. Cycles are
+/// numbered in preorder (those inside `o` are `o..subtree_end(o)`), so the incomings from `o`
+/// are one run of the incomings sorted by their block's innermost cycle: a row of loops sharing
+/// one returning block (`earlyret`) reads one incoming per loop instead of all of them.
+fn exit_phi_same<F: SsaFunction>(
+    f: &F,
+    s: &Structure,
+    w: &mut Sweep,
+    x: Block,
+    k: usize,
+    i: Inst,
+    o: u32,
+) -> Option<bool> {
+    #[cfg(test)]
+    if crate::analysis::knobs::NO_WIDE_EXIT_PHIS.with(|c| c.get()) {
+        return None;
+    }
+    if f.cfg().preds(x).len() <= WIDE_EXIT_PREDS {
+        return None;
+    }
+    f.phi_incoming_blocks(i)?;
+    if w.wide_at.is_empty() {
+        w.wide_at.resize(f.cfg().num_blocks(), NONE);
+    }
+    if w.wide_at[x.index()] == NONE {
+        let first = w.wide_phis.len() as u32;
+        for p in f.block_insts(x) {
+            if !f.is_phi(p) {
+                break;
+            }
+            let blocks = f.phi_incoming_blocks(p).unwrap_or(&[]);
+            let lo = w.wide_keys.len();
+            w.wide_keys.extend(
+                blocks
+                    .iter()
+                    .enumerate()
+                    .map(|(at, &b)| (s.inner(b), at as u32)),
+            );
+            w.wide_keys[lo..].sort_unstable();
+            w.wide_phis.push((lo as u32, w.wide_keys.len() as u32));
+        }
+        w.wide_at[x.index()] = first;
+    }
+    #[cfg(test)]
+    crate::analysis::knobs::WIDE_EXIT_PHIS.with(|c| c.set(c.get() + 1));
+    let (lo, hi) = w.wide_phis[w.wide_at[x.index()] as usize + k];
+    let keys = &w.wide_keys[lo as usize..hi as usize];
+    // `NONE` (no cycle) sorts last and is inside no cycle.
+    let a = keys.partition_point(|&(c, _)| c < o);
+    let b = a + keys[a..].partition_point(|&(c, _)| c != NONE && s.contains_cycle(o, c));
+    w.wide_pos.clear();
+    w.wide_pos.extend(keys[a..b].iter().map(|&(_, at)| at));
+    Some(f.phi_same_incoming_at(i, &w.wide_pos))
 }
 
 /// Marks what a divergent exit of cycle `o` makes divergent. With `p10` (rule P10 may exempt
@@ -62,11 +130,13 @@ pub(crate) fn sweep<F: SsaFunction>(
     }
     // Exit phis: judged by their incoming values from inside the cycle.
     for &x in s.exits(o) {
-        for i in f.block_insts(x) {
+        for (k, i) in f.block_insts(x).enumerate() {
             if !f.is_phi(i) {
                 break;
             }
-            if !f.phi_same_incoming_from(i, &|p| s.contains(o, p)) {
+            let same = exit_phi_same(f, s, w, x, k, i, o)
+                .unwrap_or_else(|| f.phi_same_incoming_from(i, &|p| s.contains(o, p)));
+            if !same {
                 mark(i);
             }
         }

@@ -5,7 +5,7 @@
 //! for a token defined inside a cycle that does not contain the operation it is the threads that
 //! left in the same iteration; either way threads converged at later uses of the result (by
 //! maximal convergence) may have computed it in different groups, so such an operation is not
-//! always uniform ([`group_may_differ`]). (2) Inside the convergence region of a loop heart
+//! always uniform ([`grouping_with`]). (2) Inside the convergence region of a loop heart
 //! (the program points dominated by the heart from which a use of its token is reachable), the
 //! dynamic instances of any operation are converged only between threads whose latest heart
 //! instances are converged (*Controlled maximal convergence*, rule 2a), that is, threads in the
@@ -74,24 +74,6 @@ fn with_marks<R>(n: usize, search: impl FnOnce(&mut Marks) -> R) -> R {
     })
 }
 
-/// Does the always-uniform instruction `i` (a convergent operation) compute over a group of
-/// threads that may differ from its converged instances at later uses?
-pub(crate) fn group_may_differ<F: SsaFunction>(f: &F, s: &Structure, i: Inst) -> bool {
-    let Some(t) = f.control_token(i) else {
-        return false;
-    };
-    if implementation_grouped(f, i) {
-        return true;
-    }
-    if f.token_kind(t) != Some(TokenKind::Entry) && f.token_kind(t) != Some(TokenKind::Loop) {
-        // An anchor (implementation-defined), or a token we cannot see through.
-        return true;
-    }
-    // A token defined inside a cycle that does not contain the operation.
-    let c = s.inner(f.inst_block(t));
-    c != NONE && !s.contains(c, f.inst_block(i))
-}
-
 /// How precise mode treats an operation the target calls always uniform.
 pub(crate) enum Grouping {
     /// Its group is the converged threads at its later uses: always uniform.
@@ -110,9 +92,42 @@ pub(crate) enum Grouping {
     Anchored(Inst),
 }
 
-/// Precise mode's rule for the always-uniform instruction `i`.
-pub(crate) fn grouping<F: SsaFunction>(f: &F, s: &Structure, i: Inst) -> Grouping {
-    if !group_may_differ(f, s, i) {
+/// Precise mode's rule for the always-uniform instruction `i` (a convergent operation), the
+/// heart chains' lengths remembered across the instructions of one function (`memo`). Its group
+/// may differ from its converged instances at later uses when its token is
+/// implementation-grouped, is neither an `entry` nor a loop heart, or is defined inside a cycle
+/// that does not contain `i`. (The memo: in a nest of loops under convergence tokens every heart's chain runs up
+/// through the hearts of the loops around it, so following each from scratch costs up to
+/// [`CHAIN_LIMIT`] steps per convergent operation (2.3 s at 64,000 blocks of the `tokens`
+/// family with its blocks shuffled, issue 13, session 22; the chains' tokens then lie far apart
+/// in memory.)
+pub(crate) fn grouping_with<F: SsaFunction>(
+    f: &F,
+    s: &Structure,
+    i: Inst,
+    memo: &mut ChainMemo,
+) -> Grouping {
+    let grouped = |memo: &mut ChainMemo| {
+        #[cfg(test)]
+        if crate::analysis::knobs::NO_CHAIN_MEMO.with(|c| c.get()) {
+            return implementation_grouped(f, i);
+        }
+        memo.implementation_grouped(f, i)
+    };
+    // Whether its group may differ from its converged instances at later uses.
+    let may_differ = match f.control_token(i) {
+        None => false,
+        Some(t) => {
+            grouped(memo)
+                || f.token_kind(t) != Some(TokenKind::Entry)
+                    && f.token_kind(t) != Some(TokenKind::Loop)
+                || {
+                    let c = s.inner(f.inst_block(t));
+                    c != NONE && !s.contains(c, f.inst_block(i))
+                }
+        }
+    };
+    if !may_differ {
         return Grouping::Uniform;
     }
     if let Some(t) = f.control_token(i)
@@ -120,10 +135,78 @@ pub(crate) fn grouping<F: SsaFunction>(f: &F, s: &Structure, i: Inst) -> Groupin
     {
         return Grouping::Anchored(t);
     }
-    if implementation_grouped(f, i) {
+    if grouped(memo) {
         Grouping::Divergent
     } else {
         Grouping::ByOperands
+    }
+}
+
+/// How many tokens [`implementation_grouped`] follows up a chain of hearts before giving up
+/// (conservatively: implementation-grouped).
+const CHAIN_LIMIT: u32 = 256;
+
+/// Per token instruction (sized on first use): the number of loop hearts on its chain before an
+/// `entry`, [`CHAIN_LIMIT`] when there are that many or more or the chain ends elsewhere,
+/// `NONE` not known yet.
+#[derive(Default)]
+pub(crate) struct ChainMemo {
+    hearts: Vec<u32>,
+    path: Vec<Inst>,
+}
+
+impl ChainMemo {
+    /// [`implementation_grouped`], each token's chain followed once per function.
+    pub(crate) fn implementation_grouped<F: SsaFunction>(&mut self, f: &F, i: Inst) -> bool {
+        let Some(t) = f.control_token(i) else {
+            return false;
+        };
+        #[cfg(test)]
+        crate::analysis::knobs::CHAIN_MEMO.with(|c| c.set(c.get() + 1));
+        // `implementation_grouped` looks at the tokens t_0 = t, t_1, ... t_255 and answers
+        // false iff one of them is an `entry` reached through loop hearts only.
+        self.hearts_before_entry(f, t) >= CHAIN_LIMIT
+    }
+
+    /// The number of loop hearts on `t`'s chain before an `entry`, capped at [`CHAIN_LIMIT`]
+    /// (which also stands for a chain ending elsewhere).
+    fn hearts_before_entry<F: SsaFunction>(&mut self, f: &F, t: Inst) -> u32 {
+        if self.hearts.is_empty() {
+            self.hearts.resize(f.num_insts() as usize, NONE);
+        }
+        self.path.clear();
+        let mut x = t;
+        // `end`: the count of `x`, the first token of the chain not on `path`.
+        let end = loop {
+            let known = self.hearts[x.index()];
+            if known != NONE {
+                break known;
+            }
+            if self.path.len() as u32 >= CHAIN_LIMIT {
+                // As many hearts as the limit and no entry yet (or a cycle of tokens): `t` is at
+                // the limit. Tokens further up may be nearer an entry: only `t` is recorded.
+                self.hearts[t.index()] = CHAIN_LIMIT;
+                return CHAIN_LIMIT;
+            }
+            match f.token_kind(x) {
+                Some(TokenKind::Entry) => break 0,
+                Some(TokenKind::Loop) => match f.control_token(x) {
+                    Some(p) => {
+                        self.path.push(x);
+                        x = p;
+                    }
+                    None => break CHAIN_LIMIT,
+                },
+                _ => break CHAIN_LIMIT,
+            }
+        };
+        self.hearts[x.index()] = end;
+        // `path[k]`'s chain passes `n - k` hearts (itself included) before reaching `x`.
+        let n = self.path.len() as u32;
+        for (k, &p) in self.path.iter().enumerate() {
+            self.hearts[p.index()] = end.saturating_add(n - k as u32).min(CHAIN_LIMIT);
+        }
+        self.hearts[t.index()]
     }
 }
 
@@ -132,13 +215,14 @@ pub(crate) fn grouping<F: SsaFunction>(f: &F, s: &Structure, i: Inst) -> Groupin
 /// so a result that depends on the group (a ballot's mask) may differ even for uniform operands.
 /// A heart inherits the grouping of its parent token, so the chain of hearts is followed up to
 /// an `entry` (not implementation-grouped) or anything else (oracle seed 49889: a heart under an
-/// anchor).
+/// anchor). Each chain followed from its start: the reference [`ChainMemo`] is tested against.
+#[cfg(test)]
 pub(crate) fn implementation_grouped<F: SsaFunction>(f: &F, i: Inst) -> bool {
     let Some(mut t) = f.control_token(i) else {
         return false;
     };
     // Valid token chains are short and acyclic; give up (conservatively) on anything else.
-    for _ in 0..256 {
+    for _ in 0..CHAIN_LIMIT {
         match f.token_kind(t) {
             Some(TokenKind::Entry) => return false,
             Some(TokenKind::Loop) => match f.control_token(t) {
@@ -287,7 +371,7 @@ pub fn shares_instance<F: SsaFunction>(f: &F, s: &Structure, t: Inst, u: Inst) -
     let ub = f.inst_block(u);
     let mut t = t;
     // Valid token chains are short and acyclic; give up (conservatively) on anything else.
-    for _ in 0..256 {
+    for _ in 0..CHAIN_LIMIT {
         if in_region(f, s, t, u) {
             return true;
         }
