@@ -703,7 +703,7 @@ impl Builder {
     }
 }
 
-/// Switches inside loops inside switches, about `n` blocks: [`Builder::switch_region`] from
+/// Switches inside loops inside switches, about `n` blocks: `Builder::switch_region` from
 /// the entry to the returning block; the nest is about log2(n) deep, cases fall into their
 /// neighbours, and most switches are on phis (divergent once a join upstream is).
 pub fn switchnest_module(rng: &mut Rng, flavor: Flavor, n: usize) -> String {

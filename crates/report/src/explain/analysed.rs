@@ -45,15 +45,15 @@ pub struct Analysed<'m> {
     exit_divergent: Vec<bool>,
     /// The buffers of breadth-first searches, kept between them ([`Analysed::with_bfs`]).
     bfs: Mutex<Bfs>,
-    /// The tables of [`Analysed::surely_no_join`] (`None`: a block heads two cycles).
+    /// The tables of `Analysed::surely_no_join` (`None`: a block heads two cycles).
     join_tables: OnceLock<Option<JoinTables>>,
     /// [`Analysed::divergent_branches`], found on first use.
     branches: OnceLock<Vec<Block>>,
-    /// Join queries [`Analysed::surely_no_join`] answered (the work a test counts).
+    /// Join queries `Analysed::surely_no_join` answered (the work a test counts).
     quick_no: AtomicUsize,
 }
 
-/// What [`Analysed::surely_no_join`] reads besides the structure.
+/// What `Analysed::surely_no_join` reads besides the structure.
 struct JoinTables {
     /// Per block, the cycle it heads.
     headed: Vec<Option<u32>>,
@@ -127,7 +127,7 @@ pub struct JoinWork {
     pub join_sets: usize,
     /// Max-flow path searches (one per pair of disjoint paths shown or listed).
     pub max_flows: usize,
-    /// Join queries answered no without a join set ([`Analysed::surely_no_join`]).
+    /// Join queries answered no without a join set (`Analysed::surely_no_join`).
     pub ruled_out: usize,
 }
 
@@ -183,7 +183,7 @@ impl<'m> Analysed<'m> {
         })
     }
     /// The innermost cycle around `b` whose header is `h`: with the tables of
-    /// [`Analysed::surely_no_join`], the one cycle `h` heads if it holds `b` (O(1)), else a walk
+    /// `Analysed::surely_no_join`, the one cycle `h` heads if it holds `b` (O(1)), else a walk
     /// up `b`'s cycles.
     pub fn cycle_around_headed_by(&self, b: Block, h: Block) -> Option<u32> {
         if let Some(t) = self.join_tables() {
@@ -333,7 +333,7 @@ impl<'m> Analysed<'m> {
 
     /// Whether [`Analysed::join_paths`] finds paths, without finding them: a lookup in the join
     /// set of `b` (one dominator tree per branch and set of stop headers, see [`join_set`]),
-    /// unless a test in O(log depth + degrees) already shows it is none ([`Analysed::surely_no_join`]).
+    /// unless a test in O(log depth + degrees) already shows it is none (`Analysed::surely_no_join`).
     pub fn is_join(&self, b: Block, j: Block) -> bool {
         if self.s.is_reachable(j) && self.surely_no_join(b, j) {
             self.quick_no.fetch_add(1, Ordering::Relaxed);

@@ -14,6 +14,9 @@ pub(crate) enum Kind {
     Mem,
 }
 
+/// (from, to, avoid) of [`Program::reaches`].
+type ReachKey = (u32, u32, bool);
+
 /// The function prepared for execution.
 pub struct Program<'m> {
     /// The module the function is in (callees, globals, constants).
@@ -35,7 +38,7 @@ pub struct Program<'m> {
     /// [`Program::reaches`] by (from, to, avoid), with, when `avoid`, the headers of the cycles
     /// around `to` it was answered under: the answer depends on the hierarchy through them
     /// alone, and one program is simulated under several hierarchies.
-    pub(crate) reach: std::cell::RefCell<HashMap<(u32, u32, bool), (bool, Vec<Block>)>>,
+    pub(crate) reach: std::cell::RefCell<HashMap<ReachKey, (bool, Vec<Block>)>>,
     /// [`Program::reaches_avoiding`] by (from, to, avoided block): the scheduler asks it at
     /// every wait, a search of the function each time without it.
     reach_avoiding: std::cell::RefCell<HashMap<(u32, u32, u32), bool>>,

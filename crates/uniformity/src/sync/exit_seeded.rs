@@ -167,7 +167,7 @@ mod tests {
     #[test]
     fn partitions_are_each_visited_once() {
         let bell = [1usize, 1, 2, 5, 15, 52, 203, 877];
-        for k in 1..=MAX_SEEDED_EXITS + 1 {
+        for (k, &count) in bell.iter().enumerate().take(MAX_SEEDED_EXITS + 2).skip(1) {
             let mut class = vec![0u32; k];
             let mut seen = std::collections::HashSet::new();
             loop {
@@ -180,7 +180,7 @@ mod tests {
                     break;
                 }
             }
-            assert_eq!(seen.len(), bell[k], "{k} seeds");
+            assert_eq!(seen.len(), count, "{k} seeds");
         }
     }
 
