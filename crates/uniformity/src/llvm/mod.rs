@@ -440,26 +440,11 @@ impl SsaFunction for LlvmFunction<'_> {
         self.func.insts[i.index()].op == Opcode::Phi
     }
     fn phi_has_constant_or_undef_value(&self, i: Inst) -> bool {
-        let mut seen: Option<Value> = None;
-        for &v in self.operands(i.0) {
-            if v == Value::Inst(converge_ir::InstId(i.0)) {
-                continue;
-            }
-            if let Value::Const(c) = v
-                && matches!(
-                    self.module.consts[c.0 as usize].kind,
-                    ConstKind::Undef | ConstKind::Poison
-                )
-            {
-                continue;
-            }
-            match seen {
-                None => seen = Some(v),
-                Some(s) if same_value(self.module, s, v) => {}
-                Some(_) => return false,
-            }
-        }
-        true
+        let me = Value::Inst(converge_ir::InstId(i.0));
+        one_value(
+            self.module,
+            self.operands(i.0).iter().copied().filter(|&v| v != me),
+        )
     }
     fn users(&self, v: Val) -> &[Inst] {
         let s = match v {
@@ -497,28 +482,16 @@ impl SsaFunction for LlvmFunction<'_> {
 
     fn phi_same_incoming_from(&self, i: Inst, pred: &dyn Fn(Block) -> bool) -> bool {
         let blocks = self.func.inst_blocks(InstId(i.0));
-        let mut seen: Option<Value> = None;
-        for (&v, &b) in self.operands(i.0).iter().zip(blocks) {
-            // The phi itself counts as a value here (its previous value): on a subset of the
-            // edges it need not equal the others.
-            if !pred(b) {
-                continue;
-            }
-            if let Value::Const(c) = v
-                && matches!(
-                    self.module.consts[c.0 as usize].kind,
-                    ConstKind::Undef | ConstKind::Poison
-                )
-            {
-                continue;
-            }
-            match seen {
-                None => seen = Some(v),
-                Some(s) if same_value(self.module, s, v) => {}
-                Some(_) => return false,
-            }
-        }
-        true
+        // The phi itself counts as a value here (its previous value): on a subset of the edges
+        // it need not equal the others.
+        one_value(
+            self.module,
+            self.operands(i.0)
+                .iter()
+                .zip(blocks)
+                .filter(|&(_, &b)| pred(b))
+                .map(|(&v, _)| v),
+        )
     }
     fn phi_incoming_blocks(&self, i: Inst) -> Option<&[Block]> {
         Some(self.func.inst_blocks(InstId(i.0)))
@@ -526,24 +499,7 @@ impl SsaFunction for LlvmFunction<'_> {
     fn phi_same_incoming_at(&self, i: Inst, at: &[u32]) -> bool {
         // As `phi_same_incoming_from`, over the incomings at `at` only.
         let ops = self.operands(i.0);
-        let mut seen: Option<Value> = None;
-        for &k in at {
-            let v = ops[k as usize];
-            if let Value::Const(c) = v
-                && matches!(
-                    self.module.consts[c.0 as usize].kind,
-                    ConstKind::Undef | ConstKind::Poison
-                )
-            {
-                continue;
-            }
-            match seen {
-                None => seen = Some(v),
-                Some(s) if same_value(self.module, s, v) => {}
-                Some(_) => return false,
-            }
-        }
-        true
+        one_value(self.module, at.iter().map(|&k| ops[k as usize]))
     }
     fn token_kind(&self, i: Inst) -> Option<crate::ssa::TokenKind> {
         use crate::ssa::TokenKind;
@@ -618,6 +574,29 @@ impl SsaFunction for LlvmFunction<'_> {
 
 /// LLVM uniques constants, so equal constants are the same value; the reader shares only simple
 /// ones, so compare by content.
+/// Whether `vals`, undef and poison left out, are all one value (`same_value`); true when none
+/// is left.
+#[inline]
+fn one_value(m: &Module, vals: impl Iterator<Item = Value>) -> bool {
+    let mut seen: Option<Value> = None;
+    for v in vals {
+        if let Value::Const(c) = v
+            && matches!(
+                m.consts[c.0 as usize].kind,
+                ConstKind::Undef | ConstKind::Poison
+            )
+        {
+            continue;
+        }
+        match seen {
+            None => seen = Some(v),
+            Some(s) if same_value(m, s, v) => {}
+            Some(_) => return false,
+        }
+    }
+    true
+}
+
 fn same_value(m: &Module, a: Value, b: Value) -> bool {
     if a == b {
         return true;
