@@ -11,6 +11,10 @@
 # Usage: scripts/compare-uniformity-outputs.sh OLD_BINARY [NEW_BINARY]
 #   (NEW_BINARY defaults to target/release/converge; inputs are kept in build/compare-inputs).
 # Prints one line per input and mode that differs, then a summary; exit 1 on any difference.
+# An output that differs only in the order of its lines (the same lines sorted: the printed order
+# of the cycles with a divergent exit, which LLVM prints in hash order beyond 16 entries and
+# which postponing branches may change, docs/benchmarks-issue13.md) is reported as such and
+# counted apart; it fails only with STRICT_ORDER=1.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 old=$1
@@ -56,6 +60,7 @@ done
 # Every hand-written input of the repository (examples and the crates' tests).
 while IFS= read -r f; do inputs+=("$f"); done < <(find examples crates/*/tests -name '*.ll' | sort)
 diffs=0
+orders=0
 runs=0
 for f in "${inputs[@]}"; do
   for mode in "" "--llvm-version 19" "--mode precise"; do
@@ -65,10 +70,19 @@ for f in "${inputs[@]}"; do
     b=$("$new" -j 1 uniformity --format llvm $mode "$f" 2>&1 | md5sum)
     runs=$((runs + 1))
     if [ "$a" != "$b" ]; then
-      echo "DIFFERS: $f ${mode:-(llvm 22)}"
-      diffs=$((diffs + 1))
+      # shellcheck disable=SC2086
+      as=$("$old" -j 1 uniformity --format llvm $mode "$f" 2>&1 | sort | md5sum)
+      # shellcheck disable=SC2086
+      bs=$("$new" -j 1 uniformity --format llvm $mode "$f" 2>&1 | sort | md5sum)
+      if [ "$as" = "$bs" ]; then
+        echo "ORDER ONLY: $f ${mode:-(llvm 22)}"
+        orders=$((orders + 1))
+      else
+        echo "DIFFERS: $f ${mode:-(llvm 22)}"
+        diffs=$((diffs + 1))
+      fi
     fi
   done
 done
-echo "${#inputs[@]} inputs, $runs runs per binary, $diffs differing"
-[ "$diffs" -eq 0 ]
+echo "${#inputs[@]} inputs, $runs runs per binary, $diffs differing, $orders differing only in line order"
+[ "$diffs" -eq 0 ] && { [ "${STRICT_ORDER:-0}" != 1 ] || [ "$orders" -eq 0 ]; }

@@ -546,6 +546,14 @@ pub(crate) mod knobs {
         pub static NO_CANDIDATE_BUDGET: Cell<bool> = const { Cell::new(false) };
         /// No exit-seeded candidates (`crate::sync::exit_seeded`): the token walk's stay.
         pub static NO_SEEDED_CANDIDATES: Cell<bool> = const { Cell::new(false) };
+        /// Branches inside an assumed-divergent top-level cycle are not postponed on settled
+        /// exit-seeded candidates (only skipped once their exits are known).
+        pub static NO_SEEDED_DEFER: Cell<bool> = const { Cell::new(false) };
+        /// Walks after an assumed-divergent top-level cycle are not remembered by the
+        /// configuration of its exits (`crate::sync::exit_configs`).
+        pub static NO_EXIT_CONFIGS: Cell<bool> = const { Cell::new(false) };
+        /// Walks stopped below a cycle at a configuration walked on from before (this thread).
+        pub static CONFIG_STOPS: Cell<u64> = const { Cell::new(0) };
         /// The exit-seeded walks run at a cycle's first need, without a budget.
         pub static EAGER_SEEDED: Cell<bool> = const { Cell::new(false) };
         /// Cycles whose join candidates came from their exit-seeded walks (this thread).
@@ -1077,7 +1085,12 @@ impl<F: SsaFunction> State<'_, F> {
             // The exit-seeded candidates are exact where the token walk is not; they skip the
             // branch but do not postpone it (below: the printed order would change).
             let exits_known = self.all_exits_known(s.inner(b));
-            if exits_known && (settled || self.seeded_candidates_settled(a)) {
+            // With exits still unknown the seeded candidates are asked too, for postponing
+            // below (`NO_SEEDED_DEFER`).
+            let seeded = !settled
+                && (exits_known || shortcut_on!(NO_SEEDED_DEFER))
+                && self.seeded_candidates_settled(a);
+            if exits_known && (settled || seeded) {
                 return;
             }
             // Otherwise the branch can only add divergent exits to cycles inside `a` (inside an
@@ -1096,7 +1109,7 @@ impl<F: SsaFunction> State<'_, F> {
             // all of `a` for its exits, in an order that found few (57 s on seed 5, issue 13).
             let size = s.blocks(a).len();
             let on_candidates = !downstream
-                && settled
+                && (settled || seeded)
                 && size >= NESTED_MIN_BLOCKS
                 && shortcut_on!(NO_CANDIDATE_DEFER)
                 && {
@@ -1192,6 +1205,10 @@ impl<F: SsaFunction> State<'_, F> {
             }
         }
         self.w.joins.header_exits = self.precise;
+        // LLVM 22's flow in llvm mode: the effects of a join after the cycle are the same for
+        // every branch inside it (`crate::sync::exit_configs`).
+        self.w.joins.configs_of =
+            covered_top.filter(|_| !self.precise && !self.llvm19 && shortcut_on!(NO_EXIT_CONFIGS));
         self.w.joins.ignore = match covered_top {
             Some(a) => {
                 let lo = self.w.po.index[s.header(a).index()];

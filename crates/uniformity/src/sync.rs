@@ -24,6 +24,7 @@
 //! around the branch visits only edges that leave a cycle of the branch's chain (a range-minimum
 //! query in `Structure`), with O(1) per edge, instead of cycles × exits.
 
+mod exit_configs;
 mod exit_seeded;
 
 pub(crate) use exit_seeded::MAX_SEEDED_EXITS;
@@ -539,6 +540,12 @@ pub(crate) struct JoinFinder {
     jumps: Jumps,
     /// `work` when the function started.
     work_base: u64,
+    /// The assumed-divergent top-level cycle around the branch at hand whose exits'
+    /// configurations are remembered (`exit_configs`), set by the caller.
+    pub configs_of: Option<u32>,
+    configs: exit_configs::ExitConfigs,
+    /// Scratch: the indices of `configs_of`'s exits.
+    config_exits: Vec<u32>,
 }
 
 /// Propagation steps in one function after which its jump table pays: a fixed amount plus
@@ -568,6 +575,7 @@ impl JoinFinder {
         self.clear_labels();
         self.jumps.clear();
         self.work_base = self.work;
+        self.configs.clear();
     }
 
     /// Have this function's propagations walked more than `per_block` passes over its `n`
@@ -827,7 +835,17 @@ impl JoinFinder {
         } else {
             let exit_range = (o_lo, o_end);
             let irr = (irr_lo, irr_hi);
-            self.propagate(
+            // Below the remembered cycle the walk pauses once: a configuration of its exits
+            // walked on from before has nothing left to add (`exit_configs`). Only without an
+            // exit check (`all_known`): that reads labels the rest of the walk may change.
+            let a = self.configs_of.unwrap_or(NONE);
+            let pause = match self.configs_of {
+                Some(a) if all_known && s.exits(a).len() <= exit_configs::MAX_CONFIG_EXITS => {
+                    po.index[s.header(a).index()]
+                }
+                _ => 0,
+            };
+            let paused = self.propagate(
                 s,
                 po,
                 t,
@@ -837,7 +855,32 @@ impl JoinFinder {
                 exit_range,
                 irr,
                 &reads,
+                pause,
             );
+            if paused {
+                let mut exits = std::mem::take(&mut self.config_exits);
+                exits.clear();
+                exits.extend(s.exits(a).iter().map(|x| po.index[x.index()]));
+                let first = self.configs.first_time(a, &self.labels, &exits);
+                #[cfg(test)]
+                if !first {
+                    crate::analysis::knobs::CONFIG_STOPS.with(|c| c.set(c.get() + 1));
+                }
+                if first {
+                    self.propagate(
+                        s,
+                        po,
+                        t,
+                        t_idx,
+                        settled_below,
+                        no_skip,
+                        exit_range,
+                        irr,
+                        &reads,
+                        0,
+                    );
+                }
+            }
         }
         let inside = read_set.inside.into_inner();
         self.exit_idx = exit_idx;
@@ -1062,7 +1105,8 @@ impl JoinFinder {
         (o_lo, o_end): (u32, u32),
         (irr_lo, irr_hi): (u32, u32),
         reads: &dyn Fn(u32, u32) -> bool,
-    ) {
+        pause_below: u32,
+    ) -> bool {
         let t_cycle = s.inner(t);
         let header_exits = self.header_exits;
         // As in `propagate_llvm19`: split borrows, the fresh set and the touched list in locals,
@@ -1115,10 +1159,19 @@ impl JoinFinder {
         let settled_drop = true;
         // The smallest index whose flow was pushed (the branch's, at the start).
         let mut low_done = t_idx;
+        let mut paused = false;
         while let Some((i, empty)) = fresh.pop_and_empty() {
             // Fresh members are indices of the order: one check here lets the compiler drop
             // those of every per-index slice below (all of length `n`).
             assert!((i as usize) < n);
+            if i < pause_below {
+                // Left the remembered cycle (see `compute`): every block below it that holds a
+                // label is fresh, and going on from `i` is the same as not having stopped
+                // (`low_done` is above every such block either way).
+                fresh.set(i);
+                paused = true;
+                break;
+            }
             steps += 1;
             if reach_hi[i as usize] < settled_below {
                 // Every later join would be settled.
@@ -1228,6 +1281,7 @@ impl JoinFinder {
         *work += steps;
         *fresh_out = std::mem::take(fresh);
         *touched_out = std::mem::take(touched);
+        paused
     }
 
     /// LLVM 19's propagation: stops once the largest fresh index falls below a floor that is only
