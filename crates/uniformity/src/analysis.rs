@@ -864,7 +864,10 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
         // of deeper branches each walked the whole irreducible cycle around them, finding
         // nothing, before the one branch directly in it that gave it its divergent exit (issue
         // 13, `randnest` seed 3 at 32,000 blocks: 906 walks of 9,000-17,000 steps).
-        let direct_first = shortcut_on!(NO_DIRECT_FIRST);
+        // (In functions of at least `NESTED_MIN_BLOCKS` blocks, as for the other rules that
+        // reorder that list: below, the walks are short and the printed order stays.)
+        let direct_first =
+            shortcut_on!(NO_DIRECT_FIRST) && f.cfg().num_blocks() >= NESTED_MIN_BLOCKS;
         let mut second = Vec::new();
         for pass in 0..2 {
             let list = if pass == 0 {
