@@ -10,9 +10,12 @@
 //! Deep irreducible nests make LLVM's algorithm quadratic or worse (every divergent branch walks
 //! the whole region). Work that provably cannot change the answer is skipped: branches inside an
 //! assumed-divergent top-level cycle whose possible effects are already in place, and, in
-//! functions with more than 16 cycles, such branches are postponed to the end, deepest first,
-//! when their only remaining effect is recording divergent exits of cycles inside that assumed
-//! cycle (the sets are order-independent there; only the printed order of that list changes).
+//! functions with more than 16 cycles, such branches are postponed to the end (those whose own
+//! cycle may still get a divergent exit first, then deepest first), when their only remaining
+//! effect is recording divergent exits of cycles inside that assumed cycle (the sets are
+//! order-independent there; only the printed order of that list changes). Below such a cycle a
+//! branch's walk stops at a configuration of the cycle's exits an earlier walk went on from
+//! (`crate::sync::exit_configs`).
 //! Join propagation also stops early once its labels can only reach settled blocks at the end of
 //! the modified post-order (see `settled_for_all`), and joins that cannot make any cycle divergent
 //! (no irreducible cycle around them) skip the cycle queries. A branch with one successor inside
