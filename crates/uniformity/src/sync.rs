@@ -839,13 +839,14 @@ impl JoinFinder {
             // walked on from before has nothing left to add (`exit_configs`). Only without an
             // exit check (`all_known`): that reads labels the rest of the walk may change.
             let a = self.configs_of.unwrap_or(NONE);
-            let pause = match self.configs_of {
+            let mut pause = match self.configs_of {
                 Some(a) if all_known && s.exits(a).len() <= exit_configs::MAX_CONFIG_EXITS => {
                     po.index[s.header(a).index()]
                 }
                 _ => 0,
             };
-            let paused = self.propagate(
+            // (One call site: the loop is inlined once.)
+            while self.propagate(
                 s,
                 po,
                 t,
@@ -856,29 +857,12 @@ impl JoinFinder {
                 irr,
                 &reads,
                 pause,
-            );
-            if paused {
-                let mut exits = std::mem::take(&mut self.config_exits);
-                exits.clear();
-                exits.extend(s.exits(a).iter().map(|x| po.index[x.index()]));
-                let first = self.configs.first_time(a, &self.labels, &exits);
-                #[cfg(test)]
-                if !first {
+            ) {
+                pause = 0;
+                if !self.config_first_time(s, po, a) {
+                    #[cfg(test)]
                     crate::analysis::knobs::CONFIG_STOPS.with(|c| c.set(c.get() + 1));
-                }
-                if first {
-                    self.propagate(
-                        s,
-                        po,
-                        t,
-                        t_idx,
-                        settled_below,
-                        no_skip,
-                        exit_range,
-                        irr,
-                        &reads,
-                        0,
-                    );
+                    break;
                 }
             }
         }
@@ -900,6 +884,19 @@ impl JoinFinder {
         }
         // The labels stay until the next branch: `labelled` answers from them.
         self.fresh.clear();
+    }
+
+    /// Records the configuration of cycle `a`'s exits under the labels of the walk paused below
+    /// it (`exit_configs`); false when it was recorded before.
+    #[cold]
+    #[inline(never)]
+    fn config_first_time(&mut self, s: &Structure, po: &ModifiedPo, a: u32) -> bool {
+        let mut exits = std::mem::take(&mut self.config_exits);
+        exits.clear();
+        exits.extend(s.exits(a).iter().map(|x| po.index[x.index()]));
+        let first = self.configs.first_time(a, &self.labels, &exits);
+        self.config_exits = exits;
+        first
     }
 
     /// Whether the block at index `i` received a label from the last branch's propagation: it
@@ -1168,8 +1165,7 @@ impl JoinFinder {
                 // Left the remembered cycle (see `compute`): every block below it that holds a
                 // label is fresh, and going on from `i` is the same as not having stopped
                 // (`low_done` is above every such block either way).
-                fresh.set(i);
-                paused = true;
+                paused = pause_at(fresh, i);
                 break;
             }
             steps += 1;
@@ -1613,6 +1609,15 @@ impl ReadSet<'_> {
         out.sort_unstable();
         true
     }
+}
+
+/// Puts `i` back into the fresh set when a walk pauses (`JoinFinder::propagate`): out of the
+/// hot loop, whose every step would otherwise pay for it.
+#[cold]
+#[inline(never)]
+fn pause_at(fresh: &mut FreshSet, i: u32) -> bool {
+    fresh.set(i);
+    true
 }
 
 /// LLVM's `computeJoin` on split borrows (see `JoinFinder::push`).
