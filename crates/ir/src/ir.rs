@@ -600,6 +600,8 @@ pub(crate) struct PlainInst {
     pub refs: u32,
     pub span_start: u32,
     pub span_len: u16,
+    /// Its integer list in [`Function::aux`] (a `store`'s alignment), often empty.
+    pub aux_list: Range32,
 }
 
 pub(crate) struct InstBuilder {
@@ -652,13 +654,20 @@ impl Function {
         });
     }
 
-    /// Appends an unnamed instruction that needs no side-table entry (see [`Function::push_inst`]):
-    /// its operands and block references are the pools' ends since `ops` and `refs`, and it has
-    /// no integer list, attachment or scope, and its `aux2` is the one its opcode implies (see
-    /// `implied_aux2`). `span_len` must be below [`LONG_SPAN`].
+    /// Appends an instruction whose only side-table entry, if any, is its integer list (see
+    /// [`Function::push_inst`]): its operands and block references are the pools' ends since
+    /// `ops` and `refs`, it has no attachment or scope, and its `aux2` is the one its opcode
+    /// implies (see `implied_aux2`). `span_len` must be below [`LONG_SPAN`].
     #[inline(always)]
     pub(crate) fn push_plain(&mut self, p: PlainInst) {
         debug_assert!(p.span_len < LONG_SPAN && p.op != Opcode::Alloca);
+        let side = if p.aux_list.is_empty() {
+            0
+        } else {
+            let id = self.insts.len() as u32;
+            self.side.aux_lists.push((id, p.aux_list));
+            side::AUX_LIST
+        };
         self.insts.push(Inst {
             op: p.op,
             ordering: Ordering::NotAtomic,
@@ -671,7 +680,7 @@ impl Function {
             refs: p.refs,
             span_start: p.span_start,
             span_len: p.span_len,
-            side: 0,
+            side,
         });
     }
 

@@ -99,13 +99,12 @@ impl<'s> Parser<'s> {
                 false
             }
         };
-        // Unnamed and `void`, nothing after it and nothing in the side pools (`br`; a `store`
-        // without `align`, which `store_fast` reads): nothing of the tail below applies.
+        // Unnamed and `void`, nothing after it and no attachment (`br`; `store`, whose
+        // alignment `store_fast` reads): nothing of the tail below applies.
         if direct
             && result.is_none()
             && inst.ty == self.ty_void
             && !self.is(Tok::Comma)
-            && f.aux.len() == inst.aux_list.start as usize
             && f.md_attachments.len() == inst.md.start as usize
         {
             let len = self.prev_end.saturating_sub(start);
@@ -122,6 +121,10 @@ impl<'s> Parser<'s> {
                     refs: inst.blocks.start,
                     span_start: start,
                     span_len: len as u16,
+                    aux_list: Range32 {
+                        start: inst.aux_list.start,
+                        end: f.aux.len() as u32,
+                    },
                 });
                 return Ok(op);
             }
@@ -217,7 +220,7 @@ impl<'s> Parser<'s> {
             None => LocalName::None,
         };
         let len = inst.span.end.saturating_sub(start);
-        if direct && inst.aux_list.is_empty() && inst.md.is_empty() && len < LONG_SPAN as u32 {
+        if direct && inst.md.is_empty() && len < LONG_SPAN as u32 {
             self.took(lines::PLAIN_NAMED);
             f.push_plain(PlainInst {
                 op,
@@ -230,6 +233,7 @@ impl<'s> Parser<'s> {
                 refs: inst.blocks.start,
                 span_start: start,
                 span_len: len as u16,
+                aux_list: inst.aux_list,
             });
         } else {
             f.push_inst(&inst, name);
