@@ -241,12 +241,13 @@ impl<'s> Parser<'s> {
         Ok(op)
     }
 
-    /// The whole-line fast paths of `br`, `icmp`, `store`, `load`, `phi`, binary operators,
-    /// casts and `select` for instruction `inst`, its fields set as the opcode's arm of
-    /// [`Parser::parse_inst_body`] sets them after the same call; `None`, with nothing read, for
-    /// any other opcode or where the fast path refuses (the arm then calls it again and takes
-    /// the token path). Everything these paths set is a plain instruction's
-    /// ([`Function::push_plain`]): flags, `aux`, and a load's `aux2`, its type.
+    /// The whole-line fast paths of `br`, `icmp`, `store`, `load`, `getelementptr`, `phi`,
+    /// binary operators, casts and `select` for instruction `inst`, its fields set as the
+    /// opcode's arm of [`Parser::parse_inst_body`] sets them after the same call; `None`, with
+    /// nothing read, for any other opcode or where the fast path refuses (the arm then calls it
+    /// again and takes the token path). Everything these paths set is a plain instruction's
+    /// ([`Function::push_plain`]): flags, `aux`, and the `aux2` its opcode implies (a load's
+    /// type, a `getelementptr`'s source element type, its `aux`).
     #[inline(always)]
     fn direct_line(&mut self, f: &mut Function, inst: &mut InstBuilder) -> Option<PResult<()>> {
         use Opcode as O;
@@ -274,6 +275,26 @@ impl<'s> Parser<'s> {
                     inst.aux2 = t.0;
                     inst.ty = t;
                     Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            O::GetElementPtr => match self.gep_fast(f)? {
+                Ok((fl, st, bt)) => {
+                    inst.flags |= fl;
+                    inst.aux = st.0;
+                    inst.aux2 = st.0;
+                    if self.is(Tok::Comma) {
+                        match self.gep_indices(f, bt) {
+                            Ok(t) => {
+                                inst.ty = t;
+                                Ok(())
+                            }
+                            Err(e) => Err(e),
+                        }
+                    } else {
+                        inst.ty = bt;
+                        Ok(())
+                    }
                 }
                 Err(e) => Err(e),
             },
@@ -827,26 +848,7 @@ impl<'s> Parser<'s> {
                         self.comma_typed_operand(f)?
                     }
                 };
-                let mut rty = bt;
-                while self.is(Tok::Comma) {
-                    let it = match self.comma_typed_operand_fast(f) {
-                        Some(it) => it?,
-                        None => {
-                            self.bump();
-                            if self.is(Tok::MetadataVar) {
-                                self.md_attachment(f)?;
-                                break;
-                            }
-                            self.typed_operand(f)?
-                        }
-                    };
-                    if matches!(self.ty(it), Type::Vector { .. })
-                        && !matches!(self.ty(rty), Type::Vector { .. })
-                    {
-                        rty = self.vector_of(it, bt);
-                    }
-                }
-                inst.ty = rty;
+                inst.ty = self.gep_indices(f, bt)?;
             }
             Opcode::Trunc
             | Opcode::ZExt
@@ -1027,6 +1029,32 @@ impl<'s> Parser<'s> {
             };
         }
         Ok(())
+    }
+
+    /// A `getelementptr`'s indices after its base pointer (of base type `bt`), up to the first
+    /// attachment: its result type (a vector of `bt` when an index is a vector). Shared by
+    /// [`Parser::parse_inst_body`] and [`Parser::direct_line`].
+    fn gep_indices(&mut self, f: &mut Function, bt: TypeId) -> PResult<TypeId> {
+        let mut rty = bt;
+        while self.is(Tok::Comma) {
+            let it = match self.comma_typed_operand_fast(f) {
+                Some(it) => it?,
+                None => {
+                    self.bump();
+                    if self.is(Tok::MetadataVar) {
+                        self.md_attachment(f)?;
+                        break;
+                    }
+                    self.typed_operand(f)?
+                }
+            };
+            if matches!(self.ty(it), Type::Vector { .. })
+                && !matches!(self.ty(rty), Type::Vector { .. })
+            {
+                rty = self.vector_of(it, bt);
+            }
+        }
+        Ok(rty)
     }
 
     fn phi_block(&mut self, f: &mut Function) -> PResult<()> {
