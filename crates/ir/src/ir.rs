@@ -528,7 +528,7 @@ impl PackedName {
 }
 
 /// `span_len` of an instruction whose text is 64 KiB or longer (a huge `switch` or `phi`).
-const LONG_SPAN: u16 = u16::MAX;
+pub(crate) const LONG_SPAN: u16 = u16::MAX;
 
 /// Bits of [`Inst::side`]: the side tables holding an entry for the instruction.
 mod side {
@@ -587,6 +587,23 @@ fn side_find<T: Copy>(v: &[(u32, T)], i: u32) -> Option<T> {
 /// An instruction as the reader builds it, with every field explicit; [`Function::push_inst`]
 /// stores it compactly.
 #[derive(Clone, Debug)]
+/// An instruction for [`Function::push_plain`]: the fields of [`Inst`] the whole-line fast
+/// paths set.
+pub(crate) struct PlainInst {
+    pub op: Opcode,
+    pub ty: TypeId,
+    pub block: Block,
+    pub flags: u16,
+    pub aux: u32,
+    pub name: LocalName,
+    pub ops: u32,
+    pub refs: u32,
+    pub span_start: u32,
+    pub span_len: u16,
+    /// Its integer list in [`Function::aux`] (a `store`'s alignment), often empty.
+    pub aux_list: Range32,
+}
+
 pub(crate) struct InstBuilder {
     pub op: Opcode,
     pub ty: TypeId,
@@ -633,6 +650,36 @@ impl Function {
             refs: b.blocks.start,
             span_start: b.span.start,
             span_len: len.min(LONG_SPAN as u32) as u16,
+            side,
+        });
+    }
+
+    /// Appends an instruction whose only side-table entry, if any, is its integer list (see
+    /// [`Function::push_inst`]): its operands and block references are the pools' ends since
+    /// `ops` and `refs`, it has no attachment or scope, and its `aux2` is the one its opcode
+    /// implies (see `implied_aux2`). `span_len` must be below [`LONG_SPAN`].
+    #[inline(always)]
+    pub(crate) fn push_plain(&mut self, p: PlainInst) {
+        debug_assert!(p.span_len < LONG_SPAN && p.op != Opcode::Alloca);
+        let side = if p.aux_list.is_empty() {
+            0
+        } else {
+            let id = self.insts.len() as u32;
+            self.side.aux_lists.push((id, p.aux_list));
+            side::AUX_LIST
+        };
+        self.insts.push(Inst {
+            op: p.op,
+            ordering: Ordering::NotAtomic,
+            flags: p.flags,
+            ty: p.ty,
+            block: p.block,
+            aux: p.aux,
+            name: PackedName::pack(p.name),
+            ops: p.ops,
+            refs: p.refs,
+            span_start: p.span_start,
+            span_len: p.span_len,
             side,
         });
     }

@@ -86,7 +86,49 @@ impl<'s> Parser<'s> {
         };
         let mut inst = new_inst(op, self.ty_void, bidx, f);
         let id = f.insts.len() as u32;
-        self.parse_inst_body(f, &mut inst)?;
+        // The commonest whole lines straight to their fast paths, without `parse_inst_body`'s
+        // frame and dispatch; pushed without `push_inst`'s tests for side entries when nothing
+        // followed them (`Function::push_plain`).
+        let direct = match self.direct_line(f, &mut inst) {
+            Some(r) => {
+                r?;
+                true
+            }
+            None => {
+                self.parse_inst_body(f, &mut inst)?;
+                false
+            }
+        };
+        // Unnamed and `void`, nothing after it and no attachment (`br`; `store`, whose
+        // alignment `store_fast` reads): nothing of the tail below applies.
+        if direct
+            && result.is_none()
+            && inst.ty == self.ty_void
+            && !self.is(Tok::Comma)
+            && f.md_attachments.len() == inst.md.start as usize
+        {
+            let len = self.prev_end.saturating_sub(start);
+            if len < LONG_SPAN as u32 {
+                self.took(lines::PLAIN);
+                f.push_plain(PlainInst {
+                    op,
+                    ty: inst.ty,
+                    block: inst.block,
+                    flags: inst.flags,
+                    aux: inst.aux,
+                    name: LocalName::None,
+                    ops: inst.operands.start,
+                    refs: inst.blocks.start,
+                    span_start: start,
+                    span_len: len as u16,
+                    aux_list: Range32 {
+                        start: inst.aux_list.start,
+                        end: f.aux.len() as u32,
+                    },
+                });
+                return Ok(op);
+            }
+        }
         // Trailing `, !kind !N` attachments and `, align N` where the opcode allows them.
         while self.is(Tok::Comma) {
             if let Some(a) = self.comma_align_fast() {
@@ -177,8 +219,142 @@ impl<'s> Parser<'s> {
             }
             None => LocalName::None,
         };
-        f.push_inst(&inst, name);
+        let len = inst.span.end.saturating_sub(start);
+        if direct && inst.md.is_empty() && len < LONG_SPAN as u32 {
+            self.took(lines::PLAIN_NAMED);
+            f.push_plain(PlainInst {
+                op,
+                ty: inst.ty,
+                block: inst.block,
+                flags: inst.flags,
+                aux: inst.aux,
+                name,
+                ops: inst.operands.start,
+                refs: inst.blocks.start,
+                span_start: start,
+                span_len: len as u16,
+                aux_list: inst.aux_list,
+            });
+        } else {
+            f.push_inst(&inst, name);
+        }
         Ok(op)
+    }
+
+    /// The whole-line fast paths of `br`, `icmp`, `store`, `load`, `getelementptr`, `phi`,
+    /// binary operators, casts and `select` for instruction `inst`, its fields set as the
+    /// opcode's arm of [`Parser::parse_inst_body`] sets them after the same call; `None`, with
+    /// nothing read, for any other opcode or where the fast path refuses (the arm then calls it
+    /// again and takes the token path). Everything these paths set is a plain instruction's
+    /// ([`Function::push_plain`]): flags, `aux`, and the `aux2` its opcode implies (a load's
+    /// type, a `getelementptr`'s source element type, its `aux`).
+    #[inline(always)]
+    fn direct_line(&mut self, f: &mut Function, inst: &mut InstBuilder) -> Option<PResult<()>> {
+        use Opcode as O;
+        let r = match inst.op {
+            O::Br => self.br_fast(f)?,
+            O::ICmp => match self.icmp_fast(f)? {
+                Ok((p, ty)) => {
+                    inst.aux = p as u32;
+                    let i1 = self.ty_i1;
+                    inst.ty = self.vector_of(ty, i1);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            O::Store => match self.store_fast(f)? {
+                Ok(pt) => {
+                    inst.aux = self.ptr_addrspace(pt);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            O::Load => match self.load_fast(f)? {
+                Ok((t, asp)) => {
+                    inst.aux = asp;
+                    inst.aux2 = t.0;
+                    inst.ty = t;
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            O::GetElementPtr => match self.gep_fast(f)? {
+                Ok((fl, st, bt)) => {
+                    inst.flags |= fl;
+                    inst.aux = st.0;
+                    inst.aux2 = st.0;
+                    if self.is(Tok::Comma) {
+                        match self.gep_indices(f, bt) {
+                            Ok(t) => {
+                                inst.ty = t;
+                                Ok(())
+                            }
+                            Err(e) => Err(e),
+                        }
+                    } else {
+                        inst.ty = bt;
+                        Ok(())
+                    }
+                }
+                Err(e) => Err(e),
+            },
+            O::Phi => match self.phi_fast(f)? {
+                Ok(ty) => {
+                    inst.ty = ty;
+                    if self.is(Tok::Comma) {
+                        self.phi_incoming_loop(f, ty, true)
+                    } else {
+                        Ok(())
+                    }
+                }
+                Err(e) => Err(e),
+            },
+            O::Add
+            | O::Sub
+            | O::Mul
+            | O::Shl
+            | O::UDiv
+            | O::SDiv
+            | O::URem
+            | O::SRem
+            | O::LShr
+            | O::AShr
+            | O::And
+            | O::Or
+            | O::Xor
+            | O::FAdd
+            | O::FSub
+            | O::FMul
+            | O::FDiv
+            | O::FRem => Self::flags_and_type(inst, self.binop_fast(f)?),
+            O::Trunc
+            | O::ZExt
+            | O::SExt
+            | O::FpTrunc
+            | O::FpExt
+            | O::FpToUi
+            | O::FpToSi
+            | O::UiToFp
+            | O::SiToFp
+            | O::PtrToInt
+            | O::PtrToAddr
+            | O::IntToPtr
+            | O::BitCast
+            | O::AddrSpaceCast => Self::flags_and_type(inst, self.cast_fast(f)?),
+            O::Select => Self::flags_and_type(inst, self.select_fast(f)?),
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    /// The flags and result type a fast path (binary operator, cast, `select`) read, set on
+    /// `inst`.
+    #[inline(always)]
+    fn flags_and_type(inst: &mut InstBuilder, r: PResult<(u16, TypeId)>) -> PResult<()> {
+        let (fl, ty) = r?;
+        inst.flags |= fl;
+        inst.ty = ty;
+        Ok(())
     }
 
     /// The result name token `t` (`%name`, unquoted) of instruction `id`, new to the function,
@@ -672,26 +848,7 @@ impl<'s> Parser<'s> {
                         self.comma_typed_operand(f)?
                     }
                 };
-                let mut rty = bt;
-                while self.is(Tok::Comma) {
-                    let it = match self.comma_typed_operand_fast(f) {
-                        Some(it) => it?,
-                        None => {
-                            self.bump();
-                            if self.is(Tok::MetadataVar) {
-                                self.md_attachment(f)?;
-                                break;
-                            }
-                            self.typed_operand(f)?
-                        }
-                    };
-                    if matches!(self.ty(it), Type::Vector { .. })
-                        && !matches!(self.ty(rty), Type::Vector { .. })
-                    {
-                        rty = self.vector_of(it, bt);
-                    }
-                }
-                inst.ty = rty;
+                inst.ty = self.gep_indices(f, bt)?;
             }
             Opcode::Trunc
             | Opcode::ZExt
@@ -760,7 +917,7 @@ impl<'s> Parser<'s> {
             Opcode::Phi => {
                 // The type and the first incomings in one step when they have the common
                 // spelling (`lines.rs`); the type word is no fast-math flag.
-                let (ty, mut taken) = match self.phi_fast(f) {
+                let (ty, taken) = match self.phi_fast(f) {
                     Some(r) => (r?, true),
                     None => {
                         self.bump();
@@ -769,39 +926,7 @@ impl<'s> Parser<'s> {
                     }
                 };
                 inst.ty = ty;
-                loop {
-                    if !taken {
-                        self.expect(Tok::LSquare, "`[` before a phi incoming value")?;
-                        self.operand(f, ty)?;
-                        if let Some(t) = self.comma_local_fast() {
-                            self.block_name_tok(f, t)?;
-                        } else {
-                            self.comma()?;
-                            if !matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
-                                return self.err("expected the incoming block `%name`");
-                            }
-                            // Reuse block_ref's lookup by faking the `label` keyword.
-                            self.phi_block(f)?;
-                        }
-                        self.expect(Tok::RSquare, "`]` after a phi incoming block")?;
-                    }
-                    if !self.is(Tok::Comma) {
-                        break;
-                    }
-                    // A comma followed by `!kind` starts the attachments.
-                    self.bump();
-                    if self.is(Tok::MetadataVar) {
-                        self.md_attachment(f)?;
-                        break;
-                    }
-                    taken = match self.phi_more_fast(f, ty) {
-                        Some(r) => {
-                            r?;
-                            true
-                        }
-                        None => false,
-                    };
-                }
+                self.phi_incoming_loop(f, ty, taken)?;
             }
             Opcode::Select => {
                 if let Some(r) = self.select_fast(f) {
@@ -864,6 +989,72 @@ impl<'s> Parser<'s> {
         }
         let _ = w;
         Ok(())
+    }
+
+    /// A phi's incomings after its type `ty` (the first ones already read when `taken`), up to
+    /// the first attachment: the incoming loop of `phi` shared by [`Parser::parse_inst_body`]
+    /// and [`Parser::direct_line`].
+    fn phi_incoming_loop(&mut self, f: &mut Function, ty: TypeId, mut taken: bool) -> PResult<()> {
+        loop {
+            if !taken {
+                self.expect(Tok::LSquare, "`[` before a phi incoming value")?;
+                self.operand(f, ty)?;
+                if let Some(t) = self.comma_local_fast() {
+                    self.block_name_tok(f, t)?;
+                } else {
+                    self.comma()?;
+                    if !matches!(self.tok.kind, Tok::LocalVar | Tok::LocalId) {
+                        return self.err("expected the incoming block `%name`");
+                    }
+                    // Reuse block_ref's lookup by faking the `label` keyword.
+                    self.phi_block(f)?;
+                }
+                self.expect(Tok::RSquare, "`]` after a phi incoming block")?;
+            }
+            if !self.is(Tok::Comma) {
+                break;
+            }
+            // A comma followed by `!kind` starts the attachments.
+            self.bump();
+            if self.is(Tok::MetadataVar) {
+                self.md_attachment(f)?;
+                break;
+            }
+            taken = match self.phi_more_fast(f, ty) {
+                Some(r) => {
+                    r?;
+                    true
+                }
+                None => false,
+            };
+        }
+        Ok(())
+    }
+
+    /// A `getelementptr`'s indices after its base pointer (of base type `bt`), up to the first
+    /// attachment: its result type (a vector of `bt` when an index is a vector). Shared by
+    /// [`Parser::parse_inst_body`] and [`Parser::direct_line`].
+    fn gep_indices(&mut self, f: &mut Function, bt: TypeId) -> PResult<TypeId> {
+        let mut rty = bt;
+        while self.is(Tok::Comma) {
+            let it = match self.comma_typed_operand_fast(f) {
+                Some(it) => it?,
+                None => {
+                    self.bump();
+                    if self.is(Tok::MetadataVar) {
+                        self.md_attachment(f)?;
+                        break;
+                    }
+                    self.typed_operand(f)?
+                }
+            };
+            if matches!(self.ty(it), Type::Vector { .. })
+                && !matches!(self.ty(rty), Type::Vector { .. })
+            {
+                rty = self.vector_of(it, bt);
+            }
+        }
+        Ok(rty)
     }
 
     fn phi_block(&mut self, f: &mut Function) -> PResult<()> {

@@ -56,9 +56,14 @@ pub(super) const FORWARD: usize = 19;
 /// by the name map, `LocalMap::dense_blocks`).
 #[cfg(test)]
 pub(super) const DENSE_BLOCK: usize = 20;
+/// An unnamed `void` line taken by `Parser::direct_line` and pushed at once
+/// (`Function::push_plain`).
+pub(super) const PLAIN: usize = 21;
+/// A line taken by `Parser::direct_line` and pushed by `Function::push_plain` after its name.
+pub(super) const PLAIN_NAMED: usize = 22;
 /// The number of counters in `Parser::lines_taken`.
 #[cfg(test)]
-pub(super) const KINDS: usize = 21;
+pub(super) const KINDS: usize = 23;
 
 /// How a recognised operand is pushed: a local name token, a small decimal constant, or a
 /// `float` constant.

@@ -721,6 +721,8 @@ fn fast_lines_read_as_the_token_path() {
         "value behind the cache",
         "forward reference",
         "dense block",
+        "plain void line",
+        "plain line after its name",
     ]
     .iter()
     .zip(&taken)
