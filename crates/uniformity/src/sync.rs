@@ -28,7 +28,7 @@ mod exit_seeded;
 
 pub(crate) use exit_seeded::MAX_SEEDED_EXITS;
 
-use crate::jumps::{ESCAPES, HEADER_INTO, Jumps};
+use crate::jumps::{ESCAPES, HEADER_INTO, HEADER_REGION, Jumps};
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
 
@@ -794,7 +794,7 @@ impl JoinFinder {
             && !no_jumps
             && (eager || self.work - self.work_base > JUMP_WORK_PER_BLOCK * n + JUMP_WORK)
         {
-            self.jumps.build(po, llvm19);
+            self.jumps.build(s, po, llvm19);
         }
         if llvm19 {
             let (nj, nx) = (self.desc.joins.len(), self.desc.cycle_exits.len());
@@ -1381,18 +1381,29 @@ impl JoinFinder {
             // labels to its exits). The floor is at or below `p` already, so walking the region
             // would not move it; the floor label becomes `l`, as the region's first block would
             // make it unless that block joins at `p` (then it is not jumped).
+            // A header's region (`HEADER_REGION`) also holds its cycle's body, `(i, e]`: the
+            // cycle is reducible, so its body gets labels only from the header, which was not
+            // processed yet (`low_done > i`), or from the branch, which is outside; and the walk
+            // from the header processes the body next, every other fresh block being at or below
+            // `p`, so the region is walked in one stretch as any other.
             if let Some(&jp) = jumps.get(i as usize)
                 && jp != NONE
             {
-                let p = jp & !(HEADER_INTO | ESCAPES);
+                let p = jp & !(HEADER_INTO | ESCAPES | HEADER_REGION);
+                let e = if jp & HEADER_REGION != 0 {
+                    i + s.blocks(c).len() as u32 - 1
+                } else {
+                    i
+                };
                 let old = labels[p as usize];
                 if floor <= p
                     && low_done > i
                     && p >= settled_below
                     && fresh.last_below(i).is_some_and(|m| m <= p)
-                    && !(p < t_idx && t_idx <= i)
+                    && !(p < t_idx && t_idx <= e)
                     && no_header_inside(s, po, t_cycle, i, p)
                     && !reads(p + 1, i - 1)
+                    && !reads(i + 1, e)
                     && (old == NONE || old == l || !po.succs(i).contains(&p))
                 {
                     low_done = i;
@@ -1409,6 +1420,10 @@ impl JoinFinder {
                     floor_label = l;
                     #[cfg(test)]
                     crate::analysis::knobs::JUMPED.with(|c| c.set(c.get() + 1));
+                    #[cfg(test)]
+                    if jp & HEADER_REGION != 0 {
+                        crate::analysis::knobs::HEADER_JUMPED.with(|c| c.set(c.get() + 1));
+                    }
                     continue;
                 }
             }
