@@ -1614,11 +1614,13 @@ fn chain_memo_changes_nothing() {
 }
 
 /// A random function of about `blocks` blocks made of loops in a row: each loop's body a row
-/// of plain blocks, inner loops (up to three deep) and two-entry irreducible cycles, with
-/// breaks to the loop's exit, to enclosing loops' exits and to a few returning blocks shared by
-/// every loop (one of them, like the others, possibly with a successor), continues, forward
-/// skips inside the body, exits from the header and latches with or without an exit. Block 0
-/// is the entry; every block is reachable.
+/// of plain blocks, inner loops (up to three deep) and irreducible cycles, with breaks to the
+/// loop's exit, to enclosing loops' exits and to a few returning blocks shared by every loop
+/// (some with a successor), continues, forward skips inside the body, exits from the header and
+/// latches with or without an exit. An irreducible cycle is two blocks entered from one block
+/// before them, or three (`u`, `v` and `q`, which every path out of it passes) entered at `u`
+/// and `v` straight from the piece before it (a loop's exits or a plain block's successors).
+/// Block 0 is the entry; every block is reachable.
 fn loop_rows(rng: &mut Rng, blocks: usize) -> Vec<Vec<u32>> {
     struct G<'a> {
         rng: &'a mut Rng,
@@ -1631,8 +1633,7 @@ fn loop_rows(rng: &mut Rng, blocks: usize) -> Vec<Vec<u32>> {
             self.succs.len() as u32 - 1
         }
         fn set(&mut self, b: u32, mut s: Vec<u32>) {
-            // Distinct successors, in a random order (LLVM's orders follow them).
-            s.dedup();
+            // Distinct successors, the first two in a random order (LLVM's orders follow them).
             let mut seen = Vec::new();
             s.retain(|x| {
                 let new = !seen.contains(x);
@@ -1644,44 +1645,52 @@ fn loop_rows(rng: &mut Rng, blocks: usize) -> Vec<Vec<u32>> {
             }
             self.succs[b as usize] = s;
         }
-        /// A loop leaving to `after` (and the blocks of `breaks`); its header.
-        fn lp(&mut self, depth: u32, after: u32, breaks: &[u32]) -> u32 {
-            let h = self.new_block();
-            let latch = self.new_block();
-            let mut inner_breaks = breaks.to_vec();
-            inner_breaks.push(after);
-            let mut next = latch;
-            let mut entries = vec![latch];
-            let len = 1 + self.rng.below(4);
+        /// A row of pieces ending in `next` (inside a loop of depth `depth` headed by `h`, or at
+        /// the top level when `h` is `None`), with `breaks` the blocks a piece may leave to;
+        /// its first block.
+        fn row(&mut self, depth: u32, h: Option<u32>, mut next: u32, breaks: &[u32]) -> u32 {
+            let mut entries = vec![next];
+            // A second entry of the irreducible cycle that follows, for the piece before it.
+            let mut pending: Option<u32> = None;
+            let len = if h.is_some() { 1 + self.rng.below(4) } else { usize::MAX };
             for _ in 0..len {
                 if self.budget == 0 {
                     break;
                 }
+                let mut brk = breaks.to_vec();
+                brk.extend(pending.take());
                 let kind = self.rng.below(10);
-                let first = if kind < 2 && depth < 3 {
+                let first = if kind < 3 && depth < 3 {
                     self.budget = self.budget.saturating_sub(2);
-                    self.lp(depth + 1, next, &inner_breaks)
-                } else if kind == 2 {
-                    // Two entries `u` and `v` from `w`, each going on to `next`.
+                    self.lp(depth + 1, next, &brk)
+                } else if kind == 3 {
                     self.budget = self.budget.saturating_sub(3);
                     let (w, u, v) = (self.new_block(), self.new_block(), self.new_block());
                     self.set(w, vec![u, v]);
                     self.set(u, vec![v, next]);
                     let mut sv = vec![u, next];
                     if self.rng.chance(1, 3) {
-                        sv.push(*self.rng.pick(&inner_breaks));
+                        sv.push(*self.rng.pick(breaks));
                     }
                     self.set(v, sv);
                     w
+                } else if kind == 4 {
+                    self.budget = self.budget.saturating_sub(3);
+                    let (u, v, q) = (self.new_block(), self.new_block(), self.new_block());
+                    self.set(u, vec![v, q]);
+                    self.set(v, vec![u, q]);
+                    self.set(q, vec![u, next]);
+                    pending = Some(v);
+                    u
                 } else {
                     self.budget = self.budget.saturating_sub(1);
                     let b = self.new_block();
                     let mut s = vec![next];
+                    s.extend(brk.last().filter(|_| brk.len() > breaks.len()));
                     for _ in 0..self.rng.below(3) {
-                        s.push(match self.rng.below(4) {
-                            0 => after,
-                            1 => *self.rng.pick(&inner_breaks),
-                            2 => h,
+                        s.push(match (self.rng.below(4), h) {
+                            (0, _) => *self.rng.pick(breaks),
+                            (1, Some(h)) => h,
                             _ => *self.rng.pick(&entries),
                         });
                     }
@@ -1691,7 +1700,22 @@ fn loop_rows(rng: &mut Rng, blocks: usize) -> Vec<Vec<u32>> {
                 entries.push(first);
                 next = first;
             }
-            let mut sh = vec![next];
+            if let Some(v) = pending {
+                // Nothing came before the cycle in this row: its first block enters at `v` too.
+                let b = self.new_block();
+                self.set(b, vec![next, v]);
+                next = b;
+            }
+            next
+        }
+        /// A loop leaving to `after` (and the blocks of `breaks`); its header.
+        fn lp(&mut self, depth: u32, after: u32, breaks: &[u32]) -> u32 {
+            let h = self.new_block();
+            let latch = self.new_block();
+            let mut inner = breaks.to_vec();
+            inner.push(after);
+            let first = self.row(depth, Some(h), latch, &inner);
+            let mut sh = vec![first];
             if self.rng.chance(1, 5) {
                 sh.push(after);
             }
@@ -1700,7 +1724,7 @@ fn loop_rows(rng: &mut Rng, blocks: usize) -> Vec<Vec<u32>> {
             if self.rng.chance(4, 5) || self.succs[h as usize].len() == 1 {
                 sl.push(after);
             }
-            if self.rng.chance(1, 4) {
+            if self.rng.chance(1, 3) {
                 sl.push(*self.rng.pick(breaks));
             }
             self.set(latch, sl);
@@ -1717,28 +1741,12 @@ fn loop_rows(rng: &mut Rng, blocks: usize) -> Vec<Vec<u32>> {
     let mut rets = vec![end];
     for _ in 0..g.rng.below(3) {
         let r = g.new_block();
-        let s = if g.rng.chance(1, 2) {
-            vec![end]
-        } else {
-            Vec::new()
-        };
+        let s = if g.rng.chance(1, 2) { vec![end] } else { Vec::new() };
         g.set(r, s);
         rets.push(r);
     }
-    let mut next = end;
-    while g.budget > 0 {
-        next = if g.rng.chance(4, 5) {
-            g.budget = g.budget.saturating_sub(2);
-            g.lp(0, next, &rets)
-        } else {
-            g.budget -= 1;
-            let b = g.new_block();
-            let r = *g.rng.pick(&rets);
-            g.set(b, vec![next, r]);
-            b
-        };
-    }
-    g.set(entry, vec![next]);
+    let first = g.row(0, None, end, &rets);
+    g.set(entry, vec![first]);
     g.succs
 }
 
