@@ -1614,7 +1614,7 @@ fn chain_memo_changes_nothing() {
 }
 
 /// A random function of about `blocks` blocks made of loops in a row: each loop's body a row
-/// of plain blocks, inner loops (up to three deep) and irreducible cycles, with breaks to the
+/// of plain blocks, inner loops (up to three deep) and irreducible cycles (some around a loop), with breaks to the
 /// loop's exit, to enclosing loops' exits and to a few returning blocks shared by every loop
 /// (some with a successor), continues, forward skips inside the body, exits from the header and
 /// latches with or without an exit. An irreducible cycle is two blocks entered from one block
@@ -1652,14 +1652,18 @@ fn loop_rows(rng: &mut Rng, blocks: usize) -> Vec<Vec<u32>> {
             let mut entries = vec![next];
             // A second entry of the irreducible cycle that follows, for the piece before it.
             let mut pending: Option<u32> = None;
-            let len = if h.is_some() { 1 + self.rng.below(4) } else { usize::MAX };
+            let len = if h.is_some() {
+                1 + self.rng.below(4)
+            } else {
+                usize::MAX
+            };
             for _ in 0..len {
                 if self.budget == 0 {
                     break;
                 }
                 let mut brk = breaks.to_vec();
                 brk.extend(pending.take());
-                let kind = self.rng.below(10);
+                let kind = self.rng.below(11);
                 let first = if kind < 3 && depth < 3 {
                     self.budget = self.budget.saturating_sub(2);
                     self.lp(depth + 1, next, &brk)
@@ -1674,7 +1678,19 @@ fn loop_rows(rng: &mut Rng, blocks: usize) -> Vec<Vec<u32>> {
                     }
                     self.set(v, sv);
                     w
-                } else if kind == 4 {
+                } else if kind == 4 && depth < 3 {
+                    // An irreducible cycle around a loop: `w` enters at `u`, which goes into
+                    // the loop, and at `v`, where the loop leaves; `v` goes back to `u`.
+                    self.budget = self.budget.saturating_sub(3);
+                    let (w, u, v) = (self.new_block(), self.new_block(), self.new_block());
+                    let mut inner = brk.clone();
+                    inner.push(next);
+                    let l = self.lp(depth + 1, v, &inner);
+                    self.set(w, vec![u, v]);
+                    self.set(u, vec![l, next]);
+                    self.set(v, vec![u, next]);
+                    w
+                } else if kind == 5 {
                     self.budget = self.budget.saturating_sub(3);
                     let (u, v, q) = (self.new_block(), self.new_block(), self.new_block());
                     self.set(u, vec![v, q]);
@@ -1741,7 +1757,11 @@ fn loop_rows(rng: &mut Rng, blocks: usize) -> Vec<Vec<u32>> {
     let mut rets = vec![end];
     for _ in 0..g.rng.below(3) {
         let r = g.new_block();
-        let s = if g.rng.chance(1, 2) { vec![end] } else { Vec::new() };
+        let s = if g.rng.chance(1, 2) {
+            vec![end]
+        } else {
+            Vec::new()
+        };
         g.set(r, s);
         rets.push(r);
     }
