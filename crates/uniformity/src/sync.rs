@@ -1381,29 +1381,29 @@ impl JoinFinder {
             // labels to its exits). The floor is at or below `p` already, so walking the region
             // would not move it; the floor label becomes `l`, as the region's first block would
             // make it unless that block joins at `p` (then it is not jumped).
-            // A header's region (`HEADER_REGION`) also holds its cycle's body, `(i, e]`: the
-            // cycle is reducible, so its body gets labels only from the header, which was not
-            // processed yet (`low_done > i`), or from the branch, which is outside; and the walk
-            // from the header processes the body next, every other fresh block being at or below
-            // `p`, so the region is walked in one stretch as any other.
+            // A header's region (`HEADER_REGION`) also holds its cycle's body `C`: the cycle is
+            // reducible, so its body gets labels only from the header, which was not processed
+            // yet (`low_done > i`), or from the branch, which is not in `C` (else `C`, whose
+            // header `i` lies above `p`, is a cycle around the branch: `no_header_inside`);
+            // the walk from the header processes the body next, every other fresh block being
+            // at or below `p`, so the region is walked in one stretch as any other. The exit
+            // check reads no label in the body either (so only `(p, i)` is asked about): it
+            // reads the irreducible headers and the exits of cycles `D` around the branch, and
+            // such a block in the body makes `D` meet `C` (only `C` enters its body), so they
+            // nest; `D` inside `C` holds the branch, and `D` around `C` has no exit in `C` and
+            // its header, entered from outside `D`, is not in the body.
             if let Some(&jp) = jumps.get(i as usize)
                 && jp != NONE
             {
                 let p = jp & !(HEADER_INTO | ESCAPES | HEADER_REGION);
-                let e = if jp & HEADER_REGION != 0 {
-                    i + s.blocks(c).len() as u32 - 1
-                } else {
-                    i
-                };
                 let old = labels[p as usize];
                 if floor <= p
                     && low_done > i
                     && p >= settled_below
                     && fresh.last_below(i).is_some_and(|m| m <= p)
-                    && !(p < t_idx && t_idx <= e)
+                    && !(p < t_idx && t_idx <= i)
                     && no_header_inside(s, po, t_cycle, i, p)
                     && !reads(p + 1, i - 1)
-                    && !reads(i + 1, e)
                     && (old == NONE || old == l || !po.succs(i).contains(&p))
                 {
                     low_done = i;
