@@ -1753,6 +1753,46 @@ fn loop_rows(rng: &mut Rng, blocks: usize) -> Vec<Vec<u32>> {
     g.succs
 }
 
+/// A loop `{h, b}` whose latch `b` leaves to `u` and `v`, two entries of an irreducible cycle
+/// `{u, v, q}` that every path out of passes `q`, `q` being the first post-dominator of `h`
+/// outside the loop; a branch `a` before the loop enters it and the cycle (at `v` or `u`). In
+/// every order of every block's successors (192 functions): in some, an exit of the loop lies
+/// below `q` in the modified post-order, where a jump from `h` to `q` would leave it unlabelled.
+fn exits_into_irreducible() -> Vec<Vec<Vec<u32>>> {
+    // 0 entry, 1 a, 2 h, 3 b, 4 u, 5 v, 6 q, 7 end.
+    fn orders(s: &[u32]) -> Vec<Vec<u32>> {
+        if s.len() <= 1 {
+            return vec![s.to_vec()];
+        }
+        let mut out = Vec::new();
+        for k in 0..s.len() {
+            let mut rest = s.to_vec();
+            let x = rest.remove(k);
+            for mut o in orders(&rest) {
+                o.insert(0, x);
+                out.push(o);
+            }
+        }
+        out
+    }
+    let mut out = Vec::new();
+    for entry in [4, 5] {
+        for a in orders(&[2, entry]) {
+            for b in orders(&[2, 4, 5]) {
+                for u in orders(&[5, 6]) {
+                    for v in orders(&[4, 6]) {
+                        for q in orders(&[4, 7]) {
+                            let (b, u, v, q) = (b.clone(), u.clone(), v.clone(), q.clone());
+                            out.push(vec![vec![1], a.clone(), vec![3], b, u, v, q, Vec::new()]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// LLVM 19's jumps from a reducible header over its cycle and what follows
 /// (`jumps::HEADER_REGION`) change no join, no divergent exit and no order: per branch (every
 /// block of two or more successors taken as a divergent branch, the cycles with a known
@@ -1761,15 +1801,17 @@ fn loop_rows(rng: &mut Rng, blocks: usize) -> Vec<Vec<u32>> {
 /// LLVM 19's own algorithm; and the analysis' answers (divergent values, divergent exits in
 /// order, temporal divergence) equal, on loops in a row with many exits, nested loops,
 /// irreducible cycles inside loops and returning blocks shared by the loops (`loop_rows`, every
-/// branch on the thread id, and with mixed uniform and divergent branches and values), the
-/// families at 400 blocks and random functions of every shape. The tables are built before
+/// branch on the thread id, and with mixed uniform and divergent branches and values), loop
+/// exits into an irreducible cycle in every order (`exits_into_irreducible`), the families at
+/// 400 blocks and random functions of every shape. The tables are built before
 /// the first propagation. Without the header jumps `earlyret` is quadratic in LLVM 19's setting.
 #[test]
 fn header_jumps_change_nothing() {
     use crate::sync::{JoinFinder, ModifiedPo};
     use converge_graph::{Block, Graph};
     let mut rng = Rng::new(41);
-    let cfgs: Vec<Vec<Vec<u32>>> = (0..300).map(|k| loop_rows(&mut rng, 8 + k % 120)).collect();
+    let mut cfgs: Vec<Vec<Vec<u32>>> = (0..300).map(|k| loop_rows(&mut rng, 8 + k % 120)).collect();
+    cfgs.extend(exits_into_irreducible());
     // Per branch.
     let (mut compared, mut taken) = (0u64, 0u64);
     for succs in &cfgs {
