@@ -53,7 +53,8 @@ pub(crate) const ESCAPES: u32 = 1 << 30;
 
 /// Flag of a jump target (LLVM 19's flow): the jump starts at the header of a reducible cycle
 /// and its region also holds the cycle's body, the indices above the header up to the cycle's
-/// end (`JoinFinder::propagate_llvm19` finds the end from the cycle's size).
+/// end. The propagation asks the same of it as of any jump (the body needs no question of its
+/// own: `JoinFinder::propagate_llvm19`); the flag tells the tests' counters apart.
 pub(crate) const HEADER_REGION: u32 = 1 << 29;
 
 /// The jump table of one function and its scratch (reused across functions).
@@ -197,7 +198,8 @@ impl Jumps {
                 }
                 st.push(i);
             }
-            // The headers whose cycle ends at `i`: their regions `(p, i]` are closed now.
+            // The reducible headers whose cycle ends at `i` (LLVM 19): the stacks now answer
+            // whether every successor of a block in their region `(p, i]` lies in `[p, i]`.
             while let Some(&(e, h, p)) = self.header_jumps.get(next_header)
                 && e == i
             {
@@ -228,8 +230,9 @@ impl Jumps {
             }
             let inside = first_above(min_s, p).is_none_or(|j| lo_s[j as usize] >= p)
                 && first_above(max_s, p).is_none_or(|j| hi_s[j as usize] <= i);
-            // (A header's own jump, set when its cycle's end comes, replaces this one: a
-            // header with a region `(p, i]` is a single-block cycle, whose region is the same.)
+            // (A reducible header passes here only when its cycle is the header alone, its
+            // successors in the body lying above it otherwise; its own jump, with the same
+            // region, was set just above.)
             if inside && self.target[i as usize] == NONE {
                 let into = first_h[p as usize] <= i;
                 self.target[i as usize] =
