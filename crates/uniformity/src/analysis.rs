@@ -588,6 +588,11 @@ pub(crate) mod knobs {
         /// instead of a jump the propagation watches, walking the branch again without jumps
         /// when a label does come back.
         pub static NO_WATCHED_JUMPS: Cell<bool> = const { Cell::new(false) };
+        /// LLVM 19: no jumps from a reducible header over its cycle and what follows
+        /// (`jumps::HEADER_REGION`).
+        pub static NO_HEADER_JUMPS: Cell<bool> = const { Cell::new(false) };
+        /// Jumps from a reducible header taken (all functions on this thread).
+        pub static HEADER_JUMPED: Cell<u64> = const { Cell::new(0) };
         /// Propagations walked again without jumps (all functions on this thread).
         pub static REWALKED: Cell<u64> = const { Cell::new(0) };
         /// No drop of flows that can meet other labels only among settled blocks.

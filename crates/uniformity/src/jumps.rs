@@ -23,8 +23,17 @@
 //! inside (it passes no label on), and that nothing there is read by the exit check or settled
 //! (see `JoinFinder::propagate` and `propagate_llvm19`). The answers, and the order of every
 //! list, are those of the walk it replaces (`join_work_tests::jumps_change_nothing`).
+//!
+//! LLVM 19's flow enters a reducible cycle that does not hold the branch at its header, which
+//! the modified post-order puts first in the cycle's interval, below the cycle's body: a jump from
+//! the header over `(p, i]` would leave the body out, and one from a body block is refused once
+//! the header below it was processed. So a reducible header `i` whose cycle ends at index `e`
+//! also gets a jump over `(p, e]` (`HEADER_REGION`), `p` the first post-dominator of the header
+//! outside the cycle, when every successor of a block in `(p, e]` lies in `[p, e]`: only the
+//! header enters the body, so, the header not processed yet and the branch outside, the body holds
+//! no label (`join_work_tests::header_jumps_change_nothing`).
 
-use crate::structure::NONE;
+use crate::structure::{NONE, Structure};
 use crate::sync::ModifiedPo;
 use converge_graph::{Block, DominatorTree, Graph};
 
@@ -42,6 +51,12 @@ pub(crate) const HEADER_INTO: u32 = 1 << 31;
 /// walks the branch again without jumps (`JoinFinder::propagate_llvm19`).
 pub(crate) const ESCAPES: u32 = 1 << 30;
 
+/// Flag of a jump target (LLVM 19's flow): the jump starts at the header of a reducible cycle
+/// and its region also holds the cycle's body, the indices above the header up to the cycle's
+/// end. The propagation asks the same of it as of any jump (the body needs no question of its
+/// own: `JoinFinder::propagate_llvm19`); the flag tells the tests' counters apart.
+pub(crate) const HEADER_REGION: u32 = 1 << 29;
+
 /// The jump table of one function and its scratch (reused across functions).
 #[derive(Default)]
 pub(crate) struct Jumps {
@@ -58,6 +73,14 @@ pub(crate) struct Jumps {
     /// Per index `p` (LLVM 19): the largest index a block at or below `p` has an edge to.
     escape: Vec<u32>,
     stacks: [Vec<u32>; 2],
+    /// LLVM 19, per index of the post-dominator tree (scratch): a post-dominator of the block
+    /// such that every block strictly between them lies in one cycle's interval, the first one
+    /// outside it (`n` for none), or `NONE` (not walked yet).
+    skip: Vec<u32>,
+    path: Vec<u32>,
+    /// LLVM 19 (scratch): the reducible headers' candidate jumps, (cycle end, header, target),
+    /// sorted by end.
+    header_jumps: Vec<(u32, u32, u32)>,
 }
 
 /// The label-flow graph reversed, with a virtual node (index `n`, the entry) whose successors
@@ -103,8 +126,8 @@ impl Jumps {
         self.target.clear();
     }
 
-    /// Builds the table for `po`'s function, for LLVM 19's label flow or LLVM 22's.
-    pub fn build(&mut self, po: &ModifiedPo, llvm19: bool) {
+    /// Builds the table for `po`'s function (cycles `s`), for LLVM 19's label flow or LLVM 22's.
+    pub fn build(&mut self, s: &Structure, po: &ModifiedPo, llvm19: bool) {
         let n = po.order.len();
         self.llvm19 = llvm19;
         self.target.clear();
@@ -114,6 +137,14 @@ impl Jumps {
         }
         self.reverse(po, llvm19);
         self.dom.compute(&self.rev);
+        #[cfg(test)]
+        let header_jumps = llvm19 && !crate::analysis::knobs::NO_HEADER_JUMPS.with(|c| c.get());
+        #[cfg(not(test))]
+        let header_jumps = llvm19;
+        self.header_jumps.clear();
+        if header_jumps {
+            self.header_candidates(s, po);
+        }
         // Per index: the smallest and largest flow successor (`NONE` / 0 when there is none),
         // and the smallest reducible header that sends labels to it (LLVM 22).
         let (lo_s, hi_s, first_h) = (&mut self.lo_succ, &mut self.hi_succ, &mut self.first_header);
@@ -149,6 +180,11 @@ impl Jumps {
         fn first_above(st: &[u32], p: u32) -> Option<u32> {
             st.get(st.partition_point(|&j| j <= p)).copied()
         }
+        #[cfg(test)]
+        let refuse_watched = crate::analysis::knobs::NO_WATCHED_JUMPS.with(|c| c.get());
+        #[cfg(not(test))]
+        let refuse_watched = false;
+        let mut next_header = 0;
         for i in 0..n as u32 {
             for (st, key, less) in [(&mut *min_s, &*lo_s, true), (&mut *max_s, &*hi_s, false)] {
                 let k = key[i as usize];
@@ -162,6 +198,22 @@ impl Jumps {
                 }
                 st.push(i);
             }
+            // The reducible headers whose cycle ends at `i` (LLVM 19): the stacks now answer
+            // whether every successor of a block in their region `(p, i]` lies in `[p, i]`.
+            while let Some(&(e, h, p)) = self.header_jumps.get(next_header)
+                && e == i
+            {
+                next_header += 1;
+                let escapes = self.escape[p as usize] > p;
+                if escapes && refuse_watched {
+                    continue;
+                }
+                let inside = first_above(min_s, p).is_none_or(|j| lo_s[j as usize] >= p)
+                    && first_above(max_s, p).is_none_or(|j| hi_s[j as usize] <= e);
+                if inside {
+                    self.target[h as usize] = p | HEADER_REGION | if escapes { ESCAPES } else { 0 };
+                }
+            }
             let p = match self.dom.idom(Block(i)) {
                 Some(d) if (d.0 as usize) < n && d.0 < i => d.0,
                 _ => continue,
@@ -173,21 +225,57 @@ impl Jumps {
             } else {
                 po.reach_hi[p as usize] > p
             };
-            #[cfg(test)]
-            let refuse_watched = crate::analysis::knobs::NO_WATCHED_JUMPS.with(|c| c.get());
-            #[cfg(not(test))]
-            let refuse_watched = false;
             if escapes && (!llvm19 || refuse_watched) {
                 continue;
             }
             let inside = first_above(min_s, p).is_none_or(|j| lo_s[j as usize] >= p)
                 && first_above(max_s, p).is_none_or(|j| hi_s[j as usize] <= i);
-            if inside {
+            // (A reducible header passes here only when its cycle is the header alone, its
+            // successors in the body lying above it otherwise; its own jump, with the same
+            // region, was set just above.)
+            if inside && self.target[i as usize] == NONE {
                 let into = first_h[p as usize] <= i;
                 self.target[i as usize] =
                     p | if into { HEADER_INTO } else { 0 } | if escapes { ESCAPES } else { 0 };
             }
         }
+    }
+
+    /// LLVM 19: for each reducible header (index `i`, its cycle the interval `[i, e]`) whose
+    /// first post-dominator outside the cycle, `p`, lies below it, the candidate `(e, i, p)`, in
+    /// `self.header_jumps` sorted by `e`. Headers go from the largest index down, so an inner
+    /// cycle's walk up the post-dominator tree comes before its outer cycles' (whose intervals
+    /// hold it), and they skip what it walked (`skip`, with path compression).
+    fn header_candidates(&mut self, s: &Structure, po: &ModifiedPo) {
+        let n = po.order.len() as u32;
+        let (skip, path, dom) = (&mut self.skip, &mut self.path, &self.dom);
+        skip.clear();
+        skip.resize(n as usize + 1, NONE);
+        let up = |v: u32| dom.idom(Block(v)).map_or(n, |d| d.0);
+        for i in (0..n).rev() {
+            let c = po.header_cycle[i as usize];
+            if c == NONE {
+                continue;
+            }
+            let e = i + s.blocks(c).len() as u32 - 1;
+            path.clear();
+            path.push(i);
+            let mut v = up(i);
+            while v < n && (i..=e).contains(&v) {
+                path.push(v);
+                v = match skip[v as usize] {
+                    NONE => up(v),
+                    w => w,
+                };
+            }
+            for &w in path.iter() {
+                skip[w as usize] = v;
+            }
+            if v < i {
+                self.header_jumps.push((e, i, v));
+            }
+        }
+        self.header_jumps.sort_unstable();
     }
 
     /// The reversed flow graph with its virtual node, in `self.rev`.

@@ -29,7 +29,7 @@ mod exit_seeded;
 
 pub(crate) use exit_seeded::MAX_SEEDED_EXITS;
 
-use crate::jumps::{ESCAPES, HEADER_INTO, Jumps};
+use crate::jumps::{ESCAPES, HEADER_INTO, HEADER_REGION, Jumps};
 use crate::structure::{NONE, Structure};
 use converge_graph::{Block, Graph};
 
@@ -802,7 +802,7 @@ impl JoinFinder {
             && !no_jumps
             && (eager || self.work - self.work_base > JUMP_WORK_PER_BLOCK * n + JUMP_WORK)
         {
-            self.jumps.build(po, llvm19);
+            self.jumps.build(s, po, llvm19);
         }
         if llvm19 {
             let (nj, nx) = (self.desc.joins.len(), self.desc.cycle_exits.len());
@@ -1431,10 +1431,21 @@ impl JoinFinder {
             // labels to its exits). The floor is at or below `p` already, so walking the region
             // would not move it; the floor label becomes `l`, as the region's first block would
             // make it unless that block joins at `p` (then it is not jumped).
+            // A header's region (`HEADER_REGION`) also holds its cycle's body `C`: the cycle is
+            // reducible, so its body gets labels only from the header, which was not processed
+            // yet (`low_done > i`), or from the branch, which is not in `C` (else `C`, whose
+            // header `i` lies above `p`, is a cycle around the branch: `no_header_inside`);
+            // the walk from the header processes the body next, every other fresh block being
+            // at or below `p`, so the region is walked in one stretch as any other. The exit
+            // check reads no label in the body either (so only `(p, i)` is asked about): it
+            // reads the irreducible headers and the exits of cycles `D` around the branch, and
+            // such a block in the body makes `D` meet `C` (only `C` enters its body), so they
+            // nest; `D` inside `C` holds the branch, and `D` around `C` has no exit in `C` and
+            // its header, entered from outside `D`, is not in the body.
             if let Some(&jp) = jumps.get(i as usize)
                 && jp != NONE
             {
-                let p = jp & !(HEADER_INTO | ESCAPES);
+                let p = jp & !(HEADER_INTO | ESCAPES | HEADER_REGION);
                 let old = labels[p as usize];
                 if floor <= p
                     && low_done > i
@@ -1459,6 +1470,10 @@ impl JoinFinder {
                     floor_label = l;
                     #[cfg(test)]
                     crate::analysis::knobs::JUMPED.with(|c| c.set(c.get() + 1));
+                    #[cfg(test)]
+                    if jp & HEADER_REGION != 0 {
+                        crate::analysis::knobs::HEADER_JUMPED.with(|c| c.set(c.get() + 1));
+                    }
                     continue;
                 }
             }
