@@ -1125,11 +1125,12 @@ impl<F: SsaFunction> State<'_, F> {
         if let Some(a) = covered_top {
             let downstream = self.downstream_settled(a);
             let settled = downstream || self.join_candidates_settled(a, false);
-            // The exit-seeded candidates are exact where the token walk is not; they skip the
-            // branch but do not postpone it (below: the printed order would change).
+            // The exit-seeded candidates are exact where the token walk is not: settled, they
+            // skip the branch once its exits are known, and otherwise postpone it as the token
+            // walk's do (below; `NO_SEEDED_DEFER`). Postponing on them reorders the printed
+            // cycles with a divergent exit on `randnest` (session 23), a list LLVM prints in
+            // hash order beyond 16 entries.
             let exits_known = self.all_exits_known(s.inner(b));
-            // With exits still unknown the seeded candidates are asked too, for postponing
-            // below (`NO_SEEDED_DEFER`).
             let seeded = !settled
                 && (exits_known || shortcut_on!(NO_SEEDED_DEFER))
                 && self.seeded_candidates_settled(a);
