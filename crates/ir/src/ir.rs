@@ -620,6 +620,34 @@ pub(crate) struct InstBuilder {
     pub span: Span,
 }
 
+impl InstBuilder {
+    /// The instruction as `Function::push_plain` takes it, as opcode `op`, with its result name,
+    /// its text's span and its integer list.
+    #[inline]
+    pub fn plain(
+        &self,
+        op: Opcode,
+        name: LocalName,
+        span_start: u32,
+        span_len: u16,
+        aux_list: Range32,
+    ) -> PlainInst {
+        PlainInst {
+            op,
+            ty: self.ty,
+            block: self.block,
+            flags: self.flags,
+            aux: self.aux,
+            name,
+            ops: self.operands.start,
+            refs: self.blocks.start,
+            span_start,
+            span_len,
+            aux_list,
+        }
+    }
+}
+
 impl Function {
     /// Appends an instruction built by the reader, named `name`. Its operand and block-reference
     /// ranges start where the pools stood when it was begun and, unless recorded otherwise here,

@@ -838,12 +838,11 @@ impl JoinFinder {
             // Below the remembered cycle the walk pauses once: a configuration of its exits
             // walked on from before has nothing left to add (`exit_configs`). Only without an
             // exit check (`all_known`): that reads labels the rest of the walk may change.
-            let a = self.configs_of.unwrap_or(NONE);
-            let mut pause = match self.configs_of {
+            let (a, mut pause) = match self.configs_of {
                 Some(a) if all_known && s.exits(a).len() <= exit_configs::MAX_CONFIG_EXITS => {
-                    po.index[s.header(a).index()]
+                    (a, po.index[s.header(a).index()])
                 }
-                _ => 0,
+                _ => (NONE, 0),
             };
             // (One call site: the loop is inlined once.)
             while self.propagate(

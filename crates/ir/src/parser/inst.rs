@@ -110,22 +110,11 @@ impl<'s> Parser<'s> {
             let len = self.prev_end.saturating_sub(start);
             if len < LONG_SPAN as u32 {
                 self.took(lines::PLAIN);
-                f.push_plain(PlainInst {
-                    op,
-                    ty: inst.ty,
-                    block: inst.block,
-                    flags: inst.flags,
-                    aux: inst.aux,
-                    name: LocalName::None,
-                    ops: inst.operands.start,
-                    refs: inst.blocks.start,
-                    span_start: start,
-                    span_len: len as u16,
-                    aux_list: Range32 {
-                        start: inst.aux_list.start,
-                        end: f.aux.len() as u32,
-                    },
-                });
+                let aux_list = Range32 {
+                    start: inst.aux_list.start,
+                    end: f.aux.len() as u32,
+                };
+                f.push_plain(inst.plain(op, LocalName::None, start, len as u16, aux_list));
                 return Ok(op);
             }
         }
@@ -222,19 +211,7 @@ impl<'s> Parser<'s> {
         let len = inst.span.end.saturating_sub(start);
         if direct && inst.md.is_empty() && len < LONG_SPAN as u32 {
             self.took(lines::PLAIN_NAMED);
-            f.push_plain(PlainInst {
-                op,
-                ty: inst.ty,
-                block: inst.block,
-                flags: inst.flags,
-                aux: inst.aux,
-                name,
-                ops: inst.operands.start,
-                refs: inst.blocks.start,
-                span_start: start,
-                span_len: len as u16,
-                aux_list: inst.aux_list,
-            });
+            f.push_plain(inst.plain(op, name, start, len as u16, inst.aux_list));
         } else {
             f.push_inst(&inst, name);
         }
