@@ -276,6 +276,9 @@ pub(crate) struct Parser<'s> {
     body_start: usize,
     body_end: usize,
     resize_at: usize,
+    /// The body's instruction count at which the next block calls `Parser::grow_pools` (see
+    /// `function::next_grow_at`).
+    grow_at: usize,
     /// Attachment kinds (`!tbaa`) by their text → symbol (see `fast.rs`).
     md_kinds: fast::WordCache,
     /// Global name tokens (`@f`) by their text → index in `gsyms` (see `fast.rs`).
@@ -360,6 +363,7 @@ impl<'s> Parser<'s> {
             body_start: 0,
             body_end: usize::MAX,
             resize_at: usize::MAX,
+            grow_at: 0,
             md_kinds: fast::WordCache::new(),
             gsym_cache: fast::WordCache::new(),
             small_ints: [[u32::MAX; 64]; 2],
