@@ -452,6 +452,13 @@ mod settle;
 pub(crate) mod knobs {
     use std::cell::Cell;
     thread_local! {
+        /// `settled_for_branch` starts at the settled bound, not at the lowest index the
+        /// branch's labels can reach when that is higher.
+        pub static NO_REACH_LO_START: Cell<bool> = const { Cell::new(false) };
+        /// Blocks `settled_for_branch` looked at (this thread).
+        pub static SETTLE_SCANS: Cell<u64> = const { Cell::new(0) };
+    }
+    thread_local! {
         pub static BUDGET: Cell<Option<u64>> = const { Cell::new(None) };
         pub static TWO_STATE_CANDIDATES: Cell<bool> = const { Cell::new(false) };
         /// The token walk of `token_join_candidates` only when no block after the cycle lies in

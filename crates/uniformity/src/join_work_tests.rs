@@ -85,6 +85,7 @@ fn family(name: &str, n: usize) -> String {
         "chain-nestedirreducible" => {
             tid_module(&chain_cfg(&mut rng, n, Shape::NestedIrreducible).succs)
         }
+        "chain-noreturn" => tid_module(&chain_cfg(&mut rng, n, Shape::NoReturn).succs),
         "dag" => tid_module(&dag_back_edges_cfg(&mut rng, n)),
         "grid" => tid_module(&grid_back_edges_cfg(&mut rng, n)),
         "nest" => tid_module(&nested_loops((n - 2) / 2).succs),
@@ -1300,6 +1301,53 @@ fn phi_memo_changes_nothing() {
     eprintln!("latchy phi reads: {on1} -> {on4} with the memo, {off1} -> {off4} without");
     assert!(on4 <= 5 * on1 && on4 <= 20 * 4000, "{on1} -> {on4}");
     assert!(off4 > 10 * off1, "without the memo: {off1} -> {off4}");
+}
+
+/// `settled_for_branch` starting at the lowest index the branch's labels reach changes no answer
+/// (nor the order of the cycles with a divergent exit) in LLVM 22's setting and precise mode,
+/// and keeps `chain-noreturn`'s scans linear in precise mode: the loops without exits of its
+/// pieces sit at the bottom of the modified post-order with phis that keep one value, never
+/// settled for all, and every later branch looked at each of them.
+#[test]
+fn reach_lo_start_changes_nothing() {
+    let mut inputs = irreducible_and_families(1..=2, 1200);
+    for &name in converge_gen::program::shapes::NAMES {
+        inputs.push(family(name, 1500));
+    }
+    for name in [
+        "chain-noreturn",
+        "chain-irreducible",
+        "chain-nestedirreducible",
+        "selfloops",
+    ] {
+        inputs.push(family(name, 3000));
+    }
+    inputs.extend(mixed_random_inputs(35, 12, 12));
+    for mode in [Mode::Llvm(LlvmVersion::V22), Mode::Precise] {
+        for text in &inputs {
+            let (on, _) = run(text, mode);
+            let (off, _) = run_without(&knobs::NO_REACH_LO_START, text, mode);
+            assert!(
+                same(&on, &off),
+                "the start changed an answer ({mode:?})\n{text}"
+            );
+        }
+    }
+    let scans = |n: usize, on: bool| {
+        let text = family("chain-noreturn", n);
+        knobs::SETTLE_SCANS.with(|c| c.set(0));
+        if on {
+            run(&text, Mode::Precise);
+        } else {
+            run_without(&knobs::NO_REACH_LO_START, &text, Mode::Precise);
+        }
+        knobs::SETTLE_SCANS.with(|c| c.get())
+    };
+    let (on1, on4) = (scans(4000, true), scans(16000, true));
+    let (off1, off4) = (scans(4000, false), scans(16000, false));
+    eprintln!("chain-noreturn scans: {on1} -> {on4} with the start, {off1} -> {off4} without");
+    assert!(on4 <= 6 * on1 && on4 <= 4 * 16000, "{on1} -> {on4}");
+    assert!(off4 > 10 * off1, "without the start: {off1} -> {off4}");
 }
 
 /// A loop with a divergent exit (`%ce`) and two more divergent branches in its component: one

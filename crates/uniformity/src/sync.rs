@@ -352,6 +352,16 @@ impl ModifiedPo {
         let m = self.succs(self.index[b.index()]).iter().copied().max();
         self.reach_hi[m.unwrap_or(0) as usize]
     }
+
+    /// The lowest index the labels of a divergent branch in `b` can reach in LLVM 22's
+    /// propagation (`NONE`: none): its successors' and what they reach (`lo_reach`; a
+    /// successor may lie above `b` when `b` heads a reducible cycle, so `b`'s own entry, which
+    /// follows the exits, is not asked).
+    pub(crate) fn branch_reach_lo(&self, b: Block) -> u32 {
+        self.succs(self.index[b.index()])
+            .iter()
+            .fold(NONE, |lo, &x| lo.min(x).min(self.lo_reach[x as usize]))
+    }
 }
 
 /// A set of post-order indices with fast "largest member". It keeps no count: emptiness is
