@@ -451,6 +451,15 @@ mod settle;
 #[cfg(test)]
 pub(crate) mod knobs {
     use std::cell::Cell;
+    // (A second block: one `thread_local!` holding every knob passes the macro's recursion
+    // limit.)
+    thread_local! {
+        /// Every branch's join computation in its general form (no `JoinFinder::compute_lean`).
+        pub static NO_LEAN_WALK: Cell<bool> = const { Cell::new(false) };
+        /// Join computations that took `JoinFinder::compute_lean` (all functions on this
+        /// thread).
+        pub static LEAN_WALKS: Cell<u64> = const { Cell::new(0) };
+    }
     thread_local! {
         /// `settled_for_branch` starts at the settled bound, not at the lowest index the
         /// branch's labels can reach when that is higher.
