@@ -31,7 +31,8 @@
 //!
 //! Cost: one pass over the instructions (`scan`: the type checks as booleans, the messages built
 //! only for a failure; whether a use needs the dominator tree; whether a phi comes after a
-//! non-phi); the predecessor edges counted per block from the terminators; each phi's incoming
+//! non-phi), or, for a function the reader noted these facts for as it read it (`ReadFacts`),
+//! the type checks of the lines its fast paths did not vouch for; the predecessor edges counted per block from the terminators; each phi's incoming
 //! blocks compared with them by counting (a short list: each block appears as often as it
 //! branches here; long lists and mismatches by sorting); and, only for functions with a use
 //! that is not trivially dominated (a use later in its definition's block, a use of a value
@@ -115,24 +116,37 @@ impl Graph for FlatCfg {
 /// first violation, else the second's, is the sequential one, since each run reports in order.
 /// On the two-thread read of a 38 MB module these checks were a fifth of the reader's time, all of
 /// it after both threads had finished (issue 13).
+///
+/// `facts` are what the reader learnt about some functions while reading them ([`ReadFacts`]):
+/// such a function's instructions are not scanned again (see [`scan_listed`]); the others, and
+/// every function with an operand in `wrong_types`, are scanned as before.
 pub(crate) fn check_module(
     m: &Module,
     wrong_types: &[WrongType],
+    facts: &[ReadFacts],
     two_threads: bool,
 ) -> Result<(), Box<Diagnostic>> {
     let mut wrong = wrong_types.to_vec();
     // Stable: within an instruction, the order the reader found them in.
     wrong.sort_by_key(|w| (w.func, w.inst));
     let n = m.functions.len();
+    // The reader's facts by function (`NO_FACTS`: none).
+    let mut by_func = vec![NO_FACTS; if facts.is_empty() { 0 } else { n }];
+    for (k, r) in facts.iter().enumerate() {
+        if let Some(slot) = by_func.get_mut(r.func as usize) {
+            *slot = k as u32;
+        }
+    }
+    let run = |funcs: std::ops::Range<usize>| check_functions(m, &wrong, facts, &by_func, funcs);
     let mid = if two_threads { split_point(m) } else { n };
     if mid == 0 || mid == n {
-        return check_functions(m, &wrong, 0..n);
+        return run(0..n);
     }
     let (first, second) = std::thread::scope(|s| {
         let second = std::thread::Builder::new()
             .stack_size(CHECK_STACK)
-            .spawn_scoped(s, || check_functions(m, &wrong, mid..n));
-        let first = check_functions(m, &wrong, 0..mid);
+            .spawn_scoped(s, || run(mid..n));
+        let first = run(0..mid);
         (first, second.map(|h| h.join()))
     });
     first?;
@@ -140,8 +154,39 @@ pub(crate) fn check_module(
         Ok(Ok(r)) => r,
         Ok(Err(panic)) => std::panic::resume_unwind(panic),
         // No second thread to be had: check the rest here.
-        Err(_) => check_functions(m, &wrong, mid..n),
+        Err(_) => run(mid..n),
     }
+}
+
+/// `check_module`'s index of a function without [`ReadFacts`].
+const NO_FACTS: u32 = u32::MAX;
+
+/// What the reader learnt about a function's instructions as it pushed them, so that
+/// [`check_module`] need not scan them again: the same [`Facts`] [`scan`] finds, except that
+/// the type checks are left to the instructions in `unchecked`. The reader's whole-line fast
+/// paths (`br`, `icmp`, `store`, `load`, `getelementptr`, `phi`, binary operators, casts) write
+/// every operand [`types_ok`] looks at with the type it asks for (a compare's two operands with
+/// one type, a `store`'s pointer as a `ptr`, ...), and note any local operand whose definition has
+/// another type as a [`WrongType`]: such a line passes [`types_ok`] unless the function has a
+/// wrong type (then it is scanned as before) or an operand that names a block (then the reader
+/// gives no facts). Every other line (`select`, whose condition and values may be written with
+/// any type, calls, everything the token path reads) is in `unchecked`.
+///
+/// `needs_dt`, `has_phi` and `phi_misplaced` may be `true` where [`scan`] would find `false`
+/// (the reader cannot place a forward reference, nor a phi's incoming block not read yet): the
+/// checks they enable then find nothing more, at the cost of the work they do.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ReadFacts {
+    /// The function.
+    pub(crate) func: u32,
+    /// Some use may need the dominator tree (see [`Facts::needs_dt`]).
+    pub(crate) needs_dt: bool,
+    /// The function may have a phi.
+    pub(crate) has_phi: bool,
+    /// Some phi may come after a non-phi of its block.
+    pub(crate) phi_misplaced: bool,
+    /// The instructions the reader did not vouch for, in order.
+    pub(crate) unchecked: Vec<u32>,
 }
 
 /// Stack of the second checking thread: the checks are iterative, this is a margin.
@@ -165,6 +210,8 @@ fn split_point(m: &Module) -> usize {
 fn check_functions(
     m: &Module,
     wrong: &[WrongType],
+    facts: &[ReadFacts],
+    by_func: &[u32],
     funcs: std::ops::Range<usize>,
 ) -> Result<(), Box<Diagnostic>> {
     let mut scratch = Scratch::default();
@@ -175,7 +222,11 @@ fn check_functions(
         rest = later;
         let f = &m.functions[k];
         if !f.is_declaration {
-            check_function(m, FuncId(k as u32), f, here, &mut scratch)?;
+            let read = by_func
+                .get(k)
+                .and_then(|&i| facts.get(i as usize))
+                .filter(|_| here.is_empty());
+            check_function(m, FuncId(k as u32), f, here, read, &mut scratch)?;
         }
     }
     Ok(())
@@ -366,6 +417,7 @@ fn check_function(
     fid: FuncId,
     f: &Function,
     wrong: &[WrongType],
+    read: Option<&ReadFacts>,
     sc: &mut Scratch,
 ) -> Result<(), Box<Diagnostic>> {
     let Facts {
@@ -373,7 +425,10 @@ fn check_function(
         has_phi,
         phi_misplaced,
         type_error,
-    } = scan(m, fid, f);
+    } = match read {
+        Some(r) => scan_listed(m, fid, f, r),
+        None => scan(m, fid, f),
+    };
 
     // Operands the reader found written with another type than their definition's, where they
     // come before the first failed check (at the same instruction, the check's message).
@@ -670,6 +725,30 @@ fn scan(m: &Module, fid: FuncId, f: &Function) -> Facts {
         has_phi,
         phi_misplaced,
         type_error: None,
+    }
+}
+
+/// [`scan`] of a function the reader vouched for ([`ReadFacts`]): the type checks of the
+/// instructions it did not vouch for, in order; the other facts are the reader's.
+fn scan_listed(m: &Module, fid: FuncId, f: &Function, r: &ReadFacts) -> Facts {
+    let mut type_error = None;
+    for &k in &r.unchecked {
+        let id = InstId(k);
+        let Some(i) = f.insts.get(k as usize) else {
+            continue;
+        };
+        if !types_ok(m, f, i, f.operands(id))
+            && let Err(e) = type_check(m, fid, f, id)
+        {
+            type_error = Some((k, e));
+            break;
+        }
+    }
+    Facts {
+        needs_dt: r.needs_dt,
+        has_phi: r.has_phi,
+        phi_misplaced: r.phi_misplaced,
+        type_error,
     }
 }
 
@@ -1054,8 +1133,10 @@ mod tests {
             let (m, wrong) = crate::parser::Parser::new("t.ll", &text)
                 .parse_module()
                 .unwrap();
-            let seq = super::check_module(&m, &wrong, false).map_err(|d| d.render("t.ll", &text));
-            let par = super::check_module(&m, &wrong, true).map_err(|d| d.render("t.ll", &text));
+            let seq =
+                super::check_module(&m, &wrong, &[], false).map_err(|d| d.render("t.ll", &text));
+            let par =
+                super::check_module(&m, &wrong, &[], true).map_err(|d| d.render("t.ll", &text));
             assert_eq!(
                 seq,
                 par,

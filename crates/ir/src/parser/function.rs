@@ -336,11 +336,25 @@ impl<'s> Parser<'s> {
         reserve_pools(&mut f, &self.pool_sizes);
         self.pending_names.clear();
         self.block_names.clear();
+        self.facts.needs_dt = false;
+        self.facts.has_phi = false;
+        self.facts.phi_misplaced = false;
+        self.facts.unchecked.clear();
+        self.block_operand = false;
         let r = self.parse_blocks(&mut f).and_then(|()| {
             self.expect(Tok::RBrace, "`}` at the end of the function body")?;
             self.name_insts(&mut f);
             self.resolve_fixups(&mut f)
         });
+        if r.is_ok() && !self.block_operand {
+            self.read_facts.push(ReadFacts {
+                func: fid,
+                needs_dt: self.facts.needs_dt,
+                has_phi: self.facts.has_phi,
+                phi_misplaced: self.facts.phi_misplaced,
+                unchecked: self.facts.unchecked.clone(),
+            });
+        }
         self.pool_sizes = shrink_pools(&mut f);
         self.m.functions[fid as usize] = f;
         r
@@ -431,6 +445,7 @@ impl<'s> Parser<'s> {
                 }
             };
             let istart = f.insts.len() as u32;
+            self.block_non_phi = false;
             loop {
                 match self.tok.kind {
                     Tok::DbgRecord => {
@@ -564,7 +579,11 @@ impl<'s> Parser<'s> {
             let v = match l {
                 Local::Arg(a) => Value::Arg(a),
                 Local::Inst(i) => Value::Inst(InstId(i)),
-                Local::Block(b) => Value::Block(Block(b)),
+                Local::Block(b) => {
+                    // No facts for this function (see `ReadFacts`).
+                    self.block_operand |= matches!(fx.target, FixTarget::Operand(_));
+                    Value::Block(Block(b))
+                }
             };
             if fx.want != NO_TYPE
                 && let Some(t) = f.local_type(v)
