@@ -237,6 +237,10 @@ fn check_functions(
 struct Scratch {
     /// Predecessor edges per block (with multiplicity).
     npreds: Vec<u32>,
+    /// Per block, the blocks its first two predecessor edges come from (in the order of the
+    /// terminators), `u32::MAX` past its edges: a phi with one or two incoming entries is
+    /// compared with them directly.
+    first_preds: Vec<[u32; 2]>,
     /// Successors per block, as ranges of the function's block references.
     succ: Vec<crate::ir::Range32>,
     /// Per block, how often it appears in the incoming list being checked, valid where
@@ -254,6 +258,24 @@ struct Scratch {
     /// `cfg` holds the current function's CFG.
     cfg_built: bool,
     dt: DominatorTree,
+}
+
+/// Tests only: phis of one or two entries compared by counting, as longer ones, instead of with
+/// `Scratch::first_preds` (the reference the direct comparison is tested against).
+#[cfg(test)]
+pub(crate) static NO_FIRST_PREDS: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+#[inline(always)]
+fn no_first_preds() -> bool {
+    #[cfg(test)]
+    {
+        NO_FIRST_PREDS.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    #[cfg(not(test))]
+    {
+        false
+    }
 }
 
 /// `Scratch::wide_at` of a block whose successors are not sorted (yet).
@@ -465,6 +487,8 @@ fn check_function(
     let n = f.blocks.len();
     sc.npreds.clear();
     sc.npreds.resize(n, 0);
+    sc.first_preds.clear();
+    sc.first_preds.resize(n, [u32::MAX; 2]);
     sc.succ.clear();
     sc.wide.clear();
     sc.wide_at.clear();
@@ -473,7 +497,11 @@ fn check_function(
         let r = succ_range(f, b);
         sc.succ.push(r);
         for s in &f.block_refs[r.range()] {
-            sc.npreds[s.index()] += 1;
+            let c = &mut sc.npreds[s.index()];
+            if let Some(p) = sc.first_preds[s.index()].get_mut(*c as usize) {
+                *p = b as u32;
+            }
+            *c += 1;
         }
     }
     if sc.npreds.first().is_some_and(|&c| c != 0) {
@@ -503,7 +531,15 @@ fn check_function(
                 }
                 let incoming = f.inst_blocks(InstId(k as u32));
                 if incoming.len() == sc.npreds[b] as usize
-                    && if incoming.len() <= SMALL_PHI {
+                    && if incoming.len() <= 2 && !no_first_preds() {
+                        // One or two edges into `b`: the multisets compared directly.
+                        let [p, q] = sc.first_preds[b];
+                        match incoming {
+                            [x] => x.0 == p,
+                            [x, y] => (x.0 == p && y.0 == q) || (x.0 == q && y.0 == p),
+                            _ => true,
+                        }
+                    } else if incoming.len() <= SMALL_PHI {
                         sc.incoming_are_preds(f, Block(b as u32), incoming)
                     } else {
                         sc.long_incoming_are_preds(f, Block(b as u32), incoming)

@@ -1258,3 +1258,135 @@ fn read_facts_check_as_the_scan_on_diamonds() {
         "{ok} accepted, {failed} rejected, {no_tree} without the tree"
     );
 }
+
+/// A function on a random CFG of a few blocks whose phis list their block's predecessor edges,
+/// shuffled, or a near miss of them (an entry replaced, dropped or repeated).
+fn phi_cfg(rng: &mut converge_gen::rng::Rng) -> String {
+    let n = 2 + rng.below(5);
+    let mut succs: Vec<Vec<usize>> = Vec::new();
+    for _ in 0..n {
+        let mut s = Vec::new();
+        match rng.below(6) {
+            0 => {}
+            1 | 2 => s.push(1 + rng.below(n - 1)),
+            _ => {
+                s.push(1 + rng.below(n - 1));
+                s.push(1 + rng.below(n - 1));
+            }
+        }
+        succs.push(s);
+    }
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (b, s) in succs.iter().enumerate() {
+        for &t in s {
+            preds[t].push(b);
+        }
+    }
+    let mut out = String::from("define void @p(i1 %c) {\n");
+    for b in 0..n {
+        out.push_str(&format!("b{b}:\n"));
+        for k in 0..rng.below(3) {
+            let mut inc = preds[b].clone();
+            for i in (1..inc.len()).rev() {
+                let j = rng.below(i + 1);
+                inc.swap(i, j);
+            }
+            match rng.below(6) {
+                0 if !inc.is_empty() => {
+                    let i = rng.below(inc.len());
+                    inc[i] = rng.below(n);
+                }
+                1 if !inc.is_empty() => {
+                    inc.pop();
+                }
+                2 if !inc.is_empty() => inc.push(inc[0]),
+                _ => {}
+            }
+            if inc.is_empty() {
+                continue;
+            }
+            let entries: Vec<String> = inc.iter().map(|q| format!("[ 0, %b{q} ]")).collect();
+            out.push_str(&format!("  %x{b}.{k} = phi i32 {}\n", entries.join(", ")));
+        }
+        match succs[b][..] {
+            [] => out.push_str("  ret void\n"),
+            [t] => out.push_str(&format!("  br label %b{t}\n")),
+            [t, u, ..] => out.push_str(&format!("  br i1 %c, label %b{t}, label %b{u}\n")),
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// `wellformed`'s phis of one or two entries compared with their block's first two predecessor
+/// edges give the answer of counting each entry's edges (`NO_FIRST_PREDS`), on the modules of
+/// the generators above: random branches and phis (most rejected for their entries), programs
+/// with edits, diamonds, and phis listing their block's predecessors or near misses of them.
+#[test]
+fn first_preds_check_as_counting() {
+    use crate::wellformed::NO_FIRST_PREDS;
+    use converge_gen::program::{Flavor, Options, module};
+    use std::sync::atomic::Ordering::Relaxed;
+    let mut rng = converge_gen::rng::Rng::new(0x6a09_e667_f3bc_c908);
+    let mut lines = Rng(converge_gen::rng::Rng::new(0xbb67_ae85_84ca_a73b), 0);
+    let (mut ok, mut failed, mut small) = (0, 0, 0);
+    for round in 0..3000 {
+        let text = match round % 4 {
+            3 => format!("{HEADER}{}", phi_cfg(&mut rng)),
+            0 => {
+                lines.1 = [0, 10][round % 2];
+                let mut text = String::from(HEADER);
+                for k in 0..1 + lines.below(2) {
+                    text.push_str(&function(&mut lines, k, 0, 0));
+                }
+                text
+            }
+            1 => {
+                let mut opts = Options::new(Flavor::Amdgpu);
+                opts.max_blocks = 12;
+                opts.unreachable = round % 2 == 0;
+                let n = 1 + rng.below(2);
+                let text = module(&mut rng, n, &opts);
+                if rng.chance(1, 2) {
+                    damaged(&mut rng, &text)
+                } else {
+                    text
+                }
+            }
+            _ => {
+                let mut text = String::from(HEADER);
+                text.push_str(&diamond(&mut rng, 0));
+                text
+            }
+        };
+        let Ok((m, wrong, facts)) = Parser::new("t.ll", &text).parse_module_noted() else {
+            continue;
+        };
+        NO_FIRST_PREDS.store(true, Relaxed);
+        let counted = crate::wellformed::check_module(&m, &wrong, &facts, false)
+            .map_err(|e| format!("{e:?}"));
+        NO_FIRST_PREDS.store(false, Relaxed);
+        let direct = crate::wellformed::check_module(&m, &wrong, &facts, false)
+            .map_err(|e| format!("{e:?}"));
+        assert_eq!(direct, counted, "\n{text}");
+        if direct.is_ok() {
+            ok += 1;
+        } else {
+            failed += 1;
+        }
+        small += m
+            .functions
+            .iter()
+            .flat_map(|f| (0..f.insts.len() as u32).map(move |k| (f, k)))
+            .filter(|&(f, k)| {
+                f.insts[k as usize].op == crate::Opcode::Phi
+                    && f.inst_blocks(crate::InstId(k)).len() <= 2
+            })
+            .count();
+    }
+    eprintln!("{ok} accepted, {failed} rejected, {small} phis of one or two entries");
+    assert!(
+        ok > 500 && failed > 500 && small > 1000,
+        "{ok} accepted, {failed} rejected, {small} small phis"
+    );
+}
