@@ -808,9 +808,12 @@ impl<'s> Parser<'s> {
                     // `invoke` (defined on its normal edge); a `callbr`'s needs none (`true` is
                     // only cautious). A phi's uses are noted where its incoming blocks are
                     // known (`Parser::note_inst`).
-                    self.facts.needs_dt |= !self.cur_phi
+                    if !self.cur_phi
                         && x.block.0 != self.cur_block
-                        && (x.block != Block(0) || x.op == Opcode::Invoke);
+                        && (x.block != Block(0) || x.op == Opcode::Invoke)
+                    {
+                        self.note_far_use(f);
+                    }
                     x.ty
                 }
                 None => written,
@@ -819,6 +822,16 @@ impl<'s> Parser<'s> {
         };
         if actual != written {
             self.note_wrong_type(f, v, written);
+        }
+    }
+
+    /// Notes that the instruction being read (the next one of `f`) has a use that may need the
+    /// dominator tree ([`ReadFacts::far`]).
+    #[inline(always)]
+    fn note_far_use(&mut self, f: &Function) {
+        let id = f.insts.len() as u32;
+        if self.facts.far.last() != Some(&id) {
+            self.facts.far.push(id);
         }
     }
 

@@ -172,15 +172,17 @@ const NO_FACTS: u32 = u32::MAX;
 /// gives no facts). Every other line (`select`, whose condition and values may be written with
 /// any type, calls, everything the token path reads) is in `unchecked`.
 ///
-/// `needs_dt`, `has_phi` and `phi_misplaced` may be `true` where [`scan`] would find `false`
-/// (the reader cannot place a forward reference, nor a phi's incoming block not read yet): the
-/// checks they enable then find nothing more, at the cost of the work they do.
+/// `far` may hold instructions whose uses [`scan`] would find dominated without a tree, and
+/// `has_phi` and `phi_misplaced` may be `true` where [`scan`] would find `false` (the reader
+/// cannot place a forward reference, nor a phi's incoming block not read yet): the checks they
+/// enable then find nothing more, at the cost of the work they do.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ReadFacts {
     /// The function.
     pub(crate) func: u32,
-    /// Some use may need the dominator tree (see [`Facts::needs_dt`]).
-    pub(crate) needs_dt: bool,
+    /// The instructions with a use that may need the dominator tree (see [`Facts::needs_dt`]),
+    /// in order: the dominance check looks at these only (the others' uses are dominated).
+    pub(crate) far: Vec<u32>,
     /// The function may have a phi.
     pub(crate) has_phi: bool,
     /// Some phi may come after a non-phi of its block.
@@ -563,56 +565,84 @@ fn check_function(
     let cfg = &sc.cfg;
     sc.dt.compute(cfg);
     let dt = &sc.dt;
-    for (k, i) in f.insts.iter().enumerate() {
-        let ops = f.operands(InstId(k as u32));
-        let is_phi = i.op == Opcode::Phi;
-        // Only a phi's incoming blocks are read (most instructions are no phi).
-        let in_blocks: &[Block] = if is_phi {
-            f.inst_blocks(InstId(k as u32))
+    match read {
+        // The reader's list of the instructions with a use that may need the tree: the others'
+        // uses are dominated (see `ReadFacts`).
+        Some(r) => {
+            for &k in &r.far {
+                dominated_uses(m, fid, f, cfg, dt, k as usize)?;
+            }
+        }
+        None => {
+            for k in 0..f.insts.len() {
+                dominated_uses(m, fid, f, cfg, dt, k)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The dominance check of instruction `k`'s uses (see the module comment).
+#[inline(always)]
+fn dominated_uses(
+    m: &Module,
+    fid: FuncId,
+    f: &Function,
+    cfg: &FlatCfg,
+    dt: &DominatorTree,
+    k: usize,
+) -> Result<(), Box<Diagnostic>> {
+    let Some(i) = f.insts.get(k) else {
+        return Ok(());
+    };
+    let ops = f.operands(InstId(k as u32));
+    let is_phi = i.op == Opcode::Phi;
+    // Only a phi's incoming blocks are read (most instructions are no phi).
+    let in_blocks: &[Block] = if is_phi {
+        f.inst_blocks(InstId(k as u32))
+    } else {
+        &[]
+    };
+    for (n, &v) in ops.iter().enumerate() {
+        let Value::Inst(d) = v else { continue };
+        let di = &f.insts[d.0 as usize];
+        // Where the use must be dominated: the end of the incoming block for a phi.
+        let (at, same_block_ok) = if is_phi {
+            match in_blocks.get(n) {
+                Some(&b) => (b, true),
+                None => continue,
+            }
         } else {
-            &[]
+            (i.block, false)
         };
-        for (n, &v) in ops.iter().enumerate() {
-            let Value::Inst(d) = v else { continue };
-            let di = &f.insts[d.0 as usize];
-            // Where the use must be dominated: the end of the incoming block for a phi.
-            let (at, same_block_ok) = if is_phi {
-                match in_blocks.get(n) {
-                    Some(&b) => (b, true),
-                    None => continue,
-                }
-            } else {
-                (i.block, false)
-            };
-            if !dt.is_reachable(at) {
-                continue;
-            }
-            let ok = match di.op {
-                Opcode::CallBr => true,
-                Opcode::Invoke => {
-                    // Defined on the normal edge: the normal destination must be reached only
-                    // through it and dominate the use.
-                    let normal = f.inst_blocks(d).first().copied();
-                    match normal {
-                        Some(nb) => {
-                            let single = cfg.preds(nb).len() == 1
-                                && f.succs(di.block).iter().filter(|&&s| s == nb).count() == 1;
-                            !single || dt.dominates(nb, at)
-                        }
-                        None => true,
+        if !dt.is_reachable(at) {
+            continue;
+        }
+        let ok = match di.op {
+            Opcode::CallBr => true,
+            Opcode::Invoke => {
+                // Defined on the normal edge: the normal destination must be reached only
+                // through it and dominate the use.
+                let normal = f.inst_blocks(d).first().copied();
+                match normal {
+                    Some(nb) => {
+                        let single = cfg.preds(nb).len() == 1
+                            && f.succs(di.block).iter().filter(|&&s| s == nb).count() == 1;
+                        !single || dt.dominates(nb, at)
                     }
+                    None => true,
                 }
-                _ => {
-                    if di.block == at {
-                        same_block_ok || d.0 < k as u32
-                    } else {
-                        dt.dominates(di.block, at)
-                    }
-                }
-            };
-            if !ok {
-                return Err(not_dominated(m, fid, f, d, InstId(k as u32)));
             }
+            _ => {
+                if di.block == at {
+                    same_block_ok || d.0 < k as u32
+                } else {
+                    dt.dominates(di.block, at)
+                }
+            }
+        };
+        if !ok {
+            return Err(not_dominated(m, fid, f, d, InstId(k as u32)));
         }
     }
     Ok(())
@@ -781,7 +811,7 @@ fn scan_listed(m: &Module, fid: FuncId, f: &Function, r: &ReadFacts) -> Facts {
         }
     }
     Facts {
-        needs_dt: r.needs_dt,
+        needs_dt: !r.far.is_empty(),
         has_phi: r.has_phi,
         phi_misplaced: r.phi_misplaced,
         type_error,

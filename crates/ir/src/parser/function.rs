@@ -336,7 +336,7 @@ impl<'s> Parser<'s> {
         reserve_pools(&mut f, &self.pool_sizes);
         self.pending_names.clear();
         self.block_names.clear();
-        self.facts.needs_dt = false;
+        self.facts.far.clear();
         self.facts.has_phi = false;
         self.facts.phi_misplaced = false;
         self.facts.unchecked.clear();
@@ -349,7 +349,7 @@ impl<'s> Parser<'s> {
         if r.is_ok() && !self.block_operand {
             self.read_facts.push(ReadFacts {
                 func: fid,
-                needs_dt: self.facts.needs_dt,
+                far: self.facts.far.clone(),
                 has_phi: self.facts.has_phi,
                 phi_misplaced: self.facts.phi_misplaced,
                 unchecked: self.facts.unchecked.clone(),

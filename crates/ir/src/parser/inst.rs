@@ -253,13 +253,13 @@ impl<'s> Parser<'s> {
         // `wellformed`'s `use_needs_tree`: other instructions' operands are noted as they are
         // written (`Parser::check_written`, and forward references); a phi's here, where its
         // incoming blocks are known.
-        if is_phi && !self.facts.needs_dt {
+        if is_phi && self.facts.far.last() != Some(&id) {
             let ops = f.operands.get(ops_start as usize..).unwrap_or(&[]);
             for (n, &v) in ops.iter().enumerate() {
                 if let Value::Inst(d) = v
                     && self.phi_use_may_need_tree(f, d, refs_start as usize + n)
                 {
-                    self.facts.needs_dt = true;
+                    self.facts.far.push(id);
                     break;
                 }
             }

@@ -1057,7 +1057,7 @@ fn read_facts_check_as_the_scan() {
                 .filter(|r| wrong.iter().all(|w| w.func != r.func))
             {
                 vouched += m.functions[r.func as usize].insts.len() - r.unchecked.len();
-                no_tree += !r.needs_dt as usize;
+                no_tree += r.far.is_empty() as usize;
             }
         }
     }
@@ -1182,7 +1182,7 @@ fn read_facts_check_as_the_scan_on_programs() {
                 .filter(|r| wrong.iter().all(|w| w.func != r.func))
             {
                 vouched += m.functions[r.func as usize].insts.len() - r.unchecked.len();
-                no_tree += !r.needs_dt as usize;
+                no_tree += r.far.is_empty() as usize;
             }
         }
     }
@@ -1250,7 +1250,7 @@ fn read_facts_check_as_the_scan_on_diamonds() {
         } else {
             failed += 1;
         }
-        no_tree += facts.iter().filter(|r| !r.needs_dt).count();
+        no_tree += facts.iter().filter(|r| r.far.is_empty()).count();
     }
     eprintln!("{ok} accepted, {failed} rejected, {no_tree} without the tree");
     assert!(

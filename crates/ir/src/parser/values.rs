@@ -76,7 +76,7 @@ impl<'s> Parser<'s> {
             }
             Val::Fwd(key, span) => {
                 // A forward reference may need the dominator tree (`ReadFacts`).
-                self.facts.needs_dt = true;
+                self.note_far_use(f);
                 f.operands.push(PENDING);
                 self.fixups.push(Fixup {
                     key,
@@ -181,7 +181,7 @@ impl<'s> Parser<'s> {
                 }
                 _ => {
                     // A forward reference may need the dominator tree (`ReadFacts`).
-                    self.facts.needs_dt = true;
+                    self.note_far_use(f);
                     f.operands.push(PENDING);
                     self.fixups.push(Fixup {
                         key,
