@@ -779,8 +779,8 @@ impl<'s> Parser<'s> {
         self.parse_module_noted().map(|(m, w, _)| (m, w))
     }
 
-    /// [`Parser::parse_module`], and what the reader learnt about the functions' instructions
-    /// (for `wellformed`, see [`ReadFacts`]).
+    /// The module, the operands written with a wrong type, and what the reader learnt about the
+    /// functions' instructions (for `wellformed`, see [`ReadFacts`]).
     pub(crate) fn parse_module_noted(mut self) -> PResult<Noted> {
         while self.tok.kind != Tok::Eof {
             self.parse_item()?;
