@@ -132,7 +132,7 @@ pub fn parse_with(
 /// first violation. For timing the checks apart from the reader.
 #[doc(hidden)]
 pub fn check_wellformed(m: &Module) -> Result<(), Box<Diagnostic>> {
-    wellformed::check_module(m, &[], false)
+    wellformed::check_module(m, &[], &[], false)
 }
 
 /// How many reads so far merged two threads' results (the others read sequentially). For tests.

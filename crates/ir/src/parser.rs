@@ -43,6 +43,8 @@ use function::empty_function;
 pub(crate) use parallel::MERGED;
 use words::*;
 
+pub(crate) use crate::wellformed::ReadFacts;
+
 /// Reads a module: on two threads when `parallel` is set (by default for large sources, see
 /// [`parallel::worth_it`]), with the same result and the same first error either way.
 pub(crate) fn parse_source(
@@ -51,15 +53,19 @@ pub(crate) fn parse_source(
     parallel: Option<bool>,
 ) -> PResult<Module> {
     let two_threads = parallel.unwrap_or_else(|| parallel::worth_it(src));
-    let (m, wrong_types) = if two_threads {
+    let (m, wrong_types, facts) = if two_threads {
         parallel::parse_parallel(source_name, src)
     } else {
-        Parser::new(source_name, src).parse_module()
+        Parser::new(source_name, src).parse_module_noted()
     }?;
     crate::check::intrinsic_call_signatures(&m)?;
-    crate::wellformed::check_module(&m, &wrong_types, two_threads)?;
+    crate::wellformed::check_module(&m, &wrong_types, &facts, two_threads)?;
     Ok(m)
 }
+
+/// A module read, the operands written with a wrong type, and what the reader learnt about its
+/// functions' instructions ([`ReadFacts`]).
+pub(crate) type Noted = (Module, Vec<WrongType>, Vec<ReadFacts>);
 
 /// A local operand whose written type is not its definition's type (`icmp slt i64 %a, %b` with
 /// `%a` an `i32`; LLVM's reader: "'%a' defined with type 'i32' but expected 'i64'"). The reader
@@ -146,6 +152,10 @@ struct BlockName {
     first: Token,
     /// The name's split in the name map, for its cached symbol ([`locals::LocalMap::last_sym`]).
     split: Option<(u32, u32)>,
+    /// The terminators' edges to it so far, and the blocks the first two come from (`u32::MAX`
+    /// past the edges), for [`ReadFacts::npreds`] and [`ReadFacts::first_preds`].
+    edges: u32,
+    edges_from: [u32; 2],
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -261,6 +271,18 @@ pub(crate) struct Parser<'s> {
     block_names: Vec<BlockName>,
     /// Operands written with another type than their definition's, in the order found.
     wrong_types: Vec<WrongType>,
+    /// What the reader learnt about the functions read so far, for `wellformed` (see
+    /// [`ReadFacts`]), and about the function being read (`facts.func` is not set yet).
+    read_facts: Vec<ReadFacts>,
+    facts: ReadFacts,
+    /// The current block has had an instruction other than a phi.
+    block_non_phi: bool,
+    /// The block of the instruction being read, and whether it is a phi (see
+    /// `Parser::check_written`).
+    cur_block: u32,
+    cur_phi: bool,
+    /// An operand of the function being read names a block: the reader gives no facts.
+    block_operand: bool,
     /// Named instructions of the body whose names are not interned yet, with each name's split
     /// in the name map when it was defined ([`locals::LocalMap::last_split`]), for the symbol's
     /// cache.
@@ -355,6 +377,12 @@ impl<'s> Parser<'s> {
             fixups: Vec::new(),
             block_names: Vec::new(),
             wrong_types: Vec::new(),
+            read_facts: Vec::new(),
+            facts: ReadFacts::default(),
+            block_non_phi: false,
+            cur_block: 0,
+            cur_phi: false,
+            block_operand: false,
             pending_names: Vec::new(),
             next_src_num: 0,
             next_slot: 0,
@@ -754,16 +782,24 @@ impl<'s> Parser<'s> {
     }
 
     /// The module and the operands written with a wrong type (for `wellformed`).
-    pub fn parse_module(mut self) -> PResult<(Module, Vec<WrongType>)> {
+    #[cfg(test)]
+    pub fn parse_module(self) -> PResult<(Module, Vec<WrongType>)> {
+        self.parse_module_noted().map(|(m, w, _)| (m, w))
+    }
+
+    /// The module, the operands written with a wrong type, and what the reader learnt about the
+    /// functions' instructions (for `wellformed`, see [`ReadFacts`]).
+    pub(crate) fn parse_module_noted(mut self) -> PResult<Noted> {
         while self.tok.kind != Tok::Eof {
             self.parse_item()?;
         }
-        self.finish_with_wrong_types()
+        self.finish_noted()
     }
 
-    fn finish_with_wrong_types(mut self) -> PResult<(Module, Vec<WrongType>)> {
+    fn finish_noted(mut self) -> PResult<Noted> {
         let wrong = std::mem::take(&mut self.wrong_types);
-        Ok((self.finish()?, wrong))
+        let facts = std::mem::take(&mut self.read_facts);
+        Ok((self.finish()?, wrong, facts))
     }
 
     /// Notes `v`, written as a `written`, when its definition has another type (`f` is the
@@ -772,11 +808,38 @@ impl<'s> Parser<'s> {
     fn check_written(&mut self, f: &Function, v: Value, written: TypeId) {
         let actual = match v {
             Value::Arg(a) => f.params.get(a as usize).map_or(written, |p| p.ty),
-            Value::Inst(i) => f.insts.get(i.0 as usize).map_or(written, |x| x.ty),
+            Value::Inst(i) => match f.insts.get(i.0 as usize) {
+                Some(x) => {
+                    // A use by an instruction of block `cur_block` that may need the dominator
+                    // tree (`ReadFacts`, `wellformed`'s `use_needs_tree`): the definition, an
+                    // earlier instruction, is in another block than the entry block, or is an
+                    // `invoke` (defined on its normal edge); a `callbr`'s needs none (`true` is
+                    // only cautious). A phi's uses are noted where its incoming blocks are
+                    // known (`Parser::note_inst`).
+                    if !self.cur_phi
+                        && x.block.0 != self.cur_block
+                        && (x.block != Block(0) || x.op == Opcode::Invoke)
+                    {
+                        self.note_far_use(f);
+                    }
+                    x.ty
+                }
+                None => written,
+            },
             _ => written,
         };
         if actual != written {
             self.note_wrong_type(f, v, written);
+        }
+    }
+
+    /// Notes that the instruction being read (the next one of `f`) has a use that may need the
+    /// dominator tree ([`ReadFacts::far`]).
+    #[inline(always)]
+    fn note_far_use(&mut self, f: &Function) {
+        let id = f.insts.len() as u32;
+        if self.facts.far.last() != Some(&id) {
+            self.facts.far.push(id);
         }
     }
 

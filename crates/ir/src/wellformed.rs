@@ -31,7 +31,8 @@
 //!
 //! Cost: one pass over the instructions (`scan`: the type checks as booleans, the messages built
 //! only for a failure; whether a use needs the dominator tree; whether a phi comes after a
-//! non-phi); the predecessor edges counted per block from the terminators; each phi's incoming
+//! non-phi), or, for a function the reader noted these facts for as it read it (`ReadFacts`),
+//! the type checks of the lines its fast paths did not vouch for; the predecessor edges counted per block from the terminators; each phi's incoming
 //! blocks compared with them by counting (a short list: each block appears as often as it
 //! branches here; long lists and mismatches by sorting); and, only for functions with a use
 //! that is not trivially dominated (a use later in its definition's block, a use of a value
@@ -115,24 +116,37 @@ impl Graph for FlatCfg {
 /// first violation, else the second's, is the sequential one, since each run reports in order.
 /// On the two-thread read of a 38 MB module these checks were a fifth of the reader's time, all of
 /// it after both threads had finished (issue 13).
+///
+/// `facts` are what the reader learnt about some functions while reading them ([`ReadFacts`]):
+/// such a function's instructions are not scanned again (see [`scan_listed`]); the others, and
+/// every function with an operand in `wrong_types`, are scanned as before.
 pub(crate) fn check_module(
     m: &Module,
     wrong_types: &[WrongType],
+    facts: &[ReadFacts],
     two_threads: bool,
 ) -> Result<(), Box<Diagnostic>> {
     let mut wrong = wrong_types.to_vec();
     // Stable: within an instruction, the order the reader found them in.
     wrong.sort_by_key(|w| (w.func, w.inst));
     let n = m.functions.len();
+    // The reader's facts by function (`NO_FACTS`: none).
+    let mut by_func = vec![NO_FACTS; if facts.is_empty() { 0 } else { n }];
+    for (k, r) in facts.iter().enumerate() {
+        if let Some(slot) = by_func.get_mut(r.func as usize) {
+            *slot = k as u32;
+        }
+    }
+    let run = |funcs: std::ops::Range<usize>| check_functions(m, &wrong, facts, &by_func, funcs);
     let mid = if two_threads { split_point(m) } else { n };
     if mid == 0 || mid == n {
-        return check_functions(m, &wrong, 0..n);
+        return run(0..n);
     }
     let (first, second) = std::thread::scope(|s| {
         let second = std::thread::Builder::new()
             .stack_size(CHECK_STACK)
-            .spawn_scoped(s, || check_functions(m, &wrong, mid..n));
-        let first = check_functions(m, &wrong, 0..mid);
+            .spawn_scoped(s, || run(mid..n));
+        let first = run(0..mid);
         (first, second.map(|h| h.join()))
     });
     first?;
@@ -140,8 +154,45 @@ pub(crate) fn check_module(
         Ok(Ok(r)) => r,
         Ok(Err(panic)) => std::panic::resume_unwind(panic),
         // No second thread to be had: check the rest here.
-        Err(_) => check_functions(m, &wrong, mid..n),
+        Err(_) => run(mid..n),
     }
+}
+
+/// `check_module`'s index of a function without [`ReadFacts`].
+const NO_FACTS: u32 = u32::MAX;
+
+/// What the reader learnt about a function's instructions as it pushed them, so that
+/// [`check_module`] need not scan them again: the same [`Facts`] [`scan`] finds, except that
+/// the type checks are left to the instructions in `unchecked`. The reader's whole-line fast
+/// paths (`br`, `icmp`, `store`, `load`, `getelementptr`, `phi`, binary operators, casts) write
+/// every operand [`types_ok`] looks at with the type it asks for (a compare's two operands with
+/// one type, a `store`'s pointer as a `ptr`, ...), and note any local operand whose definition has
+/// another type as a [`WrongType`]: such a line passes [`types_ok`] unless the function has a
+/// wrong type (then it is scanned as before) or an operand that names a block (then the reader
+/// gives no facts). Every other line (`select`, whose condition and values may be written with
+/// any type, calls, everything the token path reads) is in `unchecked`.
+///
+/// `far` may hold instructions whose uses [`scan`] would find dominated without a tree, and
+/// `has_phi` and `phi_misplaced` may be `true` where [`scan`] would find `false` (the reader
+/// cannot place a forward reference, nor a phi's incoming block not read yet): the checks they
+/// enable then find nothing more, at the cost of the work they do.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ReadFacts {
+    /// The function.
+    pub(crate) func: u32,
+    /// The instructions with a use that may need the dominator tree (see [`Facts::needs_dt`]),
+    /// in order: the dominance check looks at these only (the others' uses are dominated).
+    pub(crate) far: Vec<u32>,
+    /// The function may have a phi.
+    pub(crate) has_phi: bool,
+    /// Some phi may come after a non-phi of its block.
+    pub(crate) phi_misplaced: bool,
+    /// The instructions the reader did not vouch for, in order.
+    pub(crate) unchecked: Vec<u32>,
+    /// Per block, its predecessor edges (with multiplicity) and the blocks the first two come
+    /// from ([`Scratch::first_preds`]), counted from the terminators as they were read.
+    pub(crate) npreds: Vec<u32>,
+    pub(crate) first_preds: Vec<[u32; 2]>,
 }
 
 /// Stack of the second checking thread: the checks are iterative, this is a margin.
@@ -165,6 +216,8 @@ fn split_point(m: &Module) -> usize {
 fn check_functions(
     m: &Module,
     wrong: &[WrongType],
+    facts: &[ReadFacts],
+    by_func: &[u32],
     funcs: std::ops::Range<usize>,
 ) -> Result<(), Box<Diagnostic>> {
     let mut scratch = Scratch::default();
@@ -175,7 +228,11 @@ fn check_functions(
         rest = later;
         let f = &m.functions[k];
         if !f.is_declaration {
-            check_function(m, FuncId(k as u32), f, here, &mut scratch)?;
+            let read = by_func
+                .get(k)
+                .and_then(|&i| facts.get(i as usize))
+                .filter(|_| here.is_empty());
+            check_function(m, FuncId(k as u32), f, here, read, &mut scratch)?;
         }
     }
     Ok(())
@@ -186,6 +243,10 @@ fn check_functions(
 struct Scratch {
     /// Predecessor edges per block (with multiplicity).
     npreds: Vec<u32>,
+    /// Per block, the blocks its first two predecessor edges come from (in the order of the
+    /// terminators), `u32::MAX` past its edges: a phi with one or two incoming entries is
+    /// compared with them directly.
+    first_preds: Vec<[u32; 2]>,
     /// Successors per block, as ranges of the function's block references.
     succ: Vec<crate::ir::Range32>,
     /// Per block, how often it appears in the incoming list being checked, valid where
@@ -203,6 +264,24 @@ struct Scratch {
     /// `cfg` holds the current function's CFG.
     cfg_built: bool,
     dt: DominatorTree,
+}
+
+/// Tests only: phis of one or two entries compared by counting, as longer ones, instead of with
+/// `Scratch::first_preds` (the reference the direct comparison is tested against).
+#[cfg(test)]
+pub(crate) static NO_FIRST_PREDS: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+#[inline(always)]
+fn no_first_preds() -> bool {
+    #[cfg(test)]
+    {
+        NO_FIRST_PREDS.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    #[cfg(not(test))]
+    {
+        false
+    }
 }
 
 /// `Scratch::wide_at` of a block whose successors are not sorted (yet).
@@ -237,7 +316,11 @@ impl Scratch {
     /// with a phi, made counting by scan quadratic (64,000 targets: 1.9 s of reading).
     #[inline(always)]
     fn edges(&mut self, f: &Function, q: usize, b: Block) -> usize {
-        let r = self.succ[q];
+        // `succ` is empty when the reader counted the edges (see `check_function`).
+        let r = match self.succ.get(q) {
+            Some(&r) => r,
+            None => succ_range(f, q),
+        };
         let refs = &f.block_refs[r.start as usize..r.end as usize];
         if refs.len() <= WIDE {
             // A plain loop: one or two successors, usually (an iterator's count is unrolled and
@@ -279,7 +362,7 @@ impl Scratch {
     #[inline]
     fn incoming_are_preds(&mut self, f: &Function, b: Block, incoming: &[Block]) -> bool {
         for &q in incoming {
-            if q.index() >= self.succ.len() {
+            if q.index() >= f.blocks.len() {
                 return false;
             }
             // Plain loops over a list of two, usually (see `edges`).
@@ -366,6 +449,7 @@ fn check_function(
     fid: FuncId,
     f: &Function,
     wrong: &[WrongType],
+    read: Option<&ReadFacts>,
     sc: &mut Scratch,
 ) -> Result<(), Box<Diagnostic>> {
     let Facts {
@@ -373,7 +457,10 @@ fn check_function(
         has_phi,
         phi_misplaced,
         type_error,
-    } = scan(m, fid, f);
+    } = match read {
+        Some(r) => scan_listed(m, fid, f, r),
+        None => scan(m, fid, f),
+    };
 
     // Operands the reader found written with another type than their definition's, where they
     // come before the first failed check (at the same instruction, the check's message).
@@ -408,20 +495,37 @@ fn check_function(
     // Predecessor edges per block, counted from the terminators (with multiplicity: a switch
     // may reach a block twice): the entry rule and the phis' incoming counts need no more.
     let n = f.blocks.len();
-    sc.npreds.clear();
-    sc.npreds.resize(n, 0);
     sc.succ.clear();
     sc.wide.clear();
     sc.wide_at.clear();
     sc.wide_at.resize(n, NOT_SORTED);
-    for b in 0..n {
-        let r = succ_range(f, b);
-        sc.succ.push(r);
-        for s in &f.block_refs[r.range()] {
-            sc.npreds[s.index()] += 1;
+    // The reader counted them as it read the terminators (`ReadFacts`); `succ` then stays
+    // empty, and `Scratch::edges` finds a block's successors when a phi asks.
+    // Out of `sc` while the phis are compared (its methods borrow it), put back after.
+    let mut own_npreds = std::mem::take(&mut sc.npreds);
+    let mut own_first = std::mem::take(&mut sc.first_preds);
+    let (npreds, first_preds): (&[u32], &[[u32; 2]]) = match read {
+        Some(r) if r.npreds.len() == n && r.first_preds.len() == n => (&r.npreds, &r.first_preds),
+        _ => {
+            own_npreds.clear();
+            own_npreds.resize(n, 0);
+            own_first.clear();
+            own_first.resize(n, [u32::MAX; 2]);
+            for b in 0..n {
+                let r = succ_range(f, b);
+                sc.succ.push(r);
+                for s in &f.block_refs[r.range()] {
+                    let c = &mut own_npreds[s.index()];
+                    if let Some(p) = own_first[s.index()].get_mut(*c as usize) {
+                        *p = b as u32;
+                    }
+                    *c += 1;
+                }
+            }
+            (&own_npreds, &own_first)
         }
-    }
-    if sc.npreds.first().is_some_and(|&c| c != 0) {
+    };
+    if npreds.first().is_some_and(|&c| c != 0) {
         return Err(entry_is_target());
     }
     sc.cfg_built = false;
@@ -447,8 +551,16 @@ fn check_function(
                     ));
                 }
                 let incoming = f.inst_blocks(InstId(k as u32));
-                if incoming.len() == sc.npreds[b] as usize
-                    && if incoming.len() <= SMALL_PHI {
+                if incoming.len() == npreds[b] as usize
+                    && if incoming.len() <= 2 && !no_first_preds() {
+                        // One or two edges into `b`: the multisets compared directly.
+                        let [p, q] = first_preds[b];
+                        match incoming {
+                            [x] => x.0 == p,
+                            [x, y] => (x.0 == p && y.0 == q) || (x.0 == q && y.0 == p),
+                            _ => true,
+                        }
+                    } else if incoming.len() <= SMALL_PHI {
                         sc.incoming_are_preds(f, Block(b as u32), incoming)
                     } else {
                         sc.long_incoming_are_preds(f, Block(b as u32), incoming)
@@ -462,6 +574,8 @@ fn check_function(
             }
         }
     }
+    sc.npreds = own_npreds;
+    sc.first_preds = own_first;
 
     if !needs_dt {
         return Ok(());
@@ -472,56 +586,84 @@ fn check_function(
     let cfg = &sc.cfg;
     sc.dt.compute(cfg);
     let dt = &sc.dt;
-    for (k, i) in f.insts.iter().enumerate() {
-        let ops = f.operands(InstId(k as u32));
-        let is_phi = i.op == Opcode::Phi;
-        // Only a phi's incoming blocks are read (most instructions are no phi).
-        let in_blocks: &[Block] = if is_phi {
-            f.inst_blocks(InstId(k as u32))
+    match read {
+        // The reader's list of the instructions with a use that may need the tree: the others'
+        // uses are dominated (see `ReadFacts`).
+        Some(r) => {
+            for &k in &r.far {
+                dominated_uses(m, fid, f, cfg, dt, k as usize)?;
+            }
+        }
+        None => {
+            for k in 0..f.insts.len() {
+                dominated_uses(m, fid, f, cfg, dt, k)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The dominance check of instruction `k`'s uses (see the module comment).
+#[inline(always)]
+fn dominated_uses(
+    m: &Module,
+    fid: FuncId,
+    f: &Function,
+    cfg: &FlatCfg,
+    dt: &DominatorTree,
+    k: usize,
+) -> Result<(), Box<Diagnostic>> {
+    let Some(i) = f.insts.get(k) else {
+        return Ok(());
+    };
+    let ops = f.operands(InstId(k as u32));
+    let is_phi = i.op == Opcode::Phi;
+    // Only a phi's incoming blocks are read (most instructions are no phi).
+    let in_blocks: &[Block] = if is_phi {
+        f.inst_blocks(InstId(k as u32))
+    } else {
+        &[]
+    };
+    for (n, &v) in ops.iter().enumerate() {
+        let Value::Inst(d) = v else { continue };
+        let di = &f.insts[d.0 as usize];
+        // Where the use must be dominated: the end of the incoming block for a phi.
+        let (at, same_block_ok) = if is_phi {
+            match in_blocks.get(n) {
+                Some(&b) => (b, true),
+                None => continue,
+            }
         } else {
-            &[]
+            (i.block, false)
         };
-        for (n, &v) in ops.iter().enumerate() {
-            let Value::Inst(d) = v else { continue };
-            let di = &f.insts[d.0 as usize];
-            // Where the use must be dominated: the end of the incoming block for a phi.
-            let (at, same_block_ok) = if is_phi {
-                match in_blocks.get(n) {
-                    Some(&b) => (b, true),
-                    None => continue,
-                }
-            } else {
-                (i.block, false)
-            };
-            if !dt.is_reachable(at) {
-                continue;
-            }
-            let ok = match di.op {
-                Opcode::CallBr => true,
-                Opcode::Invoke => {
-                    // Defined on the normal edge: the normal destination must be reached only
-                    // through it and dominate the use.
-                    let normal = f.inst_blocks(d).first().copied();
-                    match normal {
-                        Some(nb) => {
-                            let single = cfg.preds(nb).len() == 1
-                                && f.succs(di.block).iter().filter(|&&s| s == nb).count() == 1;
-                            !single || dt.dominates(nb, at)
-                        }
-                        None => true,
+        if !dt.is_reachable(at) {
+            continue;
+        }
+        let ok = match di.op {
+            Opcode::CallBr => true,
+            Opcode::Invoke => {
+                // Defined on the normal edge: the normal destination must be reached only
+                // through it and dominate the use.
+                let normal = f.inst_blocks(d).first().copied();
+                match normal {
+                    Some(nb) => {
+                        let single = cfg.preds(nb).len() == 1
+                            && f.succs(di.block).iter().filter(|&&s| s == nb).count() == 1;
+                        !single || dt.dominates(nb, at)
                     }
+                    None => true,
                 }
-                _ => {
-                    if di.block == at {
-                        same_block_ok || d.0 < k as u32
-                    } else {
-                        dt.dominates(di.block, at)
-                    }
-                }
-            };
-            if !ok {
-                return Err(not_dominated(m, fid, f, d, InstId(k as u32)));
             }
+            _ => {
+                if di.block == at {
+                    same_block_ok || d.0 < k as u32
+                } else {
+                    dt.dominates(di.block, at)
+                }
+            }
+        };
+        if !ok {
+            return Err(not_dominated(m, fid, f, d, InstId(k as u32)));
         }
     }
     Ok(())
@@ -670,6 +812,30 @@ fn scan(m: &Module, fid: FuncId, f: &Function) -> Facts {
         has_phi,
         phi_misplaced,
         type_error: None,
+    }
+}
+
+/// [`scan`] of a function the reader vouched for ([`ReadFacts`]): the type checks of the
+/// instructions it did not vouch for, in order; the other facts are the reader's.
+fn scan_listed(m: &Module, fid: FuncId, f: &Function, r: &ReadFacts) -> Facts {
+    let mut type_error = None;
+    for &k in &r.unchecked {
+        let id = InstId(k);
+        let Some(i) = f.insts.get(k as usize) else {
+            continue;
+        };
+        if !types_ok(m, f, i, f.operands(id))
+            && let Err(e) = type_check(m, fid, f, id)
+        {
+            type_error = Some((k, e));
+            break;
+        }
+    }
+    Facts {
+        needs_dt: !r.far.is_empty(),
+        has_phi: r.has_phi,
+        phi_misplaced: r.phi_misplaced,
+        type_error,
     }
 }
 
@@ -1054,8 +1220,10 @@ mod tests {
             let (m, wrong) = crate::parser::Parser::new("t.ll", &text)
                 .parse_module()
                 .unwrap();
-            let seq = super::check_module(&m, &wrong, false).map_err(|d| d.render("t.ll", &text));
-            let par = super::check_module(&m, &wrong, true).map_err(|d| d.render("t.ll", &text));
+            let seq =
+                super::check_module(&m, &wrong, &[], false).map_err(|d| d.render("t.ll", &text));
+            let par =
+                super::check_module(&m, &wrong, &[], true).map_err(|d| d.render("t.ll", &text));
             assert_eq!(
                 seq,
                 par,

@@ -303,6 +303,8 @@ impl<'s> Parser<'s> {
                 kind: Tok::LabelStr,
             },
             split: self.locals.last_split(),
+            edges: 0,
+            edges_from: [u32::MAX; 2],
         });
         self.block_names.len() as u32 - 1
     }
@@ -337,11 +339,38 @@ impl<'s> Parser<'s> {
         self.grow_at = 0;
         self.pending_names.clear();
         self.block_names.clear();
+        self.facts.far.clear();
+        self.facts.has_phi = false;
+        self.facts.phi_misplaced = false;
+        self.facts.unchecked.clear();
+        self.block_operand = false;
         let r = self.parse_blocks(&mut f).and_then(|()| {
             self.expect(Tok::RBrace, "`}` at the end of the function body")?;
             self.name_insts(&mut f);
             self.resolve_fixups(&mut f)
         });
+        if r.is_ok() && !self.block_operand {
+            // The terminators' edges by target name, now by target block (every name a
+            // terminator names is a defined block, or the body failed).
+            let nb = f.blocks.len();
+            let mut npreds = vec![0; nb];
+            let mut first_preds = vec![[u32::MAX; 2]; nb];
+            for name in &self.block_names {
+                if let Some(c) = npreds.get_mut(name.block as usize) {
+                    *c = name.edges;
+                    first_preds[name.block as usize] = name.edges_from;
+                }
+            }
+            self.read_facts.push(ReadFacts {
+                func: fid,
+                far: self.facts.far.clone(),
+                has_phi: self.facts.has_phi,
+                phi_misplaced: self.facts.phi_misplaced,
+                unchecked: self.facts.unchecked.clone(),
+                npreds,
+                first_preds,
+            });
+        }
         self.pool_sizes = shrink_pools(&mut f);
         self.m.functions[fid as usize] = f;
         r
@@ -433,6 +462,7 @@ impl<'s> Parser<'s> {
                 }
             };
             let istart = f.insts.len() as u32;
+            self.block_non_phi = false;
             loop {
                 match self.tok.kind {
                     Tok::DbgRecord => {
@@ -455,6 +485,20 @@ impl<'s> Parser<'s> {
                 let op = self.parse_inst(f, bidx)?;
                 if op.is_terminator() {
                     break;
+                }
+            }
+            // The terminator's block references are its successors, still by name (see
+            // `resolve_fixups`): the edges into each, for `ReadFacts`.
+            let refs = match f.insts.len() {
+                0 => 0,
+                n => f.inst_block_range(InstId(n as u32 - 1)).start as usize,
+            };
+            for r in f.block_refs.get(refs..).unwrap_or(&[]) {
+                if let Some(name) = self.block_names.get_mut(r.0 as usize) {
+                    if let Some(p) = name.edges_from.get_mut(name.edges as usize) {
+                        *p = bidx;
+                    }
+                    name.edges += 1;
                 }
             }
             // The block's span ends with its terminator's (`self.prev_end` here), and its
@@ -568,7 +612,11 @@ impl<'s> Parser<'s> {
             let v = match l {
                 Local::Arg(a) => Value::Arg(a),
                 Local::Inst(i) => Value::Inst(InstId(i)),
-                Local::Block(b) => Value::Block(Block(b)),
+                Local::Block(b) => {
+                    // No facts for this function (see `ReadFacts`).
+                    self.block_operand |= matches!(fx.target, FixTarget::Operand(_));
+                    Value::Block(Block(b))
+                }
             };
             if fx.want != NO_TYPE
                 && let Some(t) = f.local_type(v)

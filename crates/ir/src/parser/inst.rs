@@ -86,6 +86,9 @@ impl<'s> Parser<'s> {
         };
         let mut inst = new_inst(op, self.ty_void, bidx, f);
         let id = f.insts.len() as u32;
+        // For `check_written`'s note of uses that may need the dominator tree.
+        self.cur_block = bidx;
+        self.cur_phi = op == Opcode::Phi;
         // The commonest whole lines straight to their fast paths, without `parse_inst_body`'s
         // frame and dispatch; pushed without `push_inst`'s tests for side entries when nothing
         // followed them (`Function::push_plain`).
@@ -115,6 +118,8 @@ impl<'s> Parser<'s> {
                     end: f.aux.len() as u32,
                 };
                 f.push_plain(inst.plain(op, LocalName::None, start, len as u16, aux_list));
+                let (os, rs) = (inst.operands.start, inst.blocks.start);
+                self.note_inst(f, id, op, true, os, rs);
                 return Ok(op);
             }
         }
@@ -215,7 +220,71 @@ impl<'s> Parser<'s> {
         } else {
             f.push_inst(&inst, name);
         }
+        // A `select`'s condition and values may be written with any type: not vouched for.
+        let (os, rs) = (inst.operands.start, inst.blocks.start);
+        self.note_inst(f, id, op, direct && op != Opcode::Select, os, rs);
         Ok(op)
+    }
+
+    /// Notes for [`ReadFacts`] what `wellformed`'s scan would learn from instruction `id`, just
+    /// pushed with its operands from `ops_start` and its block references from `refs_start`:
+    /// `vouched` when a whole-line fast path read it (see [`ReadFacts`] for why its types need no
+    /// check).
+    #[inline(always)]
+    fn note_inst(
+        &mut self,
+        f: &Function,
+        id: u32,
+        op: Opcode,
+        vouched: bool,
+        ops_start: u32,
+        refs_start: u32,
+    ) {
+        let is_phi = op == Opcode::Phi;
+        if is_phi {
+            self.facts.has_phi = true;
+            self.facts.phi_misplaced |= self.block_non_phi;
+        } else {
+            self.block_non_phi = true;
+        }
+        if !vouched {
+            self.facts.unchecked.push(id);
+        }
+        // `wellformed`'s `use_needs_tree`: other instructions' operands are noted as they are
+        // written (`Parser::check_written`, and forward references); a phi's here, where its
+        // incoming blocks are known.
+        if is_phi && self.facts.far.last() != Some(&id) {
+            let ops = f.operands.get(ops_start as usize..).unwrap_or(&[]);
+            for (n, &v) in ops.iter().enumerate() {
+                if let Value::Inst(d) = v
+                    && self.phi_use_may_need_tree(f, d, refs_start as usize + n)
+                {
+                    self.facts.far.push(id);
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Whether a phi's incoming value `d`, its incoming block the block reference `k`, may need
+    /// the dominator tree: it does not when `d` is defined in the incoming block or in the entry
+    /// block (unless an `invoke`); an incoming block whose label is not read yet is unknown.
+    #[inline(never)]
+    fn phi_use_may_need_tree(&self, f: &Function, d: InstId, k: usize) -> bool {
+        // Block references are still indices into `block_names` (see `resolve_fixups`).
+        let at = f
+            .block_refs
+            .get(k)
+            .and_then(|r| self.block_names.get(r.0 as usize))
+            .map_or(UNDEFINED, |n| n.block);
+        match f.insts.get(d.0 as usize) {
+            Some(di) if at < NAMES_A_VALUE => match di.op {
+                Opcode::CallBr => false,
+                Opcode::Invoke => true,
+                _ => di.block.0 != at && di.block != Block(0),
+            },
+            _ => true,
+        }
     }
 
     /// The whole-line fast paths of `br`, `icmp`, `store`, `load`, `getelementptr`, `phi`,

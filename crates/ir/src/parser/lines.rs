@@ -586,6 +586,9 @@ impl Parser<'_> {
         }
         let mut taken = self.lines_taken;
         taken[DENSE_BLOCK] = self.locals.dense_blocks;
-        (r.and_then(|()| self.finish_with_wrong_types()), taken)
+        (
+            r.and_then(|()| self.finish_noted().map(|(m, w, _)| (m, w))),
+            taken,
+        )
     }
 }

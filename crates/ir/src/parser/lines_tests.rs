@@ -1010,3 +1010,383 @@ fn near_misses_read_as_the_token_path() {
         }
     }
 }
+
+/// What the reader learns about a function's instructions as it reads them (`ReadFacts`: the
+/// lines its fast paths vouch for, the uses that may need the dominator tree, where the phis
+/// are) gives `wellformed` the answer of its scan of every instruction (the reference: no facts):
+/// the same module accepted or the same first error, with the checks on one thread and on two,
+/// on the generator's modules (operands of other types, forward references, values used as
+/// blocks, phis after other lines, uses their definitions do not dominate), read with the fast
+/// paths on and off.
+#[test]
+fn read_facts_check_as_the_scan() {
+    let mut rng = Rng(converge_gen::rng::Rng::new(0x9e37_79b9_7f4a_7c15), 0);
+    let (mut ok, mut failed, mut vouched, mut no_tree) = (0, 0, 0, 0);
+    for round in 0..6000 {
+        let (odd, respell, inject) = match round % 4 {
+            0 => (0, 0, 0),
+            1 => (30, 0, 0),
+            2 => (10, 0, 0),
+            _ => (5, 3, 5),
+        };
+        rng.1 = odd;
+        let mut text = String::from(HEADER);
+        for k in 0..1 + rng.below(3) {
+            text.push_str(&function(&mut rng, k, respell, inject));
+        }
+        for general_only in [false, true] {
+            let mut p = Parser::new("t.ll", &text);
+            p.general_only = general_only;
+            let Ok((m, wrong, facts)) = p.parse_module_noted() else {
+                continue;
+            };
+            for two_threads in [false, true] {
+                let with = crate::wellformed::check_module(&m, &wrong, &facts, two_threads)
+                    .map_err(|e| format!("{e:?}"));
+                let scanned = crate::wellformed::check_module(&m, &wrong, &[], two_threads)
+                    .map_err(|e| format!("{e:?}"));
+                assert_eq!(with, scanned, "\n{text}");
+                if with.is_ok() {
+                    ok += 1;
+                } else {
+                    failed += 1;
+                }
+            }
+            for r in facts
+                .iter()
+                .filter(|r| wrong.iter().all(|w| w.func != r.func))
+            {
+                vouched += m.functions[r.func as usize].insts.len() - r.unchecked.len();
+                no_tree += r.far.is_empty() as usize;
+            }
+        }
+    }
+    eprintln!(
+        "{ok} accepted, {failed} rejected, {vouched} lines vouched for, {no_tree} without the tree"
+    );
+    assert!(
+        ok > 500 && failed > 1000,
+        "{ok} accepted, {failed} rejected"
+    );
+    assert!(
+        vouched > 500 && no_tree > 1000,
+        "{vouched} vouched, {no_tree} without the tree"
+    );
+}
+
+/// One to three edits of a random line of `text`'s bodies: an operand `%vN` renamed (a use not
+/// dominated, a forward or undefined reference, a phi's own value), `i32` written `i64` (operands
+/// of other types), a line swapped with the next (phis after other lines, terminators
+/// misplaced), an operand naming a block, a pointer operand naming an `i32`, or a `select` added
+/// whose condition may be an `i32` (a type error only the full check finds).
+fn damaged(rng: &mut converge_gen::rng::Rng, text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let body: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            lines[i].starts_with("  %")
+                || lines[i].starts_with("  br")
+                || lines[i].starts_with("  store")
+        })
+        .collect();
+    if body.is_empty() {
+        return text.to_string();
+    }
+    for _ in 0..1 + rng.below(3) {
+        let i = body[rng.below(body.len())];
+        let l = lines[i].clone();
+        // Operand positions: `%v`/`%a`/`%p` after the result's `=`, if any.
+        let from = l.find(" = ").map_or(2, |e| e + 3);
+        let uses: Vec<usize> = l[from..]
+            .match_indices('%')
+            .map(|(k, _)| from + k)
+            .collect();
+        let name_end = |k: usize| {
+            k + 1
+                + l[k + 1..]
+                    .find(|c: char| !c.is_ascii_alphanumeric())
+                    .unwrap_or(l.len() - k - 1)
+        };
+        lines[i] = match rng.below(7) {
+            0 | 1 if !uses.is_empty() => {
+                let k = uses[rng.below(uses.len())];
+                let new = if rng.chance(1, 6) {
+                    format!("%b{}", rng.below(8))
+                } else {
+                    format!("%v{}", rng.below(40))
+                };
+                format!("{}{}{}", &l[..k], new, &l[name_end(k)..])
+            }
+            2 => l.replacen("i32", "i64", 1),
+            3 if i + 1 < lines.len() && lines[i + 1].starts_with("  ") => {
+                lines.swap(i, i + 1);
+                continue;
+            }
+            4 => l.replacen("ptr addrspace(1) %p", "ptr addrspace(1) %a0", 1),
+            5 if l.starts_with("  %") => {
+                let c = if rng.chance(1, 2) {
+                    "i1 %c0"
+                } else {
+                    "i32 %a0"
+                };
+                format!("  %s{i} = select {c}, i32 %a1, i32 %a0\n{l}")
+            }
+            _ => l,
+        };
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+/// `read_facts_check_as_the_scan` on the project's random GPU programs (`converge_gen::program`:
+/// valid modules with loops, irreducible cycles, unreachable blocks, phis of values defined
+/// later), edited by [`damaged`]: mostly valid modules, and the errors the checks after the type
+/// checks find (uses not dominated, phis out of place), where the reader's facts decide most.
+#[test]
+fn read_facts_check_as_the_scan_on_programs() {
+    use converge_gen::program::{Flavor, Options, module};
+    let mut rng = converge_gen::rng::Rng::new(0x51_7cc1_b727_220a);
+    let (mut ok, mut failed, mut vouched, mut no_tree) = (0, 0, 0, 0);
+    for round in 0..1500 {
+        let mut opts = Options::new(Flavor::Amdgpu);
+        opts.max_blocks = 12;
+        opts.unreachable = round % 3 == 0;
+        opts.reducible_only = round % 4 == 1;
+        let n = 1 + rng.below(3);
+        let text = module(&mut rng, n, &opts);
+        let text = if round % 5 == 0 {
+            text
+        } else {
+            damaged(&mut rng, &text)
+        };
+        for general_only in [false, true] {
+            let mut p = Parser::new("t.ll", &text);
+            p.general_only = general_only;
+            let Ok((m, wrong, facts)) = p.parse_module_noted() else {
+                continue;
+            };
+            for two_threads in [false, true] {
+                let with = crate::wellformed::check_module(&m, &wrong, &facts, two_threads)
+                    .map_err(|e| format!("{e:?}"));
+                let scanned = crate::wellformed::check_module(&m, &wrong, &[], two_threads)
+                    .map_err(|e| format!("{e:?}"));
+                assert_eq!(with, scanned, "\n{text}");
+                if with.is_ok() {
+                    ok += 1;
+                } else {
+                    failed += 1;
+                }
+            }
+            for r in facts
+                .iter()
+                .filter(|r| wrong.iter().all(|w| w.func != r.func))
+            {
+                vouched += m.functions[r.func as usize].insts.len() - r.unchecked.len();
+                no_tree += r.far.is_empty() as usize;
+            }
+        }
+    }
+    eprintln!(
+        "{ok} accepted, {failed} rejected, {vouched} lines vouched for, {no_tree} without the tree"
+    );
+    assert!(ok > 500 && failed > 500, "{ok} accepted, {failed} rejected");
+    assert!(
+        vouched > 1000 && no_tree > 100,
+        "{vouched} vouched, {no_tree} without the tree"
+    );
+}
+
+/// A diamond whose every use is drawn from the values around it (an argument, a constant, each
+/// block's value, the phi, the value after it), its blocks sometimes written in another order
+/// (a phi's incoming block read after the phi): each use alone decides whether the dominator
+/// tree is needed and whether the module is valid.
+fn diamond(rng: &mut converge_gen::rng::Rng, k: usize) -> String {
+    // Each use mostly one of the values valid there, else any (`%x5` is never defined).
+    let mut v = |valid: &[&'static str]| {
+        let any = ["%a", "7", "%x0", "%x1", "%x2", "%x3", "%x4", "%x5"];
+        if rng.chance(3, 4) {
+            valid[rng.below(valid.len())]
+        } else {
+            any[rng.below(any.len())]
+        }
+    };
+    let (u1, u2) = (v(&["%a", "7", "%x0"]), v(&["%a", "7", "%x0"]));
+    let (p1, p2) = (v(&["%a", "7", "%x0", "%x1"]), v(&["%a", "7", "%x0", "%x2"]));
+    let u3 = v(&["%a", "7", "%x0", "%x3"]);
+    let b1 = format!("b1:\n  %x1 = add i32 {u1}, 1\n  br label %b3\n");
+    let b2 = format!("b2:\n  %x2 = add i32 {u2}, 2\n  br label %b3\n");
+    let b3 = format!(
+        "b3:\n  %x3 = phi i32 [ {p1}, %b1 ], [ {p2}, %b2 ]\n  %x4 = add i32 {u3}, 3\n  ret void\n"
+    );
+    let rest = match rng.below(3) {
+        0 => format!("{b1}{b2}{b3}"),
+        1 => format!("{b3}{b1}{b2}"),
+        _ => format!("{b2}{b3}{b1}"),
+    };
+    format!(
+        "define void @d{k}(i32 %a, i1 %c) {{\nb0:\n  %x0 = add i32 %a, 1\n  br i1 %c, label %b1, label %b2\n{rest}}}\n"
+    )
+}
+
+#[test]
+fn read_facts_check_as_the_scan_on_diamonds() {
+    let mut rng = converge_gen::rng::Rng::new(0x2f6b_96d4_6c1e_a517);
+    let (mut ok, mut failed, mut no_tree) = (0, 0, 0);
+    for _ in 0..3000 {
+        let mut text = String::from(HEADER);
+        for k in 0..1 + rng.below(2) {
+            text.push_str(&diamond(&mut rng, k));
+        }
+        let Ok((m, wrong, facts)) = Parser::new("t.ll", &text).parse_module_noted() else {
+            continue;
+        };
+        let with = crate::wellformed::check_module(&m, &wrong, &facts, false)
+            .map_err(|e| format!("{e:?}"));
+        let scanned =
+            crate::wellformed::check_module(&m, &wrong, &[], false).map_err(|e| format!("{e:?}"));
+        assert_eq!(with, scanned, "\n{text}");
+        if with.is_ok() {
+            ok += 1;
+        } else {
+            failed += 1;
+        }
+        no_tree += facts.iter().filter(|r| r.far.is_empty()).count();
+    }
+    eprintln!("{ok} accepted, {failed} rejected, {no_tree} without the tree");
+    assert!(
+        ok > 100 && failed > 1000 && no_tree > 100,
+        "{ok} accepted, {failed} rejected, {no_tree} without the tree"
+    );
+}
+
+/// A function on a random CFG of a few blocks whose phis list their block's predecessor edges,
+/// shuffled, or a near miss of them (an entry replaced, dropped or repeated).
+fn phi_cfg(rng: &mut converge_gen::rng::Rng) -> String {
+    let n = 2 + rng.below(5);
+    let mut succs: Vec<Vec<usize>> = Vec::new();
+    for _ in 0..n {
+        let mut s = Vec::new();
+        match rng.below(6) {
+            0 => {}
+            1 | 2 => s.push(1 + rng.below(n - 1)),
+            _ => {
+                s.push(1 + rng.below(n - 1));
+                s.push(1 + rng.below(n - 1));
+            }
+        }
+        succs.push(s);
+    }
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (b, s) in succs.iter().enumerate() {
+        for &t in s {
+            preds[t].push(b);
+        }
+    }
+    let mut out = String::from("define void @p(i1 %c) {\n");
+    for b in 0..n {
+        out.push_str(&format!("b{b}:\n"));
+        for k in 0..rng.below(3) {
+            let mut inc = preds[b].clone();
+            for i in (1..inc.len()).rev() {
+                let j = rng.below(i + 1);
+                inc.swap(i, j);
+            }
+            match rng.below(6) {
+                0 if !inc.is_empty() => {
+                    let i = rng.below(inc.len());
+                    inc[i] = rng.below(n);
+                }
+                1 if !inc.is_empty() => {
+                    inc.pop();
+                }
+                2 if !inc.is_empty() => inc.push(inc[0]),
+                _ => {}
+            }
+            if inc.is_empty() {
+                continue;
+            }
+            let entries: Vec<String> = inc.iter().map(|q| format!("[ 0, %b{q} ]")).collect();
+            out.push_str(&format!("  %x{b}.{k} = phi i32 {}\n", entries.join(", ")));
+        }
+        match succs[b][..] {
+            [] => out.push_str("  ret void\n"),
+            [t] => out.push_str(&format!("  br label %b{t}\n")),
+            [t, u, ..] => out.push_str(&format!("  br i1 %c, label %b{t}, label %b{u}\n")),
+        }
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// `wellformed`'s phis of one or two entries compared with their block's first two predecessor
+/// edges give the answer of counting each entry's edges (`NO_FIRST_PREDS`), on the modules of
+/// the generators above: random branches and phis (most rejected for their entries), programs
+/// with edits, diamonds, and phis listing their block's predecessors or near misses of them.
+#[test]
+fn first_preds_check_as_counting() {
+    use crate::wellformed::NO_FIRST_PREDS;
+    use converge_gen::program::{Flavor, Options, module};
+    use std::sync::atomic::Ordering::Relaxed;
+    let mut rng = converge_gen::rng::Rng::new(0x6a09_e667_f3bc_c908);
+    let mut lines = Rng(converge_gen::rng::Rng::new(0xbb67_ae85_84ca_a73b), 0);
+    let (mut ok, mut failed, mut small) = (0, 0, 0);
+    for round in 0..3000 {
+        let text = match round % 4 {
+            3 => format!("{HEADER}{}", phi_cfg(&mut rng)),
+            0 => {
+                lines.1 = [0, 10][round % 2];
+                let mut text = String::from(HEADER);
+                for k in 0..1 + lines.below(2) {
+                    text.push_str(&function(&mut lines, k, 0, 0));
+                }
+                text
+            }
+            1 => {
+                let mut opts = Options::new(Flavor::Amdgpu);
+                opts.max_blocks = 12;
+                opts.unreachable = round % 2 == 0;
+                let n = 1 + rng.below(2);
+                let text = module(&mut rng, n, &opts);
+                if rng.chance(1, 2) {
+                    damaged(&mut rng, &text)
+                } else {
+                    text
+                }
+            }
+            _ => {
+                let mut text = String::from(HEADER);
+                text.push_str(&diamond(&mut rng, 0));
+                text
+            }
+        };
+        let Ok((m, wrong, facts)) = Parser::new("t.ll", &text).parse_module_noted() else {
+            continue;
+        };
+        NO_FIRST_PREDS.store(true, Relaxed);
+        let counted = crate::wellformed::check_module(&m, &wrong, &facts, false)
+            .map_err(|e| format!("{e:?}"));
+        NO_FIRST_PREDS.store(false, Relaxed);
+        let direct = crate::wellformed::check_module(&m, &wrong, &facts, false)
+            .map_err(|e| format!("{e:?}"));
+        assert_eq!(direct, counted, "\n{text}");
+        if direct.is_ok() {
+            ok += 1;
+        } else {
+            failed += 1;
+        }
+        small += m
+            .functions
+            .iter()
+            .flat_map(|f| (0..f.insts.len() as u32).map(move |k| (f, k)))
+            .filter(|&(f, k)| {
+                f.insts[k as usize].op == crate::Opcode::Phi
+                    && f.inst_blocks(crate::InstId(k)).len() <= 2
+            })
+            .count();
+    }
+    eprintln!("{ok} accepted, {failed} rejected, {small} phis of one or two entries");
+    assert!(
+        ok > 500 && failed > 500 && small > 1000,
+        "{ok} accepted, {failed} rejected, {small} small phis"
+    );
+}

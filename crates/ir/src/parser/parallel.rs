@@ -108,11 +108,11 @@ impl<'s> Parser<'s> {
     }
 
     /// Reads the rest of the module sequentially and finishes it.
-    fn run_to_end(mut self) -> PResult<(Module, Vec<WrongType>)> {
+    fn run_to_end(mut self) -> PResult<Noted> {
         while self.tok.kind != Tok::Eof {
             self.parse_item()?;
         }
-        self.finish_with_wrong_types()
+        self.finish_noted()
     }
 }
 
@@ -134,8 +134,8 @@ pub(crate) fn worth_it(src: &str) -> bool {
 }
 
 /// Reads `src` with two threads; the result (module or first error) equals the sequential reader's.
-pub(crate) fn parse_parallel(source_name: &str, src: &str) -> PResult<(Module, Vec<WrongType>)> {
-    let seq = || Parser::new(source_name, src).parse_module();
+pub(crate) fn parse_parallel(source_name: &str, src: &str) -> PResult<Noted> {
+    let seq = || Parser::new(source_name, src).parse_module_noted();
     let Some(prelude_end) = find_define(src, 0) else {
         return seq();
     };
@@ -168,7 +168,7 @@ pub(crate) fn parse_parallel(source_name: &str, src: &str) -> PResult<(Module, V
             .stack_size(WORKER_STACK)
             .spawn_scoped(scope, job)
         else {
-            return Parser::new(source_name, src).parse_module();
+            return Parser::new(source_name, src).parse_module_noted();
         };
         let mut a = Parser::new(source_name, src);
         // A's reading up to `mid` is the sequential reading: its errors are the sequential ones.
@@ -680,6 +680,13 @@ fn merge<'s>(a: &mut Parser<'s>, mut b: Parser<'s>, base: &Base) -> bool {
             func: r.func(w.func),
             written: r.ty(w.written),
             ..*w
+        });
+    }
+    // What B learnt about its functions' instructions (only the function moves).
+    for r_facts in std::mem::take(&mut b.read_facts) {
+        a.read_facts.push(ReadFacts {
+            func: r.func(r_facts.func),
+            ..r_facts
         });
     }
     // The functions themselves.

@@ -70,9 +70,13 @@ impl<'s> Parser<'s> {
         match v {
             Val::Ready(v) => {
                 self.check_written(f, v, ty);
+                // No facts for this function (see `ReadFacts`).
+                self.block_operand |= matches!(v, Value::Block(_));
                 f.operands.push(v)
             }
             Val::Fwd(key, span) => {
+                // A forward reference may need the dominator tree (`ReadFacts`).
+                self.note_far_use(f);
                 f.operands.push(PENDING);
                 self.fixups.push(Fixup {
                     key,
@@ -172,9 +176,12 @@ impl<'s> Parser<'s> {
                 }
                 Some(Local::Block(k)) if self.block_names[k as usize].block < NAMES_A_VALUE => {
                     let b = self.block_names[k as usize].block;
+                    self.block_operand = true;
                     f.operands.push(Value::Block(Block(b)))
                 }
                 _ => {
+                    // A forward reference may need the dominator tree (`ReadFacts`).
+                    self.note_far_use(f);
                     f.operands.push(PENDING);
                     self.fixups.push(Fixup {
                         key,
@@ -264,6 +271,8 @@ impl<'s> Parser<'s> {
             before: self.fixups.len() as u32,
             first: t,
             split: self.locals.last_split(),
+            edges: 0,
+            edges_from: [u32::MAX; 2],
         });
     }
 
