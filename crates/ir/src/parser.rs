@@ -152,10 +152,6 @@ struct BlockName {
     first: Token,
     /// The name's split in the name map, for its cached symbol ([`locals::LocalMap::last_sym`]).
     split: Option<(u32, u32)>,
-    /// The terminators' edges to it so far, and the blocks the first two come from (`u32::MAX`
-    /// past the edges), for [`ReadFacts::npreds`] and [`ReadFacts::first_preds`].
-    edges: u32,
-    edges_from: [u32; 2],
 }
 
 #[derive(Copy, Clone, Debug)]

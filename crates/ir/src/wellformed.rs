@@ -189,10 +189,6 @@ pub(crate) struct ReadFacts {
     pub(crate) phi_misplaced: bool,
     /// The instructions the reader did not vouch for, in order.
     pub(crate) unchecked: Vec<u32>,
-    /// Per block, its predecessor edges (with multiplicity) and the blocks the first two come
-    /// from ([`Scratch::first_preds`]), counted from the terminators as they were read.
-    pub(crate) npreds: Vec<u32>,
-    pub(crate) first_preds: Vec<[u32; 2]>,
 }
 
 /// Stack of the second checking thread: the checks are iterative, this is a margin.
@@ -316,11 +312,7 @@ impl Scratch {
     /// with a phi, made counting by scan quadratic (64,000 targets: 1.9 s of reading).
     #[inline(always)]
     fn edges(&mut self, f: &Function, q: usize, b: Block) -> usize {
-        // `succ` is empty when the reader counted the edges (see `check_function`).
-        let r = match self.succ.get(q) {
-            Some(&r) => r,
-            None => succ_range(f, q),
-        };
+        let r = self.succ[q];
         let refs = &f.block_refs[r.start as usize..r.end as usize];
         if refs.len() <= WIDE {
             // A plain loop: one or two successors, usually (an iterator's count is unrolled and
@@ -362,7 +354,7 @@ impl Scratch {
     #[inline]
     fn incoming_are_preds(&mut self, f: &Function, b: Block, incoming: &[Block]) -> bool {
         for &q in incoming {
-            if q.index() >= f.blocks.len() {
+            if q.index() >= self.succ.len() {
                 return false;
             }
             // Plain loops over a list of two, usually (see `edges`).
@@ -495,37 +487,26 @@ fn check_function(
     // Predecessor edges per block, counted from the terminators (with multiplicity: a switch
     // may reach a block twice): the entry rule and the phis' incoming counts need no more.
     let n = f.blocks.len();
+    sc.npreds.clear();
+    sc.npreds.resize(n, 0);
+    sc.first_preds.clear();
+    sc.first_preds.resize(n, [u32::MAX; 2]);
     sc.succ.clear();
     sc.wide.clear();
     sc.wide_at.clear();
     sc.wide_at.resize(n, NOT_SORTED);
-    // The reader counted them as it read the terminators (`ReadFacts`); `succ` then stays
-    // empty, and `Scratch::edges` finds a block's successors when a phi asks.
-    // Out of `sc` while the phis are compared (its methods borrow it), put back after.
-    let mut own_npreds = std::mem::take(&mut sc.npreds);
-    let mut own_first = std::mem::take(&mut sc.first_preds);
-    let (npreds, first_preds): (&[u32], &[[u32; 2]]) = match read {
-        Some(r) if r.npreds.len() == n && r.first_preds.len() == n => (&r.npreds, &r.first_preds),
-        _ => {
-            own_npreds.clear();
-            own_npreds.resize(n, 0);
-            own_first.clear();
-            own_first.resize(n, [u32::MAX; 2]);
-            for b in 0..n {
-                let r = succ_range(f, b);
-                sc.succ.push(r);
-                for s in &f.block_refs[r.range()] {
-                    let c = &mut own_npreds[s.index()];
-                    if let Some(p) = own_first[s.index()].get_mut(*c as usize) {
-                        *p = b as u32;
-                    }
-                    *c += 1;
-                }
+    for b in 0..n {
+        let r = succ_range(f, b);
+        sc.succ.push(r);
+        for s in &f.block_refs[r.range()] {
+            let c = &mut sc.npreds[s.index()];
+            if let Some(p) = sc.first_preds[s.index()].get_mut(*c as usize) {
+                *p = b as u32;
             }
-            (&own_npreds, &own_first)
+            *c += 1;
         }
-    };
-    if npreds.first().is_some_and(|&c| c != 0) {
+    }
+    if sc.npreds.first().is_some_and(|&c| c != 0) {
         return Err(entry_is_target());
     }
     sc.cfg_built = false;
@@ -551,10 +532,10 @@ fn check_function(
                     ));
                 }
                 let incoming = f.inst_blocks(InstId(k as u32));
-                if incoming.len() == npreds[b] as usize
+                if incoming.len() == sc.npreds[b] as usize
                     && if incoming.len() <= 2 && !no_first_preds() {
                         // One or two edges into `b`: the multisets compared directly.
-                        let [p, q] = first_preds[b];
+                        let [p, q] = sc.first_preds[b];
                         match incoming {
                             [x] => x.0 == p,
                             [x, y] => (x.0 == p && y.0 == q) || (x.0 == q && y.0 == p),
@@ -574,8 +555,6 @@ fn check_function(
             }
         }
     }
-    sc.npreds = own_npreds;
-    sc.first_preds = own_first;
 
     if !needs_dt {
         return Ok(());

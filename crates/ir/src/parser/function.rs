@@ -303,8 +303,6 @@ impl<'s> Parser<'s> {
                 kind: Tok::LabelStr,
             },
             split: self.locals.last_split(),
-            edges: 0,
-            edges_from: [u32::MAX; 2],
         });
         self.block_names.len() as u32 - 1
     }
@@ -350,25 +348,12 @@ impl<'s> Parser<'s> {
             self.resolve_fixups(&mut f)
         });
         if r.is_ok() && !self.block_operand {
-            // The terminators' edges by target name, now by target block (every name a
-            // terminator names is a defined block, or the body failed).
-            let nb = f.blocks.len();
-            let mut npreds = vec![0; nb];
-            let mut first_preds = vec![[u32::MAX; 2]; nb];
-            for name in &self.block_names {
-                if let Some(c) = npreds.get_mut(name.block as usize) {
-                    *c = name.edges;
-                    first_preds[name.block as usize] = name.edges_from;
-                }
-            }
             self.read_facts.push(ReadFacts {
                 func: fid,
                 far: self.facts.far.clone(),
                 has_phi: self.facts.has_phi,
                 phi_misplaced: self.facts.phi_misplaced,
                 unchecked: self.facts.unchecked.clone(),
-                npreds,
-                first_preds,
             });
         }
         self.pool_sizes = shrink_pools(&mut f);
@@ -485,20 +470,6 @@ impl<'s> Parser<'s> {
                 let op = self.parse_inst(f, bidx)?;
                 if op.is_terminator() {
                     break;
-                }
-            }
-            // The terminator's block references are its successors, still by name (see
-            // `resolve_fixups`): the edges into each, for `ReadFacts`.
-            let refs = match f.insts.len() {
-                0 => 0,
-                n => f.inst_block_range(InstId(n as u32 - 1)).start as usize,
-            };
-            for r in f.block_refs.get(refs..).unwrap_or(&[]) {
-                if let Some(name) = self.block_names.get_mut(r.0 as usize) {
-                    if let Some(p) = name.edges_from.get_mut(name.edges as usize) {
-                        *p = bidx;
-                    }
-                    name.edges += 1;
                 }
             }
             // The block's span ends with its terminator's (`self.prev_end` here), and its

@@ -271,8 +271,6 @@ impl<'s> Parser<'s> {
             before: self.fixups.len() as u32,
             first: t,
             split: self.locals.last_split(),
-            edges: 0,
-            edges_from: [u32::MAX; 2],
         });
     }
 
