@@ -619,6 +619,43 @@ impl JoinFinder {
         }
     }
 
+    /// What [`Self::compute`] and [`Self::compute_lean`] do first: forget the last branch's
+    /// answer and labels, and give the branch's index and a fresh stamp, or `None` when it has
+    /// nothing to propagate. `settled_below`: every block at a smaller index is settled, a join
+    /// there changes nothing, and the caller knows that no divergent exit can add anything (else
+    /// it passes 0); when labels cannot reach beyond that (`hi` of the largest successor index),
+    /// the branch has no effect.
+    #[inline(always)]
+    fn begin<G: Graph>(
+        &mut self,
+        g: &G,
+        po: &ModifiedPo,
+        t: Block,
+        settled_below: u32,
+        hi: impl FnOnce(u32) -> u32,
+    ) -> Option<u32> {
+        self.desc.joins.clear();
+        self.desc.cycle_exits.clear();
+        self.clear_labels();
+        if g.succs(t).len() <= 1 {
+            return None;
+        }
+        let t_idx = po.index[t.index()];
+        if settled_below > 0 {
+            let m = po.succs(t_idx).iter().copied().max().unwrap_or(0);
+            if hi(m) < settled_below {
+                return None;
+            }
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == NONE {
+            self.in_joins.fill(NONE);
+            self.in_exits.fill(NONE);
+            self.stamp = 0;
+        }
+        Some(t_idx)
+    }
+
     /// The joins and divergent cycle exits of the divergent terminator of reachable block `t`,
     /// left in `self.desc`.
     #[allow(clippy::too_many_arguments)]
@@ -637,35 +674,17 @@ impl JoinFinder {
             self.compute_lean(g, s, po, t, settled_below);
             return;
         }
-        self.desc.joins.clear();
-        self.desc.cycle_exits.clear();
-        self.clear_labels();
-        if g.succs(t).len() <= 1 {
-            return;
-        }
-        let t_idx = po.index[t.index()];
-        // `settled_below`: every block at a smaller index is settled, a join there changes
-        // nothing, and the caller knows that no divergent exit can add anything (else it passes
-        // 0). When labels cannot reach beyond that, the branch has no effect and propagation can
-        // stop. (LLVM 19's propagation also walks through reducible cycles that do not contain
-        // the branch, upwards in the order: `reach_hi_19` bounds that.)
-        if settled_below > 0 {
-            let m = po.succs(t_idx).iter().copied().max().unwrap_or(0);
-            let hi = if llvm19 {
+        // (LLVM 19's propagation also walks through reducible cycles that do not contain the
+        // branch, upwards in the order: `reach_hi_19` bounds how far its labels reach.)
+        let Some(t_idx) = self.begin(g, po, t, settled_below, |m| {
+            if llvm19 {
                 po.reach_hi_19(s, t, m)
             } else {
                 po.reach_hi[m as usize]
-            };
-            if hi < settled_below {
-                return;
             }
-        }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == NONE {
-            self.in_joins.fill(NONE);
-            self.in_exits.fill(NONE);
-            self.stamp = 0;
-        }
+        }) else {
+            return;
+        };
         let t_cycle = s.inner(t);
         // The largest irreducible ancestor of t's cycle with no reducible cycle in between; its
         // blocks are the index interval `irr_lo..irr_hi` (a cycle is contiguous, header first).
@@ -939,26 +958,9 @@ impl JoinFinder {
         t: Block,
         settled_below: u32,
     ) {
-        // As `compute` does before the exit check's setup.
-        self.desc.joins.clear();
-        self.desc.cycle_exits.clear();
-        self.clear_labels();
-        if g.succs(t).len() <= 1 {
+        let Some(t_idx) = self.begin(g, po, t, settled_below, |m| po.reach_hi[m as usize]) else {
             return;
-        }
-        let t_idx = po.index[t.index()];
-        if settled_below > 0 {
-            let m = po.succs(t_idx).iter().copied().max().unwrap_or(0);
-            if po.reach_hi[m as usize] < settled_below {
-                return;
-            }
-        }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == NONE {
-            self.in_joins.fill(NONE);
-            self.in_exits.fill(NONE);
-            self.stamp = 0;
-        }
+        };
         #[cfg(test)]
         crate::analysis::knobs::LEAN_WALKS.with(|c| c.set(c.get() + 1));
         let t_cycle = s.inner(t);

@@ -640,7 +640,7 @@ impl<'s> Parser<'s> {
 /// spent a quarter of its run in 929 calls, one per block of the body's last 5%).
 pub(super) fn next_grow_at(len: usize, cap: usize) -> usize {
     if len * 8 >= cap * 7 {
-        len + (cap - len.min(cap)) / 2 + 1
+        len + (cap - len) / 2 + 1
     } else {
         0
     }

@@ -588,6 +588,15 @@ mod tests {
         })
     }
 
+    /// The CFG of successor lists, entry block 0.
+    fn cfg(succs: &[Vec<u32>]) -> Cfg {
+        Cfg::from_succs(
+            Block(0),
+            succs.len(),
+            succs.iter().map(|s| s.iter().map(|&x| Block(x))),
+        )
+    }
+
     /// A random CFG, some of its blocks given many extra successors (dispatch `switch`es).
     fn random_wide(rng: &mut Rng, n: usize, wide: usize) -> Cfg {
         let mut opts = Options::new(Flavor::Amdgpu);
@@ -600,11 +609,7 @@ mod tests {
                 succs[b].push(rng.below(n) as u32);
             }
         }
-        Cfg::from_succs(
-            Block(0),
-            n,
-            succs.iter().map(|s| s.iter().map(|&x| Block(x))),
-        )
+        cfg(&succs)
     }
 
     /// The walk with cursors, stamps and the early stop replays exactly the traversals of the
@@ -654,11 +659,7 @@ mod tests {
             _ => vec![exit],
         }));
         succs.extend([vec![r2, exit], vec![r1], vec![]]);
-        let g = Cfg::from_succs(
-            Block(0),
-            succs.len(),
-            succs.iter().map(|s| s.iter().map(|&x| Block(x))),
-        );
+        let g = cfg(&succs);
         let edges: usize = succs.iter().map(Vec::len).sum();
         let (in_region, reach, count) = tables(&g);
         assert_eq!(count, 2);
@@ -683,11 +684,7 @@ mod tests {
         let mut succs: Vec<Vec<u32>> = vec![vec![1], (2..2 + d).chain([r1, r2]).collect()];
         succs.extend((0..d).map(|_| vec![1]));
         succs.extend([vec![r2], vec![r1, 1]]);
-        let g = Cfg::from_succs(
-            Block(0),
-            succs.len(),
-            succs.iter().map(|s| s.iter().map(|&x| Block(x))),
-        );
+        let g = cfg(&succs);
         let (in_region, reach, count) = tables(&g);
         SCANS.with(|c| c.set(0));
         let mut replays = 0u64;
