@@ -468,6 +468,14 @@ pub(crate) mod knobs {
         pub static SETTLE_SCANS: Cell<u64> = const { Cell::new(0) };
     }
     thread_local! {
+        /// No walk remembered at its cuts (`sync::cut_memo`).
+        pub static NO_CUT_MEMO: Cell<bool> = const { Cell::new(false) };
+        /// Walks remembered at their cuts in every function, from the first branch.
+        pub static EAGER_CUT_MEMO: Cell<bool> = const { Cell::new(false) };
+        /// Remembered walks replayed (this thread).
+        pub static CUT_REPLAYS: Cell<u64> = const { Cell::new(0) };
+    }
+    thread_local! {
         pub static BUDGET: Cell<Option<u64>> = const { Cell::new(None) };
         pub static TWO_STATE_CANDIDATES: Cell<bool> = const { Cell::new(false) };
         /// The token walk of `token_join_candidates` only when no block after the cycle lies in

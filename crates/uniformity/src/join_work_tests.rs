@@ -2129,3 +2129,161 @@ fn header_jumps_change_nothing() {
     assert!(taken > 1_000, "header jumps taken: {taken}");
     assert_linear_only_with("earlyret", mode, &knobs::NO_HEADER_JUMPS);
 }
+
+/// The cut memo (`sync::cut_memo`) per branch: on random loop nests, random DAGs with back
+/// edges and grids, every branch's joins inside its top-level cycle (in order) and its cycle
+/// exits whose target has no divergent exit yet (in order) are those of the plain walk, with
+/// the divergent exits known growing as the analysis' do, some branches inside an
+/// assumed-divergent top-level cycle (`ignore`, remembered exit configurations) and some with a
+/// settled bound, every other function with its jump table from the start. (Joins outside the
+/// top-level cycle and exits to cycles that have one are not replayed: their effects are the
+/// same for every branch, or nothing.)
+#[test]
+fn cut_memo_per_branch_is_the_plain_walk() {
+    use crate::structure::NONE;
+    use crate::sync::{JoinFinder, ModifiedPo};
+    use converge_graph::{Block, Graph};
+    let mut rng = Rng::new(53);
+    let mut cfgs: Vec<Vec<Vec<u32>>> = Vec::new();
+    for k in 0..60 {
+        cfgs.push(shapes::randnest_cfg(&mut rng, 200 + 40 * k));
+    }
+    for k in 0..20 {
+        cfgs.push(dag_back_edges_cfg(&mut rng, 100 + 30 * k));
+        cfgs.push(grid_back_edges_cfg(&mut rng, 100 + 30 * k));
+    }
+    let (mut compared, mut replays) = (0u64, 0u64);
+    knobs::EAGER_CUT_MEMO.with(|c| c.set(true));
+    for (k, succs) in cfgs.iter().enumerate() {
+        // Every other function with its jump table from the start (`crate::jumps`).
+        knobs::EAGER_JUMPS.with(|c| c.set(k % 2 == 1));
+        let g = converge_graph::Cfg::from_succs(
+            Block(0),
+            succs.len(),
+            succs.iter().map(|v| v.iter().map(|&x| Block(x))),
+        );
+        let s = Structure::new(&g);
+        let po = ModifiedPo::compute(&g, &s);
+        let (mut memo, mut plain) = (JoinFinder::default(), JoinFinder::default());
+        memo.reset(g.num_blocks());
+        plain.reset(g.num_blocks());
+        let mut known = vec![false; s.num_cycles()];
+        let assumed = rng.chance(1, 2);
+        // Branches deepest first, as the postponed ones are analysed.
+        let mut branches: Vec<Block> = (0..g.num_blocks() as u32)
+            .map(Block)
+            .filter(|&t| s.is_reachable(t) && g.succs(t).len() >= 2 && s.inner(t) != NONE)
+            .collect();
+        branches.sort_by_key(|&t| std::cmp::Reverse(s.depth(s.inner(t))));
+        for t in branches {
+            let top = s.top(s.inner(t));
+            let lo = po.index[s.header(top).index()];
+            let interval = (lo, lo + s.blocks(top).len() as u32);
+            let settled = if rng.chance(1, 8) {
+                rng.below(po.order.len()) as u32
+            } else {
+                0
+            };
+            let mut got = Vec::new();
+            for (jf, on) in [(&mut memo, true), (&mut plain, false)] {
+                knobs::NO_CUT_MEMO.with(|c| c.set(!on));
+                jf.ignore = if assumed { interval } else { (0, 0) };
+                jf.configs_of = assumed.then_some(top);
+                let before = knobs::CUT_REPLAYS.with(|c| c.get());
+                jf.compute(&g, &s, &po, t, false, &known, settled, settled);
+                replays += knobs::CUT_REPLAYS.with(|c| c.get()) - before;
+                let joins: Vec<Block> = jf
+                    .desc
+                    .joins
+                    .iter()
+                    .copied()
+                    .filter(|b| {
+                        let i = po.index[b.index()];
+                        interval.0 <= i && i < interval.1
+                    })
+                    .collect();
+                let inner = s.inner(t);
+                let exits: Vec<Block> = jf
+                    .desc
+                    .cycle_exits
+                    .iter()
+                    .copied()
+                    .filter(|&x| {
+                        let d = s.cycle_of(x).map_or(0, |c| s.depth(c));
+                        let target = if s.depth(inner) > d {
+                            s.ancestor_at_depth(inner, d + 1)
+                        } else {
+                            inner
+                        };
+                        !known[target as usize]
+                    })
+                    .collect();
+                got.push((joins, exits));
+            }
+            knobs::NO_CUT_MEMO.with(|c| c.set(false));
+            assert_eq!(
+                got[0], got[1],
+                "the cut memo changed branch {t:?} (settled {settled}, assumed {assumed}) of {succs:?}"
+            );
+            compared += 1;
+            // Divergent exits become known as the analysis finds them.
+            for &x in &got[1].1 {
+                let inner = s.inner(t);
+                let d = s.cycle_of(x).map_or(0, |c| s.depth(c));
+                let target = if s.depth(inner) > d {
+                    s.ancestor_at_depth(inner, d + 1)
+                } else {
+                    inner
+                };
+                if rng.chance(3, 4) {
+                    known[target as usize] = true;
+                }
+            }
+        }
+    }
+    knobs::EAGER_CUT_MEMO.with(|c| c.set(false));
+    knobs::EAGER_JUMPS.with(|c| c.set(false));
+    eprintln!("{compared} branches compared, {replays} replays");
+    assert!(
+        compared > 20_000 && replays > 2_000,
+        "{compared} compared, {replays} replays"
+    );
+}
+
+/// The cut memo changes no answer and no order (the cycles with a divergent exit included) in
+/// LLVM 22's setting, remembering from the first branch of every function (`EAGER_CUT_MEMO`)
+/// and at the default point, on random loop nests (the family it is for, several sizes and
+/// seeds), the irreducible families and random functions.
+#[test]
+fn cut_memo_changes_nothing() {
+    let mut inputs: Vec<String> = Vec::new();
+    for seed in 1..=6 {
+        let mut rng = Rng::new(seed);
+        for n in [300, 1200, 3000, 8000] {
+            inputs.push(tid_module(&shapes::randnest_cfg(&mut rng, n)));
+        }
+    }
+    inputs.extend(irreducible_and_families(1..=3, 1200));
+    inputs.extend(mixed_random_inputs(57, 20, 20));
+    let mode = MODES[0];
+    let mut replays = 0;
+    for text in &inputs {
+        let (plain, _) = run_without(&knobs::NO_CUT_MEMO, text, mode);
+        knobs::CUT_REPLAYS.with(|c| c.set(0));
+        let (lazy, _) = run(text, mode);
+        knobs::EAGER_CUT_MEMO.with(|c| c.set(true));
+        let (eager, _) = run(text, mode);
+        knobs::EAGER_CUT_MEMO.with(|c| c.set(false));
+        replays += knobs::CUT_REPLAYS.with(|c| c.get());
+        assert!(
+            same(&plain, &lazy),
+            "the cut memo changed an answer\n{text}"
+        );
+        assert!(
+            same(&plain, &eager),
+            "the cut memo changed an answer\n{text}"
+        );
+    }
+    eprintln!("{replays} replays");
+    assert!(replays > 1_000, "replays: {replays}");
+}

@@ -24,6 +24,7 @@
 //! around the branch visits only edges that leave a cycle of the branch's chain (a range-minimum
 //! query in `Structure`), with O(1) per edge, instead of cycles × exits.
 
+mod cut_memo;
 mod exit_configs;
 mod exit_seeded;
 
@@ -489,6 +490,34 @@ impl FreshSet {
             self.reset(i);
         }
     }
+    /// Whether some member lies in `lo..hi` (a scan of the words there; off the hot path).
+    fn any_in(&self, lo: u32, hi: u32) -> bool {
+        if lo >= hi {
+            return false;
+        }
+        let (first, last) = (lo as usize / 64, (hi - 1) as usize / 64);
+        (first..=last.min(self.words.len().saturating_sub(1))).any(|w| {
+            let mut word = self.words[w];
+            if w == first {
+                word &= !0u64 << (lo % 64);
+            }
+            if w == last && !hi.is_multiple_of(64) {
+                word &= (1u64 << (hi % 64)) - 1;
+            }
+            word != 0
+        })
+    }
+    /// Appends the members to `out`, in increasing order.
+    fn members(&self, out: &mut Vec<u32>) {
+        for (w, &word) in self.words.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let b = word.trailing_zeros();
+                out.push(w as u32 * 64 + b);
+                word &= word - 1;
+            }
+        }
+    }
 }
 
 /// Join blocks and divergent cycle exits of one divergent branch (insertion order, no duplicates).
@@ -556,6 +585,8 @@ pub(crate) struct JoinFinder {
     configs: exit_configs::ExitConfigs,
     /// Scratch: the indices of `configs_of`'s exits.
     config_exits: Vec<u32>,
+    /// Walks remembered from their cuts (`cut_memo`).
+    memo: cut_memo::CutMemo,
 }
 
 /// Propagation steps in one function after which its jump table pays: a fixed amount plus
@@ -569,6 +600,10 @@ const JUMP_WORK: u64 = 4096;
 /// cost every branch its depth times its exits).
 const READ_SET_MAX: usize = 64;
 const JUMP_WORK_PER_BLOCK: u64 = 24;
+/// Propagation steps per block after which a function's walks are remembered at their cuts
+/// (`cut_memo`): keys and snapshots cost every walk something, which pays only where walks
+/// cross the same big cycles again and again.
+const MEMO_WORK_PER_BLOCK: u64 = 24;
 
 impl JoinFinder {
     /// Makes room for a function of `n` blocks. Labels are `NONE` between branches (reset through
@@ -586,6 +621,7 @@ impl JoinFinder {
         self.jumps.clear();
         self.work_base = self.work;
         self.configs.clear();
+        self.memo.reset(n);
     }
 
     /// Have this function's propagations walked more than `per_block` passes over its `n`
@@ -877,6 +913,19 @@ impl JoinFinder {
                 }
                 _ => (NONE, 0),
             };
+            // Remembered cuts (`cut_memo`) once the function's propagations work hard, in
+            // llvm mode (precise mode also reads which blocks got a label).
+            #[cfg(test)]
+            let (memo_ok, memo_eager) = (
+                !crate::analysis::knobs::NO_CUT_MEMO.with(|c| c.get()),
+                crate::analysis::knobs::EAGER_CUT_MEMO.with(|c| c.get()),
+            );
+            #[cfg(not(test))]
+            let (memo_ok, memo_eager) = (true, false);
+            let mut memo = memo_ok
+                && !self.header_exits
+                && t_cycle != NONE
+                && (memo_eager || self.work - self.work_base > MEMO_WORK_PER_BLOCK * n + JUMP_WORK);
             while self.propagate::<false>(
                 s,
                 po,
@@ -888,7 +937,10 @@ impl JoinFinder {
                 irr,
                 &reads,
                 pause,
+                memo,
+                exit_known,
             ) {
+                memo = false;
                 pause = 0;
                 if !self.config_first_time(s, po, a) {
                     #[cfg(test)]
@@ -989,6 +1041,8 @@ impl JoinFinder {
             (0, 0),
             &|_, _| false,
             0,
+            false,
+            &[],
         );
         self.fresh.clear();
     }
@@ -1216,9 +1270,12 @@ impl JoinFinder {
         (irr_lo, irr_hi): (u32, u32),
         reads: &dyn Fn(u32, u32) -> bool,
         pause_below: u32,
+        memo_on: bool,
+        exit_known: &[bool],
     ) -> bool {
         let t_cycle = s.inner(t);
         let header_exits = !LEAN && self.header_exits;
+        let memo_on = !LEAN && memo_on;
         let pause_below = if LEAN { 0 } else { pause_below };
         let reads = |lo: u32, hi: u32| !LEAN && reads(lo, hi);
         // As in `propagate_llvm19`: split borrows, the fresh set and the touched list in locals,
@@ -1234,6 +1291,7 @@ impl JoinFinder {
             ignore,
             work,
             jumps,
+            memo,
             ..
         } = self;
         let jumps = if LEAN { &[][..] } else { &jumps.target[..] };
@@ -1252,19 +1310,58 @@ impl JoinFinder {
         let mut fresh = std::mem::take(fresh_out);
         let mut touched = std::mem::take(touched_out);
         let (fresh, touched) = (&mut fresh, &mut touched);
-        let mut add_join = |desc: &mut Descriptor, x: u32| {
-            if x.wrapping_sub(ignore.0) >= ignore.1 - ignore.0 && in_joins[x as usize] != stamp {
-                in_joins[x as usize] = stamp;
-                desc.joins.push(order[x as usize]);
-            }
-        };
-        let mut add_exit = |desc: &mut Descriptor, x: u32| {
-            if in_exits[x as usize] != stamp {
-                in_exits[x as usize] = stamp;
-                desc.cycle_exits.push(order[x as usize]);
-            }
-        };
+        // (Macros, not closures: the cut memo reads `in_joins` and `in_exits` between calls.)
+        macro_rules! add_join {
+            ($x:expr) => {
+                add_join_to(in_joins, desc, order, stamp, ignore, $x)
+            };
+        }
+        macro_rules! add_exit {
+            ($x:expr) => {
+                add_exit_to(in_exits, desc, order, stamp, $x)
+            };
+        }
         let mut steps = 0u64;
+        // The cut memo (`cut_memo`): the cycles around the branch, the intervals whose pops it
+        // must see, and the log of joins and exits once a cut is recorded.
+        let mut mlog = std::mem::take(&mut memo.log);
+        let (mut watch, mut back, mut logging) = ((0, u32::MAX), (0, 0), false);
+        let mut log_joins = false;
+        let mut top = (0, 0);
+        let mut log_depth = 0;
+        // The cycle an exit found by this branch would give a divergent exit
+        // (`propagateCycleExitDivergence`: by depths only), when it has one already: the exit
+        // then changes nothing, for this branch or, when it would be the same cycle for every
+        // branch of the cut cycles recorded (`log_depth`), for a replay.
+        let exit_is_moot = |xi: u32, depth_limit: u32| {
+            let d = s.cycle_of(order[xi as usize]).map_or(0, |c| s.depth(c));
+            if d + 1 > depth_limit || s.depth(t_cycle) <= d {
+                return false;
+            }
+            exit_known[s.ancestor_at_depth(t_cycle, d + 1) as usize]
+        };
+        if memo_on {
+            memo.begin(
+                s,
+                po,
+                t_cycle,
+                [
+                    settled_below,
+                    pause_below,
+                    ignore.0,
+                    ignore.1,
+                    irr_lo,
+                    irr_hi,
+                    o_lo,
+                    o_end,
+                    jumps.is_empty() as u32,
+                    no_skip as u32,
+                ],
+            );
+            (watch, back) = (memo.watch, memo.back);
+            top = memo.top();
+        }
+        let mut replayed = false;
         #[cfg(test)]
         let settled_drop = !crate::analysis::knobs::NO_SETTLED_DROP.with(|c| c.get());
         #[cfg(not(test))]
@@ -1284,6 +1381,52 @@ impl JoinFinder {
                 break;
             }
             steps += 1;
+            if memo_on && (!(watch.0 <= i && i < watch.1) || (back.0 <= i && i < back.1)) {
+                let added = |x: u32| {
+                    (in_joins[x as usize] == stamp) as u32
+                        | ((in_exits[x as usize] == stamp) as u32) << 1
+                };
+                if let Some(r) = memo.on_pop(s, po, labels, &added, i, steps, mlog.len()) {
+                    if memo.logging {
+                        std::mem::swap(&mut memo.log, &mut mlog);
+                        memo.link(s, po, labels, &r);
+                        std::mem::swap(&mut memo.log, &mut mlog);
+                    }
+                    fresh.clear();
+                    let (p, future) = memo.replay(
+                        &r,
+                        labels,
+                        touched,
+                        |e| {
+                            if e & cut_memo::EXIT_EVENT != 0 {
+                                let x = e & !cut_memo::EXIT_EVENT;
+                                if !exit_is_moot(x, u32::MAX) {
+                                    add_exit_to(in_exits, desc, order, stamp, x);
+                                }
+                            } else {
+                                add_join_to(in_joins, desc, order, stamp, ignore, e);
+                            }
+                        },
+                        |x| fresh.set(x),
+                    );
+                    #[cfg(test)]
+                    crate::analysis::knobs::CUT_REPLAYS.with(|c| c.set(c.get() + 1));
+                    // (The pop at the cut is among the remembered walk's steps.)
+                    steps = steps - 1 + future;
+                    paused = p;
+                    replayed = true;
+                    break;
+                }
+                (watch, back, logging, log_depth) =
+                    (memo.watch, memo.back, memo.logging, memo.log_depth());
+                // A join outside the branch's top-level cycle has effects that do not depend on
+                // the branch (`exit_configs`: the cycle it may make divergent is the outermost
+                // one around it, none of which holds the branch; its phis are marked either
+                // way), and so does none inside it when it is assumed divergent (`ignore`): the
+                // joins a remembered walk recorded there were analysed with its branch, so they
+                // are not logged, and a replay does not record them again.
+                log_joins = logging && ignore.1 <= ignore.0;
+            }
             if reach_hi[i as usize] < settled_below {
                 // Every later join would be settled.
                 break;
@@ -1296,7 +1439,7 @@ impl JoinFinder {
                     let l = labels[i as usize];
                     for &xi in po.header_exits(i) {
                         if push_label(labels, fresh, touched, xi, l) {
-                            add_exit(desc, xi);
+                            add_exit!(xi);
                         }
                     }
                 }
@@ -1358,8 +1501,15 @@ impl JoinFinder {
                     && !reads(p + 1, i - 1)
                 {
                     low_done = i;
-                    if push_label(labels, fresh, touched, p, labels[i as usize]) {
-                        add_join(desc, p);
+                    if memo_on {
+                        memo.jumped_to(p);
+                    }
+                    if push_label(labels, fresh, touched, p, labels[i as usize])
+                        && add_join!(p)
+                        && log_joins
+                        && p.wrapping_sub(top.0) < top.1 - top.0
+                    {
+                        mlog.push(p);
                     }
                     #[cfg(test)]
                     crate::analysis::knobs::JUMPED.with(|c| c.set(c.get() + 1));
@@ -1375,22 +1525,48 @@ impl JoinFinder {
                 for &xi in po.header_exits(i) {
                     if push_label(labels, fresh, touched, xi, l) {
                         if branch_inside {
-                            add_exit(desc, xi);
-                        } else {
-                            add_join(desc, xi);
+                            if add_exit!(xi) && logging && !exit_is_moot(xi, log_depth) {
+                                mlog.push(xi | cut_memo::EXIT_EVENT);
+                            }
+                        } else if add_join!(xi)
+                            && log_joins
+                            && xi.wrapping_sub(top.0) < top.1 - top.0
+                        {
+                            mlog.push(xi);
                         }
                     }
                 }
             } else {
                 let (a, b) = (succ_start[i as usize], succ_start[i as usize + 1]);
                 for &xi in &succ[a as usize..b as usize] {
-                    if push_label(labels, fresh, touched, xi, l) {
-                        add_join(desc, xi);
+                    if push_label(labels, fresh, touched, xi, l)
+                        && add_join!(xi)
+                        && log_joins
+                        && xi.wrapping_sub(top.0) < top.1 - top.0
+                    {
+                        mlog.push(xi);
                     }
                 }
             }
         }
         *work += steps;
+        memo.log = mlog;
+        if memo_on && !replayed && memo.logging {
+            let mut pause_fresh = Vec::new();
+            if paused {
+                fresh.members(&mut pause_fresh);
+            }
+            let fresh = &*fresh;
+            memo.finish(
+                s,
+                po,
+                labels,
+                |lo, hi| fresh.any_in(lo, hi),
+                paused,
+                &pause_fresh,
+                steps,
+            );
+        }
         *fresh_out = std::mem::take(fresh);
         *touched_out = std::mem::take(touched);
         paused
@@ -1749,6 +1925,41 @@ impl ReadSet<'_> {
 fn pause_at(fresh: &mut FreshSet, i: u32) -> bool {
     fresh.set(i);
     true
+}
+
+/// `JoinFinder::add_join` on split borrows; true when `x` was added.
+#[inline(always)]
+fn add_join_to(
+    in_joins: &mut [u32],
+    desc: &mut Descriptor,
+    order: &[Block],
+    stamp: u32,
+    ignore: (u32, u32),
+    x: u32,
+) -> bool {
+    if x.wrapping_sub(ignore.0) >= ignore.1 - ignore.0 && in_joins[x as usize] != stamp {
+        in_joins[x as usize] = stamp;
+        desc.joins.push(order[x as usize]);
+        return true;
+    }
+    false
+}
+
+/// `JoinFinder::add_exit` on split borrows; true when `x` was added.
+#[inline(always)]
+fn add_exit_to(
+    in_exits: &mut [u32],
+    desc: &mut Descriptor,
+    order: &[Block],
+    stamp: u32,
+    x: u32,
+) -> bool {
+    if in_exits[x as usize] != stamp {
+        in_exits[x as usize] = stamp;
+        desc.cycle_exits.push(order[x as usize]);
+        return true;
+    }
+    false
 }
 
 /// LLVM's `computeJoin` on split borrows (see `JoinFinder::push`).
