@@ -933,21 +933,28 @@ impl JoinFinder {
             let mut memo = memo_ok
                 && !self.header_exits
                 && t_cycle != NONE
-                && (memo_eager || self.work - self.work_base > MEMO_WORK_PER_BLOCK * n + JUMP_WORK);
-            while self.propagate::<false>(
-                s,
-                po,
-                t,
-                t_idx,
-                settled_below,
-                no_skip,
-                exit_range,
-                irr,
-                &reads,
-                pause,
-                memo,
-                exit_known,
-            ) {
+                && (memo_eager || self.work - self.work_base > MEMO_WORK_PER_BLOCK * n + JUMP_WORK)
+                && (memo_eager || self.memo.worth_it(s, t_cycle));
+            // (The walk with the memo is a second copy of the loop: its tests would cost every
+            // step of every other walk.)
+            macro_rules! walk {
+                ($memo:literal) => {
+                    self.propagate::<false, $memo>(
+                        s,
+                        po,
+                        t,
+                        t_idx,
+                        settled_below,
+                        no_skip,
+                        exit_range,
+                        irr,
+                        &reads,
+                        pause,
+                        exit_known,
+                    )
+                };
+            }
+            while if memo { walk!(true) } else { walk!(false) } {
                 memo = false;
                 pause = 0;
                 if !self.config_first_time(s, po, a) {
@@ -1038,7 +1045,7 @@ impl JoinFinder {
         let no_skip = crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get());
         #[cfg(not(test))]
         let no_skip = false;
-        self.propagate::<true>(
+        self.propagate::<true, false>(
             s,
             po,
             t,
@@ -1049,7 +1056,6 @@ impl JoinFinder {
             (0, 0),
             &|_, _| false,
             0,
-            false,
             &[],
         );
         self.fresh.clear();
@@ -1266,7 +1272,7 @@ impl JoinFinder {
     /// `compute`, the compiler stopped inlining the fresh set's pop into them.)
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn propagate<const LEAN: bool>(
+    fn propagate<const LEAN: bool, const MEMO: bool>(
         &mut self,
         s: &Structure,
         po: &ModifiedPo,
@@ -1278,12 +1284,11 @@ impl JoinFinder {
         (irr_lo, irr_hi): (u32, u32),
         reads: &dyn Fn(u32, u32) -> bool,
         pause_below: u32,
-        memo_on: bool,
         exit_known: &[bool],
     ) -> bool {
         let t_cycle = s.inner(t);
         let header_exits = !LEAN && self.header_exits;
-        let memo_on = !LEAN && memo_on;
+        let memo_on = !LEAN && MEMO;
         let pause_below = if LEAN { 0 } else { pause_below };
         let reads = |lo: u32, hi: u32| !LEAN && reads(lo, hi);
         // As in `propagate_llvm19`: split borrows, the fresh set and the touched list in locals,

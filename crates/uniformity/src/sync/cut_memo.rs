@@ -37,6 +37,11 @@ const OTHER: u32 = 1 << 20;
 const UNSET: u32 = u32::MAX;
 /// Logged event: an exit rather than a join.
 pub(crate) const EXIT_EVENT: u32 = 1 << 31;
+/// Blocks a cycle around the branch needs for the walk to be remembered at all: walks that
+/// cross only small cycles, or big ones with too many exits and entries for a key, pay for the
+/// cuts and keep nothing worth it (on the `irreducible` family, whose big cycle has hundreds of
+/// entries, the memo's tests cost 1% and found no cut).
+const MIN_BLOCKS: usize = 256;
 /// Words the remembered walks may keep per block of the function.
 const WORDS_PER_BLOCK: usize = 128;
 
@@ -118,6 +123,9 @@ pub(crate) struct CutMemo {
     map: HashMap<Box<[u32]>, u32>,
     entries: Vec<Entry>,
     snaps: Vec<Snapshot>,
+    /// Per cycle (`worth_it`): 0 not asked yet, 1 worth a memo, 2 not; and scratch.
+    worth: Vec<u8>,
+    path: Vec<u32>,
     /// Words kept so far, and the most allowed.
     kept: usize,
     cap: usize,
@@ -152,9 +160,48 @@ impl CutMemo {
         self.snaps.clear();
         self.kept = 0;
         self.cap = WORDS_PER_BLOCK * n + 4096;
+        self.worth.clear();
         if self.seen.len() < n {
             self.seen.resize(n, 0);
         }
+    }
+
+    /// Whether some cycle from `c` out has at least `MIN_BLOCKS` blocks and a key (few enough
+    /// exits and entries); remembered per cycle.
+    pub fn worth_it(&mut self, s: &Structure, c: u32) -> bool {
+        if self.worth.len() != s.num_cycles() {
+            self.worth.clear();
+            self.worth.resize(s.num_cycles(), 0);
+        }
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
+        let mut c = c;
+        let mut found = false;
+        while c != NONE {
+            match self.worth[c as usize] {
+                1 => {
+                    found = true;
+                    break;
+                }
+                2 => break,
+                _ => {}
+            }
+            path.push(c);
+            // (Entries first: a cycle's exits are computed on first need.)
+            if s.blocks(c).len() >= MIN_BLOCKS
+                && s.entries(c).len() <= MAX_KEY_BLOCKS
+                && s.exits(c).len() + s.entries(c).len() <= MAX_KEY_BLOCKS
+            {
+                found = true;
+                break;
+            }
+            c = s.parent_raw(c);
+        }
+        for &p in &path {
+            self.worth[p as usize] = if found { 1 } else { 2 };
+        }
+        self.path = path;
+        found
     }
 
     /// Starts a walk of the branch whose innermost cycle is `t_cycle`, with the walk's settings
@@ -169,12 +216,11 @@ impl CutMemo {
         let mut c = t_cycle;
         while c != NONE {
             let lo = po.index[s.header(c).index()];
-            let fits = s.exits(c).len() + s.entries(c).len() <= MAX_KEY_BLOCKS;
             self.levels.push(Level {
                 c,
                 lo,
                 hi: lo + s.blocks(c).len() as u32,
-                state: if fits { INSIDE } else { SPOILT },
+                state: INSIDE,
             });
             c = s.parent_raw(c);
         }
@@ -244,7 +290,11 @@ impl CutMemo {
                 break;
             }
             self.next += 1;
-            if l.state != INSIDE || i >= l.hi {
+            // (A cycle's exits are computed on first need: asked only at a cut.)
+            if l.state != INSIDE
+                || i >= l.hi
+                || s.exits(l.c).len() + s.entries(l.c).len() > MAX_KEY_BLOCKS
+            {
                 self.levels[self.next - 1].state = SPOILT;
                 continue;
             }
