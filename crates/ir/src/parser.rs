@@ -34,6 +34,7 @@ mod lines_ops;
 mod lines_tests;
 mod locals;
 mod metadata;
+mod opcodes;
 mod parallel;
 mod types;
 mod values;
