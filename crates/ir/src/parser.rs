@@ -34,7 +34,6 @@ mod lines_ops;
 mod lines_tests;
 mod locals;
 mod metadata;
-mod opcodes;
 mod parallel;
 mod types;
 mod values;

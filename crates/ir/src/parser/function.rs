@@ -562,10 +562,7 @@ impl<'s> Parser<'s> {
             .iter()
             .position(|n| n.block >= NAMES_A_VALUE);
         let bad_before = bad.map_or(usize::MAX, |k| self.block_names[k].before as usize);
-        // The list is taken for the loop (its body borrows the parser) and given back emptied:
-        // its buffer serves the next body, which does not grow it again from nothing.
-        let mut fixups = std::mem::take(&mut self.fixups);
-        for (j, &fx) in fixups.iter().enumerate() {
+        for (j, fx) in std::mem::take(&mut self.fixups).into_iter().enumerate() {
             if j >= bad_before {
                 break;
             }
@@ -612,10 +609,6 @@ impl<'s> Parser<'s> {
                 }
             }
         }
-        if fixups.capacity() <= FIXUPS_KEEP {
-            fixups.clear();
-            self.fixups = fixups;
-        }
         if let Some(k) = bad {
             let name = self.block_names[k];
             let span = Self::span(name.first);
@@ -637,10 +630,6 @@ impl<'s> Parser<'s> {
 
     // ---------------------------------------------------------------- values
 }
-
-/// The largest fix-up list whose buffer [`Parser::resolve_fixups`] keeps for the next body (a
-/// huge body's is freed, not held while the rest of the module is read).
-const FIXUPS_KEEP: usize = 1 << 16;
 
 /// The instruction count below which the next block does not call [`Parser::grow_pools`] even
 /// though the body's instructions fill seven eighths of their reservation (the trigger): when a

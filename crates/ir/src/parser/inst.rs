@@ -24,10 +24,7 @@ fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> InstBuilder {
     }
 }
 
-/// The opcode a word names, by a `match`: the reference [`opcodes::opcode`]'s table is tested
-/// against.
-#[cfg(test)]
-pub(super) fn simple_opcode(w: &[u8]) -> Option<Opcode> {
+fn simple_opcode(w: &[u8]) -> Option<Opcode> {
     Some(match w {
         b"ret" => Opcode::Ret,
         b"br" => Opcode::Br,
@@ -84,8 +81,7 @@ impl<'s> Parser<'s> {
         if !self.is(Tok::Ident) {
             return self.err("expected an instruction opcode");
         }
-        let Some(op) = opcodes::opcode_at(self.b, self.tok.start as usize, self.tok.end as usize)
-        else {
+        let Some(op) = simple_opcode(self.cur()) else {
             return self.err("expected an instruction opcode");
         };
         let mut inst = new_inst(op, self.ty_void, bidx, f);
