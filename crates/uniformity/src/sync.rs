@@ -931,7 +931,6 @@ impl JoinFinder {
             #[cfg(not(test))]
             let (memo_ok, memo_eager) = (true, false);
             let mut memo = memo_ok
-                && !self.header_exits
                 && t_cycle != NONE
                 && (memo_eager || self.work - self.work_base > MEMO_WORK_PER_BLOCK * n + JUMP_WORK)
                 && (memo_eager || self.memo.worth_it(s, t_cycle));
@@ -1338,6 +1337,7 @@ impl JoinFinder {
         // The cut memo (`cut_memo`): the cycles around the branch, the intervals whose pops it
         // must see, and the log of joins and exits once a cut is recorded.
         let mut mlog = std::mem::take(&mut memo.log);
+        mlog.clear();
         let (mut watch, mut back, mut logging) = ((0, u32::MAX), (0, 0), false);
         let mut log_joins = false;
         let mut top = (0, 0);
@@ -1438,7 +1438,9 @@ impl JoinFinder {
                 // way), and so does none inside it when it is assumed divergent (`ignore`): the
                 // joins a remembered walk recorded there were analysed with its branch, so they
                 // are not logged, and a replay does not record them again.
-                log_joins = logging && ignore.1 <= ignore.0;
+                // Precise mode analyses every join per branch (its phis by the branch's diverged
+                // paths): all are logged.
+                log_joins = logging && (header_exits || ignore.1 <= ignore.0);
             }
             if reach_hi[i as usize] < settled_below {
                 // Every later join would be settled.
@@ -1520,7 +1522,7 @@ impl JoinFinder {
                     if push_label(labels, fresh, touched, p, labels[i as usize])
                         && add_join!(p)
                         && log_joins
-                        && p.wrapping_sub(top.0) < top.1 - top.0
+                        && (header_exits || p.wrapping_sub(top.0) < top.1 - top.0)
                     {
                         mlog.push(p);
                     }
@@ -1543,7 +1545,7 @@ impl JoinFinder {
                             }
                         } else if add_join!(xi)
                             && log_joins
-                            && xi.wrapping_sub(top.0) < top.1 - top.0
+                            && (header_exits || xi.wrapping_sub(top.0) < top.1 - top.0)
                         {
                             mlog.push(xi);
                         }
@@ -1555,7 +1557,7 @@ impl JoinFinder {
                     if push_label(labels, fresh, touched, xi, l)
                         && add_join!(xi)
                         && log_joins
-                        && xi.wrapping_sub(top.0) < top.1 - top.0
+                        && (header_exits || xi.wrapping_sub(top.0) < top.1 - top.0)
                     {
                         mlog.push(xi);
                     }

@@ -426,6 +426,7 @@ impl CutMemo {
     /// exit check reads inside `r`'s cycle (outside it, the linked walk has them).
     pub fn link(&mut self, s: &Structure, po: &ModifiedPo, labels: &[u32], r: &Replay) {
         self.logging = false;
+        self.charge_log();
         let levels = &self.levels;
         self.pending.retain(|p| levels[p.level].state == CUT);
         let cut = self.levels[r.level];
@@ -455,6 +456,7 @@ impl CutMemo {
         steps: u64,
     ) {
         self.logging = false;
+        self.charge_log();
         let levels = &self.levels;
         self.pending.retain(|p| {
             let l = levels[p.level];
@@ -466,6 +468,13 @@ impl CutMemo {
             steps,
         };
         self.keep(s, po, labels, None, (0, u32::MAX), end);
+    }
+
+    /// Charges the walk's log to the memo's budget whether or not it is kept: a log is written
+    /// as the walk goes, and walks whose cuts are spoilt (the walk came back into the cycle)
+    /// would otherwise log without end where few cuts survive (precise mode logs every join).
+    fn charge_log(&mut self) {
+        self.kept += self.log.len();
     }
 
     /// Stores the pending cuts with one snapshot of the log and of the labels at the read
@@ -517,7 +526,7 @@ impl CutMemo {
             End::Walked { fresh, .. } => fresh.len(),
             End::Link { others, .. } => others.len(),
         };
-        self.kept += 2 * kept.len() + self.log.len() + extra + 8;
+        self.kept += 2 * kept.len() + extra + 8;
         let snap = self.snaps.len() as u32;
         self.snaps.push(Snapshot {
             log: self.log.clone(),
