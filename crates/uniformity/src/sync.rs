@@ -695,10 +695,11 @@ impl JoinFinder {
     /// The joins and divergent cycle exits of the divergent terminator of reachable block `t`,
     /// left in `self.desc`.
     ///
-    /// In llvm mode, once the function's walks work hard, a walk may be replayed from an earlier
-    /// branch's (`cut_memo`): the answer then leaves out what that branch's answer already held
-    /// and what is the same for every branch, joins outside `t`'s top-level cycle (and all, when
-    /// that cycle is `ignore`d), and exits to cycles already known to have a divergent exit. So a
+    /// In LLVM 22's flow, once the function's walks work hard, a walk may be replayed from an
+    /// earlier branch's (`cut_memo`): the answer then leaves out what that branch's answer
+    /// already held and what is the same for every branch (in llvm mode, joins outside `t`'s
+    /// top-level cycle, and all when that cycle is `ignore`d), and exits to cycles already known
+    /// to have a divergent exit; `labelled` may answer false for blocks the walk labelled. So a
     /// caller analyses every answer in full, with `exit_known` only growing (as the analysis
     /// does); tests that ask the same branch twice or guess `exit_known` switch it off
     /// (`NO_CUT_MEMO`).
@@ -921,8 +922,7 @@ impl JoinFinder {
                 }
                 _ => (NONE, 0),
             };
-            // Remembered cuts (`cut_memo`) once the function's propagations work hard, in
-            // llvm mode (precise mode also reads which blocks got a label).
+            // Remembered cuts (`cut_memo`) once the function's propagations work hard.
             #[cfg(test)]
             let (memo_ok, memo_eager) = (
                 !crate::analysis::knobs::NO_CUT_MEMO.with(|c| c.get()),

@@ -21,8 +21,11 @@
 //! part after the cut, often the same long walk below a big cycle, is kept once. The decisions
 //! of the shortcuts inside the walk (`reads`, jumps) change only its number of steps, not what it
 //! records; the steps the first walk took after its cut are counted again, so the work measures
-//! move about as without the memo. LLVM 22's flow in llvm mode only: precise mode also reads
-//! which blocks got a label (`JoinFinder::labelled`), anywhere.
+//! move about as without the memo. LLVM 22's flow, in llvm mode and in precise mode; precise
+//! mode judges every join's phis by the branch, so its walks log every join, and a replay
+//! leaves unlabelled the blocks it does not restore, which `JoinFinder::labelled` may answer
+//! false for (false decides nothing there). Not LLVM 19's walk, whose floor moves with the
+//! labels inside the cycle.
 
 use crate::structure::{NONE, Structure};
 use crate::sync::ModifiedPo;
