@@ -2230,6 +2230,15 @@ fn cut_memo_per_branch_is_the_plain_walk() {
                 "the cut memo changed branch {t:?} (settled {settled}, assumed {assumed}) of {succs:?}"
             );
             compared += 1;
+            // A snapshot logs what its walk recorded after its cut: no more joins and exits
+            // than the function has blocks (twice over, a join and an exit at one block).
+            // (Session 25 found walks whose log kept every earlier walk's.)
+            assert!(
+                memo.memo().longest_log() <= 2 * g.num_blocks(),
+                "a log of {} events in a function of {} blocks",
+                memo.memo().longest_log(),
+                g.num_blocks()
+            );
             // Divergent exits become known as the analysis finds them.
             for &x in &got[1].1 {
                 let inner = s.inner(t);

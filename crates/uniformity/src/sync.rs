@@ -624,6 +624,12 @@ impl JoinFinder {
         self.memo.reset(n);
     }
 
+    /// The cut memo of the function at hand (tests).
+    #[cfg(test)]
+    pub(crate) fn memo(&self) -> &cut_memo::CutMemo {
+        &self.memo
+    }
+
     /// Have this function's propagations walked more than `per_block` passes over its `n`
     /// blocks, plus `JUMP_WORK` steps? Work-saving tests that cost every branch something wait
     /// for this, so that small functions do not pay for them.

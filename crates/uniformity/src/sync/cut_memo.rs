@@ -207,6 +207,12 @@ impl CutMemo {
         found
     }
 
+    /// The most events one snapshot logs (a test's measure: a walk's log starts empty).
+    #[cfg(test)]
+    pub fn longest_log(&self) -> usize {
+        self.snaps.iter().map(|s| s.log.len()).max().unwrap_or(0)
+    }
+
     /// Starts a walk of the branch whose innermost cycle is `t_cycle`, with the walk's settings
     /// in `context`.
     pub fn begin(&mut self, s: &Structure, po: &ModifiedPo, t_cycle: u32, context: [u32; 10]) {
