@@ -1342,7 +1342,11 @@ impl JoinFinder {
         let mut steps = 0u64;
         // The cut memo (`cut_memo`): the cycles around the branch, the intervals whose pops it
         // must see, and the log of joins and exits once a cut is recorded.
-        let mut mlog = std::mem::take(&mut memo.log);
+        let mut mlog = if MEMO {
+            std::mem::take(&mut memo.log)
+        } else {
+            Vec::new()
+        };
         mlog.clear();
         let (mut watch, mut back, mut logging) = ((0, u32::MAX), (0, 0), false);
         let mut log_joins = false;
@@ -1571,7 +1575,9 @@ impl JoinFinder {
             }
         }
         *work += steps;
-        memo.log = mlog;
+        if MEMO {
+            memo.log = mlog;
+        }
         if memo_on && !replayed && memo.logging {
             let mut pause_fresh = Vec::new();
             if paused {
