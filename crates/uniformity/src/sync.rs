@@ -645,20 +645,18 @@ impl JoinFinder {
 
     #[inline(always)]
     fn add_join(&mut self, po: &ModifiedPo, x: u32) {
-        if x.wrapping_sub(self.ignore.0) < self.ignore.1 - self.ignore.0 {
-            return;
-        }
-        if self.in_joins[x as usize] != self.stamp {
-            self.in_joins[x as usize] = self.stamp;
-            self.desc.joins.push(po.order[x as usize]);
-        }
+        add_join_to(
+            &mut self.in_joins,
+            &mut self.desc,
+            &po.order,
+            self.stamp,
+            self.ignore,
+            x,
+        );
     }
     #[inline(always)]
     fn add_exit(&mut self, po: &ModifiedPo, x: u32) {
-        if self.in_exits[x as usize] != self.stamp {
-            self.in_exits[x as usize] = self.stamp;
-            self.desc.cycle_exits.push(po.order[x as usize]);
-        }
+        add_exit_to(&mut self.in_exits, &mut self.desc, &po.order, self.stamp, x);
     }
 
     /// What [`Self::compute`] and [`Self::compute_lean`] do first: forget the last branch's
@@ -1779,12 +1777,8 @@ impl JoinFinder {
                     if jp & ESCAPES != 0 {
                         watch = watch.min(p);
                     }
-                    if push_label(labels, fresh, touched, p, l)
-                        && p.wrapping_sub(ignore.0) >= ignore.1 - ignore.0
-                        && in_joins[p as usize] != stamp
-                    {
-                        in_joins[p as usize] = stamp;
-                        desc.joins.push(order[p as usize]);
+                    if push_label(labels, fresh, touched, p, l) {
+                        add_join_to(in_joins, desc, order, stamp, ignore, p);
                     }
                     floor_label = l;
                     #[cfg(test)]
@@ -1802,10 +1796,7 @@ impl JoinFinder {
             if to_exits {
                 for &xi in po.header_exits(i) {
                     if push_label(labels, fresh, touched, xi, l) {
-                        if in_exits[xi as usize] != stamp {
-                            in_exits[xi as usize] = stamp;
-                            desc.cycle_exits.push(order[xi as usize]);
-                        }
+                        add_exit_to(in_exits, desc, order, stamp, xi);
                         joined = true;
                     }
                     low = low.min(xi);
@@ -1814,12 +1805,7 @@ impl JoinFinder {
                 let (a, b) = (succ_start[i as usize], succ_start[i as usize + 1]);
                 for &xi in &succ[a as usize..b as usize] {
                     if push_label(labels, fresh, touched, xi, l) {
-                        if xi.wrapping_sub(ignore.0) >= ignore.1 - ignore.0
-                            && in_joins[xi as usize] != stamp
-                        {
-                            in_joins[xi as usize] = stamp;
-                            desc.joins.push(order[xi as usize]);
-                        }
+                        add_join_to(in_joins, desc, order, stamp, ignore, xi);
                         joined = true;
                     }
                     low = low.min(xi);
@@ -1954,7 +1940,9 @@ fn pause_at(fresh: &mut FreshSet, i: u32) -> bool {
     true
 }
 
-/// `JoinFinder::add_join` on split borrows; true when `x` was added.
+/// Records join `x` (at a modified post-order index) for the branch at hand unless it is in
+/// `ignore` or recorded already (LLVM's join set); true when it was added. On split borrows, so
+/// that the walks' loops call it too.
 #[inline(always)]
 fn add_join_to(
     in_joins: &mut [u32],
@@ -1972,7 +1960,8 @@ fn add_join_to(
     false
 }
 
-/// `JoinFinder::add_exit` on split borrows; true when `x` was added.
+/// Records divergent exit `x` for the branch at hand unless recorded already; true when it was
+/// added. On split borrows, as `add_join_to`.
 #[inline(always)]
 fn add_exit_to(
     in_exits: &mut [u32],
