@@ -23,7 +23,7 @@ chain-switch chain-unreachable chain-noreturn chain-multiexit chain-mixed irrloo
 switch selfloops kernel grid diamonds exitnest datachain tokens manyfuncs widephi latchy randnest
 tempchain earlyret interp switchnest shiftreg shuffled-exitnest shuffled-latchy shuffled-datachain
 shuffled-tempchain shuffled-earlyret shuffled-switchnest shuffled-nest shuffled-dag
-shuffled-irreducible shuffled-interp shuffled-tokens"
+shuffled-irreducible shuffled-interp shuffled-tokens dag-dense dag-local dag-sparse"
 flags() {
   case $1 in
     llvm22) echo "--mode llvm" ;;

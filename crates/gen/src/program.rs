@@ -165,17 +165,67 @@ pub fn random_cfg(rng: &mut Rng, n: usize, opts: &Options) -> Vec<Vec<u32>> {
 /// [`function_with_cfg`] its branches depend on the thread id, so most of them are divergent.
 /// Block `n - 1` returns.
 pub fn dag_back_edges_cfg(rng: &mut Rng, n: usize) -> Vec<Vec<u32>> {
+    dag_back_edges_cfg_with(rng, n, DagParams::ISSUE)
+}
+
+/// The shape of [`dag_back_edges_cfg_with`]'s CFGs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DagParams {
+    /// Forward jumps go 1 to `max_jump` blocks ahead.
+    pub max_jump: usize,
+    /// A block also jumps back with probability `back.0 / back.1`.
+    pub back: (u32, u32),
+    /// To a block at most this far back (0: uniformly anywhere before the end).
+    pub window: usize,
+}
+
+impl DagParams {
+    /// Issue 13's shape (`dag_back_edges_cfg`): jumps of 1-4, a third of the blocks jump back
+    /// anywhere.
+    pub const ISSUE: DagParams = DagParams {
+        max_jump: 4,
+        back: (1, 3),
+        window: 0,
+    };
+    /// Two thirds of the blocks jump back anywhere: irreducible cycles nested about n/4 deep,
+    /// reducible ones among them with thousands of exits each.
+    pub const DENSE: DagParams = DagParams {
+        max_jump: 4,
+        back: (2, 3),
+        window: 0,
+    };
+    /// A third of the blocks jump back at most 50 blocks: many short overlapping cycles.
+    pub const LOCAL: DagParams = DagParams {
+        max_jump: 4,
+        back: (1, 3),
+        window: 50,
+    };
+    /// Jumps of 1-2 and one block in ten jumping back anywhere: long thin cycles.
+    pub const SPARSE: DagParams = DagParams {
+        max_jump: 2,
+        back: (1, 10),
+        window: 0,
+    };
+}
+
+/// A forward DAG of `n` blocks (each block jumps 1 to `p.max_jump` blocks ahead, one to four
+/// successors) plus back edges (see [`DagParams`]); every successor list is shuffled.
+pub fn dag_back_edges_cfg_with(rng: &mut Rng, n: usize, p: DagParams) -> Vec<Vec<u32>> {
     let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];
     for (b, s) in succs.iter_mut().enumerate().take(n.saturating_sub(1)) {
         let k = 1 + rng.below(4);
         for _ in 0..k {
-            let t = (b + 1 + rng.below(4)).min(n - 1) as u32;
+            let t = (b + 1 + rng.below(p.max_jump)).min(n - 1) as u32;
             if !s.contains(&t) {
                 s.push(t);
             }
         }
-        if n > 1 && rng.chance(1, 3) {
-            let t = 1 + rng.below(n - 1) as u32;
+        if n > 1 && rng.chance(p.back.0, p.back.1) {
+            let t = if p.window == 0 {
+                1 + rng.below(n - 1) as u32
+            } else {
+                b.saturating_sub(rng.below(p.window.min(b) + 1)).max(1) as u32
+            };
             if !s.contains(&t) {
                 if s.len() == 4 {
                     s.pop();

@@ -6,7 +6,9 @@
 //! - `gen_uniformity dag BLOCKS SEED`: one AMDGPU function whose CFG is a forward DAG (jumps of 1-4
 //!   blocks) plus back edges from a third of the blocks to random blocks
 //!   (`converge_gen::program::dag_back_edges_cfg`): one irreducible region with hundreds of
-//!   entries, every branch on the thread id;
+//!   entries, every branch on the thread id; `dag-dense`, `dag-local` and `dag-sparse` are its
+//!   variants (`converge_gen::program::DagParams`: two thirds of the blocks jumping back, back
+//!   edges at most 50 blocks long, jumps of 1-2 with one block in ten jumping back);
 //! - `gen_uniformity grid BLOCKS SEED`: one AMDGPU function whose CFG is a grid (each cell branches
 //!   right and down) with back edges from a tenth of the cells to random earlier blocks
 //!   (`converge_gen::program::grid_back_edges_cfg`): a reducible loop around irreducible cycles
@@ -52,8 +54,8 @@
 
 use converge_gen::cfg::{Shape, chain_cfg};
 use converge_gen::program::{
-    Flavor, Options, dag_back_edges_cfg, grid_back_edges_cfg, irreducible_module, module,
-    module_header, shapes, tid_function_with_cfg,
+    DagParams, Flavor, Options, dag_back_edges_cfg_with, grid_back_edges_cfg, irreducible_module,
+    module, module_header, shapes, tid_function_with_cfg,
 };
 use converge_gen::rng::Rng;
 
@@ -84,8 +86,14 @@ fn family(what: &str, n: usize, seed: u64, args: &[String]) -> String {
             t.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "big", &succs));
             t
         }
-        "dag" => {
-            let succs = dag_back_edges_cfg(&mut rng, n);
+        "dag" | "dag-dense" | "dag-local" | "dag-sparse" => {
+            let params = match what {
+                "dag-dense" => DagParams::DENSE,
+                "dag-local" => DagParams::LOCAL,
+                "dag-sparse" => DagParams::SPARSE,
+                _ => DagParams::ISSUE,
+            };
+            let succs = dag_back_edges_cfg_with(&mut rng, n, params);
             let mut t = module_header(Flavor::Amdgpu);
             t.push_str(&tid_function_with_cfg(Flavor::Amdgpu, "big", &succs));
             t

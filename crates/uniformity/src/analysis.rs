@@ -474,6 +474,9 @@ pub(crate) mod knobs {
         pub static EAGER_CUT_MEMO: Cell<bool> = const { Cell::new(false) };
         /// Remembered walks replayed (this thread).
         pub static CUT_REPLAYS: Cell<u64> = const { Cell::new(0) };
+        /// Cycles the cut memo's bookkeeping looked at: levels set up per walk and scanned per
+        /// pop outside the watched cycle (this thread).
+        pub static CUT_LEVELS: Cell<u64> = const { Cell::new(0) };
     }
     thread_local! {
         pub static BUDGET: Cell<Option<u64>> = const { Cell::new(None) };

@@ -64,6 +64,7 @@
 #![warn(missing_docs)]
 
 mod analysis;
+mod cover;
 #[cfg(test)]
 mod join_work_tests;
 mod jumps;

@@ -25,6 +25,9 @@ pub(crate) const NONE: u32 = u32::MAX;
 const MULTI: u32 = u32::MAX - 1;
 /// Parent steps tried per edge before the binary-lifting query (deep nests).
 const WALK_LIMIT: u32 = 8;
+/// Climbs whose dominator path and nesting depth both exceed this take the ancestors' header
+/// intervals (`crate::cover`) instead of either walk.
+const LONG_CLIMB: u32 = 32;
 
 /// Dominator tree and cycle forest of one function.
 #[derive(Clone, Debug)]
@@ -76,6 +79,9 @@ struct Tables {
     target_flags: Vec<u8>,
     /// The cycle each block heads (`NONE`; `MULTI` if several do).
     headed: Vec<u32>,
+    /// The climbs of deep nests (`Structure::climb_while_header_not_dominating`): per cycle, the
+    /// version of `climb` holding its strict ancestors' headers. Built on the first long climb.
+    climb: OnceLock<(crate::cover::Cover, Vec<u32>)>,
     /// Cycles are numbered in preorder (parents before children), so a cycle's descendants are the
     /// ids `c+1..subtree_end[c]`.
     subtree_end: Vec<u32>,
@@ -330,6 +336,7 @@ impl Structure {
         t.exits_cache.clear();
         t.exits_cache.resize_with(nc, OnceLock::new);
         t.exits_all = OnceLock::new();
+        t.climb = OnceLock::new();
         t.compute_target_flags(cycles, max_depth as usize);
         t.headed.clear();
         t.headed.resize(n, NONE);
@@ -345,6 +352,27 @@ impl Structure {
     /// properly dominates `j` is found among j's dominators instead.
     pub(crate) fn climb_while_header_not_dominating(&self, c: u32, j: Block) -> u32 {
         let dc = self.depth(c);
+        // When both the dominator path and the climb are long (deep nests of irreducible cycles
+        // under long dominator chains), one query of the ancestors' header intervals instead.
+        #[cfg(test)]
+        let long = if tests::CLIMB_COVER.with(|x| x.get()) {
+            0
+        } else {
+            LONG_CLIMB
+        };
+        #[cfg(not(test))]
+        let long = LONG_CLIMB;
+        if dc > long && self.dom.level(j) > long && self.dom.is_reachable(j) {
+            let (cover, versions) = self.climb_cover();
+            let p = self.parent_raw(c);
+            let root = if p == NONE {
+                crate::cover::EMPTY
+            } else {
+                versions[p as usize]
+            };
+            let deepest = cover.query(root, self.dom.interval(j).0);
+            return self.ancestor_at_depth(c, deepest + 1);
+        }
         if self.dom.level(j) < dc {
             let mut best = NONE;
             let mut d = self.dom.idom(j);
@@ -383,6 +411,30 @@ impl Structure {
             c = p;
         }
         c
+    }
+
+    /// The versions of [`crate::cover::Cover`] for the climb: cycle `c`'s holds, for every
+    /// ancestor-or-self `p` of `c`, its depth over the positions its header properly dominates
+    /// (the header's dominator-tree interval without the header itself). Cycles are numbered
+    /// parents first, so each version extends its parent's.
+    fn climb_cover(&self) -> &(crate::cover::Cover, Vec<u32>) {
+        self.t.climb.get_or_init(|| {
+            let mut cover = crate::cover::Cover::default();
+            cover.reset(self.dom.preorder().len() as u32);
+            let nc = self.num_cycles();
+            let mut versions = Vec::with_capacity(nc);
+            for c in 0..nc as u32 {
+                let p = self.parent_raw(c);
+                let base = if p == NONE {
+                    crate::cover::EMPTY
+                } else {
+                    versions[p as usize]
+                };
+                let (lo, hi) = self.dom.interval(self.header(c));
+                versions.push(cover.insert(base, lo + 1, hi, self.depth(c)));
+            }
+            (cover, versions)
+        })
     }
 
     /// Can a divergent exit found for a branch whose innermost cycle is `t` make `c` (an
@@ -817,6 +869,8 @@ mod tests {
         /// How `Structure::all_exits` computes the exits: 0 its choice, 1 the scan per cycle,
         /// 2 the (edge, cycle left) pairs, 3 one cycle at a time (`exits_cache`).
         pub(super) static EXITS_PATH: Cell<u8> = const { Cell::new(0) };
+        /// Every climb by the ancestors' header intervals (`crate::cover`), however short.
+        pub(super) static CLIMB_COVER: Cell<bool> = const { Cell::new(false) };
     }
 
     /// Case `k` of a test over CFGs: a random CFG of every shape (up to `4 + max` blocks) for
@@ -912,6 +966,10 @@ mod tests {
                         dominator_path += 1;
                     }
                     assert_eq!(s.climb_while_header_not_dominating(c, j), x, "case {k}");
+                    CLIMB_COVER.with(|f| f.set(true));
+                    let by_cover = s.climb_while_header_not_dominating(c, j);
+                    CLIMB_COVER.with(|f| f.set(false));
+                    assert_eq!(by_cover, x, "case {k}: the climb by header intervals");
                 }
             }
         }

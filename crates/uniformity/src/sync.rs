@@ -141,10 +141,9 @@ impl ModifiedPo {
             }
             let nested = s.inner(nb);
             if nested != NONE && nested != cur && (cur == NONE || s.contains_cycle(cur, nested)) {
-                let mut d = nested;
-                while s.parent_raw(d) != cur {
-                    d = s.parent_raw(d);
-                }
+                // The child of `cur` holding `nested` (binary lifting: a walk up the parents
+                // cost the nesting depth per step in deep nests, issue 13).
+                let d = s.ancestor_at_depth(nested, if cur == NONE { 1 } else { s.depth(cur) + 1 });
                 let mut pushed = false;
                 // d's exits inside `cur` (d is a child of `cur`, or top-level): its local exits.
                 for &x in s.local_exits(d) {
@@ -936,6 +935,7 @@ impl JoinFinder {
             let (memo_ok, memo_eager) = (true, false);
             let mut memo = memo_ok
                 && t_cycle != NONE
+                && s.depth(t_cycle) <= cut_memo::MAX_LEVELS
                 && (memo_eager || self.work - self.work_base > MEMO_WORK_PER_BLOCK * n + JUMP_WORK)
                 && (memo_eager || self.memo.worth_it(s, t_cycle));
             // (The walk with the memo is a second copy of the loop: its tests would cost every
