@@ -67,9 +67,11 @@ pub(crate) struct ModifiedPo {
     pub reach_hi: Vec<u32>,
     /// Per cycle: its outermost irreducible ancestor-or-self, or `NONE`.
     pub outer_irr: Vec<u32>,
-    /// Per index: whether the block lies in an irreducible cycle (its innermost cycle has an
-    /// outermost irreducible ancestor-or-self), so LLVM 19's propagation tests it in one load.
-    in_irr: Vec<bool>,
+    /// Per index: `IN_IRR` when the block lies in an irreducible cycle (its innermost cycle has
+    /// an outermost irreducible ancestor-or-self), `HEADS` when it heads a reducible cycle
+    /// (`header_cycle` is not `NONE`): LLVM 19's propagation tests both in one load of a table
+    /// of a byte per block.
+    kind: Vec<u8>,
     /// Per index `i`: a lower bound of the indices labels can reach from `i` (`NONE` when
     /// nothing is reachable); inside an outermost irreducible cycle, of the whole cycle (its own
     /// blocks included). See `JoinFinder::compute`.
@@ -218,7 +220,7 @@ impl ModifiedPo {
         // The per-index tables get their length at once and are written by index (a push per
         // table and block cost a capacity check and a length update each).
         reset(&mut self.reach_hi, len, 0);
-        reset(&mut self.in_irr, len, false);
+        reset(&mut self.kind, len, 0);
         reset(&mut self.lo_reach, len, NONE);
         let mut hx_start = std::mem::take(&mut self.hx_start);
         let mut hx = std::mem::take(&mut self.hx);
@@ -228,10 +230,10 @@ impl ModifiedPo {
         let header_cycle = &self.header_cycle[..len];
         let (succ_start, succ) = (&mut self.succ_start, &mut self.succ);
         reset(succ_start, len + 1, 0);
-        let (lo_reach_all, reach_hi, in_irr) = (
+        let (lo_reach_all, reach_hi, kind) = (
             &mut self.lo_reach[..len],
             &mut self.reach_hi[..len],
-            &mut self.in_irr[..len],
+            &mut self.kind[..len],
         );
         let mut hi = 0;
         let mut k = 0;
@@ -265,6 +267,7 @@ impl ModifiedPo {
                 // Successors of a reachable block are reachable.
                 let xs = g.succs(order[j]);
                 if hc != NONE {
+                    kind[j] = HEADS;
                     succ.extend(xs.iter().map(|x| index[x.index()]));
                     for &x in s.exits(hc) {
                         let xi = index[x.index()];
@@ -286,7 +289,9 @@ impl ModifiedPo {
             } else {
                 rest[..b - k].fill(lo.min(k as u32));
                 reach_hi[k..b].fill(hi);
-                in_irr[k..b].fill(true);
+                for x in &mut kind[k..b] {
+                    *x |= IN_IRR;
+                }
             }
             k = b;
         }
@@ -623,6 +628,11 @@ pub(crate) struct Descriptor {
     pub joins: Vec<Block>,
     pub cycle_exits: Vec<Block>,
 }
+
+/// `ModifiedPo::kind`: the block lies in an irreducible cycle.
+const IN_IRR: u8 = 1;
+/// `ModifiedPo::kind`: the block heads a reducible cycle.
+const HEADS: u8 = 2;
 
 /// Scratch state for computing join points, reused across branches and functions. Labels and
 /// stamps are indexed by modified post-order index, and a label is the index of its block.
@@ -1760,7 +1770,7 @@ impl JoinFinder {
         let (stamp, ignore) = (*stamp, *ignore);
         let (order, header_cycle, reach_hi) =
             (&po.order[..n], &po.header_cycle[..n], &po.reach_hi[..n]);
-        let (in_irr, succ_start, succ) = (&po.in_irr[..n], &po.succ_start[..n + 1], &po.succ[..]);
+        let (kind, succ_start, succ) = (&po.kind[..n], &po.succ_start[..n + 1], &po.succ[..]);
         let (fresh_out, touched_out) = (fresh, touched);
         let mut fresh = std::mem::take(fresh_out);
         let mut touched = std::mem::take(touched_out);
@@ -1784,7 +1794,7 @@ impl JoinFinder {
             // Where no shortcut can apply (above the lowest block processed, or inside an
             // irreducible cycle), the plain steps run in their own loop (`plain_steps19`) until
             // a block needs more; that block is processed here.
-            if plain_ok && (i >= low_done || in_irr[i as usize]) {
+            if plain_ok && (i >= low_done || kind[i as usize] & IN_IRR != 0) {
                 let mut w = Walk19 {
                     floor,
                     floor_label,
@@ -1843,7 +1853,7 @@ impl JoinFinder {
             let l = labels[i as usize];
             let c = header_cycle[i as usize];
             let to_exits = c != NONE && s.contains(c, t);
-            if !no_skip && low_done > i && !in_irr[i as usize] && {
+            if !no_skip && low_done > i && kind[i as usize] & IN_IRR == 0 && {
                 // Every cycle around the block contains the branch and is reducible: its flow
                 // stays below `i` (a header around the branch sends labels to its exits), within
                 // `lo_reach[i]..i`, where no block is labelled (none below `i` was processed, and
@@ -2015,11 +2025,11 @@ fn plain_steps19<const JUMPS: bool>(
     a: Plain19Args,
 ) -> Option<u32> {
     let n = labels.len();
-    let (order, header_cycle, reach_hi, in_irr) = (
+    let (order, header_cycle, reach_hi, kind) = (
         &po.order[..n],
         &po.header_cycle[..n],
         &po.reach_hi[..n],
-        &po.in_irr[..n],
+        &po.kind[..n],
     );
     let (succ_start, succ) = (&po.succ_start[..n + 1], &po.succ[..]);
     let in_joins = &mut in_joins[..n];
@@ -2035,18 +2045,21 @@ fn plain_steps19<const JUMPS: bool>(
     };
     let next = loop {
         assert!((i as usize) < n);
+        // (The bound and the header's cycle are read only when they can matter: the walk's
+        // steps then touch one byte of `kind` per block besides the labels and successors.)
+        let k = kind[i as usize];
         let plain = (!JUMPS || i <= a.watch)
             && i >= floor
-            && reach_hi[i as usize] >= a.settled_below
             && i != a.t_idx
-            && {
+            && (a.settled_below == 0 || reach_hi[i as usize] >= a.settled_below)
+            && (k & HEADS == 0 || {
                 // A header passes labels to its cycle's exits only when the cycle holds the
                 // branch (`to_exits` in the full loop); other headers step plainly.
                 let c = header_cycle[i as usize];
-                c == NONE || a.t_cycle == NONE || !s.contains_cycle(c, a.t_cycle)
-            }
+                a.t_cycle == NONE || !s.contains_cycle(c, a.t_cycle)
+            })
             && (i >= low_done
-                || in_irr[i as usize]
+                || k & IN_IRR != 0
                     && a.settled_below == 0
                     && (!JUMPS || jumps.get(i as usize).is_none_or(|&j| j == NONE)));
         if !plain {
