@@ -898,7 +898,8 @@ fn lean_walk_changes_nothing() {
 /// LLVM 19's loop of plain steps (`sync::plain_steps19`, with the fresh set's top word in a
 /// register, `sync::TopWord`) changes no answer and no step count: on `randnest` (whose walks
 /// flood irreducible cycles), the irreducible families, every other family and random CFGs and
-/// modules, with the jump table built lazily and from the first branch, against the full loop
+/// modules, with the jump table built lazily and from the first branch and the loop taken once
+/// the walks work hard and from the first branch (`EAGER_PLAIN_19`), against the full loop
 /// alone (`NO_PLAIN_19`). The work counted includes the steps, which decide when the jump
 /// table is built, so equal work means the same walks.
 #[test]
@@ -940,20 +941,22 @@ fn plain_steps_19_change_nothing() {
     let mode = MODES[1];
     let mut plain_steps = 0;
     for text in &inputs {
-        for eager in [false, true] {
+        for (eager, eager_plain) in [(false, false), (true, true), (false, true)] {
             knobs::EAGER_JUMPS.with(|c| c.set(eager));
+            knobs::EAGER_PLAIN_19.with(|c| c.set(eager_plain));
             knobs::PLAIN_STEPS_19.with(|c| c.set(0));
             let (fast, w_fast) = run(text, mode);
             plain_steps += knobs::PLAIN_STEPS_19.with(|c| c.get());
             let (full, w_full) = run_without(&knobs::NO_PLAIN_19, text, mode);
             knobs::EAGER_JUMPS.with(|c| c.set(false));
+            knobs::EAGER_PLAIN_19.with(|c| c.set(false));
             assert!(
                 same(&fast, &full),
-                "eager jumps {eager}: the plain steps changed an answer\n{text}"
+                "eager jumps {eager}, eager plain steps {eager_plain}: the plain steps changed an answer\n{text}"
             );
             assert_eq!(
                 w_fast, w_full,
-                "eager jumps {eager}: the plain steps changed the work\n{text}"
+                "eager jumps {eager}, eager plain steps {eager_plain}: the plain steps changed the work\n{text}"
             );
         }
     }

@@ -711,6 +711,11 @@ const JUMP_WORK_PER_BLOCK: u64 = 24;
 /// (`cut_memo`): keys and snapshots cost every walk something, which pays only where walks
 /// cross the same big cycles again and again.
 const MEMO_WORK_PER_BLOCK: u64 = 24;
+/// Propagation steps per block after which LLVM 19's walks take their plain steps in a loop of
+/// their own (`plain_steps19`): entering and leaving it costs about a hundred instructions,
+/// which the benchmark modules' small functions, whose walks leave it after a dozen steps or
+/// so, did not win back (issue 13, session 26).
+const PLAIN_WORK_PER_BLOCK: u64 = 24;
 
 impl JoinFinder {
     /// Makes room for a function of `n` blocks. Labels are `NONE` between branches (reset through
@@ -1743,6 +1748,16 @@ impl JoinFinder {
         // `reach_hi_19` for consecutive blocks of one innermost cycle: one computation.
         let mut hi19 = Reach19 { c: NONE, end: NONE };
         let mut low_done = t_idx;
+        // The loop of plain steps once the function's walks work hard (`PLAIN_WORK_PER_BLOCK`).
+        #[cfg(test)]
+        let (plain_off, plain_eager) = (
+            crate::analysis::knobs::NO_PLAIN_19.with(|c| c.get()),
+            crate::analysis::knobs::EAGER_PLAIN_19.with(|c| c.get()),
+        );
+        #[cfg(not(test))]
+        let (plain_off, plain_eager) = (false, false);
+        let plain_ok =
+            !plain_off && (plain_eager || self.busy(po.order.len(), PLAIN_WORK_PER_BLOCK));
         // The loop runs once per block the flow visits, so its state is split into disjoint
         // local borrows, the fresh set and the touched list are moved into locals for the loop
         // (their fields stay in registers: a push that reallocates cannot reach them), and the
@@ -1784,17 +1799,21 @@ impl JoinFinder {
         // The lowest target of a jump taken that a label may come back above (`ESCAPES`).
         let mut watch = NONE;
         let mut complete = true;
-        #[cfg(test)]
-        let plain_ok = !crate::analysis::knobs::NO_PLAIN_19.with(|c| c.get());
-        #[cfg(not(test))]
-        let plain_ok = true;
         while let Some(mut i) = fresh.pop() {
             // As in `propagate`: one bounds check for every per-index slice.
             assert!((i as usize) < n);
             // Where no shortcut can apply (above the lowest block processed, or inside an
             // irreducible cycle), the plain steps run in their own loop (`plain_steps19`) until
             // a block needs more; that block is processed here.
-            if plain_ok && (i >= low_done || kind[i as usize] & IN_IRR != 0) {
+            let args = Plain19Args {
+                stamp,
+                ignore,
+                t_idx,
+                settled_below,
+                watch,
+                t_cycle,
+            };
+            if plain_ok && plain19_ok::<JUMPS>(i, floor, low_done, s, po, jumps, &args) {
                 let mut w = Walk19 {
                     floor,
                     floor_label,
@@ -1802,24 +1821,7 @@ impl JoinFinder {
                     steps,
                 };
                 let next = plain_steps19::<JUMPS>(
-                    i,
-                    &mut w,
-                    fresh,
-                    labels,
-                    touched,
-                    in_joins,
-                    desc,
-                    s,
-                    po,
-                    jumps,
-                    Plain19Args {
-                        stamp,
-                        ignore,
-                        t_idx,
-                        settled_below,
-                        watch,
-                        t_cycle,
-                    },
+                    i, &mut w, fresh, labels, touched, in_joins, desc, s, po, jumps, args,
                 );
                 (floor, floor_label, low_done, steps) =
                     (w.floor, w.floor_label, w.low_done, w.steps);
@@ -2025,12 +2027,7 @@ fn plain_steps19<const JUMPS: bool>(
     a: Plain19Args,
 ) -> Option<u32> {
     let n = labels.len();
-    let (order, header_cycle, reach_hi, kind) = (
-        &po.order[..n],
-        &po.header_cycle[..n],
-        &po.reach_hi[..n],
-        &po.kind[..n],
-    );
+    let order = &po.order[..n];
     let (succ_start, succ) = (&po.succ_start[..n + 1], &po.succ[..]);
     let in_joins = &mut in_joins[..n];
     let (mut floor, mut floor_label, mut low_done, mut steps) =
@@ -2045,23 +2042,7 @@ fn plain_steps19<const JUMPS: bool>(
     };
     let next = loop {
         assert!((i as usize) < n);
-        // (The bound and the header's cycle are read only when they can matter: the walk's
-        // steps then touch one byte of `kind` per block besides the labels and successors.)
-        let k = kind[i as usize];
-        let plain = (!JUMPS || i <= a.watch)
-            && i >= floor
-            && i != a.t_idx
-            && (a.settled_below == 0 || reach_hi[i as usize] >= a.settled_below)
-            && (k & HEADS == 0 || {
-                // A header passes labels to its cycle's exits only when the cycle holds the
-                // branch (`to_exits` in the full loop); other headers step plainly.
-                let c = header_cycle[i as usize];
-                a.t_cycle == NONE || !s.contains_cycle(c, a.t_cycle)
-            })
-            && (i >= low_done
-                || k & IN_IRR != 0
-                    && a.settled_below == 0
-                    && (!JUMPS || jumps.get(i as usize).is_none_or(|&j| j == NONE)));
+        let plain = plain19_ok::<JUMPS>(i, floor, low_done, s, po, jumps, &a);
         if !plain {
             break Some(i);
         }
@@ -2094,6 +2075,38 @@ fn plain_steps19<const JUMPS: bool>(
     (w.floor, w.floor_label, w.low_done, w.steps) = (floor, floor_label, low_done, steps);
     (outer.w, outer.bits) = (fresh.w, fresh.bits);
     next
+}
+
+/// Does the block at index `i` (popped, below `po`'s length) need nothing but the plain step of
+/// LLVM 19's walk (see `plain_steps19`)?
+#[inline(always)]
+fn plain19_ok<const JUMPS: bool>(
+    i: u32,
+    floor: u32,
+    low_done: u32,
+    s: &Structure,
+    po: &ModifiedPo,
+    jumps: &[u32],
+    a: &Plain19Args,
+) -> bool {
+    // (The bound and the header's cycle are read only when they can matter: the walk's steps
+    // then touch one byte of `kind` per block besides the labels and successors.)
+    // (The test that fails first on the full loop's steps comes first.)
+    let k = po.kind[i as usize];
+    (i >= low_done
+        || k & IN_IRR != 0
+            && a.settled_below == 0
+            && (!JUMPS || jumps.get(i as usize).is_none_or(|&j| j == NONE)))
+        && (!JUMPS || i <= a.watch)
+        && i >= floor
+        && i != a.t_idx
+        && (a.settled_below == 0 || po.reach_hi[i as usize] >= a.settled_below)
+        && (k & HEADS == 0 || {
+            // A header passes labels to its cycle's exits only when the cycle holds the
+            // branch (`to_exits` in the full loop); other headers step plainly.
+            let c = po.header_cycle[i as usize];
+            a.t_cycle == NONE || !s.contains_cycle(c, a.t_cycle)
+        })
 }
 
 /// [`ModifiedPo::reach_hi_19`] for one branch, remembering the last innermost cycle asked about
