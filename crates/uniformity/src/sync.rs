@@ -715,7 +715,7 @@ const MEMO_WORK_PER_BLOCK: u64 = 24;
 /// their own (`plain_steps19`): entering and leaving it costs about a hundred instructions,
 /// which the benchmark modules' small functions, whose walks leave it after a dozen steps or
 /// so, did not win back (issue 13, session 26).
-const PLAIN_WORK_PER_BLOCK: u64 = 24;
+const PLAIN_WORK_PER_BLOCK: u64 = 4;
 
 impl JoinFinder {
     /// Makes room for a function of `n` blocks. Labels are `NONE` between branches (reset through
