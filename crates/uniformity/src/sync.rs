@@ -1999,9 +1999,9 @@ struct Plain19Args {
 }
 
 /// LLVM 19's walk (`JoinFinder::propagate_llvm19`) from popped index `i` for as long as each
-/// block popped needs nothing but the plain step of §2.8 of LLVM's "Convergence And
-/// Uniformity" (read the label, push it to the successors, move the floor); returns the first
-/// block that needs more (popped, not processed), or `None` when nothing is fresh.
+/// block popped needs nothing but the plain step of LLVM 19's propagation (read the label, push
+/// it to the successors, move the floor); returns the first block that needs more (popped, not
+/// processed), or `None` when nothing is fresh.
 ///
 /// A block needs more when the walk gives up or stops there (above the watch, below the floor,
 /// past the settled bound), when it is the branch, when it heads a reducible cycle around the
