@@ -459,6 +459,14 @@ pub(crate) mod knobs {
         /// Join computations that took `JoinFinder::compute_lean` (all functions on this
         /// thread).
         pub static LEAN_WALKS: Cell<u64> = const { Cell::new(0) };
+        /// LLVM 19's walk without its loop of plain steps (`sync::plain_steps19`): every step
+        /// in the full loop.
+        pub static NO_PLAIN_19: Cell<bool> = const { Cell::new(false) };
+        /// LLVM 19's loop of plain steps from a function's first walk (not only once its
+        /// walks work hard).
+        pub static EAGER_PLAIN_19: Cell<bool> = const { Cell::new(false) };
+        /// Steps LLVM 19's walks took in their loop of plain steps (this thread).
+        pub static PLAIN_STEPS_19: Cell<u64> = const { Cell::new(0) };
     }
     thread_local! {
         /// `settled_for_branch` starts at the settled bound, not at the lowest index the

@@ -900,6 +900,75 @@ fn lean_walk_changes_nothing() {
     assert!(lean > 10_000, "lean walks: {lean}");
 }
 
+/// LLVM 19's loop of plain steps (`sync::plain_steps19`, with the fresh set's top word in a
+/// register, `sync::TopWord`) changes no answer and no step count: on `randnest` (whose walks
+/// flood irreducible cycles), the irreducible families, every other family and random CFGs and
+/// modules, with the jump table built lazily and from the first branch and the loop taken once
+/// the walks work hard and from the first branch (`EAGER_PLAIN_19`), against the full loop
+/// alone (`NO_PLAIN_19`). The work counted includes the steps, which decide when the jump
+/// table is built, so equal work means the same walks.
+#[test]
+fn plain_steps_19_change_nothing() {
+    let mut inputs: Vec<String> = Vec::new();
+    for name in [
+        "randnest",
+        "irreducible",
+        "irrladder",
+        "irrladder-unreach",
+        "irrloop",
+        "nest",
+        "exits",
+        "dag",
+        "grid",
+        "kernel",
+        "chain-mixed",
+        "chain-irreducible",
+        "chain-nestedirreducible",
+    ] {
+        inputs.push(family(name, 500));
+    }
+    for seed in 1..=6 {
+        let mut rng = Rng::new(seed);
+        inputs.push(shapes::by_name("randnest", &mut rng, Flavor::Amdgpu, 2000).expect("a shape"));
+    }
+    inputs.extend(irreducible_and_families(1..=4, 1500).into_iter().take(4));
+    let mut rng = Rng::new(37);
+    inputs.extend(random_inputs(
+        &mut rng,
+        60,
+        |k| 40 + 10 * k,
+        |k| 6 + k % 40,
+        |k| k % 4 == 0,
+        &[10, 30, 60],
+        30,
+        |k| 10 + 3 * k,
+    ));
+    let mode = MODES[1];
+    let mut plain_steps = 0;
+    for text in &inputs {
+        for (eager, eager_plain) in [(false, false), (true, true), (false, true)] {
+            knobs::EAGER_JUMPS.with(|c| c.set(eager));
+            knobs::EAGER_PLAIN_19.with(|c| c.set(eager_plain));
+            knobs::PLAIN_STEPS_19.with(|c| c.set(0));
+            let (fast, w_fast) = run(text, mode);
+            plain_steps += knobs::PLAIN_STEPS_19.with(|c| c.get());
+            let (full, w_full) = run_without(&knobs::NO_PLAIN_19, text, mode);
+            knobs::EAGER_JUMPS.with(|c| c.set(false));
+            knobs::EAGER_PLAIN_19.with(|c| c.set(false));
+            assert!(
+                same(&fast, &full),
+                "eager jumps {eager}, eager plain steps {eager_plain}: the plain steps changed an answer\n{text}"
+            );
+            assert_eq!(
+                w_fast, w_full,
+                "eager jumps {eager}, eager plain steps {eager_plain}: the plain steps changed the work\n{text}"
+            );
+        }
+    }
+    eprintln!("plain steps: {plain_steps}");
+    assert!(plain_steps > 1_000_000, "plain steps: {plain_steps}");
+}
+
 #[test]
 fn jumps_change_nothing() {
     let mut inputs: Vec<String> = Vec::new();

@@ -67,9 +67,11 @@ pub(crate) struct ModifiedPo {
     pub reach_hi: Vec<u32>,
     /// Per cycle: its outermost irreducible ancestor-or-self, or `NONE`.
     pub outer_irr: Vec<u32>,
-    /// Per index: whether the block lies in an irreducible cycle (its innermost cycle has an
-    /// outermost irreducible ancestor-or-self), so LLVM 19's propagation tests it in one load.
-    in_irr: Vec<bool>,
+    /// Per index: `IN_IRR` when the block lies in an irreducible cycle (its innermost cycle has
+    /// an outermost irreducible ancestor-or-self), `HEADS` when it heads a reducible cycle
+    /// (`header_cycle` is not `NONE`): LLVM 19's propagation tests both in one load of a table
+    /// of a byte per block.
+    kind: Vec<u8>,
     /// Per index `i`: a lower bound of the indices labels can reach from `i` (`NONE` when
     /// nothing is reachable); inside an outermost irreducible cycle, of the whole cycle (its own
     /// blocks included). See `JoinFinder::compute`.
@@ -217,7 +219,7 @@ impl ModifiedPo {
         // The per-index tables get their length at once and are written by index (a push per
         // table and block cost a capacity check and a length update each).
         reset(&mut self.reach_hi, len, 0);
-        reset(&mut self.in_irr, len, false);
+        reset(&mut self.kind, len, 0);
         reset(&mut self.lo_reach, len, NONE);
         let mut hx_start = std::mem::take(&mut self.hx_start);
         let mut hx = std::mem::take(&mut self.hx);
@@ -227,10 +229,10 @@ impl ModifiedPo {
         let header_cycle = &self.header_cycle[..len];
         let (succ_start, succ) = (&mut self.succ_start, &mut self.succ);
         reset(succ_start, len + 1, 0);
-        let (lo_reach_all, reach_hi, in_irr) = (
+        let (lo_reach_all, reach_hi, kind) = (
             &mut self.lo_reach[..len],
             &mut self.reach_hi[..len],
-            &mut self.in_irr[..len],
+            &mut self.kind[..len],
         );
         let mut hi = 0;
         let mut k = 0;
@@ -264,6 +266,7 @@ impl ModifiedPo {
                 // Successors of a reachable block are reachable.
                 let xs = g.succs(order[j]);
                 if hc != NONE {
+                    kind[j] = HEADS;
                     succ.extend(xs.iter().map(|x| index[x.index()]));
                     for &x in s.exits(hc) {
                         let xi = index[x.index()];
@@ -285,7 +288,9 @@ impl ModifiedPo {
             } else {
                 rest[..b - k].fill(lo.min(k as u32));
                 reach_hi[k..b].fill(hi);
-                in_irr[k..b].fill(true);
+                for x in &mut kind[k..b] {
+                    *x |= IN_IRR;
+                }
             }
             k = b;
         }
@@ -471,8 +476,9 @@ impl FreshSet {
         }
         Some((w as u32 * 64 + bit, left, h))
     }
-    /// Removes and returns the largest member.
-    #[inline]
+    /// Removes and returns the largest member (the walks pop through `pop_and_empty` and
+    /// `TopWord`).
+    #[cfg(test)]
     fn pop(&mut self) -> Option<u32> {
         self.take_last().map(|(i, _, _)| i)
     }
@@ -519,12 +525,113 @@ impl FreshSet {
     }
 }
 
+/// Where a propagation marks an index fresh: the fresh set itself, or [`TopWord`] over it.
+trait MarkFresh {
+    fn mark(&mut self, i: u32);
+}
+
+impl MarkFresh for FreshSet {
+    #[inline(always)]
+    fn mark(&mut self, i: u32) {
+        self.set(i);
+    }
+}
+
+/// A [`FreshSet`] whose top word is held in a register (LLVM 19's walk): popping the largest
+/// member and marking an index of the same word then touch no memory and no summary. A walk
+/// pops one block per step and marks its successors, mostly near it in the order, so most of
+/// the set's traffic stays in that word; a word is loaded from the set when the register runs
+/// empty, and given back when an index above it is marked (so the register word is always the
+/// top one). While a word is held, the set has it empty (its summary bit clear).
+struct TopWord<'a> {
+    set: &'a mut FreshSet,
+    /// The held word's position (`usize::MAX`: none).
+    w: usize,
+    bits: u64,
+}
+
+impl<'a> TopWord<'a> {
+    fn new(set: &'a mut FreshSet) -> TopWord<'a> {
+        TopWord {
+            set,
+            w: usize::MAX,
+            bits: 0,
+        }
+    }
+    /// Removes and returns the largest member.
+    #[inline(always)]
+    fn pop(&mut self) -> Option<u32> {
+        if self.bits == 0 && !self.load() {
+            return None;
+        }
+        let b = 63 - self.bits.leading_zeros();
+        self.bits &= !(1u64 << b);
+        Some((self.w * 64) as u32 + b)
+    }
+    /// Takes the set's top word into the register; false when the set is empty.
+    #[inline(always)]
+    fn load(&mut self) -> bool {
+        let Some((s, h)) = self.set.top() else {
+            return false;
+        };
+        let sw = 63 - s.leading_zeros();
+        let w = h * 64 + sw as usize;
+        self.bits = self.set.words[w];
+        self.set.words[w] = 0;
+        self.set.summary[h] = s & !(1u64 << sw);
+        self.w = w;
+        true
+    }
+    /// The largest member (a walk asks right after a pop, with no member above the index it
+    /// popped: the held word when it has members, else the set's top).
+    #[inline(always)]
+    fn last(&mut self) -> Option<u32> {
+        if self.bits != 0 {
+            return Some((self.w * 64) as u32 + 63 - self.bits.leading_zeros());
+        }
+        self.set.last()
+    }
+    /// Gives the held word back to the set.
+    #[inline]
+    fn flush(&mut self) {
+        if self.bits != 0 {
+            let w = self.w;
+            self.set.words[w] = self.bits;
+            self.set.summary[w / 64] |= 1 << (w % 64);
+            self.set.hi = self.set.hi.max(w / 64);
+            self.bits = 0;
+        }
+        self.w = usize::MAX;
+    }
+}
+
+impl MarkFresh for TopWord<'_> {
+    #[inline(always)]
+    fn mark(&mut self, i: u32) {
+        let w = i as usize / 64;
+        if w == self.w {
+            self.bits |= 1u64 << (i % 64);
+        } else {
+            self.set.set(i);
+            // (`usize::MAX` when no word is held: never below.)
+            if w > self.w {
+                self.flush();
+            }
+        }
+    }
+}
+
 /// Join blocks and divergent cycle exits of one divergent branch (insertion order, no duplicates).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Descriptor {
     pub joins: Vec<Block>,
     pub cycle_exits: Vec<Block>,
 }
+
+/// `ModifiedPo::kind`: the block lies in an irreducible cycle.
+const IN_IRR: u8 = 1;
+/// `ModifiedPo::kind`: the block heads a reducible cycle.
+const HEADS: u8 = 2;
 
 /// Scratch state for computing join points, reused across branches and functions. Labels and
 /// stamps are indexed by modified post-order index, and a label is the index of its block.
@@ -603,6 +710,11 @@ const JUMP_WORK_PER_BLOCK: u64 = 24;
 /// (`cut_memo`): keys and snapshots cost every walk something, which pays only where walks
 /// cross the same big cycles again and again.
 const MEMO_WORK_PER_BLOCK: u64 = 24;
+/// Propagation steps per block after which LLVM 19's walks take their plain steps in a loop of
+/// their own (`plain_steps19`): entering and leaving it costs about a hundred instructions,
+/// which the benchmark modules' small functions, whose walks leave it after a dozen steps or
+/// so, did not win back (issue 13, session 26).
+const PLAIN_WORK_PER_BLOCK: u64 = 4;
 
 impl JoinFinder {
     /// Makes room for a function of `n` blocks. Labels are `NONE` between branches (reset through
@@ -1636,6 +1748,16 @@ impl JoinFinder {
         // `reach_hi_19` for consecutive blocks of one innermost cycle: one computation.
         let mut hi19 = Reach19 { c: NONE, end: NONE };
         let mut low_done = t_idx;
+        // The loop of plain steps once the function's walks work hard (`PLAIN_WORK_PER_BLOCK`).
+        #[cfg(test)]
+        let (plain_off, plain_eager) = (
+            crate::analysis::knobs::NO_PLAIN_19.with(|c| c.get()),
+            crate::analysis::knobs::EAGER_PLAIN_19.with(|c| c.get()),
+        );
+        #[cfg(not(test))]
+        let (plain_off, plain_eager) = (false, false);
+        let plain_ok =
+            !plain_off && (plain_eager || self.busy(po.order.len(), PLAIN_WORK_PER_BLOCK));
         // The loop runs once per block the flow visits, so its state is split into disjoint
         // local borrows, the fresh set and the touched list are moved into locals for the loop
         // (their fields stay in registers: a push that reallocates cannot reach them), and the
@@ -1663,11 +1785,12 @@ impl JoinFinder {
         let (stamp, ignore) = (*stamp, *ignore);
         let (order, header_cycle, reach_hi) =
             (&po.order[..n], &po.header_cycle[..n], &po.reach_hi[..n]);
-        let (in_irr, succ_start, succ) = (&po.in_irr[..n], &po.succ_start[..n + 1], &po.succ[..]);
+        let (kind, succ_start, succ) = (&po.kind[..n], &po.succ_start[..n + 1], &po.succ[..]);
         let (fresh_out, touched_out) = (fresh, touched);
         let mut fresh = std::mem::take(fresh_out);
         let mut touched = std::mem::take(touched_out);
-        let (fresh, touched) = (&mut fresh, &mut touched);
+        let touched = &mut touched;
+        let fresh = &mut TopWord::new(&mut fresh);
         let mut steps = 0u64;
         #[cfg(test)]
         let settled_drop = !crate::analysis::knobs::NO_SETTLED_DROP.with(|c| c.get());
@@ -1676,9 +1799,38 @@ impl JoinFinder {
         // The lowest target of a jump taken that a label may come back above (`ESCAPES`).
         let mut watch = NONE;
         let mut complete = true;
-        while let Some(i) = fresh.pop() {
+        while let Some(mut i) = fresh.pop() {
             // As in `propagate`: one bounds check for every per-index slice.
             assert!((i as usize) < n);
+            // Where no shortcut can apply (above the lowest block processed, or inside an
+            // irreducible cycle), the plain steps run in their own loop (`plain_steps19`) until
+            // a block needs more; that block is processed here.
+            let args = Plain19Args {
+                stamp,
+                ignore,
+                t_idx,
+                settled_below,
+                watch,
+                t_cycle,
+            };
+            if plain_ok && plain19_ok::<JUMPS>(i, floor, low_done, s, po, jumps, &args) {
+                let mut w = Walk19 {
+                    floor,
+                    floor_label,
+                    low_done,
+                    steps,
+                };
+                let next = plain_steps19::<JUMPS>(
+                    i, &mut w, fresh, labels, touched, in_joins, desc, s, po, jumps, args,
+                );
+                (floor, floor_label, low_done, steps) =
+                    (w.floor, w.floor_label, w.low_done, w.steps);
+                match next {
+                    Some(j) => i = j,
+                    None => break,
+                }
+                assert!((i as usize) < n);
+            }
             // After a jump every fresh block is at or below its target, and the walk goes
             // down: a fresh block above a watched target got its label from below, and its
             // flow may come back into the jumped region, which then does not hold one label.
@@ -1703,7 +1855,7 @@ impl JoinFinder {
             let l = labels[i as usize];
             let c = header_cycle[i as usize];
             let to_exits = c != NONE && s.contains(c, t);
-            if !no_skip && low_done > i && !in_irr[i as usize] && {
+            if !no_skip && low_done > i && kind[i as usize] & IN_IRR == 0 && {
                 // Every cycle around the block contains the branch and is reducible: its flow
                 // stays below `i` (a header around the branch sends labels to its exits), within
                 // `lo_reach[i]..i`, where no block is labelled (none below `i` was processed, and
@@ -1711,7 +1863,7 @@ impl JoinFinder {
                 let ci = s.inner(order[i as usize]);
                 let lo = po.lo_reach[i as usize];
                 (ci == NONE || t_cycle != NONE && s.contains_cycle(ci, t_cycle))
-                    && fresh.last_below(i).is_none_or(|m| {
+                    && fresh.last().is_none_or(|m| {
                         // `reach_hi_19` is at least `reach_hi`: the cheap bound first.
                         reach_hi[m as usize] < lo && po.reach_hi_19(s, t, m) < lo
                     })
@@ -1737,7 +1889,7 @@ impl JoinFinder {
                 && low_done > i
                 && reach_hi[i as usize] <= i
                 && hi19.get(po, s, t, i) <= i
-                && fresh.last_below(i).is_none_or(|m| {
+                && fresh.last().is_none_or(|m| {
                     reach_hi[m as usize] < settled_below && hi19.get(po, s, t, m) < settled_below
                 })
             {
@@ -1767,7 +1919,7 @@ impl JoinFinder {
                 if floor <= p
                     && low_done > i
                     && p >= settled_below
-                    && fresh.last_below(i).is_some_and(|m| m <= p)
+                    && fresh.last().is_some_and(|m| m <= p)
                     && !(p < t_idx && t_idx <= i)
                     && no_header_inside(s, po, t_cycle, i, p)
                     && !reads(p + 1, i - 1)
@@ -1819,10 +1971,142 @@ impl JoinFinder {
             }
         }
         *work += steps;
-        *fresh_out = std::mem::take(fresh);
+        fresh.flush();
+        *fresh_out = std::mem::take(fresh.set);
         *touched_out = std::mem::take(touched);
         complete
     }
+}
+
+/// The state of LLVM 19's walk that its plain steps change (`plain_steps19`).
+struct Walk19 {
+    floor: u32,
+    floor_label: u32,
+    low_done: u32,
+    steps: u64,
+}
+
+/// What the plain steps of one walk read besides the function's order (`plain_steps19`).
+#[derive(Clone, Copy)]
+struct Plain19Args {
+    stamp: u32,
+    ignore: (u32, u32),
+    t_idx: u32,
+    settled_below: u32,
+    watch: u32,
+    /// The branch's innermost cycle.
+    t_cycle: u32,
+}
+
+/// LLVM 19's walk (`JoinFinder::propagate_llvm19`) from popped index `i` for as long as each
+/// block popped needs nothing but the plain step of LLVM 19's propagation (read the label, push
+/// it to the successors, move the floor); returns the first block that needs more (popped, not
+/// processed), or `None` when nothing is fresh.
+///
+/// A block needs more when the walk gives up or stops there (above the watch, below the floor,
+/// past the settled bound), when it is the branch, when it heads a reducible cycle around the
+/// branch (its label goes to the cycle's exits), and when a shortcut may apply: the disjoint-flow skip, the
+/// settled drop and the jumps all need the block below the lowest one processed (`low_done`),
+/// and the skip a block outside irreducible cycles, the drop some settled blocks, a jump one
+/// from the block. What is left is exactly the plain step, so the answer and the step count
+/// are those of the full loop. Out of line, in a loop of its own, so that its few values stay
+/// in registers (in the full loop's body they were reloaded from the stack on every step).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn plain_steps19<const JUMPS: bool>(
+    mut i: u32,
+    w: &mut Walk19,
+    fresh: &mut TopWord<'_>,
+    labels: &mut [u32],
+    touched: &mut Vec<u32>,
+    in_joins: &mut [u32],
+    desc: &mut Descriptor,
+    s: &Structure,
+    po: &ModifiedPo,
+    jumps: &[u32],
+    a: Plain19Args,
+) -> Option<u32> {
+    let n = labels.len();
+    let order = &po.order[..n];
+    let (succ_start, succ) = (&po.succ_start[..n + 1], &po.succ[..]);
+    let in_joins = &mut in_joins[..n];
+    let (mut floor, mut floor_label, mut low_done, mut steps) =
+        (w.floor, w.floor_label, w.low_done, w.steps);
+    // The held word in a local (kept in registers; through `fresh` it was stored back on
+    // every change, the bounds checks' panics being able to observe it).
+    let outer = fresh;
+    let fresh = &mut TopWord {
+        w: outer.w,
+        bits: outer.bits,
+        set: &mut *outer.set,
+    };
+    let next = loop {
+        assert!((i as usize) < n);
+        let plain = plain19_ok::<JUMPS>(i, floor, low_done, s, po, jumps, &a);
+        if !plain {
+            break Some(i);
+        }
+        steps += 1;
+        let l = labels[i as usize];
+        low_done = low_done.min(i);
+        let mut joined = false;
+        let mut low = floor;
+        let (b, e) = (succ_start[i as usize], succ_start[i as usize + 1]);
+        for &xi in &succ[b as usize..e as usize] {
+            if push_label(labels, fresh, touched, xi, l) {
+                add_join_to(in_joins, desc, order, a.stamp, a.ignore, xi);
+                joined = true;
+            }
+            low = low.min(xi);
+        }
+        if joined {
+            floor = low;
+        } else if l != floor_label {
+            floor = low;
+            floor_label = l;
+        }
+        match fresh.pop() {
+            Some(j) => i = j,
+            None => break None,
+        }
+    };
+    #[cfg(test)]
+    crate::analysis::knobs::PLAIN_STEPS_19.with(|c| c.set(c.get() + steps - w.steps));
+    (w.floor, w.floor_label, w.low_done, w.steps) = (floor, floor_label, low_done, steps);
+    (outer.w, outer.bits) = (fresh.w, fresh.bits);
+    next
+}
+
+/// Does the block at index `i` (popped, below `po`'s length) need nothing but the plain step of
+/// LLVM 19's walk (see `plain_steps19`)?
+#[inline(always)]
+fn plain19_ok<const JUMPS: bool>(
+    i: u32,
+    floor: u32,
+    low_done: u32,
+    s: &Structure,
+    po: &ModifiedPo,
+    jumps: &[u32],
+    a: &Plain19Args,
+) -> bool {
+    // (The bound and the header's cycle are read only when they can matter: the walk's steps
+    // then touch one byte of `kind` per block besides the labels and successors.)
+    // (The test that fails first on the full loop's steps comes first.)
+    let k = po.kind[i as usize];
+    (i >= low_done
+        || k & IN_IRR != 0
+            && a.settled_below == 0
+            && (!JUMPS || jumps.get(i as usize).is_none_or(|&j| j == NONE)))
+        && (!JUMPS || i <= a.watch)
+        && i >= floor
+        && i != a.t_idx
+        && (a.settled_below == 0 || po.reach_hi[i as usize] >= a.settled_below)
+        && (k & HEADS == 0 || {
+            // A header passes labels to its cycle's exits only when the cycle holds the
+            // branch (`to_exits` in the full loop); other headers step plainly.
+            let c = po.header_cycle[i as usize];
+            a.t_cycle == NONE || !s.contains_cycle(c, a.t_cycle)
+        })
 }
 
 /// [`ModifiedPo::reach_hi_19`] for one branch, remembering the last innermost cycle asked about
@@ -1980,9 +2264,9 @@ fn add_exit_to(
 
 /// LLVM's `computeJoin` on split borrows (see `JoinFinder::push`).
 #[inline(always)]
-fn push_label(
+fn push_label<F: MarkFresh>(
     labels: &mut [u32],
-    fresh: &mut FreshSet,
+    fresh: &mut F,
     touched: &mut Vec<u32>,
     x: u32,
     l: u32,
@@ -1992,7 +2276,7 @@ fn push_label(
         return false;
     }
     if old != x {
-        fresh.set(x);
+        fresh.mark(x);
     }
     if old == NONE {
         labels[x as usize] = l;
@@ -2176,5 +2460,48 @@ mod tests {
         assert_eq!(got, vec![9_000, 4_100, 70, 3]);
         assert!(f.is_empty());
         assert!(FreshSet::default().pop().is_none());
+    }
+
+    /// `TopWord` behaves as the set it holds a word of: random marks (mostly near the last
+    /// index popped, as a walk's successors are, some far above or below), pops and largest
+    /// members against a `BTreeSet`; after `flush` the set holds exactly the members.
+    #[test]
+    fn top_word_is_a_fresh_set() {
+        let mut rng = Rng::new(7);
+        let n = 20_000u32;
+        for round in 0..200 {
+            let mut f = FreshSet::new(n as usize);
+            let mut model = std::collections::BTreeSet::new();
+            let mut t = TopWord::new(&mut f);
+            let mut near = rng.below(n as usize) as u32;
+            for _ in 0..2_000 {
+                match rng.below(8) {
+                    0..=3 => {
+                        let x = match rng.below(4) {
+                            0 => rng.below(n as usize) as u32,
+                            _ => (near + rng.below(130) as u32).saturating_sub(65).min(n - 1),
+                        };
+                        t.mark(x);
+                        model.insert(x);
+                    }
+                    4..=6 => {
+                        let got = t.pop();
+                        assert_eq!(got, model.pop_last(), "round {round}");
+                        if let Some(i) = got {
+                            near = i;
+                        }
+                    }
+                    _ => assert_eq!(t.last(), model.last().copied(), "round {round}"),
+                }
+            }
+            t.flush();
+            let mut members = Vec::new();
+            f.members(&mut members);
+            assert_eq!(
+                members,
+                model.into_iter().collect::<Vec<_>>(),
+                "round {round}"
+            );
+        }
     }
 }
