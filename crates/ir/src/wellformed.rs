@@ -47,6 +47,8 @@ use crate::parser::WrongType;
 use converge_graph::Block;
 use converge_graph::{DominatorTree, Graph};
 
+mod read_preds;
+
 /// A function's CFG in reusable buffers (see the module comment): successors in operand order,
 /// predecessors with multiplicity.
 #[derive(Default)]
@@ -189,6 +191,9 @@ pub(crate) struct ReadFacts {
     pub(crate) phi_misplaced: bool,
     /// The instructions the reader did not vouch for, in order.
     pub(crate) unchecked: Vec<u32>,
+    /// The reader found the rules of [`preds_and_phis_ok`] kept, at the body's end (with
+    /// `has_phi` and `phi_misplaced` as above): the checks skip them.
+    pub(crate) preds_ok: bool,
 }
 
 /// Stack of the second checking thread: the checks are iterative, this is a margin.
@@ -236,15 +241,16 @@ fn check_functions(
 
 /// Buffers reused across functions (the dominator tree keeps its arrays between computations).
 #[derive(Default)]
-struct Scratch {
-    /// Predecessor edges per block (with multiplicity).
-    npreds: Vec<u32>,
-    /// Per block, the blocks its first two predecessor edges come from (in the order of the
-    /// terminators), `u32::MAX` past its edges: a phi with one or two incoming entries is
-    /// compared with them directly.
-    first_preds: Vec<[u32; 2]>,
-    /// Successors per block, as ranges of the function's block references.
+pub(crate) struct Scratch {
+    /// Per block, its predecessor edges (with multiplicity), then the blocks its first two come
+    /// from (in the order of the terminators), `u32::MAX` past its edges: a phi with one or two
+    /// incoming entries is compared with them directly. One record a block: the count and the
+    /// blocks are written together.
+    preds: Vec<[u32; 3]>,
+    /// Successors per block, as ranges of the function's block references: filled by
+    /// [`Scratch::fill_succ`] for the first phi that is not compared directly (`succ_filled`).
     succ: Vec<crate::ir::Range32>,
+    succ_filled: bool,
     /// Per block, how often it appears in the incoming list being checked, valid where
     /// `count_stamp` holds the current `stamp`.
     count: Vec<u32>,
@@ -254,9 +260,11 @@ struct Scratch {
     /// after the other; `wide_at[q]` is where block `q`'s starts, or [`NOT_SORTED`].
     wide: Vec<u32>,
     wide_at: Vec<u32>,
-    preds: Vec<u32>,
+    sorted_preds: Vec<u32>,
     incoming: Vec<u32>,
     cfg: FlatCfg,
+    /// [`read_preds::quick_ok`]'s buffers.
+    quick: read_preds::Scratch,
     /// `cfg` holds the current function's CFG.
     cfg_built: bool,
     dt: DominatorTree,
@@ -273,6 +281,24 @@ fn no_first_preds() -> bool {
     #[cfg(test)]
     {
         NO_FIRST_PREDS.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    #[cfg(not(test))]
+    {
+        false
+    }
+}
+
+/// Tests only: the reader's [`ReadFacts::preds_ok`] ignored, the predecessor and phi rules
+/// checked after the read (the reference the reader's check is tested against).
+#[cfg(test)]
+pub(crate) static NO_READ_PREDS: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+#[inline(always)]
+fn no_read_preds() -> bool {
+    #[cfg(test)]
+    {
+        NO_READ_PREDS.load(std::sync::atomic::Ordering::Relaxed)
     }
     #[cfg(not(test))]
     {
@@ -307,6 +333,22 @@ fn succ_range(f: &Function, b: usize) -> crate::ir::Range32 {
 const WIDE: usize = 16;
 
 impl Scratch {
+    /// Fills `succ` (and clears the wide blocks' sorted lists) for `f`, once per function.
+    #[cold]
+    #[inline(never)]
+    fn fill_succ(&mut self, f: &Function) {
+        if self.succ_filled {
+            return;
+        }
+        self.succ_filled = true;
+        let n = f.blocks.len();
+        self.succ.clear();
+        self.succ.extend((0..n).map(|b| succ_range(f, b)));
+        self.wide.clear();
+        self.wide_at.clear();
+        self.wide_at.resize(n, NOT_SORTED);
+    }
+
     /// How many of `q`'s successor edges go to `b` (`succ` must be the function's). A wide block
     /// is counted by binary search in its sorted list: a switch with thousands of targets, each
     /// with a phi, made counting by scan quadratic (64,000 targets: 1.9 s of reading).
@@ -471,89 +513,31 @@ fn check_function(
         return Err(e);
     }
 
-    // Phis first in their block, and one incoming per predecessor edge.
-    let entry_is_target = || {
-        err(
-            f.block_span(Block(0)),
-            "E-entry-preds",
-            format!(
-                "the entry block %{} of @{} is a branch target",
-                m.block_name(fid, Block(0)),
-                m.str(f.name)
-            ),
-            "Entry block to function must not have predecessors!",
-        )
-    };
-    // Predecessor edges per block, counted from the terminators (with multiplicity: a switch
-    // may reach a block twice): the entry rule and the phis' incoming counts need no more.
-    let n = f.blocks.len();
-    sc.npreds.clear();
-    sc.npreds.resize(n, 0);
-    sc.first_preds.clear();
-    sc.first_preds.resize(n, [u32::MAX; 2]);
-    sc.succ.clear();
-    sc.wide.clear();
-    sc.wide_at.clear();
-    sc.wide_at.resize(n, NOT_SORTED);
-    for b in 0..n {
-        let r = succ_range(f, b);
-        sc.succ.push(r);
-        for s in &f.block_refs[r.range()] {
-            let c = &mut sc.npreds[s.index()];
-            if let Some(p) = sc.first_preds[s.index()].get_mut(*c as usize) {
-                *p = b as u32;
-            }
-            *c += 1;
-        }
-    }
-    if sc.npreds.first().is_some_and(|&c| c != 0) {
-        return Err(entry_is_target());
-    }
+    // Phis first in their block, and one incoming per predecessor edge: unless the reader
+    // found both rules kept while the function was still in cache (`ReadFacts::preds_ok`).
     sc.cfg_built = false;
-    if has_phi {
-        for b in 0..n {
-            let r = f.block_range(Block(b as u32));
-            let mut seen_other = false;
-            for k in r.start as usize..r.end as usize {
-                if f.insts[k].op != Opcode::Phi {
-                    if !phi_misplaced {
-                        // No phi after this one's block's first non-phi (see `scan`).
-                        break;
-                    }
-                    seen_other = true;
-                    continue;
-                }
-                if seen_other {
-                    return Err(err(
-                        f.inst_span(InstId(k as u32)),
-                        "E-phi-position",
-                        "a phi after a non-phi instruction of its block".to_string(),
-                        "PHI nodes not grouped at top of basic block!",
-                    ));
-                }
-                let incoming = f.inst_blocks(InstId(k as u32));
-                if incoming.len() == sc.npreds[b] as usize
-                    && if incoming.len() <= 2 && !no_first_preds() {
-                        // One or two edges into `b`: the multisets compared directly.
-                        let [p, q] = sc.first_preds[b];
-                        match incoming {
-                            [x] => x.0 == p,
-                            [x, y] => (x.0 == p && y.0 == q) || (x.0 == q && y.0 == p),
-                            _ => true,
-                        }
-                    } else if incoming.len() <= SMALL_PHI {
-                        sc.incoming_are_preds(f, Block(b as u32), incoming)
-                    } else {
-                        sc.long_incoming_are_preds(f, Block(b as u32), incoming)
-                    }
-                {
-                    continue;
-                }
-                if let Some(e) = phi_mismatch(m, fid, f, sc, b, k) {
-                    return Err(e);
-                }
-            }
-        }
+    if !read.is_some_and(|r| r.preds_ok && !no_read_preds())
+        && let Some(fault) = preds_and_phis(f, has_phi, phi_misplaced, sc)
+    {
+        return Err(match fault {
+            PredsFault::Entry => err(
+                f.block_span(Block(0)),
+                "E-entry-preds",
+                format!(
+                    "the entry block %{} of @{} is a branch target",
+                    m.block_name(fid, Block(0)),
+                    m.str(f.name)
+                ),
+                "Entry block to function must not have predecessors!",
+            ),
+            PredsFault::PhiPosition(k) => err(
+                f.inst_span(InstId(k)),
+                "E-phi-position",
+                "a phi after a non-phi instruction of its block".to_string(),
+                "PHI nodes not grouped at top of basic block!",
+            ),
+            PredsFault::PhiPreds(b, k) => phi_mismatch(m, fid, f, sc, b as usize, k as usize),
+        });
     }
 
     if !needs_dt {
@@ -580,6 +564,117 @@ fn check_function(
         }
     }
     Ok(())
+}
+
+/// The first violation of the rules [`preds_and_phis`] checks, in the order [`check_function`]
+/// reports them.
+enum PredsFault {
+    /// The entry block is a branch target.
+    Entry,
+    /// This phi comes after a non-phi of its block.
+    PhiPosition(u32),
+    /// The incoming blocks of phi `.1` (of block `.0`) are not its block's predecessor edges.
+    PhiPreds(u32, u32),
+}
+
+/// Whether `f` keeps the rules that depend on its predecessor edges: the entry block is no branch
+/// target, phis come first in their block (looked at only if `phi_misplaced`) and each phi has
+/// one incoming entry per predecessor edge (looked at only if `has_phi`). `true` if so; the
+/// reader asks this at a body's end, with the body's phis in order (`phis`), and [`check_module`]
+/// then skips these rules ([`ReadFacts::preds_ok`]). Most functions are answered by
+/// [`read_preds::quick_ok`], the others by the checks' own pass.
+pub(crate) fn preds_and_phis_ok(
+    f: &Function,
+    has_phi: bool,
+    phi_misplaced: bool,
+    phis: &[u32],
+    sc: &mut Scratch,
+) -> bool {
+    if !phi_misplaced && read_preds::quick_ok(f, has_phi, phis, &mut sc.quick) {
+        return true;
+    }
+    sc.cfg_built = false;
+    preds_and_phis(f, has_phi, phi_misplaced, sc).is_none()
+}
+
+/// The checks of [`preds_and_phis_ok`]: the first violation, or `None`.
+fn preds_and_phis(
+    f: &Function,
+    has_phi: bool,
+    phi_misplaced: bool,
+    sc: &mut Scratch,
+) -> Option<PredsFault> {
+    // Predecessor edges per block, counted from the terminators (with multiplicity: a switch
+    // may reach a block twice): the entry rule and the phis' incoming counts need no more.
+    let n = f.blocks.len();
+    sc.preds.clear();
+    sc.preds.resize(n, [0, u32::MAX, u32::MAX]);
+    sc.succ_filled = false;
+    let ni = f.insts.len();
+    let mut first = f.blocks.first().map_or(0, |d| d.first as usize);
+    for b in 0..n {
+        // The block's instructions end where the next block's begin (`succ_range`).
+        let end = f.blocks.get(b + 1).map_or(ni, |d| d.first as usize);
+        let start = std::mem::replace(&mut first, end);
+        if end == start || !f.insts[end - 1].op.is_terminator() {
+            continue;
+        }
+        for s in &f.block_refs[f.inst_block_range(InstId(end as u32 - 1)).range()] {
+            let e = &mut sc.preds[s.index()];
+            let c = e[0];
+            if c < 2 {
+                e[1 + c as usize] = b as u32;
+            }
+            e[0] = c + 1;
+        }
+    }
+    if sc.preds.first().is_some_and(|e| e[0] != 0) {
+        return Some(PredsFault::Entry);
+    }
+    if has_phi {
+        for b in 0..n {
+            let r = f.block_range(Block(b as u32));
+            let mut seen_other = false;
+            for k in r.start as usize..r.end as usize {
+                if f.insts[k].op != Opcode::Phi {
+                    if !phi_misplaced {
+                        // No phi after this one's block's first non-phi (see `scan`).
+                        break;
+                    }
+                    seen_other = true;
+                    continue;
+                }
+                if seen_other {
+                    return Some(PredsFault::PhiPosition(k as u32));
+                }
+                let incoming = f.inst_blocks(InstId(k as u32));
+                let [count, p, q] = sc.preds[b];
+                if incoming.len() == count as usize
+                    && if incoming.len() <= 2 && !no_first_preds() {
+                        // One or two edges into `b`: the multisets compared directly.
+                        match incoming {
+                            [x] => x.0 == p,
+                            [x, y] => (x.0 == p && y.0 == q) || (x.0 == q && y.0 == p),
+                            _ => true,
+                        }
+                    } else {
+                        sc.fill_succ(f);
+                        if incoming.len() <= SMALL_PHI {
+                            sc.incoming_are_preds(f, Block(b as u32), incoming)
+                        } else {
+                            sc.long_incoming_are_preds(f, Block(b as u32), incoming)
+                        }
+                    }
+                {
+                    continue;
+                }
+                if phi_multisets_differ(f, sc, b, k) {
+                    return Some(PredsFault::PhiPreds(b as u32, k as u32));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The dominance check of instruction `k`'s uses (see the module comment).
@@ -648,34 +743,40 @@ fn dominated_uses(
     Ok(())
 }
 
-/// A phi (instruction `k` of block `b`) whose incoming blocks the counting check rejected: the
-/// sorted multisets compared (to name them in the message), `None` if they are equal after all.
-/// Builds the CFG (`sc.cfg_built`). Out of line: the loop over the phis stays small.
+/// Whether the incoming blocks of phi `k` of block `b`, which the counting check rejected, differ
+/// from `b`'s predecessor edges as sorted multisets (left sorted in `sc.incoming` and `sc.preds`
+/// for [`phi_mismatch`]'s message in `sc.incoming` and `sc.sorted_preds`). Builds the CFG (`sc.cfg_built`). Out of line: the loop over
+/// the phis stays small.
+#[cold]
+#[inline(never)]
+fn phi_multisets_differ(f: &Function, sc: &mut Scratch, b: usize, k: usize) -> bool {
+    if !sc.cfg_built {
+        sc.cfg.build(f);
+        sc.cfg_built = true;
+    }
+    let incoming = f.inst_blocks(InstId(k as u32));
+    sc.sorted_preds.clear();
+    sc.sorted_preds
+        .extend(sc.cfg.preds(Block(b as u32)).iter().map(|p| p.0));
+    sc.sorted_preds.sort_unstable();
+    sc.incoming.clear();
+    sc.incoming.extend(incoming.iter().map(|b| b.0));
+    sc.incoming.sort_unstable();
+    sc.incoming != sc.sorted_preds
+}
+
+/// The error of phi `k` of block `b`, whose incoming blocks [`phi_multisets_differ`] found
+/// differ from the predecessor edges (the sorted lists it left in `sc`).
 #[cold]
 #[inline(never)]
 fn phi_mismatch(
     m: &Module,
     fid: FuncId,
     f: &Function,
-    sc: &mut Scratch,
+    sc: &Scratch,
     b: usize,
     k: usize,
-) -> Option<Box<Diagnostic>> {
-    if !sc.cfg_built {
-        sc.cfg.build(f);
-        sc.cfg_built = true;
-    }
-    let incoming = f.inst_blocks(InstId(k as u32));
-    sc.preds.clear();
-    sc.preds
-        .extend(sc.cfg.preds(Block(b as u32)).iter().map(|p| p.0));
-    sc.preds.sort_unstable();
-    sc.incoming.clear();
-    sc.incoming.extend(incoming.iter().map(|b| b.0));
-    sc.incoming.sort_unstable();
-    if sc.incoming == sc.preds {
-        return None;
-    }
+) -> Box<Diagnostic> {
     let names = |v: &[u32]| -> String {
         let s: Vec<String> = v
             .iter()
@@ -687,17 +788,17 @@ fn phi_mismatch(
             s.join(" ")
         }
     };
-    Some(err(
+    err(
         f.inst_span(InstId(k as u32)),
         "E-phi-preds",
         format!(
             "the phi's incoming blocks ({}) are not the predecessors of %{} ({})",
             names(&sc.incoming),
             m.block_name(fid, Block(b as u32)),
-            names(&sc.preds)
+            names(&sc.sorted_preds)
         ),
         "PHINode should have one entry for each predecessor of its parent basic block!",
-    ))
+    )
 }
 
 /// Whether a use by instruction `k` (`i`, operands `ops`) needs the dominator tree: a use the

@@ -341,6 +341,7 @@ impl<'s> Parser<'s> {
         self.facts.has_phi = false;
         self.facts.phi_misplaced = false;
         self.facts.unchecked.clear();
+        self.phis.clear();
         self.block_operand = false;
         let r = self.parse_blocks(&mut f).and_then(|()| {
             self.expect(Tok::RBrace, "`}` at the end of the function body")?;
@@ -348,12 +349,22 @@ impl<'s> Parser<'s> {
             self.resolve_fixups(&mut f)
         });
         if r.is_ok() && !self.block_operand {
+            // The predecessor and phi rules while the body's records are still in cache: after
+            // the read, the checks would fetch them again from memory (issue 13).
+            let preds_ok = crate::wellformed::preds_and_phis_ok(
+                &f,
+                self.facts.has_phi,
+                self.facts.phi_misplaced,
+                &self.phis,
+                &mut self.checks,
+            );
             self.read_facts.push(ReadFacts {
                 func: fid,
                 far: self.facts.far.clone(),
                 has_phi: self.facts.has_phi,
                 phi_misplaced: self.facts.phi_misplaced,
                 unchecked: self.facts.unchecked.clone(),
+                preds_ok,
             });
         }
         self.pool_sizes = shrink_pools(&mut f);
