@@ -919,6 +919,18 @@ fn scan_listed(m: &Module, fid: FuncId, f: &Function, r: &ReadFacts) -> Facts {
     }
 }
 
+/// Whether the instructions `listed` of `f` pass [`types_ok`]. The reader asks this at a body's
+/// end for the lines it did not vouch for ([`ReadFacts::unchecked`]), while their records are in
+/// cache; if they all pass, the checks have nothing to type-check in `f` (the answer depends only
+/// on `f`, the types and the constants, which the read of later functions does not change).
+pub(crate) fn listed_types_ok(m: &Module, f: &Function, listed: &[u32]) -> bool {
+    listed.iter().all(|&k| {
+        f.insts
+            .get(k as usize)
+            .is_some_and(|i| types_ok(m, f, i, f.operands(InstId(k))))
+    })
+}
+
 /// The opcodes whose every operand has the instruction's own type (unary and binary
 /// arithmetic, `freeze`, `phi`): one list for `types_ok` and the full check.
 fn operands_have_result_type(op: Opcode) -> bool {
