@@ -32,9 +32,11 @@
 //! Cost: one pass over the instructions (`scan`: the type checks as booleans, the messages built
 //! only for a failure; whether a use needs the dominator tree; whether a phi comes after a
 //! non-phi), or, for a function the reader noted these facts for as it read it (`ReadFacts`),
-//! the type checks of the lines its fast paths did not vouch for; the predecessor edges counted per block from the terminators; each phi's incoming
+//! the type checks of the lines its fast paths did not vouch for, unless they passed at the
+//! body's end; the predecessor edges counted per block from the terminators; each phi's incoming
 //! blocks compared with them by counting (a short list: each block appears as often as it
-//! branches here; long lists and mismatches by sorting); and, only for functions with a use
+//! branches here; long lists and mismatches by sorting), unless the reader found these rules
+//! kept at the body's end (`read_preds`); and, only for functions with a use
 //! that is not trivially dominated (a use later in its definition's block, a use of a value
 //! defined in the entry block, which dominates every reachable block, and a phi incoming value
 //! defined in its incoming block need no tree), the function's CFG in buffers reused across
@@ -189,7 +191,8 @@ pub(crate) struct ReadFacts {
     pub(crate) has_phi: bool,
     /// Some phi may come after a non-phi of its block.
     pub(crate) phi_misplaced: bool,
-    /// The instructions the reader did not vouch for, in order.
+    /// The instructions the reader did not vouch for, in order; empty when they all passed
+    /// [`types_ok`] at the body's end ([`listed_types_ok`]).
     pub(crate) unchecked: Vec<u32>,
     /// The reader found the rules of [`preds_and_phis_ok`] kept, at the body's end (with
     /// `has_phi` and `phi_misplaced` as above): the checks skip them.
