@@ -1683,9 +1683,8 @@ mod tests {
             }
         }
         let src: &'static [u8] = Box::leak(text.into_bytes().into_boxed_slice());
-        let key = |(s, e): (usize, usize)| {
-            LocalKey::Src(std::str::from_utf8(&src[s..e]).expect("ascii"))
-        };
+        let key =
+            |(s, e): (usize, usize)| LocalKey::Src(std::str::from_utf8(&src[s..e]).expect("ascii"));
         let mut fast = LocalMap::new(src);
         let mut slow = LocalMap::new(src);
         let mut x = 0x2545_f491_4f6c_dd1du64;
