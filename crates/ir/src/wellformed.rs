@@ -552,21 +552,37 @@ fn check_function(
     let cfg = &sc.cfg;
     sc.dt.compute(cfg);
     let dt = &sc.dt;
+    let dominated = |k: usize| match undominated_use(f, cfg, dt, k) {
+        Some(d) => Err(not_dominated(m, fid, f, d, InstId(k as u32))),
+        None => Ok(()),
+    };
     match read {
         // The reader's list of the instructions with a use that may need the tree: the others'
         // uses are dominated (see `ReadFacts`).
         Some(r) => {
             for &k in &r.far {
-                dominated_uses(m, fid, f, cfg, dt, k as usize)?;
+                dominated(k as usize)?;
             }
         }
         None => {
             for k in 0..f.insts.len() {
-                dominated_uses(m, fid, f, cfg, dt, k)?;
+                dominated(k)?;
             }
         }
     }
     Ok(())
+}
+
+/// Whether every use by the instructions `far` of `f` is dominated by its definition (see the
+/// module comment), by `f`'s CFG and dominator tree in `sc`'s buffers. The reader asks this at a
+/// body's end, once the function's other checks passed there, while its records are in cache;
+/// then the checks after the read need no tree for `f` ([`ReadFacts::far`] emptied).
+pub(crate) fn far_uses_dominated(f: &Function, far: &[u32], sc: &mut Scratch) -> bool {
+    sc.cfg.build(f);
+    sc.cfg_built = true;
+    sc.dt.compute(&sc.cfg);
+    far.iter()
+        .all(|&k| undominated_use(f, &sc.cfg, &sc.dt, k as usize).is_none())
 }
 
 /// The first violation of the rules [`preds_and_phis`] checks, in the order [`check_function`]
@@ -680,19 +696,11 @@ fn preds_and_phis(
     None
 }
 
-/// The dominance check of instruction `k`'s uses (see the module comment).
+/// The dominance check of instruction `k`'s uses (see the module comment): the definition of
+/// the first use that is not dominated, if any.
 #[inline(always)]
-fn dominated_uses(
-    m: &Module,
-    fid: FuncId,
-    f: &Function,
-    cfg: &FlatCfg,
-    dt: &DominatorTree,
-    k: usize,
-) -> Result<(), Box<Diagnostic>> {
-    let Some(i) = f.insts.get(k) else {
-        return Ok(());
-    };
+fn undominated_use(f: &Function, cfg: &FlatCfg, dt: &DominatorTree, k: usize) -> Option<InstId> {
+    let i = f.insts.get(k)?;
     let ops = f.operands(InstId(k as u32));
     let is_phi = i.op == Opcode::Phi;
     // Only a phi's incoming blocks are read (most instructions are no phi).
@@ -740,10 +748,10 @@ fn dominated_uses(
             }
         };
         if !ok {
-            return Err(not_dominated(m, fid, f, d, InstId(k as u32)));
+            return Some(d);
         }
     }
-    Ok(())
+    None
 }
 
 /// Whether the incoming blocks of phi `k` of block `b`, which the counting check rejected, differ

@@ -362,6 +362,19 @@ impl<'s> Parser<'s> {
             // after the read have none to make.
             if crate::wellformed::listed_types_ok(&self.m, &f, &self.facts.unchecked) {
                 self.facts.unchecked.clear();
+                // The dominance check too, when it is all that is left to check in the function
+                // (no operand written with a wrong type, the rules above kept): its CFG and
+                // dominator tree built from records still in cache.
+                if preds_ok
+                    && !self.facts.far.is_empty()
+                    && self
+                        .wrong_types
+                        .last()
+                        .is_none_or(|w| w.func != self.cur_func)
+                    && crate::wellformed::far_uses_dominated(&f, &self.facts.far, &mut self.checks)
+                {
+                    self.facts.far.clear();
+                }
             }
             self.read_facts.push(ReadFacts {
                 func: fid,
