@@ -271,6 +271,11 @@ pub(crate) struct Parser<'s> {
     /// [`ReadFacts`]), and about the function being read (`facts.func` is not set yet).
     read_facts: Vec<ReadFacts>,
     facts: ReadFacts,
+    /// The buffers of the predecessor and phi rules checked at each body's end
+    /// ([`ReadFacts::preds_ok`]).
+    checks: crate::wellformed::Scratch,
+    /// The body's phis, in order (for the check at its end).
+    phis: Vec<u32>,
     /// The current block has had an instruction other than a phi.
     block_non_phi: bool,
     /// The block of the instruction being read, and whether it is a phi (see
@@ -375,6 +380,8 @@ impl<'s> Parser<'s> {
             wrong_types: Vec::new(),
             read_facts: Vec::new(),
             facts: ReadFacts::default(),
+            checks: crate::wellformed::Scratch::default(),
+            phis: Vec::new(),
             block_non_phi: false,
             cur_block: 0,
             cur_phi: false,

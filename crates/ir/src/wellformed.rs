@@ -32,9 +32,11 @@
 //! Cost: one pass over the instructions (`scan`: the type checks as booleans, the messages built
 //! only for a failure; whether a use needs the dominator tree; whether a phi comes after a
 //! non-phi), or, for a function the reader noted these facts for as it read it (`ReadFacts`),
-//! the type checks of the lines its fast paths did not vouch for; the predecessor edges counted per block from the terminators; each phi's incoming
+//! the type checks of the lines its fast paths did not vouch for, unless they passed at the
+//! body's end; the predecessor edges counted per block from the terminators; each phi's incoming
 //! blocks compared with them by counting (a short list: each block appears as often as it
-//! branches here; long lists and mismatches by sorting); and, only for functions with a use
+//! branches here; long lists and mismatches by sorting), unless the reader found these rules
+//! kept at the body's end (`read_preds`); and, only for functions with a use
 //! that is not trivially dominated (a use later in its definition's block, a use of a value
 //! defined in the entry block, which dominates every reachable block, and a phi incoming value
 //! defined in its incoming block need no tree), the function's CFG in buffers reused across
@@ -46,6 +48,8 @@ use crate::ir::{FuncId, Function, InstId, Module, Opcode, Type, TypeId, Value};
 use crate::parser::WrongType;
 use converge_graph::Block;
 use converge_graph::{DominatorTree, Graph};
+
+mod read_preds;
 
 /// A function's CFG in reusable buffers (see the module comment): successors in operand order,
 /// predecessors with multiplicity.
@@ -187,8 +191,12 @@ pub(crate) struct ReadFacts {
     pub(crate) has_phi: bool,
     /// Some phi may come after a non-phi of its block.
     pub(crate) phi_misplaced: bool,
-    /// The instructions the reader did not vouch for, in order.
+    /// The instructions the reader did not vouch for, in order; empty when they all passed
+    /// [`types_ok`] at the body's end ([`listed_types_ok`]).
     pub(crate) unchecked: Vec<u32>,
+    /// The reader found the rules of [`preds_and_phis_ok`] kept, at the body's end (with
+    /// `has_phi` and `phi_misplaced` as above): the checks skip them.
+    pub(crate) preds_ok: bool,
 }
 
 /// Stack of the second checking thread: the checks are iterative, this is a margin.
@@ -236,15 +244,16 @@ fn check_functions(
 
 /// Buffers reused across functions (the dominator tree keeps its arrays between computations).
 #[derive(Default)]
-struct Scratch {
-    /// Predecessor edges per block (with multiplicity).
-    npreds: Vec<u32>,
-    /// Per block, the blocks its first two predecessor edges come from (in the order of the
-    /// terminators), `u32::MAX` past its edges: a phi with one or two incoming entries is
-    /// compared with them directly.
-    first_preds: Vec<[u32; 2]>,
-    /// Successors per block, as ranges of the function's block references.
+pub(crate) struct Scratch {
+    /// Per block, its predecessor edges (with multiplicity), then the blocks its first two come
+    /// from (in the order of the terminators), `u32::MAX` past its edges: a phi with one or two
+    /// incoming entries is compared with them directly. One record a block: the count and the
+    /// blocks are written together.
+    preds: Vec<[u32; 3]>,
+    /// Successors per block, as ranges of the function's block references: filled by
+    /// [`Scratch::fill_succ`] for the first phi that is not compared directly (`succ_filled`).
     succ: Vec<crate::ir::Range32>,
+    succ_filled: bool,
     /// Per block, how often it appears in the incoming list being checked, valid where
     /// `count_stamp` holds the current `stamp`.
     count: Vec<u32>,
@@ -254,9 +263,11 @@ struct Scratch {
     /// after the other; `wide_at[q]` is where block `q`'s starts, or [`NOT_SORTED`].
     wide: Vec<u32>,
     wide_at: Vec<u32>,
-    preds: Vec<u32>,
+    sorted_preds: Vec<u32>,
     incoming: Vec<u32>,
     cfg: FlatCfg,
+    /// [`read_preds::quick_ok`]'s buffers.
+    quick: read_preds::Scratch,
     /// `cfg` holds the current function's CFG.
     cfg_built: bool,
     dt: DominatorTree,
@@ -273,6 +284,24 @@ fn no_first_preds() -> bool {
     #[cfg(test)]
     {
         NO_FIRST_PREDS.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    #[cfg(not(test))]
+    {
+        false
+    }
+}
+
+/// Tests only: the reader's [`ReadFacts::preds_ok`] ignored, the predecessor and phi rules
+/// checked after the read (the reference the reader's check is tested against).
+#[cfg(test)]
+pub(crate) static NO_READ_PREDS: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+#[inline(always)]
+fn no_read_preds() -> bool {
+    #[cfg(test)]
+    {
+        NO_READ_PREDS.load(std::sync::atomic::Ordering::Relaxed)
     }
     #[cfg(not(test))]
     {
@@ -307,6 +336,22 @@ fn succ_range(f: &Function, b: usize) -> crate::ir::Range32 {
 const WIDE: usize = 16;
 
 impl Scratch {
+    /// Fills `succ` (and clears the wide blocks' sorted lists) for `f`, once per function.
+    #[cold]
+    #[inline(never)]
+    fn fill_succ(&mut self, f: &Function) {
+        if self.succ_filled {
+            return;
+        }
+        self.succ_filled = true;
+        let n = f.blocks.len();
+        self.succ.clear();
+        self.succ.extend((0..n).map(|b| succ_range(f, b)));
+        self.wide.clear();
+        self.wide_at.clear();
+        self.wide_at.resize(n, NOT_SORTED);
+    }
+
     /// How many of `q`'s successor edges go to `b` (`succ` must be the function's). A wide block
     /// is counted by binary search in its sorted list: a switch with thousands of targets, each
     /// with a phi, made counting by scan quadratic (64,000 targets: 1.9 s of reading).
@@ -471,45 +516,140 @@ fn check_function(
         return Err(e);
     }
 
-    // Phis first in their block, and one incoming per predecessor edge.
-    let entry_is_target = || {
-        err(
-            f.block_span(Block(0)),
-            "E-entry-preds",
-            format!(
-                "the entry block %{} of @{} is a branch target",
-                m.block_name(fid, Block(0)),
-                m.str(f.name)
+    // Phis first in their block, and one incoming per predecessor edge: unless the reader
+    // found both rules kept while the function was still in cache (`ReadFacts::preds_ok`).
+    sc.cfg_built = false;
+    if !read.is_some_and(|r| r.preds_ok && !no_read_preds())
+        && let Some(fault) = preds_and_phis(f, has_phi, phi_misplaced, sc)
+    {
+        return Err(match fault {
+            PredsFault::Entry => err(
+                f.block_span(Block(0)),
+                "E-entry-preds",
+                format!(
+                    "the entry block %{} of @{} is a branch target",
+                    m.block_name(fid, Block(0)),
+                    m.str(f.name)
+                ),
+                "Entry block to function must not have predecessors!",
             ),
-            "Entry block to function must not have predecessors!",
-        )
+            PredsFault::PhiPosition(k) => err(
+                f.inst_span(InstId(k)),
+                "E-phi-position",
+                "a phi after a non-phi instruction of its block".to_string(),
+                "PHI nodes not grouped at top of basic block!",
+            ),
+            PredsFault::PhiPreds(b, k) => phi_mismatch(m, fid, f, sc, b as usize, k as usize),
+        });
+    }
+
+    if !needs_dt {
+        return Ok(());
+    }
+    if !sc.cfg_built {
+        sc.cfg.build(f);
+    }
+    let cfg = &sc.cfg;
+    sc.dt.compute(cfg);
+    let dt = &sc.dt;
+    let dominated = |k: usize| match undominated_use(f, cfg, dt, k) {
+        Some(d) => Err(not_dominated(m, fid, f, d, InstId(k as u32))),
+        None => Ok(()),
     };
+    match read {
+        // The reader's list of the instructions with a use that may need the tree: the others'
+        // uses are dominated (see `ReadFacts`).
+        Some(r) => {
+            for &k in &r.far {
+                dominated(k as usize)?;
+            }
+        }
+        None => {
+            for k in 0..f.insts.len() {
+                dominated(k)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether every use by the instructions `far` of `f` is dominated by its definition (see the
+/// module comment), by `f`'s CFG and dominator tree in `sc`'s buffers. The reader asks this at a
+/// body's end, once the function's other checks passed there, while its records are in cache;
+/// then the checks after the read need no tree for `f` ([`ReadFacts::far`] emptied).
+pub(crate) fn far_uses_dominated(f: &Function, far: &[u32], sc: &mut Scratch) -> bool {
+    sc.cfg.build(f);
+    sc.cfg_built = true;
+    sc.dt.compute(&sc.cfg);
+    far.iter()
+        .all(|&k| undominated_use(f, &sc.cfg, &sc.dt, k as usize).is_none())
+}
+
+/// The first violation of the rules [`preds_and_phis`] checks, in the order [`check_function`]
+/// reports them.
+enum PredsFault {
+    /// The entry block is a branch target.
+    Entry,
+    /// This phi comes after a non-phi of its block.
+    PhiPosition(u32),
+    /// The incoming blocks of phi `.1` (of block `.0`) are not its block's predecessor edges.
+    PhiPreds(u32, u32),
+}
+
+/// Whether `f` keeps the rules that depend on its predecessor edges: the entry block is no branch
+/// target, phis come first in their block (looked at only if `phi_misplaced`) and each phi has
+/// one incoming entry per predecessor edge (looked at only if `has_phi`). `true` if so; the
+/// reader asks this at a body's end, with the body's phis in order (`phis`), and [`check_module`]
+/// then skips these rules ([`ReadFacts::preds_ok`]). Most functions are answered by
+/// [`read_preds::quick_ok`], the others by the checks' own pass.
+pub(crate) fn preds_and_phis_ok(
+    f: &Function,
+    has_phi: bool,
+    phi_misplaced: bool,
+    phis: &[u32],
+    sc: &mut Scratch,
+) -> bool {
+    if !phi_misplaced && read_preds::quick_ok(f, has_phi, phis, &mut sc.quick) {
+        return true;
+    }
+    sc.cfg_built = false;
+    preds_and_phis(f, has_phi, phi_misplaced, sc).is_none()
+}
+
+/// The checks of [`preds_and_phis_ok`]: the first violation, or `None`.
+fn preds_and_phis(
+    f: &Function,
+    has_phi: bool,
+    phi_misplaced: bool,
+    sc: &mut Scratch,
+) -> Option<PredsFault> {
     // Predecessor edges per block, counted from the terminators (with multiplicity: a switch
     // may reach a block twice): the entry rule and the phis' incoming counts need no more.
     let n = f.blocks.len();
-    sc.npreds.clear();
-    sc.npreds.resize(n, 0);
-    sc.first_preds.clear();
-    sc.first_preds.resize(n, [u32::MAX; 2]);
-    sc.succ.clear();
-    sc.wide.clear();
-    sc.wide_at.clear();
-    sc.wide_at.resize(n, NOT_SORTED);
+    sc.preds.clear();
+    sc.preds.resize(n, [0, u32::MAX, u32::MAX]);
+    sc.succ_filled = false;
+    let ni = f.insts.len();
+    let mut first = f.blocks.first().map_or(0, |d| d.first as usize);
     for b in 0..n {
-        let r = succ_range(f, b);
-        sc.succ.push(r);
-        for s in &f.block_refs[r.range()] {
-            let c = &mut sc.npreds[s.index()];
-            if let Some(p) = sc.first_preds[s.index()].get_mut(*c as usize) {
-                *p = b as u32;
+        // The block's instructions end where the next block's begin (`succ_range`).
+        let end = f.blocks.get(b + 1).map_or(ni, |d| d.first as usize);
+        let start = std::mem::replace(&mut first, end);
+        if end == start || !f.insts[end - 1].op.is_terminator() {
+            continue;
+        }
+        for s in &f.block_refs[f.inst_block_range(InstId(end as u32 - 1)).range()] {
+            let e = &mut sc.preds[s.index()];
+            let c = e[0];
+            if c < 2 {
+                e[1 + c as usize] = b as u32;
             }
-            *c += 1;
+            e[0] = c + 1;
         }
     }
-    if sc.npreds.first().is_some_and(|&c| c != 0) {
-        return Err(entry_is_target());
+    if sc.preds.first().is_some_and(|e| e[0] != 0) {
+        return Some(PredsFault::Entry);
     }
-    sc.cfg_built = false;
     if has_phi {
         for b in 0..n {
             let r = f.block_range(Block(b as u32));
@@ -524,77 +664,43 @@ fn check_function(
                     continue;
                 }
                 if seen_other {
-                    return Err(err(
-                        f.inst_span(InstId(k as u32)),
-                        "E-phi-position",
-                        "a phi after a non-phi instruction of its block".to_string(),
-                        "PHI nodes not grouped at top of basic block!",
-                    ));
+                    return Some(PredsFault::PhiPosition(k as u32));
                 }
                 let incoming = f.inst_blocks(InstId(k as u32));
-                if incoming.len() == sc.npreds[b] as usize
+                let [count, p, q] = sc.preds[b];
+                if incoming.len() == count as usize
                     && if incoming.len() <= 2 && !no_first_preds() {
                         // One or two edges into `b`: the multisets compared directly.
-                        let [p, q] = sc.first_preds[b];
                         match incoming {
                             [x] => x.0 == p,
                             [x, y] => (x.0 == p && y.0 == q) || (x.0 == q && y.0 == p),
                             _ => true,
                         }
-                    } else if incoming.len() <= SMALL_PHI {
-                        sc.incoming_are_preds(f, Block(b as u32), incoming)
                     } else {
-                        sc.long_incoming_are_preds(f, Block(b as u32), incoming)
+                        sc.fill_succ(f);
+                        if incoming.len() <= SMALL_PHI {
+                            sc.incoming_are_preds(f, Block(b as u32), incoming)
+                        } else {
+                            sc.long_incoming_are_preds(f, Block(b as u32), incoming)
+                        }
                     }
                 {
                     continue;
                 }
-                if let Some(e) = phi_mismatch(m, fid, f, sc, b, k) {
-                    return Err(e);
+                if phi_multisets_differ(f, sc, b, k) {
+                    return Some(PredsFault::PhiPreds(b as u32, k as u32));
                 }
             }
         }
     }
-
-    if !needs_dt {
-        return Ok(());
-    }
-    if !sc.cfg_built {
-        sc.cfg.build(f);
-    }
-    let cfg = &sc.cfg;
-    sc.dt.compute(cfg);
-    let dt = &sc.dt;
-    match read {
-        // The reader's list of the instructions with a use that may need the tree: the others'
-        // uses are dominated (see `ReadFacts`).
-        Some(r) => {
-            for &k in &r.far {
-                dominated_uses(m, fid, f, cfg, dt, k as usize)?;
-            }
-        }
-        None => {
-            for k in 0..f.insts.len() {
-                dominated_uses(m, fid, f, cfg, dt, k)?;
-            }
-        }
-    }
-    Ok(())
+    None
 }
 
-/// The dominance check of instruction `k`'s uses (see the module comment).
+/// The dominance check of instruction `k`'s uses (see the module comment): the definition of
+/// the first use that is not dominated, if any.
 #[inline(always)]
-fn dominated_uses(
-    m: &Module,
-    fid: FuncId,
-    f: &Function,
-    cfg: &FlatCfg,
-    dt: &DominatorTree,
-    k: usize,
-) -> Result<(), Box<Diagnostic>> {
-    let Some(i) = f.insts.get(k) else {
-        return Ok(());
-    };
+fn undominated_use(f: &Function, cfg: &FlatCfg, dt: &DominatorTree, k: usize) -> Option<InstId> {
+    let i = f.insts.get(k)?;
     let ops = f.operands(InstId(k as u32));
     let is_phi = i.op == Opcode::Phi;
     // Only a phi's incoming blocks are read (most instructions are no phi).
@@ -642,40 +748,46 @@ fn dominated_uses(
             }
         };
         if !ok {
-            return Err(not_dominated(m, fid, f, d, InstId(k as u32)));
+            return Some(d);
         }
     }
-    Ok(())
+    None
 }
 
-/// A phi (instruction `k` of block `b`) whose incoming blocks the counting check rejected: the
-/// sorted multisets compared (to name them in the message), `None` if they are equal after all.
-/// Builds the CFG (`sc.cfg_built`). Out of line: the loop over the phis stays small.
+/// Whether the incoming blocks of phi `k` of block `b`, which the counting check rejected, differ
+/// from `b`'s predecessor edges as sorted multisets (left sorted in `sc.incoming` and `sc.preds`
+/// for [`phi_mismatch`]'s message in `sc.incoming` and `sc.sorted_preds`). Builds the CFG (`sc.cfg_built`). Out of line: the loop over
+/// the phis stays small.
+#[cold]
+#[inline(never)]
+fn phi_multisets_differ(f: &Function, sc: &mut Scratch, b: usize, k: usize) -> bool {
+    if !sc.cfg_built {
+        sc.cfg.build(f);
+        sc.cfg_built = true;
+    }
+    let incoming = f.inst_blocks(InstId(k as u32));
+    sc.sorted_preds.clear();
+    sc.sorted_preds
+        .extend(sc.cfg.preds(Block(b as u32)).iter().map(|p| p.0));
+    sc.sorted_preds.sort_unstable();
+    sc.incoming.clear();
+    sc.incoming.extend(incoming.iter().map(|b| b.0));
+    sc.incoming.sort_unstable();
+    sc.incoming != sc.sorted_preds
+}
+
+/// The error of phi `k` of block `b`, whose incoming blocks [`phi_multisets_differ`] found
+/// differ from the predecessor edges (the sorted lists it left in `sc`).
 #[cold]
 #[inline(never)]
 fn phi_mismatch(
     m: &Module,
     fid: FuncId,
     f: &Function,
-    sc: &mut Scratch,
+    sc: &Scratch,
     b: usize,
     k: usize,
-) -> Option<Box<Diagnostic>> {
-    if !sc.cfg_built {
-        sc.cfg.build(f);
-        sc.cfg_built = true;
-    }
-    let incoming = f.inst_blocks(InstId(k as u32));
-    sc.preds.clear();
-    sc.preds
-        .extend(sc.cfg.preds(Block(b as u32)).iter().map(|p| p.0));
-    sc.preds.sort_unstable();
-    sc.incoming.clear();
-    sc.incoming.extend(incoming.iter().map(|b| b.0));
-    sc.incoming.sort_unstable();
-    if sc.incoming == sc.preds {
-        return None;
-    }
+) -> Box<Diagnostic> {
     let names = |v: &[u32]| -> String {
         let s: Vec<String> = v
             .iter()
@@ -687,17 +799,17 @@ fn phi_mismatch(
             s.join(" ")
         }
     };
-    Some(err(
+    err(
         f.inst_span(InstId(k as u32)),
         "E-phi-preds",
         format!(
             "the phi's incoming blocks ({}) are not the predecessors of %{} ({})",
             names(&sc.incoming),
             m.block_name(fid, Block(b as u32)),
-            names(&sc.preds)
+            names(&sc.sorted_preds)
         ),
         "PHINode should have one entry for each predecessor of its parent basic block!",
-    ))
+    )
 }
 
 /// Whether a use by instruction `k` (`i`, operands `ops`) needs the dominator tree: a use the
@@ -816,6 +928,18 @@ fn scan_listed(m: &Module, fid: FuncId, f: &Function, r: &ReadFacts) -> Facts {
         phi_misplaced: r.phi_misplaced,
         type_error,
     }
+}
+
+/// Whether the instructions `listed` of `f` pass [`types_ok`]. The reader asks this at a body's
+/// end for the lines it did not vouch for ([`ReadFacts::unchecked`]), while their records are in
+/// cache; if they all pass, the checks have nothing to type-check in `f` (the answer depends only
+/// on `f`, the types and the constants, which the read of later functions does not change).
+pub(crate) fn listed_types_ok(m: &Module, f: &Function, listed: &[u32]) -> bool {
+    listed.iter().all(|&k| {
+        f.insts
+            .get(k as usize)
+            .is_some_and(|i| types_ok(m, f, i, f.operands(InstId(k))))
+    })
 }
 
 /// The opcodes whose every operand has the instruction's own type (unary and binary

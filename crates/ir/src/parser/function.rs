@@ -341,6 +341,7 @@ impl<'s> Parser<'s> {
         self.facts.has_phi = false;
         self.facts.phi_misplaced = false;
         self.facts.unchecked.clear();
+        self.phis.clear();
         self.block_operand = false;
         let r = self.parse_blocks(&mut f).and_then(|()| {
             self.expect(Tok::RBrace, "`}` at the end of the function body")?;
@@ -348,12 +349,40 @@ impl<'s> Parser<'s> {
             self.resolve_fixups(&mut f)
         });
         if r.is_ok() && !self.block_operand {
+            // The predecessor and phi rules while the body's records are still in cache: after
+            // the read, the checks would fetch them again from memory (issue 13).
+            let preds_ok = crate::wellformed::preds_and_phis_ok(
+                &f,
+                self.facts.has_phi,
+                self.facts.phi_misplaced,
+                &self.phis,
+                &mut self.checks,
+            );
+            // The type checks of the lines not vouched for, likewise: all passing, the checks
+            // after the read have none to make.
+            if crate::wellformed::listed_types_ok(&self.m, &f, &self.facts.unchecked) {
+                self.facts.unchecked.clear();
+                // The dominance check too, when it is all that is left to check in the function
+                // (no operand written with a wrong type, the rules above kept): its CFG and
+                // dominator tree built from records still in cache.
+                if preds_ok
+                    && !self.facts.far.is_empty()
+                    && self
+                        .wrong_types
+                        .last()
+                        .is_none_or(|w| w.func != self.cur_func)
+                    && crate::wellformed::far_uses_dominated(&f, &self.facts.far, &mut self.checks)
+                {
+                    self.facts.far.clear();
+                }
+            }
             self.read_facts.push(ReadFacts {
                 func: fid,
                 far: self.facts.far.clone(),
                 has_phi: self.facts.has_phi,
                 phi_misplaced: self.facts.phi_misplaced,
                 unchecked: self.facts.unchecked.clone(),
+                preds_ok,
             });
         }
         self.pool_sizes = shrink_pools(&mut f);

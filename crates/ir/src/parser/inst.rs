@@ -242,6 +242,7 @@ impl<'s> Parser<'s> {
     ) {
         let is_phi = op == Opcode::Phi;
         if is_phi {
+            self.phis.push(id);
             self.facts.has_phi = true;
             self.facts.phi_misplaced |= self.block_non_phi;
         } else {
