@@ -175,8 +175,11 @@ pub struct DagParams {
     pub max_jump: usize,
     /// A block also jumps back with probability `back.0 / back.1`.
     pub back: (u32, u32),
-    /// To a block at most this far back (0: uniformly anywhere before the end).
+    /// To a block at most this far back (0: uniformly anywhere before the end, or before the
+    /// block itself when `backward`).
     pub window: usize,
+    /// Back edges go to earlier blocks only (else anywhere: half of them go forward).
+    pub backward: bool,
 }
 
 impl DagParams {
@@ -186,25 +189,31 @@ impl DagParams {
         max_jump: 4,
         back: (1, 3),
         window: 0,
+        backward: false,
     };
-    /// Two thirds of the blocks jump back anywhere: irreducible cycles nested about n/4 deep,
-    /// reducible ones among them with thousands of exits each.
+    /// Two thirds of the blocks jump back to a uniformly random earlier block: irreducible
+    /// cycles nested thousands deep, reducible ones among them with thousands of exits each.
     pub const DENSE: DagParams = DagParams {
         max_jump: 4,
         back: (2, 3),
         window: 0,
+        backward: true,
     };
-    /// A third of the blocks jump back at most 50 blocks: many short overlapping cycles.
+    /// A third of the blocks jump back at most 50 blocks: irreducible cycles nested about a
+    /// seventh of the blocks deep.
     pub const LOCAL: DagParams = DagParams {
         max_jump: 4,
         back: (1, 3),
         window: 50,
+        backward: true,
     };
-    /// Jumps of 1-2 and one block in ten jumping back anywhere: long thin cycles.
+    /// Jumps of 1-2 and one block in ten jumping back to a random earlier block: long thin
+    /// cycles.
     pub const SPARSE: DagParams = DagParams {
         max_jump: 2,
         back: (1, 10),
         window: 0,
+        backward: true,
     };
 }
 
@@ -221,8 +230,10 @@ pub fn dag_back_edges_cfg_with(rng: &mut Rng, n: usize, p: DagParams) -> Vec<Vec
             }
         }
         if n > 1 && rng.chance(p.back.0, p.back.1) {
-            let t = if p.window == 0 {
+            let t = if p.window == 0 && !p.backward {
                 1 + rng.below(n - 1) as u32
+            } else if p.window == 0 {
+                1 + rng.below(b.max(1)) as u32
             } else {
                 b.saturating_sub(rng.below(p.window.min(b) + 1)).max(1) as u32
             };
