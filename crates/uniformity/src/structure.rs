@@ -79,8 +79,9 @@ struct Tables {
     target_flags: Vec<u8>,
     /// The cycle each block heads (`NONE`; `MULTI` if several do).
     headed: Vec<u32>,
-    /// The climbs of deep nests (`Structure::climb_while_header_not_dominating`): per cycle, the
-    /// version of `climb` holding its strict ancestors' headers. Built on the first long climb.
+    /// The climbs of deep nests (`Structure::climb_while_header_not_dominating`): the cover and,
+    /// per cycle, the version holding its own and its ancestors' headers. Built on the first long
+    /// climb.
     climb: OnceLock<(crate::cover::Cover, Vec<u32>)>,
     /// Cycles are numbered in preorder (parents before children), so a cycle's descendants are the
     /// ids `c+1..subtree_end[c]`.
