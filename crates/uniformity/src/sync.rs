@@ -225,6 +225,11 @@ impl ModifiedPo {
         let mut hx = std::mem::take(&mut self.hx);
         reset(&mut hx_start, len + 1, 0);
         hx.clear();
+        // Every reducible header's exits are read below: list them all at once when the nest is
+        // too deep for `Structure::exits`'s single pass.
+        if self.header_cycle[..len].iter().any(|&c| c != NONE) {
+            s.reducible_exits();
+        }
         // The successors as indices are written here too (one pass over the order).
         let header_cycle = &self.header_cycle[..len];
         let (succ_start, succ) = (&mut self.succ_start, &mut self.succ);
