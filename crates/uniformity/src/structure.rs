@@ -770,26 +770,23 @@ impl Structure {
             let t = &self.t;
             let nc = t.range.len();
             // The nearest reducible strict ancestor of each cycle (parents are numbered first).
-            let mut red_parent = vec![NONE; nc];
+            // Per cycle (and a sentinel `nc` of depth 0, where every climb stops): its depth and
+            // its nearest reducible strict ancestor (parents are numbered first). One array, so
+            // each step of the climb below reads one entry.
+            let mut up = vec![(0u32, nc as u32); nc + 1];
             for c in 0..nc {
                 let p = t.parent[c];
-                if p != NONE {
-                    red_parent[c] = if self.is_reducible(p) {
-                        p
-                    } else {
-                        red_parent[p as usize]
-                    };
-                }
-            }
-            let red_self = |c: u32| {
-                if c == NONE || self.is_reducible(c) {
-                    c
+                let rp = if p == NONE {
+                    nc as u32
+                } else if self.is_reducible(p) {
+                    p
                 } else {
-                    red_parent[c as usize]
-                }
-            };
+                    up[p as usize].1
+                };
+                up[c] = (t.depth[c], rp);
+            }
             // Two passes over the (reducible cycle left, edge) pairs: count, then place.
-            let mut start = vec![0u32; nc + 1];
+            let mut start = vec![0u32; nc + 2];
             let mut list = Vec::new();
             for pass in 0..2 {
                 if pass == 1 {
@@ -804,25 +801,30 @@ impl Structure {
                         continue;
                     }
                     for &b in self.cycles.blocks(Cycle(c)) {
-                        let first = red_self(self.inner(b));
-                        let (a, z) = (t.edge_start[p], t.edge_start[p + 1]);
+                        let ib = self.inner(b);
+                        let first = if self.is_reducible(ib) {
+                            ib
+                        } else {
+                            up[ib as usize].1
+                        };
+                        let (a, z) = (t.edge_start[p] as usize, t.edge_start[p + 1] as usize);
                         p += 1;
-                        if first == NONE {
-                            continue;
-                        }
-                        for e in a..z {
-                            let m = t.edge_m[e as usize];
-                            let mut x = first;
-                            while x != NONE && t.depth[x as usize] > m {
+                        for (&m, &dst) in t.edge_m[a..z].iter().zip(&t.edge_dst[a..z]) {
+                            let mut x = first as usize;
+                            loop {
+                                let (d, rp) = up[x];
+                                if d <= m {
+                                    break;
+                                }
                                 if pass == 0 {
-                                    start[x as usize + 1] += 1;
+                                    start[x + 1] += 1;
                                 } else {
                                     // `start[x]` is the next free slot of x's run until the
                                     // shift below.
-                                    list[start[x as usize] as usize] = t.edge_dst[e as usize];
-                                    start[x as usize] += 1;
+                                    list[start[x] as usize] = dst;
+                                    start[x] += 1;
                                 }
-                                x = red_parent[x as usize];
+                                x = rp as usize;
                             }
                         }
                     }
@@ -850,6 +852,7 @@ impl Structure {
                 }
             }
             start[nc] = w as u32;
+            start.truncate(nc + 1);
             list.truncate(w);
             AllExits { start, list }
         });
