@@ -858,6 +858,12 @@ impl Structure {
         });
     }
 
+    /// Whether `reducible_exits` listed every reducible cycle's exits at once.
+    #[cfg(test)]
+    pub(crate) fn reducible_exits_listed(&self) -> bool {
+        self.t.exits_red.get().is_some()
+    }
+
     /// The header of `c` (its first entry).
     #[inline]
     pub fn header(&self, c: u32) -> Block {
