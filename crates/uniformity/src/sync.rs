@@ -226,8 +226,16 @@ impl ModifiedPo {
         reset(&mut hx_start, len + 1, 0);
         hx.clear();
         // Every reducible header's exits are read below: list them all at once when the nest is
-        // too deep for `Structure::exits`'s single pass.
-        if self.header_cycle[..len].iter().any(|&c| c != NONE) {
+        // too deep for `Structure::exits`'s single pass, unless there are few (the listing
+        // passes over every edge: in LLVM 19's cycles of `dag-dense`, where unreachable
+        // predecessors make most cycles irreducible, four headers cost 11 M instructions more
+        // that way than one query each).
+        if self.header_cycle[..len]
+            .iter()
+            .filter(|&&c| c != NONE)
+            .count()
+            >= MANY_HEADERS
+        {
             s.reducible_exits();
         }
         // The successors as indices are written here too (one pass over the order).
@@ -373,6 +381,10 @@ impl ModifiedPo {
             .fold(NONE, |lo, &x| lo.min(x).min(self.lo_reach[x as usize]))
     }
 }
+
+/// Reducible headers in a modified post-order from which their exits are listed all at once
+/// (`Structure::reducible_exits`) rather than one cycle at a time.
+const MANY_HEADERS: usize = 32;
 
 /// A set of post-order indices with fast "largest member". It keeps no count: emptiness is
 /// the summary word at `hi` and those below it being zero, found by the same downward scan as
@@ -2376,7 +2388,8 @@ mod tests {
 
     /// Issue 13's `dag-dense` and `dag-sparse` shapes nest reducible cycles of thousands of
     /// exits inside thousands of irreducible levels, where `Structure::exits`'s single pass gives
-    /// up: the modified post-order must then list every reducible cycle's exits at once
+    /// up: with many reducible headers (`MANY_HEADERS`; 8,000 blocks have enough) the modified
+    /// post-order must then list every reducible cycle's exits at once
     /// (`Structure::reducible_exits`; one range query and three sorts per cycle was two thirds of
     /// the analysis at 64,000 blocks), and its header exits must still be each reducible header's
     /// exits in `getExitBlocks` order.
@@ -2385,7 +2398,7 @@ mod tests {
         use converge_gen::program::{DagParams, dag_back_edges_cfg_with};
         for (params, seed) in [(DagParams::DENSE, 1), (DagParams::SPARSE, 2)] {
             let mut rng = Rng::new(seed);
-            let succs = dag_back_edges_cfg_with(&mut rng, 3_000, params);
+            let succs = dag_back_edges_cfg_with(&mut rng, 8_000, params);
             let g = converge_graph::Cfg::from_succs(
                 Block(0),
                 succs.len(),
