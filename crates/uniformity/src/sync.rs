@@ -1674,13 +1674,22 @@ impl JoinFinder {
             if c != NONE {
                 // The header stands in for its whole (reducible) cycle: labels go to the exits.
                 let branch_inside = t_cycle != NONE && c <= t_cycle && t_cycle < s.subtree_end(c);
-                for &xi in po.header_exits(i) {
-                    if push_label(labels, fresh, touched, xi, l) {
-                        if branch_inside {
-                            if add_exit!(xi) && logging && !exit_is_moot(xi, log_depth) {
-                                mlog.push(xi | cut_memo::EXIT_EVENT);
-                            }
-                        } else if add_join!(xi)
+                // One loop per case: in deep nests a header has thousands of exits, and the
+                // test per exit cost as much as the label push.
+                if branch_inside {
+                    for &xi in po.header_exits(i) {
+                        if push_label(labels, fresh, touched, xi, l)
+                            && add_exit!(xi)
+                            && logging
+                            && !exit_is_moot(xi, log_depth)
+                        {
+                            mlog.push(xi | cut_memo::EXIT_EVENT);
+                        }
+                    }
+                } else {
+                    for &xi in po.header_exits(i) {
+                        if push_label(labels, fresh, touched, xi, l)
+                            && add_join!(xi)
                             && log_joins
                             && (header_exits || xi.wrapping_sub(top.0) < top.1 - top.0)
                         {
