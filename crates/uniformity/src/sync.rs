@@ -384,7 +384,7 @@ impl ModifiedPo {
 
 /// Reducible headers in a modified post-order from which their exits are listed all at once
 /// (`Structure::reducible_exits`) rather than one cycle at a time.
-const MANY_HEADERS: usize = 32;
+const MANY_HEADERS: usize = 8;
 
 /// A set of post-order indices with fast "largest member". It keeps no count: emptiness is
 /// the summary word at `hi` and those below it being zero, found by the same downward scan as
