@@ -10,7 +10,9 @@
 //! sparse-table range-minimum over `m` (built on first use) reports them in time proportional to
 //! their number. Full exit lists are built on first use and cached; the modified post-order only
 //! needs the exits into the parent cycle ("local" exits), which partition the edges and are kept
-//! for all.
+//! for all, and the full exits of every reducible cycle (its header sends labels to them all),
+//! which in deep irreducible nests are listed together by the (reducible cycle left, edge) pairs
+//! (`Structure::reducible_exits`).
 //!
 //! Dominators reuse the cycle analysis's DFS (Semi-NCA accepts any DFS tree), and the tables of a
 //! dropped `Structure` go back to a per-thread spare, so analysing function after function does
