@@ -688,9 +688,17 @@ pub(crate) struct JoinFinder {
     /// The assumed-divergent top-level cycle around the branch at hand whose exits'
     /// configurations are remembered (`exit_configs`), set by the caller.
     pub configs_of: Option<u32>,
+    /// The walk may stop inside `configs_of` once the configuration it will pause at below it
+    /// is known and was walked on from before (`propagate`'s `final_exits`), set by the caller:
+    /// only where the steps saved decide nothing (the caller's budgets measured in steps
+    /// reorder its printed lists).
+    pub final_ok: bool,
     configs: exit_configs::ExitConfigs,
     /// Scratch: the indices of `configs_of`'s exits.
     config_exits: Vec<u32>,
+    /// The indices of `configs_of`'s exits when the walk at hand may stop once they all carry
+    /// their own labels (`propagate`'s `final_exits`), else empty.
+    final_exits: Vec<u32>,
     /// Walks remembered from their cuts (`cut_memo`).
     memo: cut_memo::CutMemo,
 }
@@ -1050,6 +1058,19 @@ impl JoinFinder {
                 && s.depth(t_cycle) <= cut_memo::MAX_LEVELS
                 && (memo_eager || self.work - self.work_base > MEMO_WORK_PER_BLOCK * n + JUMP_WORK)
                 && (memo_eager || self.memo.worth_it(s, t_cycle));
+            // Once every exit of `a` carries its own label, the configuration the walk will
+            // pause at is settled (a join keeps its own label); when it was walked on from
+            // before, the walk may stop there (`propagate`).
+            #[cfg(test)]
+            let final_ok = !crate::analysis::knobs::NO_FINAL_CONFIG.with(|c| c.get());
+            #[cfg(not(test))]
+            let final_ok = true;
+            let mut final_exits = std::mem::take(&mut self.final_exits);
+            final_exits.clear();
+            if final_ok && self.final_ok && pause != 0 && !memo && self.configs.all_own_seen(a) {
+                final_exits.extend(s.exits(a).iter().map(|x| po.index[x.index()]));
+            }
+            let final_exits_ref = &final_exits;
             // (The walk with the memo is a second copy of the loop: its tests would cost every
             // step of every other walk.)
             macro_rules! walk {
@@ -1066,6 +1087,7 @@ impl JoinFinder {
                         &reads,
                         pause,
                         exit_known,
+                        final_exits_ref,
                     )
                 };
             }
@@ -1078,6 +1100,7 @@ impl JoinFinder {
                     break;
                 }
             }
+            self.final_exits = final_exits;
         }
         let inside = read_set.inside.into_inner();
         self.exit_idx = exit_idx;
@@ -1171,6 +1194,7 @@ impl JoinFinder {
             (0, 0),
             &|_, _| false,
             0,
+            &[],
             &[],
         );
         self.fresh.clear();
@@ -1400,6 +1424,7 @@ impl JoinFinder {
         reads: &dyn Fn(u32, u32) -> bool,
         pause_below: u32,
         exit_known: &[bool],
+        final_exits: &[u32],
     ) -> bool {
         let t_cycle = s.inner(t);
         let header_exits = !LEAN && self.header_exits;
@@ -1502,7 +1527,36 @@ impl JoinFinder {
         // The smallest index whose flow was pushed (the branch's, at the start).
         let mut low_done = t_idx;
         let mut paused = false;
+        // Every exit of the remembered cycle carries its own label, and that configuration was
+        // walked on from before (`final_exits`): see below.
+        let mut final_hit = false;
+        // Until the walk gets below the remembered cycle, the blocks below it that get labels
+        // are its exits (`exit_configs`), so a join at an index below the cycle is at an exit.
+        // Once every exit is a join recorded for this branch (a successor of the branch carries
+        // its own label without being one), the configuration the walk pauses at below the
+        // cycle is settled: a join keeps its own label. The rest of the walk inside the cycle
+        // records only joins there, which `ignore` drops, joins at the exits, recorded already,
+        // and exits, to cycles that all have a divergent exit (the configurations are used only
+        // then, `compute`); after the pause `config_first_time` would stop it. So it stops now.
+        macro_rules! final_check {
+            ($x:expr) => {
+                if !LEAN
+                    && $x < pause_below
+                    && !final_exits.is_empty()
+                    && final_exits
+                        .iter()
+                        .all(|&e| labels[e as usize] == e && in_joins[e as usize] == stamp)
+                {
+                    final_hit = true;
+                }
+            };
+        }
         while let Some((i, empty)) = fresh.pop_and_empty() {
+            if final_hit {
+                #[cfg(test)]
+                crate::analysis::knobs::FINAL_CONFIG_STOPS.with(|c| c.set(c.get() + 1));
+                break;
+            }
             // Fresh members are indices of the order: one check here lets the compiler drop
             // those of every per-index slice below (all of length `n`).
             assert!((i as usize) < n);
@@ -1639,12 +1693,14 @@ impl JoinFinder {
                     if memo_on {
                         memo.jumped_to(p);
                     }
-                    if push_label(labels, fresh, touched, p, labels[i as usize])
-                        && add_join!(p)
-                        && log_joins
-                        && (header_exits || p.wrapping_sub(top.0) < top.1 - top.0)
-                    {
-                        mlog.push(p);
+                    if push_label(labels, fresh, touched, p, labels[i as usize]) {
+                        if add_join!(p)
+                            && log_joins
+                            && (header_exits || p.wrapping_sub(top.0) < top.1 - top.0)
+                        {
+                            mlog.push(p);
+                        }
+                        final_check!(p);
                     }
                     #[cfg(test)]
                     crate::analysis::knobs::JUMPED.with(|c| c.set(c.get() + 1));
@@ -1669,17 +1725,20 @@ impl JoinFinder {
                         {
                             mlog.push(xi);
                         }
+                        final_check!(xi);
                     }
                 }
             } else {
                 let (a, b) = (succ_start[i as usize], succ_start[i as usize + 1]);
                 for &xi in &succ[a as usize..b as usize] {
-                    if push_label(labels, fresh, touched, xi, l)
-                        && add_join!(xi)
-                        && log_joins
-                        && (header_exits || xi.wrapping_sub(top.0) < top.1 - top.0)
-                    {
-                        mlog.push(xi);
+                    if push_label(labels, fresh, touched, xi, l) {
+                        if add_join!(xi)
+                            && log_joins
+                            && (header_exits || xi.wrapping_sub(top.0) < top.1 - top.0)
+                        {
+                            mlog.push(xi);
+                        }
+                        final_check!(xi);
                     }
                 }
             }

@@ -34,6 +34,12 @@ impl ExitConfigs {
         self.seen.clear();
     }
 
+    /// Was the configuration in which every exit of cycle `a` carries its own label walked on
+    /// from before? (Its key is 0: class 0 for every exit.)
+    pub fn all_own_seen(&self, a: u32) -> bool {
+        self.seen.contains(&(a, 0))
+    }
+
     /// Records the configuration of the exits `exits` (indices of the modified post-order) of
     /// cycle `a` under `labels`; false when it was recorded before, or cannot be encoded.
     pub fn first_time(&mut self, a: u32, labels: &[u32], exits: &[u32]) -> bool {
