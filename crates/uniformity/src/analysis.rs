@@ -655,6 +655,9 @@ pub(crate) mod knobs {
         pub static NO_FINAL_CONFIG: Cell<bool> = const { Cell::new(false) };
         /// Walks stopped that way (this thread).
         pub static FINAL_CONFIG_STOPS: Cell<u64> = const { Cell::new(0) };
+        /// `JoinFinder::compute` lists the cycles around every branch to learn whether they
+        /// all have their divergent exits, even when the analysis knows.
+        pub static NO_CHAIN_KNOWN: Cell<bool> = const { Cell::new(false) };
     }
 }
 
@@ -1351,6 +1354,7 @@ impl<F: SsaFunction> State<'_, F> {
             return;
         }
         let work_before = self.w.joins.work;
+        self.w.joins.chain_known = exits_known && shortcut_on!(NO_CHAIN_KNOWN);
         self.w.joins.compute(
             f.cfg(),
             s,

@@ -693,6 +693,11 @@ pub(crate) struct JoinFinder {
     /// only where the steps saved decide nothing (the caller's budgets measured in steps
     /// reorder its printed lists).
     pub final_ok: bool,
+    /// Every cycle around the branch at hand that may get a divergent exit from it has one,
+    /// as the caller knows (its answer is kept along the chain): `compute` then does not list
+    /// the chain, a walk up a nest as deep as a seventh of the blocks for every branch (issue
+    /// 13, `dag-local`). Set by the caller; false asks `compute` to find out.
+    pub chain_known: bool,
     configs: exit_configs::ExitConfigs,
     /// Scratch: the indices of `configs_of`'s exits.
     config_exits: Vec<u32>,
@@ -903,7 +908,9 @@ impl JoinFinder {
         #[cfg(not(test))]
         let no_cover = false;
         let mut covered = !no_cover && !self.imm_targets.is_empty();
-        if t_cycle != NONE && po.outer_irr[t_cycle as usize] != NONE {
+        if self.chain_known {
+            // (`all_known`, and `covered` is not read.)
+        } else if t_cycle != NONE && po.outer_irr[t_cycle as usize] != NONE {
             let mut c = t_cycle;
             while c != NONE {
                 let known = exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
@@ -1074,8 +1081,8 @@ impl JoinFinder {
             // (The walk with the memo is a second copy of the loop: its tests would cost every
             // step of every other walk.)
             macro_rules! walk {
-                ($memo:literal) => {
-                    self.propagate::<false, $memo>(
+                ($memo:literal, $final:literal) => {
+                    self.propagate::<false, $memo, $final>(
                         s,
                         po,
                         t,
@@ -1091,7 +1098,15 @@ impl JoinFinder {
                     )
                 };
             }
-            while if memo { walk!(true) } else { walk!(false) } {
+            // (The walk that may stop at a final configuration is a third copy: its test costs
+            // every join of every other walk 2% of the instructions on `dag-local`.)
+            while if memo {
+                walk!(true, false)
+            } else if final_exits.is_empty() {
+                walk!(false, false)
+            } else {
+                walk!(false, true)
+            } {
                 memo = false;
                 pause = 0;
                 if !self.config_first_time(s, po, a) {
@@ -1183,7 +1198,7 @@ impl JoinFinder {
         let no_skip = crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get());
         #[cfg(not(test))]
         let no_skip = false;
-        self.propagate::<true, false>(
+        self.propagate::<true, false, false>(
             s,
             po,
             t,
@@ -1408,10 +1423,12 @@ impl JoinFinder {
     /// With `LEAN` (from `compute_lean`: the branch has no exit check and no header exits to
     /// pass labels to, the function no jump table, the walk no pause), the tests for those are
     /// constants and drop out of the loop. (Out of line: with two copies inlined into
-    /// `compute`, the compiler stopped inlining the fresh set's pop into them.)
+    /// `compute`, the compiler stopped inlining the fresh set's pop into them.) `MEMO`: the walk
+    /// is remembered at its cuts (`cut_memo`); `FINAL`: it may stop at a final configuration of
+    /// the remembered cycle's exits (`final_exits`, below).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn propagate<const LEAN: bool, const MEMO: bool>(
+    fn propagate<const LEAN: bool, const MEMO: bool, const FINAL: bool>(
         &mut self,
         s: &Structure,
         po: &ModifiedPo,
@@ -1540,7 +1557,8 @@ impl JoinFinder {
         // then, `compute`); after the pause `config_first_time` would stop it. So it stops now.
         macro_rules! final_check {
             ($x:expr) => {
-                if !LEAN
+                if FINAL
+                    && !LEAN
                     && $x < pause_below
                     && !final_exits.is_empty()
                     && final_exits
@@ -1552,7 +1570,7 @@ impl JoinFinder {
             };
         }
         while let Some((i, empty)) = fresh.pop_and_empty() {
-            if final_hit {
+            if FINAL && final_hit {
                 #[cfg(test)]
                 crate::analysis::knobs::FINAL_CONFIG_STOPS.with(|c| c.set(c.get() + 1));
                 break;
