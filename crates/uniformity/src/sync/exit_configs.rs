@@ -15,6 +15,12 @@
 //! a later branch reaching the same configuration has nothing left to add: its walk stops at
 //! the boundary. LLVM 22's label flow in llvm mode only (precise mode records per-branch facts
 //! at joins; LLVM 19's walk stops at a floor that the labels inside `a` move).
+//!
+//! One configuration is known before the walk gets there: once every exit is a join of the
+//! branch, each keeps its own label whatever else the walk does inside `a`, so when that
+//! configuration was walked on from before the walk stops at once (`JoinFinder::propagate`'s
+//! `final_exits`). In deep nests of irreducible cycles every branch flooded the big cycle
+//! around them only to reach it (issue 13, `dag-local` seed 1 at 64,000 blocks).
 
 use crate::structure::NONE;
 use std::collections::HashSet;
