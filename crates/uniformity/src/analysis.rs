@@ -237,6 +237,9 @@ struct Scratch {
     /// took as many: `seeded_candidates_settled`).
     seeded_budget: Vec<u64>,
     seeded_spent: Vec<u64>,
+    /// The postponed branches are being analysed and their steps still count towards the
+    /// budget after which the rest's immediate exits are recorded (`analyze_core_p1`).
+    deferred_counting: bool,
     reach_state: Vec<u32>,
     /// Scratch of `token_join_candidates` (zero / false between uses).
     indeg: Vec<u32>,
@@ -332,6 +335,7 @@ impl Scratch {
         self.nested_exit_blocks = 0;
         self.top_exit_blocks = 0;
         self.nested_deferred = false;
+        self.deferred_counting = false;
         reset(&mut self.exit_flag, nc, false);
         reset(&mut self.phis_tainted, nb, false);
         reset(&mut self.exits_known_up, nc, false);
@@ -645,6 +649,16 @@ pub(crate) mod knobs {
         /// budget of `analyze_as`, as llvm mode does (not before analysing any, `late.rs`).
         pub static NO_EXITS_FIRST: Cell<bool> = const { Cell::new(false) };
     }
+    thread_local! {
+        /// Walks are not stopped inside a cycle once every exit of it is a join of the branch
+        /// and that configuration was walked on from before (`JoinFinder::propagate`).
+        pub static NO_FINAL_CONFIG: Cell<bool> = const { Cell::new(false) };
+        /// Walks stopped that way (this thread).
+        pub static FINAL_CONFIG_STOPS: Cell<u64> = const { Cell::new(0) };
+        /// `JoinFinder::compute` lists the cycles around every branch to learn whether they
+        /// all have their divergent exits, even when the analysis knows.
+        pub static NO_CHAIN_KNOWN: Cell<bool> = const { Cell::new(false) };
+    }
 }
 
 /// Which LLVM release's behaviour to reproduce.
@@ -900,6 +914,7 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
         };
         let start = st.w.joins.work;
         let mut recorded = false;
+        st.w.deferred_counting = true;
         // In two passes: first the branches whose own cycle may still get a divergent exit (at
         // the time they come), then the others, each pass deepest first. A branch directly in
         // a cycle gives it one through any exit, one in a deeper cycle only through an exit to
@@ -930,6 +945,7 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
                 }
                 if !recorded && st.w.joins.work - start > budget {
                     recorded = true;
+                    st.w.deferred_counting = false;
                     #[cfg(test)]
                     knobs::RECORDED.with(|c| c.set(c.get() + 1));
                     st.record_immediate_exits(&list[k..]);
@@ -941,6 +957,7 @@ fn analyze_core_p1<F: SsaFunction, M: DivergenceModel<F>>(
                 deferred = list;
             }
         }
+        st.w.deferred_counting = false;
         deferred.clear();
         if st.w.deferred.is_empty() {
             st.w.deferred = deferred;
@@ -1288,6 +1305,14 @@ impl<F: SsaFunction> State<'_, F> {
         // every branch inside it (`crate::sync::exit_configs`).
         self.w.joins.configs_of =
             covered_top.filter(|_| !self.precise && !self.llvm19 && shortcut_on!(NO_EXIT_CONFIGS));
+        // The walk may stop early inside `a` (`JoinFinder::final_ok`) only where its steps no
+        // longer decide anything: once the exit-seeded walks of `a` were used or will never be
+        // tried (`seeded_candidates_settled` tries them after a budget of the branches' steps),
+        // and not while postponed branches count steps towards their budget.
+        self.w.joins.final_ok = covered_top.is_some_and(|a| {
+            self.w.seeded[a as usize] == settle::SEEDED_USED
+                || self.w.seeded_budget[a as usize] == u64::MAX
+        }) && !self.w.deferred_counting;
         self.w.joins.ignore = match covered_top {
             Some(a) => {
                 let lo = self.w.po.index[s.header(a).index()];
@@ -1329,6 +1354,7 @@ impl<F: SsaFunction> State<'_, F> {
             return;
         }
         let work_before = self.w.joins.work;
+        self.w.joins.chain_known = exits_known && shortcut_on!(NO_CHAIN_KNOWN);
         self.w.joins.compute(
             f.cfg(),
             s,

@@ -2406,3 +2406,152 @@ fn cut_memo_bookkeeping_is_bounded_on_deep_nests() {
     }
     knobs::EAGER_CUT_MEMO.with(|c| c.set(false));
 }
+
+/// A walk inside an assumed-divergent top-level cycle stops once every exit of the cycle is a
+/// join of its branch, when that configuration of the exits was walked on from before
+/// (`NO_FINAL_CONFIG`, `JoinFinder::propagate`'s `final_exits`): no answer and no order
+/// changes in LLVM 22's setting (the only one that remembers configurations), with the
+/// exit-seeded walks at their default point and at every cycle's first need (the stop waits
+/// for them), on `dag-local` (back edges at most 50 blocks long: irreducible cycles nested a
+/// seventh of the blocks deep, inside one big top-level cycle whose branches each flooded it),
+/// random loop nests, the irreducible families and random functions. On `dag-local` seed 1 at
+/// 64,000 blocks it took LLVM 22's setting from 394.7 M steps to 67.1 M (issue 13, session 27).
+/// Nor does `JoinFinder::compute` taking the analysis' word that every cycle around the branch
+/// has its divergent exit (`NO_CHAIN_KNOWN`), in the three settings.
+#[test]
+fn final_configurations_change_nothing() {
+    let mut inputs = Vec::new();
+    for seed in 1..=4 {
+        for n in [1500, 4000, 8000, 16000, 32000] {
+            inputs.push(tid_module(&converge_gen::program::dag_back_edges_cfg_with(
+                &mut Rng::new(seed),
+                n,
+                converge_gen::program::DagParams::LOCAL,
+            )));
+        }
+    }
+    for seed in 1..=4 {
+        inputs.push(tid_module(&shapes::randnest_cfg(
+            &mut Rng::new(seed),
+            2000 + 500 * seed as usize,
+        )));
+    }
+    inputs.extend(irreducible_and_families(1..=2, 1200));
+    inputs.extend(mixed_random_inputs(61, 12, 12));
+    let (mut w_on, mut w_off) = (0, 0);
+    knobs::FINAL_CONFIG_STOPS.with(|c| c.set(0));
+    for eager in [false, true] {
+        knobs::EAGER_SEEDED.with(|c| c.set(eager));
+        for text in &inputs {
+            for mode in MODES {
+                let (on, w) = run(text, mode);
+                for (name, knob) in [
+                    ("the stop", &knobs::NO_FINAL_CONFIG),
+                    ("the known chain", &knobs::NO_CHAIN_KNOWN),
+                ] {
+                    let (off, wo) = run_without(knob, text, mode);
+                    assert!(
+                        same(&on, &off),
+                        "{mode:?}, eager seeded walks {eager}: {name} changed an answer\n{text}"
+                    );
+                    if std::ptr::eq(knob, &knobs::NO_FINAL_CONFIG) {
+                        w_on += w;
+                        w_off += wo;
+                    }
+                }
+            }
+        }
+    }
+    knobs::EAGER_SEEDED.with(|c| c.set(false));
+    let stops = knobs::FINAL_CONFIG_STOPS.with(|c| c.get());
+    eprintln!("{stops} walks stopped; join work {w_on} with the stop, {w_off} without");
+    assert!(
+        stops > 50,
+        "walks stopped at a final configuration: {stops}"
+    );
+    assert!(w_on < w_off, "the stop saves work: {w_off} -> {w_on}");
+}
+
+/// The stop at a final configuration (`NO_FINAL_CONFIG`) per branch: on `dag-local` CFGs,
+/// random loop nests, random DAGs with back edges and grids, every branch inside a top-level
+/// cycle, deepest first, asked with that cycle assumed divergent (`ignore`, remembered exit
+/// configurations) and every divergent exit known (so the walk pauses below the cycle), some
+/// with a settled bound, every other function with its jump table from the start: the joins
+/// recorded, in order, are the walk's without the stop. (The exits such a walk records go to
+/// cycles that have a divergent exit: they change nothing.)
+#[test]
+fn final_configurations_per_branch_are_the_plain_walk() {
+    use crate::structure::NONE;
+    use crate::sync::{JoinFinder, ModifiedPo};
+    use converge_graph::{Block, Graph};
+    let mut rng = Rng::new(67);
+    let mut cfgs: Vec<Vec<Vec<u32>>> = Vec::new();
+    for k in 0..40 {
+        cfgs.push(converge_gen::program::dag_back_edges_cfg_with(
+            &mut rng,
+            100 + 50 * k,
+            converge_gen::program::DagParams::LOCAL,
+        ));
+        cfgs.push(shapes::randnest_cfg(&mut rng, 200 + 40 * k));
+    }
+    for k in 0..20 {
+        cfgs.push(dag_back_edges_cfg(&mut rng, 100 + 30 * k));
+        cfgs.push(grid_back_edges_cfg(&mut rng, 100 + 30 * k));
+    }
+    let (mut compared, stops_before) = (0u64, knobs::FINAL_CONFIG_STOPS.with(|c| c.get()));
+    // The memo is not used for walks that may stop so (the stop would cut its log short).
+    knobs::NO_CUT_MEMO.with(|c| c.set(true));
+    for (k, succs) in cfgs.iter().enumerate() {
+        knobs::EAGER_JUMPS.with(|c| c.set(k % 2 == 1));
+        let g = converge_graph::Cfg::from_succs(
+            Block(0),
+            succs.len(),
+            succs.iter().map(|v| v.iter().map(|&x| Block(x))),
+        );
+        let s = Structure::new(&g);
+        let po = ModifiedPo::compute(&g, &s);
+        let (mut stop, mut plain) = (JoinFinder::default(), JoinFinder::default());
+        stop.reset(g.num_blocks());
+        plain.reset(g.num_blocks());
+        let known = vec![true; s.num_cycles()];
+        let mut branches: Vec<Block> = (0..g.num_blocks() as u32)
+            .map(Block)
+            .filter(|&t| s.is_reachable(t) && g.succs(t).len() >= 2 && s.inner(t) != NONE)
+            .collect();
+        branches.sort_by_key(|&t| std::cmp::Reverse(s.depth(s.inner(t))));
+        for t in branches {
+            let top = s.top(s.inner(t));
+            let lo = po.index[s.header(top).index()];
+            let interval = (lo, lo + s.blocks(top).len() as u32);
+            let settled = if rng.chance(1, 8) {
+                rng.below(po.order.len()) as u32
+            } else {
+                0
+            };
+            let mut got = Vec::new();
+            for (jf, on) in [(&mut stop, true), (&mut plain, false)] {
+                knobs::NO_FINAL_CONFIG.with(|c| c.set(!on));
+                jf.ignore = interval;
+                jf.configs_of = Some(top);
+                jf.final_ok = true;
+                jf.header_exits = false;
+                jf.compute(&g, &s, &po, t, false, &known, settled, settled);
+                got.push(jf.desc.joins.clone());
+            }
+            knobs::NO_FINAL_CONFIG.with(|c| c.set(false));
+            assert_eq!(
+                got[0], got[1],
+                "the stop changed branch {t:?} (settled {settled}) of {succs:?}"
+            );
+            compared += 1;
+        }
+    }
+    knobs::NO_CUT_MEMO.with(|c| c.set(false));
+    knobs::EAGER_JUMPS.with(|c| c.set(false));
+    let stops = knobs::FINAL_CONFIG_STOPS.with(|c| c.get()) - stops_before;
+    eprintln!("{compared} branches compared, {stops} walks stopped");
+    assert!(
+        compared > 20_000 && stops > 2_000,
+        "{compared} compared, {stops} stopped"
+    );
+}

@@ -705,9 +705,22 @@ pub(crate) struct JoinFinder {
     /// The assumed-divergent top-level cycle around the branch at hand whose exits'
     /// configurations are remembered (`exit_configs`), set by the caller.
     pub configs_of: Option<u32>,
+    /// The walk may stop inside `configs_of` once the configuration it will pause at below it
+    /// is known and was walked on from before (`propagate`'s `final_exits`), set by the caller:
+    /// only where the steps saved decide nothing (the caller's budgets measured in steps
+    /// reorder its printed lists).
+    pub final_ok: bool,
+    /// Every cycle around the branch at hand that may get a divergent exit from it has one,
+    /// as the caller knows (its answer is kept along the chain): `compute` then does not list
+    /// the chain, a walk up a nest as deep as a seventh of the blocks for every branch (issue
+    /// 13, `dag-local`). Set by the caller; false asks `compute` to find out.
+    pub chain_known: bool,
     configs: exit_configs::ExitConfigs,
     /// Scratch: the indices of `configs_of`'s exits.
     config_exits: Vec<u32>,
+    /// The indices of `configs_of`'s exits when the walk at hand may stop once they all carry
+    /// their own labels (`propagate`'s `final_exits`), else empty.
+    final_exits: Vec<u32>,
     /// Walks remembered from their cuts (`cut_memo`).
     memo: cut_memo::CutMemo,
 }
@@ -912,7 +925,9 @@ impl JoinFinder {
         #[cfg(not(test))]
         let no_cover = false;
         let mut covered = !no_cover && !self.imm_targets.is_empty();
-        if t_cycle != NONE && po.outer_irr[t_cycle as usize] != NONE {
+        if self.chain_known {
+            // (`all_known`, and `covered` is not read.)
+        } else if t_cycle != NONE && po.outer_irr[t_cycle as usize] != NONE {
             let mut c = t_cycle;
             while c != NONE {
                 let known = exit_known[c as usize] || !s.may_be_exit_target(c, t_cycle);
@@ -1067,11 +1082,24 @@ impl JoinFinder {
                 && s.depth(t_cycle) <= cut_memo::MAX_LEVELS
                 && (memo_eager || self.work - self.work_base > MEMO_WORK_PER_BLOCK * n + JUMP_WORK)
                 && (memo_eager || self.memo.worth_it(s, t_cycle));
+            // Once every exit of `a` carries its own label, the configuration the walk will
+            // pause at is settled (a join keeps its own label); when it was walked on from
+            // before, the walk may stop there (`propagate`).
+            #[cfg(test)]
+            let final_ok = !crate::analysis::knobs::NO_FINAL_CONFIG.with(|c| c.get());
+            #[cfg(not(test))]
+            let final_ok = true;
+            let mut final_exits = std::mem::take(&mut self.final_exits);
+            final_exits.clear();
+            if final_ok && self.final_ok && pause != 0 && !memo && self.configs.all_own_seen(a) {
+                final_exits.extend(s.exits(a).iter().map(|x| po.index[x.index()]));
+            }
+            let final_exits_ref = &final_exits;
             // (The walk with the memo is a second copy of the loop: its tests would cost every
             // step of every other walk.)
             macro_rules! walk {
-                ($memo:literal) => {
-                    self.propagate::<false, $memo>(
+                ($memo:literal, $final:literal) => {
+                    self.propagate::<false, $memo, $final>(
                         s,
                         po,
                         t,
@@ -1083,10 +1111,19 @@ impl JoinFinder {
                         &reads,
                         pause,
                         exit_known,
+                        final_exits_ref,
                     )
                 };
             }
-            while if memo { walk!(true) } else { walk!(false) } {
+            // (The walk that may stop at a final configuration is a third copy: its test costs
+            // every join of every other walk 2% of the instructions on `dag-local`.)
+            while if memo {
+                walk!(true, false)
+            } else if final_exits.is_empty() {
+                walk!(false, false)
+            } else {
+                walk!(false, true)
+            } {
                 memo = false;
                 pause = 0;
                 if !self.config_first_time(s, po, a) {
@@ -1095,6 +1132,7 @@ impl JoinFinder {
                     break;
                 }
             }
+            self.final_exits = final_exits;
         }
         let inside = read_set.inside.into_inner();
         self.exit_idx = exit_idx;
@@ -1177,7 +1215,7 @@ impl JoinFinder {
         let no_skip = crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get());
         #[cfg(not(test))]
         let no_skip = false;
-        self.propagate::<true, false>(
+        self.propagate::<true, false, false>(
             s,
             po,
             t,
@@ -1188,6 +1226,7 @@ impl JoinFinder {
             (0, 0),
             &|_, _| false,
             0,
+            &[],
             &[],
         );
         self.fresh.clear();
@@ -1401,10 +1440,12 @@ impl JoinFinder {
     /// With `LEAN` (from `compute_lean`: the branch has no exit check and no header exits to
     /// pass labels to, the function no jump table, the walk no pause), the tests for those are
     /// constants and drop out of the loop. (Out of line: with two copies inlined into
-    /// `compute`, the compiler stopped inlining the fresh set's pop into them.)
+    /// `compute`, the compiler stopped inlining the fresh set's pop into them.) `MEMO`: the walk
+    /// is remembered at its cuts (`cut_memo`); `FINAL`: it may stop at a final configuration of
+    /// the remembered cycle's exits (`final_exits`, below).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn propagate<const LEAN: bool, const MEMO: bool>(
+    fn propagate<const LEAN: bool, const MEMO: bool, const FINAL: bool>(
         &mut self,
         s: &Structure,
         po: &ModifiedPo,
@@ -1417,6 +1458,7 @@ impl JoinFinder {
         reads: &dyn Fn(u32, u32) -> bool,
         pause_below: u32,
         exit_known: &[bool],
+        final_exits: &[u32],
     ) -> bool {
         let t_cycle = s.inner(t);
         let header_exits = !LEAN && self.header_exits;
@@ -1519,7 +1561,37 @@ impl JoinFinder {
         // The smallest index whose flow was pushed (the branch's, at the start).
         let mut low_done = t_idx;
         let mut paused = false;
+        // Every exit of the remembered cycle carries its own label, and that configuration was
+        // walked on from before (`final_exits`): see below.
+        let mut final_hit = false;
+        // Until the walk gets below the remembered cycle, the blocks below it that get labels
+        // are its exits (`exit_configs`), so a join at an index below the cycle is at an exit.
+        // Once every exit is a join recorded for this branch (a successor of the branch carries
+        // its own label without being one), the configuration the walk pauses at below the
+        // cycle is settled: a join keeps its own label. The rest of the walk inside the cycle
+        // records only joins there, which `ignore` drops, joins at the exits, recorded already,
+        // and exits, to cycles that all have a divergent exit (the configurations are used only
+        // then, `compute`); after the pause `config_first_time` would stop it. So it stops now.
+        macro_rules! final_check {
+            ($x:expr) => {
+                if FINAL
+                    && !LEAN
+                    && $x < pause_below
+                    && !final_exits.is_empty()
+                    && final_exits
+                        .iter()
+                        .all(|&e| labels[e as usize] == e && in_joins[e as usize] == stamp)
+                {
+                    final_hit = true;
+                }
+            };
+        }
         while let Some((i, empty)) = fresh.pop_and_empty() {
+            if FINAL && final_hit {
+                #[cfg(test)]
+                crate::analysis::knobs::FINAL_CONFIG_STOPS.with(|c| c.set(c.get() + 1));
+                break;
+            }
             // Fresh members are indices of the order: one check here lets the compiler drop
             // those of every per-index slice below (all of length `n`).
             assert!((i as usize) < n);
@@ -1656,12 +1728,14 @@ impl JoinFinder {
                     if memo_on {
                         memo.jumped_to(p);
                     }
-                    if push_label(labels, fresh, touched, p, labels[i as usize])
-                        && add_join!(p)
-                        && log_joins
-                        && (header_exits || p.wrapping_sub(top.0) < top.1 - top.0)
-                    {
-                        mlog.push(p);
+                    if push_label(labels, fresh, touched, p, labels[i as usize]) {
+                        if add_join!(p)
+                            && log_joins
+                            && (header_exits || p.wrapping_sub(top.0) < top.1 - top.0)
+                        {
+                            mlog.push(p);
+                        }
+                        final_check!(p);
                     }
                     #[cfg(test)]
                     crate::analysis::knobs::JUMPED.with(|c| c.set(c.get() + 1));
@@ -1695,17 +1769,20 @@ impl JoinFinder {
                         {
                             mlog.push(xi);
                         }
+                        final_check!(xi);
                     }
                 }
             } else {
                 let (a, b) = (succ_start[i as usize], succ_start[i as usize + 1]);
                 for &xi in &succ[a as usize..b as usize] {
-                    if push_label(labels, fresh, touched, xi, l)
-                        && add_join!(xi)
-                        && log_joins
-                        && (header_exits || xi.wrapping_sub(top.0) < top.1 - top.0)
-                    {
-                        mlog.push(xi);
+                    if push_label(labels, fresh, touched, xi, l) {
+                        if add_join!(xi)
+                            && log_joins
+                            && (header_exits || xi.wrapping_sub(top.0) < top.1 - top.0)
+                        {
+                            mlog.push(xi);
+                        }
+                        final_check!(xi);
                     }
                 }
             }

@@ -15,6 +15,12 @@
 //! a later branch reaching the same configuration has nothing left to add: its walk stops at
 //! the boundary. LLVM 22's label flow in llvm mode only (precise mode records per-branch facts
 //! at joins; LLVM 19's walk stops at a floor that the labels inside `a` move).
+//!
+//! One configuration is known before the walk gets there: once every exit is a join of the
+//! branch, each keeps its own label whatever else the walk does inside `a`, so when that
+//! configuration was walked on from before the walk stops at once (`JoinFinder::propagate`'s
+//! `final_exits`). In deep nests of irreducible cycles every branch flooded the big cycle
+//! around them only to reach it (issue 13, `dag-local` seed 1 at 64,000 blocks).
 
 use crate::structure::NONE;
 use std::collections::HashSet;
@@ -32,6 +38,12 @@ pub(crate) struct ExitConfigs {
 impl ExitConfigs {
     pub fn clear(&mut self) {
         self.seen.clear();
+    }
+
+    /// Was the configuration in which every exit of cycle `a` carries its own label walked on
+    /// from before? (Its key is 0: class 0 for every exit.)
+    pub fn all_own_seen(&self, a: u32) -> bool {
+        self.seen.contains(&(a, 0))
     }
 
     /// Records the configuration of the exits `exits` (indices of the modified post-order) of
