@@ -242,7 +242,10 @@ impl<'s> Parser<'s> {
     ) {
         let is_phi = op == Opcode::Phi;
         if is_phi {
-            self.phis.push(id);
+            self.phis.push(crate::wellformed::read_preds::PhiRefs {
+                block: self.cur_block,
+                refs: [refs_start, f.block_refs.len() as u32],
+            });
             self.facts.has_phi = true;
             self.facts.phi_misplaced |= self.block_non_phi;
         } else {
