@@ -497,7 +497,12 @@ impl<'s> Parser<'s> {
                         self.skip_parens()?;
                         continue;
                     }
-                    Tok::Ident if self.cur() == b"uselistorder" => {
+                    // The length first: a bounds-checked slice of every line's opcode costs
+                    // more than the compare.
+                    Tok::Ident
+                        if self.tok.end.wrapping_sub(self.tok.start) == 12
+                            && self.cur() == b"uselistorder" =>
+                    {
                         self.skip_uselistorder()?;
                         continue;
                     }
