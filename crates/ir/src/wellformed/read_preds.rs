@@ -28,7 +28,7 @@ pub(crate) struct PhiRefs {
 }
 
 /// Where a function's terminators and phis have their block references, recorded by the reader
-/// (or derived from the function, [`Shape::of`]).
+/// (the tests derive the same from a finished function: `shape_of`).
 #[derive(Copy, Clone)]
 pub(crate) struct Shape<'a> {
     /// Per block, its terminator's block references (a range of [`Function::block_refs`]).
