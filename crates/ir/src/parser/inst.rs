@@ -24,7 +24,7 @@ fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> InstBuilder {
     }
 }
 
-/// An opcode word of at most 8 bytes as one zero-padded little-endian word (its length apart).
+/// An opcode word of at most 8 bytes as one zero-padded little-endian word (without its length).
 const fn op_word(w: &[u8]) -> u64 {
     let mut x = 0u64;
     let mut i = 0;
@@ -37,8 +37,8 @@ const fn op_word(w: &[u8]) -> u64 {
 
 /// [`simple_opcode`] of the opcode token `b[s..e]`: the commonest opcodes of GPU code (issue 13:
 /// a 38 MB module's lines are almost all `br`, `icmp`, `store` and `phi`) by one compare of the
-/// word read at `s` (masked to the token's length), which needs no bounds-checked slice of the
-/// token and no chain of matches by length; any other word by [`simple_opcode`].
+/// word read at `s` (masked to the token's length), without the bounds-checked slice of the
+/// token that `simple_opcode` takes; any other word by [`simple_opcode`].
 #[inline(always)]
 fn opcode_at(b: &[u8], s: usize, e: usize) -> Option<Opcode> {
     let n = e.wrapping_sub(s);
