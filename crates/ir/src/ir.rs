@@ -1097,6 +1097,7 @@ pub struct BlockData {
 
 impl BlockData {
     /// A block whose instructions begin at `first` and whose text begins at `span_start`.
+    #[inline]
     pub(crate) fn new(name: LocalName, first: u32, span_start: u32) -> BlockData {
         BlockData {
             name: PackedName::pack(name),

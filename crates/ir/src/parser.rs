@@ -274,8 +274,12 @@ pub(crate) struct Parser<'s> {
     /// The buffers of the predecessor and phi rules checked at each body's end
     /// ([`ReadFacts::preds_ok`]).
     checks: crate::wellformed::Scratch,
-    /// The body's phis, in order (for the check at its end).
-    phis: Vec<u32>,
+    /// The body's phis, in order, with their blocks and block references (for the check at its
+    /// end).
+    phis: Vec<crate::wellformed::read_preds::PhiRefs>,
+    /// Per block of the body, its terminator's block references (for the same check: read there
+    /// instead of finding each terminator's record again).
+    terms: Vec<[u32; 2]>,
     /// The current block has had an instruction other than a phi.
     block_non_phi: bool,
     /// The block of the instruction being read, and whether it is a phi (see
@@ -382,6 +386,7 @@ impl<'s> Parser<'s> {
             facts: ReadFacts::default(),
             checks: crate::wellformed::Scratch::default(),
             phis: Vec::new(),
+            terms: Vec::new(),
             block_non_phi: false,
             cur_block: 0,
             cur_phi: false,

@@ -49,7 +49,7 @@ use crate::parser::WrongType;
 use converge_graph::Block;
 use converge_graph::{DominatorTree, Graph};
 
-mod read_preds;
+pub(crate) mod read_preds;
 
 /// A function's CFG in reusable buffers (see the module comment): successors in operand order,
 /// predecessors with multiplicity.
@@ -599,17 +599,17 @@ enum PredsFault {
 /// Whether `f` keeps the rules that depend on its predecessor edges: the entry block is no branch
 /// target, phis come first in their block (looked at only if `phi_misplaced`) and each phi has
 /// one incoming entry per predecessor edge (looked at only if `has_phi`). `true` if so; the
-/// reader asks this at a body's end, with the body's phis in order (`phis`), and [`check_module`]
-/// then skips these rules ([`ReadFacts::preds_ok`]). Most functions are answered by
-/// [`read_preds::quick_ok`], the others by the checks' own pass.
+/// reader asks this at a body's end, with where its terminators' and phis' block references lie
+/// (`shape`), and [`check_module`] then skips these rules ([`ReadFacts::preds_ok`]). Most
+/// functions are answered by [`read_preds::quick_ok`], the others by the checks' own pass.
 pub(crate) fn preds_and_phis_ok(
     f: &Function,
     has_phi: bool,
     phi_misplaced: bool,
-    phis: &[u32],
+    shape: read_preds::Shape,
     sc: &mut Scratch,
 ) -> bool {
-    if !phi_misplaced && read_preds::quick_ok(f, has_phi, phis, &mut sc.quick) {
+    if !phi_misplaced && read_preds::quick_ok(f, has_phi, shape, &mut sc.quick) {
         return true;
     }
     sc.cfg_built = false;

@@ -134,10 +134,7 @@ impl<'s> Parser<'s> {
             return None;
         }
         let s = e + 3;
-        let mut w = s;
-        while b.get(w).is_some_and(u8::is_ascii_lowercase) {
-            w += 1;
-        }
+        let w = crate::lexer::lower_run(b, s);
         if w > s && b.get(w) == Some(&b' ') && !self.lines_off() {
             self.prev_end = (e + 2) as u32;
             self.lex.seek(w);

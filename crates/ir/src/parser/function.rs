@@ -342,6 +342,7 @@ impl<'s> Parser<'s> {
         self.facts.phi_misplaced = false;
         self.facts.unchecked.clear();
         self.phis.clear();
+        self.terms.clear();
         self.block_operand = false;
         let r = self.parse_blocks(&mut f).and_then(|()| {
             self.expect(Tok::RBrace, "`}` at the end of the function body")?;
@@ -351,11 +352,22 @@ impl<'s> Parser<'s> {
         if r.is_ok() && !self.block_operand {
             // The predecessor and phi rules while the body's records are still in cache: after
             // the read, the checks would fetch them again from memory (issue 13).
+            #[cfg(test)]
+            {
+                // What the reader recorded is where the finished function has them.
+                let (terms, phis) = crate::wellformed::read_preds::shape_of(&f);
+                assert_eq!(self.terms, terms, "terminators' block references");
+                assert_eq!(self.phis, phis, "phis' block references");
+            }
+            let shape = crate::wellformed::read_preds::Shape {
+                terms: &self.terms,
+                phis: &self.phis,
+            };
             let preds_ok = crate::wellformed::preds_and_phis_ok(
                 &f,
                 self.facts.has_phi,
                 self.facts.phi_misplaced,
-                &self.phis,
+                shape,
                 &mut self.checks,
             );
             // The type checks of the lines not vouched for, likewise: all passing, the checks
@@ -485,7 +497,12 @@ impl<'s> Parser<'s> {
                         self.skip_parens()?;
                         continue;
                     }
-                    Tok::Ident if self.cur() == b"uselistorder" => {
+                    // The length first: a bounds-checked slice of every line's opcode costs
+                    // more than the compare.
+                    Tok::Ident
+                        if self.tok.end.wrapping_sub(self.tok.start) == 12
+                            && self.cur() == b"uselistorder" =>
+                    {
                         self.skip_uselistorder()?;
                         continue;
                     }
@@ -496,8 +513,10 @@ impl<'s> Parser<'s> {
                     }
                     _ => {}
                 }
+                let refs = f.block_refs.len() as u32;
                 let op = self.parse_inst(f, bidx)?;
                 if op.is_terminator() {
+                    self.terms.push([refs, f.block_refs.len() as u32]);
                     break;
                 }
             }

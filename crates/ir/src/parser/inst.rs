@@ -24,6 +24,47 @@ fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> InstBuilder {
     }
 }
 
+/// An opcode word of at most 8 bytes as one zero-padded little-endian word (without its length).
+const fn op_word(w: &[u8]) -> u64 {
+    let mut x = 0u64;
+    let mut i = 0;
+    while i < w.len() {
+        x |= (w[i] as u64) << (8 * i);
+        i += 1;
+    }
+    x
+}
+
+/// [`simple_opcode`] of the opcode token `b[s..e]`: the commonest opcodes of GPU code (issue 13:
+/// a 38 MB module's lines are almost all `br`, `icmp`, `store` and `phi`) by one compare of the
+/// word read at `s` (masked to the token's length), without the bounds-checked slice of the
+/// token that `simple_opcode` takes; any other word by [`simple_opcode`].
+#[inline(always)]
+fn opcode_at(b: &[u8], s: usize, e: usize) -> Option<Opcode> {
+    let n = e.wrapping_sub(s);
+    if n.wrapping_sub(1) < 8
+        && let Some(w) = b.get(s..s + 8)
+    {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) & (u64::MAX >> (64 - 8 * n));
+        const BR: u64 = op_word(b"br");
+        const ICMP: u64 = op_word(b"icmp");
+        const STORE: u64 = op_word(b"store");
+        const PHI: u64 = op_word(b"phi");
+        const LOAD: u64 = op_word(b"load");
+        // The length too: a word padded with zeros is also a shorter token's.
+        let op = match w {
+            BR if n == 2 => Opcode::Br,
+            ICMP if n == 4 => Opcode::ICmp,
+            STORE if n == 5 => Opcode::Store,
+            PHI if n == 3 => Opcode::Phi,
+            LOAD if n == 4 => Opcode::Load,
+            _ => return simple_opcode(b.get(s..e)?),
+        };
+        return Some(op);
+    }
+    simple_opcode(b.get(s..e)?)
+}
+
 fn simple_opcode(w: &[u8]) -> Option<Opcode> {
     Some(match w {
         b"ret" => Opcode::Ret,
@@ -81,7 +122,7 @@ impl<'s> Parser<'s> {
         if !self.is(Tok::Ident) {
             return self.err("expected an instruction opcode");
         }
-        let Some(op) = simple_opcode(self.cur()) else {
+        let Some(op) = opcode_at(self.b, self.tok.start as usize, self.tok.end as usize) else {
             return self.err("expected an instruction opcode");
         };
         let mut inst = new_inst(op, self.ty_void, bidx, f);
@@ -242,7 +283,10 @@ impl<'s> Parser<'s> {
     ) {
         let is_phi = op == Opcode::Phi;
         if is_phi {
-            self.phis.push(id);
+            self.phis.push(crate::wellformed::read_preds::PhiRefs {
+                block: self.cur_block,
+                refs: [refs_start, f.block_refs.len() as u32],
+            });
             self.facts.has_phi = true;
             self.facts.phi_misplaced |= self.block_non_phi;
         } else {
@@ -1349,5 +1393,106 @@ impl<'s> Parser<'s> {
         // The instruction's operand range covers the arguments only.
         inst.operands.end = args_end;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod opcode_tests {
+    use super::{opcode_at, simple_opcode};
+
+    /// `opcode_at` reads every word as `simple_opcode` does: every opcode word, each with a byte
+    /// changed, cut, lengthened, padded with NULs, run together with another, at the text's end
+    /// and with bytes after it (the word read past the token).
+    #[test]
+    fn opcode_at_reads_as_the_match() {
+        let words: &[&[u8]] = &[
+            b"ret",
+            b"br",
+            b"switch",
+            b"indirectbr",
+            b"invoke",
+            b"resume",
+            b"unreachable",
+            b"cleanupret",
+            b"catchret",
+            b"catchswitch",
+            b"callbr",
+            b"fneg",
+            b"extractelement",
+            b"insertelement",
+            b"shufflevector",
+            b"extractvalue",
+            b"insertvalue",
+            b"alloca",
+            b"load",
+            b"store",
+            b"fence",
+            b"cmpxchg",
+            b"atomicrmw",
+            b"getelementptr",
+            b"icmp",
+            b"fcmp",
+            b"phi",
+            b"select",
+            b"freeze",
+            b"call",
+            b"tail",
+            b"musttail",
+            b"notail",
+            b"va_arg",
+            b"landingpad",
+            b"catchpad",
+            b"cleanuppad",
+            b"trunc",
+            b"zext",
+            b"sext",
+            b"add",
+            b"fadd",
+            b"sub",
+            b"or",
+            b"xor",
+            b"bitcast",
+            b"b",
+            b"",
+        ];
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for &w in words {
+            cases.push(w.to_vec());
+            for k in 0..w.len() {
+                cases.push(w[..k].to_vec());
+                let mut c = w.to_vec();
+                c[k] ^= 1;
+                cases.push(c);
+            }
+            for extra in [&b"\0"[..], b"\0\0", b"s", b"br", b"\0x"] {
+                cases.push([w, extra].concat());
+            }
+            for &v in words {
+                cases.push([w, v].concat());
+            }
+        }
+        let (mut found, mut n) = (0, 0);
+        for c in &cases {
+            let want = simple_opcode(c);
+            for after in [
+                &b""[..],
+                b" ",
+                b"\0\0\0\0\0\0\0\0",
+                b"ranch label %x",
+                b"\n",
+            ] {
+                let text = [c.as_slice(), after].concat();
+                assert_eq!(opcode_at(&text, 0, c.len()), want, "{c:?} then {after:?}");
+                let text = [b"  ".as_slice(), c, after].concat();
+                assert_eq!(
+                    opcode_at(&text, 2, 2 + c.len()),
+                    want,
+                    "{c:?} after two bytes"
+                );
+                found += want.is_some() as usize;
+                n += 1;
+            }
+        }
+        assert!(found > 400 && n > 10_000, "{found} of {n}");
     }
 }

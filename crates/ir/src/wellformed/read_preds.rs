@@ -8,12 +8,66 @@
 //! budget of successor scans spent), and `wellformed`'s own pass, which also names the error,
 //! decides. Reading a 38 MB module, that pass's bookkeeping per block (successor ranges, sorted
 //! lists of wide blocks, a CFG for long phis) cost about 200 instructions a block (issue 13).
+//!
+//! Where each terminator's and each phi's block references lie is what the reader recorded as it
+//! pushed them ([`Shape`]): the pass reads only the block references, not the instruction records
+//! (one 36-byte record a block, in no cache by then).
 
-use crate::ir::{Function, InstId};
+use crate::ir::Function;
 use converge_graph::Block;
 
 /// A block's edge source not recorded (past its edges).
 const NONE: u32 = u32::MAX;
+
+/// A phi as the reader pushed it: its block and its incoming blocks, a range of
+/// [`Function::block_refs`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PhiRefs {
+    pub(crate) block: u32,
+    pub(crate) refs: [u32; 2],
+}
+
+/// Where a function's terminators and phis have their block references, recorded by the reader
+/// (the tests derive the same from a finished function: `shape_of`).
+#[derive(Copy, Clone)]
+pub(crate) struct Shape<'a> {
+    /// Per block, its terminator's block references (a range of [`Function::block_refs`]).
+    pub(crate) terms: &'a [[u32; 2]],
+    /// Every phi of the function, in order, each first in its block.
+    pub(crate) phis: &'a [PhiRefs],
+}
+
+/// The same records derived from a finished function (tests: what the reader must record).
+#[cfg(test)]
+pub(crate) fn shape_of(f: &Function) -> (Vec<[u32; 2]>, Vec<PhiRefs>) {
+    use crate::ir::{InstId, Opcode};
+    let terms = (0..f.blocks.len())
+        .map(|b| {
+            let r = f.block_range(Block(b as u32));
+            match r.end.checked_sub(1).filter(|&t| t >= r.start) {
+                Some(t) => {
+                    let x = f.inst_block_range(InstId(t));
+                    [x.start, x.end]
+                }
+                None => [0, 0],
+            }
+        })
+        .collect();
+    let phis = f
+        .insts
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.op == Opcode::Phi)
+        .map(|(k, i)| {
+            let x = f.inst_block_range(InstId(k as u32));
+            PhiRefs {
+                block: i.block.0,
+                refs: [x.start, x.end],
+            }
+        })
+        .collect();
+    (terms, phis)
+}
 
 /// Buffers reused across functions.
 #[derive(Default)]
@@ -28,21 +82,23 @@ pub(crate) struct Scratch {
     stamp: u32,
 }
 
-/// Whether `f` (every block ending in a terminator, as the reader builds it) keeps the entry rule
-/// and, if `has_phi`, every phi in `phis` (all of `f`'s phis, each first in its block) has its
-/// block's predecessor edges as incoming blocks. `false` where this pass does not know.
-pub(crate) fn quick_ok(f: &Function, has_phi: bool, phis: &[u32], sc: &mut Scratch) -> bool {
+/// Whether `f` (every block ending in a terminator, as the reader builds it, whose block
+/// references `shape.terms` gives) keeps the entry rule and, if `has_phi`, every phi in
+/// `shape.phis` (all of `f`'s phis, each first in its block) has its block's predecessor edges as
+/// incoming blocks. `false` where this pass does not know.
+pub(crate) fn quick_ok(f: &Function, has_phi: bool, shape: Shape, sc: &mut Scratch) -> bool {
     let n = f.blocks.len();
-    let ni = f.insts.len() as u32;
+    if shape.terms.len() != n {
+        return false;
+    }
     let preds = &mut sc.preds;
     preds.clear();
     preds.resize(n, [0, NONE, NONE]);
-    for (b, d) in f.blocks.iter().enumerate() {
-        let end = f.blocks.get(b + 1).map_or(ni, |e| e.first);
-        if end <= d.first || !f.insts[end as usize - 1].op.is_terminator() {
+    for (b, &[s, e]) in shape.terms.iter().enumerate() {
+        let Some(refs) = f.block_refs.get(s as usize..e as usize) else {
             return false;
-        }
-        for s in &f.block_refs[f.inst_block_range(InstId(end - 1)).range()] {
+        };
+        for s in refs {
             let Some(e) = preds.get_mut(s.index()) else {
                 return false;
             };
@@ -62,20 +118,20 @@ pub(crate) fn quick_ok(f: &Function, has_phi: bool, phis: &[u32], sc: &mut Scrat
     // Successor entries the long phis may scan: a wide block whose targets all have long phis
     // naming it would otherwise be scanned once per phi.
     let mut budget = 8 * f.block_refs.len() + 256;
-    for &k in phis {
-        let Some(i) = f.insts.get(k as usize) else {
+    for p in shape.phis {
+        let Some(&[count, x, y]) = sc.preds.get(p.block as usize) else {
             return false;
         };
-        let b = i.block;
-        let [count, p, q] = sc.preds[b.index()];
-        let incoming = f.inst_blocks(InstId(k));
+        let Some(incoming) = f.block_refs.get(p.refs[0] as usize..p.refs[1] as usize) else {
+            return false;
+        };
         if incoming.len() != count as usize {
             return false;
         }
         let ok = match incoming {
-            [x] => x.0 == p,
-            [x, y] => (x.0 == p && y.0 == q) || (x.0 == q && y.0 == p),
-            _ => long_ok(f, b, incoming, sc, &mut budget),
+            [a] => a.0 == x,
+            [a, b] => (a.0 == x && b.0 == y) || (a.0 == y && b.0 == x),
+            _ => long_ok(f, Block(p.block), incoming, shape.terms, sc, &mut budget),
         };
         if !ok {
             return false;
@@ -85,14 +141,15 @@ pub(crate) fn quick_ok(f: &Function, has_phi: bool, phis: &[u32], sc: &mut Scrat
 }
 
 /// Whether the multiset `incoming`, as long as block `b`'s predecessor edges, is those edges: each
-/// distinct block in it occurs as often as its terminator branches to `b` (then the counts add
-/// up to the list's length, so no other block branches to `b`). `false` also once `budget`
-/// successor entries have been scanned.
+/// distinct block in it occurs as often as its terminator (block references `terms`) branches to
+/// `b` (then the counts add up to the list's length, so no other block branches to `b`). `false`
+/// also once `budget` successor entries have been scanned.
 #[inline(never)]
 fn long_ok(
     f: &Function,
     b: Block,
     incoming: &[Block],
+    terms: &[[u32; 2]],
     sc: &mut Scratch,
     budget: &mut usize,
 ) -> bool {
@@ -117,7 +174,6 @@ fn long_ok(
         }
         sc.count[x] += 1;
     }
-    let ni = f.insts.len() as u32;
     for &x in incoming {
         let x = x.index();
         let here = sc.count[x];
@@ -125,9 +181,9 @@ fn long_ok(
             // Compared already.
             continue;
         }
-        // `quick_ok` saw every block end in a terminator.
-        let end = f.blocks.get(x + 1).map_or(ni, |e| e.first);
-        let refs = &f.block_refs[f.inst_block_range(InstId(end - 1)).range()];
+        // `quick_ok` read every terminator's references.
+        let [s, e] = terms[x];
+        let refs = &f.block_refs[s as usize..e as usize];
         let Some(left) = budget.checked_sub(refs.len()) else {
             return false;
         };
@@ -273,7 +329,12 @@ mod tests {
                 general.cfg_built = false;
                 let ok = crate::wellformed::preds_and_phis(f, has_phi, misplaced, &mut general)
                     .is_none();
-                let quick = !misplaced && super::quick_ok(f, has_phi, &phis, &mut sc);
+                let (terms, phi_refs) = super::shape_of(f);
+                let shape = super::Shape {
+                    terms: &terms,
+                    phis: &phi_refs,
+                };
+                let quick = !misplaced && super::quick_ok(f, has_phi, shape, &mut sc);
                 assert!(!quick || ok, "quick accepted a violation\n{text}");
                 kept += ok as usize;
                 broken += !ok as usize;
@@ -339,11 +400,16 @@ mod tests {
             .parse_module_noted()
             .expect("reads");
         let f = &m.functions[0];
-        let (has_phi, _, phis) = phis_of(f);
+        let (has_phi, _, _) = phis_of(f);
+        let (terms, phis) = super::shape_of(f);
+        let shape = super::Shape {
+            terms: &terms,
+            phis: &phis,
+        };
         assert!(!super::quick_ok(
             f,
             has_phi,
-            &phis,
+            shape,
             &mut super::Scratch::default()
         ));
         assert!(crate::parse("t.ll", full).is_ok());
