@@ -471,6 +471,18 @@ pub(crate) mod knobs {
         pub static EAGER_PLAIN_19: Cell<bool> = const { Cell::new(false) };
         /// Steps LLVM 19's walks took in their loop of plain steps (this thread).
         pub static PLAIN_STEPS_19: Cell<u64> = const { Cell::new(0) };
+        /// LLVM 22's walk without its loop of plain steps (`sync::plain22`): every step in the
+        /// full loop.
+        pub static NO_PLAIN_22: Cell<bool> = const { Cell::new(false) };
+        /// LLVM 22's loop of plain steps from a function's first walk.
+        pub static EAGER_PLAIN_22: Cell<bool> = const { Cell::new(false) };
+        /// Steps LLVM 22's walks took in their loop of plain steps (this thread).
+        pub static PLAIN_STEPS_22: Cell<u64> = const { Cell::new(0) };
+        /// The exit check asks about every level of the branch's chain, not only those from
+        /// the shallowest one lacking a divergent exit (`JoinFinder::irreducible_exits`).
+        pub static NO_SHALLOW_LEVEL_SKIP: Cell<bool> = const { Cell::new(false) };
+        /// Exit checks that left out the levels above that one (this thread).
+        pub static SHALLOW_LEVEL_SKIPS: Cell<u64> = const { Cell::new(0) };
     }
     thread_local! {
         /// `settled_for_branch` starts at the settled bound, not at the lowest index the

@@ -969,6 +969,143 @@ fn plain_steps_19_change_nothing() {
     assert!(plain_steps > 1_000_000, "plain steps: {plain_steps}");
 }
 
+/// LLVM 22's loop of plain steps (`sync::plain22`) changes no answer and no step count, in
+/// llvm mode and precise mode (both walk LLVM 22's flow): on `dag-local` (whose walks flood a
+/// deep nest of irreducible cycles and stop at final configurations), `randnest`, the
+/// irreducible families, every other family and random functions, with the jump table built
+/// lazily and from the first branch, the exit-seeded walks at their point and eager, and the
+/// loop taken once the walks work hard and from the first branch (`EAGER_PLAIN_22`), against
+/// the full loop alone (`NO_PLAIN_22`). The work counted includes the steps, which decide when
+/// the jump table, the cut memo and the loop itself start, so equal work means the same walks.
+#[test]
+fn plain_steps_22_change_nothing() {
+    let mut inputs: Vec<String> = Vec::new();
+    for name in [
+        "randnest",
+        "irreducible",
+        "irrladder",
+        "irrladder-unreach",
+        "irrloop",
+        "nest",
+        "exits",
+        "dag",
+        "grid",
+        "kernel",
+        "chain-mixed",
+        "chain-irreducible",
+        "chain-nestedirreducible",
+        "chain-noreturn",
+    ] {
+        inputs.push(family(name, 500));
+    }
+    for seed in 1..=3 {
+        for n in [1500, 6000] {
+            inputs.push(tid_module(&converge_gen::program::dag_back_edges_cfg_with(
+                &mut Rng::new(seed),
+                n,
+                converge_gen::program::DagParams::LOCAL,
+            )));
+        }
+        inputs.push(tid_module(&shapes::randnest_cfg(
+            &mut Rng::new(seed),
+            2000 + 500 * seed as usize,
+        )));
+    }
+    inputs.extend(irreducible_and_families(1..=2, 1200).into_iter().take(4));
+    inputs.extend(mixed_random_inputs(67, 40, 8));
+    let mut plain_steps = 0;
+    knobs::FINAL_CONFIG_STOPS.with(|c| c.set(0));
+    for text in &inputs {
+        for mode in [MODES[0], MODES[2]] {
+            for (eager, eager_plain, seeded) in [
+                (false, false, false),
+                (true, true, false),
+                (false, true, true),
+            ] {
+                knobs::EAGER_JUMPS.with(|c| c.set(eager));
+                knobs::EAGER_PLAIN_22.with(|c| c.set(eager_plain));
+                knobs::EAGER_SEEDED.with(|c| c.set(seeded));
+                knobs::PLAIN_STEPS_22.with(|c| c.set(0));
+                let (fast, w_fast) = run(text, mode);
+                plain_steps += knobs::PLAIN_STEPS_22.with(|c| c.get());
+                let (full, w_full) = run_without(&knobs::NO_PLAIN_22, text, mode);
+                knobs::EAGER_JUMPS.with(|c| c.set(false));
+                knobs::EAGER_PLAIN_22.with(|c| c.set(false));
+                knobs::EAGER_SEEDED.with(|c| c.set(false));
+                let what = format!(
+                    "{mode:?}, eager jumps {eager}, eager plain steps {eager_plain}, eager seeded walks {seeded}"
+                );
+                assert!(
+                    same(&fast, &full),
+                    "{what}: the plain steps changed an answer\n{text}"
+                );
+                assert_eq!(
+                    w_fast, w_full,
+                    "{what}: the plain steps changed the work\n{text}"
+                );
+            }
+        }
+    }
+    let stops = knobs::FINAL_CONFIG_STOPS.with(|c| c.get());
+    eprintln!("plain steps: {plain_steps}; walks stopped at a final configuration: {stops}");
+    assert!(plain_steps > 1_000_000, "plain steps: {plain_steps}");
+    assert!(
+        stops > 20,
+        "walks stopped at a final configuration: {stops}"
+    );
+}
+
+/// The exit check leaves out the levels of the chain above the shallowest one lacking a
+/// divergent exit when no cycle outside the level above it is deep enough
+/// (`NO_SHALLOW_LEVEL_SKIP`, `JoinFinder::irreducible_exits`): no answer and no order changes,
+/// in the three settings, on `dag-local` (deep nests whose innermost cycles lack their exits
+/// longest), random loop nests, the irreducible families and random functions; and the exit
+/// check looks at fewer edges in all.
+#[test]
+fn shallow_level_skip_changes_nothing() {
+    let mut inputs = Vec::new();
+    for seed in 1..=3 {
+        for n in [1500, 6000] {
+            inputs.push(tid_module(&converge_gen::program::dag_back_edges_cfg_with(
+                &mut Rng::new(seed),
+                n,
+                converge_gen::program::DagParams::LOCAL,
+            )));
+        }
+        inputs.push(tid_module(&shapes::randnest_cfg(
+            &mut Rng::new(seed),
+            1500 + 500 * seed as usize,
+        )));
+    }
+    inputs.extend(irreducible_and_families(1..=2, 1200));
+    inputs.extend(mixed_random_inputs(71, 30, 8));
+    let (mut e_on, mut e_off) = (0, 0);
+    knobs::SHALLOW_LEVEL_SKIPS.with(|c| c.set(0));
+    for text in &inputs {
+        for mode in MODES {
+            knobs::EXIT_EDGES.with(|c| c.set(0));
+            let (on, _) = run(text, mode);
+            e_on += knobs::EXIT_EDGES.with(|c| c.get());
+            knobs::NO_SHALLOW_LEVEL_SKIP.with(|c| c.set(true));
+            knobs::EXIT_EDGES.with(|c| c.set(0));
+            let (off, _) = run(text, mode);
+            e_off += knobs::EXIT_EDGES.with(|c| c.get());
+            knobs::NO_SHALLOW_LEVEL_SKIP.with(|c| c.set(false));
+            assert!(
+                same(&on, &off),
+                "{mode:?}: the shallow level skip changed an answer\n{text}"
+            );
+        }
+    }
+    let skips = knobs::SHALLOW_LEVEL_SKIPS.with(|c| c.get());
+    eprintln!("{skips} exit checks left out shallow levels; exit edges {e_off} -> {e_on}");
+    assert!(
+        skips > 100,
+        "exit checks that left out shallow levels: {skips}"
+    );
+    assert!(e_on < e_off, "exit edges {e_off} -> {e_on}");
+}
+
 #[test]
 fn jumps_change_nothing() {
     let mut inputs: Vec<String> = Vec::new();

@@ -89,6 +89,9 @@ struct Tables {
     /// per cycle, the version holding its own and its ancestors' headers. Built on the first long
     /// climb.
     climb: OnceLock<(crate::cover::Cover, Vec<u32>)>,
+    /// Per cycle id `i` (preorder): the largest depth among cycles `0..i`, and among `i..`
+    /// (`max_depth_outside`). Built on first need.
+    depth_bounds: OnceLock<(Vec<u32>, Vec<u32>)>,
     /// Cycles are numbered in preorder (parents before children), so a cycle's descendants are the
     /// ids `c+1..subtree_end[c]`.
     subtree_end: Vec<u32>,
@@ -345,6 +348,7 @@ impl Structure {
         t.exits_all = OnceLock::new();
         t.exits_red = OnceLock::new();
         t.climb = OnceLock::new();
+        t.depth_bounds = OnceLock::new();
         t.compute_target_flags(cycles, max_depth as usize);
         t.headed.clear();
         t.headed.resize(n, NONE);
@@ -518,6 +522,28 @@ impl Structure {
     pub(crate) fn local_exits(&self, c: u32) -> &[Block] {
         let t = &self.t;
         &t.local_exits[t.local_start[c as usize] as usize..t.local_start[c as usize + 1] as usize]
+    }
+
+    /// The largest depth of a cycle that is neither `c` nor nested in it (0 when there is
+    /// none): cycles are numbered in preorder, so those are the ids before `c` and from
+    /// `subtree_end(c)` on, and two prefix and suffix maxima answer at once.
+    pub(crate) fn max_depth_outside(&self, c: u32) -> u32 {
+        let (pre, suf) = self.t.depth_bounds.get_or_init(|| {
+            let d = &self.t.depth;
+            let mut pre = Vec::with_capacity(d.len() + 1);
+            let mut m = 0;
+            pre.push(0);
+            for &x in d {
+                m = m.max(x);
+                pre.push(m);
+            }
+            let mut suf = vec![0; d.len() + 1];
+            for i in (0..d.len()).rev() {
+                suf[i] = suf[i + 1].max(d[i]);
+            }
+            (pre, suf)
+        });
+        pre[c as usize].max(suf[self.t.subtree_end[c as usize] as usize])
     }
 
     /// One past the last descendant of `c` in the cycle numbering.

@@ -27,6 +27,7 @@
 mod cut_memo;
 mod exit_configs;
 mod exit_seeded;
+mod plain22;
 
 pub(crate) use exit_seeded::MAX_SEEDED_EXITS;
 
@@ -386,15 +387,19 @@ impl ModifiedPo {
 /// (`Structure::reducible_exits`) rather than one cycle at a time.
 const MANY_HEADERS: usize = 8;
 
-/// A set of post-order indices with fast "largest member". It keeps no count: emptiness is
-/// the summary word at `hi` and those below it being zero, found by the same downward scan as
-/// the largest member (amortised by the raises of `hi` in `set`), which saves a counter update
-/// on every insertion and removal of the propagations' hot loops.
+/// A set of post-order indices with fast "largest member": a bit per index, a bit per
+/// non-empty word (`summary`) and a bit per non-empty summary word (`tops`). It keeps no count:
+/// emptiness is the `tops` word at `hi` and those below it being zero, found by the same
+/// downward scan as the largest member, which saves a counter update on every insertion and
+/// removal of the propagations' hot loops. (With only two levels that scan crossed every
+/// empty summary word between a label sent up a big irreducible cycle and the rest of the
+/// walk, a few times a step: 5% of LLVM 22's setting on `dag-local` at 64,000 blocks.)
 #[derive(Clone, Debug, Default)]
 struct FreshSet {
     words: Vec<u64>,
     summary: Vec<u64>,
-    /// No summary word above this one is non-zero.
+    tops: Vec<u64>,
+    /// No `tops` word above this one is non-zero.
     hi: usize,
 }
 
@@ -402,9 +407,11 @@ impl FreshSet {
     #[cfg(test)]
     fn new(n: usize) -> FreshSet {
         let nw = n.div_ceil(64);
+        let ns = nw.div_ceil(64);
         FreshSet {
             words: vec![0; nw],
-            summary: vec![0; nw.div_ceil(64)],
+            summary: vec![0; ns],
+            tops: vec![0; ns.div_ceil(64)],
             hi: 0,
         }
     }
@@ -412,8 +419,10 @@ impl FreshSet {
     fn grow(&mut self, n: usize) {
         let nw = n.div_ceil(64);
         if self.words.len() < nw {
+            let ns = nw.div_ceil(64);
             self.words.resize(nw, 0);
-            self.summary.resize(nw.div_ceil(64), 0);
+            self.summary.resize(ns, 0);
+            self.tops.resize(ns.div_ceil(64), 0);
         }
     }
     #[inline]
@@ -424,9 +433,24 @@ impl FreshSet {
         // in the summary (and below `hi`).
         self.words[w] = word | bit;
         if word == 0 {
-            self.summary[w / 64] |= 1 << (w % 64);
-            self.hi = self.hi.max(w / 64);
+            self.mark_word(w);
         }
+    }
+    /// Word `w` became non-empty: its summary bit, and its summary word's `tops` bit.
+    #[inline(always)]
+    fn mark_word(&mut self, w: usize) {
+        let h = w / 64;
+        let s = self.summary[h];
+        self.summary[h] = s | 1 << (w % 64);
+        if s == 0 {
+            self.tops[h / 64] |= 1 << (h % 64);
+            self.hi = self.hi.max(h / 64);
+        }
+    }
+    /// Summary word `h` became empty: its `tops` bit.
+    #[inline(always)]
+    fn unmark_summary(&mut self, h: usize) {
+        self.tops[h / 64] &= !(1 << (h % 64));
     }
     #[inline]
     fn reset(&mut self, i: u32) {
@@ -434,7 +458,11 @@ impl FreshSet {
         if self.words[w] & bit != 0 {
             self.words[w] &= !bit;
             if self.words[w] == 0 {
-                self.summary[w / 64] &= !(1 << (w % 64));
+                let h = w / 64;
+                self.summary[h] &= !(1 << (w % 64));
+                if self.summary[h] == 0 {
+                    self.unmark_summary(h);
+                }
             }
         }
     }
@@ -443,9 +471,10 @@ impl FreshSet {
     #[inline]
     fn top(&mut self) -> Option<(u64, usize)> {
         loop {
-            let s = *self.summary.get(self.hi)?;
-            if s != 0 {
-                return Some((s, self.hi));
+            let t = *self.tops.get(self.hi)?;
+            if t != 0 {
+                let h = self.hi * 64 + 63 - t.leading_zeros() as usize;
+                return Some((self.summary[h], h));
             }
             if self.hi == 0 {
                 return None;
@@ -490,6 +519,9 @@ impl FreshSet {
         if rest == 0 {
             left = s & !(1u64 << sw);
             self.summary[h] = left;
+            if left == 0 {
+                self.unmark_summary(h);
+            }
         }
         Some((w as u32 * 64 + bit, left, h))
     }
@@ -596,6 +628,9 @@ impl<'a> TopWord<'a> {
         self.bits = self.set.words[w];
         self.set.words[w] = 0;
         self.set.summary[h] = s & !(1u64 << sw);
+        if self.set.summary[h] == 0 {
+            self.set.unmark_summary(h);
+        }
         self.w = w;
         true
     }
@@ -614,8 +649,7 @@ impl<'a> TopWord<'a> {
         if self.bits != 0 {
             let w = self.w;
             self.set.words[w] = self.bits;
-            self.set.summary[w / 64] |= 1 << (w % 64);
-            self.set.hi = self.set.hi.max(w / 64);
+            self.set.mark_word(w);
             self.bits = 0;
         }
         self.w = usize::MAX;
@@ -1286,10 +1320,13 @@ impl JoinFinder {
         // The deepest level whose cycle has no divergent exit yet: every edge whose target
         // level is deeper is skipped below.
         let mut g_max = 0;
+        // The shallowest such level (`top`: none).
+        let mut g_min = top;
         for k in (1..=t_depth).rev() {
             let c = self.chain[k];
             if !exit_known[c as usize] && s.may_be_exit_target(c, self.chain[t_depth]) {
                 unknown += 1;
+                g_min = k;
             }
             if g_max == 0 && !exit_known[c as usize] {
                 g_max = k;
@@ -1376,8 +1413,49 @@ impl JoinFinder {
             }
             self.keyed = keyed;
         }
+        // The levels above the shallowest one that may still get a divergent exit, `g_min`, up
+        // to a level `k_lo`, can be left out. An edge leaving the chain at a level `k < g_min`
+        // has its ends' smallest common cycle `chain[m]`, `m < k`, and its target `x` in
+        // `chain[m]` outside `chain[m + 1]`. If `x`'s innermost cycle is `chain[m]`, the edge's
+        // target level (one more than that cycle's depth) is at most `k`, below `g_min`: known.
+        // Otherwise it is a cycle outside `chain[m + 1]`, and the edge matters only if that
+        // cycle is `g_min - 1` deep or more. The cycles outside `chain[M + 1]` are those
+        // outside `chain[m + 1]` for every `m <= M`, so with `M` the smallest level for which
+        // such a deep cycle lies outside `chain[M + 1]` (a binary search: the property only
+        // grows with `M`), no edge of a level up to `M` matters: `k_lo = M + 1` (`g_min` when
+        // there is none). In a deep nest whose innermost cycles never get a divergent exit,
+        // every branch in them otherwise asked about every level (issue 13, `dag-local`: 12%
+        // of LLVM 22's setting at 64,000 blocks).
+        #[cfg(test)]
+        let shallow_ok = !crate::analysis::knobs::NO_SHALLOW_LEVEL_SKIP.with(|c| c.get());
+        #[cfg(not(test))]
+        let shallow_ok = true;
+        let mut k_lo = kmin;
+        if shallow_ok && g_min >= 2 && g_min <= t_depth && g_min > kmin {
+            let deep = |m: usize| s.max_depth_outside(self.chain[m + 1]) as usize + 1 >= g_min;
+            let m = if !deep(g_min - 2) {
+                g_min - 1
+            } else {
+                // The smallest `m` in `0..=g_min - 2` with `deep(m)`.
+                let (mut lo, mut hi) = (0, g_min - 2);
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    if deep(mid) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                lo
+            };
+            if m + 1 > kmin {
+                #[cfg(test)]
+                crate::analysis::knobs::SHALLOW_LEVEL_SKIPS.with(|c| c.set(c.get() + 1));
+                k_lo = m + 1;
+            }
+        }
         // Levels from the innermost out: the blocks of chain[k] not in chain[k+1] have a = k.
-        'levels: for k in (kmin..=t_depth.min(merged - 1)).rev() {
+        'levels: for k in (k_lo..=t_depth.min(merged - 1)).rev() {
             let (lo, hi) = s.range(self.chain[k]);
             edges.clear();
             #[cfg(test)]
@@ -1463,6 +1541,20 @@ impl JoinFinder {
         let t_cycle = s.inner(t);
         let header_exits = !LEAN && self.header_exits;
         let memo_on = !LEAN && MEMO;
+        // The loop of plain steps (`plain22`) once the function's walks work hard
+        // (`PLAIN_WORK_PER_BLOCK`, as for LLVM 19's walk); not for the remembered walks, whose
+        // every pop the memo watches.
+        #[cfg(test)]
+        let (plain_off, plain_eager) = (
+            crate::analysis::knobs::NO_PLAIN_22.with(|c| c.get()),
+            crate::analysis::knobs::EAGER_PLAIN_22.with(|c| c.get()),
+        );
+        #[cfg(not(test))]
+        let (plain_off, plain_eager) = (false, false);
+        let plain_ok = !LEAN
+            && !memo_on
+            && !plain_off
+            && (plain_eager || self.busy(po.order.len(), PLAIN_WORK_PER_BLOCK));
         let pause_below = if LEAN { 0 } else { pause_below };
         let reads = |lo: u32, hi: u32| !LEAN && reads(lo, hi);
         // As in `propagate_llvm19`: split borrows, the fresh set and the touched list in locals,
@@ -1586,7 +1678,49 @@ impl JoinFinder {
                 }
             };
         }
-        while let Some((i, empty)) = fresh.pop_and_empty() {
+        let plain_args = plain22::Plain22Args {
+            stamp,
+            ignore,
+            t_idx,
+            settled_below,
+            pause_below,
+            irr: (irr_lo, irr_hi),
+            o: (o_lo, o_end),
+            no_skip,
+            settled_drop,
+        };
+        while let Some((mut i, mut empty)) = fresh.pop_and_empty() {
+            // Where only the plain step applies, the steps run in their own loop (`plain22`)
+            // until a block needs more; that block is processed here.
+            if plain_ok
+                && !(FINAL && final_hit)
+                && plain22::plain22_ok(i, empty, low_done, fresh, po, jumps, &plain_args)
+            {
+                let mut w = plain22::Walk22 {
+                    low_done,
+                    steps,
+                    final_hit,
+                };
+                let next = plain22::plain_steps22::<FINAL>(
+                    i,
+                    empty,
+                    &mut w,
+                    fresh,
+                    labels,
+                    touched,
+                    in_joins,
+                    desc,
+                    po,
+                    jumps,
+                    final_exits,
+                    plain_args,
+                );
+                (low_done, steps, final_hit) = (w.low_done, w.steps, w.final_hit);
+                match next {
+                    Some((j, e)) => (i, empty) = (j, e),
+                    None => break,
+                }
+            }
             if FINAL && final_hit {
                 #[cfg(test)]
                 crate::analysis::knobs::FINAL_CONFIG_STOPS.with(|c| c.set(c.get() + 1));
