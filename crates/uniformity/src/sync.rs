@@ -387,19 +387,15 @@ impl ModifiedPo {
 /// (`Structure::reducible_exits`) rather than one cycle at a time.
 const MANY_HEADERS: usize = 8;
 
-/// A set of post-order indices with fast "largest member": a bit per index, a bit per
-/// non-empty word (`summary`) and a bit per non-empty summary word (`tops`). It keeps no count:
-/// emptiness is the `tops` word at `hi` and those below it being zero, found by the same
-/// downward scan as the largest member, which saves a counter update on every insertion and
-/// removal of the propagations' hot loops. (With only two levels that scan crossed every
-/// empty summary word between a label sent up a big irreducible cycle and the rest of the
-/// walk, a few times a step: 5% of LLVM 22's setting on `dag-local` at 64,000 blocks.)
+/// A set of post-order indices with fast "largest member". It keeps no count: emptiness is
+/// the summary word at `hi` and those below it being zero, found by the same downward scan as
+/// the largest member (amortised by the raises of `hi` in `set`), which saves a counter update
+/// on every insertion and removal of the propagations' hot loops.
 #[derive(Clone, Debug, Default)]
 struct FreshSet {
     words: Vec<u64>,
     summary: Vec<u64>,
-    tops: Vec<u64>,
-    /// No `tops` word above this one is non-zero.
+    /// No summary word above this one is non-zero.
     hi: usize,
 }
 
@@ -407,11 +403,9 @@ impl FreshSet {
     #[cfg(test)]
     fn new(n: usize) -> FreshSet {
         let nw = n.div_ceil(64);
-        let ns = nw.div_ceil(64);
         FreshSet {
             words: vec![0; nw],
-            summary: vec![0; ns],
-            tops: vec![0; ns.div_ceil(64)],
+            summary: vec![0; nw.div_ceil(64)],
             hi: 0,
         }
     }
@@ -419,10 +413,8 @@ impl FreshSet {
     fn grow(&mut self, n: usize) {
         let nw = n.div_ceil(64);
         if self.words.len() < nw {
-            let ns = nw.div_ceil(64);
             self.words.resize(nw, 0);
-            self.summary.resize(ns, 0);
-            self.tops.resize(ns.div_ceil(64), 0);
+            self.summary.resize(nw.div_ceil(64), 0);
         }
     }
     #[inline]
@@ -433,24 +425,9 @@ impl FreshSet {
         // in the summary (and below `hi`).
         self.words[w] = word | bit;
         if word == 0 {
-            self.mark_word(w);
+            self.summary[w / 64] |= 1 << (w % 64);
+            self.hi = self.hi.max(w / 64);
         }
-    }
-    /// Word `w` became non-empty: its summary bit, and its summary word's `tops` bit.
-    #[inline(always)]
-    fn mark_word(&mut self, w: usize) {
-        let h = w / 64;
-        let s = self.summary[h];
-        self.summary[h] = s | 1 << (w % 64);
-        if s == 0 {
-            self.tops[h / 64] |= 1 << (h % 64);
-            self.hi = self.hi.max(h / 64);
-        }
-    }
-    /// Summary word `h` became empty: its `tops` bit.
-    #[inline(always)]
-    fn unmark_summary(&mut self, h: usize) {
-        self.tops[h / 64] &= !(1 << (h % 64));
     }
     #[inline]
     fn reset(&mut self, i: u32) {
@@ -458,11 +435,7 @@ impl FreshSet {
         if self.words[w] & bit != 0 {
             self.words[w] &= !bit;
             if self.words[w] == 0 {
-                let h = w / 64;
-                self.summary[h] &= !(1 << (w % 64));
-                if self.summary[h] == 0 {
-                    self.unmark_summary(h);
-                }
+                self.summary[w / 64] &= !(1 << (w % 64));
             }
         }
     }
@@ -471,10 +444,9 @@ impl FreshSet {
     #[inline]
     fn top(&mut self) -> Option<(u64, usize)> {
         loop {
-            let t = *self.tops.get(self.hi)?;
-            if t != 0 {
-                let h = self.hi * 64 + 63 - t.leading_zeros() as usize;
-                return Some((self.summary[h], h));
+            let s = *self.summary.get(self.hi)?;
+            if s != 0 {
+                return Some((s, self.hi));
             }
             if self.hi == 0 {
                 return None;
@@ -519,9 +491,6 @@ impl FreshSet {
         if rest == 0 {
             left = s & !(1u64 << sw);
             self.summary[h] = left;
-            if left == 0 {
-                self.unmark_summary(h);
-            }
         }
         Some((w as u32 * 64 + bit, left, h))
     }
@@ -628,9 +597,6 @@ impl<'a> TopWord<'a> {
         self.bits = self.set.words[w];
         self.set.words[w] = 0;
         self.set.summary[h] = s & !(1u64 << sw);
-        if self.set.summary[h] == 0 {
-            self.set.unmark_summary(h);
-        }
         self.w = w;
         true
     }
@@ -649,7 +615,8 @@ impl<'a> TopWord<'a> {
         if self.bits != 0 {
             let w = self.w;
             self.set.words[w] = self.bits;
-            self.set.mark_word(w);
+            self.set.summary[w / 64] |= 1 << (w % 64);
+            self.set.hi = self.set.hi.max(w / 64);
             self.bits = 0;
         }
         self.w = usize::MAX;
