@@ -165,7 +165,11 @@ mod tests {
                 for bad in [0x80u8, 0xc3, 0xff] {
                     let mut m = b.to_vec();
                     m[pos] = bad;
-                    assert_eq!(is_ascii_wide(&m), m.is_ascii(), "len {len}, {bad:#x} at {pos}");
+                    assert_eq!(
+                        is_ascii_wide(&m),
+                        m.is_ascii(),
+                        "len {len}, {bad:#x} at {pos}"
+                    );
                 }
             }
         }
