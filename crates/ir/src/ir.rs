@@ -604,19 +604,34 @@ pub(crate) struct PlainInst {
     pub aux_list: Range32,
 }
 
+/// An instruction as the reader begins it: where its operands, block references, integer list
+/// and attachments start in the function's pools, and its fields as it reads them. Where those
+/// end, and its span, are known only once its line is read ([`InstEnds`]), so they are not
+/// written when it is begun: most lines end in [`Function::push_plain`], which takes the pools'
+/// ends as they stand (issue 13: writing them into every line's builder cost about 1% of the
+/// read's instructions on a 38 MB module).
 pub(crate) struct InstBuilder {
     pub op: Opcode,
     pub ty: TypeId,
     pub block: Block,
-    pub operands: Range32,
-    pub blocks: Range32,
-    pub aux_list: Range32,
+    pub ops_start: u32,
+    pub refs_start: u32,
+    pub aux_start: u32,
     pub flags: u16,
     pub aux: u32,
     pub aux2: u32,
     pub ordering: Ordering,
     pub syncscope: OptSym,
-    pub md: Range32,
+    pub md_start: u32,
+}
+
+/// Where the pools of an instruction begun as an [`InstBuilder`] end, and its text's span, once
+/// its line is read ([`Function::push_inst`]).
+pub(crate) struct InstEnds {
+    pub ops: u32,
+    pub refs: u32,
+    pub aux: u32,
+    pub md: u32,
     pub span: Span,
 }
 
@@ -639,8 +654,8 @@ impl InstBuilder {
             flags: self.flags,
             aux: self.aux,
             name,
-            ops: self.operands.start,
-            refs: self.blocks.start,
+            ops: self.ops_start,
+            refs: self.refs_start,
             span_start,
             span_len,
             aux_list,
@@ -649,23 +664,28 @@ impl InstBuilder {
 }
 
 impl Function {
-    /// Appends an instruction built by the reader, named `name`. Its operand and block-reference
-    /// ranges start where the pools stood when it was begun and, unless recorded otherwise here,
-    /// end where the next instruction's begin (nothing is pushed between two instructions).
+    /// Appends an instruction built by the reader as `b`, its pools ending and its text spanning
+    /// as `e`, named `name`. Its operand and block-reference ranges start where the pools stood
+    /// when it was begun and, unless recorded otherwise here, end where the next instruction's
+    /// begin (nothing is pushed between two instructions).
     #[inline]
-    pub(crate) fn push_inst(&mut self, b: &InstBuilder, name: LocalName) {
+    pub(crate) fn push_inst(&mut self, b: &InstBuilder, e: &InstEnds, name: LocalName) {
         let id = self.insts.len() as u32;
-        let len = b.span.end.saturating_sub(b.span.start);
+        let len = e.span.end.saturating_sub(e.span.start);
         // One test for the common case (no side entry), the side tables out of line.
-        let rare = !b.aux_list.is_empty()
-            | !b.md.is_empty()
+        let rare = (e.aux != b.aux_start)
+            | (e.md != b.md_start)
             | b.syncscope.get().is_some()
-            | (b.operands.end as usize != self.operands.len())
-            | (b.blocks.end as usize != self.block_refs.len())
+            | (e.ops as usize != self.operands.len())
+            | (e.refs as usize != self.block_refs.len())
             | (len >= LONG_SPAN as u32)
             | (b.aux2 != implied_aux2(b.op, b.ty, b.aux))
             | (b.op == Opcode::Alloca);
-        let side = if rare { self.push_side(id, b, len) } else { 0 };
+        let side = if rare {
+            self.push_side(id, b, e, len)
+        } else {
+            0
+        };
         self.insts.push(Inst {
             op: b.op,
             ordering: b.ordering,
@@ -674,9 +694,9 @@ impl Function {
             block: b.block,
             aux: b.aux,
             name: PackedName::pack(name),
-            ops: b.operands.start,
-            refs: b.blocks.start,
-            span_start: b.span.start,
+            ops: b.ops_start,
+            refs: b.refs_start,
+            span_start: e.span.start,
             span_len: len.min(LONG_SPAN as u32) as u16,
             side,
         });
@@ -715,15 +735,23 @@ impl Function {
     /// The side-table entries of instruction `id` (built as `b`, its text `len` bytes long);
     /// returns its `side` bits.
     #[inline(never)]
-    fn push_side(&mut self, id: u32, b: &InstBuilder, len: u32) -> u8 {
+    fn push_side(&mut self, id: u32, b: &InstBuilder, e: &InstEnds, len: u32) -> u8 {
+        let aux_list = Range32 {
+            start: b.aux_start,
+            end: e.aux,
+        };
+        let md = Range32 {
+            start: b.md_start,
+            end: e.md,
+        };
         let mut bits = 0u8;
-        if !b.aux_list.is_empty() {
+        if !aux_list.is_empty() {
             bits |= side::AUX_LIST;
-            self.side.aux_lists.push((id, b.aux_list));
+            self.side.aux_lists.push((id, aux_list));
         }
-        if !b.md.is_empty() {
+        if !md.is_empty() {
             bits |= side::MD;
-            self.side.mds.push((id, b.md));
+            self.side.mds.push((id, md));
         }
         // `alloca`'s always (a type id the two-thread reader's merge rewrites, even type 0).
         if b.aux2 != implied_aux2(b.op, b.ty, b.aux) || b.op == Opcode::Alloca {
@@ -734,16 +762,16 @@ impl Function {
             bits |= side::SYNCSCOPE;
             self.side.syncscopes.push((id, s));
         }
-        if b.operands.end as usize != self.operands.len() {
+        if e.ops as usize != self.operands.len() {
             bits |= side::OPS_END;
-            self.side.ops_ends.push((id, b.operands.end));
+            self.side.ops_ends.push((id, e.ops));
         }
-        if b.blocks.end as usize != self.block_refs.len() {
+        if e.refs as usize != self.block_refs.len() {
             bits |= side::REFS_END;
-            self.side.refs_ends.push((id, b.blocks.end));
+            self.side.refs_ends.push((id, e.refs));
         }
         if len >= LONG_SPAN as u32 {
-            self.side.long_spans.push((id, b.span.end));
+            self.side.long_spans.push((id, e.span.end));
         }
         bits
     }

@@ -286,6 +286,9 @@ pub(crate) struct Parser<'s> {
     /// `Parser::check_written`).
     cur_block: u32,
     cur_phi: bool,
+    /// Where the operands of the last call read end (its arguments; bundle operands follow
+    /// them), set by `Parser::parse_call` for the instruction's [`crate::ir::InstEnds`].
+    call_ops_end: u32,
     /// An operand of the function being read names a block: the reader gives no facts.
     block_operand: bool,
     /// Named instructions of the body whose names are not interned yet, with each name's split
@@ -390,6 +393,7 @@ impl<'s> Parser<'s> {
             block_non_phi: false,
             cur_block: 0,
             cur_phi: false,
+            call_ops_end: 0,
             block_operand: false,
             pending_names: Vec::new(),
             next_src_num: 0,

@@ -11,16 +11,15 @@ fn new_inst(op: Opcode, void: TypeId, block: u32, f: &Function) -> InstBuilder {
         op,
         ty: void,
         block: Block(block),
-        operands: Range32 { start: o, end: o },
-        blocks: Range32 { start: b, end: b },
-        aux_list: Range32 { start: a, end: a },
+        ops_start: o,
+        refs_start: b,
+        aux_start: a,
         flags: 0,
         aux: 0,
         aux2: 0,
         ordering: Ordering::NotAtomic,
         syncscope: OptSym::NONE,
-        md: Range32 { start: m, end: m },
-        span: Span::default(),
+        md_start: m,
     }
 }
 
@@ -149,17 +148,17 @@ impl<'s> Parser<'s> {
             && result.is_none()
             && inst.ty == self.ty_void
             && !self.is(Tok::Comma)
-            && f.md_attachments.len() == inst.md.start as usize
+            && f.md_attachments.len() == inst.md_start as usize
         {
             let len = self.prev_end.saturating_sub(start);
             if len < LONG_SPAN as u32 {
                 self.took(lines::PLAIN);
                 let aux_list = Range32 {
-                    start: inst.aux_list.start,
+                    start: inst.aux_start,
                     end: f.aux.len() as u32,
                 };
                 f.push_plain(inst.plain(op, LocalName::None, start, len as u16, aux_list));
-                let (os, rs) = (inst.operands.start, inst.blocks.start);
+                let (os, rs) = (inst.ops_start, inst.refs_start);
                 self.note_inst(f, id, op, true, os, rs);
                 return Ok(op);
             }
@@ -185,15 +184,20 @@ impl<'s> Parser<'s> {
                 _ => return self.err("expected a metadata attachment `!kind !N` after `,`"),
             }
         }
-        if !op.is_call_like() {
-            inst.operands.end = f.operands.len() as u32;
-        }
-        inst.blocks.end = f.block_refs.len() as u32;
-        inst.aux_list.end = f.aux.len() as u32;
-        inst.md.end = f.md_attachments.len() as u32;
-        inst.span = Span {
-            start,
-            end: self.prev_end,
+        let ends = InstEnds {
+            // A call's operand range covers its arguments only (`parse_call`).
+            ops: if op.is_call_like() {
+                self.call_ops_end
+            } else {
+                f.operands.len() as u32
+            },
+            refs: f.block_refs.len() as u32,
+            aux: f.aux.len() as u32,
+            md: f.md_attachments.len() as u32,
+            span: Span {
+                start,
+                end: self.prev_end,
+            },
         };
         let is_void = inst.ty == self.ty_void;
         let name = match result {
@@ -254,15 +258,19 @@ impl<'s> Parser<'s> {
             }
             None => LocalName::None,
         };
-        let len = inst.span.end.saturating_sub(start);
-        if direct && inst.md.is_empty() && len < LONG_SPAN as u32 {
+        let len = ends.span.end.saturating_sub(start);
+        if direct && ends.md == inst.md_start && len < LONG_SPAN as u32 {
             self.took(lines::PLAIN_NAMED);
-            f.push_plain(inst.plain(op, name, start, len as u16, inst.aux_list));
+            let aux_list = Range32 {
+                start: inst.aux_start,
+                end: ends.aux,
+            };
+            f.push_plain(inst.plain(op, name, start, len as u16, aux_list));
         } else {
-            f.push_inst(&inst, name);
+            f.push_inst(&inst, &ends, name);
         }
         // A `select`'s condition and values may be written with any type: not vouched for.
-        let (os, rs) = (inst.operands.start, inst.blocks.start);
+        let (os, rs) = (inst.ops_start, inst.refs_start);
         self.note_inst(f, id, op, direct && op != Opcode::Select, os, rs);
         Ok(op)
     }
@@ -1391,7 +1399,7 @@ impl<'s> Parser<'s> {
         });
         inst.aux = call_idx;
         // The instruction's operand range covers the arguments only.
-        inst.operands.end = args_end;
+        self.call_ops_end = args_end;
         Ok(())
     }
 }
