@@ -1098,9 +1098,21 @@ impl JoinFinder {
             let final_exits_ref = &final_exits;
             // (The walk with the memo is a second copy of the loop: its tests would cost every
             // step of every other walk.)
+            // The loop of plain steps (`plain22`) once the function's walks work hard
+            // (`PLAIN_WORK_PER_BLOCK`, as for LLVM 19's walk), in copies of their own (its test
+            // on every step cost the other walks 5% of `propagate` on `div-38mb.ll`); not for
+            // the remembered walks, whose every pop the memo watches.
+            #[cfg(test)]
+            let (plain_off, plain_eager) = (
+                crate::analysis::knobs::NO_PLAIN_22.with(|c| c.get()),
+                crate::analysis::knobs::EAGER_PLAIN_22.with(|c| c.get()),
+            );
+            #[cfg(not(test))]
+            let (plain_off, plain_eager) = (false, false);
+            let plain = !plain_off && (plain_eager || self.busy(n as usize, PLAIN_WORK_PER_BLOCK));
             macro_rules! walk {
-                ($memo:literal, $final:literal) => {
-                    self.propagate::<false, $memo, $final>(
+                ($memo:literal, $final:literal, $plain:literal) => {
+                    self.propagate::<false, $memo, $final, $plain>(
                         s,
                         po,
                         t,
@@ -1119,11 +1131,17 @@ impl JoinFinder {
             // (The walk that may stop at a final configuration is a third copy: its test costs
             // every join of every other walk 2% of the instructions on `dag-local`.)
             while if memo {
-                walk!(true, false)
+                walk!(true, false, false)
             } else if final_exits.is_empty() {
-                walk!(false, false)
+                if plain {
+                    walk!(false, false, true)
+                } else {
+                    walk!(false, false, false)
+                }
+            } else if plain {
+                walk!(false, true, true)
             } else {
-                walk!(false, true)
+                walk!(false, true, false)
             } {
                 memo = false;
                 pause = 0;
@@ -1216,7 +1234,7 @@ impl JoinFinder {
         let no_skip = crate::analysis::knobs::NO_DISJOINT_SKIP.with(|c| c.get());
         #[cfg(not(test))]
         let no_skip = false;
-        self.propagate::<true, false, false>(
+        self.propagate::<true, false, false, false>(
             s,
             po,
             t,
@@ -1490,7 +1508,7 @@ impl JoinFinder {
     /// the remembered cycle's exits (`final_exits`, below).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn propagate<const LEAN: bool, const MEMO: bool, const FINAL: bool>(
+    fn propagate<const LEAN: bool, const MEMO: bool, const FINAL: bool, const PLAIN: bool>(
         &mut self,
         s: &Structure,
         po: &ModifiedPo,
@@ -1508,20 +1526,7 @@ impl JoinFinder {
         let t_cycle = s.inner(t);
         let header_exits = !LEAN && self.header_exits;
         let memo_on = !LEAN && MEMO;
-        // The loop of plain steps (`plain22`) once the function's walks work hard
-        // (`PLAIN_WORK_PER_BLOCK`, as for LLVM 19's walk); not for the remembered walks, whose
-        // every pop the memo watches.
-        #[cfg(test)]
-        let (plain_off, plain_eager) = (
-            crate::analysis::knobs::NO_PLAIN_22.with(|c| c.get()),
-            crate::analysis::knobs::EAGER_PLAIN_22.with(|c| c.get()),
-        );
-        #[cfg(not(test))]
-        let (plain_off, plain_eager) = (false, false);
-        let plain_ok = !LEAN
-            && !memo_on
-            && !plain_off
-            && (plain_eager || self.busy(po.order.len(), PLAIN_WORK_PER_BLOCK));
+        let plain_ok = PLAIN && !LEAN && !memo_on;
         let pause_below = if LEAN { 0 } else { pause_below };
         let reads = |lo: u32, hi: u32| !LEAN && reads(lo, hi);
         // As in `propagate_llvm19`: split borrows, the fresh set and the touched list in locals,
