@@ -2571,8 +2571,16 @@ fn chain_exits_per_branch_are_the_full_loop() {
     let mut rng = Rng::new(61);
     let mut cfgs: Vec<Vec<Vec<u32>>> = Vec::new();
     for k in 0..6 {
-        cfgs.push(dag_back_edges_cfg_with(&mut rng, 1000 + 400 * k, DagParams::DENSE));
-        cfgs.push(dag_back_edges_cfg_with(&mut rng, 1500 + 600 * k, DagParams::SPARSE));
+        cfgs.push(dag_back_edges_cfg_with(
+            &mut rng,
+            1000 + 400 * k,
+            DagParams::DENSE,
+        ));
+        cfgs.push(dag_back_edges_cfg_with(
+            &mut rng,
+            1500 + 600 * k,
+            DagParams::SPARSE,
+        ));
         cfgs.push(shapes::randnest_cfg(&mut rng, 400 + 200 * k));
     }
     let (mut compared, mut plans) = (0u64, 0u64);
