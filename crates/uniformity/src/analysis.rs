@@ -662,6 +662,13 @@ pub(crate) mod knobs {
         pub static NO_EXITS_FIRST: Cell<bool> = const { Cell::new(false) };
     }
     thread_local! {
+        /// A header around the branch sends its label to every exit of its cycle, even those
+        /// the previous header around the branch reached (no `sync::chain_exits`).
+        pub static NO_CHAIN_EXITS: Cell<bool> = const { Cell::new(false) };
+        /// Exit lists `sync::chain_exits` visited in part (this thread).
+        pub static CHAIN_PLANS: Cell<u64> = const { Cell::new(0) };
+    }
+    thread_local! {
         /// Walks are not stopped inside a cycle once every exit of it is a join of the branch
         /// and that configuration was walked on from before (`JoinFinder::propagate`).
         pub static NO_FINAL_CONFIG: Cell<bool> = const { Cell::new(false) };

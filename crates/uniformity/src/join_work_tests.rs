@@ -2692,3 +2692,138 @@ fn final_configurations_per_branch_are_the_plain_walk() {
         "{compared} compared, {stops} stopped"
     );
 }
+
+/// The exits of nested cycles around a branch sent once per walk (`sync::chain_exits`) record
+/// the same joins and divergent exits in the same order as sending every header's label to
+/// every exit of its cycle, branch by branch: on `dag-dense` and `dag-sparse` CFGs (reducible
+/// cycles with hundreds of exits nested among irreducible ones, where the lists are visited in
+/// part) and random loop nests, in LLVM 22's flow and precise mode's (header exits), with and
+/// without an assumed-divergent top-level cycle, settled blocks and known divergent exits.
+#[test]
+fn chain_exits_per_branch_are_the_full_loop() {
+    use crate::structure::NONE;
+    use crate::sync::{JoinFinder, ModifiedPo};
+    use converge_gen::program::{DagParams, dag_back_edges_cfg_with};
+    use converge_graph::{Block, Graph};
+    let mut rng = Rng::new(61);
+    let mut cfgs: Vec<Vec<Vec<u32>>> = Vec::new();
+    for k in 0..6 {
+        cfgs.push(dag_back_edges_cfg_with(
+            &mut rng,
+            1000 + 400 * k,
+            DagParams::DENSE,
+        ));
+        cfgs.push(dag_back_edges_cfg_with(
+            &mut rng,
+            1500 + 600 * k,
+            DagParams::SPARSE,
+        ));
+        cfgs.push(shapes::randnest_cfg(&mut rng, 400 + 200 * k));
+    }
+    let (mut compared, mut plans) = (0u64, 0u64);
+    for (k, succs) in cfgs.iter().enumerate() {
+        let precise = k % 2 == 1;
+        let g = converge_graph::Cfg::from_succs(
+            Block(0),
+            succs.len(),
+            succs.iter().map(|v| v.iter().map(|&x| Block(x))),
+        );
+        let s = Structure::new(&g);
+        let po = ModifiedPo::compute(&g, &s);
+        let (mut once, mut full) = (JoinFinder::default(), JoinFinder::default());
+        once.reset(g.num_blocks());
+        full.reset(g.num_blocks());
+        let mut known = vec![false; s.num_cycles()];
+        let assumed = rng.chance(1, 3);
+        let mut branches: Vec<Block> = (0..g.num_blocks() as u32)
+            .map(Block)
+            .filter(|&t| s.is_reachable(t) && g.succs(t).len() >= 2 && s.inner(t) != NONE)
+            .collect();
+        branches.sort_by_key(|&t| std::cmp::Reverse(s.depth(s.inner(t))));
+        branches.truncate(400);
+        for t in branches {
+            let top = s.top(s.inner(t));
+            let lo = po.index[s.header(top).index()];
+            let interval = (lo, lo + s.blocks(top).len() as u32);
+            let settled = if rng.chance(1, 8) {
+                rng.below(po.order.len()) as u32
+            } else {
+                0
+            };
+            let mut got = Vec::new();
+            for (jf, on) in [(&mut once, true), (&mut full, false)] {
+                knobs::NO_CHAIN_EXITS.with(|c| c.set(!on));
+                jf.ignore = if assumed { interval } else { (0, 0) };
+                jf.header_exits = precise;
+                let before = knobs::CHAIN_PLANS.with(|c| c.get());
+                jf.compute(&g, &s, &po, t, false, &known, settled, settled);
+                plans += knobs::CHAIN_PLANS.with(|c| c.get()) - before;
+                got.push((jf.desc.joins.clone(), jf.desc.cycle_exits.clone()));
+            }
+            knobs::NO_CHAIN_EXITS.with(|c| c.set(false));
+            assert_eq!(
+                got[0], got[1],
+                "chain exits changed branch {t:?} (settled {settled}, assumed {assumed}) of {succs:?}"
+            );
+            compared += 1;
+            // Divergent exits become known as the analysis finds them.
+            for &x in &got[1].1 {
+                let inner = s.inner(t);
+                let d = s.cycle_of(x).map_or(0, |c| s.depth(c));
+                let target = if s.depth(inner) > d {
+                    s.ancestor_at_depth(inner, d + 1)
+                } else {
+                    inner
+                };
+                if rng.chance(1, 2) {
+                    known[target as usize] = true;
+                }
+            }
+        }
+    }
+    eprintln!("{compared} branches compared, {plans} exit lists visited in part");
+    assert!(
+        compared > 3_000 && plans > 5_000,
+        "{compared} compared, {plans} plans"
+    );
+}
+
+/// `sync::chain_exits` changes no answer and no order (the cycles with a divergent exit
+/// included), in the three settings, on `dag-dense` and `dag-sparse` (several seeds), random
+/// loop nests and the irreducible families.
+#[test]
+fn chain_exits_change_nothing() {
+    use converge_gen::program::{DagParams, dag_back_edges_cfg_with};
+    let mut inputs: Vec<String> = Vec::new();
+    for seed in 1..=4 {
+        let mut rng = Rng::new(seed);
+        for n in [1000, 4000] {
+            inputs.push(tid_module(&dag_back_edges_cfg_with(
+                &mut rng,
+                n,
+                DagParams::DENSE,
+            )));
+            inputs.push(tid_module(&dag_back_edges_cfg_with(
+                &mut rng,
+                n,
+                DagParams::SPARSE,
+            )));
+            inputs.push(tid_module(&shapes::randnest_cfg(&mut rng, n)));
+        }
+    }
+    inputs.extend(irreducible_and_families(1..=2, 1200));
+    knobs::CHAIN_PLANS.with(|c| c.set(0));
+    for text in &inputs {
+        for mode in MODES {
+            let (once, _) = run(text, mode);
+            let (full, _) = run_without(&knobs::NO_CHAIN_EXITS, text, mode);
+            assert!(
+                same(&once, &full),
+                "{mode:?}: chain exits changed an answer\n{text}"
+            );
+        }
+    }
+    let plans = knobs::CHAIN_PLANS.with(|c| c.get());
+    eprintln!("{plans} exit lists visited in part");
+    assert!(plans > 1_000, "plans: {plans}");
+}

@@ -24,6 +24,7 @@
 //! around the branch visits only edges that leave a cycle of the branch's chain (a range-minimum
 //! query in `Structure`), with O(1) per edge, instead of cycles × exits.
 
+mod chain_exits;
 mod cut_memo;
 mod exit_configs;
 mod exit_seeded;
@@ -724,6 +725,8 @@ pub(crate) struct JoinFinder {
     final_exits: Vec<u32>,
     /// Walks remembered from their cuts (`cut_memo`).
     memo: cut_memo::CutMemo,
+    /// The exits of nested cycles around the branch sent once (`chain_exits`).
+    nest_exits: chain_exits::ChainExits,
 }
 
 /// Propagation steps in one function after which its jump table pays: a fixed amount plus
@@ -764,6 +767,7 @@ impl JoinFinder {
         self.work_base = self.work;
         self.configs.clear();
         self.memo.reset(n);
+        self.nest_exits.reset();
     }
 
     /// The cut memo of the function at hand (tests).
@@ -1543,6 +1547,7 @@ impl JoinFinder {
             work,
             jumps,
             memo,
+            nest_exits: chain,
             ..
         } = self;
         let jumps = if LEAN { &[][..] } else { &jumps.target[..] };
@@ -1573,6 +1578,15 @@ impl JoinFinder {
             };
         }
         let mut steps = 0u64;
+        // The last header around the branch that sent its label to a long exit list, while the
+        // walk keeps the lists of `chain_exits` (active exits, exceptions).
+        #[cfg(test)]
+        let chain_ok = !crate::analysis::knobs::NO_CHAIN_EXITS.with(|c| c.get());
+        #[cfg(not(test))]
+        let chain_ok = true;
+        let mut level: Option<chain_exits::Level> = None;
+        chain.active.clear();
+        chain.excepts.clear();
         // The cut memo (`cut_memo`): the cycles around the branch, the intervals whose pops it
         // must see, and the log of joins and exits once a cut is recorded.
         let mut mlog = if MEMO {
@@ -1835,6 +1849,9 @@ impl JoinFinder {
                         memo.jumped_to(p);
                     }
                     if push_label(labels, fresh, touched, p, labels[i as usize]) {
+                        if level.is_some() && in_exits[p as usize] != stamp {
+                            chain.excepts.push(p);
+                        }
                         if add_join!(p)
                             && log_joins
                             && (header_exits || p.wrapping_sub(top.0) < top.1 - top.0)
@@ -1857,23 +1874,68 @@ impl JoinFinder {
                 // One loop per case: in deep nests a header has thousands of exits, and the
                 // test per exit cost as much as the label push.
                 if branch_inside {
-                    for &xi in po.header_exits(i) {
-                        if push_label(labels, fresh, touched, xi, l)
-                            && add_exit!(xi)
-                            && logging
-                            && !exit_is_moot(xi, log_depth)
-                        {
-                            mlog.push(xi | cut_memo::EXIT_EVENT);
+                    let ex = po.header_exits(i);
+                    macro_rules! send {
+                        ($xi:expr) => {
+                            if push_label(labels, fresh, touched, $xi, l)
+                                && add_exit!($xi)
+                                && logging
+                                && !exit_is_moot($xi, log_depth)
+                            {
+                                mlog.push($xi | cut_memo::EXIT_EVENT);
+                            }
+                        };
+                    }
+                    // A long list after a long list of a cycle inside: only the exits whose
+                    // label may change (`chain_exits`), and those that may hold this label
+                    // after are listed as active.
+                    let long = chain_ok && ex.len() >= chain_exits::MIN_EXITS;
+                    if long
+                        && let Some(prev) = level
+                        && chain.plan(s, po, c, i, l, prev, in_exits, stamp)
+                    {
+                        #[cfg(test)]
+                        crate::analysis::knobs::CHAIN_PLANS.with(|c| c.set(c.get() + 1));
+                        let visit = std::mem::take(&mut chain.visit);
+                        for &k in &visit {
+                            let xi = ex[k as usize];
+                            send!(xi);
+                            if labels[xi as usize] != xi || in_exits[xi as usize] != stamp {
+                                chain.active.push(xi);
+                            }
+                        }
+                        chain.visit = visit;
+                    } else if long {
+                        chain.active.clear();
+                        for &xi in ex {
+                            send!(xi);
+                            if labels[xi as usize] != xi || in_exits[xi as usize] != stamp {
+                                chain.active.push(xi);
+                            }
+                        }
+                    } else {
+                        for &xi in ex {
+                            send!(xi);
                         }
                     }
+                    level = long.then_some(chain_exits::Level {
+                        cycle: c,
+                        index: i,
+                        label: l,
+                    });
+                    chain.excepts.clear();
                 } else {
                     for &xi in po.header_exits(i) {
-                        if push_label(labels, fresh, touched, xi, l)
-                            && add_join!(xi)
-                            && log_joins
-                            && (header_exits || xi.wrapping_sub(top.0) < top.1 - top.0)
-                        {
-                            mlog.push(xi);
+                        if push_label(labels, fresh, touched, xi, l) {
+                            if level.is_some() && in_exits[xi as usize] != stamp {
+                                chain.excepts.push(xi);
+                            }
+                            if add_join!(xi)
+                                && log_joins
+                                && (header_exits || xi.wrapping_sub(top.0) < top.1 - top.0)
+                            {
+                                mlog.push(xi);
+                            }
                         }
                         final_check!(xi);
                     }
@@ -1882,6 +1944,9 @@ impl JoinFinder {
                 let (a, b) = (succ_start[i as usize], succ_start[i as usize + 1]);
                 for &xi in &succ[a as usize..b as usize] {
                     if push_label(labels, fresh, touched, xi, l) {
+                        if level.is_some() && in_exits[xi as usize] != stamp {
+                            chain.excepts.push(xi);
+                        }
                         if add_join!(xi)
                             && log_joins
                             && (header_exits || xi.wrapping_sub(top.0) < top.1 - top.0)
