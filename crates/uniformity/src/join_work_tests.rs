@@ -1006,6 +1006,19 @@ fn plain_steps_22_change_nothing() {
                 converge_gen::program::DagParams::LOCAL,
             )));
         }
+        // Deep reducible nests with long exit lists: walks that send a header's label only to
+        // the exits its inner cycle did not reach (`sync::chain_exits`) list the joins made
+        // meanwhile, in the plain steps too.
+        for params in [
+            converge_gen::program::DagParams::DENSE,
+            converge_gen::program::DagParams::SPARSE,
+        ] {
+            inputs.push(tid_module(&converge_gen::program::dag_back_edges_cfg_with(
+                &mut Rng::new(seed),
+                3000,
+                params,
+            )));
+        }
         inputs.push(tid_module(&shapes::randnest_cfg(
             &mut Rng::new(seed),
             2000 + 500 * seed as usize,

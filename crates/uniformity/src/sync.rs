@@ -1678,8 +1678,11 @@ impl JoinFinder {
         while let Some((mut i, mut empty)) = fresh.pop_and_empty() {
             // Where only the plain step applies, the steps run in their own loop (`plain22`)
             // until a block needs more; that block is processed here.
+            // (Not while a long exit list's level is open: its joins are listed as exceptions,
+            // `chain_exits`, which the plain steps do not do.)
             if plain_ok
                 && !(FINAL && final_hit)
+                && level.is_none()
                 && plain22::plain22_ok(i, empty, low_done, fresh, po, jumps, &plain_args)
             {
                 let mut w = plain22::Walk22 {

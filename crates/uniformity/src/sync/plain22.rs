@@ -6,7 +6,8 @@
 //! SPMD divergence on reducible control flow graphs"). None of the walk's shortcuts can apply
 //! to such a step (it lies above the lowest block processed, or its flow shares the outermost
 //! irreducible cycle of the next fresh block), and it is not a block where the walk stops,
-//! pauses, or sends labels to a cycle's exits. The full loop tests all of that on every step
+//! pauses, or sends labels to a cycle's exits (nor one after a header with a long exit list,
+//! whose later joins `chain_exits` lists). The full loop tests all of that on every step
 //! and keeps most of its state on the stack; this loop holds the few values a plain step needs
 //! in registers and leaves at the first block that needs more, which the full loop then
 //! processes. What is left is exactly the plain step, so the answer and the step count are the
